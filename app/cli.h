@@ -1,0 +1,34 @@
+/* Command-line parsing of the gpuprobe front end, separate from main() so the
+ * unit tests can feed it bad input. */
+#ifndef GP_CLI_H
+#define GP_CLI_H
+
+#include "gp_status.h"
+
+#define GP_CLI_MAX_PROBES 64
+
+typedef enum {
+    GP_CMD_NONE,
+    GP_CMD_HELP,
+    GP_CMD_VERSION,
+    GP_CMD_INFO,
+    GP_CMD_LIST,
+    GP_CMD_RUN,
+    GP_CMD_CHARACTERIZE
+} gp_cmd;
+
+typedef struct gp_cli {
+    gp_cmd cmd;
+    int device;
+    int quick;
+    const char *out_dir;
+    const char *probes[GP_CLI_MAX_PROBES];
+    int nprobes;
+} gp_cli;
+
+/* Parse argv; on bad usage returns GP_ERR_USAGE with a message naming the
+ * offending word.  Probe names are checked against the registry. */
+gp_status gp_cli_parse(int argc, char **argv, gp_cli *out);
+const char *gp_cli_usage(void);
+
+#endif

@@ -1,0 +1,74 @@
+#include "clock.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats.h"
+
+double gp_clock_mhz(long long cycles, long long ticks, double timer_hz)
+{
+    if (ticks <= 0 || timer_hz <= 0)
+        return 0.0;
+    double seconds = (double)ticks / timer_hz;
+    return (double)cycles / seconds / 1e6;
+}
+
+double gp_clock_rel_change(double a, double b)
+{
+    if (a == 0)
+        return 0.0;
+    return fabs(b - a) / fabs(a);
+}
+
+int gp_clock_moved(const gp_clock_reading *before, const gp_clock_reading *after, double tolerance)
+{
+    return gp_clock_rel_change(before->measured_mhz, after->measured_mhz) > tolerance;
+}
+
+gp_status gp_clock_measure(const gp_device_info *dev, double spin_ms, gp_clock_reading *out)
+{
+    memset(out, 0, sizeof *out);
+    int blocks = dev->compute_units > 0 ? dev->compute_units : 1;
+    /* The reported maximum clock only sizes the spin; the result does not use it. */
+    double guess_mhz = dev->core_clock_mhz > 0 ? dev->core_clock_mhz : 1000.0;
+    long long spin_cycles = (long long)(spin_ms * 1e3 * guess_mhz);
+    long long *cycles = calloc((size_t)blocks, sizeof *cycles);
+    long long *ticks = calloc((size_t)blocks, sizeof *ticks);
+    double *mhz = calloc((size_t)blocks, sizeof *mhz);
+    gp_event e0 = NULL, e1 = NULL;
+    gp_status st = gp_ok();
+    if (!cycles || !ticks || !mhz) {
+        st = gp_fail(GP_ERR_NOMEM, "clock: host allocation failed");
+        goto done;
+    }
+    gp_smi_read(dev->vendor, dev->pci_bus_id, &out->smi);
+    if ((st = gp_rt_event_create(&e0)).code || (st = gp_rt_event_create(&e1)).code)
+        goto done;
+    if ((st = gp_rt_event_record(e0, NULL)).code)
+        goto done;
+    if ((st = gp_rt_clock_spin(blocks, spin_cycles, cycles, ticks)).code)
+        goto done;
+    if ((st = gp_rt_event_record(e1, NULL)).code)
+        goto done;
+    float ms = 0;
+    if ((st = gp_rt_event_elapsed_ms(e0, e1, &ms)).code)
+        goto done;
+    for (int i = 0; i < blocks; i++)
+        mhz[i] = gp_clock_mhz(cycles[i], ticks[i], dev->timer_hz);
+    gp_summary s;
+    gp_stats_summarize(mhz, (size_t)blocks, &s);
+    out->measured_mhz = s.median;
+    out->measured_min_mhz = s.min;
+    out->measured_max_mhz = s.max;
+    double tick_s = (double)ticks[0] / dev->timer_hz;
+    out->timer_vs_event = ms > 0 ? tick_s / (ms / 1e3) : 0;
+    out->timer_suspect = out->timer_vs_event < 0.8 || out->timer_vs_event > 1.05;
+done:
+    gp_rt_event_destroy(e0);
+    gp_rt_event_destroy(e1);
+    free(cycles);
+    free(ticks);
+    free(mhz);
+    return st;
+}

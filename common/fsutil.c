@@ -1,0 +1,71 @@
+#define _POSIX_C_SOURCE 200809L
+#include "fsutil.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+gp_status gp_fs_mkdirs(const char *path)
+{
+    char buf[1024];
+    size_t len = strlen(path);
+    if (len == 0 || len >= sizeof buf)
+        return gp_fail(GP_ERR_USAGE, "bad directory path '%s'", path);
+    memcpy(buf, path, len + 1);
+    for (char *p = buf + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+            return gp_fail(GP_ERR_IO, "cannot create directory '%s': %s", buf, strerror(errno));
+        *p = '/';
+    }
+    if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+        return gp_fail(GP_ERR_IO, "cannot create directory '%s': %s", buf, strerror(errno));
+    struct stat st;
+    if (stat(buf, &st) != 0 || !S_ISDIR(st.st_mode))
+        return gp_fail(GP_ERR_IO, "'%s' exists and is not a directory", buf);
+    return gp_ok();
+}
+
+gp_status gp_fs_open_atomic(const char *path, FILE **f)
+{
+    char tmp[1100];
+    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp)
+        return gp_fail(GP_ERR_USAGE, "path too long: '%s'", path);
+    *f = fopen(tmp, "w");
+    if (!*f)
+        return gp_fail(GP_ERR_IO, "cannot write '%s': %s", tmp, strerror(errno));
+    return gp_ok();
+}
+
+gp_status gp_fs_commit(FILE *f, const char *path)
+{
+    char tmp[1100];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    int bad = ferror(f);
+    if (fclose(f) != 0 || bad) {
+        remove(tmp);
+        return gp_fail(GP_ERR_IO, "write to '%s' failed", tmp);
+    }
+    if (rename(tmp, path) != 0)
+        return gp_fail(GP_ERR_IO, "cannot rename '%s' to '%s': %s", tmp, path, strerror(errno));
+    return gp_ok();
+}
+
+gp_status gp_fs_join(char *out, size_t n, const char *dir, const char *name)
+{
+    int w = snprintf(out, n, "%s/%s", dir, name);
+    if (w < 0 || (size_t)w >= n)
+        return gp_fail(GP_ERR_USAGE, "path too long: '%s/%s'", dir, name);
+    return gp_ok();
+}
+
+void gp_fs_today(char out[16])
+{
+    time_t t = time(NULL);
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(out, 16, "%Y-%m-%d", &tm);
+}

@@ -1,0 +1,44 @@
+/* Timing harness: warm up, then repeat a measurement until its spread is
+ * small or a time budget is spent.  The clock is injected so the stopping
+ * logic can be unit-tested with a fake clock. */
+#ifndef GP_HARNESS_H
+#define GP_HARNESS_H
+
+#include <stddef.h>
+#include "gp_status.h"
+#include "stats.h"
+
+/* One measurement: writes a sample (for example milliseconds) into *sample. */
+typedef gp_status (*gp_measure_fn)(void *ctx, double *sample);
+/* Seconds since an arbitrary origin. */
+typedef double (*gp_clock_fn)(void *clock_ctx);
+
+typedef struct gp_harness_cfg {
+    int warmup;            /* measurements run and discarded first */
+    int min_reps;          /* at least this many kept samples */
+    int max_reps;          /* at most this many (and at most GP_HARNESS_MAX_SAMPLES) */
+    double target_cv;      /* stop once the coefficient of variation is below */
+    double budget_s;       /* stop once this much clock time is spent (after min_reps) */
+    gp_clock_fn clock;     /* NULL: the host monotonic clock */
+    void *clock_ctx;
+} gp_harness_cfg;
+
+#define GP_HARNESS_MAX_SAMPLES 256
+
+typedef struct gp_harness_result {
+    double samples[GP_HARNESS_MAX_SAMPLES];
+    size_t n;
+    gp_summary summary;
+    int stable;            /* 1 when the target CV was reached */
+    int stop_reason;       /* GP_STOP_* */
+} gp_harness_result;
+
+enum { GP_STOP_STABLE = 1, GP_STOP_MAX_REPS = 2, GP_STOP_BUDGET = 3 };
+
+/* Defaults: 1 warm-up, 5..50 repeats, CV 2%, 2 s budget. */
+gp_harness_cfg gp_harness_defaults(void);
+double gp_harness_monotonic_s(void *unused);
+gp_status gp_harness_run(const gp_harness_cfg *cfg, gp_measure_fn fn, void *ctx,
+                         gp_harness_result *out);
+
+#endif

@@ -1,0 +1,298 @@
+#include "record.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fsutil.h"
+
+void gp_record_init(gp_record *r, const char *probe, const gp_device_info *dev)
+{
+    memset(r, 0, sizeof *r);
+    snprintf(r->probe, sizeof r->probe, "%s", probe);
+    gp_fs_today(r->date);
+    if (dev)
+        r->dev = *dev;
+}
+
+void gp_record_free(gp_record *r)
+{
+    for (int i = 0; i < r->nseries; i++)
+        free(r->series[i].data);
+    r->nseries = 0;
+}
+
+gp_value *gp_record_value(gp_record *r, const char *key, double value, const char *unit,
+                          double spread, const char *method)
+{
+    if (r->nvalues >= GP_RECORD_MAX_VALUES)
+        return NULL;
+    gp_value *v = &r->values[r->nvalues++];
+    memset(v, 0, sizeof *v);
+    snprintf(v->key, sizeof v->key, "%s", key);
+    snprintf(v->unit, sizeof v->unit, "%s", unit ? unit : "");
+    snprintf(v->method, sizeof v->method, "%s", method ? method : "");
+    v->value = value;
+    v->spread = spread;
+    v->detected = isfinite(value);
+    return v;
+}
+
+gp_value *gp_record_none(gp_record *r, const char *key, const char *unit, const char *reason)
+{
+    gp_value *v = gp_record_value(r, key, NAN, unit, -1, "");
+    if (v) {
+        v->detected = 0;
+        snprintf(v->note, sizeof v->note, "%s", reason);
+    }
+    return v;
+}
+
+const gp_value *gp_record_find(const gp_record *r, const char *key)
+{
+    for (int i = 0; i < r->nvalues; i++)
+        if (strcmp(r->values[i].key, key) == 0)
+            return &r->values[i];
+    return NULL;
+}
+
+void gp_record_note(gp_record *r, const char *fmt, ...)
+{
+    if (r->nnotes >= GP_RECORD_MAX_NOTES)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(r->notes[r->nnotes++], sizeof r->notes[0], fmt, ap);
+    va_end(ap);
+}
+
+gp_series *gp_record_series(gp_record *r, const char *name, const char *cols_csv)
+{
+    if (r->nseries >= GP_RECORD_MAX_SERIES)
+        return NULL;
+    gp_series *s = &r->series[r->nseries++];
+    memset(s, 0, sizeof *s);
+    snprintf(s->name, sizeof s->name, "%s", name);
+    const char *p = cols_csv;
+    while (*p && s->ncols < GP_SERIES_MAX_COLS) {
+        const char *comma = strchr(p, ',');
+        size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        if (len >= sizeof s->cols[0])
+            len = sizeof s->cols[0] - 1;
+        memcpy(s->cols[s->ncols], p, len);
+        s->cols[s->ncols][len] = '\0';
+        s->ncols++;
+        if (!comma)
+            break;
+        p = comma + 1;
+    }
+    return s;
+}
+
+gp_status gp_series_append(gp_series *s, const double *row)
+{
+    if (s->nrows == s->cap) {
+        size_t cap = s->cap ? 2 * s->cap : 64;
+        double *d = realloc(s->data, cap * (size_t)s->ncols * sizeof *d);
+        if (!d)
+            return gp_fail(GP_ERR_NOMEM, "series %s: out of host memory", s->name);
+        s->data = d;
+        s->cap = cap;
+    }
+    memcpy(s->data + s->nrows * (size_t)s->ncols, row, (size_t)s->ncols * sizeof *row);
+    s->nrows++;
+    return gp_ok();
+}
+
+/* ---- writers ---- */
+
+static void json_str(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(f, "\\%c", c);
+        else if (c == '\n')
+            fputs("\\n", f);
+        else if (c < 0x20)
+            fprintf(f, "\\u%04x", c);
+        else
+            fputc(c, f);
+    }
+    fputc('"', f);
+}
+
+static void json_num(FILE *f, double v)
+{
+    if (isfinite(v))
+        fprintf(f, "%.9g", v);
+    else
+        fputs("null", f);
+}
+
+static void json_clock(FILE *f, const char *name, const gp_clock_reading *c)
+{
+    fprintf(f, "    ");
+    json_str(f, name);
+    fprintf(f, ": {\"measured_mhz\": ");
+    json_num(f, c->measured_mhz);
+    fprintf(f, ", \"measured_min_mhz\": ");
+    json_num(f, c->measured_min_mhz);
+    fprintf(f, ", \"measured_max_mhz\": ");
+    json_num(f, c->measured_max_mhz);
+    fprintf(f, ", \"timer_vs_event\": ");
+    json_num(f, c->timer_vs_event);
+    fprintf(f, ", \"reported_source\": ");
+    json_str(f, c->smi.source);
+    fprintf(f, ", \"reported_mhz\": ");
+    json_num(f, c->smi.available ? c->smi.sm_clock_mhz : NAN);
+    fprintf(f, ", \"other_processes\": %d}", c->smi.other_processes);
+}
+
+static gp_status write_json(const gp_record *r, const char *path)
+{
+    FILE *f;
+    GP_TRY(gp_fs_open_atomic(path, &f));
+    fprintf(f, "{\n  \"probe\": ");
+    json_str(f, r->probe);
+    fprintf(f, ",\n  \"date\": ");
+    json_str(f, r->date);
+    fprintf(f, ",\n  \"device\": {\"name\": ");
+    json_str(f, r->dev.name);
+    fprintf(f, ", \"vendor\": ");
+    json_str(f, r->dev.vendor);
+    fprintf(f, ", \"arch\": ");
+    json_str(f, r->dev.arch);
+    fprintf(f, ", \"compute_units\": %d, \"wave_size\": %d, \"reported_clock_mhz\": ",
+            r->dev.compute_units, r->dev.wave_size);
+    json_num(f, r->dev.core_clock_mhz);
+    fprintf(f, "},\n  \"clock\": {\n");
+    if (r->have_clock) {
+        json_clock(f, "before", &r->clock_before);
+        fprintf(f, ",\n");
+        json_clock(f, "after", &r->clock_after);
+        fprintf(f, ",\n    \"moved\": %s\n", r->clock_moved ? "true" : "false");
+    }
+    fprintf(f, "  },\n  \"values\": [");
+    for (int i = 0; i < r->nvalues; i++) {
+        const gp_value *v = &r->values[i];
+        fprintf(f, "%s\n    {\"key\": ", i ? "," : "");
+        json_str(f, v->key);
+        fprintf(f, ", \"value\": ");
+        json_num(f, v->detected ? v->value : NAN);
+        fprintf(f, ", \"unit\": ");
+        json_str(f, v->unit);
+        fprintf(f, ", \"spread\": ");
+        json_num(f, v->spread >= 0 ? v->spread : NAN);
+        fprintf(f, ", \"detected\": %s, \"unstable\": %s, \"method\": ", v->detected ? "true" : "false",
+                v->unstable ? "true" : "false");
+        json_str(f, v->method);
+        fprintf(f, ", \"note\": ");
+        json_str(f, v->note);
+        fputc('}', f);
+    }
+    fprintf(f, "\n  ],\n  \"series\": [");
+    for (int i = 0; i < r->nseries; i++) {
+        fprintf(f, "%s\n    {\"name\": ", i ? "," : "");
+        json_str(f, r->series[i].name);
+        fprintf(f, ", \"file\": \"%s_%s.csv\", \"rows\": %zu}", r->probe, r->series[i].name,
+                r->series[i].nrows);
+    }
+    fprintf(f, "\n  ],\n  \"notes\": [");
+    for (int i = 0; i < r->nnotes; i++) {
+        fprintf(f, "%s\n    ", i ? "," : "");
+        json_str(f, r->notes[i]);
+    }
+    fprintf(f, "\n  ]\n}\n");
+    return gp_fs_commit(f, path);
+}
+
+static gp_status write_csv(const gp_series *s, const char *path)
+{
+    FILE *f;
+    GP_TRY(gp_fs_open_atomic(path, &f));
+    for (int c = 0; c < s->ncols; c++)
+        fprintf(f, "%s%s", c ? "," : "", s->cols[c]);
+    fputc('\n', f);
+    for (size_t i = 0; i < s->nrows; i++) {
+        for (int c = 0; c < s->ncols; c++)
+            fprintf(f, "%s%.8g", c ? "," : "", s->data[i * (size_t)s->ncols + c]);
+        fputc('\n', f);
+    }
+    return gp_fs_commit(f, path);
+}
+
+static void md_value(FILE *f, const gp_value *v)
+{
+    if (!v->detected) {
+        fprintf(f, "| `%s` | not detected | %s | | %s |\n", v->key, v->unit, v->note);
+        return;
+    }
+    fprintf(f, "| `%s` | %.6g | %s | ", v->key, v->value, v->unit);
+    if (v->spread >= 0)
+        fprintf(f, "%.1f%%%s", 100 * v->spread, v->unstable ? " (unstable)" : "");
+    fprintf(f, " | %s%s%s |\n", v->method, v->note[0] ? "; " : "", v->note);
+}
+
+static void md_clock(FILE *f, const char *when, const gp_clock_reading *c)
+{
+    fprintf(f, "- %s: measured %.0f MHz (CUs %.0f..%.0f)", when, c->measured_mhz,
+            c->measured_min_mhz, c->measured_max_mhz);
+    if (c->smi.available)
+        fprintf(f, ", reported %.0f MHz by %s", c->smi.sm_clock_mhz, c->smi.source);
+    else
+        fprintf(f, ", no vendor reading");
+    if (c->timer_suspect)
+        fprintf(f, " — timer rate disagrees with event time (ratio %.3f)", c->timer_vs_event);
+    fputc('\n', f);
+}
+
+static gp_status write_md(const gp_record *r, const char *path)
+{
+    FILE *f;
+    GP_TRY(gp_fs_open_atomic(path, &f));
+    fprintf(f, "# %s on %s\n\n", r->probe, r->dev.name);
+    fprintf(f, "Device: %s (%s, %s), %d compute units, wave size %d. Measured %s.\n\n", r->dev.name,
+            r->dev.vendor, r->dev.arch, r->dev.compute_units, r->dev.wave_size, r->date);
+    if (r->have_clock) {
+        fprintf(f, "Core clock (in-kernel cycles against the constant-rate timer):\n\n");
+        md_clock(f, "before", &r->clock_before);
+        md_clock(f, "after", &r->clock_after);
+        fprintf(f, "%s\n", r->clock_moved ? "\n**The clock moved during the probe: cycle figures are uncertain.**\n"
+                                          : "");
+    }
+    fprintf(f, "| key | value | unit | spread (p90-p10)/median | method |\n| --- | --- | --- | --- | --- |\n");
+    for (int i = 0; i < r->nvalues; i++)
+        md_value(f, &r->values[i]);
+    if (r->nnotes) {
+        fprintf(f, "\nFindings:\n\n");
+        for (int i = 0; i < r->nnotes; i++)
+            fprintf(f, "- %s\n", r->notes[i]);
+    }
+    if (r->nseries) {
+        fprintf(f, "\nRaw series:\n\n");
+        for (int i = 0; i < r->nseries; i++)
+            fprintf(f, "- `%s_%s.csv` (%zu rows)\n", r->probe, r->series[i].name, r->series[i].nrows);
+    }
+    return gp_fs_commit(f, path);
+}
+
+gp_status gp_record_write(const gp_record *r, const char *dir)
+{
+    char path[1024], name[160];
+    GP_TRY(gp_fs_mkdirs(dir));
+    snprintf(name, sizeof name, "%s.json", r->probe);
+    GP_TRY(gp_fs_join(path, sizeof path, dir, name));
+    GP_TRY(write_json(r, path));
+    snprintf(name, sizeof name, "%s.md", r->probe);
+    GP_TRY(gp_fs_join(path, sizeof path, dir, name));
+    GP_TRY(write_md(r, path));
+    for (int i = 0; i < r->nseries; i++) {
+        snprintf(name, sizeof name, "%s_%s.csv", r->probe, r->series[i].name);
+        GP_TRY(gp_fs_join(path, sizeof path, dir, name));
+        GP_TRY(write_csv(&r->series[i], path));
+    }
+    return gp_ok();
+}

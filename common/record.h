@@ -1,0 +1,72 @@
+/* A probe's result: values (with unit, method and spread), raw series, notes,
+ * and the clocks it ran at.  Written as <probe>.json, <probe>.md and one
+ * <probe>_<series>.csv per series, so any finding can be recomputed. */
+#ifndef GP_RECORD_H
+#define GP_RECORD_H
+
+#include <stddef.h>
+#include "clock.h"
+#include "gp_status.h"
+#include "runtime.h"
+
+#define GP_RECORD_MAX_VALUES 96
+#define GP_RECORD_MAX_SERIES 12
+#define GP_RECORD_MAX_NOTES 24
+#define GP_SERIES_MAX_COLS 12
+
+typedef struct gp_value {
+    char key[64];
+    double value;
+    int detected;        /* 0: not detected; `note` says why */
+    int unstable;        /* spread above the probe's stability threshold */
+    char unit[32];
+    double spread;       /* relative spread (p90-p10)/median of the samples behind it; <0 unknown */
+    char method[256];
+    char note[256];
+} gp_value;
+
+typedef struct gp_series {
+    char name[48];
+    int ncols;
+    char cols[GP_SERIES_MAX_COLS][32];
+    double *data;        /* row-major, nrows * ncols */
+    size_t nrows, cap;
+} gp_series;
+
+typedef struct gp_record {
+    char probe[48];
+    char date[16];
+    gp_device_info dev;
+    int have_clock;
+    gp_clock_reading clock_before, clock_after;
+    int clock_moved;
+    gp_value values[GP_RECORD_MAX_VALUES];
+    int nvalues;
+    gp_series series[GP_RECORD_MAX_SERIES];
+    int nseries;
+    char notes[GP_RECORD_MAX_NOTES][256];
+    int nnotes;
+} gp_record;
+
+void gp_record_init(gp_record *r, const char *probe, const gp_device_info *dev);
+void gp_record_free(gp_record *r);
+
+/* Add a measured value; spread < 0 means unknown.  Returns the slot or NULL when full. */
+gp_value *gp_record_value(gp_record *r, const char *key, double value, const char *unit,
+                          double spread, const char *method);
+/* Add a value the probe could not detect, with the reason. */
+gp_value *gp_record_none(gp_record *r, const char *key, const char *unit, const char *reason);
+const gp_value *gp_record_find(const gp_record *r, const char *key);
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+void gp_record_note(gp_record *r, const char *fmt, ...);
+
+/* Add a series with `ncols` column names given as a comma-separated list. */
+gp_series *gp_record_series(gp_record *r, const char *name, const char *cols_csv);
+gp_status gp_series_append(gp_series *s, const double *row);
+
+/* Write <dir>/<probe>.json, .md and _<series>.csv (each atomically). */
+gp_status gp_record_write(const gp_record *r, const char *dir);
+
+#endif

@@ -1,0 +1,43 @@
+/* The probe interface: every probe is one of these, listed once in registry.c.
+ * The CLI and CTest both enumerate the registry (BabelStream's pattern: one
+ * interface, one driver). */
+#ifndef GP_PROBE_H
+#define GP_PROBE_H
+
+#include <stddef.h>
+#include "gp_status.h"
+#include "record.h"
+#include "runtime.h"
+
+typedef struct gp_probe_opts {
+    int device;           /* device index */
+    int quick;            /* shorter sweeps and timings (smoke runs) */
+    const char *out_dir;  /* where records are written */
+} gp_probe_opts;
+
+typedef struct gp_probe_ctx {
+    gp_device_info dev;
+    const gp_probe_opts *opts;
+    gp_record *rec;
+    double clock_mhz;     /* measured before the probe: convert times to cycles with this */
+} gp_probe_ctx;
+
+typedef struct gp_probe {
+    const char *name;
+    const char *summary;
+    /* Measure and analyse into ctx->rec. */
+    gp_status (*run)(gp_probe_ctx *ctx);
+    /* Sanity checks of the findings against the device; GP_ERR_CHECK with the
+     * reason when a finding contradicts it. */
+    gp_status (*check)(const gp_record *rec, const gp_device_info *dev);
+} gp_probe;
+
+const gp_probe *gp_probe_list(size_t *count);
+const gp_probe *gp_probe_find(const char *name);
+
+/* Open the device, bracket the probe with clock readings, run, check, write
+ * the record to opts->out_dir.  The record is left in *rec for the caller
+ * (free it with gp_record_free). */
+gp_status gp_probe_execute(const gp_probe *p, const gp_probe_opts *opts, gp_record *rec);
+
+#endif

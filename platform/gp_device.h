@@ -1,0 +1,124 @@
+/* Device-side dialect of gpuprobe kernels: include this first in every .hip.
+ *
+ * Kernels are HIP C++ written C-style; the syntax HIP and CUDA share is used as
+ * is.  What differs between vendors goes through the gp_ names below.  The
+ * vendor is known from the compiler: clang's HIP mode defines __HIP__, nvcc
+ * defines __CUDACC__. */
+#ifndef GP_DEVICE_H
+#define GP_DEVICE_H
+
+#if defined(__HIP__)
+#include <hip/hip_runtime.h>
+#define GP_VENDOR_AMD 1
+#define gp_graph_instantiate(exec, g) hipGraphInstantiate((exec), (g), NULL, NULL, 0)
+#elif defined(__CUDACC__)
+#include "gp_hip_to_cuda.h"
+#define GP_VENDOR_NVIDIA 1
+#else
+#error "gp_device.h is for GPU sources (.hip) compiled by hipcc or nvcc"
+#endif
+
+#include "gp_status.h"
+
+/* GP_WAVE_SIZE: compile-time wave width of the target being compiled, from the
+ * target's macros, never from warpSize (not a constant in newer HIP).  gfx9
+ * (gfx900/906/908/90a/94x) runs wave64; RDNA (gfx10+) runs wave32 in HIP's
+ * default mode; NVIDIA runs 32.  The host pass of a HIP compile sees no target
+ * macro; it never runs device code, so any value there is inert. */
+#if defined(GP_VENDOR_NVIDIA)
+#define GP_WAVE_SIZE 32
+#elif defined(__GFX9__)
+#define GP_WAVE_SIZE 64
+#elif defined(__GFX10__) || defined(__GFX11__) || defined(__GFX12__)
+#define GP_WAVE_SIZE 32
+#elif defined(__AMDGCN_WAVEFRONT_SIZE)
+#define GP_WAVE_SIZE __AMDGCN_WAVEFRONT_SIZE
+#else
+#define GP_WAVE_SIZE 64 /* host pass of a HIP compile: inert */
+#endif
+
+#define GP_LAUNCH_BOUNDS(max_threads) __launch_bounds__(max_threads)
+
+/* Core-clock cycle counter of the CU/SM the calling wave runs on. */
+static __device__ __forceinline__ long long gp_cycles(void)
+{
+#if defined(GP_VENDOR_NVIDIA)
+    return clock64();
+#else
+    return (long long)clock64(); /* s_memtime on gfx9 */
+#endif
+}
+
+/* Constant-rate timer; its rate is gp_device_info.timer_hz. NVIDIA's globaltimer
+ * counts nanoseconds (updated coarsely, ~1 us on recent parts); AMD's
+ * s_memrealtime counts at the device's wall-clock rate (100 MHz on gfx9). */
+static __device__ __forceinline__ long long gp_timer(void)
+{
+#if defined(GP_VENDOR_NVIDIA)
+    unsigned long long t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return (long long)t;
+#elif defined(__HIP_DEVICE_COMPILE__)
+    return (long long)wall_clock64();
+#else
+    return 0; /* host pass of a HIP compile: declared only for the device */
+#endif
+}
+
+/* Id of the CU/SM the calling wave runs on. */
+static __device__ __forceinline__ unsigned gp_cu_id(void)
+{
+#if defined(GP_VENDOR_NVIDIA)
+    unsigned id;
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(id));
+    return id;
+#else
+    return __smid();
+#endif
+}
+
+/* Read `v` from lane `src` of the calling wave; all lanes must call it. */
+static __device__ __forceinline__ float gp_shfl(float v, int src)
+{
+#if defined(GP_VENDOR_NVIDIA)
+    return __shfl_sync(0xffffffffu, v, src);
+#else
+    return __shfl(v, src);
+#endif
+}
+
+static __device__ __forceinline__ int gp_shfl_int(int v, int src)
+{
+#if defined(GP_VENDOR_NVIDIA)
+    return __shfl_sync(0xffffffffu, v, src);
+#else
+    return __shfl(v, src);
+#endif
+}
+
+static __device__ __forceinline__ float gp_shfl_xor(float v, int mask)
+{
+#if defined(GP_VENDOR_NVIDIA)
+    return __shfl_xor_sync(0xffffffffu, v, mask);
+#else
+    return __shfl_xor(v, mask);
+#endif
+}
+
+/* Host side of a launcher: turn the launch's error state into a gp_status. */
+static inline gp_status gp_launch_status(const char *what)
+{
+    hipError_t e = hipGetLastError();
+    if (e != hipSuccess)
+        return gp_fail(GP_ERR_RUNTIME, "%s: launch failed: %s", what, hipGetErrorString(e));
+    return gp_ok();
+}
+
+static inline gp_status gp_hip_status(hipError_t e, const char *what)
+{
+    if (e != hipSuccess)
+        return gp_fail(GP_ERR_RUNTIME, "%s: %s", what, hipGetErrorString(e));
+    return gp_ok();
+}
+
+#endif

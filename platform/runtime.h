@@ -1,0 +1,88 @@
+/* Host runtime API of gpuprobe, in C.
+ *
+ * This is the only door from host code to the GPU.  It is implemented once in
+ * HIP spelling (runtime.hip), compiled by hipcc for AMD and by nvcc through
+ * gp_hip_to_cuda.h for NVIDIA, and by runtime_none.c when no GPU compiler was
+ * found.  Nothing here exits the process: every call returns a gp_status. */
+#ifndef GP_RUNTIME_H
+#define GP_RUNTIME_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "gp_status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct gp_device_info {
+    int index;
+    char name[256];
+    char vendor[16];          /* "AMD" or "NVIDIA" */
+    char arch[32];            /* "gfx900", "gfx90a", "sm_80", "sm_90" */
+    char pci_bus_id[32];
+    int compute_units;        /* CUs (AMD) or SMs (NVIDIA) */
+    int wave_size;            /* as reported by the runtime */
+    int max_threads_per_block;
+    int max_threads_per_cu;
+    int max_block_dim[3];
+    int max_grid_dim[3];
+    size_t lds_per_block;     /* shared memory a block may use without opt-in */
+    size_t lds_per_block_optin; /* with opt-in (NVIDIA), else = lds_per_block */
+    size_t lds_per_cu;
+    int regs_per_block;
+    int regs_per_cu;
+    size_t l2_bytes;
+    size_t mem_bytes;
+    int mem_bus_bits;
+    double mem_clock_mhz;     /* as reported; DDR factor not applied */
+    double core_clock_mhz;    /* as reported: the maximum (boost) clock */
+    double timer_hz;          /* rate of the device's constant-rate timer */
+} gp_device_info;
+
+typedef struct gp_event_s *gp_event;
+typedef struct gp_stream_s *gp_stream;   /* NULL means the default stream */
+typedef struct gp_graph_s *gp_graph;
+
+/* "hip", "cuda" or "none". */
+const char *gp_rt_backend(void);
+/* Architectures this binary carries device code for, ';' separated. */
+const char *gp_rt_compiled_archs(void);
+
+gp_status gp_rt_device_count(int *count);
+/* Select device `index` for this thread and fill `info`. */
+gp_status gp_rt_device_open(int index, gp_device_info *info);
+
+gp_status gp_rt_malloc(void **ptr, size_t bytes);
+gp_status gp_rt_free(void *ptr);
+gp_status gp_rt_memset(void *dst, int byte, size_t bytes);
+gp_status gp_rt_copy_to_device(void *dst, const void *src, size_t bytes);
+gp_status gp_rt_copy_to_host(void *dst, const void *src, size_t bytes);
+gp_status gp_rt_mem_info(size_t *free_bytes, size_t *total_bytes);
+gp_status gp_rt_synchronize(void);
+
+gp_status gp_rt_stream_create(gp_stream *s);
+gp_status gp_rt_stream_destroy(gp_stream s);
+gp_status gp_rt_stream_synchronize(gp_stream s);
+
+gp_status gp_rt_event_create(gp_event *e);
+gp_status gp_rt_event_destroy(gp_event e);
+gp_status gp_rt_event_record(gp_event e, gp_stream s);
+gp_status gp_rt_event_elapsed_ms(gp_event start, gp_event stop, float *ms);
+
+/* Stream capture into a graph, for launch cost without host overhead. */
+gp_status gp_rt_graph_capture_begin(gp_stream s);
+gp_status gp_rt_graph_capture_end(gp_stream s, gp_graph *g);
+gp_status gp_rt_graph_launch(gp_graph g, gp_stream s);
+gp_status gp_rt_graph_destroy(gp_graph g);
+
+/* Clock kernel (platform/clock.hip): `blocks` blocks of one thread each spin
+ * for about `spin_cycles` core cycles and store, per block, the cycles and
+ * constant-rate timer ticks that elapsed.  Host arrays hold `blocks` items. */
+gp_status gp_rt_clock_spin(int blocks, long long spin_cycles,
+                           long long *cycles, long long *ticks);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

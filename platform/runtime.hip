@@ -1,0 +1,244 @@
+/* Host runtime of gpuprobe, written once in HIP spelling.
+ * hipcc compiles it for AMD; nvcc compiles it for NVIDIA through
+ * gp_hip_to_cuda.h (included by gp_device.h). */
+#include "gp_device.h"
+#include "runtime.h"
+
+#include <string.h>
+
+#ifndef GP_COMPILED_ARCHS
+#define GP_COMPILED_ARCHS "unknown"
+#endif
+
+#define CHECK(call) GP_TRY(gp_hip_status((call), #call))
+
+extern "C" const char *gp_rt_backend(void)
+{
+#if defined(GP_VENDOR_AMD)
+    return "hip";
+#else
+    return "cuda";
+#endif
+}
+
+extern "C" const char *gp_rt_compiled_archs(void) { return GP_COMPILED_ARCHS; }
+
+extern "C" gp_status gp_rt_device_count(int *count)
+{
+    *count = 0;
+    hipError_t e = hipGetDeviceCount(count);
+    if (e == hipErrorNoDevice || e == hipErrorInsufficientDriver || (e == hipSuccess && *count == 0)) {
+        *count = 0;
+        (void)hipGetLastError();
+        return gp_fail(GP_ERR_NO_GPU, "no GPU found by the %s runtime (%s)", gp_rt_backend(),
+                       e == hipSuccess ? "device count is 0" : hipGetErrorString(e));
+    }
+    if (e != hipSuccess) {
+        *count = 0;
+        /* A runtime that cannot start (no driver, no device node) means no GPU. */
+        return gp_fail(GP_ERR_NO_GPU, "the %s runtime found no usable GPU: %s", gp_rt_backend(),
+                       hipGetErrorString(e));
+    }
+    return gp_ok();
+}
+
+static int attr(hipDeviceAttribute_t a, int dev)
+{
+    int v = 0;
+    if (hipDeviceGetAttribute(&v, a, dev) != hipSuccess) {
+        (void)hipGetLastError();
+        return 0;
+    }
+    return v;
+}
+
+extern "C" gp_status gp_rt_device_open(int index, gp_device_info *info)
+{
+    int count = 0;
+    GP_TRY(gp_rt_device_count(&count));
+    if (index < 0 || index >= count)
+        return gp_fail(GP_ERR_USAGE, "device %d does not exist (%d device%s present)", index, count,
+                       count == 1 ? "" : "s");
+    CHECK(hipSetDevice(index));
+    hipDeviceProp_t p;
+    CHECK(hipGetDeviceProperties(&p, index));
+
+    memset(info, 0, sizeof *info);
+    info->index = index;
+    snprintf(info->name, sizeof info->name, "%s", p.name);
+#if defined(GP_VENDOR_AMD)
+    snprintf(info->vendor, sizeof info->vendor, "AMD");
+    /* gcnArchName carries feature flags ("gfx90a:sramecc+:xnack-"): keep the name. */
+    snprintf(info->arch, sizeof info->arch, "%s", p.gcnArchName);
+    char *colon = strchr(info->arch, ':');
+    if (colon)
+        *colon = '\0';
+    /* s_memrealtime runs at 100 MHz on gfx9/gfx10/gfx11; the clock probe checks
+     * this against event time and reports a disagreement. */
+    info->timer_hz = 100e6;
+#else
+    snprintf(info->vendor, sizeof info->vendor, "NVIDIA");
+    snprintf(info->arch, sizeof info->arch, "sm_%d%d", p.major, p.minor);
+    info->timer_hz = 1e9; /* %globaltimer counts nanoseconds */
+#endif
+    if (hipDeviceGetPCIBusId(info->pci_bus_id, (int)sizeof info->pci_bus_id, index) != hipSuccess) {
+        (void)hipGetLastError();
+        info->pci_bus_id[0] = '\0';
+    }
+    info->compute_units = p.multiProcessorCount;
+    info->wave_size = p.warpSize;
+    info->max_threads_per_block = p.maxThreadsPerBlock;
+    info->max_threads_per_cu = p.maxThreadsPerMultiProcessor;
+    for (int i = 0; i < 3; i++) {
+        info->max_block_dim[i] = p.maxThreadsDim[i];
+        info->max_grid_dim[i] = p.maxGridSize[i];
+    }
+    info->lds_per_block = p.sharedMemPerBlock;
+    info->lds_per_block_optin = (size_t)attr(hipDeviceAttributeSharedMemPerBlockOptin, index);
+    if (info->lds_per_block_optin < info->lds_per_block)
+        info->lds_per_block_optin = info->lds_per_block;
+    info->lds_per_cu = (size_t)attr(hipDeviceAttributeMaxSharedMemoryPerMultiprocessor, index);
+    if (info->lds_per_cu == 0)
+        info->lds_per_cu = info->lds_per_block;
+    info->regs_per_block = p.regsPerBlock;
+    info->regs_per_cu = attr(hipDeviceAttributeMaxRegistersPerMultiprocessor, index);
+    info->l2_bytes = (size_t)attr(hipDeviceAttributeL2CacheSize, index);
+    info->mem_bytes = p.totalGlobalMem;
+    info->mem_bus_bits = attr(hipDeviceAttributeMemoryBusWidth, index);
+    info->mem_clock_mhz = attr(hipDeviceAttributeMemoryClockRate, index) / 1000.0;
+    info->core_clock_mhz = attr(hipDeviceAttributeClockRate, index) / 1000.0;
+    return gp_ok();
+}
+
+extern "C" gp_status gp_rt_malloc(void **ptr, size_t bytes)
+{
+    *ptr = NULL;
+    hipError_t e = hipMalloc(ptr, bytes);
+    if (e != hipSuccess) {
+        (void)hipGetLastError();
+        *ptr = NULL;
+        return gp_fail(GP_ERR_NOMEM, "device allocation of %zu bytes failed: %s", bytes,
+                       hipGetErrorString(e));
+    }
+    return gp_ok();
+}
+
+extern "C" gp_status gp_rt_free(void *ptr)
+{
+    if (!ptr)
+        return gp_ok();
+    CHECK(hipFree(ptr));
+    return gp_ok();
+}
+
+extern "C" gp_status gp_rt_memset(void *dst, int byte, size_t bytes)
+{
+    CHECK(hipMemset(dst, byte, bytes));
+    return gp_ok();
+}
+
+extern "C" gp_status gp_rt_copy_to_device(void *dst, const void *src, size_t bytes)
+{
+    CHECK(hipMemcpy(dst, src, bytes, hipMemcpyHostToDevice));
+    return gp_ok();
+}
+
+extern "C" gp_status gp_rt_copy_to_host(void *dst, const void *src, size_t bytes)
+{
+    CHECK(hipMemcpy(dst, src, bytes, hipMemcpyDeviceToHost));
+    return gp_ok();
+}
+
+extern "C" gp_status gp_rt_mem_info(size_t *free_bytes, size_t *total_bytes)
+{
+    CHECK(hipMemGetInfo(free_bytes, total_bytes));
+    return gp_ok();
+}
+
+extern "C" gp_status gp_rt_synchronize(void)
+{
+    CHECK(hipDeviceSynchronize());
+    return gp_ok();
+}
+
+extern "C" gp_status gp_rt_stream_create(gp_stream *s)
+{
+    hipStream_t h;
+    CHECK(hipStreamCreateWithFlags(&h, hipStreamNonBlocking));
+    *s = (gp_stream)h;
+    return gp_ok();
+}
+
+extern "C" gp_status gp_rt_stream_destroy(gp_stream s)
+{
+    if (s)
+        CHECK(hipStreamDestroy((hipStream_t)s));
+    return gp_ok();
+}
+
+extern "C" gp_status gp_rt_stream_synchronize(gp_stream s)
+{
+    CHECK(hipStreamSynchronize((hipStream_t)s));
+    return gp_ok();
+}
+
+extern "C" gp_status gp_rt_event_create(gp_event *e)
+{
+    hipEvent_t h;
+    CHECK(hipEventCreate(&h));
+    *e = (gp_event)h;
+    return gp_ok();
+}
+
+extern "C" gp_status gp_rt_event_destroy(gp_event e)
+{
+    if (e)
+        CHECK(hipEventDestroy((hipEvent_t)e));
+    return gp_ok();
+}
+
+extern "C" gp_status gp_rt_event_record(gp_event e, gp_stream s)
+{
+    CHECK(hipEventRecord((hipEvent_t)e, (hipStream_t)s));
+    return gp_ok();
+}
+
+extern "C" gp_status gp_rt_event_elapsed_ms(gp_event start, gp_event stop, float *ms)
+{
+    CHECK(hipEventSynchronize((hipEvent_t)stop));
+    CHECK(hipEventElapsedTime(ms, (hipEvent_t)start, (hipEvent_t)stop));
+    return gp_ok();
+}
+
+extern "C" gp_status gp_rt_graph_capture_begin(gp_stream s)
+{
+    if (!s)
+        return gp_fail(GP_ERR_USAGE, "graph capture needs a created stream, not the default one");
+    CHECK(hipStreamBeginCapture((hipStream_t)s, hipStreamCaptureModeGlobal));
+    return gp_ok();
+}
+
+extern "C" gp_status gp_rt_graph_capture_end(gp_stream s, gp_graph *g)
+{
+    hipGraph_t graph;
+    hipGraphExec_t exec;
+    CHECK(hipStreamEndCapture((hipStream_t)s, &graph));
+    hipError_t e = gp_graph_instantiate(&exec, graph);
+    (void)hipGraphDestroy(graph);
+    GP_TRY(gp_hip_status(e, "graph instantiate"));
+    *g = (gp_graph)exec;
+    return gp_ok();
+}
+
+extern "C" gp_status gp_rt_graph_launch(gp_graph g, gp_stream s)
+{
+    CHECK(hipGraphLaunch((hipGraphExec_t)g, (hipStream_t)s));
+    return gp_ok();
+}
+
+extern "C" gp_status gp_rt_graph_destroy(gp_graph g)
+{
+    if (g)
+        CHECK(hipGraphExecDestroy((hipGraphExec_t)g));
+    return gp_ok();
+}

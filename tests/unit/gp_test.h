@@ -1,0 +1,44 @@
+/* A minimal test harness: each test is a function returning 0 on success;
+ * GP_CHECK prints the failed condition with file and line and fails the test.
+ * Tests are listed once in unit_list.h; CMake reads that list to register
+ * one CTest test per entry. */
+#ifndef GP_TEST_H
+#define GP_TEST_H
+
+#include <math.h>
+#include <stdio.h>
+
+#define GP_CHECK(cond)                                                          \
+    do {                                                                        \
+        if (!(cond)) {                                                          \
+            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
+            return 1;                                                           \
+        }                                                                       \
+    } while (0)
+
+#define GP_CHECK_NEAR(a, b, tol)                                                       \
+    do {                                                                               \
+        double gp_a_ = (a), gp_b_ = (b);                                               \
+        if (!(fabs(gp_a_ - gp_b_) <= (tol))) {                                         \
+            fprintf(stderr, "%s:%d: %s = %.9g, expected %.9g within %g\n", __FILE__, __LINE__, \
+                    #a, gp_a_, gp_b_, (double)(tol));                                  \
+            return 1;                                                                  \
+        }                                                                              \
+    } while (0)
+
+#define GP_UNIT(name) int test_##name(void);
+#include "unit_list.h"
+#undef GP_UNIT
+
+/* Deterministic pseudo-random numbers for synthetic curves (xorshift64*). */
+static inline double gp_test_rand(unsigned long long *state)
+{
+    unsigned long long x = *state;
+    x ^= x >> 12;
+    x ^= x << 25;
+    x ^= x >> 27;
+    *state = x;
+    return (double)((x * 0x2545F4914F6CDD1DULL) >> 11) / 9007199254740992.0;
+}
+
+#endif
