@@ -83,10 +83,8 @@ int main(int argc, char **argv)
         printf("gpuprobe %s (backend %s)\n", GP_VERSION, gp_rt_backend());
         return 0;
     case GP_CMD_LIST: {
-        size_t n;
-        const gp_probe *p = gp_probe_list(&n);
-        for (size_t i = 0; i < n; i++)
-            printf("%-20s %s\n", p[i].name, p[i].summary);
+        for (size_t i = 0; i < gp_probe_count(); i++)
+            printf("%-20s %s\n", gp_probe_at(i)->name, gp_probe_at(i)->summary);
         return 0;
     }
     case GP_CMD_INFO: {
@@ -100,12 +98,11 @@ int main(int argc, char **argv)
         st = run_probes(&cli, cli.probes, cli.nprobes);
         break;
     case GP_CMD_CHARACTERIZE: {
-        size_t n;
-        const gp_probe *p = gp_probe_list(&n);
         const char *names[GP_CLI_MAX_PROBES];
-        for (size_t i = 0; i < n && i < GP_CLI_MAX_PROBES; i++)
-            names[i] = p[i].name;
-        st = run_probes(&cli, names, (int)n);
+        int n = 0;
+        for (size_t i = 0; i < gp_probe_count() && n < GP_CLI_MAX_PROBES; i++)
+            names[n++] = gp_probe_at(i)->name;
+        st = run_probes(&cli, names, n);
         break;
     }
     default:

@@ -23,33 +23,50 @@ int gp_analysis_first_reaching(const double *x, const double *y, size_t n, doubl
     return best;
 }
 
-double gp_analysis_modulus_loss(const double *x, const double *y, size_t n, long modulus,
-                                double xmin, size_t *n_multiple, size_t *n_other)
+static int find_x(const double *xr, size_t nr, double x)
 {
-    double *mult = malloc((n + 1) * sizeof *mult), *other = malloc((n + 1) * sizeof *other);
-    size_t nm = 0, no = 0;
-    double loss = NAN;
-    if (mult && other && modulus > 0) {
+    for (size_t i = 0; i < nr; i++)
+        if (xr[i] == x)
+            return (int)i;
+    return -1;
+}
+
+double gp_analysis_granularity_loss(const double *x, const double *y, size_t n, long modulus,
+                                    const double *xr, const double *yr, size_t nr, size_t *compared)
+{
+    double *loss = malloc((n + 1) * sizeof *loss);
+    size_t k = 0;
+    if (loss && modulus > 0) {
         for (size_t i = 0; i < n; i++) {
-            if (!(x[i] >= xmin) || !isfinite(y[i]))
-                continue;
             long xi = lround(x[i]);
-            if (xi % modulus == 0)
-                mult[nm++] = y[i];
-            else
-                other[no++] = y[i];
-        }
-        if (nm && no) {
-            double mm = gp_stats_median(mult, nm);
-            if (mm > 0)
-                loss = 1.0 - gp_stats_median(other, no) / mm;
+            if (xi <= modulus || xi % modulus == 0 || !isfinite(y[i]))
+                continue;
+            double lo = (double)(xi / modulus * modulus), hi = lo + (double)modulus;
+            int a = find_x(xr, nr, lo), b = find_x(xr, nr, hi);
+            if (a < 0 || b < 0 || !isfinite(yr[a]) || !isfinite(yr[b]))
+                continue;
+            double f = ((double)xi - lo) / (double)modulus;
+            double pred = yr[a] + f * (yr[b] - yr[a]);
+            if (pred > 0)
+                loss[k++] = 1.0 - y[i] / pred;
         }
     }
-    if (n_multiple)
-        *n_multiple = nm;
-    if (n_other)
-        *n_other = no;
-    free(mult);
-    free(other);
-    return loss;
+    double v = k ? gp_stats_median(loss, k) : NAN;
+    if (compared)
+        *compared = k;
+    free(loss);
+    return v;
+}
+
+double gp_analysis_median_ratio(const double *x, const double *y, size_t n, double xlo, double xhi)
+{
+    double *r = malloc((n + 1) * sizeof *r);
+    size_t k = 0;
+    if (r)
+        for (size_t i = 0; i < n; i++)
+            if (x[i] >= xlo && x[i] <= xhi && x[i] != 0 && isfinite(y[i]))
+                r[k++] = y[i] / x[i];
+    double v = k ? gp_stats_median(r, k) : NAN;
+    free(r);
+    return v;
 }

@@ -12,10 +12,18 @@ int gp_analysis_argmax(const double *y, size_t n);
 /* Index of the smallest x whose y reaches frac * peak, or -1.  x need not be sorted. */
 int gp_analysis_first_reaching(const double *x, const double *y, size_t n, double peak, double frac);
 
-/* Rate loss of x values that are not multiples of `modulus` against those that
- * are, among points with x >= xmin: 1 - median(y | x % m != 0) / median(y | x % m == 0).
- * Writes the group sizes; returns NaN when either group is empty. */
-double gp_analysis_modulus_loss(const double *x, const double *y, size_t n, long modulus,
-                                double xmin, size_t *n_multiple, size_t *n_other);
+/* Rate loss of sizes that are not multiples of `modulus`.  Each such point x
+ * (x > modulus) is compared with the linear interpolation between the
+ * reference curve (xr, yr) at the multiples of `modulus` just below and just
+ * above it: loss = 1 - y / interpolated.  Comparing with neighbours of the
+ * same size, not with a group of other sizes, keeps a curve that rises with
+ * size from reading as a loss.  Returns the median loss and writes the number
+ * of points compared; NaN when none could be (no reference at a neighbour). */
+double gp_analysis_granularity_loss(const double *x, const double *y, size_t n, long modulus,
+                                    const double *xr, const double *yr, size_t nr, size_t *compared);
+
+/* Median of y/x over points with x in [xlo, xhi]: a rate per unit of x
+ * (for example blocks per cycle from threads per cycle).  NaN when none. */
+double gp_analysis_median_ratio(const double *x, const double *y, size_t n, double xlo, double xhi);
 
 #endif

@@ -13,7 +13,8 @@
 #include "analysis.h"
 #include "harness.h"
 #include "launch_rate.h"
-#include "probes.h"
+#include "stats.h"
+#include "probe.h"
 #include "progress.h"
 
 #define MAX_POINTS 160
@@ -111,14 +112,20 @@ static gp_status measure_shapes(gp_probe_ctx *ctx, timed_launch *t, gp_series *s
         const shape *sh = &shapes[i];
         int tpb = sh->x * sh->y * sh->z;
         t->bx = sh->x, t->by = sh->y, t->bz = sh->z;
-        /* Pilot: ~4M threads (and several blocks per CU), then scale to the target time. */
+        /* Pilot: ~4M threads (and several blocks per CU), then scale the grid
+         * toward the target time; a second step corrects for the launch
+         * overhead that dominates a short pilot. */
         double pilot_blocks = fmax(8.0 * ctx->dev.compute_units, (double)(1 << 22) / tpb);
         t->grid = (unsigned)fmin(pilot_blocks, (double)max_grid);
         double pilot_ms;
         GP_TRY(time_grid(t, &pilot_ms));
-        GP_TRY(time_grid(t, &pilot_ms));
-        double scale = pilot_ms > 0 ? target_ms / pilot_ms : 1.0;
-        t->grid = (unsigned)fmax(1.0, fmin((double)t->grid * scale, (double)max_grid));
+        for (int step = 0; step < 3; step++) {
+            GP_TRY(time_grid(t, &pilot_ms));
+            double scale = pilot_ms > 0 ? target_ms / pilot_ms : 1.0;
+            if (scale > 0.8 && scale < 1.25)
+                break;
+            t->grid = (unsigned)fmax(1.0, fmin((double)t->grid * scale, (double)max_grid));
+        }
         gp_harness_result res;
         GP_TRY(gp_harness_run(&cfg, time_grid, t, &res));
         double threads = (double)t->grid * tpb;
@@ -174,6 +181,44 @@ static gp_status measure_launch_cost(gp_probe_ctx *ctx, timed_launch *t)
     return gp_ok();
 }
 
+/* Median loss a per-wave launch cost would predict for the same shapes:
+ * a block of n threads costs as much as ceil(n/w) whole waves. */
+static double per_wave_model_loss(const double *x, size_t n, int w)
+{
+    double loss[MAX_POINTS];
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        long xi = lround(x[i]);
+        if (xi > w && xi % w)
+            loss[k++] = 1.0 - (double)xi / (double)(((xi + w - 1) / w) * w);
+    }
+    return k ? gp_stats_median(loss, k) : NAN;
+}
+
+static void granularity_finding(gp_record *r, const char *key, long modulus, const double *x,
+                                const double *rate, int n, int n1d, int w)
+{
+    size_t k;
+    double loss = gp_analysis_granularity_loss(x, rate, (size_t)n, modulus, x, rate, (size_t)n1d, &k);
+    if (!isfinite(loss)) {
+        gp_record_none(r, key, "fraction", "no non-multiple shape had measured neighbours to compare with");
+        return;
+    }
+    char method[256];
+    snprintf(method, sizeof method,
+             "median over %zu shapes not a multiple of %ld of 1 - rate / (rate interpolated between the "
+             "neighbouring 1D multiples of %ld)", k, modulus, modulus);
+    gp_record_value(r, key, loss, "fraction", -1, method);
+    if (modulus == w)
+        gp_record_note(r, "blocks that are not a multiple of the wave size (%d) %s: %.1f%% below their "
+                          "neighbours (a per-wave launch cost would give %.1f%%)",
+                       w, loss > 0.03 ? "lose launch rate" : "do not lose launch rate", 100 * loss,
+                       100 * per_wave_model_loss(x, (size_t)n, w));
+    else
+        gp_record_note(r, "blocks that are not a multiple of %ld threads %s: %.1f%% below their neighbours",
+                       modulus, loss > 0.03 ? "lose launch rate" : "do not lose launch rate", 100 * loss);
+}
+
 static void analyse(gp_probe_ctx *ctx, const double *x, const double *rate, const double *spread, int n,
                     int n1d)
 {
@@ -199,37 +244,22 @@ static void analyse(gp_probe_ctx *ctx, const double *x, const double *rate, cons
                         "smallest 1D block whose rate is at least 95% of the peak");
     else
         gp_record_none(r, "min_block_for_peak", "threads", "no 1D block reached 95% of the peak");
-    double xmin = imin >= 0 ? x[imin] : w;
-    size_t nm, no;
-    double loss_w = gp_analysis_modulus_loss(x, rate, (size_t)n, w, fmax(xmin, w), &nm, &no);
-    char method[256];
-    snprintf(method, sizeof method,
-             "1 - median rate of blocks not a multiple of %d / of multiples, blocks >= %.0f threads (%zu vs %zu shapes)",
-             w, fmax(xmin, w), no, nm);
-    if (isfinite(loss_w)) {
-        gp_record_value(r, "non_wave_multiple_loss", loss_w, "fraction", -1, method);
-        gp_record_note(r, "blocks that are not a multiple of the wave size (%d) %s: %.0f%% rate loss", w,
-                       loss_w > 0.03 ? "lose launch rate" : "do not lose launch rate", 100 * loss_w);
-    } else {
-        gp_record_none(r, "non_wave_multiple_loss", "fraction", "too few shapes on one side to compare");
-    }
-    double loss_256 = gp_analysis_modulus_loss(x, rate, (size_t)n, 256, 256, &nm, &no);
-    snprintf(method, sizeof method,
-             "1 - median rate of blocks >= 256 threads not a multiple of 256 / of multiples (%zu vs %zu shapes)",
-             no, nm);
-    if (isfinite(loss_256)) {
-        gp_record_value(r, "non_256_multiple_loss", loss_256, "fraction", -1, method);
-        gp_record_note(r, "blocks of 256+ threads that are not a multiple of 256 %s: %.0f%% rate loss",
-                       loss_256 > 0.03 ? "lose launch rate" : "do not lose launch rate", 100 * loss_256);
-    } else {
-        gp_record_none(r, "non_256_multiple_loss", "fraction", "too few shapes on one side to compare");
-    }
-    gp_record_note(r, "peak %.1f threads/cycle (%.2f per CU) at %.0f-thread blocks; %s", peak,
-                   peak / ctx->dev.compute_units, x[ipk],
-                   imin >= 0 ? "see min_block_for_peak for the smallest block at 95%" : "");
+    /* Small blocks: the rate per block is the chip's block launch rate. */
+    double bpc = gp_analysis_median_ratio(x, rate, (size_t)n1d, 1, w);
+    gp_record_value(r, "blocks_per_cycle", bpc, "blocks/cycle", -1,
+                    "median of threads/cycle over block size, 1D blocks of 1..wave size threads");
+    double at_max = rate[n1d - 1] / x[n1d - 1];
+    if (isfinite(bpc) && at_max >= 0.8 * bpc)
+        gp_record_note(r, "launch is limited by blocks per cycle (%.3f) up to the largest block: the rate "
+                          "grows with block size, so launch-bound kernels want large blocks", bpc);
+    granularity_finding(r, "non_wave_multiple_loss", w, x, rate, n, n1d, w);
+    if (256 % w == 0)
+        granularity_finding(r, "non_256_multiple_loss", 256, x, rate, n, n1d, w);
+    gp_record_note(r, "peak %.1f threads/cycle (%.2f per CU) at %.0f-thread blocks", peak,
+                   peak / ctx->dev.compute_units, x[ipk]);
 }
 
-gp_status gp_launch_rate_run(gp_probe_ctx *ctx)
+static gp_status launch_rate_run(gp_probe_ctx *ctx)
 {
     timed_launch t;
     memset(&t, 0, sizeof t);
@@ -259,7 +289,7 @@ gp_status gp_launch_rate_run(gp_probe_ctx *ctx)
     return gp_ok();
 }
 
-gp_status gp_launch_rate_check(const gp_record *rec, const gp_device_info *dev)
+static gp_status launch_rate_check(const gp_record *rec, const gp_device_info *dev)
 {
     const gp_value *peak = gp_record_find(rec, "peak_threads_per_cycle");
     if (!peak || !peak->detected || !(peak->value > 0))
@@ -290,3 +320,10 @@ gp_status gp_launch_rate_check(const gp_record *rec, const gp_device_info *dev)
                        clk, dev->core_clock_mhz);
     return gp_ok();
 }
+
+const gp_probe gp_probe_launch_rate = {
+    "launch_rate",
+    "threads launched per cycle by block shape; launch cost per kernel and per graph node",
+    launch_rate_run,
+    launch_rate_check,
+};

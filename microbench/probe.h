@@ -1,6 +1,6 @@
-/* The probe interface: every probe is one of these, listed once in registry.c.
- * The CLI and CTest both enumerate the registry (BabelStream's pattern: one
- * interface, one driver). */
+/* The probe interface: every probe defines one `const gp_probe gp_probe_<name>`
+ * in <name>.c.  The registry (registry.c) lists them; the CLI and CTest both
+ * enumerate it (BabelStream's pattern: one interface, one driver). */
 #ifndef GP_PROBE_H
 #define GP_PROBE_H
 
@@ -32,7 +32,8 @@ typedef struct gp_probe {
     gp_status (*check)(const gp_record *rec, const gp_device_info *dev);
 } gp_probe;
 
-const gp_probe *gp_probe_list(size_t *count);
+size_t gp_probe_count(void);
+const gp_probe *gp_probe_at(size_t i);   /* NULL past the end */
 const gp_probe *gp_probe_find(const char *name);
 
 /* Open the device, bracket the probe with clock readings, run, check, write

@@ -1,27 +1,28 @@
-/* The one list of probes.  Add a probe here and in microbench/CMakeLists.txt;
- * the CLI and the CTest tests pick it up from this list. */
+/* The one registry of probes.  Its table is generated from the probe files
+ * (microbench/CMakeLists.txt), which also generates the CTest tests: the CLI
+ * and CTest enumerate the same list. */
 #include <string.h>
 
 #include "probe.h"
-#include "probes.h"
 
-static const gp_probe probes[] = {
-    {"launch_rate", "threads launched per cycle by block shape; launch cost per kernel and per graph node",
-     gp_launch_rate_run, gp_launch_rate_check},
+#define GP_PROBE(name) extern const gp_probe gp_probe_##name;
+#include "gp_probe_table.h"
+#undef GP_PROBE
+
+static const gp_probe *const probes[] = {
+#define GP_PROBE(name) &gp_probe_##name,
+#include "gp_probe_table.h"
+#undef GP_PROBE
 };
 
-const gp_probe *gp_probe_list(size_t *count)
-{
-    *count = sizeof probes / sizeof probes[0];
-    return probes;
-}
+size_t gp_probe_count(void) { return sizeof probes / sizeof probes[0]; }
+
+const gp_probe *gp_probe_at(size_t i) { return i < gp_probe_count() ? probes[i] : NULL; }
 
 const gp_probe *gp_probe_find(const char *name)
 {
-    size_t n;
-    const gp_probe *p = gp_probe_list(&n);
-    for (size_t i = 0; i < n; i++)
-        if (strcmp(p[i].name, name) == 0)
-            return &p[i];
+    for (size_t i = 0; i < gp_probe_count(); i++)
+        if (strcmp(probes[i]->name, name) == 0)
+            return probes[i];
     return NULL;
 }

@@ -67,6 +67,14 @@
 #define hipDeviceAttributeSharedMemPerBlockOptin cudaDevAttrMaxSharedMemoryPerBlockOptin
 #define hipDeviceAttributeMaxSharedMemoryPerMultiprocessor cudaDevAttrMaxSharedMemoryPerMultiprocessor
 
+#define hipFuncCachePreferL1 cudaFuncCachePreferL1
+#define hipFuncCachePreferShared cudaFuncCachePreferShared
+#define hipFuncSetCacheConfig cudaFuncSetCacheConfig
+#define hipMemcpyToSymbol cudaMemcpyToSymbol
+#define hipLaunchCooperativeKernel cudaLaunchCooperativeKernel
+
+/* Probes append the mappings they need below this line, one per line. */
+
 /* cudaGraphInstantiate changed signature in CUDA 12; this is the 3-argument form. */
 static inline cudaError_t gp_graph_instantiate(cudaGraphExec_t *exec, cudaGraph_t g)
 {

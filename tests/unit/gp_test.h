@@ -1,7 +1,8 @@
 /* A minimal test harness: each test is a function returning 0 on success;
  * GP_CHECK prints the failed condition with file and line and fails the test.
- * Tests are listed once in unit_list.h; CMake reads that list to register
- * one CTest test per entry. */
+ * A test is `GP_TEST(name) { ... return 0; }` at the start of a line in any
+ * tests/unit/test_*.c: CMake finds it there, adds it to the runner's table
+ * and registers one CTest test per name, so no list is kept by hand. */
 #ifndef GP_TEST_H
 #define GP_TEST_H
 
@@ -26,9 +27,7 @@
         }                                                                              \
     } while (0)
 
-#define GP_UNIT(name) int test_##name(void);
-#include "unit_list.h"
-#undef GP_UNIT
+#define GP_TEST(name) int test_##name(void); int test_##name(void)
 
 /* Deterministic pseudo-random numbers for synthetic curves (xorshift64*). */
 static inline double gp_test_rand(unsigned long long *state)

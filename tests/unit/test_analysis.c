@@ -1,7 +1,7 @@
 #include "analysis.h"
 #include "gp_test.h"
 
-int test_analysis_argmax_skips_nan(void)
+GP_TEST(analysis_argmax_skips_nan)
 {
     double y[] = {1, NAN, 5, 4};
     GP_CHECK(gp_analysis_argmax(y, 4) == 2);
@@ -10,7 +10,7 @@ int test_analysis_argmax_skips_nan(void)
     return 0;
 }
 
-int test_analysis_first_reaching(void)
+GP_TEST(analysis_first_reaching)
 {
     /* A launch-rate-like curve: linear up to 256, flat after. Unsorted input. */
     double x[] = {1024, 1, 64, 256, 128, 512, 2, 240};
@@ -25,38 +25,54 @@ int test_analysis_first_reaching(void)
     return 0;
 }
 
-int test_analysis_modulus_loss_detects_wave_quantization(void)
+/* Reference curve at multiples of 64 and test points between them. */
+static size_t wave_curve(double *x, double *y, int per_wave_cost, unsigned long long *seed)
 {
-    /* Rate proportional to useful lanes of whole waves (wave 64), with 2% noise:
-     * non-multiples waste lanes, so they lose rate. */
+    size_t n = 0;
+    for (int t = 1; t <= 1024; t++) {
+        if (t % 64 && t % 23)
+            continue;
+        double waves = (t + 63) / 64;
+        /* per-wave cost: a block of t threads costs as much as its whole waves;
+         * otherwise the rate is proportional to threads (block-limited). */
+        double rate = per_wave_cost ? 64.0 * t / (waves * 64) : 0.8 * t;
+        x[n] = t;
+        y[n++] = rate * (1 + 0.01 * (gp_test_rand(seed) - 0.5));
+    }
+    return n;
+}
+
+GP_TEST(analysis_granularity_loss_detects_partial_waves)
+{
     unsigned long long seed = 12345;
     double x[200], y[200];
-    int n = 0;
-    for (int t = 64; t <= 1024; t += 7, n++) {
-        double waves = (t + 63) / 64;
-        x[n] = t;
-        y[n] = 64.0 * t / (waves * 64) * (1 + 0.02 * (gp_test_rand(&seed) - 0.5));
-    }
-    size_t nm, no;
-    double loss = gp_analysis_modulus_loss(x, y, (size_t)n, 64, 64, &nm, &no);
-    GP_CHECK(nm > 0 && no > 10);
+    size_t n = wave_curve(x, y, 1, &seed), k;
+    double loss = gp_analysis_granularity_loss(x, y, n, 64, x, y, n, &k);
+    GP_CHECK(k >= 20);
+    /* Partial waves waste on average ~half a wave: a clear, positive loss. */
     GP_CHECK(loss > 0.03 && loss < 0.5);
     return 0;
 }
 
-int test_analysis_modulus_loss_flat_and_empty(void)
+GP_TEST(analysis_granularity_loss_none_on_linear_curve)
 {
-    unsigned long long seed = 99;
-    double x[100], y[100];
-    for (int i = 0; i < 100; i++) {
-        x[i] = 32 + 3 * i;
-        y[i] = 100.0 * (1 + 0.01 * (gp_test_rand(&seed) - 0.5));
-    }
-    size_t nm, no;
-    double loss = gp_analysis_modulus_loss(x, y, 100, 32, 32, &nm, &no);
-    GP_CHECK(fabs(loss) < 0.01); /* no loss: said as such, not invented */
-    /* Only multiples present: not detectable. */
-    double xm[] = {64, 128, 256}, ym[] = {1, 1, 1};
-    GP_CHECK(isnan(gp_analysis_modulus_loss(xm, ym, 3, 64, 0, &nm, &no)) && no == 0);
+    /* A rate that rises with block size (block-limited launch) must not read
+     * as a loss: the neighbours' interpolation predicts it. */
+    unsigned long long seed = 7;
+    double x[200], y[200];
+    size_t n = wave_curve(x, y, 0, &seed), k;
+    double loss = gp_analysis_granularity_loss(x, y, n, 64, x, y, n, &k);
+    GP_CHECK(k >= 20 && fabs(loss) < 0.01);
+    /* No reference at the neighbours: not detectable, said as NaN. */
+    double xs[] = {100}, ys[] = {1};
+    GP_CHECK(isnan(gp_analysis_granularity_loss(xs, ys, 1, 64, xs, ys, 1, &k)) && k == 0);
+    return 0;
+}
+
+GP_TEST(analysis_median_ratio)
+{
+    double x[] = {1, 2, 4, 8, 1024}, y[] = {0.8, 1.6, 3.2, 6.4, 700};
+    GP_CHECK_NEAR(gp_analysis_median_ratio(x, y, 5, 1, 8), 0.8, 1e-12);
+    GP_CHECK(isnan(gp_analysis_median_ratio(x, y, 5, 2000, 3000)));
     return 0;
 }

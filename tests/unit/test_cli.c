@@ -9,7 +9,7 @@ static gp_status parse(int argc, const char **argv, gp_cli *c)
     return gp_cli_parse(argc, (char **)argv, c);
 }
 
-int test_cli_parses_run(void)
+GP_TEST(cli_parses_run)
 {
     gp_cli c;
     const char *a[] = {"gpuprobe", "run", "launch_rate", "--out", "/tmp/x", "--device", "1", "--quick"};
@@ -21,7 +21,7 @@ int test_cli_parses_run(void)
     return 0;
 }
 
-int test_cli_rejects_bad_input(void)
+GP_TEST(cli_rejects_bad_input)
 {
     gp_cli c;
     gp_status st;
@@ -49,7 +49,7 @@ int test_cli_rejects_bad_input(void)
     return 0;
 }
 
-int test_status_exit_codes(void)
+GP_TEST(status_exit_codes)
 {
     gp_status s = gp_ok();
     GP_CHECK(gp_status_exit_code(&s) == 0);
@@ -64,16 +64,16 @@ int test_status_exit_codes(void)
     return 0;
 }
 
-int test_registry_names_unique(void)
+GP_TEST(registry_names_unique)
 {
-    size_t n;
-    const gp_probe *p = gp_probe_list(&n);
-    GP_CHECK(n >= 1);
+    size_t n = gp_probe_count();
+    GP_CHECK(n >= 1 && gp_probe_at(n) == NULL);
     for (size_t i = 0; i < n; i++) {
-        GP_CHECK(p[i].name && p[i].run && p[i].check && p[i].summary);
-        GP_CHECK(gp_probe_find(p[i].name) == &p[i]);
+        const gp_probe *p = gp_probe_at(i);
+        GP_CHECK(p->name && p->run && p->check && p->summary);
+        GP_CHECK(gp_probe_find(p->name) == p);
         for (size_t j = i + 1; j < n; j++)
-            GP_CHECK(strcmp(p[i].name, p[j].name) != 0);
+            GP_CHECK(strcmp(p->name, gp_probe_at(j)->name) != 0);
     }
     return 0;
 }

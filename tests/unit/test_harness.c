@@ -32,7 +32,7 @@ static gp_harness_cfg cfg_for(script *s)
     return c;
 }
 
-int test_harness_stops_when_stable(void)
+GP_TEST(harness_stops_when_stable)
 {
     double seq[] = {1.0, 1.001, 0.999, 1.0, 1.0005};
     script s = {seq, 5, 0, 0, 0.01, -1};
@@ -45,7 +45,7 @@ int test_harness_stops_when_stable(void)
     return 0;
 }
 
-int test_harness_stops_on_budget_with_fake_clock(void)
+GP_TEST(harness_stops_on_budget_with_fake_clock)
 {
     double seq[] = {1, 3, 1, 3}; /* never stable */
     script s = {seq, 4, 0, 0, 0.5, -1};
@@ -59,7 +59,7 @@ int test_harness_stops_on_budget_with_fake_clock(void)
     return 0;
 }
 
-int test_harness_stops_at_max_reps(void)
+GP_TEST(harness_stops_at_max_reps)
 {
     double seq[] = {1, 3};
     script s = {seq, 2, 0, 0, 0.0, -1}; /* the clock never advances */
@@ -71,7 +71,7 @@ int test_harness_stops_at_max_reps(void)
     return 0;
 }
 
-int test_harness_discards_warmup(void)
+GP_TEST(harness_discards_warmup)
 {
     /* The first (cold) sample is huge; it must not reach the summary. */
     double seq[] = {1000, 1, 1, 1, 1, 1, 1};
@@ -85,7 +85,7 @@ int test_harness_discards_warmup(void)
     return 0;
 }
 
-int test_harness_propagates_error(void)
+GP_TEST(harness_propagates_error)
 {
     double seq[] = {1};
     script s = {seq, 1, 0, 0, 0.01, 3};
@@ -97,7 +97,7 @@ int test_harness_propagates_error(void)
     return 0;
 }
 
-int test_harness_rejects_bad_config(void)
+GP_TEST(harness_rejects_bad_config)
 {
     double seq[] = {1};
     script s = {seq, 1, 0, 0, 0.01, -1};

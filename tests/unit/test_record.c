@@ -8,7 +8,7 @@
 #include "gp_test.h"
 #include "record.h"
 
-int test_clock_mhz_arithmetic(void)
+GP_TEST(clock_mhz_arithmetic)
 {
     /* 1.98e6 cycles over 1 ms of a 1 GHz (ns) timer = 1980 MHz. */
     GP_CHECK_NEAR(gp_clock_mhz(1980000, 1000000, 1e9), 1980.0, 1e-9);
@@ -19,7 +19,7 @@ int test_clock_mhz_arithmetic(void)
     return 0;
 }
 
-int test_clock_moved_detection(void)
+GP_TEST(clock_moved_detection)
 {
     gp_clock_reading a, b;
     memset(&a, 0, sizeof a);
@@ -46,7 +46,7 @@ static gp_record *new_record(void)
     return r;
 }
 
-int test_record_values_and_none(void)
+GP_TEST(record_values_and_none)
 {
     gp_record *r = new_record();
     GP_CHECK(gp_record_value(r, "peak", 64.0, "threads/cycle", 0.01, "median") != NULL);
@@ -64,7 +64,7 @@ int test_record_values_and_none(void)
     return 0;
 }
 
-int test_record_series_grows(void)
+GP_TEST(record_series_grows)
 {
     gp_record *r = new_record();
     gp_series *s = gp_record_series(r, "curve", "x,y,z");
@@ -103,7 +103,7 @@ static int count_lines(const char *path)
     return n;
 }
 
-int test_record_write_files(void)
+GP_TEST(record_write_files)
 {
     char dir[] = "/tmp/gp_unit_recXXXXXX";
     GP_CHECK(mkdtemp(dir) != NULL);
@@ -138,7 +138,7 @@ int test_record_write_files(void)
     return 0;
 }
 
-int test_fs_mkdirs_nested_and_on_file(void)
+GP_TEST(fs_mkdirs_nested_and_on_file)
 {
     char dir[] = "/tmp/gp_unit_fsXXXXXX";
     GP_CHECK(mkdtemp(dir) != NULL);

@@ -1,7 +1,7 @@
 #include "gp_test.h"
 #include "stats.h"
 
-int test_stats_median_odd_even(void)
+GP_TEST(stats_median_odd_even)
 {
     double odd[] = {5, 1, 3};
     double even[] = {4, 1, 3, 2};
@@ -12,7 +12,7 @@ int test_stats_median_odd_even(void)
     return 0;
 }
 
-int test_stats_percentile_interpolates(void)
+GP_TEST(stats_percentile_interpolates)
 {
     double x[] = {10, 20, 30, 40, 50};
     GP_CHECK_NEAR(gp_stats_percentile(x, 5, 0), 10, 0);
@@ -27,7 +27,7 @@ int test_stats_percentile_interpolates(void)
     return 0;
 }
 
-int test_stats_mad_and_cv(void)
+GP_TEST(stats_mad_and_cv)
 {
     double x[] = {1, 2, 3, 4, 100};
     GP_CHECK_NEAR(gp_stats_mad(x, 5), 1.0, 1e-12);
@@ -39,7 +39,7 @@ int test_stats_mad_and_cv(void)
     return 0;
 }
 
-int test_stats_empty_is_nan(void)
+GP_TEST(stats_empty_is_nan)
 {
     gp_summary s;
     GP_CHECK(isnan(gp_stats_median(NULL, 0)));
@@ -48,7 +48,7 @@ int test_stats_empty_is_nan(void)
     return 0;
 }
 
-int test_stats_summary_spread(void)
+GP_TEST(stats_summary_spread)
 {
     double x[11];
     for (int i = 0; i <= 10; i++)

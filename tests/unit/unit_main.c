@@ -9,9 +9,13 @@ typedef struct {
     int (*fn)(void);
 } unit;
 
+#define GP_UNIT(name) int test_##name(void);
+#include "gp_unit_table.h"
+#undef GP_UNIT
+
 static const unit units[] = {
 #define GP_UNIT(name) {#name, test_##name},
-#include "unit_list.h"
+#include "gp_unit_table.h"
 #undef GP_UNIT
 };
 
