@@ -14,6 +14,8 @@ const char *gp_cli_usage(void)
            "  list                 list the probes\n"
            "  run PROBE...         run probes, write their records, check their findings\n"
            "  characterize         run every probe\n"
+           "  table show FILE      print a tuning table (after checking it)\n"
+           "  table check FILE     check a tuning table: exit 2 with FILE:LINE: reason on a defect\n"
            "  help, --help         this text\n"
            "  --version            the version\n"
            "\n"
@@ -54,7 +56,13 @@ gp_status gp_cli_parse(int argc, char **argv, gp_cli *out)
         out->cmd = GP_CMD_RUN;
     else if (!strcmp(cmd, "characterize"))
         out->cmd = GP_CMD_CHARACTERIZE;
-    else
+    else if (!strcmp(cmd, "table")) {
+        if (argc != 4 || (strcmp(argv[2], "show") && strcmp(argv[2], "check")))
+            return gp_fail(GP_ERR_USAGE, "table needs 'show FILE' or 'check FILE'");
+        out->cmd = strcmp(argv[2], "show") ? GP_CMD_TABLE_CHECK : GP_CMD_TABLE_SHOW;
+        out->file = argv[3];
+        return gp_ok();
+    } else
         return gp_fail(GP_ERR_USAGE, "unknown command '%s'", cmd);
 
     for (int i = 2; i < argc; i++) {

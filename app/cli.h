@@ -14,7 +14,9 @@ typedef enum {
     GP_CMD_INFO,
     GP_CMD_LIST,
     GP_CMD_RUN,
-    GP_CMD_CHARACTERIZE
+    GP_CMD_CHARACTERIZE,
+    GP_CMD_TABLE_SHOW,
+    GP_CMD_TABLE_CHECK
 } gp_cmd;
 
 typedef struct gp_cli {
@@ -22,6 +24,7 @@ typedef struct gp_cli {
     int device;
     int quick;
     const char *out_dir;
+    const char *file;     /* table show|check FILE */
     const char *probes[GP_CLI_MAX_PROBES];
     int nprobes;
 } gp_cli;

@@ -5,6 +5,7 @@
 #include "cli.h"
 #include "probe.h"
 #include "runtime.h"
+#include "table.h"
 
 #ifndef GP_VERSION
 #define GP_VERSION "0.1.0"
@@ -105,6 +106,14 @@ int main(int argc, char **argv)
         st = run_probes(&cli, names, n);
         break;
     }
+    case GP_CMD_TABLE_SHOW:
+        st = gp_table_show(cli.file, stdout);
+        break;
+    case GP_CMD_TABLE_CHECK:
+        st = gp_table_check_file(cli.file);
+        if (st.code == GP_OK)
+            printf("%s: ok\n", cli.file);
+        break;
     default:
         st = gp_fail(GP_ERR_USAGE, "no command");
     }

@@ -68,6 +68,7 @@ static inline int gp_status_exit_code(const gp_status *s)
     case GP_OK: return 0;
     case GP_ERR_USAGE: return 2;
     case GP_ERR_NOMEM: return 2;
+    case GP_ERR_IO: return 2;   /* a file that cannot be read or written is bad input */
     case GP_ERR_NO_GPU: return 77;
     default: return 1;
     }

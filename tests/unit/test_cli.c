@@ -44,6 +44,8 @@ GP_TEST(cli_rejects_bad_input)
     GP_CHECK(parse(4, neg, &c).code == GP_ERR_USAGE);
     const char *empty_run[] = {"gpuprobe", "run"};
     GP_CHECK(parse(2, empty_run, &c).code == GP_ERR_USAGE);
+    const char *tbl[] = {"gpuprobe", "table", "show"};
+    GP_CHECK(parse(3, tbl, &c).code == GP_ERR_USAGE);
     const char *extra[] = {"gpuprobe", "list", "launch_rate"};
     GP_CHECK(parse(3, extra, &c).code == GP_ERR_USAGE);
     return 0;
@@ -59,6 +61,8 @@ GP_TEST(status_exit_codes)
     GP_CHECK(gp_status_exit_code(&s) == 77);
     s = gp_fail(GP_ERR_CHECK, "x");
     GP_CHECK(gp_status_exit_code(&s) == 1);
+    s = gp_fail(GP_ERR_IO, "x");
+    GP_CHECK(gp_status_exit_code(&s) == 2);
     s = gp_fail(GP_ERR_RUNTIME, "x");
     GP_CHECK(gp_status_exit_code(&s) == 1);
     return 0;

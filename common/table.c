@@ -1,0 +1,810 @@
+/* Tuning tables: strict parser, validator, writer and lookup (table.h). */
+#define _POSIX_C_SOURCE 200809L
+#include "table.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fsutil.h"
+
+/* ------------------------------------------------------------------ helpers */
+
+/* "name:line: reason", or "name: reason" for a table built in memory. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 3, 4)))
+#endif
+static gp_status fail_at(const char *name, int line, const char *fmt, ...)
+{
+    char reason[GP_STATUS_MSG_LEN];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(reason, sizeof reason, fmt, ap);
+    va_end(ap);
+    if (line > 0)
+        return gp_fail(GP_ERR_USAGE, "%s:%d: %s", name && *name ? name : "table", line, reason);
+    return gp_fail(GP_ERR_USAGE, "%s: %s", name && *name ? name : "table", reason);
+}
+
+static const char *tname(const gp_table *t) { return t->source[0] ? t->source : "table"; }
+
+static int is_ident_char(int c) { return isalnum(c) || c == '_' || c == '.' || c == '-' || c == '+'; }
+
+/* An arch name is also a file name under tables/, so keep it to a safe set. */
+static int arch_ok(const char *s)
+{
+    if (!*s || *s == '.' || *s == '-' || strlen(s) >= 32)
+        return 0;
+    for (; *s; s++)
+        if (!is_ident_char((unsigned char)*s))
+            return 0;
+    return 1;
+}
+
+static int is_pow2(long long v) { return v > 0 && (v & (v - 1)) == 0; }
+
+static char *trim(char *s)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    char *e = s + strlen(s);
+    while (e > s && (e[-1] == ' ' || e[-1] == '\t'))
+        *--e = '\0';
+    return s;
+}
+
+/* Shortest %g form that reads back as the same double, so a written table
+ * is readable and round-trips exactly. */
+static void fmt_double(char *out, size_t n, double v)
+{
+    /* Whole numbers as integers: %g would print 4800 as 4.8e+03. */
+    if (v == floor(v) && fabs(v) < 1e15) {
+        snprintf(out, n, "%.0f", v);
+        return;
+    }
+    for (int prec = 1; prec <= 17; prec++) {
+        snprintf(out, n, "%.*g", prec, v);
+        if (strtod(out, NULL) == v)
+            return;
+    }
+}
+
+static void fmt_value(char *out, size_t n, const gp_table_key *k, const gp_table_entry *e)
+{
+    if (e->is_none)
+        snprintf(out, n, "none");
+    else if (k->type == GP_TV_INT)
+        snprintf(out, n, "%lld", e->i);
+    else if (k->type == GP_TV_DOUBLE)
+        fmt_double(out, n, e->d);
+    else
+        snprintf(out, n, "%s", e->text);
+}
+
+/* ------------------------------------------------------------- provenance */
+
+static const char *const prov_words[] = {"measured", "published", "rule", "swept"};
+
+static int date_ok(const char *s, size_t len)
+{
+    if (len != 10 || s[4] != '-' || s[7] != '-')
+        return 0;
+    for (size_t i = 0; i < len; i++)
+        if (i != 4 && i != 7 && !isdigit((unsigned char)s[i]))
+            return 0;
+    int mon = (s[5] - '0') * 10 + (s[6] - '0');
+    int day = (s[8] - '0') * 10 + (s[9] - '0');
+    return mon >= 1 && mon <= 12 && day >= 1 && day <= 31;
+}
+
+/* Next whitespace-separated word of *p: start and length; advances *p. */
+static size_t next_word(const char **p, const char **start)
+{
+    const char *s = *p;
+    while (*s == ' ' || *s == '\t')
+        s++;
+    *start = s;
+    while (*s && *s != ' ' && *s != '\t')
+        s++;
+    *p = s;
+    return (size_t)(s - *start);
+}
+
+gp_status gp_table_check_provenance(const char *prov, int is_none, gp_prov_kind *kind)
+{
+    const char *p = prov, *w;
+    size_t len = next_word(&p, &w);
+    int k = -1;
+    for (int i = 0; i < 4; i++)
+        if (len == strlen(prov_words[i]) && !strncmp(w, prov_words[i], len))
+            k = i;
+    if (len == 0)
+        return gp_fail(GP_ERR_USAGE, "empty provenance comment (want measured, published, rule or swept)");
+    if (k < 0)
+        return gp_fail(GP_ERR_USAGE, "provenance '%.*s' is not measured, published, rule or swept",
+                       (int)(len > 40 ? 40 : len), w);
+    len = next_word(&p, &w);
+    if (len == 0)
+        return gp_fail(GP_ERR_USAGE, "provenance '%s' needs a name (probe, source, rule or kernel)",
+                       prov_words[k]);
+    if (k != GP_PROV_PUBLISHED) {
+        /* probe, rule and kernel names are identifiers; one trailing ':' or
+         * ',' may separate the name from a note. */
+        size_t n = len;
+        if (w[n - 1] == ':' || w[n - 1] == ',')
+            n--;
+        for (size_t i = 0; i < n; i++)
+            if (!is_ident_char((unsigned char)w[i]))
+                return gp_fail(GP_ERR_USAGE, "provenance name '%.*s' is not an identifier",
+                               (int)(len > 40 ? 40 : len), w);
+        if (n == 0)
+            return gp_fail(GP_ERR_USAGE, "provenance '%s' needs a name", prov_words[k]);
+    }
+    if (k == GP_PROV_MEASURED) {
+        /* A measured value is only as good as the day it was measured. */
+        len = next_word(&p, &w);
+        size_t n = len;
+        if (n && (w[n - 1] == ':' || w[n - 1] == ','))
+            n--;
+        if (!date_ok(w, n))
+            return gp_fail(GP_ERR_USAGE, "provenance 'measured <probe>' needs a date YYYY-MM-DD after the probe");
+    }
+    if (is_none) {
+        while (*p == ' ' || *p == '\t' || *p == ':' || *p == ',' || *p == '-' || *p == '(')
+            p++;
+        if (!*p)
+            return gp_fail(GP_ERR_USAGE, "value is none: the comment must say why (after the %s name)",
+                           prov_words[k]);
+    }
+    if (kind)
+        *kind = (gp_prov_kind)k;
+    return gp_ok();
+}
+
+/* ---------------------------------------------------------- value checks */
+
+/* Check a parsed number against the key's range and shape. */
+static gp_status check_number(const gp_table_key *k, double d, long long i)
+{
+    if (k->type == GP_TV_INT) {
+        if ((k->flags & GP_TK_WAVE) && i != 32 && i != 64)
+            return gp_fail(GP_ERR_USAGE, "%s.%s = %lld: must be 32 or 64", k->section, k->key, i);
+        if ((double)i < k->min || (double)i > k->max)
+            return gp_fail(GP_ERR_USAGE, "%s.%s = %lld: out of range %.15g..%.15g %s", k->section, k->key, i,
+                           k->min, k->max, k->unit);
+        if ((k->flags & GP_TK_POW2) && !is_pow2(i))
+            return gp_fail(GP_ERR_USAGE, "%s.%s = %lld: must be a power of two", k->section, k->key, i);
+        return gp_ok();
+    }
+    if (!(d >= k->min && d <= k->max))
+        return gp_fail(GP_ERR_USAGE, "%s.%s = %.9g: out of range %.15g..%.15g %s", k->section, k->key, d,
+                       k->min, k->max, k->unit);
+    return gp_ok();
+}
+
+/* Parse a value's text into e (not touching e->prov). */
+static gp_status parse_value(const gp_table_key *k, const char *v, gp_table_entry *e)
+{
+    e->is_none = 0;
+    e->i = 0;
+    e->d = 0;
+    e->text[0] = '\0';
+    if (!*v)
+        return gp_fail(GP_ERR_USAGE, "%s.%s has an empty value", k->section, k->key);
+    if (!strcmp(v, "none")) {
+        if (k->flags & GP_TK_NO_NONE)
+            return gp_fail(GP_ERR_USAGE, "%s.%s cannot be none: it must have a value", k->section, k->key);
+        e->is_none = 1;
+        e->d = NAN;
+        return gp_ok();
+    }
+    if (k->type == GP_TV_TEXT) {
+        if (strlen(v) >= sizeof e->text)
+            return gp_fail(GP_ERR_USAGE, "%s.%s: text longer than %d characters", k->section, k->key,
+                           GP_TABLE_TEXT_LEN - 1);
+        for (const char *s = v; *s; s++)
+            if (!isprint((unsigned char)*s))
+                return gp_fail(GP_ERR_USAGE, "%s.%s: text has a non-printable character", k->section, k->key);
+        if (!strcmp(k->key, "arch") && !arch_ok(v))
+            return gp_fail(GP_ERR_USAGE, "device.arch '%s': want letters, digits, '_', '.', '-', '+' (like sm_90, gfx900)", v);
+        snprintf(e->text, sizeof e->text, "%s", v);
+        return gp_ok();
+    }
+    if (k->type == GP_TV_INT) {
+        const char *s = v + (*v == '-');
+        if (!*s)
+            return gp_fail(GP_ERR_USAGE, "%s.%s = '%s': not an integer", k->section, k->key, v);
+        for (; *s; s++)
+            if (!isdigit((unsigned char)*s))
+                return gp_fail(GP_ERR_USAGE, "%s.%s = '%s': not an integer", k->section, k->key, v);
+        errno = 0;
+        long long i = strtoll(v, NULL, 10);
+        if (errno == ERANGE)
+            return gp_fail(GP_ERR_USAGE, "%s.%s = '%s': integer too large", k->section, k->key, v);
+        GP_TRY(check_number(k, (double)i, i));
+        e->i = i;
+        e->d = (double)i;
+        return gp_ok();
+    }
+    /* Decimal: digits, one '.', an exponent; no hex, inf or nan, which
+     * strtod would otherwise accept. */
+    for (const char *s = v; *s; s++)
+        if (!isdigit((unsigned char)*s) && !strchr(".eE+-", *s))
+            return gp_fail(GP_ERR_USAGE, "%s.%s = '%s': not a number", k->section, k->key, v);
+    char *end = NULL;
+    errno = 0;
+    double d = strtod(v, &end);
+    if (end == v || *end || errno == ERANGE || !isfinite(d))
+        return gp_fail(GP_ERR_USAGE, "%s.%s = '%s': not a number", k->section, k->key, v);
+    GP_TRY(check_number(k, d, 0));
+    e->d = d;
+    return gp_ok();
+}
+
+/* ---------------------------------------------------------------- table */
+
+void gp_table_init(gp_table *t)
+{
+    memset(t, 0, sizeof *t);
+}
+
+const gp_table_entry *gp_table_find(const gp_table *t, const char *section, const char *key)
+{
+    int i = gp_table_key_index(section, key);
+    if (i < 0 || !t->e[i].present)
+        return NULL;
+    return &t->e[i];
+}
+
+static const gp_table_entry *entry_or_null(const gp_table *t, const char *section, const char *key)
+{
+    return gp_table_find(t, section, key);
+}
+
+/* Value of an integer key that is present and not none, else `dflt`. */
+static long long ival(const gp_table *t, const char *section, const char *key, long long dflt, int *line)
+{
+    const gp_table_entry *e = entry_or_null(t, section, key);
+    if (!e || e->is_none)
+        return dflt;
+    if (line)
+        *line = e->line;
+    return e->i;
+}
+
+static gp_status check_required(const gp_table *t, const char *name)
+{
+    const gp_table_entry *vendor = gp_table_find(t, "device", "vendor");
+    int amd = vendor && !vendor->is_none && !strcmp(vendor->text, "AMD");
+    size_t nk = gp_table_nkeys();
+    for (size_t i = 0; i < nk; i++) {
+        const gp_table_key *k = gp_table_key_at(i);
+        int need = (k->flags & GP_TK_REQUIRED) || (amd && (k->flags & GP_TK_REQUIRED_AMD));
+        if (!need || t->e[i].present)
+            continue;
+        int s = gp_table_section_index(k->section);
+        int line = s >= 0 ? t->section_line[s] : 0;
+        if (line == 0)
+            return fail_at(name, t->nlines, "missing section [%s] (needs key '%s')", k->section, k->key);
+        return fail_at(name, line, "[%s] is missing required key '%s'%s", k->section, k->key,
+                       (k->flags & GP_TK_REQUIRED_AMD) ? " (required when vendor is AMD)" : "");
+    }
+    return gp_ok();
+}
+
+/* Cross-key rules: contradictions a single value cannot show.  Each rule
+ * guards something a kernel or rule relies on; see docs/tuning-table.md. */
+static gp_status check_cross(const gp_table *t, const char *name)
+{
+    int line = 0;
+    const gp_table_entry *arch = gp_table_find(t, "device", "arch");
+    long long wave = ival(t, "device", "wave_size", 0, &line);
+    if (arch && wave) {
+        const char *a = arch->text;
+        /* NVIDIA warps are 32; gfx9 (GCN/CDNA) waves are 64.  RDNA runs both. */
+        if (!strncmp(a, "sm_", 3) && wave != 32)
+            return fail_at(name, line, "device.wave_size = %lld but arch %s has 32-thread warps", wave, a);
+        if (!strncmp(a, "gfx9", 4) && wave != 64)
+            return fail_at(name, line, "device.wave_size = %lld but arch %s has 64-thread waves", wave, a);
+    }
+    long long l1 = ival(t, "cache.l1", "bytes", 0, NULL), l2 = ival(t, "cache.l2", "bytes", 0, &line);
+    if (l1 && l2 && l1 >= l2)
+        return fail_at(name, line, "cache.l2.bytes = %lld is not larger than cache.l1.bytes = %lld", l2, l1);
+    static const char *const levels[] = {"cache.l1", "cache.l2"};
+    for (int i = 0; i < 2; i++) {
+        long long b = ival(t, levels[i], "bytes", 0, NULL), lb = ival(t, levels[i], "line_bytes", 0, &line);
+        if (b && lb && lb > b)
+            return fail_at(name, line, "%s.line_bytes = %lld exceeds its bytes = %lld", levels[i], lb, b);
+    }
+    long long lds = ival(t, "lds", "bytes_per_cu", 0, NULL);
+    long long banks = ival(t, "lds", "banks", 0, NULL), bb = ival(t, "lds", "bank_bytes", 0, &line);
+    if (lds && banks && bb && banks * bb > lds)
+        return fail_at(name, line, "lds.banks x lds.bank_bytes = %lld exceeds lds.bytes_per_cu = %lld",
+                       banks * bb, lds);
+    long long lpb = ival(t, "lds", "bytes_per_block", 0, &line);
+    if (lds && lpb && lpb > lds)
+        return fail_at(name, line, "lds.bytes_per_block = %lld exceeds lds.bytes_per_cu = %lld", lpb, lds);
+    long long rpt = ival(t, "registers", "per_thread_max", 0, &line), rcu = ival(t, "registers", "per_cu", 0, NULL);
+    if (rpt && rcu && rpt > rcu)
+        return fail_at(name, line, "registers.per_thread_max = %lld exceeds registers.per_cu = %lld", rpt, rcu);
+
+    /* Kernel parameter sets: what makes a launch legal on any GPU (at most
+     * 1024 threads, whole waves of 64, LDS within the 48 KiB every target
+     * grants a block).  A table changes speed, never results or legality. */
+    const long long lds_block = 48 * 1024;
+    long long tile = ival(t, "kernel.transpose", "tile", 0, NULL);
+    long long rows = ival(t, "kernel.transpose", "block_rows", 0, &line);
+    long long pad = ival(t, "kernel.transpose", "pad", 0, NULL);
+    if (tile && rows) {
+        if (rows > tile || tile % rows)
+            return fail_at(name, line, "kernel.transpose.block_rows = %lld must divide tile = %lld", rows, tile);
+        if (tile * rows > 1024)
+            return fail_at(name, line, "kernel.transpose: tile x block_rows = %lld threads exceeds 1024", tile * rows);
+        if (tile * (tile + pad) * 8 > lds_block)
+            return fail_at(name, line, "kernel.transpose: tile %lld (+pad %lld) of doubles exceeds 48 KiB of LDS",
+                           tile, pad);
+    }
+    long long tm = ival(t, "kernel.gemm", "tile_m", 0, NULL), tn = ival(t, "kernel.gemm", "tile_n", 0, NULL);
+    long long tk = ival(t, "kernel.gemm", "tile_k", 0, NULL), gb = ival(t, "kernel.gemm", "block", 0, &line);
+    if (tm && tn && tk && gb) {
+        if ((tm * tn) % gb)
+            return fail_at(name, line, "kernel.gemm: tile_m x tile_n = %lld is not a multiple of block = %lld",
+                           tm * tn, gb);
+        if ((tm * tn) / gb > 256)
+            return fail_at(name, line, "kernel.gemm: %lld accumulators per thread (tile_m x tile_n / block) exceeds 256",
+                           (tm * tn) / gb);
+        if ((tm + tn) * tk * 4 > lds_block)
+            return fail_at(name, line, "kernel.gemm: (tile_m + tile_n) x tile_k x 4 = %lld bytes exceeds 48 KiB of LDS",
+                           (tm + tn) * tk * 4);
+    }
+    long long sx = ival(t, "kernel.stencil", "tile_x", 0, NULL), sy = ival(t, "kernel.stencil", "tile_y", 0, &line);
+    if (sx && sy && (sx * sy < 64 || sx * sy > 1024))
+        return fail_at(name, line, "kernel.stencil: tile_x x tile_y = %lld threads, want 64..1024", sx * sy);
+    long long bnb = ival(t, "kernel.batchnorm", "block", 0, NULL);
+    long long tpc = ival(t, "kernel.batchnorm", "threads_per_channel", 0, &line);
+    if (bnb && tpc && tpc > bnb)
+        return fail_at(name, line, "kernel.batchnorm.threads_per_channel = %lld exceeds block = %lld", tpc, bnb);
+    long long hb = ival(t, "kernel.histogram", "block", 0, NULL);
+    long long hc = ival(t, "kernel.histogram", "private_copies", 0, &line);
+    if (hb && hc && hc * 64 > hb)
+        return fail_at(name, line, "kernel.histogram.private_copies = %lld: want at least 64 threads per copy (block = %lld)",
+                       hc, hb);
+    return gp_ok();
+}
+
+gp_status gp_table_validate(const gp_table *t, const char *name)
+{
+    if (!name)
+        name = tname(t);
+    GP_TRY(check_required(t, name));
+    return check_cross(t, name);
+}
+
+/* ---------------------------------------------------------------- parser */
+
+static gp_status parse_line(gp_table *t, const char *name, int lineno, char *line, int *section)
+{
+    char *s = trim(line);
+    if (!*s || *s == '#')
+        return gp_ok();
+    if (*s == '[') {
+        char *close = strchr(s, ']');
+        if (!close)
+            return fail_at(name, lineno, "section header without ']'");
+        *close = '\0';
+        char *rest = trim(close + 1);
+        if (*rest && *rest != '#')
+            return fail_at(name, lineno, "text after section header: '%.40s'", rest);
+        char *sec = s + 1;
+        if (!*sec)
+            return fail_at(name, lineno, "empty section name");
+        int si = gp_table_section_index(sec);
+        if (si < 0)
+            return fail_at(name, lineno, "unknown section [%.60s]", sec);
+        if (si >= GP_TABLE_MAX_SECTIONS)
+            return fail_at(name, lineno, "internal: too many sections in the schema");
+        if (t->section_line[si])
+            return fail_at(name, lineno, "section [%s] repeated (first at line %d)", sec, t->section_line[si]);
+        t->section_line[si] = lineno;
+        *section = si;
+        return gp_ok();
+    }
+    char *eq = strchr(s, '=');
+    if (!eq || !isalpha((unsigned char)*s))
+        return fail_at(name, lineno, "not a [section], key = value or # comment: '%.60s'", s);
+    if (*section < 0)
+        return fail_at(name, lineno, "key before any [section]");
+    *eq = '\0';
+    char *key = trim(s);
+    for (char *c = key; *c; c++)
+        if (!isalnum((unsigned char)*c) && *c != '_')
+            return fail_at(name, lineno, "bad key name '%.60s'", key);
+    const char *sec = gp_table_section_at((size_t)*section);
+    int ki = gp_table_key_index(sec, key);
+    if (ki < 0)
+        return fail_at(name, lineno, "unknown key '%.60s' in [%s]", key, sec);
+    char *value = eq + 1;
+    char *hash = strchr(value, '#');
+    if (!hash)
+        return fail_at(name, lineno, "%s.%s has no provenance comment (# measured|published|rule|swept ...)",
+                       sec, key);
+    *hash = '\0';
+    value = trim(value);
+    char *prov = trim(hash + 1);
+    gp_table_entry *e = &t->e[ki];
+    if (e->present)
+        return fail_at(name, lineno, "duplicate key %s.%s (first at line %d)", sec, key, e->line);
+    gp_table_entry ne;
+    memset(&ne, 0, sizeof ne);
+    gp_status st = parse_value(gp_table_key_at((size_t)ki), value, &ne);
+    if (st.code)
+        return fail_at(name, lineno, "%s", st.msg);
+    if (strlen(prov) >= sizeof ne.prov)
+        return fail_at(name, lineno, "provenance comment longer than %d characters", GP_TABLE_PROV_LEN - 1);
+    st = gp_table_check_provenance(prov, ne.is_none, &ne.kind);
+    if (st.code)
+        return fail_at(name, lineno, "%s.%s: %s", sec, key, st.msg);
+    snprintf(ne.prov, sizeof ne.prov, "%s", prov);
+    ne.present = 1;
+    ne.line = lineno;
+    *e = ne;
+    return gp_ok();
+}
+
+gp_status gp_table_parse(gp_table *t, const char *text, const char *name)
+{
+    gp_table_init(t);
+    if (gp_table_nkeys() > GP_TABLE_MAX_KEYS || gp_table_nsections() > GP_TABLE_MAX_SECTIONS)
+        return gp_fail(GP_ERR_USAGE, "internal: schema larger than GP_TABLE_MAX_KEYS/SECTIONS");
+    if (name)
+        snprintf(t->source, sizeof t->source, "%s", name);
+    name = tname(t);
+    int section = -1, lineno = 0;
+    char line[1024];
+    const char *p = text;
+    while (*p) {
+        const char *nl = strchr(p, '\n');
+        size_t len = nl ? (size_t)(nl - p) : strlen(p);
+        lineno++;
+        if (len >= sizeof line)
+            return fail_at(name, lineno, "line longer than %d characters", (int)sizeof line - 1);
+        memcpy(line, p, len);
+        line[len] = '\0';
+        if (len && line[len - 1] == '\r')  /* tolerate CRLF files */
+            line[len - 1] = '\0';
+        for (char *c = line; *c; c++)
+            if (iscntrl((unsigned char)*c) && *c != '\t')
+                return fail_at(name, lineno, "control character in line");
+        GP_TRY(parse_line(t, name, lineno, line, &section));
+        p = nl ? nl + 1 : p + len;
+    }
+    t->nlines = lineno;
+    return gp_table_validate(t, name);
+}
+
+gp_status gp_table_load(const char *path, gp_table *t)
+{
+    gp_table_init(t);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return gp_fail(GP_ERR_IO, "cannot read table '%s': %s", path, strerror(errno));
+    char *buf = malloc(GP_TABLE_MAX_FILE + 1);
+    if (!buf) {
+        fclose(f);
+        return gp_fail(GP_ERR_NOMEM, "no memory to read '%s'", path);
+    }
+    size_t n = fread(buf, 1, GP_TABLE_MAX_FILE + 1, f);
+    int bad = ferror(f);
+    fclose(f);
+    gp_status st;
+    if (bad)
+        st = gp_fail(GP_ERR_IO, "error reading table '%s'", path);
+    else if (n > GP_TABLE_MAX_FILE)
+        st = gp_fail(GP_ERR_USAGE, "%s: larger than %d bytes, not a tuning table", path, GP_TABLE_MAX_FILE);
+    else if (memchr(buf, '\0', n))
+        st = gp_fail(GP_ERR_USAGE, "%s: contains NUL bytes, not a tuning table", path);
+    else {
+        buf[n] = '\0';
+        st = gp_table_parse(t, buf, path);
+    }
+    free(buf);
+    return st;
+}
+
+gp_status gp_table_load_arch(const char *path, const char *arch, gp_table *t)
+{
+    GP_TRY(gp_table_load(path, t));
+    const gp_table_entry *a = gp_table_find(t, "device", "arch");
+    if (!a || strcmp(a->text, arch) != 0)
+        return fail_at(path, a ? a->line : 0, "table is for arch '%s', not '%s'", a ? a->text : "?", arch);
+    return gp_ok();
+}
+
+gp_status gp_table_check_file(const char *path)
+{
+    gp_table *t = malloc(sizeof *t);
+    if (!t)
+        return gp_fail(GP_ERR_NOMEM, "no memory for a table");
+    gp_status st = gp_table_load(path, t);
+    free(t);
+    return st;
+}
+
+gp_status gp_table_show(const char *path, FILE *out)
+{
+    gp_table *t = malloc(sizeof *t);
+    if (!t)
+        return gp_fail(GP_ERR_NOMEM, "no memory for a table");
+    gp_status st = gp_table_load(path, t);
+    if (st.code == GP_OK) {
+        const gp_table_entry *nm = gp_table_find(t, "device", "name");
+        const gp_table_entry *ar = gp_table_find(t, "device", "arch");
+        fprintf(out, "# %s: %s (%s)\n", path, nm ? nm->text : "?", ar ? ar->text : "?");
+        fprintf(out, "%-36s %-14s %-14s %s\n", "key", "value", "unit", "provenance");
+        size_t nk = gp_table_nkeys();
+        for (size_t i = 0; i < nk; i++) {
+            const gp_table_key *k = gp_table_key_at(i);
+            if (!t->e[i].present)
+                continue;
+            char full[96], val[GP_TABLE_TEXT_LEN];
+            snprintf(full, sizeof full, "%s.%s", k->section, k->key);
+            fmt_value(val, sizeof val, k, &t->e[i]);
+            fprintf(out, "%-36s %-14s %-14s %s\n", full, val, k->unit[0] ? k->unit : "-", t->e[i].prov);
+        }
+        if (ferror(out))
+            st = gp_fail(GP_ERR_IO, "error writing table listing");
+    }
+    free(t);
+    return st;
+}
+
+/* ---------------------------------------------------------------- writer */
+
+gp_status gp_table_write_file(const gp_table *t, FILE *f)
+{
+    GP_TRY(gp_table_validate(t, NULL));
+    const gp_table_entry *nm = gp_table_find(t, "device", "name");
+    const gp_table_entry *ar = gp_table_find(t, "device", "arch");
+    fprintf(f, "# gpuprobe tuning table: %s (%s)\n", nm ? nm->text : "?", ar ? ar->text : "?");
+    fprintf(f, "# Format, keys and provenance grammar: docs/tuning-table.md\n");
+    size_t nk = gp_table_nkeys(), i = 0;
+    while (i < nk) {
+        /* One section: rows i..j-1 of the schema. */
+        const char *sec = gp_table_key_at(i)->section;
+        size_t j = i;
+        int kw = 0, vw = 0, any = 0;
+        while (j < nk && !strcmp(gp_table_key_at(j)->section, sec)) {
+            if (t->e[j].present) {
+                char val[GP_TABLE_TEXT_LEN];
+                fmt_value(val, sizeof val, gp_table_key_at(j), &t->e[j]);
+                int kl = (int)strlen(gp_table_key_at(j)->key), vl = (int)strlen(val);
+                kw = kl > kw ? kl : kw;
+                vw = vl > vw ? vl : vw;
+                any = 1;
+            }
+            j++;
+        }
+        if (any) {
+            fprintf(f, "\n[%s]\n", sec);
+            for (size_t r = i; r < j; r++) {
+                if (!t->e[r].present)
+                    continue;
+                char val[GP_TABLE_TEXT_LEN];
+                fmt_value(val, sizeof val, gp_table_key_at(r), &t->e[r]);
+                fprintf(f, "%-*s = %-*s  # %s\n", kw, gp_table_key_at(r)->key, vw, val, t->e[r].prov);
+            }
+        }
+        i = j;
+    }
+    if (ferror(f))
+        return gp_fail(GP_ERR_IO, "error writing tuning table");
+    return gp_ok();
+}
+
+gp_status gp_table_write(const gp_table *t, const char *path)
+{
+    /* Validate before creating the temporary file, so a bad table leaves
+     * nothing behind. */
+    GP_TRY(gp_table_validate(t, NULL));
+    FILE *f = NULL;
+    GP_TRY(gp_fs_open_atomic(path, &f));
+    gp_status st = gp_table_write_file(t, f);
+    if (st.code) {
+        char tmp[1100];
+        fclose(f);
+        snprintf(tmp, sizeof tmp, "%s.tmp", path);
+        remove(tmp);
+        return st;
+    }
+    return gp_fs_commit(f, path);
+}
+
+int gp_table_equal(const gp_table *a, const gp_table *b)
+{
+    size_t nk = gp_table_nkeys();
+    for (size_t i = 0; i < nk; i++) {
+        const gp_table_entry *x = &a->e[i], *y = &b->e[i];
+        if (x->present != y->present)
+            return 0;
+        if (!x->present)
+            continue;
+        if (x->is_none != y->is_none || strcmp(x->prov, y->prov) || x->kind != y->kind)
+            return 0;
+        if (x->is_none)
+            continue;
+        if (x->i != y->i || strcmp(x->text, y->text))
+            return 0;
+        if (gp_table_key_at(i)->type == GP_TV_DOUBLE && x->d != y->d)
+            return 0;
+    }
+    return 1;
+}
+
+/* ---------------------------------------------------------------- get/set */
+
+static gp_status lookup_entry(const gp_table *t, const char *section, const char *key, gp_table_vtype want,
+                              const gp_table_entry **out)
+{
+    int i = gp_table_key_index(section, key);
+    if (i < 0)
+        return gp_fail(GP_ERR_USAGE, "%s.%s is not a tuning-table key", section, key);
+    const gp_table_key *k = gp_table_key_at((size_t)i);
+    int ok = k->type == want || (want == GP_TV_DOUBLE && k->type == GP_TV_INT);
+    if (!ok)
+        return gp_fail(GP_ERR_USAGE, "%s.%s is a %s key", section, key,
+                       k->type == GP_TV_INT ? "integer" : k->type == GP_TV_DOUBLE ? "decimal" : "text");
+    const gp_table_entry *e = &t->e[i];
+    if (!e->present)
+        return gp_fail(GP_ERR_USAGE, "%s: no %s.%s", tname(t), section, key);
+    if (e->is_none)
+        return gp_fail(GP_ERR_CHECK, "%s: %s.%s is none (%s)", tname(t), section, key, e->prov);
+    *out = e;
+    return gp_ok();
+}
+
+gp_status gp_table_get_double(const gp_table *t, const char *section, const char *key, double *out)
+{
+    const gp_table_entry *e = NULL;
+    GP_TRY(lookup_entry(t, section, key, GP_TV_DOUBLE, &e));
+    *out = e->d;
+    return gp_ok();
+}
+
+gp_status gp_table_get_int(const gp_table *t, const char *section, const char *key, long long *out)
+{
+    const gp_table_entry *e = NULL;
+    GP_TRY(lookup_entry(t, section, key, GP_TV_INT, &e));
+    *out = e->i;
+    return gp_ok();
+}
+
+gp_status gp_table_get_text(const gp_table *t, const char *section, const char *key, const char **out)
+{
+    const gp_table_entry *e = NULL;
+    GP_TRY(lookup_entry(t, section, key, GP_TV_TEXT, &e));
+    *out = e->text;
+    return gp_ok();
+}
+
+/* Store a checked entry; shared by the three setters. */
+static gp_status store(gp_table *t, int ki, gp_table_entry *ne, const char *provenance)
+{
+    if (!provenance)
+        provenance = "";
+    char prov[GP_TABLE_PROV_LEN];
+    if (strlen(provenance) >= sizeof prov)
+        return gp_fail(GP_ERR_USAGE, "provenance longer than %d characters", GP_TABLE_PROV_LEN - 1);
+    if (strpbrk(provenance, "\n\r#"))
+        return gp_fail(GP_ERR_USAGE, "provenance may not contain newlines or '#'");
+    snprintf(prov, sizeof prov, "%s", provenance);
+    char *p = trim(prov);
+    GP_TRY(gp_table_check_provenance(p, ne->is_none, &ne->kind));
+    snprintf(ne->prov, sizeof ne->prov, "%s", p);
+    ne->present = 1;
+    ne->line = 0;
+    t->e[ki] = *ne;
+    return gp_ok();
+}
+
+static gp_status key_of(const char *section, const char *key, int *ki)
+{
+    *ki = gp_table_key_index(section, key);
+    if (*ki < 0)
+        return gp_fail(GP_ERR_USAGE, "%s.%s is not a tuning-table key", section, key);
+    return gp_ok();
+}
+
+gp_status gp_table_set(gp_table *t, const char *section, const char *key, double value, const char *provenance)
+{
+    int ki;
+    GP_TRY(key_of(section, key, &ki));
+    const gp_table_key *k = gp_table_key_at((size_t)ki);
+    gp_table_entry ne;
+    memset(&ne, 0, sizeof ne);
+    if (k->type == GP_TV_TEXT)
+        return gp_fail(GP_ERR_USAGE, "%s.%s is a text key; use gp_table_set_text", section, key);
+    if (!isfinite(value))
+        return gp_fail(GP_ERR_USAGE, "%s.%s: value is not finite; use gp_table_set_none with the reason",
+                       section, key);
+    if (k->type == GP_TV_INT) {
+        if (value != floor(value) || fabs(value) > 9.0e15)
+            return gp_fail(GP_ERR_USAGE, "%s.%s = %.9g: not an integer", section, key, value);
+        ne.i = (long long)value;
+    }
+    GP_TRY(check_number(k, value, ne.i));
+    ne.d = value;
+    return store(t, ki, &ne, provenance);
+}
+
+gp_status gp_table_set_text(gp_table *t, const char *section, const char *key, const char *value,
+                            const char *provenance)
+{
+    int ki;
+    GP_TRY(key_of(section, key, &ki));
+    char buf[GP_TABLE_TEXT_LEN];
+    if (!value || strlen(value) >= sizeof buf)
+        return gp_fail(GP_ERR_USAGE, "%s.%s: value missing or too long", section, key);
+    if (strpbrk(value, "#\n\r"))
+        return gp_fail(GP_ERR_USAGE, "%s.%s: value may not contain '#' or newlines", section, key);
+    snprintf(buf, sizeof buf, "%s", value);
+    gp_table_entry ne;
+    memset(&ne, 0, sizeof ne);
+    GP_TRY(parse_value(gp_table_key_at((size_t)ki), trim(buf), &ne));
+    return store(t, ki, &ne, provenance);
+}
+
+gp_status gp_table_set_none(gp_table *t, const char *section, const char *key, const char *provenance)
+{
+    return gp_table_set_text(t, section, key, "none", provenance);
+}
+
+/* ---------------------------------------------------------------- lookup */
+
+static int file_exists(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (f) {
+        fclose(f);
+        return 1;
+    }
+    /* Anything but "not there" (permissions, ...) is reported by the load. */
+    return errno != ENOENT;
+}
+
+gp_status gp_table_lookup(const char *results_dir, const char *tables_dir, const char *arch, gp_table *t,
+                          char *chosen, size_t n)
+{
+    char path[GP_TABLE_PATH_LEN];
+    if (chosen && n)
+        chosen[0] = '\0';
+    if (!arch || !arch_ok(arch))
+        return gp_fail(GP_ERR_USAGE, "bad architecture name '%s'", arch ? arch : "(null)");
+    if (!tables_dir || !*tables_dir)
+        return gp_fail(GP_ERR_USAGE, "no tables directory given");
+    const char *what = NULL;
+    if (results_dir && *results_dir) {
+        GP_TRY(gp_fs_join(path, sizeof path, results_dir, GP_TABLE_RESULTS_NAME));
+        if (file_exists(path))
+            what = arch;
+    }
+    if (!what) {
+        GP_TRY(gp_fs_join(path, sizeof path, tables_dir, arch));
+        if (file_exists(path))
+            what = arch;
+    }
+    if (!what) {
+        GP_TRY(gp_fs_join(path, sizeof path, tables_dir, GP_TABLE_GENERIC_ARCH));
+        if (!file_exists(path))
+            return gp_fail(GP_ERR_IO, "no tuning table for arch '%s': none in %s%s%s, no %s/%s nor %s/%s", arch,
+                           results_dir ? results_dir : "", results_dir ? "/" GP_TABLE_RESULTS_NAME : "(no results dir)",
+                           "", tables_dir, arch, tables_dir, GP_TABLE_GENERIC_ARCH);
+        what = GP_TABLE_GENERIC_ARCH;
+    }
+    GP_TRY(gp_table_load_arch(path, what, t));
+    if (chosen && n)
+        snprintf(chosen, n, "%s", path);
+    return gp_ok();
+}

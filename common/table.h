@@ -1,0 +1,142 @@
+/* Tuning tables: parse, validate, write and look up the per-device text file
+ * the application kernels read their launch parameters from.
+ *
+ * Format and every key: docs/tuning-table.md; the key list itself lives in
+ * table_keys.c.  In short:
+ *
+ *     [section]
+ *     key = value          # <provenance>
+ *
+ * where value is an integer, a decimal, `none` (not detected; the comment says
+ * why) or, for device.name/vendor/arch, free text, and provenance is one of
+ * `measured <probe> <YYYY-MM-DD> [note]`, `published <source> [note]`,
+ * `rule <name> [note]`, `swept <kernel> [note]`.
+ *
+ * The parser is strict: an unknown section or key, a bad number, a value
+ * outside the key's physical range, a duplicate key or section, a missing
+ * required key, a missing provenance comment or any other line that is not a
+ * section, a key or a comment is an error "FILE:LINE: reason" with code
+ * GP_ERR_USAGE.  A table that loads is complete and consistent, so a kernel
+ * never has to guess.
+ *
+ * A gp_table is a plain value (about 50 KB, no heap memory): copy it, keep it
+ * on the stack, no free needed. */
+#ifndef GP_TABLE_H
+#define GP_TABLE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "gp_status.h"
+#include "table_keys.h"
+
+#define GP_TABLE_MAX_KEYS 128
+#define GP_TABLE_MAX_SECTIONS 32
+#define GP_TABLE_TEXT_LEN 128
+#define GP_TABLE_PROV_LEN 192
+#define GP_TABLE_PATH_LEN 512
+/* Files bigger than this are not tuning tables. */
+#define GP_TABLE_MAX_FILE (1024 * 1024)
+/* Name of a measured table inside a results directory (see gp_table_lookup). */
+#define GP_TABLE_RESULTS_NAME "table.txt"
+/* device.arch of the fallback table tables/generic. */
+#define GP_TABLE_GENERIC_ARCH "generic"
+
+typedef enum gp_prov_kind {
+    GP_PROV_MEASURED = 0,
+    GP_PROV_PUBLISHED = 1,
+    GP_PROV_RULE = 2,
+    GP_PROV_SWEPT = 3
+} gp_prov_kind;
+
+typedef struct gp_table_entry {
+    int present;                   /* the table has this key */
+    int is_none;                   /* value is `none` (not detected) */
+    long long i;                   /* GP_TV_INT value */
+    double d;                      /* numeric value (ints too) */
+    char text[GP_TABLE_TEXT_LEN];  /* GP_TV_TEXT value */
+    char prov[GP_TABLE_PROV_LEN];  /* provenance comment, without the '#' */
+    gp_prov_kind kind;
+    int line;                      /* line in the file it came from; 0 when set in memory */
+} gp_table_entry;
+
+typedef struct gp_table {
+    char source[GP_TABLE_PATH_LEN];              /* file it was loaded from, or "" */
+    gp_table_entry e[GP_TABLE_MAX_KEYS];         /* indexed like the schema (gp_table_key_at) */
+    int section_line[GP_TABLE_MAX_SECTIONS];     /* header line per schema section, 0 if absent */
+    int nlines;                                  /* lines in the source file */
+} gp_table;
+
+/* An empty table (every key absent). */
+void gp_table_init(gp_table *t);
+
+/* Parse `text` (a whole file's contents); `name` is used in messages.  The
+ * result is validated (gp_table_validate). */
+gp_status gp_table_parse(gp_table *t, const char *text, const char *name);
+/* Read and parse a file. */
+gp_status gp_table_load(const char *path, gp_table *t);
+/* Load and require device.arch == arch: a table written for another
+ * architecture is rejected. */
+gp_status gp_table_load_arch(const char *path, const char *arch, gp_table *t);
+
+/* Whole-table checks: every required key present (vgpr_max/sgpr_max when the
+ * vendor is AMD), and the cross-key rules (wave size fits the arch, L1 smaller
+ * than L2, kernel tiles fit a block and the LDS, ...).  `name` for messages. */
+gp_status gp_table_validate(const gp_table *t, const char *name);
+
+/* `gpuprobe table check FILE`: GP_OK, or GP_ERR_USAGE / GP_ERR_IO with
+ * "FILE:LINE: reason" for the first defect. */
+gp_status gp_table_check_file(const char *path);
+/* `gpuprobe table show FILE`: load, then print one line per key with its
+ * unit and provenance. */
+gp_status gp_table_show(const char *path, FILE *out);
+
+/* Write the table as text: sections in schema order, values aligned, one
+ * provenance comment per value.  The table must validate; parse(write(t))
+ * equals t (gp_table_equal).  gp_table_write is atomic (temp file + rename). */
+gp_status gp_table_write_file(const gp_table *t, FILE *f);
+gp_status gp_table_write(const gp_table *t, const char *path);
+
+/* 1 when both tables hold the same keys, values and provenance. */
+int gp_table_equal(const gp_table *a, const gp_table *b);
+
+/* Lookups.  GP_OK with *out set; otherwise
+ *   GP_ERR_USAGE  section.key is not in the schema, has the wrong type for
+ *                 this getter, or is absent from the table;
+ *   GP_ERR_CHECK  the value is `none` (message carries the reason).
+ * get_double also reads integer keys; get_int refuses decimal keys. */
+gp_status gp_table_get_double(const gp_table *t, const char *section, const char *key, double *out);
+gp_status gp_table_get_int(const gp_table *t, const char *section, const char *key, long long *out);
+gp_status gp_table_get_text(const gp_table *t, const char *section, const char *key, const char **out);
+/* The entry, or NULL when the key is unknown or absent. */
+const gp_table_entry *gp_table_find(const gp_table *t, const char *section, const char *key);
+
+/* Set a value with its provenance (grammar above), checked like a parsed
+ * line (type, range, provenance).  Cross-key rules are checked when the table
+ * is validated or written.  gp_table_set takes a number (integral for integer
+ * keys); gp_table_set_text parses `value` like the file does (a number,
+ * `none`, or text for text keys); gp_table_set_none marks the key not
+ * detected, and `provenance` must then carry the reason. */
+gp_status gp_table_set(gp_table *t, const char *section, const char *key, double value,
+                       const char *provenance);
+gp_status gp_table_set_text(gp_table *t, const char *section, const char *key, const char *value,
+                            const char *provenance);
+gp_status gp_table_set_none(gp_table *t, const char *section, const char *key,
+                            const char *provenance);
+
+/* Check a provenance comment (without '#').  is_none: the value is `none`,
+ * so a reason must follow the kind and name. */
+gp_status gp_table_check_provenance(const char *prov, int is_none, gp_prov_kind *kind);
+
+/* Find the table for a device of architecture `arch`, in this order:
+ *   1. <results_dir>/table.txt   the device's own measured table (skipped
+ *                                when results_dir is NULL or the file is absent)
+ *   2. <tables_dir>/<arch>       the shipped table for the arch (tables/sm_90)
+ *   3. <tables_dir>/generic      the conservative fallback (device.arch generic)
+ * A table found in 1 or 2 whose device.arch is not `arch` is an error, not a
+ * reason to fall through: it was written for another GPU.  A defective table
+ * is an error too.  `chosen` (size n, may be NULL) gets the path used. */
+gp_status gp_table_lookup(const char *results_dir, const char *tables_dir, const char *arch,
+                          gp_table *t, char *chosen, size_t n);
+
+#endif
