@@ -1,0 +1,284 @@
+#include "memory_analysis.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats.h"
+
+#define MAX_POINTS 1024
+
+static double median_range(const double *y, size_t first, size_t last)
+{
+    return gp_stats_median(y + first, last - first + 1);
+}
+
+static int within(double v, double ref, double tol)
+{
+    return isfinite(v) && fabs(v - ref) <= tol * fabs(ref);
+}
+
+size_t gp_mem_plateaus(const double *x, const double *y, size_t n, double tol, int min_points,
+                       gp_mem_plateau *out, size_t max_out)
+{
+    if (n == 0 || n > MAX_POINTS || max_out == 0)
+        return 0;
+    gp_mem_plateau runs[MAX_POINTS];
+    size_t nruns = 0, start = 0;
+    /* Greedy runs: compare each point with the median of the run so far, so a
+     * slow drift is absorbed only while it stays within tol of the bulk. */
+    for (size_t j = 1; j <= n; j++) {
+        int close = j == n;
+        if (!close) {
+            double med = median_range(y, start, j - 1);
+            if (!within(y[j], med, tol)) {
+                int outlier = j + 1 < n && within(y[j + 1], med, tol) && j - start >= 2;
+                close = !outlier;
+            }
+        }
+        if (close) {
+            gp_mem_plateau *r = &runs[nruns++];
+            r->first = start;
+            r->last = j - 1;
+            r->latency = median_range(y, start, j - 1);
+            r->x_first = x[start];
+            r->x_last = x[j - 1];
+            r->npoints = (int)(j - start);
+            start = j;
+        }
+    }
+    /* Drop transition runs, then merge neighbours that agree. */
+    size_t k = 0;
+    for (size_t i = 0; i < nruns; i++) {
+        if (runs[i].npoints < min_points)
+            continue;
+        if (k > 0 && within(runs[i].latency, out[k - 1].latency, tol) &&
+            within(out[k - 1].latency, runs[i].latency, tol)) {
+            gp_mem_plateau *p = &out[k - 1];
+            size_t first = p->first;
+            p->last = runs[i].last;
+            p->x_last = runs[i].x_last;
+            p->npoints += runs[i].npoints;
+            p->latency = median_range(y, first, p->last);
+            continue;
+        }
+        if (k == max_out)
+            break;
+        out[k++] = runs[i];
+    }
+    return k;
+}
+
+static double clamp01(double v)
+{
+    return v < 0 ? 0 : v > 1 ? 1 : v;
+}
+
+size_t gp_mem_levels(const double *x, const double *y, size_t n, double tol, gp_mem_level *out,
+                     size_t max_out)
+{
+    gp_mem_plateau p[64];
+    size_t np = gp_mem_plateaus(x, y, n, tol, 2, p, max_out < 64 ? max_out : 64);
+    for (size_t i = 0; i < np; i++) {
+        gp_mem_level *l = &out[i];
+        memset(l, 0, sizeof *l);
+        l->latency = p[i].latency;
+        l->x_first = p[i].x_first;
+        l->x_last = p[i].x_last;
+        l->npoints = p[i].npoints;
+        l->capacity = l->capacity_hi = l->step_ratio = NAN;
+        l->capacity_lo = p[i].x_last;
+        double support = clamp01(p[i].npoints / 3.0);
+        if (i + 1 < np) {
+            size_t next = p[i].last + 1; /* first point past the plateau */
+            l->capacity_hi = x[next];
+            l->capacity = sqrt(l->capacity_lo * l->capacity_hi);
+            l->step_ratio = p[i + 1].latency / p[i].latency;
+            /* Sharp steps (>= 1.5x) with no transition points between the
+             * plateaus, both backed by >= 3 points, are certain; each point
+             * in the transition widens the interval the capacity is in. */
+            double sharp = clamp01(log(fmax(l->step_ratio, 1.0)) / log(1.5));
+            double transition = (double)(p[i + 1].first - p[i].last - 1);
+            double next_support = clamp01(p[i + 1].npoints / 3.0);
+            l->confidence = sharp * fmin(support, next_support) / (1.0 + 0.25 * transition);
+        } else {
+            l->confidence = support;
+        }
+    }
+    return np;
+}
+
+int gp_mem_label(const gp_mem_level *lv, size_t n, double l2_reported, double l2_direct_latency,
+                 gp_mem_hierarchy *h)
+{
+    h->l1 = h->l2 = h->l2_far = h->dram = h->tlb = -1;
+    h->unexplained = 0;
+    if (n == 0)
+        return 0;
+    int dram = -1;
+    if (l2_reported > 0) {
+        for (size_t i = 0; i < n; i++)
+            if (lv[i].x_last > 1.5 * l2_reported) {
+                dram = (int)i;
+                break;
+            }
+    } else if (n >= 2) {
+        dram = (int)n - 1;
+    }
+    /* A DRAM level must be slower than what came before it. */
+    if (dram > 0 && !(lv[dram].latency > lv[dram - 1].latency))
+        dram = -1;
+    int end = dram >= 0 ? dram : (int)n; /* levels [0, end) are caches */
+    int next = 0;
+    if (end > 0) {
+        int first_is_l1;
+        if (l2_direct_latency > 0)
+            first_is_l1 = lv[0].latency < 0.85 * l2_direct_latency;
+        else
+            first_is_l1 = end >= 2;
+        if (first_is_l1) {
+            h->l1 = 0;
+            next = 1;
+        }
+    }
+    if (next < end) {
+        h->l2 = next;
+        if (end - next >= 2)
+            h->l2_far = end - 1;
+        h->unexplained = end - next > 2 ? end - next - 2 : 0;
+    }
+    h->dram = dram;
+    if (dram >= 0 && dram + 1 < (int)n)
+        h->tlb = dram + 1;
+    return (h->l1 >= 0) + (h->l2 >= 0) + (h->l2_far >= 0) + (h->dram >= 0) + (h->tlb >= 0);
+}
+
+double gp_mem_line_knee(const double *stride, const double *lat, size_t n, double min_rise,
+                        double *confidence)
+{
+    if (confidence)
+        *confidence = 0;
+    if (n < 4)
+        return NAN;
+    for (size_t i = 0; i < n; i++)
+        if (!isfinite(lat[i]) || !(lat[i] > 0))
+            return NAN;
+    double lo = lat[0];
+    double hi = gp_stats_median(lat + n - 3, 3);
+    if (!(hi > lo * (1.0 + min_rise)))
+        return NAN;
+    double thr = lo + 0.85 * (hi - lo);
+    size_t knee = n;
+    for (size_t i = n; i-- > 0;) {
+        if (lat[i] >= thr)
+            knee = i;
+        else
+            break;
+    }
+    if (knee >= n - 1 || knee == 0)
+        return NAN;
+    /* The points past the knee must be a plateau, not a curve still rising
+     * (a line longer than the largest stride). */
+    double pmin = INFINITY, pmax = 0;
+    for (size_t i = knee; i < n; i++) {
+        pmin = fmin(pmin, lat[i]);
+        pmax = fmax(pmax, lat[i]);
+    }
+    if (pmax > 1.2 * pmin)
+        return NAN;
+    if (confidence) {
+        /* Below the knee the model is linear in s: the point just below
+         * should sit near lo + (hi - lo) * s_prev / s_knee. */
+        double expect = lo + (hi - lo) * (stride[knee - 1] - stride[0]) / (stride[knee] - stride[0]);
+        double err = fabs(lat[knee - 1] - expect) / (hi - lo);
+        double support = clamp01((double)(n - knee) / 3.0);
+        double rise = clamp01((hi / lo - 1.0) / (2.0 * min_rise));
+        *confidence = clamp01(1.0 - err) * support * rise;
+    }
+    return stride[knee];
+}
+
+static int is_pow2(double s)
+{
+    long v = lround(s);
+    return v > 0 && fabs(s - (double)v) < 1e-9 && (v & (v - 1)) == 0;
+}
+
+static double degree_at(const double *stride, const double *degree, size_t n, double s)
+{
+    for (size_t i = 0; i < n; i++)
+        if (fabs(stride[i] - s) < 1e-9)
+            return degree[i];
+    return NAN;
+}
+
+int gp_mem_bank_geometry(const double *stride, const double *degree, size_t n, int elem_bytes,
+                         int *banks, int *bank_bytes, double *confidence)
+{
+    if (confidence)
+        *confidence = 0;
+    if (elem_bytes <= 0)
+        return -1;
+    double smax = 0;
+    for (size_t i = 0; i < n; i++)
+        if (is_pow2(stride[i]) && stride[i] > smax)
+            smax = stride[i];
+    /* First power-of-two stride with a conflict. */
+    double sc = NAN;
+    for (double s = 2; s <= smax; s *= 2) {
+        double d = degree_at(stride, degree, n, s);
+        if (isfinite(d) && d >= 1.5) {
+            sc = s;
+            break;
+        }
+    }
+    if (!isfinite(sc))
+        return -1;
+    /* The degree doubles with the stride until the banks are all used. */
+    double ssat = NAN, good = 0, steps = 0;
+    for (double s = sc; 2 * s <= smax; s *= 2) {
+        double d = degree_at(stride, degree, n, s), d2 = degree_at(stride, degree, n, 2 * s);
+        if (!isfinite(d) || !isfinite(d2))
+            return -1;
+        double r = d2 / d;
+        if (r < 1.4) {
+            ssat = s;
+            break;
+        }
+        steps++;
+        good += r > 1.7 && r < 2.3;
+    }
+    if (!isfinite(ssat))
+        return -1;
+    double w = elem_bytes * sc / 2.0;
+    if (w < 1)
+        return -1;
+    *bank_bytes = (int)lround(w);
+    *banks = (int)lround(ssat * elem_bytes / w);
+    if (confidence) {
+        /* Clean doublings up to saturation, and a flat degree after it. */
+        double dsat = degree_at(stride, degree, n, ssat), dafter = degree_at(stride, degree, n, 2 * ssat);
+        double flat = within(dafter, dsat, 0.15) ? 1.0 : 0.5;
+        *confidence = (steps > 0 ? good / steps : 0.5) * flat;
+    }
+    return 0;
+}
+
+int gp_mem_best_pad(const double *stride, const double *degree, size_t n, int tile, int max_pad,
+                    double *degree_out)
+{
+    int best = -1;
+    double bd = INFINITY;
+    for (int p = 0; p <= max_pad; p++) {
+        double d = degree_at(stride, degree, n, (double)(tile + p));
+        if (!isfinite(d))
+            return -1;
+        if (d < bd * 0.95) { /* a pad must win clearly to beat a smaller one */
+            bd = d;
+            best = p;
+        }
+    }
+    if (degree_out)
+        *degree_out = bd;
+    return best;
+}

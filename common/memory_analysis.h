@@ -1,0 +1,93 @@
+/* Analysis of memory-hierarchy curves: plateaus and steps in latency versus
+ * footprint (cache levels, their capacity and hit latency), the knee of a
+ * stride sweep (line size) and the bank geometry of shared memory from
+ * conflict degrees.  Pure C over arrays, unit-tested on synthetic curves
+ * (tests/unit/test_memory_analysis.c).  Used by microbench/cache_latency.c
+ * and microbench/lds.c. */
+#ifndef GP_MEMORY_ANALYSIS_H
+#define GP_MEMORY_ANALYSIS_H
+
+#include <stddef.h>
+
+/* A run of points whose latency stays within a tolerance of its median. */
+typedef struct gp_mem_plateau {
+    size_t first, last;   /* index range in the (ascending) input */
+    double latency;       /* median y over the run */
+    double x_first, x_last;
+    int npoints;
+} gp_mem_plateau;
+
+/* Segment y(x) (x ascending, e.g. log-spaced footprints) into plateaus:
+ * a point joins the current run when it lies within `tol` (relative) of the
+ * run's median; a single point off the run whose successor is back on it is
+ * an outlier and stays in the run.  Runs shorter than `min_points` are
+ * transition points between levels and are dropped; neighbouring runs whose
+ * medians agree within `tol` are merged.  Returns the number of plateaus
+ * written (at most max_out). */
+size_t gp_mem_plateaus(const double *x, const double *y, size_t n, double tol, int min_points,
+                       gp_mem_plateau *out, size_t max_out);
+
+/* One level of the hierarchy as seen in the curve. */
+typedef struct gp_mem_level {
+    double latency;       /* plateau median */
+    double capacity;      /* bytes: geometric midpoint between the last footprint on the
+                           * plateau and the next measured footprint; NaN for the last */
+    double capacity_lo;   /* the last footprint on the plateau (capacity is at least this) */
+    double capacity_hi;   /* the next measured footprint (capacity is below this) */
+    double step_ratio;    /* latency of the next level / this one; NaN for the last */
+    double confidence;    /* 0..1: sharpness of the step and support of both plateaus */
+    double x_first, x_last;
+    int npoints;
+} gp_mem_level;
+
+/* Plateaus turned into levels with capacities and confidences.  Returns the
+ * number of levels written. */
+size_t gp_mem_levels(const double *x, const double *y, size_t n, double tol, gp_mem_level *out,
+                     size_t max_out);
+
+/* Which level is which.  -1 where a level was not found. */
+typedef struct gp_mem_hierarchy {
+    int l1, l2, l2_far, dram, tlb;
+    int unexplained;      /* levels between L2 and DRAM beyond near/far */
+} gp_mem_hierarchy;
+
+/* Label levels.  `l2_reported` (bytes, 0 if unknown) says which footprints
+ * cannot be L2 hits: the DRAM level is the first one reaching past 1.5x it.
+ * `l2_direct_latency` (cycles, <= 0 if unknown) is the latency of loads that
+ * bypass L1: a first level no faster than 0.85x it is L2, not L1.  Levels
+ * between L1 and DRAM are L2 (the first) and far L2 (the last, if there are
+ * two or more); a level after DRAM is a TLB-miss level.  Returns the number
+ * of labelled levels. */
+int gp_mem_label(const gp_mem_level *lv, size_t n, double l2_reported, double l2_direct_latency,
+                 gp_mem_hierarchy *h);
+
+/* Knee of a stride sweep: average latency per load for a sequential chase at
+ * stride s rises as hit + (miss - hit) * s / line up to s = line and is flat
+ * after.  Returns the smallest stride whose latency and every larger
+ * stride's latency reach 85% of the way from the smallest stride's latency to
+ * the plateau (median of the three largest strides).  NaN when the curve does
+ * not rise by `min_rise` (relative), or when fewer than two strides support
+ * the plateau.  *confidence (may be NULL) in 0..1.  x ascending. */
+double gp_mem_line_knee(const double *stride, const double *lat, size_t n, double min_rise,
+                        double *confidence);
+
+/* Shared-memory bank geometry from conflict degrees of `elem_bytes`-wide
+ * accesses at power-of-two strides (in elements): degree[i] = time at
+ * stride[i] / time at stride 1.  With B banks of w bytes, the first
+ * power-of-two stride that conflicts is s_c = 2w / elem (two lanes a bank
+ * apart) and the degree doubles with the stride until it saturates at
+ * s_sat = B w / elem.  Writes *bank_bytes = elem s_c / 2 and
+ * *banks = s_sat elem / bank_bytes; returns 0, or -1 when no conflict is
+ * seen or the degree never stops doubling within the strides given.
+ * The geometry is the effective one for these accesses: hardware that
+ * serves half a wave per pass with 2B banks of w/2 bytes reads the same. */
+int gp_mem_bank_geometry(const double *stride, const double *degree, size_t n, int elem_bytes,
+                         int *banks, int *bank_bytes, double *confidence);
+
+/* Padding p in 0..max_pad with the smallest degree at stride tile + p
+ * (the column read of a [rows][tile + p] tile of elements); ties go to the
+ * smallest p.  Returns -1 when any stride tile + p is missing. */
+int gp_mem_best_pad(const double *stride, const double *degree, size_t n, int tile, int max_pad,
+                    double *degree_out);
+
+#endif

@@ -1,0 +1,522 @@
+/* cache_latency: every level of the memory hierarchy seen by one thread's
+ * dependent loads: capacity, hit latency and line size (seed 003 sections
+ * 2.6 and 2.7, made a random cycle and a footprint sweep).
+ *
+ * Method: one thread chases 64-bit pointers, one node per 128-byte slot, in
+ * a random cycle over the whole footprint; after a warm-up pass over the
+ * footprint (so the caches hold what fits) it times N dependent loads with
+ * the in-kernel cycle counter.  Footprints 1 KiB .. 4x the reported L2 at 4
+ * points per octave, then 2 per octave on to a few GiB (TLB reach; only a
+ * sample of 64K nodes is chased there).  The curve is segmented into
+ * plateaus (common/memory_analysis.c): each plateau is a level, its median
+ * the hit latency, the step after it the capacity, refined by extra points
+ * inside each step.  A second sweep with loads that skip L1 gives the L2
+ * latency directly.  Line size: a sequential chase at strides 8..1024 B over
+ * a footprint 4x the level's capacity; the average latency rises with the
+ * stride until every load misses, at the line (fetch) size.
+ *
+ * Random cycle: the footprint is cut into P pages of L consecutive nodes
+ * (L = 1 up to 4M nodes, then the smallest power of two keeping P <= 4M);
+ * random visiting orders of the pages and of the line slots (Fisher-Yates,
+ * seeded) are read as one cycle: (page order k, line 0) for every k, then
+ * line order 1, ...  That is one cycle over all nodes (as Sattolo's
+ * algorithm would give), each load lands on a different random page, and
+ * the host builds only O(P + L) state (16 MB at most). */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cache_latency.h"
+#include "memory_analysis.h"
+#include "probe.h"
+#include "progress.h"
+#include "stats.h"
+
+#define STRIDE 128
+#define MAX_PAGES (1u << 22)
+#define MAX_POINTS 200
+#define PLATEAU_TOL 0.12
+#define MAX_LEVELS 16
+
+typedef struct chase_env {
+    gp_probe_ctx *ctx;
+    char *buf;
+    size_t buf_bytes;
+    unsigned *d_next_page, *d_next_line;
+    unsigned *h_order, *h_next;   /* host scratch, MAX_PAGES each */
+    size_t max_lines;
+    long long *d_cycles;
+    void *d_sink;
+    uint64_t rng;
+    int reps;
+    long long loads;
+} chase_env;
+
+static uint64_t rng_next(uint64_t *s)
+{
+    /* splitmix64: seeded, reproducible, good enough to shuffle. */
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* Random visiting order of 0..n-1 read as a cycle: next[order[k]] = order[k+1]. */
+static unsigned random_cycle(uint64_t *rng, unsigned *order, unsigned *next, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++)
+        order[i] = i;
+    for (unsigned i = n - 1; i > 0; i--) {
+        unsigned j = (unsigned)(rng_next(rng) % (i + 1));
+        unsigned t = order[i];
+        order[i] = order[j];
+        order[j] = t;
+    }
+    for (unsigned k = 0; k < n; k++)
+        next[order[k]] = order[(k + 1) % n];
+    return order[0];
+}
+
+/* Build the random cycle over `bytes` of the buffer; returns the start node address. */
+static gp_status build_random(chase_env *e, size_t bytes, void **start, long long *nodes_out)
+{
+    long long nodes = (long long)(bytes / STRIDE);
+    long long lines = 1;
+    while (nodes / lines > (long long)MAX_PAGES)
+        lines *= 2;
+    if ((size_t)lines > e->max_lines)
+        return gp_fail(GP_ERR_NOMEM, "cache_latency: %lld lines per page exceed %zu", lines, e->max_lines);
+    unsigned pages = (unsigned)(nodes / lines);
+    nodes = (long long)pages * lines;
+    if (pages < 2)
+        return gp_fail(GP_ERR_USAGE, "cache_latency: footprint %zu B too small", bytes);
+    unsigned p0 = random_cycle(&e->rng, e->h_order, e->h_next, pages);
+    unsigned last_page = e->h_order[pages - 1];
+    GP_TRY(gp_rt_copy_to_device(e->d_next_page, e->h_next, pages * sizeof(unsigned)));
+    unsigned l0 = random_cycle(&e->rng, e->h_order, e->h_next, (unsigned)lines);
+    GP_TRY(gp_rt_copy_to_device(e->d_next_line, e->h_next, (size_t)lines * sizeof(unsigned)));
+    GP_TRY(gp_cache_chase_init(e->buf, nodes, STRIDE, (int)lines, e->d_next_page, e->d_next_line, last_page));
+    *start = e->buf + ((size_t)p0 * (size_t)lines + l0) * STRIDE;
+    *nodes_out = nodes;
+    return gp_ok();
+}
+
+/* Chase from `start`; median cycles per load over the timed passes. */
+static gp_status chase(chase_env *e, const void *start, int bypass, long long warm, double *cpl,
+                       double *spread)
+{
+    long long cyc[GP_CACHE_MAX_REPS];
+    double per[GP_CACHE_MAX_REPS];
+    GP_TRY(gp_cache_chase_run(start, bypass, warm, e->loads, e->reps, e->d_cycles, e->d_sink));
+    GP_TRY(gp_rt_copy_to_host(cyc, e->d_cycles, (size_t)e->reps * sizeof cyc[0]));
+    for (int r = 0; r < e->reps; r++)
+        per[r] = (double)cyc[r] / (double)e->loads;
+    gp_summary s;
+    gp_stats_summarize(per, (size_t)e->reps, &s);
+    *cpl = s.median;
+    *spread = gp_stats_rel_spread(&s);
+    return gp_ok();
+}
+
+static long long round16(long long v)
+{
+    return (v + 15) / 16 * 16;
+}
+
+/* One footprint of the random-cycle sweep. */
+static gp_status measure_footprint(chase_env *e, size_t bytes, int bypass, double l2_bytes, double *cpl,
+                                   double *spread)
+{
+    void *start = NULL;
+    long long nodes = 0;
+    GP_TRY(build_random(e, bytes, &start, &nodes));
+    /* Warm the whole footprint while a cache might hold it; past 2x L2
+     * nothing would, and a full pass over GiB would take seconds. */
+    long long warm = (double)bytes <= 2.0 * l2_bytes ? nodes : (nodes < 32768 ? nodes : 32768);
+    return chase(e, start, bypass, round16(warm), cpl, spread);
+}
+
+typedef struct curve {
+    double x[MAX_POINTS], y[MAX_POINTS], spread[MAX_POINTS];
+    size_t n;
+} curve;
+
+static void curve_add(curve *c, double x, double y, double sp)
+{
+    if (c->n >= MAX_POINTS)
+        return;
+    size_t i = c->n++;
+    while (i > 0 && c->x[i - 1] > x) {
+        c->x[i] = c->x[i - 1], c->y[i] = c->y[i - 1], c->spread[i] = c->spread[i - 1];
+        i--;
+    }
+    c->x[i] = x, c->y[i] = y, c->spread[i] = sp;
+}
+
+static int curve_has(const curve *c, double x)
+{
+    for (size_t i = 0; i < c->n; i++)
+        if (fabs(c->x[i] - x) < STRIDE)
+            return 1;
+    return 0;
+}
+
+static size_t round_fp(double bytes)
+{
+    size_t b = (size_t)(bytes / STRIDE) * STRIDE;
+    return b < 8 * STRIDE ? 8 * STRIDE : b;
+}
+
+static gp_status sweep(chase_env *e, curve *c, int bypass, double lo, double hi, double per_octave,
+                       double l2_bytes, gp_series *ser, const char *what)
+{
+    int total = (int)ceil(log2(hi / lo) * per_octave) + 1, done = 0;
+    for (double k = 0; k < total; k++) {
+        size_t b = round_fp(lo * pow(2.0, k / per_octave));
+        if ((double)b > hi * 1.0001 || b > e->buf_bytes || curve_has(c, (double)b))
+            continue;
+        double cpl, sp;
+        GP_TRY(measure_footprint(e, b, bypass, l2_bytes, &cpl, &sp));
+        curve_add(c, (double)b, cpl, sp);
+        double row[5] = {(double)b, bypass, cpl, 1e3 * cpl / e->ctx->clock_mhz, sp};
+        GP_TRY(gp_series_append(ser, row));
+        gp_progress("cache_latency", ++done, total, "%s %.0f KiB: %.1f cycles/load", what, b / 1024.0, cpl);
+    }
+    return gp_ok();
+}
+
+/* Measure 3 extra footprints inside each step between levels. */
+static gp_status refine(chase_env *e, curve *c, int bypass, double l2_bytes, gp_series *ser)
+{
+    gp_mem_level lv[MAX_LEVELS];
+    size_t nl = gp_mem_levels(c->x, c->y, c->n, PLATEAU_TOL, lv, MAX_LEVELS);
+    for (size_t i = 0; i + 1 < nl && i < 6; i++) {
+        double a = lv[i].capacity_lo, b = lv[i].capacity_hi;
+        if (!(b > a) || b > 2.0 * l2_bytes * 4)
+            continue;
+        for (int k = 1; k <= 3; k++) {
+            size_t f = round_fp(a * pow(b / a, k / 4.0));
+            if (curve_has(c, (double)f) || f > e->buf_bytes)
+                continue;
+            double cpl, sp;
+            GP_TRY(measure_footprint(e, f, bypass, l2_bytes, &cpl, &sp));
+            curve_add(c, (double)f, cpl, sp);
+            double row[5] = {(double)f, bypass, cpl, 1e3 * cpl / e->ctx->clock_mhz, sp};
+            GP_TRY(gp_series_append(ser, row));
+        }
+    }
+    return gp_ok();
+}
+
+/* Sequential chase over `bytes` at strides 8..1024: cycles per load. */
+static gp_status stride_sweep(chase_env *e, size_t bytes, int bypass, gp_series *ser, const char *level,
+                              double *s, double *y, size_t *n)
+{
+    *n = 0;
+    for (int st = 8; st <= 1024; st *= 2) {
+        long long nodes = (long long)(bytes / (size_t)st);
+        if (nodes < 64)
+            break;
+        GP_TRY(gp_cache_chase_seq_init(e->buf, nodes, st));
+        /* Cached: warm once so the footprint sits in the next level (it is
+         * 4x this level, so this level keeps missing).  Bypass: no warm-up;
+         * the start of the buffer was written longest ago and is cold. */
+        long long warm = bypass ? 0 : round16(nodes);
+        double cpl, sp;
+        GP_TRY(chase(e, e->buf, bypass, warm, &cpl, &sp));
+        s[*n] = st;
+        y[(*n)++] = cpl;
+        double row[5] = {st, (double)bytes, bypass, cpl, sp};
+        GP_TRY(gp_series_append(ser, row));
+        gp_progress("cache_latency", (int)*n, 8, "%s line: stride %d B: %.1f cycles/load", level, st, cpl);
+    }
+    return gp_ok();
+}
+
+static void record_cycles(gp_probe_ctx *ctx, const char *key, double cycles, double spread,
+                          const char *method)
+{
+    gp_record_value(ctx->rec, key, cycles, "cycles", spread, method);
+}
+
+static double spread_on(const curve *c, double xlo, double xhi)
+{
+    double sp[MAX_POINTS];
+    size_t k = 0;
+    for (size_t i = 0; i < c->n; i++)
+        if (c->x[i] >= xlo && c->x[i] <= xhi)
+            sp[k++] = c->spread[i];
+    return k ? gp_stats_median(sp, k) : -1;
+}
+
+static void record_level(gp_probe_ctx *ctx, const curve *c, const gp_mem_level *lv, int idx,
+                         const char *name, const char *what)
+{
+    char key[64], method[256];
+    if (idx < 0) {
+        snprintf(key, sizeof key, "%s_latency_cycles", name);
+        char reason[160];
+        snprintf(reason, sizeof reason, "no %s plateau in the latency-vs-footprint curve", what);
+        gp_record_none(ctx->rec, key, "cycles", reason);
+        return;
+    }
+    const gp_mem_level *l = &lv[idx];
+    double sp = spread_on(c, l->x_first, l->x_last);
+    snprintf(key, sizeof key, "%s_latency_cycles", name);
+    snprintf(method, sizeof method,
+             "median cycles/load over the %d footprints of the %s plateau (%.0f..%.0f KiB), random "
+             "pointer chase, one thread, gp_cycles",
+             l->npoints, what, l->x_first / 1024, l->x_last / 1024);
+    record_cycles(ctx, key, l->latency, sp, method);
+    snprintf(key, sizeof key, "%s_latency_ns", name);
+    gp_record_value(ctx->rec, key, 1e3 * l->latency / ctx->clock_mhz, "ns", sp,
+                    "latency cycles / measured clock");
+}
+
+static void record_capacity(gp_probe_ctx *ctx, const gp_mem_level *l, const char *name, const char *what)
+{
+    char key[64], method[256];
+    snprintf(key, sizeof key, "%s_bytes", name);
+    if (!l || !isfinite(l->capacity)) {
+        char reason[160];
+        snprintf(reason, sizeof reason, "no step out of the %s plateau", what);
+        gp_record_none(ctx->rec, key, "bytes", reason);
+        snprintf(key, sizeof key, "%s_bytes_confidence", name);
+        gp_record_none(ctx->rec, key, "fraction", reason);
+        return;
+    }
+    snprintf(method, sizeof method,
+             "geometric midpoint between the last footprint on the %s plateau (%.0f KiB) and the next "
+             "(%.0f KiB); latency steps %.2fx there",
+             what, l->capacity_lo / 1024, l->capacity_hi / 1024, l->step_ratio);
+    gp_value *v = gp_record_value(ctx->rec, key, l->capacity, "bytes",
+                                  (l->capacity_hi - l->capacity_lo) / l->capacity, method);
+    if (v)
+        v->unstable = l->confidence < 0.5;
+    snprintf(key, sizeof key, "%s_bytes_confidence", name);
+    gp_record_value(ctx->rec, key, l->confidence, "fraction", -1,
+                    "step sharpness (latency ratio, 1.5x = full) x plateau support (3 points = full) / "
+                    "(1 + transition points / 4)");
+}
+
+static void record_line(gp_probe_ctx *ctx, const char *key, const double *s, const double *y, size_t n,
+                        const char *method)
+{
+    double conf;
+    double line = gp_mem_line_knee(s, y, n, 0.25, &conf);
+    if (!isfinite(line)) {
+        gp_record_none(ctx->rec, key, "bytes",
+                       "stride sweep shows no knee (flat, or still rising at 1024 B)");
+        return;
+    }
+    gp_value *v = gp_record_value(ctx->rec, key, line, "bytes", -1, method);
+    if (v) {
+        v->unstable = conf < 0.5;
+        snprintf(v->note, sizeof v->note, "knee confidence %.2f", conf);
+    }
+}
+
+static gp_status run_all(chase_env *e)
+{
+    gp_probe_ctx *ctx = e->ctx;
+    gp_record *r = ctx->rec;
+    int quick = ctx->opts->quick;
+    double l2r = ctx->dev.l2_bytes > 0 ? (double)ctx->dev.l2_bytes : 64.0 * 1048576;
+    gp_series *sc = gp_record_series(r, "footprint", "bytes,bypass_l1,cycles_per_load,ns_per_load,spread");
+    gp_series *sl = gp_record_series(r, "stride", "stride_bytes,footprint_bytes,bypass_l1,cycles_per_load,spread");
+    if (!sc || !sl)
+        return gp_fail(GP_ERR_NOMEM, "cache_latency: no room for series");
+
+    /* 1. Random chase, cached loads. */
+    static curve cc, cb;
+    memset(&cc, 0, sizeof cc);
+    memset(&cb, 0, sizeof cb);
+    double top = fmin(4.0 * l2r, (double)e->buf_bytes);
+    GP_TRY(sweep(e, &cc, 0, 1024, top, quick ? 2 : 4, l2r, sc, "cached"));
+    if ((double)e->buf_bytes > top * 1.5)
+        GP_TRY(sweep(e, &cc, 0, top, (double)e->buf_bytes, quick ? 1 : 2, l2r, sc, "cached"));
+    GP_TRY(refine(e, &cc, 0, l2r, sc));
+    /* 2. The same with loads that skip L1: L2 seen directly. */
+    GP_TRY(sweep(e, &cb, 1, 1024, fmin(2.0 * l2r, (double)e->buf_bytes), 1, l2r, sc, "bypass"));
+
+    gp_mem_level lv[MAX_LEVELS], bl[MAX_LEVELS];
+    size_t nl = gp_mem_levels(cc.x, cc.y, cc.n, PLATEAU_TOL, lv, MAX_LEVELS);
+    size_t nb = gp_mem_levels(cb.x, cb.y, cb.n, PLATEAU_TOL, bl, MAX_LEVELS);
+    double l2_direct = nb > 0 && bl[0].x_first <= cb.x[0] ? bl[0].latency : 0;
+    gp_mem_hierarchy h;
+    gp_mem_label(lv, nl, (double)ctx->dev.l2_bytes, l2_direct, &h);
+    for (size_t i = 0; i < nl; i++)
+        gp_record_note(r, "level %zu: %.1f cycles over %.0f..%.0f KiB (%d points), step x%.2f, confidence %.2f",
+                       i, lv[i].latency, lv[i].x_first / 1024, lv[i].x_last / 1024, lv[i].npoints,
+                       lv[i].step_ratio, lv[i].confidence);
+
+    record_level(ctx, &cc, lv, h.l1, "l1", "L1");
+    record_capacity(ctx, h.l1 >= 0 ? &lv[h.l1] : NULL, "l1", "L1");
+    record_level(ctx, &cc, lv, h.l2, "l2", "L2");
+    int l2last = h.l2_far >= 0 ? h.l2_far : h.l2;
+    record_capacity(ctx, l2last >= 0 ? &lv[l2last] : NULL, "l2", "L2");
+    const gp_value *l2cap_v = gp_record_find(r, "l2_bytes");
+    if (l2cap_v && l2cap_v->detected && ctx->dev.l2_bytes > 0 &&
+        fabs(l2cap_v->value / (double)ctx->dev.l2_bytes - 1) > 0.10)
+        gp_record_note(r, "detected L2 capacity %.1f MiB differs from the reported %.1f MiB by %.0f%% "
+                          "(a finding: e.g. part of the L2 not usable as a data cache, or not all enabled)",
+                       l2cap_v->value / 1048576, ctx->dev.l2_bytes / 1048576.0,
+                       100 * fabs(l2cap_v->value / (double)ctx->dev.l2_bytes - 1));
+    if (h.l2_far >= 0) {
+        record_level(ctx, &cc, lv, h.l2_far, "l2_far", "far L2");
+        record_capacity(ctx, &lv[h.l2], "l2_near", "near L2");
+    } else {
+        gp_record_none(r, "l2_far_latency_cycles", "cycles", "no second L2 plateau before DRAM");
+    }
+    if (h.unexplained)
+        gp_record_note(r, "%d further plateau(s) between L2 and DRAM are not labelled", h.unexplained);
+    if (l2_direct > 0)
+        record_cycles(ctx, "l2_direct_latency_cycles", l2_direct, spread_on(&cb, bl[0].x_first, bl[0].x_last),
+                      "first plateau of the chase with L1-bypassing loads (NVIDIA ld.global.cg, AMD "
+                      "nontemporal glc slc)");
+    else
+        gp_record_none(r, "l2_direct_latency_cycles", "cycles", "no plateau in the L1-bypass sweep");
+    if (h.dram >= 0) {
+        record_level(ctx, &cc, lv, h.dram, "dram", "DRAM");
+    } else {
+        gp_record_none(r, "dram_latency_cycles", "cycles", "no plateau past 1.5x the reported L2");
+        gp_record_none(r, "dram_latency_ns", "ns", "no plateau past 1.5x the reported L2");
+    }
+    if (h.tlb >= 0) {
+        record_level(ctx, &cc, lv, h.tlb, "dram_tlb_miss", "past-TLB-reach DRAM");
+        record_capacity(ctx, &lv[h.dram], "tlb_reach", "DRAM (TLB hit)");
+    } else {
+        gp_record_note(r, "no further latency rise past the DRAM plateau up to %.0f MiB (TLB reach not "
+                          "exceeded, or no TLB effect)", cc.n ? cc.x[cc.n - 1] / 1048576 : 0);
+    }
+
+    /* 3. Line sizes: a sequential chase over 4x each level's capacity. */
+    double s[16], y[16];
+    size_t n;
+    const gp_value *l1b = gp_record_find(r, "l1_bytes");
+    if (l1b && l1b->detected && 4 * l1b->value < l2r / 2) {
+        GP_TRY(stride_sweep(e, round_fp(4 * l1b->value), 0, sl, "L1", s, y, &n));
+        record_line(ctx, "l1_line_bytes", s, y, n,
+                    "knee of cycles/load vs stride (8..1024 B), sequential chase over 4x the L1 "
+                    "capacity, cached loads: the granularity an L1 miss fetches");
+    } else {
+        gp_record_none(r, "l1_line_bytes", "bytes", "no L1 capacity to size the stride sweep");
+    }
+    const gp_value *l2b = gp_record_find(r, "l2_bytes");
+    double l2cap = fmax(l2r, l2b && l2b->detected ? l2b->value : 0);
+    if ((size_t)(4 * l2cap) <= e->buf_bytes) {
+        GP_TRY(stride_sweep(e, round_fp(4 * l2cap), 1, sl, "L2", s, y, &n));
+        record_line(ctx, "l2_line_bytes", s, y, n,
+                    "knee of cycles/load vs stride (8..1024 B), sequential chase over 4x the L2, "
+                    "L1-bypassing loads, cold: the granularity an L2 miss fetches (the sector "
+                    "where lines are sectored)");
+    } else {
+        gp_record_none(r, "l2_line_bytes", "bytes", "buffer smaller than 4x L2");
+    }
+    return gp_ok();
+}
+
+static gp_status cache_latency_run(gp_probe_ctx *ctx)
+{
+    chase_env e;
+    memset(&e, 0, sizeof e);
+    e.ctx = ctx;
+    e.rng = 0x6770726F6265ull; /* fixed seed: runs are reproducible */
+    e.reps = ctx->opts->quick ? 3 : 5;
+    e.loads = ctx->opts->quick ? 16384 : 65536;
+    size_t freeb = 0, totalb = 0;
+    GP_TRY(gp_rt_mem_info(&freeb, &totalb));
+    double l2r = ctx->dev.l2_bytes > 0 ? (double)ctx->dev.l2_bytes : 64.0 * 1048576;
+    /* A few GiB for TLB reach (4x L2 in quick mode), at most half the free memory. */
+    double want = ctx->opts->quick ? 4.0 * l2r : fmax(4.0 * l2r, 4.0 * 1073741824.0);
+    size_t bytes = (size_t)fmin(want, 0.5 * (double)freeb);
+    bytes = bytes / (1u << 20) * (1u << 20);
+    if (bytes < (1u << 20))
+        return gp_fail(GP_ERR_NOMEM, "cache_latency: only %zu bytes of device memory free", freeb);
+    e.buf_bytes = bytes;
+    e.max_lines = (size_t)(bytes / STRIDE / MAX_PAGES) + 1;
+    gp_status st = gp_rt_malloc((void **)&e.buf, bytes);
+    if (st.code == GP_OK)
+        st = gp_rt_malloc((void **)&e.d_next_page, MAX_PAGES * sizeof(unsigned));
+    if (st.code == GP_OK)
+        st = gp_rt_malloc((void **)&e.d_next_line, e.max_lines * sizeof(unsigned));
+    if (st.code == GP_OK)
+        st = gp_rt_malloc((void **)&e.d_cycles, GP_CACHE_MAX_REPS * sizeof(long long));
+    if (st.code == GP_OK)
+        st = gp_rt_malloc(&e.d_sink, 2 * sizeof(uint64_t));
+    if (st.code == GP_OK) {
+        e.h_order = malloc(MAX_PAGES * sizeof(unsigned));
+        e.h_next = malloc(MAX_PAGES * sizeof(unsigned));
+        if (!e.h_order || !e.h_next)
+            st = gp_fail(GP_ERR_NOMEM, "cache_latency: no host memory for the cycle");
+    }
+    if (st.code == GP_OK)
+        st = run_all(&e);
+    free(e.h_order);
+    free(e.h_next);
+    if (e.d_sink)
+        gp_rt_free(e.d_sink);
+    if (e.d_cycles)
+        gp_rt_free(e.d_cycles);
+    if (e.d_next_line)
+        gp_rt_free(e.d_next_line);
+    if (e.d_next_page)
+        gp_rt_free(e.d_next_page);
+    if (e.buf)
+        gp_rt_free(e.buf);
+    return st;
+}
+
+static const gp_value *found(const gp_record *rec, const char *key)
+{
+    const gp_value *v = gp_record_find(rec, key);
+    return v && v->detected && isfinite(v->value) ? v : NULL;
+}
+
+static int pow2_in(double v, double lo, double hi)
+{
+    long x = lround(v);
+    return v >= lo && v <= hi && x > 0 && (x & (x - 1)) == 0;
+}
+
+static gp_status cache_latency_check(const gp_record *rec, const gp_device_info *dev)
+{
+    const gp_value *l1 = found(rec, "l1_latency_cycles"), *l2 = found(rec, "l2_latency_cycles"),
+                   *dr = found(rec, "dram_latency_cycles");
+    if (!l2 && !dr)
+        return gp_fail(GP_ERR_CHECK, "cache_latency: neither an L2 nor a DRAM latency was found");
+    if (l1 && l2 && !(l1->value < l2->value))
+        return gp_fail(GP_ERR_CHECK, "cache_latency: L1 latency %.1f is not below L2 latency %.1f cycles",
+                       l1->value, l2->value);
+    if (l2 && dr && !(l2->value < dr->value))
+        return gp_fail(GP_ERR_CHECK, "cache_latency: L2 latency %.1f is not below DRAM latency %.1f cycles",
+                       l2->value, dr->value);
+    if (l1 && !(l1->value > 1))
+        return gp_fail(GP_ERR_CHECK, "cache_latency: L1 latency %.2f cycles is not a load latency", l1->value);
+    const char *lines[] = {"l1_line_bytes", "l2_line_bytes"};
+    for (int i = 0; i < 2; i++) {
+        const gp_value *v = found(rec, lines[i]);
+        if (v && !pow2_in(v->value, 16, 512))
+            return gp_fail(GP_ERR_CHECK, "cache_latency: %s = %.0f is not a power of two in 16..512",
+                           lines[i], v->value);
+    }
+    const gp_value *l2b = found(rec, "l2_bytes");
+    if (l2b && dev->l2_bytes > 0) {
+        double ratio = l2b->value / (double)dev->l2_bytes;
+        if (ratio < 0.5 || ratio > 2.0)
+            return gp_fail(GP_ERR_CHECK,
+                           "cache_latency: detected L2 %.1f MiB is not within 2x of the reported %.1f MiB",
+                           l2b->value / 1048576, dev->l2_bytes / 1048576.0);
+    }
+    return gp_ok();
+}
+
+const gp_probe gp_probe_cache_latency = {
+    "cache_latency",
+    "capacity, hit latency and line size of every cache level, DRAM latency and TLB reach "
+    "(one-thread random pointer chase over a footprint sweep)",
+    cache_latency_run,
+    cache_latency_check,
+};

@@ -1,0 +1,160 @@
+/* cache_latency kernels: one thread chases 64-bit pointers through a buffer
+ * (seed 003 sections 2.6/2.7, made a random cycle so no prefetcher or
+ * stride predictor can help).  Each node sits at the start of its own
+ * stride-sized slot and holds the address of the next node, so each load's
+ * address is the previous load's value: nothing to compute, nothing to
+ * overlap. */
+#include "gp_device.h"
+#include "runtime.h"
+#include "cache_latency.h"
+
+#define CHASE_UNROLL 16
+
+typedef unsigned long long u64;
+
+/* A cached load: a plain load through a pointer, never volatile (NVIDIA
+ * compiles volatile to ld.volatile, which skips L1). */
+static __device__ __forceinline__ const u64 *load_cached(const u64 *p)
+{
+#if defined(GP_VENDOR_AMD) && defined(__HIP_DEVICE_COMPILE__)
+    /* Global, not flat: a flat load also waits on the LDS counter and its
+     * address space is resolved at run time. */
+    return (const u64 *)*(const __attribute__((address_space(1))) u64 *)p;
+#elif defined(GP_VENDOR_NVIDIA)
+    /* ld.global.ca: cache in L1 and L2 (a plain dereference of a loaded
+     * pointer becomes a generic ld, which costs an address-space check). */
+    return (const u64 *)__ldca(p);
+#else
+    return (const u64 *)*p;
+#endif
+}
+
+/* A load that skips L1 and is served by L2 (or memory):
+ * NVIDIA: ld.global.cg (cache-global, L2 only) through __ldcg;
+ * AMD: a nontemporal load, which on gfx9 sets glc+slc (glc: miss L1 by
+ * design), on later targets the matching streaming/bypass bits. */
+static __device__ __forceinline__ const u64 *load_bypass(const u64 *p)
+{
+#if defined(GP_VENDOR_NVIDIA)
+    return (const u64 *)__ldcg(p);
+#else
+#if defined(__HIP_DEVICE_COMPILE__)
+    return (const u64 *)__builtin_nontemporal_load((const __attribute__((address_space(1))) u64 *)p);
+#else
+    return (const u64 *)__builtin_nontemporal_load(p);
+#endif
+#endif
+}
+
+#define CHASE16(LOAD)                                                      \
+    p = LOAD(p); p = LOAD(p); p = LOAD(p); p = LOAD(p);                    \
+    p = LOAD(p); p = LOAD(p); p = LOAD(p); p = LOAD(p);                    \
+    p = LOAD(p); p = LOAD(p); p = LOAD(p); p = LOAD(p);                    \
+    p = LOAD(p); p = LOAD(p); p = LOAD(p); p = LOAD(p)
+
+/* One block of one thread.  Warm-up: `warm` loads (rounded up to 16), so
+ * that the caches hold what fits; then `reps` timed passes of `loads` loads
+ * each, cycles per pass in cycles_out[r].  The final pointer is stored only
+ * when it equals `magic` (never, at run time) so the chase cannot be
+ * deleted. */
+#define CHASE_KERNEL(NAME, LOAD)                                                            \
+    __global__ void NAME(const u64 *start, long long warm, long long loads, int reps,       \
+                         long long *cycles_out, u64 *sink, u64 magic)                       \
+    {                                                                                       \
+        const u64 *p = start;                                                               \
+        for (long long i = 0; i < warm; i += CHASE_UNROLL) {                                \
+            CHASE16(LOAD);                                                                  \
+        }                                                                                   \
+        for (int r = 0; r < reps; r++) {                                                    \
+            long long t0 = gp_cycles();                                                     \
+            for (long long i = 0; i < loads; i += CHASE_UNROLL) {                           \
+                CHASE16(LOAD);                                                              \
+            }                                                                               \
+            /* A branch on p waits for the last load before t1 is read. */                \
+            if ((u64)p == magic)                                                            \
+                sink[1] = (u64)p;                                                           \
+            long long t1 = gp_cycles();                                                     \
+            cycles_out[r] = t1 - t0;                                                        \
+        }                                                                                   \
+        if ((u64)p == magic)                                                                \
+            sink[0] = (u64)p;                                                               \
+    }
+
+CHASE_KERNEL(gp_cache_chase_cached_kernel, load_cached)
+CHASE_KERNEL(gp_cache_chase_bypass_kernel, load_bypass)
+
+/* Node i lives at base + i * stride.  Nodes are grouped in pages of
+ * `lines_per_page` consecutive nodes; the cycle visits node (page, line) then
+ * (next_page[page], line), except after the last page of the page order
+ * (`last_page`), where it moves to (first page, next_line[line]).  With
+ * lines_per_page = 1 that is a plain random cycle over all nodes. */
+__global__ void gp_cache_chase_init_kernel(u64 *buf, long long nodes, int stride, int lines_per_page,
+                                           const unsigned *next_page, const unsigned *next_line,
+                                           unsigned last_page)
+{
+    long long step = (long long)gridDim.x * blockDim.x;
+    for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < nodes; i += step) {
+        unsigned page = (unsigned)(i / lines_per_page);
+        unsigned line = (unsigned)(i % lines_per_page);
+        unsigned np = next_page[page];
+        unsigned nl = page == last_page ? next_line[line] : line;
+        long long next = (long long)np * lines_per_page + nl;
+        buf[i * (stride / 8)] = (u64)(buf + next * (stride / 8));
+    }
+}
+
+/* Sequential cycle: node i -> node i + 1, the last back to node 0. */
+__global__ void gp_cache_chase_seq_init_kernel(u64 *buf, long long nodes, int stride)
+{
+    long long step = (long long)gridDim.x * blockDim.x;
+    for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < nodes; i += step) {
+        long long next = i + 1 < nodes ? i + 1 : 0;
+        buf[i * (stride / 8)] = (u64)(buf + next * (stride / 8));
+    }
+}
+
+static unsigned init_grid(long long nodes)
+{
+    long long g = (nodes + 255) / 256;
+    return (unsigned)(g < 1 ? 1 : g > 65535 ? 65535 : g);
+}
+
+extern "C" gp_status gp_cache_chase_init(void *buf, long long nodes, int stride, int lines_per_page,
+                                         const unsigned *next_page, const unsigned *next_line,
+                                         unsigned last_page)
+{
+    if (stride < 8 || stride % 8 || lines_per_page < 1)
+        return gp_fail(GP_ERR_USAGE, "cache_latency init: bad stride %d or page %d", stride, lines_per_page);
+    gp_cache_chase_init_kernel<<<init_grid(nodes), 256>>>((u64 *)buf, nodes, stride, lines_per_page,
+                                                          next_page, next_line, last_page);
+    GP_TRY(gp_launch_status("cache_latency init"));
+    return gp_hip_status(hipDeviceSynchronize(), "cache_latency init");
+}
+
+extern "C" gp_status gp_cache_chase_seq_init(void *buf, long long nodes, int stride)
+{
+    if (stride < 8 || stride % 8)
+        return gp_fail(GP_ERR_USAGE, "cache_latency seq init: bad stride %d", stride);
+    gp_cache_chase_seq_init_kernel<<<init_grid(nodes), 256>>>((u64 *)buf, nodes, stride);
+    GP_TRY(gp_launch_status("cache_latency seq init"));
+    return gp_hip_status(hipDeviceSynchronize(), "cache_latency seq init");
+}
+
+extern "C" gp_status gp_cache_chase_run(const void *start, int bypass, long long warm, long long loads,
+                                        int reps, long long *d_cycles, void *d_sink)
+{
+    if (reps < 1 || reps > GP_CACHE_MAX_REPS)
+        return gp_fail(GP_ERR_USAGE, "cache_latency: reps %d outside 1..%d", reps, GP_CACHE_MAX_REPS);
+    /* Ask for the largest L1 (the kernels use no shared memory).  Only a
+     * preference: where it is not supported the call's error is cleared. */
+    (void)hipFuncSetCacheConfig((const void *)gp_cache_chase_cached_kernel, hipFuncCachePreferL1);
+    (void)hipGetLastError();
+    if (bypass)
+        gp_cache_chase_bypass_kernel<<<1, 1>>>((const u64 *)start, warm, loads, reps, d_cycles,
+                                                (u64 *)d_sink, 1ull);
+    else
+        gp_cache_chase_cached_kernel<<<1, 1>>>((const u64 *)start, warm, loads, reps, d_cycles,
+                                                (u64 *)d_sink, 1ull);
+    GP_TRY(gp_launch_status("cache_latency chase"));
+    return gp_hip_status(hipDeviceSynchronize(), "cache_latency chase");
+}

@@ -1,0 +1,425 @@
+/* memory_bandwidth: bandwidth of each memory level, and the configuration
+ * that reaches it.
+ *
+ * Method (seed 003, BabelStream/STREAM practice): read, write, copy and triad
+ * (a = b + s*c) kernels with grid-stride loops, 4/8/16-byte accesses, a few
+ * occupancy configurations (block size x blocks per CU), over footprints
+ * from a few KiB per CU to 4x L2 and then >= 8x L2 (DRAM).  Cache-resident
+ * footprints run many passes in one launch (>= ~1 ms).  Each point: event
+ * time, median of repeats.  Bytes = bytes read + bytes written (copy 2 x N x
+ * size, triad 3 x N x size).  Levels come from plateaus of the best
+ * bandwidth versus footprint (common/bandwidth_analysis). */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "bandwidth_analysis.h"
+#include "harness.h"
+#include "memory_bandwidth.h"
+#include "probe.h"
+#include "progress.h"
+#include "stats.h"
+
+#define MAX_FOOT 48
+#define MAX_CFG 12
+#define MAX_PASSES (1 << 20)
+
+static const char *const kname[GP_MEMBW_KERNELS] = {"read", "write", "copy", "triad", "read_l2"};
+static const int karrays[GP_MEMBW_KERNELS] = {1, 1, 2, 3, 1};
+
+typedef struct cfg { int vec, block, bpc; } cfg;
+
+typedef struct bw_run {
+    gp_stream stream;
+    gp_event e0, e1;
+    char *pool;
+    float *out;
+    int kernel;
+    cfg c;
+    unsigned grid;
+    size_t n, per_array;
+    int passes;
+} bw_run;
+
+static gp_status time_once(void *ctx, double *ms_out)
+{
+    bw_run *r = ctx;
+    float ms;
+    char *a = r->pool, *b = r->pool + r->per_array, *c = r->pool + 2 * r->per_array;
+    GP_TRY(gp_rt_event_record(r->e0, r->stream));
+    GP_TRY(gp_membw_launch(r->stream, r->kernel, r->c.vec, r->grid, r->c.block, a, b, c, r->n, r->passes,
+                           0.5f, -1.0f, r->out));
+    GP_TRY(gp_rt_event_record(r->e1, r->stream));
+    GP_TRY(gp_rt_event_elapsed_ms(r->e0, r->e1, &ms));
+    *ms_out = ms;
+    return gp_ok();
+}
+
+static int add_cfg(cfg *list, int n, const gp_device_info *d, int vec, int block, int bpc)
+{
+    if (n >= MAX_CFG || block > d->max_threads_per_block || bpc < 1)
+        return n;
+    if (d->max_threads_per_cu > 0 && block * bpc > d->max_threads_per_cu)
+        return n;
+    for (int i = 0; i < n; i++)
+        if (list[i].vec == vec && list[i].block == block && list[i].bpc == bpc)
+            return n;
+    list[n].vec = vec, list[n].block = block, list[n].bpc = bpc;
+    return n + 1;
+}
+
+/* A handful of configurations: each width at full occupancy with 256-thread
+ * blocks, then occupancy (blocks per CU, block size) at 16 bytes.  The first
+ * one is the reference used to calibrate passes. */
+static int build_cfgs(const gp_device_info *d, int quick, cfg *list)
+{
+    int tpc = d->max_threads_per_cu > 0 ? d->max_threads_per_cu : 1024;
+    int n = 0;
+    n = add_cfg(list, n, d, 16, 256, tpc / 256);
+    n = add_cfg(list, n, d, 4, 256, tpc / 256);
+    if (quick)
+        return n;
+    n = add_cfg(list, n, d, 8, 256, tpc / 256);
+    for (int bpc = 1; bpc < tpc / 256; bpc *= 2)
+        n = add_cfg(list, n, d, 16, 256, bpc);
+    n = add_cfg(list, n, d, 16, 512, tpc / 512);
+    n = add_cfg(list, n, d, 16, 1024, tpc / 1024);
+    n = add_cfg(list, n, d, 16, 1024, 1);
+    return n;
+}
+
+/* Footprints (bytes over all arrays): cache sizes in sqrt(2) steps (x4 in
+ * quick mode) from a few KiB per CU to 4x L2, then DRAM points from >= 8x L2
+ * doubling up to the pool.  Returns the count. */
+static int build_footprints(const gp_device_info *d, int quick, size_t pool, double *f)
+{
+    double l2 = d->l2_bytes > 0 ? (double)d->l2_bytes : 4.0 * 1024 * 1024;
+    double lo = fmax(64.0 * 1024, 4096.0 * d->compute_units);
+    lo = pow(2.0, floor(log2(lo)));
+    double step = quick ? 4.0 : sqrt(2.0);
+    int n = 0;
+    for (double x = lo; x <= 4.0 * l2 && x <= (double)pool && n < MAX_FOOT - 8; x *= step)
+        f[n++] = floor(x / 256.0) * 256.0;
+    double dram = pow(2.0, ceil(log2(8.0 * l2)));
+    for (double x = dram; x <= (double)pool && n < MAX_FOOT; x *= 2) {
+        f[n++] = x;
+        if (quick)
+            break;
+    }
+    return n;
+}
+
+static gp_harness_cfg harness_cfg(int quick)
+{
+    gp_harness_cfg h = gp_harness_defaults();
+    h.warmup = 1;
+    h.min_reps = 3;
+    h.max_reps = quick ? 3 : 7;
+    h.target_cv = 0.02;
+    h.budget_s = quick ? 0.02 : 0.1;
+    return h;
+}
+
+/* Passes so that one launch of the reference configuration lasts >= ~1.5 ms. */
+static gp_status calibrate(bw_run *r, double target_ms)
+{
+    double ms;
+    r->passes = 1;
+    GP_TRY(time_once(r, &ms)); /* first touch / warm-up */
+    for (int step = 0; step < 4; step++) {
+        GP_TRY(time_once(r, &ms));
+        if (ms >= target_ms || r->passes >= MAX_PASSES)
+            break;
+        double scale = ms > 0.002 ? 1.2 * target_ms / ms : 64.0;
+        double p = fmin((double)MAX_PASSES, ceil(r->passes * fmin(scale, 1024.0)));
+        r->passes = (int)fmax(p, r->passes + 1.0);
+    }
+    return gp_ok();
+}
+
+typedef struct sweep {
+    int nf, nc;
+    double foot[MAX_FOOT];
+    cfg cfgs[MAX_CFG];
+    /* gbs[k][f][c], spread alike */
+    double gbs[GP_MEMBW_KERNELS][MAX_FOOT][MAX_CFG];
+    double spr[GP_MEMBW_KERNELS][MAX_FOOT][MAX_CFG];
+    double best[GP_MEMBW_KERNELS][MAX_FOOT];
+    int best_cfg[GP_MEMBW_KERNELS][MAX_FOOT];
+} sweep;
+
+static gp_status measure(gp_probe_ctx *ctx, bw_run *r, sweep *sw, gp_series *ser)
+{
+    gp_harness_cfg h = harness_cfg(ctx->opts->quick);
+    int total = GP_MEMBW_KERNELS * sw->nf, done = 0;
+    for (int k = 0; k < GP_MEMBW_KERNELS; k++) {
+        for (int f = 0; f < sw->nf; f++) {
+            r->kernel = k;
+            /* Each array gets an equal, 256-byte aligned share of the footprint. */
+            r->per_array = (size_t)(sw->foot[f] / karrays[k]) / 256 * 256;
+            sw->best[k][f] = NAN;
+            sw->best_cfg[k][f] = -1;
+            for (int c = 0; c < sw->nc; c++) {
+                r->c = sw->cfgs[c];
+                r->n = r->per_array / (size_t)r->c.vec;
+                r->grid = (unsigned)(r->c.bpc * ctx->dev.compute_units);
+                if (c == 0)
+                    GP_TRY(calibrate(r, ctx->opts->quick ? 1.0 : 1.5));
+                gp_harness_result res;
+                GP_TRY(gp_harness_run(&h, time_once, r, &res));
+                double bytes = (double)karrays[k] * (double)r->n * r->c.vec * r->passes;
+                double g = bytes / (res.summary.median * 1e-3) / 1e9;
+                double s = gp_stats_rel_spread(&res.summary);
+                sw->gbs[k][f][c] = g;
+                sw->spr[k][f][c] = s;
+                if (isnan(sw->best[k][f]) || g > sw->best[k][f])
+                    sw->best[k][f] = g, sw->best_cfg[k][f] = c;
+                double row[10] = {k, r->c.vec, r->c.block, r->grid, (double)karrays[k] * r->per_array,
+                                  g, s, r->passes, res.summary.median, r->c.bpc};
+                GP_TRY(gp_series_append(ser, row));
+            }
+            done++;
+            int bc = sw->best_cfg[k][f];
+            gp_progress("memory_bandwidth", done, total, "%s %.0f KiB: %.0f GB/s (%d B x %d x %d/CU)", kname[k],
+                        sw->foot[f] / 1024, sw->best[k][f], sw->cfgs[bc].vec, sw->cfgs[bc].block,
+                        sw->cfgs[bc].bpc);
+        }
+    }
+    return gp_ok();
+}
+
+/* Best bandwidth of kernel k over footprints >= min_foot; index or -1. */
+static int best_at_least(const sweep *sw, int k, double min_foot)
+{
+    int bi = -1;
+    for (int f = 0; f < sw->nf; f++)
+        if (sw->foot[f] >= min_foot && (bi < 0 || sw->best[k][f] > sw->best[k][bi]))
+            bi = f;
+    return bi;
+}
+
+static void record_level(gp_record *rec, const sweep *sw, int k, int f, const char *key, const char *what)
+{
+    int c = sw->best_cfg[k][f];
+    char m[256];
+    snprintf(m, sizeof m, "%s: %s kernel at %.0f MiB, %d B/thread access, %d-thread blocks, %d blocks/CU; "
+                          "bytes read + written / event time, median of repeats",
+             what, kname[k], sw->foot[f] / 1048576.0, sw->cfgs[c].vec, sw->cfgs[c].block, sw->cfgs[c].bpc);
+    gp_value *v = gp_record_value(rec, key, sw->best[k][f], "GB/s", sw->spr[k][f][c], m);
+    if (v)
+        v->unstable = sw->spr[k][f][c] > 0.1;
+}
+
+static void analyse(gp_probe_ctx *ctx, const sweep *sw)
+{
+    gp_record *rec = ctx->rec;
+    const gp_device_info *d = &ctx->dev;
+    double l2 = d->l2_bytes > 0 ? (double)d->l2_bytes : 4.0 * 1024 * 1024;
+    static const char *const keys[4] = {"read_gbs", "write_gbs", "copy_gbs", "triad_gbs"};
+    double peak = gp_bw_theoretical_gbs(d->mem_bus_bits, d->mem_clock_mhz);
+    if (isfinite(peak))
+        gp_record_value(rec, "peak_gbs", peak, "GB/s", -1,
+                        "bus width x memory clock x 2 (reported): bus bits / 8 x MHz x 1e6 x 2 (DDR)");
+    else
+        gp_record_none(rec, "peak_gbs", "GB/s", "the runtime reported no memory bus width or clock");
+
+    /* DRAM: footprints >= 8x L2 (>= 4x L2 when the pool could not hold that). */
+    double dram_min = 8.0 * l2;
+    if (best_at_least(sw, GP_MEMBW_TRIAD, dram_min) < 0) {
+        dram_min = 4.0 * l2;
+        gp_record_note(rec, "no footprint of 8x L2 fitted in free memory; DRAM figures use >= 4x L2");
+    }
+    double dram_best = NAN;
+    for (int k = 0; k < 4; k++) {
+        int f = best_at_least(sw, k, dram_min);
+        if (f < 0) {
+            gp_record_none(rec, keys[k], "GB/s", "no footprint beyond L2 could be allocated");
+            continue;
+        }
+        record_level(rec, sw, k, f, keys[k], "DRAM, best over configurations and footprints >= 8x L2");
+        if (isnan(dram_best) || sw->best[k][f] > dram_best)
+            dram_best = sw->best[k][f];
+        if (k == GP_MEMBW_TRIAD) {
+            record_level(rec, sw, k, f, "bandwidth_gbs", "DRAM triad a = b + s*c counting 3 x N x element bytes");
+            if (isfinite(peak)) {
+                double frac = sw->best[k][f] / peak;
+                gp_record_value(rec, "dram_fraction_of_peak", frac, "fraction", sw->spr[k][f][sw->best_cfg[k][f]],
+                                "DRAM triad bandwidth / peak_gbs");
+                gp_record_note(rec, "DRAM triad %.0f GB/s = %.1f%% of the %.0f GB/s theoretical peak%s",
+                               sw->best[k][f], 100 * frac, peak,
+                               frac >= 0.9 ? "" : " (below 90%: see read/copy figures and docs for what limits it)");
+            }
+        }
+    }
+    /* Levels per kernel from plateaus of the best curve. */
+    double l2_level = NAN, l1_level = NAN;
+    for (int k = 0; k < GP_MEMBW_KERNELS; k++) {
+        gp_bw_plateau p[8];
+        int np = gp_bw_plateaus(sw->best[k], (size_t)sw->nf, 0.08, 2, p, 8);
+        gp_bw_levels lv = gp_bw_classify(sw->foot, p, np, l2);
+        char line[256];
+        int o = snprintf(line, sizeof line, "%s: %d plateau(s)", kname[k], np);
+        for (int i = 0; i < np && o < (int)sizeof line - 60; i++)
+            o += snprintf(line + o, sizeof line - (size_t)o, "; %.0f GB/s over %.2f-%.2f MiB%s", p[i].level,
+                          sw->foot[p[i].first] / 1048576.0, sw->foot[p[i].last] / 1048576.0,
+                          i == lv.l1 ? " (L1)" : i == lv.l2 ? " (L2)" : i == lv.dram ? " (DRAM)" : "");
+        gp_record_note(rec, "%s", line);
+        /* L2 from the rotating read (no L1 reuse); L1 from the pass-stable read. */
+        if (k == GP_MEMBW_READ_L2 && lv.l2 >= 0) {
+            l2_level = p[lv.l2].level;
+            /* The best point inside the plateau carries the configuration. */
+            int bf = (int)p[lv.l2].first;
+            for (size_t f = p[lv.l2].first; f <= p[lv.l2].last; f++)
+                if (sw->best[k][f] > sw->best[k][bf])
+                    bf = (int)f;
+            char m[256];
+            int c = sw->best_cfg[k][bf];
+            snprintf(m, sizeof m, "median of the L2 plateau (%.2f-%.2f MiB) of the read with blocks rotating over "
+                                  "the data each pass (no L1 reuse); best there: %d B x %d threads x %d/CU",
+                     sw->foot[p[lv.l2].first] / 1048576.0, sw->foot[p[lv.l2].last] / 1048576.0, sw->cfgs[c].vec,
+                     sw->cfgs[c].block, sw->cfgs[c].bpc);
+            gp_record_value(rec, "l2_bandwidth_gbs", l2_level, "GB/s", p[lv.l2].spread, m);
+        }
+        if (k == GP_MEMBW_READ && np > 0)
+            l1_level = p[0].level;
+    }
+    if (isnan(l2_level)) {
+        /* No plateau: the best rotating read between L2/8 and L2/2. */
+        int bf = -1;
+        for (int f = 0; f < sw->nf; f++)
+            if (sw->foot[f] >= l2 / 8 && sw->foot[f] <= l2 / 2 &&
+                (bf < 0 || sw->best[GP_MEMBW_READ_L2][f] > sw->best[GP_MEMBW_READ_L2][bf]))
+                bf = f;
+        if (bf >= 0) {
+            l2_level = sw->best[GP_MEMBW_READ_L2][bf];
+            record_level(rec, sw, GP_MEMBW_READ_L2, bf, "l2_bandwidth_gbs",
+                         "no L2 plateau found; best rotating read between L2/8 and L2/2");
+        } else {
+            gp_record_none(rec, "l2_bandwidth_gbs", "GB/s", "no plateau and no footprint between L2/8 and L2/2");
+        }
+    }
+    if (isfinite(l1_level) && isfinite(l2_level) && l1_level >= 1.2 * l2_level)
+        gp_record_value(rec, "l1_bandwidth_gbs", l1_level, "GB/s", -1,
+                        "first plateau of the read that keeps each CU's share across passes, all CUs together");
+    else
+        gp_record_none(rec, "l1_bandwidth_gbs", "GB/s",
+                       "the pass-stable read shows no plateau 1.2x above L2 at the smallest footprints");
+    if (isfinite(l2_level) && isfinite(dram_best))
+        gp_record_note(rec, "L2 %.0f GB/s is %.1fx the best DRAM figure (%.0f GB/s)", l2_level, l2_level / dram_best,
+                       dram_best);
+    /* Which configuration wins at DRAM: is the vector width or occupancy what matters? */
+    int f = best_at_least(sw, GP_MEMBW_READ, dram_min);
+    if (f >= 0) {
+        double w4 = NAN, w16 = NAN;
+        for (int c = 0; c < sw->nc; c++) {
+            if (sw->cfgs[c].block == 256 && sw->cfgs[c].bpc == sw->cfgs[0].bpc && sw->cfgs[c].vec == 4)
+                w4 = sw->gbs[GP_MEMBW_READ][f][c];
+            if (c == 0)
+                w16 = sw->gbs[GP_MEMBW_READ][f][c];
+        }
+        if (isfinite(w4) && isfinite(w16))
+            gp_record_note(rec, "DRAM read at full occupancy: 4-byte accesses %.0f GB/s, 16-byte %.0f GB/s", w4, w16);
+    }
+}
+
+static gp_status memory_bandwidth_run(gp_probe_ctx *ctx)
+{
+    static sweep sw; /* ~30 KB of doubles: keep it off the stack */
+    memset(&sw, 0, sizeof sw);
+    bw_run r;
+    memset(&r, 0, sizeof r);
+    int quick = ctx->opts->quick;
+    size_t free_b = 0, total_b = 0;
+    GP_TRY(gp_rt_mem_info(&free_b, &total_b));
+    /* Pool: DRAM points up to 4 GiB (1 GiB quick), at most half of free memory. */
+    double cap = quick ? 1024.0 * 1048576 : 4096.0 * 1048576;
+    double pool = fmin(cap, 0.5 * (double)free_b);
+    pool = pow(2.0, floor(log2(fmax(pool, 1048576.0))));
+    sw.nc = build_cfgs(&ctx->dev, quick, sw.cfgs);
+    sw.nf = build_footprints(&ctx->dev, quick, (size_t)pool, sw.foot);
+    if (sw.nf == 0 || sw.nc == 0)
+        return gp_fail(GP_ERR_NOMEM, "memory_bandwidth: no footprint fits in %.0f MiB free", free_b / 1048576.0);
+    size_t pool_bytes = (size_t)sw.foot[sw.nf - 1] + 4096;
+    gp_series *ser = gp_record_series(ctx->rec, "sweep",
+                                      "kernel,vec_bytes,block,blocks,footprint_bytes,gbs,spread,passes,ms_median,blocks_per_cu");
+    gp_series *best = gp_record_series(ctx->rec, "best", "kernel,footprint_bytes,gbs,spread,vec_bytes,block,blocks_per_cu");
+    if (!ser || !best)
+        return gp_fail(GP_ERR_NOMEM, "memory_bandwidth: no room for series");
+    gp_record_note(ctx->rec, "kernel ids: 0 read, 1 write, 2 copy, 3 triad, 4 read with blocks rotating over the "
+                             "data each pass (L2 without L1 reuse)");
+    gp_status st = gp_rt_malloc((void **)&r.pool, pool_bytes);
+    if (st.code == GP_OK)
+        st = gp_rt_malloc((void **)&r.out, 64);
+    if (st.code == GP_OK)
+        st = gp_rt_stream_create(&r.stream);
+    if (st.code == GP_OK)
+        st = gp_rt_event_create(&r.e0);
+    if (st.code == GP_OK)
+        st = gp_rt_event_create(&r.e1);
+    /* Fill the pool with 1.0f (the write kernel), so reads sum real numbers. */
+    if (st.code == GP_OK)
+        st = gp_membw_launch(r.stream, GP_MEMBW_WRITE, 4, (unsigned)(4 * ctx->dev.compute_units), 256, r.pool, NULL,
+                             NULL, pool_bytes / 4, 1, 1.0f, -1.0f, r.out);
+    if (st.code == GP_OK)
+        st = gp_rt_stream_synchronize(r.stream);
+    if (st.code == GP_OK)
+        st = measure(ctx, &r, &sw, ser);
+    gp_rt_event_destroy(r.e0);
+    gp_rt_event_destroy(r.e1);
+    gp_rt_stream_destroy(r.stream);
+    gp_rt_free(r.out);
+    gp_rt_free(r.pool);
+    GP_TRY(st);
+    for (int k = 0; k < GP_MEMBW_KERNELS; k++)
+        for (int f = 0; f < sw.nf; f++) {
+            int c = sw.best_cfg[k][f];
+            double row[7] = {k, sw.foot[f], sw.best[k][f], sw.spr[k][f][c], sw.cfgs[c].vec, sw.cfgs[c].block,
+                             sw.cfgs[c].bpc};
+            GP_TRY(gp_series_append(best, row));
+        }
+    analyse(ctx, &sw);
+    return gp_ok();
+}
+
+static gp_status memory_bandwidth_check(const gp_record *rec, const gp_device_info *dev)
+{
+    const gp_value *pk = gp_record_find(rec, "peak_gbs");
+    double l2 = dev->l2_bytes > 0 ? (double)dev->l2_bytes : 4.0 * 1024 * 1024;
+    /* Nothing streams from DRAM faster than the bus can carry; 3% allows for
+     * event-timer granularity, not for a wrong byte count. */
+    if (pk && pk->detected) {
+        for (int i = 0; i < rec->nseries; i++) {
+            const gp_series *s = &rec->series[i];
+            if (strcmp(s->name, "sweep") != 0)
+                continue;
+            for (size_t j = 0; j < s->nrows; j++) {
+                const double *row = s->data + j * (size_t)s->ncols;
+                if (row[4] >= 4.0 * l2 && row[5] > 1.03 * pk->value)
+                    return gp_fail(GP_ERR_CHECK,
+                                   "memory_bandwidth: %s at %.0f MiB measured %.0f GB/s, above the %.0f GB/s "
+                                   "theoretical DRAM peak: the byte count or the timing is wrong",
+                                   kname[(int)row[0] % GP_MEMBW_KERNELS], row[4] / 1048576.0, row[5], pk->value);
+            }
+        }
+    }
+    const gp_value *bw = gp_record_find(rec, "bandwidth_gbs");
+    if (!bw || !bw->detected || !(bw->value > 0))
+        return gp_fail(GP_ERR_CHECK, "memory_bandwidth: no positive DRAM triad bandwidth");
+    const gp_value *l2v = gp_record_find(rec, "l2_bandwidth_gbs");
+    static const char *const keys[4] = {"read_gbs", "write_gbs", "copy_gbs", "triad_gbs"};
+    if (l2v && l2v->detected)
+        for (int k = 0; k < 4; k++) {
+            const gp_value *v = gp_record_find(rec, keys[k]);
+            if (v && v->detected && l2v->value < 0.95 * v->value)
+                return gp_fail(GP_ERR_CHECK, "memory_bandwidth: L2 bandwidth %.0f GB/s is below DRAM %s %.0f GB/s",
+                               l2v->value, keys[k], v->value);
+        }
+    return gp_ok();
+}
+
+const gp_probe gp_probe_memory_bandwidth = {
+    "memory_bandwidth",
+    "read/write/copy/triad bandwidth of L1, L2 and DRAM vs footprint, width and occupancy",
+    memory_bandwidth_run,
+    memory_bandwidth_check,
+};

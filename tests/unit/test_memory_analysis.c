@@ -1,0 +1,267 @@
+#include <math.h>
+
+#include "gp_test.h"
+#include "memory_analysis.h"
+
+/* Latency of a random chase over footprint x through a hierarchy of LRU-like
+ * levels: a footprint that fits level k costs its latency; the step between
+ * levels is spread over `soft` octaves (random replacement rounds it). */
+typedef struct synth_level {
+    double bytes, latency;
+} synth_level;
+
+static double synth_latency(const synth_level *lv, int n, double final_latency, double x, double soft)
+{
+    for (int k = 0; k < n; k++) {
+        if (x <= lv[k].bytes)
+            return lv[k].latency;
+        double next = k + 1 < n ? lv[k + 1].latency : final_latency;
+        double over = log2(x / lv[k].bytes);
+        if (over < soft && x <= (k + 1 < n ? lv[k + 1].bytes : INFINITY))
+            return lv[k].latency + (next - lv[k].latency) * (soft > 0 ? over / soft : 1.0);
+    }
+    return final_latency;
+}
+
+/* Footprints 1 KiB .. 4 GiB, 4 per octave, with +-noise relative jitter. */
+static size_t synth_sweep(const synth_level *lv, int n, double final_latency, double soft, double noise,
+                          unsigned long long *seed, double *x, double *y)
+{
+    size_t k = 0;
+    for (double e = 10; e <= 32.0 + 1e-9; e += 0.25) {
+        x[k] = floor(pow(2.0, e) / 128) * 128;
+        y[k] = synth_latency(lv, n, final_latency, x[k], soft) * (1 + noise * (2 * gp_test_rand(seed) - 1));
+        k++;
+    }
+    return k;
+}
+
+GP_TEST(memory_levels_hopper_like)
+{
+    /* L1 200 KiB @33, near L2 24 MiB @260, far L2 50 MiB @390, DRAM @600,
+     * TLB misses past 1 GiB @780. */
+    synth_level lv[] = {{200 * 1024., 33}, {24 * 1048576., 260}, {50 * 1048576., 390}, {1073741824., 600}};
+    unsigned long long seed = 7;
+    double x[128], y[128];
+    size_t n = synth_sweep(lv, 4, 780, 0.0, 0.03, &seed, x, y);
+    gp_mem_level L[16];
+    size_t nl = gp_mem_levels(x, y, n, 0.12, L, 16);
+    GP_CHECK(nl == 5);
+    GP_CHECK_NEAR(L[0].latency, 33, 2);
+    GP_CHECK(L[0].capacity_lo <= 200 * 1024. && L[0].capacity_hi > 200 * 1024.);
+    GP_CHECK(fabs(L[0].capacity / (200 * 1024.) - 1) < 0.1);
+    GP_CHECK(L[0].confidence > 0.8);
+    GP_CHECK_NEAR(L[1].latency, 260, 10);
+    GP_CHECK(fabs(L[2].capacity / (50 * 1048576.) - 1) < 0.1);
+    GP_CHECK_NEAR(L[3].latency, 600, 20);
+    gp_mem_hierarchy h;
+    GP_CHECK(gp_mem_label(L, nl, 60.0 * 1048576, 262, &h) == 5);
+    GP_CHECK(h.l1 == 0 && h.l2 == 1 && h.l2_far == 2 && h.dram == 3 && h.tlb == 4);
+    return 0;
+}
+
+GP_TEST(memory_levels_soft_step_lower_confidence)
+{
+    /* Random replacement: the L2 -> DRAM step spreads over an octave. */
+    synth_level lv[] = {{16 * 1024., 120}, {4 * 1048576., 350}};
+    unsigned long long seed = 11;
+    double x[128], y[128];
+    size_t n = synth_sweep(lv, 2, 650, 1.0, 0.02, &seed, x, y);
+    gp_mem_level L[16];
+    size_t nl = gp_mem_levels(x, y, n, 0.12, L, 16);
+    GP_CHECK(nl == 3);
+    /* The capacity is bracketed by the last plateau point and the next one. */
+    GP_CHECK(L[1].capacity_lo <= 4.3 * 1048576 && L[1].capacity_hi > 4 * 1048576.);
+    GP_CHECK(fabs(log2(L[1].capacity / (4 * 1048576.))) < 0.5);
+    /* A soft step is less certain than the same step taken sharply. */
+    double xs[128], ys[128];
+    size_t ns = synth_sweep(lv, 2, 650, 0.0, 0.02, &seed, xs, ys);
+    gp_mem_level S[16];
+    GP_CHECK(gp_mem_levels(xs, ys, ns, 0.12, S, 16) == 3);
+    GP_CHECK(L[1].confidence < S[1].confidence && L[1].confidence > 0.3 && S[1].confidence > 0.9);
+    gp_mem_hierarchy h;
+    /* No bypass measurement: two cache levels before DRAM means L1 + L2. */
+    gp_mem_label(L, nl, 4.0 * 1048576, 0, &h);
+    GP_CHECK(h.l1 == 0 && h.l2 == 1 && h.l2_far == -1 && h.dram == 2 && h.tlb == -1);
+    return 0;
+}
+
+GP_TEST(memory_levels_no_l1_when_first_level_is_l2)
+{
+    /* Loads not cached in L1: the first plateau has the bypass (L2) latency. */
+    synth_level lv[] = {{6 * 1048576., 300}};
+    unsigned long long seed = 3;
+    double x[128], y[128];
+    size_t n = synth_sweep(lv, 1, 700, 0.0, 0.02, &seed, x, y);
+    gp_mem_level L[16];
+    size_t nl = gp_mem_levels(x, y, n, 0.12, L, 16);
+    GP_CHECK(nl == 2);
+    gp_mem_hierarchy h;
+    gp_mem_label(L, nl, 6.0 * 1048576, 295, &h);
+    GP_CHECK(h.l1 == -1 && h.l2 == 0 && h.dram == 1);
+    return 0;
+}
+
+GP_TEST(memory_levels_flat_curve_has_one_level)
+{
+    unsigned long long seed = 5;
+    double x[128], y[128];
+    synth_level lv[] = {{1, 500}};
+    size_t n = synth_sweep(lv, 1, 500, 0.0, 0.05, &seed, x, y);
+    gp_mem_level L[16];
+    size_t nl = gp_mem_levels(x, y, n, 0.12, L, 16);
+    GP_CHECK(nl == 1);
+    GP_CHECK(isnan(L[0].capacity));
+    gp_mem_hierarchy h;
+    gp_mem_label(L, nl, 4.0 * 1048576, 0, &h);
+    /* Nothing is cached: the one level is what every footprint pays. */
+    GP_CHECK(h.l1 == -1 && h.l2 == -1 && h.l2_far == -1 && h.dram == 0);
+    return 0;
+}
+
+GP_TEST(memory_plateaus_single_outlier_stays)
+{
+    double x[12], y[12];
+    for (int i = 0; i < 12; i++) {
+        x[i] = 1024.0 * (1 << i);
+        y[i] = i < 6 ? 30 : 300;
+    }
+    y[3] = 45; /* a spike inside the first plateau */
+    gp_mem_plateau p[8];
+    size_t np = gp_mem_plateaus(x, y, 12, 0.12, 2, p, 8);
+    GP_CHECK(np == 2);
+    GP_CHECK(p[0].first == 0 && p[0].last == 5);
+    GP_CHECK_NEAR(p[0].latency, 30, 1e-9);
+    return 0;
+}
+
+static size_t knee_curve(double line, double hit, double miss, double noise, unsigned long long *seed,
+                         double *s, double *y)
+{
+    size_t n = 0;
+    for (double st = 8; st <= 1024; st *= 2) {
+        s[n] = st;
+        double f = st >= line ? 1.0 : st / line;
+        y[n] = (hit + (miss - hit) * f) * (1 + noise * (2 * gp_test_rand(seed) - 1));
+        n++;
+    }
+    return n;
+}
+
+GP_TEST(memory_line_knee_finds_line)
+{
+    unsigned long long seed = 9;
+    double s[16], y[16], conf;
+    double lines[] = {32, 64, 128, 256};
+    for (int i = 0; i < 4; i++) {
+        size_t n = knee_curve(lines[i], 33, 260, 0.04, &seed, s, y);
+        double k = gp_mem_line_knee(s, y, n, 0.25, &conf);
+        GP_CHECK_NEAR(k, lines[i], 0);
+        GP_CHECK(conf > 0.5);
+    }
+    return 0;
+}
+
+GP_TEST(memory_line_knee_not_detected)
+{
+    unsigned long long seed = 13;
+    double s[16], y[16];
+    /* Flat: every load hits (or every load misses). */
+    size_t n = knee_curve(8, 300, 300, 0.05, &seed, s, y);
+    GP_CHECK(isnan(gp_mem_line_knee(s, y, n, 0.25, NULL)));
+    /* Still rising at the largest stride: no plateau to support a knee. */
+    n = knee_curve(2048, 30, 600, 0.01, &seed, s, y);
+    GP_CHECK(isnan(gp_mem_line_knee(s, y, n, 0.25, NULL)));
+    return 0;
+}
+
+/* Conflict degree of lanes 0..wave-1 reading element lane*s (elem bytes)
+ * from `banks` banks of `w` bytes, `group` lanes served per pass: the
+ * largest number of distinct words one bank must deliver in a pass. */
+static double model_degree(int s, int elem, int banks, int w, int wave, int group)
+{
+    int worst_total = 0;
+    for (int g0 = 0; g0 < wave; g0 += group) {
+        int worst = 1;
+        for (int b = 0; b < banks; b++) {
+            long words[64];
+            int nw = 0;
+            for (int l = g0; l < g0 + group; l++) {
+                long byte = (long)l * s * elem;
+                for (long off = 0; off < elem; off += w) {
+                    long word = (byte + off) / w;
+                    if (word % banks != b)
+                        continue;
+                    int seen = 0;
+                    for (int k = 0; k < nw; k++)
+                        seen |= words[k] == word;
+                    if (!seen && nw < 64)
+                        words[nw++] = word;
+                }
+            }
+            if (nw > worst)
+                worst = nw;
+        }
+        worst_total += worst;
+    }
+    return worst_total;
+}
+
+static size_t bank_curve(int elem, int banks, int w, int wave, int group, double noise,
+                         unsigned long long *seed, double *s, double *d)
+{
+    size_t n = 0;
+    double base = model_degree(1, elem, banks, w, wave, group);
+    for (int st = 1; st <= 128; st++) {
+        s[n] = st;
+        d[n] = model_degree(st, elem, banks, w, wave, group) / base * (1 + noise * (2 * gp_test_rand(seed) - 1));
+        n++;
+    }
+    return n;
+}
+
+GP_TEST(memory_bank_geometry_wave32_and_wave64)
+{
+    unsigned long long seed = 21;
+    double s[160], d[160], conf;
+    int banks, bw;
+    /* NVIDIA-like: 32 banks x 4 B, a warp of 32 in one pass. */
+    size_t n = bank_curve(4, 32, 4, 32, 32, 0.03, &seed, s, d);
+    GP_CHECK(gp_mem_bank_geometry(s, d, n, 4, &banks, &bw, &conf) == 0);
+    GP_CHECK(banks == 32 && bw == 4);
+    GP_CHECK(conf > 0.7);
+    /* gfx9-like: wave64 served as two halves of 32 lanes over 32 banks x 4 B. */
+    n = bank_curve(4, 32, 4, 64, 32, 0.03, &seed, s, d);
+    GP_CHECK(gp_mem_bank_geometry(s, d, n, 4, &banks, &bw, &conf) == 0);
+    GP_CHECK(banks == 32 && bw == 4);
+    /* 64 banks x 4 B with a whole wave64 per pass. */
+    n = bank_curve(4, 64, 4, 64, 64, 0.03, &seed, s, d);
+    GP_CHECK(gp_mem_bank_geometry(s, d, n, 4, &banks, &bw, &conf) == 0);
+    GP_CHECK(banks == 64 && bw == 4);
+    /* Padding: a [32][32+p] tile read by column is conflict-free at p = 1. */
+    n = bank_curve(4, 32, 4, 32, 32, 0.0, &seed, s, d);
+    double best;
+    GP_CHECK(gp_mem_best_pad(s, d, n, 32, 4, &best) == 1);
+    GP_CHECK_NEAR(best, 1.0, 1e-9);
+    return 0;
+}
+
+GP_TEST(memory_bank_geometry_not_detected)
+{
+    double s[64], d[64];
+    unsigned long long seed = 4;
+    /* No conflicts at all (e.g. timing not bound by the LDS pipe). */
+    for (int i = 0; i < 64; i++) {
+        s[i] = i + 1;
+        d[i] = 1 + 0.05 * (gp_test_rand(&seed) - 0.5);
+    }
+    int banks = -7, bw = -7;
+    GP_CHECK(gp_mem_bank_geometry(s, d, 64, 4, &banks, &bw, NULL) == -1);
+    GP_CHECK(banks == -7 && bw == -7);
+    /* Degree still doubling at the largest stride: saturation not seen. */
+    for (int i = 0; i < 64; i++)
+        d[i] = (double)((i + 1) & -(i + 1)); /* gcd(s, infinity-many banks) */
+    GP_CHECK(gp_mem_bank_geometry(s, d, 64, 4, &banks, &bw, NULL) == -1);
+    GP_CHECK(gp_mem_best_pad(s, d, 64, 62, 4, NULL) == -1); /* 65, 66 missing */
+    return 0;
+}
