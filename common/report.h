@@ -1,0 +1,22 @@
+/* The hardware characterization report: every probe record (<probe>.json
+ * plus its series CSVs) in a results directory, gathered into one Markdown
+ * file and one self-contained HTML file with SVG plots. */
+#ifndef GP_REPORT_H
+#define GP_REPORT_H
+
+#include "gp_status.h"
+
+/* Read every *.json record in results_dir and write, in out_dir (created if
+ * needed; may be results_dir itself), each atomically:
+ *   report.html            inline CSS and <svg> plots, no external resources
+ *   report.md              the same sections, plots as image links to
+ *   <probe>_<series>.svg   one plot per series
+ * Sections: device, clocks, summary of every value, unstable or undetected
+ * results, one section per probe (findings and plots), and the tuning table
+ * (table.txt in out_dir, else in results_dir) verbatim.
+ * Errors: GP_ERR_USAGE when results_dir holds no record or a record is not
+ * valid JSON (the message names the file, line and column); a missing or
+ * unreadable series CSV is a note in the report, not an error. */
+gp_status gp_report_write(const char *results_dir, const char *out_dir);
+
+#endif

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# amd_register_limits.sh GFX_TARGET WORK_DIR
+#
+# Highest VGPR and SGPR a kernel may name on an AMD target, found the way
+# seed 003 (sections 2.3-2.4) found v255 and s101 on gfx900: compile a tiny
+# kernel whose inline asm writes v<N> (s<N>) and see whether the compiler
+# accepts it, for rising N (binary search; acceptance is monotone in N).
+# Prints "vgpr_max = N" and "sgpr_max = N" and writes them to
+# WORK_DIR/register_limits_<target>.txt for the report.  Exit 77 without
+# hipcc; exit 1 when a limit is not found.
+set -u
+target=$1 work=$2
+hipcc=$(command -v hipcc || true)
+[ -n "$hipcc" ] || { echo "hipcc not found: skipping $target"; exit 77; }
+export HIP_PLATFORM=amd
+mkdir -p "$work"
+
+# accepts KIND N: 0 when a kernel writing register <KIND><N> compiles.  The
+# clobber list tells the compiler the register is used, as a real kernel would.
+accepts() {
+    local kind=$1 n=$2 src=$work/reg_${1}${2}.hip
+    local insn="v_mov_b32 v$n, 0"
+    [ "$kind" = s ] && insn="s_mov_b32 s$n, 0"
+    cat >"$src" <<SRC
+#include <hip/hip_runtime.h>
+__global__ void probe_reg(float *a) { asm volatile("$insn" ::: "$kind$n"); if (a) a[0] = 0; }
+SRC
+    "$hipcc" -x hip --offload-arch="$target" --cuda-device-only -O1 -c -o "$work/reg_${kind}${n}.o" "$src" \
+        >"$work/reg_${kind}${n}.log" 2>&1
+}
+
+# Largest N in [0, hi] the compiler accepts, or -1.
+highest() {
+    local kind=$1 lo=0 hi=$2 mid
+    accepts "$kind" 0 || { echo -1; return; }
+    accepts "$kind" "$hi" && { echo "$hi"; return; }
+    while [ $((hi - lo)) -gt 1 ]; do
+        mid=$(((lo + hi) / 2))
+        if accepts "$kind" "$mid"; then lo=$mid; else hi=$mid; fi
+    done
+    echo "$lo"
+}
+
+# Upper ends of the search: beyond any GCN/CDNA/RDNA register name.
+vmax=$(highest v 1024)
+smax=$(highest s 256)
+out=$work/register_limits_$target.txt
+{
+    echo "# $target: highest register names hipcc accepts in inline asm (tests/build/amd_register_limits.sh)"
+    echo "vgpr_max = $vmax"
+    echo "sgpr_max = $smax"
+} >"$out"
+cat "$out"
+fail=0
+[ "$vmax" -ge 0 ] || { echo "FAIL $target: no VGPR name accepted (see $work/reg_v0.log)"; fail=1; }
+[ "$smax" -ge 0 ] || { echo "FAIL $target: no SGPR name accepted (see $work/reg_s0.log)"; fail=1; }
+[ "$vmax" -lt 1024 ] || { echo "FAIL $target: every VGPR name accepted: the test is not testing"; fail=1; }
+[ "$smax" -lt 256 ] || { echo "FAIL $target: every SGPR name accepted: the test is not testing"; fail=1; }
+exit $fail

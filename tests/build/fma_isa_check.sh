@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# fma_isa_check.sh TARGET SOURCE_DIR WORK_DIR
+#
+# Reads the code the compiler generates for microbench/fma_throughput.hip and
+# checks that the loops the probe times hold the FMAs the source promises:
+#   - the fp32 chain kernel: GP_FMA_ACC x GP_FMA_INNER FMAs in its loop body,
+#   - the fp64 chain kernel: the same count of fp64 FMAs,
+#   - the loop-shape kernels: >= GP_FMA_LOOP_UNROLL_N (unroll) and
+#     >= GP_FMA_LOOP_INNER (double loop) FMAs in their loop bodies.
+# sm_*: nvcc -ptx, counting fma.rn.f32/f64 between a label and the branch back
+# to it.  gfx*: hipcc --cuda-device-only -S, counting v_fma_f32/v_fmac_f32
+# (v_fma_f64) between a loop label and its back-branch.  A multiply and a
+# separate add would not count: the check fails if contraction was lost.
+# Exit 77 (skipped) when the compiler for TARGET is not installed.
+set -u
+target=$1 src=$2 work=$3
+hdr=$src/microbench/fma_throughput.h
+hip=$src/microbench/fma_throughput.hip
+mkdir -p "$work"
+
+def() { sed -n "s/^#define $1 \([0-9]*\).*/\1/p" "$hdr"; }
+acc=$(def GP_FMA_ACC) inner=$(def GP_FMA_INNER) unroll=$(def GP_FMA_LOOP_UNROLL_N) dinner=$(def GP_FMA_LOOP_INNER)
+[ -n "$acc" ] && [ -n "$inner" ] && [ -n "$unroll" ] && [ -n "$dinner" ] || {
+    echo "FAIL: cannot read the FMA counts from $hdr"; exit 1; }
+chain=$((acc * inner))
+
+case "$target" in
+    sm_*)
+        nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+        [ -x "$nvcc" ] || { echo "nvcc not found: skipping $target"; exit 77; }
+        out=$work/fma_throughput_$target.ptx
+        "$nvcc" -arch="$target" -ptx -O3 -x cu -I"$src/platform" -I"$src/common" -o "$out" "$hip" \
+            >"$work/fma_isa_$target.log" 2>&1 || { echo "FAIL: nvcc -ptx failed"; cat "$work/fma_isa_$target.log"; exit 1; }
+        f32='fma\.rn\.f32' f64='fma\.rn\.f64'
+        ;;
+    gfx*)
+        hipcc=$(command -v hipcc || true)
+        [ -n "$hipcc" ] || { echo "hipcc not found: skipping $target"; exit 77; }
+        export HIP_PLATFORM=amd
+        out=$work/fma_throughput_$target.s
+        "$hipcc" -x hip --offload-arch="$target" --cuda-device-only -O3 -S -I"$src/platform" -I"$src/common" \
+            -o "$out" "$hip" 2>"$work/fma_isa_$target.log" || {
+            echo "FAIL: hipcc -S failed"; cat "$work/fma_isa_$target.log"; exit 1; }
+        f32='v_(fma|fmac|pk_fma)_f32' f64='v_fma_f64'
+        ;;
+    *) echo "unknown target $target" >&2; exit 2 ;;
+esac
+
+# Largest FMA count (regex $2) in one loop of the kernel whose mangled name
+# contains $1: lines between a label and a later branch back to it.  Works
+# for PTX ($L__BB3_2: ... bra $L__BB3_2;) and AMDGPU (.LBB3_1: ...
+# s_cbranch_scc1 .LBB3_1).  A packed v_pk_fma_f32 counts twice.
+loop_fmas() {
+    awk -v kname="$1" -v re="$2" '
+        # Start of a kernel: PTX ".entry NAME(" or an AMDGPU "NAME:" label.
+        /\.entry [_A-Za-z0-9]+/ || /^_Z[_A-Za-z0-9]*:/ {
+            name = $0; inside = index(name, kname) > 0; nl = 0; delete at; next }
+        !inside { next }
+        /^[$.]L[_A-Za-z0-9]*:/ { lab = $1; sub(/:.*/, "", lab); at[lab] = count; next }
+        $0 ~ re { count += ($0 ~ /pk_fma/) ? 2 : 1 }
+        /bra|s_cbranch|s_branch/ {
+            t = $NF; sub(/;$/, "", t)
+            if (t in at && count - at[t] > best) best = count - at[t] }
+        END { print best + 0 }' "$out"
+}
+
+fail=0
+check() { # what kernel regex want
+    local got; got=$(loop_fmas "$2" "$3")
+    if [ "$got" -lt "$4" ]; then
+        echo "FAIL $target $1: $got FMAs in the loop body, the source promises $4"; fail=1
+    else
+        echo "ok   $target $1: $got FMAs in the loop body (promised $4)"
+    fi
+}
+check "fp32 chain" 'gp_fma_chain_kernelIfE' "$f32" "$chain"
+check "fp64 chain" 'gp_fma_chain_kernelIdE' "$f64" "$chain"
+check "loop unroll" 'gp_fma_loop_unroll' "$f32" "$unroll"
+check "loop double" 'gp_fma_loop_double' "$f32" "$dinner"
+exit $fail

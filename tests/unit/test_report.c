@@ -1,0 +1,576 @@
+/* The report writer: JSON reader, SVG plots, and the report from synthetic
+ * and recorded (H200) results directories. */
+#define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "csv.h"
+#include "gp_test.h"
+#include "json_read.h"
+#include "record.h"
+#include "report.h"
+#include "svg.h"
+
+/* ---- helpers ---- */
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *buf = malloc((size_t)n + 1);
+    size_t got = buf ? fread(buf, 1, (size_t)n, f) : 0;
+    fclose(f);
+    if (buf)
+        buf[got] = '\0';
+    return buf;
+}
+
+static int count(const char *hay, const char *needle)
+{
+    int n = 0;
+    size_t len = strlen(needle);
+    for (const char *p = strstr(hay, needle); p; p = strstr(p + len, needle))
+        n++;
+    return n;
+}
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    if (f) {
+        fputs(text, f);
+        fclose(f);
+    }
+}
+
+/* Remove a flat temporary directory and the files in it. */
+static void rm_dir(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    struct dirent *e;
+    char p[1024];
+    while ((e = readdir(d)) != NULL) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+            continue;
+        snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+        remove(p);
+    }
+    closedir(d);
+    rmdir(dir);
+}
+
+/* Tags balanced (a small XML walk: no comments or CDATA are ever written). */
+static int xml_balanced(const char *s)
+{
+    char stack[64][24];
+    int depth = 0;
+    for (const char *p = strchr(s, '<'); p; p = strchr(p + 1, '<')) {
+        if (p[1] == '?') {
+            p = strstr(p, "?>");
+            if (!p)
+                return 0;
+            continue;
+        }
+        const char *end = strchr(p, '>');
+        if (!end)
+            return 0;
+        int closing = p[1] == '/';
+        const char *name = p + 1 + closing;
+        size_t n = strcspn(name, " \t\n/>");
+        if (n == 0 || n >= sizeof stack[0])
+            return 0;
+        if (closing) {
+            if (depth == 0 || strncmp(stack[depth - 1], name, n) || stack[depth - 1][n])
+                return 0;
+            depth--;
+        } else if (end[-1] != '/') {
+            if (depth == 64)
+                return 0;
+            memcpy(stack[depth], name, n);
+            stack[depth++][n] = '\0';
+        }
+        p = end;
+    }
+    return depth == 0;
+}
+
+static int has_nan_text(const char *s)
+{
+    for (const char *p = s; *p; p++)
+        if (!strncasecmp(p, "nan", 3) || !strncasecmp(p, "inf", 3))
+            return 1;
+    return 0;
+}
+
+/* Render a plot into a heap string. */
+static char *render(const gp_plot *p)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f)
+        return NULL;
+    gp_status st = gp_svg_plot(f, p);
+    fclose(f);
+    if (st.code != GP_OK) {
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}
+
+/* ---- JSON ---- */
+
+GP_TEST(json_parses_valid)
+{
+    const char *text = "{\"a\": [1, -2.5e3, 0, 0.125], \"s\": \"x\\\"y\\\\z\\n\\u00e9\\ud83d\\ude00/\\/\","
+                       " \"t\": true, \"f\": false, \"n\": null, \"o\": {\"k\": {}}, \"e\": [],\n"
+                       " \"a\": \"duplicate: the first wins\"}";
+    gp_json j;
+    gp_status st = gp_json_parse(text, strlen(text), "t.json", &j);
+    GP_CHECK(st.code == GP_OK);
+    const gp_json *a = gp_json_get(&j, "a");
+    GP_CHECK(a && a->type == GP_JSON_ARR && a->nkids == 4);
+    GP_CHECK(a->kids[1].num == -2500 && a->kids[3].num == 0.125);
+    GP_CHECK(!strcmp(gp_json_str_of(&j, "s", ""), "x\"y\\z\n\xc3\xa9\xf0\x9f\x98\x80//"));
+    GP_CHECK(gp_json_bool_of(&j, "t", 0) == 1 && gp_json_bool_of(&j, "f", 1) == 0);
+    GP_CHECK(isnan(gp_json_num_of(&j, "n", 7)) && gp_json_num_of(&j, "missing", 7) == 7);
+    GP_CHECK(gp_json_get(gp_json_get(&j, "o"), "k")->type == GP_JSON_OBJ);
+    GP_CHECK(gp_json_get(&j, "e")->nkids == 0);
+    GP_CHECK(gp_json_str_of(&j, "t", NULL) == NULL); /* wrong type gives the default */
+    gp_json_free(&j);
+    return 0;
+}
+
+GP_TEST(json_rejects_malformed)
+{
+    static const char *const bad[] = {
+        "",           "{\"a\":1,}",   "[1 2]",     "{\"a\":NaN}",       "\"abc",      "01",
+        "{\"a\":1} x", "\"a\tb\"",   "{a:1}",     "[1,]",              "-",          "1.",
+        "1e",          "\"\\x\"",     "\"\\ud800\"", "{\"a\" 1}",       "tru",        "[",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        gp_json j;
+        gp_status st = gp_json_parse(bad[i], strlen(bad[i]), "bad.json", &j);
+        if (st.code != GP_ERR_USAGE || strncmp(st.msg, "bad.json:1:", 11) != 0) {
+            fprintf(stderr, "input %zu '%s': code %d msg '%s'\n", i, bad[i], st.code, st.msg);
+            return 1;
+        }
+    }
+    /* The position is the line and column where parsing stopped. */
+    const char *text = "{\n  \"a\": tru\n}";
+    gp_json j;
+    gp_status st = gp_json_parse(text, strlen(text), "r.json", &j);
+    GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "r.json:2:8:"));
+    /* Deep nesting is refused, not a stack overflow. */
+    char deep[400];
+    memset(deep, '[', 300);
+    deep[300] = '\0';
+    st = gp_json_parse(deep, strlen(deep), "deep.json", &j);
+    GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "nesting"));
+    GP_CHECK(gp_json_read_file("/nonexistent/x.json", &j).code == GP_ERR_IO);
+    return 0;
+}
+
+GP_TEST(json_reads_a_record)
+{
+    char dir[] = "/tmp/gp_unit_jsonXXXXXX";
+    GP_CHECK(mkdtemp(dir) != NULL);
+    gp_device_info dev;
+    memset(&dev, 0, sizeof dev);
+    snprintf(dev.name, sizeof dev.name, "Test \"GPU\" <1>");
+    snprintf(dev.arch, sizeof dev.arch, "sm_90");
+    dev.compute_units = 132;
+    dev.wave_size = 32;
+    gp_record r;
+    gp_record_init(&r, "probe_x", &dev);
+    gp_record_value(&r, "k1", 1.5, "GB/s", 0.01, "m\nline two");
+    gp_record_none(&r, "k2", "B", "no knee");
+    gp_record_note(&r, "tab\there");
+    GP_CHECK(gp_record_write(&r, dir).code == GP_OK);
+    char p[512];
+    snprintf(p, sizeof p, "%s/probe_x.json", dir);
+    gp_json j;
+    GP_CHECK(gp_json_read_file(p, &j).code == GP_OK);
+    GP_CHECK(!strcmp(gp_json_str_of(&j, "probe", ""), "probe_x"));
+    const gp_json *d = gp_json_get(&j, "device");
+    GP_CHECK(!strcmp(gp_json_str_of(d, "name", ""), "Test \"GPU\" <1>"));
+    GP_CHECK(gp_json_num_of(d, "compute_units", 0) == 132);
+    const gp_json *v = gp_json_get(&j, "values");
+    GP_CHECK(v && v->nkids == 2);
+    GP_CHECK(gp_json_num_of(&v->kids[0], "value", 0) == 1.5);
+    GP_CHECK(!strcmp(gp_json_str_of(&v->kids[0], "method", ""), "m\nline two"));
+    GP_CHECK(isnan(gp_json_num_of(&v->kids[1], "value", 0)) && !gp_json_bool_of(&v->kids[1], "detected", 1));
+    GP_CHECK(!strcmp(gp_json_get(&j, "notes")->kids[0].str, "tab\there"));
+    gp_json_free(&j);
+    gp_record_free(&r);
+    rm_dir(dir);
+    return 0;
+}
+
+/* ---- SVG ---- */
+
+GP_TEST(svg_well_formed)
+{
+    double x[6] = {1, 2, 3, 4, 5, 6}, y1[6] = {1, 4, NAN, 16, 25, 36}, y2[6] = {2, 3, 4, 5, INFINITY, 7};
+    double xs[4] = {3, 1, 2, 5}, ys[4] = {1, 2, 3, 4}; /* not a sweep: markers only */
+    gp_plot_series s[3] = {{"squares <&>", x, y1, 6}, {"line", x, y2, 6}, {"scatter", xs, ys, 4}};
+    gp_plot p = {"Title & \"quotes\"", "x <units>", "y", 0, 0, 0, 0, s, 3};
+    char *out = render(&p);
+    GP_CHECK(out != NULL);
+    GP_CHECK(!strncmp(out, "<svg", 4));
+    GP_CHECK(xml_balanced(out));
+    GP_CHECK(count(out, "<polyline") == 2);
+    GP_CHECK(count(out, "class=\"pt\"") == 5 + 5 + 4);
+    GP_CHECK(!has_nan_text(out));
+    GP_CHECK(strstr(out, "Title &amp; &quot;quotes&quot;") && strstr(out, "x &lt;units&gt;"));
+    GP_CHECK(strstr(out, "squares &lt;&amp;&gt;")); /* legend */
+    free(out);
+    GP_CHECK(gp_svg_plot(stdout, NULL).code == GP_ERR_USAGE);
+    return 0;
+}
+
+static int is_nice_step(double step)
+{
+    double mag = pow(10, floor(log10(step) + 1e-9));
+    double r = step / mag;
+    return fabs(r - 1) < 1e-6 || fabs(r - 2) < 1e-6 || fabs(r - 5) < 1e-6 || fabs(r - 10) < 1e-6;
+}
+
+GP_TEST(svg_nice_ticks)
+{
+    double t[GP_SVG_MAX_TICKS], lo, hi;
+    int n = gp_svg_ticks(0.3, 9.7, 0, 5, t, GP_SVG_MAX_TICKS, &lo, &hi);
+    GP_CHECK(n == 6 && t[0] == 0 && t[5] == 10 && lo == 0 && hi == 10);
+    GP_CHECK_NEAR(t[1], 2, 1e-12);
+    n = gp_svg_ticks(-0.013, 0.051, 0, 5, t, GP_SVG_MAX_TICKS, &lo, &hi);
+    GP_CHECK(n >= 3 && lo <= -0.013 && hi >= 0.051);
+    unsigned long long seed = 42;
+    for (int k = 0; k < 500; k++) {
+        double a = (gp_test_rand(&seed) - 0.5) * pow(10, 12 * gp_test_rand(&seed) - 6);
+        double b = a + gp_test_rand(&seed) * pow(10, 12 * gp_test_rand(&seed) - 6);
+        n = gp_svg_ticks(a, b, 0, 5, t, GP_SVG_MAX_TICKS, &lo, &hi);
+        GP_CHECK(n >= 2 && n <= GP_SVG_MAX_TICKS);
+        double step = t[1] - t[0];
+        /* The axis holds the data up to float noise (1e-9 of a step is invisible). */
+        GP_CHECK(lo <= a + 1e-8 * step && hi >= b - 1e-8 * step && t[0] == lo);
+        if (step < 1e-9 * fabs(a))
+            continue; /* differences of large numbers: the step is only known to float precision */
+        GP_CHECK(is_nice_step(step));
+        for (int i = 1; i < n; i++)
+            GP_CHECK(fabs(t[i] - t[i - 1] - step) <= 1e-6 * step);
+    }
+    char s[32];
+    gp_svg_format(s, sizeof s, 0.1 + 0.2, 0.1);
+    GP_CHECK(!strcmp(s, "0.3"));
+    gp_svg_format(s, sizeof s, 20000, 5000);
+    GP_CHECK(!strcmp(s, "20k"));
+    gp_svg_format(s, sizeof s, 1e9, 0);
+    GP_CHECK(!strcmp(s, "1G"));
+    gp_svg_format(s, sizeof s, 1e-6, 0);
+    GP_CHECK(!strcmp(s, "1e-6"));
+    gp_svg_format(s, sizeof s, 1e-17, 0.2);
+    GP_CHECK(!strcmp(s, "0"));
+    return 0;
+}
+
+GP_TEST(svg_log_axis)
+{
+    double t[GP_SVG_MAX_TICKS], lo, hi;
+    int n = gp_svg_ticks(1024, 1 << 30, 1, 5, t, GP_SVG_MAX_TICKS, &lo, &hi);
+    GP_CHECK(n >= 5 && lo <= 1024 && hi >= (1 << 30));
+    for (int i = 0; i < n; i++)
+        GP_CHECK_NEAR(log10(t[i]), round(log10(t[i])), 1e-9); /* decades */
+    n = gp_svg_ticks(3, 400, 1, 5, t, GP_SVG_MAX_TICKS, &lo, &hi);
+    int has10 = 0, has200 = 0;
+    for (int i = 0; i < n; i++) {
+        GP_CHECK(t[i] >= lo && t[i] <= hi);
+        has10 |= fabs(t[i] - 10) < 1e-9;
+        has200 |= fabs(t[i] - 200) < 1e-9;
+    }
+    GP_CHECK(has10 && has200);
+    /* Narrower than a decade: still at least two ticks inside. */
+    n = gp_svg_ticks(120, 180, 1, 5, t, GP_SVG_MAX_TICKS, &lo, &hi);
+    GP_CHECK(n >= 2 && t[0] >= lo && t[n - 1] <= hi);
+    /* A footprint sweep on log x: the non-positive x is skipped, not plotted at -inf. */
+    double x[5] = {0, 1e3, 1e5, 1e7, 1e9}, y[5] = {5, 30, 200, 600, 700};
+    gp_plot_series s = {"lat", x, y, 5};
+    gp_plot p = {"Latency vs footprint", "footprint_bytes", "cycles", 1, 0, 0, 0, &s, 1};
+    char *out = render(&p);
+    GP_CHECK(out && xml_balanced(out) && !has_nan_text(out));
+    GP_CHECK(count(out, "class=\"pt\"") == 4);
+    GP_CHECK(strstr(out, "(log scale)") && strstr(out, ">1M<") && strstr(out, ">1G<"));
+    free(out);
+    /* Log requested but nothing positive: a linear axis instead. */
+    double yn[5] = {-1, -2, -3, -4, -5};
+    s.y = yn;
+    p.logx = 0;
+    p.logy = 1;
+    out = render(&p);
+    GP_CHECK(out && !strstr(out, "(log scale)") && count(out, "class=\"pt\"") == 5 && !has_nan_text(out));
+    free(out);
+    return 0;
+}
+
+GP_TEST(svg_degenerate_range)
+{
+    double t[GP_SVG_MAX_TICKS], lo, hi;
+    int n = gp_svg_ticks(5, 5, 0, 5, t, GP_SVG_MAX_TICKS, &lo, &hi);
+    GP_CHECK(n >= 2 && lo < 5 && hi > 5 && isfinite(lo) && isfinite(hi));
+    n = gp_svg_ticks(0, 0, 0, 5, t, GP_SVG_MAX_TICKS, &lo, &hi);
+    GP_CHECK(n >= 2 && lo < 0 && hi > 0);
+    n = gp_svg_ticks(7, 7, 1, 5, t, GP_SVG_MAX_TICKS, &lo, &hi);
+    GP_CHECK(n >= 1 && lo < 7 && hi > 7);
+    n = gp_svg_ticks(NAN, INFINITY, 0, 5, t, GP_SVG_MAX_TICKS, &lo, &hi);
+    GP_CHECK(n >= 2 && isfinite(lo) && isfinite(hi) && hi > lo);
+    /* One point; all equal; all NaN; no series at all. */
+    double x1[1] = {3}, y1[1] = {3}, xe[4] = {1, 2, 3, 4}, ye[4] = {2, 2, 2, 2};
+    double xn[2] = {NAN, NAN}, yn[2] = {1, NAN};
+    gp_plot_series s[3] = {{"one", x1, y1, 1}, {"flat", xe, ye, 4}, {"nan", xn, yn, 2}};
+    for (int k = 0; k < 4; k++) {
+        gp_plot p = {"degenerate", "x", "y", k == 1, k == 1, 0, 0, k < 3 ? &s[k] : NULL, k < 3 ? 1 : 0};
+        char *out = render(&p);
+        GP_CHECK(out && !strncmp(out, "<svg", 4) && xml_balanced(out) && !has_nan_text(out));
+        GP_CHECK(count(out, "class=\"pt\"") == (k == 0 ? 1 : k == 1 ? 4 : 0));
+        GP_CHECK(k < 2 || strstr(out, "no plottable data"));
+        free(out);
+    }
+    return 0;
+}
+
+/* ---- the report ---- */
+
+static void fake_dev(gp_device_info *dev)
+{
+    memset(dev, 0, sizeof *dev);
+    snprintf(dev->name, sizeof dev->name, "Synthetic GPU");
+    snprintf(dev->vendor, sizeof dev->vendor, "NVIDIA");
+    snprintf(dev->arch, sizeof dev->arch, "sm_90");
+    dev->compute_units = 132;
+    dev->wave_size = 32;
+    dev->core_clock_mhz = 1980;
+}
+
+static const char *const sections[] = {"Device", "Clocks", "Summary", "Unstable or undetected results", "Probes",
+                                       "Tuning table"};
+
+GP_TEST(report_from_synthetic_dir)
+{
+    char dir[] = "/tmp/gp_unit_reportXXXXXX";
+    GP_CHECK(mkdtemp(dir) != NULL);
+    char out[600], p[700];
+    snprintf(out, sizeof out, "%s/out", dir);
+    gp_device_info dev;
+    fake_dev(&dev);
+
+    gp_record a;
+    gp_record_init(&a, "cache_latency", &dev);
+    a.have_clock = 1;
+    a.clock_before.measured_mhz = 1980;
+    a.clock_after.measured_mhz = 1700;
+    a.clock_after.timer_vs_event = 1.0;
+    a.clock_moved = 1;
+    gp_record_value(&a, "l1_latency", 33, "cycles", 0.01, "pointer chase, median of 9");
+    gp_value *u = gp_record_value(&a, "l2_latency", 260, "cycles", 0.4, "pointer chase");
+    u->unstable = 1;
+    gp_record_none(&a, "l2_size", "B", "no knee in the latency curve");
+    gp_record_note(&a, "L1 <= 256 KiB & knee at 32 KiB");
+    gp_series *s = gp_record_series(&a, "sweep", "footprint_bytes,cycles,spread");
+    for (int i = 0; i < 20; i++) {
+        double row[3] = {1024.0 * pow(2, i), i < 8 ? 33 : i < 15 ? 260 : 600, 0.01};
+        GP_CHECK(gp_series_append(s, row).code == GP_OK);
+    }
+    GP_CHECK(gp_record_write(&a, dir).code == GP_OK);
+
+    gp_record b;
+    gp_record_init(&b, "zeta_probe", &dev);
+    gp_record_value(&b, "x", 1, "", -1, "m");
+    gp_series *s1 = gp_record_series(&b, "present", "a,b,c");
+    gp_record_series(&b, "gone", "a,b");
+    for (int i = 0; i < 5; i++) {
+        double row[3] = {7, i * 2.0, i * i * 1.5}; /* first column constant: x must be b */
+        GP_CHECK(gp_series_append(s1, row).code == GP_OK);
+    }
+    GP_CHECK(gp_record_write(&b, dir).code == GP_OK);
+    snprintf(p, sizeof p, "%s/zeta_probe_gone.csv", dir);
+    GP_CHECK(remove(p) == 0);
+    snprintf(p, sizeof p, "%s/table.txt", dir);
+    write_file(p, "# tuning table <test>\nkernel gemm tile 64\n");
+
+    gp_status st = gp_report_write(dir, out);
+    if (st.code != GP_OK)
+        fprintf(stderr, "%s\n", st.msg);
+    GP_CHECK(st.code == GP_OK);
+    snprintf(p, sizeof p, "%s/report.html", out);
+    char *html = slurp(p);
+    GP_CHECK(html != NULL);
+    for (size_t i = 0; i < sizeof sections / sizeof sections[0]; i++) {
+        char hd[80];
+        snprintf(hd, sizeof hd, "\">%s</h2>", sections[i]);
+        if (!strstr(html, hd)) {
+            fprintf(stderr, "missing section %s\n", sections[i]);
+            return 1;
+        }
+    }
+    GP_CHECK(count(html, "<svg") == 2 && count(html, "</svg>") == 2);
+    GP_CHECK(strstr(html, "Synthetic GPU") && strstr(html, "sm_90") && strstr(html, "132"));
+    GP_CHECK(strstr(html, "no knee in the latency curve") && strstr(html, "unstable"));
+    GP_CHECK(strstr(html, "clock moved") && strstr(html, "zeta_probe_gone.csv"));
+    GP_CHECK(strstr(html, "L1 &lt;= 256 KiB &amp; knee"));
+    GP_CHECK(strstr(html, "# tuning table &lt;test&gt;\nkernel gemm tile 64"));
+    GP_CHECK(strstr(html, "Latency vs footprint (sweep)"));  /* the spec matched */
+    GP_CHECK(strstr(html, "zeta_probe present: c vs b"));    /* generic fallback skips constant a */
+    GP_CHECK(count(html, "http") == count(html, "xmlns=\"http://www.w3.org/2000/svg\"")); /* no external resources */
+    GP_CHECK(!strstr(html, "<script") && !strstr(html, "<link"));
+    free(html);
+
+    snprintf(p, sizeof p, "%s/report.md", out);
+    char *md = slurp(p);
+    GP_CHECK(md != NULL);
+    for (size_t i = 0; i < sizeof sections / sizeof sections[0]; i++) {
+        char hd[80];
+        snprintf(hd, sizeof hd, "\n## %s\n", sections[i]);
+        GP_CHECK(strstr(md, hd));
+    }
+    GP_CHECK(strstr(md, "](cache_latency_sweep.svg)") && strstr(md, "](zeta_probe_present.svg)"));
+    GP_CHECK(strstr(md, "```\n# tuning table <test>\nkernel gemm tile 64\n```\n"));
+    free(md);
+    snprintf(p, sizeof p, "%s/cache_latency_sweep.svg", out);
+    char *svg = slurp(p);
+    GP_CHECK(svg && xml_balanced(svg) && count(svg, "class=\"pt\"") == 20 && strstr(svg, "(log scale)"));
+    free(svg);
+    gp_record_free(&a);
+    gp_record_free(&b);
+    rm_dir(out);
+    rm_dir(dir);
+    return 0;
+}
+
+GP_TEST(report_errors)
+{
+    char dir[] = "/tmp/gp_unit_reperrXXXXXX";
+    GP_CHECK(mkdtemp(dir) != NULL);
+    gp_status st = gp_report_write(dir, dir);
+    GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, dir) && strstr(st.msg, "no probe records"));
+    st = gp_report_write("/nonexistent/results", "/tmp");
+    GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "/nonexistent/results"));
+    char p[600];
+    snprintf(p, sizeof p, "%s/broken.json", dir);
+    write_file(p, "{\n  \"probe\": \"broken\",\n  \"values\": [1,]\n}\n");
+    st = gp_report_write(dir, dir);
+    GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "broken.json:3:")); /* file and position */
+    /* JSON that is not a record: none left, still a usage error. */
+    write_file(p, "[1, 2]");
+    st = gp_report_write(dir, dir);
+    GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, dir));
+    snprintf(p, sizeof p, "%s/report.html", dir);
+    GP_CHECK(access(p, F_OK) != 0);
+    rm_dir(dir);
+    return 0;
+}
+
+/* The H200 launch-rate series (tests/data/h200) through the whole report. */
+GP_TEST(report_h200_launch_rate)
+{
+    const char *src = getenv("GP_SOURCE_DIR");
+    if (!src) {
+        fprintf(stderr, "GP_SOURCE_DIR is not set: run through ctest\n");
+        return 1;
+    }
+    char dir[] = "/tmp/gp_unit_h200XXXXXX";
+    GP_CHECK(mkdtemp(dir) != NULL);
+    gp_device_info dev;
+    fake_dev(&dev);
+    snprintf(dev.name, sizeof dev.name, "NVIDIA H200");
+    gp_record r;
+    gp_record_init(&r, "launch_rate", &dev);
+    static const char *const names[3] = {"1d", "2d", "3d"};
+    size_t rows[3];
+    for (int k = 0; k < 3; k++) {
+        char p[1024];
+        snprintf(p, sizeof p, "%s/tests/data/h200/launch_rate_%s.csv", src, names[k]);
+        gp_series in;
+        gp_status st = gp_csv_read(p, &in);
+        if (st.code != GP_OK)
+            fprintf(stderr, "%s\n", st.msg);
+        GP_CHECK(st.code == GP_OK);
+        char cols[GP_SERIES_MAX_COLS * 33] = "";
+        for (int c = 0; c < in.ncols; c++)
+            snprintf(cols + strlen(cols), sizeof cols - strlen(cols), "%s%s", c ? "," : "", in.cols[c]);
+        gp_series *s = gp_record_series(&r, names[k], cols);
+        GP_CHECK(s && s->ncols == in.ncols);
+        for (size_t i = 0; i < in.nrows; i++)
+            GP_CHECK(gp_series_append(s, in.data + i * (size_t)in.ncols).code == GP_OK);
+        rows[k] = in.nrows;
+        free(in.data);
+    }
+    gp_record_value(&r, "blocks_per_cycle", 0.84, "blocks/cycle", 0.001, "median of threads_per_cycle/threads");
+    GP_CHECK(gp_record_write(&r, dir).code == GP_OK);
+    GP_CHECK(gp_report_write(dir, dir).code == GP_OK);
+    char p[700];
+    snprintf(p, sizeof p, "%s/report.html", dir);
+    char *html = slurp(p);
+    GP_CHECK(html && count(html, "<svg") == 3 && count(html, "Launch rate vs block size (") == 3 * 2);
+    GP_CHECK(count(html, "class=\"pt\"") == (int)(rows[0] + rows[1] + rows[2]));
+    free(html);
+    for (int k = 0; k < 3; k++) {
+        snprintf(p, sizeof p, "%s/launch_rate_%s.svg", dir, names[k]);
+        char *svg = slurp(p);
+        GP_CHECK(svg && xml_balanced(svg) && !has_nan_text(svg));
+        GP_CHECK(count(svg, "<polyline") == 1 && count(svg, "class=\"pt\"") == (int)rows[k]);
+        GP_CHECK(strstr(svg, "threads per block") && strstr(svg, ">1000<"));
+        free(svg);
+    }
+    gp_record_free(&r);
+    rm_dir(dir);
+    return 0;
+}
+
+/* Two records of one probe get distinct plot files; a long sweep is drawn
+ * as a line without thousands of markers. */
+GP_TEST(report_duplicate_probe_and_long_series)
+{
+    char dir[] = "/tmp/gp_unit_repdupXXXXXX";
+    GP_CHECK(mkdtemp(dir) != NULL);
+    gp_device_info dev;
+    fake_dev(&dev);
+    gp_record r;
+    gp_record_init(&r, "sweep_probe", &dev);
+    gp_series *s = gp_record_series(&r, "long", "i,y");
+    for (int i = 0; i < 1000; i++) {
+        double row[2] = {i, sin(i / 50.0)};
+        GP_CHECK(gp_series_append(s, row).code == GP_OK);
+    }
+    GP_CHECK(gp_record_write(&r, dir).code == GP_OK);
+    char a[600], b[600];
+    snprintf(a, sizeof a, "%s/sweep_probe.json", dir);
+    snprintf(b, sizeof b, "%s/sweep_probe_rerun.json", dir);
+    char *json = slurp(a);
+    GP_CHECK(json != NULL);
+    write_file(b, json);
+    free(json);
+    GP_CHECK(gp_report_write(dir, dir).code == GP_OK);
+    snprintf(a, sizeof a, "%s/sweep_probe_long.svg", dir);
+    snprintf(b, sizeof b, "%s/sweep_probe_long_2.svg", dir);
+    char *s1 = slurp(a), *s2 = slurp(b);
+    GP_CHECK(s1 && s2 && xml_balanced(s1));
+    GP_CHECK(count(s1, "<polyline") == 1 && count(s1, "class=\"pt\"") == 0);
+    free(s1);
+    free(s2);
+    snprintf(a, sizeof a, "%s/report.md", dir);
+    char *md = slurp(a);
+    GP_CHECK(md && strstr(md, "](sweep_probe_long.svg)") && strstr(md, "](sweep_probe_long_2.svg)"));
+    free(md);
+    gp_record_free(&r);
+    rm_dir(dir);
+    return 0;
+}
