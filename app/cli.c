@@ -13,7 +13,8 @@ const char *gp_cli_usage(void)
            "  info                 describe the GPU as its runtime reports it\n"
            "  list                 list the probes\n"
            "  run PROBE...         run probes, write their records, check their findings\n"
-           "  characterize         run every probe\n"
+           "  characterize         run every probe, then write the tuning table and the report\n"
+           "  report DIR           rebuild DIR/table.txt and DIR/report.{md,html} from the records in DIR\n"
            "  table show FILE      print a tuning table (after checking it)\n"
            "  table check FILE     check a tuning table: exit 2 with FILE:LINE: reason on a defect\n"
            "  help, --help         this text\n"
@@ -22,6 +23,8 @@ const char *gp_cli_usage(void)
            "options:\n"
            "  --device N           GPU index (default 0)\n"
            "  --out DIR            where records go (default gpuprobe-results)\n"
+           "\n"
+           "environment: GP_TABLES_DIR  shipped tuning tables (default: the source tree's tables/)\n"
            "  --quick              shorter sweeps and timings (smoke runs)\n"
            "\n"
            "exit codes: 0 success, 1 a probe or check failed, 2 bad usage or input, 77 no GPU\n";
@@ -56,7 +59,13 @@ gp_status gp_cli_parse(int argc, char **argv, gp_cli *out)
         out->cmd = GP_CMD_RUN;
     else if (!strcmp(cmd, "characterize"))
         out->cmd = GP_CMD_CHARACTERIZE;
-    else if (!strcmp(cmd, "table")) {
+    else if (!strcmp(cmd, "report")) {
+        if (argc != 3 || argv[2][0] == '-')
+            return gp_fail(GP_ERR_USAGE, "report needs one results directory");
+        out->cmd = GP_CMD_REPORT;
+        out->file = argv[2];
+        return gp_ok();
+    } else if (!strcmp(cmd, "table")) {
         if (argc != 4 || (strcmp(argv[2], "show") && strcmp(argv[2], "check")))
             return gp_fail(GP_ERR_USAGE, "table needs 'show FILE' or 'check FILE'");
         out->cmd = strcmp(argv[2], "show") ? GP_CMD_TABLE_CHECK : GP_CMD_TABLE_SHOW;

@@ -15,6 +15,7 @@ typedef enum {
     GP_CMD_LIST,
     GP_CMD_RUN,
     GP_CMD_CHARACTERIZE,
+    GP_CMD_REPORT,
     GP_CMD_TABLE_SHOW,
     GP_CMD_TABLE_CHECK
 } gp_cmd;
@@ -24,7 +25,7 @@ typedef struct gp_cli {
     int device;
     int quick;
     const char *out_dir;
-    const char *file;     /* table show|check FILE */
+    const char *file;     /* table show|check FILE, report DIR */
     const char *probes[GP_CLI_MAX_PROBES];
     int nprobes;
 } gp_cli;

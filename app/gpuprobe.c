@@ -2,10 +2,23 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <stdlib.h>
+
+#include "characterize.h"
 #include "cli.h"
 #include "probe.h"
 #include "runtime.h"
 #include "table.h"
+
+#ifndef GP_TABLES_DIR
+#define GP_TABLES_DIR "tables"
+#endif
+
+static const char *tables_dir(void)
+{
+    const char *env = getenv("GP_TABLES_DIR");
+    return env && *env ? env : GP_TABLES_DIR;
+}
 
 #ifndef GP_VERSION
 #define GP_VERSION "0.1.0"
@@ -104,8 +117,17 @@ int main(int argc, char **argv)
         for (size_t i = 0; i < gp_probe_count() && n < GP_CLI_MAX_PROBES; i++)
             names[n++] = gp_probe_at(i)->name;
         st = run_probes(&cli, names, n);
+        if (st.code == GP_OK || st.code == GP_ERR_CHECK) {
+            /* A failed check still leaves records worth a table and a report. */
+            gp_status fs = gp_characterize_finish(cli.out_dir, tables_dir(), stderr);
+            if (st.code == GP_OK)
+                st = fs;
+        }
         break;
     }
+    case GP_CMD_REPORT:
+        st = gp_characterize_finish(cli.file, tables_dir(), stderr);
+        break;
     case GP_CMD_TABLE_SHOW:
         st = gp_table_show(cli.file, stdout);
         break;

@@ -1,0 +1,205 @@
+#define _POSIX_C_SOURCE 200809L
+#include "characterize.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "fsutil.h"
+#include "json_read.h"
+#include "report.h"
+
+static const gp_char_map maps[] = {
+    {"launch_rate", "peak_threads_per_cycle", "launch", "peak_threads_per_cycle"},
+    {"launch_rate", "min_block_for_peak", "launch", "min_block_for_peak"},
+    {"launch_rate", "launch_us", "launch", "launch_us"},
+    {"launch_rate", "graph_launch_us", "launch", "graph_launch_us"},
+    {"launch_rate", "blocks_per_cycle", "launch", "blocks_per_cycle"},
+    {"fma_throughput", "detected_compute_units", "device", "compute_units"},
+    {"fma_throughput", "fp32_fma_per_cycle_per_cu", "compute", "fp32_fma_per_cycle_per_cu"},
+    {"fma_throughput", "fp32_peak_fraction", "compute", "fp32_peak_fraction"},
+    {"fma_throughput", "fp64_fma_per_cycle_per_cu", "compute", "fp64_fma_per_cycle_per_cu"},
+    {"fma_throughput", "min_waves_for_peak", "compute", "min_waves_for_peak"},
+    {"divergence", "wave_size_from_divergence", "device", "wave_size"},
+    {"register_limits", "per_thread_max", "registers", "per_thread_max"},
+    {"register_limits", "per_cu", "registers", "per_cu"},
+    {"register_limits", "alloc_granule", "registers", "alloc_granule"},
+    {"cache_latency", "l1_bytes", "cache.l1", "bytes"},
+    {"cache_latency", "l1_line_bytes", "cache.l1", "line_bytes"},
+    {"cache_latency", "l1_latency_cycles", "cache.l1", "latency_cycles"},
+    {"cache_latency", "l2_bytes", "cache.l2", "bytes"},
+    {"cache_latency", "l2_line_bytes", "cache.l2", "line_bytes"},
+    {"cache_latency", "l2_latency_cycles", "cache.l2", "latency_cycles"},
+    {"cache_latency", "l2_far_latency_cycles", "cache.l2", "far_latency_cycles"},
+    {"cache_latency", "dram_latency_cycles", "dram", "latency_cycles"},
+    {"cache_latency", "dram_latency_ns", "dram", "latency_ns"},
+    {"memory_bandwidth", "bandwidth_gbs", "dram", "bandwidth_gbs"},
+    {"memory_bandwidth", "peak_gbs", "dram", "peak_gbs"},
+    {"lds", "bytes_per_cu", "lds", "bytes_per_cu"},
+    {"lds", "banks", "lds", "banks"},
+    {"lds", "bank_bytes", "lds", "bank_bytes"},
+    {"lds", "latency_cycles", "lds", "latency_cycles"},
+    {"channel_conflicts", "interleave_bytes", "channels", "interleave_bytes"},
+    {"channel_conflicts", "count", "channels", "count"},
+    {"channel_conflicts", "pad_elems", "channels", "pad_elems"},
+};
+
+const gp_char_map *gp_char_map_at(size_t i)
+{
+    return i < sizeof maps / sizeof maps[0] ? &maps[i] : NULL;
+}
+
+/* The record values of one probe, read from <dir>/<probe>.json. */
+typedef struct loaded {
+    gp_json root;
+    int ok;
+} loaded;
+
+static const gp_json *find_value(const gp_json *root, const char *key)
+{
+    const gp_json *vals = gp_json_get(root, "values");
+    if (!vals || vals->type != GP_JSON_ARR)
+        return NULL;
+    for (size_t i = 0; i < vals->nkids; i++)
+        if (!strcmp(gp_json_str_of(&vals->kids[i], "key", ""), key))
+            return &vals->kids[i];
+    return NULL;
+}
+
+static void logf_(FILE *log, const char *fmt, const char *a, const char *b, const char *c)
+{
+    if (log)
+        fprintf(log, fmt, a, b, c);
+}
+
+/* Set one table key from one record value; a value the probe could not detect
+ * becomes `none` with the probe's reason. */
+static gp_status apply(gp_table *t, const gp_char_map *m, const gp_json *root, FILE *log)
+{
+    const gp_json *v = find_value(root, m->value_key);
+    char prov[GP_TABLE_PROV_LEN];
+    const char *date = gp_json_str_of(root, "date", "0000-00-00");
+    if (!v) {
+        logf_(log, "table: %s.%s kept from the base table (%s did not record it)\n", m->section,
+              m->table_key, m->probe);
+        return gp_ok();
+    }
+    double x = gp_json_num_of(v, "value", NAN);
+    if (!gp_json_bool_of(v, "detected", 0) || !isfinite(x)) {
+        snprintf(prov, sizeof prov, "measured %s %s not detected: %.120s", m->probe, date,
+                 gp_json_str_of(v, "note", "no reason given"));
+        return gp_table_set_none(t, m->section, m->table_key, prov);
+    }
+    int ki = gp_table_key_index(m->section, m->table_key);
+    if (ki >= 0 && gp_table_key_at((size_t)ki)->type == GP_TV_INT)
+        x = (double)llround(x);
+    snprintf(prov, sizeof prov, "measured %s %s", m->probe, date);
+    gp_status st = gp_table_set(t, m->section, m->table_key, x, prov);
+    if (st.code != GP_OK) /* out of the key's physical range: a finding, keep the base value */
+        logf_(log, "table: %s.%s not taken: %s\n", m->section, m->table_key, st.msg);
+    return gp_ok();
+}
+
+static gp_status load_record(const char *dir, const char *probe, loaded *l)
+{
+    char path[1024], name[128];
+    snprintf(name, sizeof name, "%s.json", probe);
+    GP_TRY(gp_fs_join(path, sizeof path, dir, name));
+    FILE *f = fopen(path, "r");
+    l->ok = 0;
+    if (!f)
+        return gp_ok(); /* probe not run: its keys stay as the base table has them */
+    fclose(f);
+    GP_TRY(gp_json_read_file(path, &l->root));
+    l->ok = 1;
+    return gp_ok();
+}
+
+/* Kernel parameters that follow from measured characteristics. */
+static void apply_rules(gp_table *t, FILE *log)
+{
+    double banks;
+    if (gp_table_get_double(t, "lds", "banks", &banks).code != GP_OK || banks < 8 || banks > 64)
+        return;
+    /* A tile as wide as the bank count: a padded column read touches each bank once. */
+    if (gp_table_set(t, "kernel.transpose", "tile", banks, "rule tile_from_banks").code != GP_OK && log)
+        fprintf(log, "table: rule tile_from_banks not applied\n");
+    /* One 4-byte element of padding skews successive rows by one bank (the
+     * lds probe measures that pad 1 removes the column conflict). */
+    if (gp_table_set(t, "kernel.transpose", "pad", 1, "rule pad_from_banks").code != GP_OK && log)
+        fprintf(log, "table: rule pad_from_banks not applied\n");
+}
+
+gp_status gp_characterize_table(const char *results_dir, const char *tables_dir, gp_table *t, char *base,
+                                size_t n, FILE *log)
+{
+    /* Any record gives the device; launch_rate runs first and always. */
+    loaded dev_rec;
+    const char *probes_for_device[] = {"launch_rate", "fma_throughput", "cache_latency", "lds"};
+    dev_rec.ok = 0;
+    for (size_t i = 0; i < 4 && !dev_rec.ok; i++)
+        GP_TRY(load_record(results_dir, probes_for_device[i], &dev_rec));
+    if (!dev_rec.ok)
+        return gp_fail(GP_ERR_USAGE, "%s: no probe records (launch_rate.json, ...) to build a table from",
+                       results_dir);
+    const gp_json *dev = gp_json_get(&dev_rec.root, "device");
+    const char *arch = gp_json_str_of(dev, "arch", "");
+    const char *date = gp_json_str_of(&dev_rec.root, "date", "0000-00-00");
+    char prov[GP_TABLE_PROV_LEN];
+    gp_status st = gp_table_lookup(NULL, tables_dir, arch, t, base, n);
+    if (st.code == GP_OK) {
+        snprintf(prov, sizeof prov, "measured runtime %s", date);
+        st = gp_table_set_text(t, "device", "name", gp_json_str_of(dev, "name", "unknown"), prov);
+    }
+    if (st.code == GP_OK)
+        st = gp_table_set_text(t, "device", "vendor", gp_json_str_of(dev, "vendor", "unknown"), prov);
+    if (st.code == GP_OK)
+        st = gp_table_set_text(t, "device", "arch", arch, prov);
+    if (st.code == GP_OK) {
+        /* Before any probe measures the CU count, the runtime's report stands. */
+        st = gp_table_set(t, "device", "compute_units", gp_json_num_of(dev, "compute_units", 0), prov);
+    }
+    const gp_json *clk = gp_json_get(gp_json_get(&dev_rec.root, "clock"), "before");
+    double mhz = gp_json_num_of(clk, "measured_mhz", NAN);
+    if (st.code == GP_OK && isfinite(mhz)) {
+        snprintf(prov, sizeof prov, "measured %s %s in-kernel cycles vs timer",
+                 gp_json_str_of(&dev_rec.root, "probe", "?"), date);
+        st = gp_table_set(t, "device", "clock_mhz", (double)llround(mhz), prov);
+    }
+    gp_json_free(&dev_rec.root);
+    GP_TRY(st);
+
+    for (size_t i = 0; gp_char_map_at(i); i++) {
+        const gp_char_map *m = gp_char_map_at(i);
+        loaded rec;
+        GP_TRY(load_record(results_dir, m->probe, &rec));
+        if (!rec.ok) {
+            logf_(log, "table: %s.%s kept from the base table (no %s record)\n", m->section, m->table_key,
+                  m->probe);
+            continue;
+        }
+        st = apply(t, m, &rec.root, log);
+        gp_json_free(&rec.root);
+        GP_TRY(st);
+    }
+    apply_rules(t, log);
+    return gp_table_validate(t, "measured table");
+}
+
+gp_status gp_characterize_finish(const char *results_dir, const char *tables_dir, FILE *log)
+{
+    static gp_table t; /* ~50 KB: off the stack */
+    char base[GP_TABLE_PATH_LEN], path[1024];
+    gp_status st = gp_characterize_table(results_dir, tables_dir, &t, base, sizeof base, log);
+    if (st.code == GP_OK) {
+        GP_TRY(gp_fs_join(path, sizeof path, results_dir, GP_TABLE_RESULTS_NAME));
+        st = gp_table_write(&t, path);
+        if (st.code == GP_OK && log)
+            fprintf(log, "table: %s written (base: %s)\n", path, base);
+    }
+    /* The report is written even when the table could not be: it says why. */
+    gp_status rs = gp_report_write(results_dir, results_dir);
+    if (rs.code == GP_OK && log)
+        fprintf(log, "report: %s/report.html and report.md written\n", results_dir);
+    return st.code != GP_OK ? st : rs;
+}
