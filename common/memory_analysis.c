@@ -18,6 +18,25 @@ static int within(double v, double ref, double tol)
     return isfinite(v) && fabs(v - ref) <= tol * fabs(ref);
 }
 
+/* A run is a transition between levels, not a level, when it spans less
+ * than GP_MEM_TRANSITION_WIDTH in footprint and either has fewer than 3
+ * points (partial hits just past a capacity) or sits between its
+ * neighbours' latencies, each at least tol away (a ramp from one level to
+ * the next, e.g. the points that refine() adds inside a step).  A real level
+ * spans more than one step of the main sweep (2^(1/4) = 1.19 per point). */
+static int is_transition(const gp_mem_plateau *r, size_t n, size_t i, double tol)
+{
+    if (!(r[i].x_last < GP_MEM_TRANSITION_WIDTH * r[i].x_first))
+        return 0;
+    if (r[i].npoints < 3)
+        return 1;
+    if (i == 0 || i + 1 >= n)
+        return 0;
+    double a = r[i - 1].latency, b = r[i].latency, c = r[i + 1].latency;
+    double lo = fmin(a, c), hi = fmax(a, c);
+    return b > lo * (1 + tol) && b * (1 + tol) < hi;
+}
+
 size_t gp_mem_plateaus(const double *x, const double *y, size_t n, double tol, int min_points,
                        gp_mem_plateau *out, size_t max_out)
 {
@@ -47,11 +66,26 @@ size_t gp_mem_plateaus(const double *x, const double *y, size_t n, double tol, i
             start = j;
         }
     }
-    /* Drop transition runs, then merge neighbours that agree. */
+    /* Drop runs of fewer than min_points, then transitions (see
+     * is_transition), then merge neighbours that agree. */
+    size_t m = 0;
+    for (size_t i = 0; i < nruns; i++)
+        if (runs[i].npoints >= min_points)
+            runs[m++] = runs[i];
+    nruns = m;
+    for (int changed = 1; changed && nruns > 1;) {
+        changed = 0;
+        for (size_t i = 0; i < nruns; i++) {
+            if (!is_transition(runs, nruns, i, tol))
+                continue;
+            memmove(&runs[i], &runs[i + 1], (nruns - i - 1) * sizeof runs[0]);
+            nruns--;
+            changed = 1;
+            break; /* neighbours changed: look again from the start */
+        }
+    }
     size_t k = 0;
     for (size_t i = 0; i < nruns; i++) {
-        if (runs[i].npoints < min_points)
-            continue;
         if (k > 0 && within(runs[i].latency, out[k - 1].latency, tol) &&
             within(out[k - 1].latency, runs[i].latency, tol)) {
             gp_mem_plateau *p = &out[k - 1];
@@ -163,37 +197,46 @@ double gp_mem_line_knee(const double *stride, const double *lat, size_t n, doubl
     for (size_t i = 0; i < n; i++)
         if (!isfinite(lat[i]) || !(lat[i] > 0))
             return NAN;
-    double lo = lat[0];
-    double hi = gp_stats_median(lat + n - 3, 3);
-    if (!(hi > lo * (1.0 + min_rise)))
+    double lo = lat[0], top = lat[0];
+    for (size_t i = 1; i < n; i++)
+        top = fmax(top, lat[i]);
+    if (!(top > lo * (1.0 + min_rise)))
         return NAN;
-    double thr = lo + 0.85 * (hi - lo);
+    /* Only the rising part counts: the knee is the first stride at 90% of
+     * the maximum (and at least 85% of the way up from the smallest stride,
+     * for curves that rise little); points after the plateau that fall
+     * again (a footprint that fits a faster level at large strides) must not
+     * read as a curve still rising. */
+    double thr = fmax(0.9 * top, lo + 0.85 * (top - lo));
     size_t knee = n;
-    for (size_t i = n; i-- > 0;) {
-        if (lat[i] >= thr)
+    for (size_t i = 0; i < n; i++)
+        if (lat[i] >= thr) {
             knee = i;
-        else
             break;
-    }
-    if (knee >= n - 1 || knee == 0)
+        }
+    if (knee == 0 || knee >= n)
         return NAN;
-    /* The points past the knee must be a plateau, not a curve still rising
-     * (a line longer than the largest stride). */
-    double pmin = INFINITY, pmax = 0;
-    for (size_t i = knee; i < n; i++) {
-        pmin = fmin(pmin, lat[i]);
-        pmax = fmax(pmax, lat[i]);
-    }
-    if (pmax > 1.2 * pmin)
+    /* The plateau: the knee and the following strides that stay up.  It
+     * needs two points; one point at the maximum at the largest stride is a
+     * curve still rising (a line longer than the largest stride). */
+    size_t end = knee;
+    while (end + 1 < n && lat[end + 1] >= thr)
+        end++;
+    size_t plat = end - knee + 1;
+    if (plat < 2)
         return NAN;
     if (confidence) {
+        double hi = gp_stats_median(lat + knee, plat);
         /* Below the knee the model is linear in s: the point just below
          * should sit near lo + (hi - lo) * s_prev / s_knee. */
         double expect = lo + (hi - lo) * (stride[knee - 1] - stride[0]) / (stride[knee] - stride[0]);
         double err = fabs(lat[knee - 1] - expect) / (hi - lo);
-        double support = clamp01((double)(n - knee) / 3.0);
+        double support = clamp01((double)plat / 3.0);
         double rise = clamp01((hi / lo - 1.0) / (2.0 * min_rise));
-        *confidence = clamp01(1.0 - err) * support * rise;
+        /* A fall after the plateau means the sweep left the level it meant
+         * to measure: the knee stands, with less certainty. */
+        double fall = end + 1 < n ? 0.5 : 1.0;
+        *confidence = clamp01(clamp01(1.0 - err) * support * rise * fall);
     }
     return stride[knee];
 }

@@ -17,13 +17,20 @@ typedef struct gp_mem_plateau {
     int npoints;
 } gp_mem_plateau;
 
+/* Footprint ratio (last / first) below which a short run or a ramp is a
+ * transition between levels rather than a level. */
+#define GP_MEM_TRANSITION_WIDTH 1.3
+
 /* Segment y(x) (x ascending, e.g. log-spaced footprints) into plateaus:
  * a point joins the current run when it lies within `tol` (relative) of the
  * run's median; a single point off the run whose successor is back on it is
  * an outlier and stays in the run.  Runs shorter than `min_points` are
- * transition points between levels and are dropped; neighbouring runs whose
- * medians agree within `tol` are merged.  Returns the number of plateaus
- * written (at most max_out). */
+ * transition points between levels and are dropped, and so are runs
+ * narrower than GP_MEM_TRANSITION_WIDTH in footprint that have fewer than 3
+ * points or whose latency lies between their neighbours' (a ramp, e.g.
+ * partial hits just past a capacity); neighbouring runs whose medians agree
+ * within `tol` are then merged.  Returns the number of plateaus written (at
+ * most max_out). */
 size_t gp_mem_plateaus(const double *x, const double *y, size_t n, double tol, int min_points,
                        gp_mem_plateau *out, size_t max_out);
 
@@ -63,11 +70,13 @@ int gp_mem_label(const gp_mem_level *lv, size_t n, double l2_reported, double l2
 
 /* Knee of a stride sweep: average latency per load for a sequential chase at
  * stride s rises as hit + (miss - hit) * s / line up to s = line and is flat
- * after.  Returns the smallest stride whose latency and every larger
- * stride's latency reach 85% of the way from the smallest stride's latency to
- * the plateau (median of the three largest strides).  NaN when the curve does
- * not rise by `min_rise` (relative), or when fewer than two strides support
- * the plateau.  *confidence (may be NULL) in 0..1.  x ascending. */
+ * after.  Returns the smallest stride whose latency reaches 90% of the
+ * maximum (and 85% of the way up from the smallest stride's latency), when
+ * the next stride stays there too (a plateau of >= 2 points).  Points that
+ * fall after the plateau are ignored (with half the confidence).  NaN when
+ * the curve does not rise by `min_rise` (relative), or when the maximum is
+ * a single point (still rising at the largest stride).  *confidence (may be
+ * NULL) in 0..1.  x ascending. */
 double gp_mem_line_knee(const double *stride, const double *lat, size_t n, double min_rise,
                         double *confidence);
 

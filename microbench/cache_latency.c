@@ -12,8 +12,9 @@
  * the hit latency, the step after it the capacity, refined by extra points
  * inside each step.  A second sweep with loads that skip L1 gives the L2
  * latency directly.  Line size: a sequential chase at strides 8..1024 B over
- * a footprint 4x the level's capacity; the average latency rises with the
- * stride until every load misses, at the line (fetch) size.
+ * 4x the level's capacity in nodes (the span grows with the stride, so large
+ * strides do not fall back into the level); the average latency rises with
+ * the stride until every load misses, at the fetch size of a miss.
  *
  * Random cycle: the footprint is cut into P pages of L consecutive nodes
  * (L = 1 up to 4M nodes, then the smallest power of two keeping P <= 4M);
@@ -210,25 +211,44 @@ static gp_status refine(chase_env *e, curve *c, int bypass, double l2_bytes, gp_
     return gp_ok();
 }
 
-/* Sequential chase over `bytes` at strides 8..1024: cycles per load. */
-static gp_status stride_sweep(chase_env *e, size_t bytes, int bypass, gp_series *ser, const char *level,
-                              double *s, double *y, size_t *n)
+/* Sequential chase at strides 8..1024 B over a level of `capacity` bytes:
+ * cycles per load.  At a fixed footprint a large stride touches few
+ * distinct lines (900 KB at 1024 B is 880 lines, 110 KB of lines: back in
+ * an H200's L1), so the node count is kept instead: `base` / s nodes up to
+ * s = 32 (base = 4x the capacity), then base / 32 nodes at every larger
+ * stride, the span growing with the stride (capped by the buffer).  Then
+ * even 32-byte allocation units would be touched 4x the capacity over, and
+ * 128-byte lines 16x; the space taken in the next level is nodes x 128 B at
+ * most (4x the capacity), so the L1 sweep still hits L2.  A stride whose
+ * capped node count covers less than 2x the capacity ends the sweep. */
+static gp_status stride_sweep(chase_env *e, size_t base, double capacity, int bypass, gp_series *ser,
+                              const char *level, double *s, double *y, size_t *n)
 {
     *n = 0;
     for (int st = 8; st <= 1024; st *= 2) {
-        long long nodes = (long long)(bytes / (size_t)st);
-        if (nodes < 64)
+        long long nodes = (long long)(base / (size_t)(st < 32 ? st : 32));
+        long long fit = (long long)(e->buf_bytes / (size_t)st);
+        if (nodes > fit)
+            nodes = fit;
+        /* Distinct bytes a cache must hold, counted in 32-byte units. */
+        double touched = (double)nodes * (st < 32 ? st : 32);
+        if (nodes < 64 || touched < 2.0 * capacity) {
+            gp_record_note(e->ctx->rec, "%s line: stride sweep stops before %d B: %lld nodes fit the buffer, "
+                                        "too few to exceed 2x the capacity", level, st, nodes);
             break;
+        }
         GP_TRY(gp_cache_chase_seq_init(e->buf, nodes, st));
-        /* Cached: warm once so the footprint sits in the next level (it is
-         * 4x this level, so this level keeps missing).  Bypass: no warm-up;
-         * the start of the buffer was written longest ago and is cold. */
+        /* Cached: warm once so the nodes sit in the next level (they are
+         * >= 4x this level, so this level keeps missing).  Bypass: no
+         * warm-up; the start of the buffer was written longest ago and is
+         * cold, and the timed passes (reps x loads) never come back to it
+         * when nodes exceed them. */
         long long warm = bypass ? 0 : round16(nodes);
         double cpl, sp;
         GP_TRY(chase(e, e->buf, bypass, warm, &cpl, &sp));
         s[*n] = st;
         y[(*n)++] = cpl;
-        double row[5] = {st, (double)bytes, bypass, cpl, sp};
+        double row[5] = {st, (double)nodes * st, bypass, cpl, sp};
         GP_TRY(gp_series_append(ser, row));
         gp_progress("cache_latency", (int)*n, 8, "%s line: stride %d B: %.1f cycles/load", level, st, cpl);
     }
@@ -308,7 +328,8 @@ static void record_line(gp_probe_ctx *ctx, const char *key, const double *s, con
     double line = gp_mem_line_knee(s, y, n, 0.25, &conf);
     if (!isfinite(line)) {
         gp_record_none(ctx->rec, key, "bytes",
-                       "stride sweep shows no knee (flat, or still rising at 1024 B)");
+                       "stride sweep shows no knee (flat, still rising at the largest stride, or "
+                       "too few strides)");
         return;
     }
     gp_value *v = gp_record_value(ctx->rec, key, line, "bytes", -1, method);
@@ -397,21 +418,24 @@ static gp_status run_all(chase_env *e)
     size_t n;
     const gp_value *l1b = gp_record_find(r, "l1_bytes");
     if (l1b && l1b->detected && 4 * l1b->value < l2r / 2) {
-        GP_TRY(stride_sweep(e, round_fp(4 * l1b->value), 0, sl, "L1", s, y, &n));
+        GP_TRY(stride_sweep(e, round_fp(4 * l1b->value), l1b->value, 0, sl, "L1", s, y, &n));
         record_line(ctx, "l1_line_bytes", s, y, n,
-                    "knee of cycles/load vs stride (8..1024 B), sequential chase over 4x the L1 "
-                    "capacity, cached loads: the granularity an L1 miss fetches");
+                    "knee (first stride at 90% of the maximum) of cycles/load vs stride (8..1024 B), "
+                    "sequential chase over 4x the L1 capacity in nodes (span grows with the stride "
+                    "past 32 B), cached loads: the granularity an L1 miss fetches (the sector "
+                    "where lines are sectored), not the allocation line");
     } else {
         gp_record_none(r, "l1_line_bytes", "bytes", "no L1 capacity to size the stride sweep");
     }
     const gp_value *l2b = gp_record_find(r, "l2_bytes");
     double l2cap = fmax(l2r, l2b && l2b->detected ? l2b->value : 0);
     if ((size_t)(4 * l2cap) <= e->buf_bytes) {
-        GP_TRY(stride_sweep(e, round_fp(4 * l2cap), 1, sl, "L2", s, y, &n));
+        GP_TRY(stride_sweep(e, round_fp(4 * l2cap), l2cap, 1, sl, "L2", s, y, &n));
         record_line(ctx, "l2_line_bytes", s, y, n,
-                    "knee of cycles/load vs stride (8..1024 B), sequential chase over 4x the L2, "
-                    "L1-bypassing loads, cold: the granularity an L2 miss fetches (the sector "
-                    "where lines are sectored)");
+                    "knee (first stride at 90% of the maximum) of cycles/load vs stride (8..1024 B), "
+                    "sequential chase over 4x the L2 in nodes (span grows with the stride past 32 B, "
+                    "capped by the buffer), L1-bypassing loads, cold: the granularity an L2 miss "
+                    "fetches from DRAM, not the allocation line");
     } else {
         gp_record_none(r, "l2_line_bytes", "bytes", "buffer smaller than 4x L2");
     }

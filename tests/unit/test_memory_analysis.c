@@ -1,5 +1,8 @@
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 
+#include "csv.h"
 #include "gp_test.h"
 #include "memory_analysis.h"
 
@@ -119,6 +122,139 @@ GP_TEST(memory_levels_flat_curve_has_one_level)
     return 0;
 }
 
+GP_TEST(memory_levels_transition_points_are_not_levels)
+{
+    /* L1 32 up to 215 KiB, L2 280 to 26.9 MiB, DRAM 680.  Just past L1: one
+     * point of partial hits (70) and two at 98 (a short run); inside the L2
+     * -> DRAM step: three refined points at 335..360 over a factor 1.1 (a
+     * ramp).  Neither is a level. */
+    double x[128], y[128];
+    size_t n = 0;
+    for (double e = 10; e <= 32.0 + 1e-9; e += 0.25) {
+        x[n] = floor(pow(2.0, e) / 128) * 128;
+        y[n] = x[n] <= 216 * 1024. ? 32 : x[n] <= 27.6 * 1048576 ? 280 : 680;
+        if (x[n] > 216 * 1024. && x[n] < 300 * 1024.)
+            y[n] = 150;
+        n++;
+    }
+    double extra_x[] = {225 * 1024., 235 * 1024., 245 * 1024., 28.0 * 1048576, 29.3 * 1048576, 30.6 * 1048576};
+    double extra_y[] = {70, 99, 97, 341, 333, 362};
+    for (int k = 0; k < 6; k++) {
+        size_t i = n++;
+        while (i > 0 && x[i - 1] > extra_x[k]) {
+            x[i] = x[i - 1], y[i] = y[i - 1];
+            i--;
+        }
+        x[i] = extra_x[k], y[i] = extra_y[k];
+    }
+    gp_mem_level L[16];
+    size_t nl = gp_mem_levels(x, y, n, 0.12, L, 16);
+    GP_CHECK(nl == 3);
+    GP_CHECK_NEAR(L[0].latency, 32, 1e-9);
+    GP_CHECK_NEAR(L[1].latency, 280, 1e-9);
+    GP_CHECK_NEAR(L[2].latency, 680, 1e-9);
+    GP_CHECK(L[0].capacity > 215 * 1024. && L[0].capacity < 225 * 1024.);
+    GP_CHECK(L[1].capacity > 26.9 * 1048576 && L[1].capacity < 28 * 1048576.);
+    for (size_t i = 0; i < nl; i++)
+        GP_CHECK(L[i].confidence >= 0 && L[i].confidence <= 1);
+    gp_mem_hierarchy h;
+    gp_mem_label(L, nl, 30.0 * 1048576, 275, &h);
+    GP_CHECK(h.l1 == 0 && h.l2 == 1 && h.l2_far == -1 && h.dram == 2 && h.unexplained == 0);
+    return 0;
+}
+
+/* Path of a file under tests/data, from GP_SOURCE_DIR (set by CTest). */
+static int data_path(char *out, size_t n, const char *rel)
+{
+    const char *src = getenv("GP_SOURCE_DIR");
+    if (!src) {
+        fprintf(stderr, "GP_SOURCE_DIR is not set: run through ctest\n");
+        return 0;
+    }
+    snprintf(out, n, "%s/tests/data/%s", src, rel);
+    return 1;
+}
+
+/* Rows of a recorded series whose column `sel` equals `want`, as (x, y)
+ * sorted by x (the probe appends refinement points at the end). */
+static size_t recorded_xy(const gp_series *s, const char *sel, double want, const char *xn, const char *yn,
+                          const char *key, double keyv, double *x, double *y, size_t max)
+{
+    int cs = gp_series_col(s, sel), cx = gp_series_col(s, xn), cy = gp_series_col(s, yn);
+    int ck = key ? gp_series_col(s, key) : -1;
+    if (cs < 0 || cx < 0 || cy < 0 || (key && ck < 0))
+        return 0;
+    size_t n = 0;
+    for (size_t r = 0; r < s->nrows && n < max; r++) {
+        const double *row = s->data + r * s->ncols;
+        if (row[cs] != want || (key && fabs(row[ck] / keyv - 1) > 0.5))
+            continue;
+        size_t i = n++;
+        while (i > 0 && x[i - 1] > row[cx]) {
+            x[i] = x[i - 1], y[i] = y[i - 1];
+            i--;
+        }
+        x[i] = row[cx], y[i] = row[cy];
+    }
+    return n;
+}
+
+/* H200 (sm_90, 1980 MHz), 2026-11-21: L1 32 cycles to ~220 KiB, transition
+ * points at 225..256 KiB, near L2 281 cycles to ~28 MB, a ramp, far L2 528
+ * cycles to ~61 MB, DRAM 685 cycles. */
+GP_TEST(memory_levels_h200_recorded)
+{
+    char p[512];
+    if (!data_path(p, sizeof p, "h200/cache_latency_footprint.csv"))
+        return 1;
+    gp_series s;
+    GP_CHECK(gp_csv_read(p, &s).code == GP_OK);
+    double x[256], y[256], bx[256], by[256];
+    size_t n = recorded_xy(&s, "bypass_l1", 0, "bytes", "cycles_per_load", NULL, 0, x, y, 256);
+    size_t nb = recorded_xy(&s, "bypass_l1", 1, "bytes", "cycles_per_load", NULL, 0, bx, by, 256);
+    free(s.data);
+    GP_CHECK(n > 60 && nb > 10);
+    gp_mem_level L[16], B[16];
+    size_t nl = gp_mem_levels(x, y, n, 0.12, L, 16);
+    size_t nbl = gp_mem_levels(bx, by, nb, 0.12, B, 16);
+    GP_CHECK(nbl >= 1);
+    gp_mem_hierarchy h;
+    gp_mem_label(L, nl, 62914560.0, B[0].latency, &h);
+    GP_CHECK(h.l1 == 0 && h.l2 == 1 && h.l2_far == 2 && h.dram == 3 && h.unexplained == 0);
+    GP_CHECK(nl == 4);
+    GP_CHECK_NEAR(L[h.l1].latency, 32, 2);
+    GP_CHECK(L[h.l1].capacity >= 200 * 1024. && L[h.l1].capacity <= 240 * 1024.);
+    GP_CHECK_NEAR(L[h.l2].latency, 281, 15);
+    GP_CHECK(L[h.l2].capacity >= 26e6 && L[h.l2].capacity <= 32e6);
+    GP_CHECK(L[h.l2_far].latency >= 480 && L[h.l2_far].latency <= 560);
+    GP_CHECK(L[h.l2_far].capacity >= 55e6 && L[h.l2_far].capacity <= 66e6);
+    GP_CHECK_NEAR(L[h.dram].latency, 685, 30);
+    for (size_t i = 0; i < nl; i++)
+        GP_CHECK(L[i].confidence >= 0 && L[i].confidence <= 1);
+    return 0;
+}
+
+/* The same run's stride sweeps: the L1 one (900 KB, cached) falls back into
+ * L1 at 512 and 1024 B, the L2 one (240 MB, L1 bypassed) falls at 512 and
+ * 1024 B; the knee is read on the rising part only. */
+GP_TEST(memory_line_knee_h200_recorded)
+{
+    char p[512];
+    if (!data_path(p, sizeof p, "h200/cache_latency_stride.csv"))
+        return 1;
+    gp_series s;
+    GP_CHECK(gp_csv_read(p, &s).code == GP_OK);
+    double s1[16], y1[16], s2[16], y2[16], c1, c2;
+    size_t n1 = recorded_xy(&s, "bypass_l1", 0, "stride_bytes", "cycles_per_load", NULL, 0, s1, y1, 16);
+    size_t n2 = recorded_xy(&s, "bypass_l1", 1, "stride_bytes", "cycles_per_load", NULL, 0, s2, y2, 16);
+    free(s.data);
+    GP_CHECK(n1 == 8 && n2 == 8);
+    GP_CHECK_NEAR(gp_mem_line_knee(s1, y1, n1, 0.25, &c1), 32, 0);
+    GP_CHECK_NEAR(gp_mem_line_knee(s2, y2, n2, 0.25, &c2), 64, 0);
+    GP_CHECK(c1 >= 0 && c1 <= 1 && c2 >= 0 && c2 <= 1);
+    return 0;
+}
+
 GP_TEST(memory_plateaus_single_outlier_stays)
 {
     double x[12], y[12];
@@ -171,6 +307,24 @@ GP_TEST(memory_line_knee_not_detected)
     GP_CHECK(isnan(gp_mem_line_knee(s, y, n, 0.25, NULL)));
     /* Still rising at the largest stride: no plateau to support a knee. */
     n = knee_curve(2048, 30, 600, 0.01, &seed, s, y);
+    GP_CHECK(isnan(gp_mem_line_knee(s, y, n, 0.25, NULL)));
+    return 0;
+}
+
+GP_TEST(memory_line_knee_ignores_later_drop)
+{
+    unsigned long long seed = 17;
+    double s[16], y[16], conf;
+    /* Line 64 B, then the two largest strides fall back to hits. */
+    size_t n = knee_curve(64, 40, 300, 0.02, &seed, s, y);
+    y[n - 2] = 60;
+    y[n - 1] = 40;
+    GP_CHECK_NEAR(gp_mem_line_knee(s, y, n, 0.25, &conf), 64, 0);
+    GP_CHECK(conf > 0 && conf <= 0.5);
+    /* A rise that ends in a single peak and falls: no plateau, no knee. */
+    n = knee_curve(1024, 40, 300, 0.0, &seed, s, y);
+    y[n - 1] = 50;
+    y[n - 2] = 300;
     GP_CHECK(isnan(gp_mem_line_knee(s, y, n, 0.25, NULL)));
     return 0;
 }
