@@ -8,7 +8,13 @@
  * footprints run many passes in one launch (>= ~1 ms).  Each point: event
  * time, median of repeats.  Bytes = bytes read + bytes written (copy 2 x N x
  * size, triad 3 x N x size).  Levels come from plateaus of the best
- * bandwidth versus footprint (common/bandwidth_analysis). */
+ * bandwidth versus footprint (common/bandwidth_analysis).
+ *
+ * At footprints beyond 4x L2 (DRAM) the sweep adds the variants of the tuned
+ * STREAM codes: 16-byte accesses with 2 or 4 elements per thread per step
+ * (all loads before any store: more bytes in flight), streaming
+ * (evict-first / non-temporal) hints, and persistent grids of exactly the
+ * resident blocks per CU (occupancy calculator) x CUs, or half of that. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -21,13 +27,17 @@
 #include "stats.h"
 
 #define MAX_FOOT 48
-#define MAX_CFG 12
+#define MAX_CFG 20
 #define MAX_PASSES (1 << 20)
 
 static const char *const kname[GP_MEMBW_KERNELS] = {"read", "write", "copy", "triad", "read_l2"};
 static const int karrays[GP_MEMBW_KERNELS] = {1, 1, 2, 3, 1};
 
-typedef struct cfg { int vec, block, bpc; } cfg;
+/* bpc > 0: that many blocks per CU; GP_BPC_OCC: the resident blocks per CU of
+ * that kernel variant (persistent grid); GP_BPC_OCC_HALF: half of them. */
+#define GP_BPC_OCC (-1)
+#define GP_BPC_OCC_HALF (-2)
+typedef struct cfg { int vec, block, bpc, unroll, hint; } cfg;
 
 typedef struct bw_run {
     gp_stream stream;
@@ -47,25 +57,31 @@ static gp_status time_once(void *ctx, double *ms_out)
     float ms;
     char *a = r->pool, *b = r->pool + r->per_array, *c = r->pool + 2 * r->per_array;
     GP_TRY(gp_rt_event_record(r->e0, r->stream));
-    GP_TRY(gp_membw_launch(r->stream, r->kernel, r->c.vec, r->grid, r->c.block, a, b, c, r->n, r->passes,
-                           0.5f, -1.0f, r->out));
+    GP_TRY(gp_membw_launch(r->stream, r->kernel, r->c.vec, r->c.unroll, r->c.hint, r->grid, r->c.block, a, b, c,
+                           r->n, r->passes, 0.5f, -1.0f, r->out));
     GP_TRY(gp_rt_event_record(r->e1, r->stream));
     GP_TRY(gp_rt_event_elapsed_ms(r->e0, r->e1, &ms));
     *ms_out = ms;
     return gp_ok();
 }
 
-static int add_cfg(cfg *list, int n, const gp_device_info *d, int vec, int block, int bpc)
+static int add_cfgx(cfg *list, int n, const gp_device_info *d, int vec, int block, int bpc, int unroll, int hint)
 {
-    if (n >= MAX_CFG || block > d->max_threads_per_block || bpc < 1)
+    if (n >= MAX_CFG || block > d->max_threads_per_block || (bpc < 1 && bpc != GP_BPC_OCC && bpc != GP_BPC_OCC_HALF))
         return n;
-    if (d->max_threads_per_cu > 0 && block * bpc > d->max_threads_per_cu)
+    if (d->max_threads_per_cu > 0 && bpc > 0 && block * bpc > d->max_threads_per_cu)
         return n;
     for (int i = 0; i < n; i++)
-        if (list[i].vec == vec && list[i].block == block && list[i].bpc == bpc)
+        if (list[i].vec == vec && list[i].block == block && list[i].bpc == bpc && list[i].unroll == unroll &&
+            list[i].hint == hint)
             return n;
-    list[n].vec = vec, list[n].block = block, list[n].bpc = bpc;
+    list[n].vec = vec, list[n].block = block, list[n].bpc = bpc, list[n].unroll = unroll, list[n].hint = hint;
     return n + 1;
+}
+
+static int add_cfg(cfg *list, int n, const gp_device_info *d, int vec, int block, int bpc)
+{
+    return add_cfgx(list, n, d, vec, block, bpc, 1, 0);
 }
 
 /* A handful of configurations: each width at full occupancy with 256-thread
@@ -85,6 +101,26 @@ static int build_cfgs(const gp_device_info *d, int quick, cfg *list)
     n = add_cfg(list, n, d, 16, 512, tpc / 512);
     n = add_cfg(list, n, d, 16, 1024, tpc / 1024);
     n = add_cfg(list, n, d, 16, 1024, 1);
+    return n;
+}
+
+/* DRAM-only variants, appended after the base list (16-byte accesses,
+ * persistent grids): the hint alone, unroll 2 and 4 without and with the
+ * hint, and the high-ILP ones at half the resident blocks (fewer requesters,
+ * the same bytes in flight: fewer read/write turnarounds at the DRAM). */
+static int build_dram_cfgs(const gp_device_info *d, int quick, cfg *list, int n)
+{
+    if (quick) {
+        n = add_cfgx(list, n, d, 16, 256, GP_BPC_OCC, 4, 1);
+        return add_cfgx(list, n, d, 16, 256, GP_BPC_OCC, 2, 1);
+    }
+    n = add_cfgx(list, n, d, 16, 256, GP_BPC_OCC, 1, 1);
+    n = add_cfgx(list, n, d, 16, 256, GP_BPC_OCC, 2, 0);
+    n = add_cfgx(list, n, d, 16, 256, GP_BPC_OCC, 2, 1);
+    n = add_cfgx(list, n, d, 16, 256, GP_BPC_OCC, 4, 0);
+    n = add_cfgx(list, n, d, 16, 256, GP_BPC_OCC, 4, 1);
+    n = add_cfgx(list, n, d, 16, 256, GP_BPC_OCC_HALF, 2, 1);
+    n = add_cfgx(list, n, d, 16, 256, GP_BPC_OCC_HALF, 4, 1);
     return n;
 }
 
@@ -138,15 +174,52 @@ static gp_status calibrate(bw_run *r, double target_ms)
 }
 
 typedef struct sweep {
-    int nf, nc;
+    int nf, nc, nc_base; /* configurations cfgs[nc_base..nc) run only at footprints >= extra_min */
+    double extra_min;
     double foot[MAX_FOOT];
     cfg cfgs[MAX_CFG];
+    int bpc[GP_MEMBW_KERNELS][MAX_CFG]; /* blocks per CU as launched; 0: not run */
     /* gbs[k][f][c], spread alike */
     double gbs[GP_MEMBW_KERNELS][MAX_FOOT][MAX_CFG];
     double spr[GP_MEMBW_KERNELS][MAX_FOOT][MAX_CFG];
     double best[GP_MEMBW_KERNELS][MAX_FOOT];
     int best_cfg[GP_MEMBW_KERNELS][MAX_FOOT];
 } sweep;
+
+/* Blocks per CU of each kernel and configuration: fixed ones as listed, the
+ * persistent ones from the occupancy calculator of that very kernel variant
+ * (unroll 4 needs more registers, so fewer blocks may fit).  0: not run. */
+static gp_status resolve_grids(gp_probe_ctx *ctx, sweep *sw)
+{
+    for (int k = 0; k < GP_MEMBW_KERNELS; k++)
+        for (int c = 0; c < sw->nc; c++) {
+            const cfg *x = &sw->cfgs[c];
+            int occ = 0;
+            sw->bpc[k][c] = x->bpc > 0 ? x->bpc : 0;
+            if (x->bpc > 0)
+                continue;
+            /* The rotating read is an L2 instrument: no DRAM variants for it. */
+            if (k == GP_MEMBW_READ_L2)
+                continue;
+            GP_TRY(gp_membw_blocks_per_cu(k, x->vec, x->unroll, x->hint, x->block, &occ));
+            if (ctx->dev.max_threads_per_cu > 0 && occ * x->block > ctx->dev.max_threads_per_cu)
+                occ = ctx->dev.max_threads_per_cu / x->block;
+            if (x->bpc == GP_BPC_OCC)
+                sw->bpc[k][c] = occ;
+            else if (occ >= 2) /* half of one would repeat the full grid */
+                sw->bpc[k][c] = occ / 2;
+        }
+    return gp_ok();
+}
+
+/* "16 B x 4, streaming, 256 x 8/CU (occupancy)": what a configuration is. */
+static void cfg_desc(const sweep *sw, int k, int c, char *buf, size_t len)
+{
+    const cfg *x = &sw->cfgs[c];
+    snprintf(buf, len, "%d B x %d/thread%s, %d-thread blocks x %d/CU%s", x->vec, x->unroll,
+             x->hint ? ", streaming hints" : "", x->block, sw->bpc[k][c],
+             x->bpc == GP_BPC_OCC ? " (persistent, all resident)" : x->bpc == GP_BPC_OCC_HALF ? " (half resident)" : "");
+}
 
 static gp_status measure(gp_probe_ctx *ctx, bw_run *r, sweep *sw, gp_series *ser)
 {
@@ -159,10 +232,14 @@ static gp_status measure(gp_probe_ctx *ctx, bw_run *r, sweep *sw, gp_series *ser
             r->per_array = (size_t)(sw->foot[f] / karrays[k]) / 256 * 256;
             sw->best[k][f] = NAN;
             sw->best_cfg[k][f] = -1;
+            int nc = sw->foot[f] >= sw->extra_min ? sw->nc : sw->nc_base;
             for (int c = 0; c < sw->nc; c++) {
+                sw->gbs[k][f][c] = NAN, sw->spr[k][f][c] = NAN;
+                if (c >= nc || sw->bpc[k][c] < 1)
+                    continue;
                 r->c = sw->cfgs[c];
                 r->n = r->per_array / (size_t)r->c.vec;
-                r->grid = (unsigned)(r->c.bpc * ctx->dev.compute_units);
+                r->grid = (unsigned)(sw->bpc[k][c] * ctx->dev.compute_units);
                 if (c == 0)
                     GP_TRY(calibrate(r, ctx->opts->quick ? 1.0 : 1.5));
                 gp_harness_result res;
@@ -174,15 +251,15 @@ static gp_status measure(gp_probe_ctx *ctx, bw_run *r, sweep *sw, gp_series *ser
                 sw->spr[k][f][c] = s;
                 if (isnan(sw->best[k][f]) || g > sw->best[k][f])
                     sw->best[k][f] = g, sw->best_cfg[k][f] = c;
-                double row[10] = {k, r->c.vec, r->c.block, r->grid, (double)karrays[k] * r->per_array,
-                                  g, s, r->passes, res.summary.median, r->c.bpc};
+                double row[12] = {k, r->c.vec, r->c.block, r->grid, (double)karrays[k] * r->per_array,
+                                  g, s, r->passes, res.summary.median, sw->bpc[k][c], r->c.unroll, r->c.hint};
                 GP_TRY(gp_series_append(ser, row));
             }
             done++;
-            int bc = sw->best_cfg[k][f];
-            gp_progress("memory_bandwidth", done, total, "%s %.0f KiB: %.0f GB/s (%d B x %d x %d/CU)", kname[k],
-                        sw->foot[f] / 1024, sw->best[k][f], sw->cfgs[bc].vec, sw->cfgs[bc].block,
-                        sw->cfgs[bc].bpc);
+            char d[128];
+            cfg_desc(sw, k, sw->best_cfg[k][f], d, sizeof d);
+            gp_progress("memory_bandwidth", done, total, "%s %.0f KiB: %.0f GB/s (%s)", kname[k], sw->foot[f] / 1024,
+                        sw->best[k][f], d);
         }
     }
     return gp_ok();
@@ -201,10 +278,13 @@ static int best_at_least(const sweep *sw, int k, double min_foot)
 static void record_level(gp_record *rec, const sweep *sw, int k, int f, const char *key, const char *what)
 {
     int c = sw->best_cfg[k][f];
-    char m[256];
-    snprintf(m, sizeof m, "%s: %s kernel at %.0f MiB, %d B/thread access, %d-thread blocks, %d blocks/CU; "
-                          "bytes read + written / event time, median of repeats",
-             what, kname[k], sw->foot[f] / 1048576.0, sw->cfgs[c].vec, sw->cfgs[c].block, sw->cfgs[c].bpc);
+    char m[256], d[128];
+    int ran = 0;
+    for (int i = 0; i < sw->nc; i++)
+        ran += isfinite(sw->gbs[k][f][i]) ? 1 : 0;
+    cfg_desc(sw, k, c, d, sizeof d);
+    snprintf(m, sizeof m, "%s: %s at %.0f MiB, best of %d configs: %s; bytes read + written / event time, median",
+             what, kname[k], sw->foot[f] / 1048576.0, ran, d);
     gp_value *v = gp_record_value(rec, key, sw->best[k][f], "GB/s", sw->spr[k][f][c], m);
     if (v)
         v->unstable = sw->spr[k][f][c] > 0.1;
@@ -236,7 +316,7 @@ static void analyse(gp_probe_ctx *ctx, const sweep *sw)
             gp_record_none(rec, keys[k], "GB/s", "no footprint beyond L2 could be allocated");
             continue;
         }
-        record_level(rec, sw, k, f, keys[k], "DRAM, best over configurations and footprints >= 8x L2");
+        record_level(rec, sw, k, f, keys[k], "DRAM, best over footprints >= 8x L2");
         if (isnan(dram_best) || sw->best[k][f] > dram_best)
             dram_best = sw->best[k][f];
         if (k == GP_MEMBW_TRIAD) {
@@ -247,9 +327,35 @@ static void analyse(gp_probe_ctx *ctx, const sweep *sw)
                                 "DRAM triad bandwidth / peak_gbs");
                 gp_record_note(rec, "DRAM triad %.0f GB/s = %.1f%% of the %.0f GB/s theoretical peak%s",
                                sw->best[k][f], 100 * frac, peak,
-                               frac >= 0.9 ? "" : " (below 90%: see read/copy figures and docs for what limits it)");
+                               frac >= 0.9 ? "" : " (below 90%: see the read-only figure and docs: read/write "
+                                                  "turnarounds of the mixed stream; bytes are not adjusted)");
             }
         }
+    }
+    /* What the DRAM variants bring: best base configuration against the best
+     * unroll/hint/persistent one, per kernel, at the footprint chosen above. */
+    for (int k = 0; k < 4 && sw->nc > sw->nc_base; k++) {
+        int f = best_at_least(sw, k, dram_min);
+        if (f < 0 || sw->foot[f] < sw->extra_min)
+            continue;
+        int cb = -1, cx = -1;
+        for (int c = 0; c < sw->nc; c++) {
+            double g = sw->gbs[k][f][c];
+            if (!isfinite(g))
+                continue;
+            if (c < sw->nc_base && (cb < 0 || g > sw->gbs[k][f][cb]))
+                cb = c;
+            if (c >= sw->nc_base && (cx < 0 || g > sw->gbs[k][f][cx]))
+                cx = c;
+        }
+        if (cb < 0 || cx < 0)
+            continue;
+        char d[128];
+        cfg_desc(sw, k, cx, d, sizeof d);
+        gp_record_note(rec, "DRAM %s at %.0f MiB: best plain config %.0f GB/s, best unroll/hint/persistent %.0f "
+                            "GB/s (%+.1f%%; %s)",
+                       kname[k], sw->foot[f] / 1048576.0, sw->gbs[k][f][cb], sw->gbs[k][f][cx],
+                       100 * (sw->gbs[k][f][cx] / sw->gbs[k][f][cb] - 1), d);
     }
     /* Levels per kernel from plateaus of the best curve. */
     double l2_level = NAN, l1_level = NAN;
@@ -272,12 +378,11 @@ static void analyse(gp_probe_ctx *ctx, const sweep *sw)
             for (size_t f = p[lv.l2].first; f <= p[lv.l2].last; f++)
                 if (sw->best[k][f] > sw->best[k][bf])
                     bf = (int)f;
-            char m[256];
-            int c = sw->best_cfg[k][bf];
+            char m[256], dsc[128];
+            cfg_desc(sw, k, sw->best_cfg[k][bf], dsc, sizeof dsc);
             snprintf(m, sizeof m, "median of the L2 plateau (%.2f-%.2f MiB) of the read with blocks rotating over "
-                                  "the data each pass (no L1 reuse); best there: %d B x %d threads x %d/CU",
-                     sw->foot[p[lv.l2].first] / 1048576.0, sw->foot[p[lv.l2].last] / 1048576.0, sw->cfgs[c].vec,
-                     sw->cfgs[c].block, sw->cfgs[c].bpc);
+                                  "the data each pass (no L1 reuse); best there: %s",
+                     sw->foot[p[lv.l2].first] / 1048576.0, sw->foot[p[lv.l2].last] / 1048576.0, dsc);
             gp_record_value(rec, "l2_bandwidth_gbs", l2_level, "GB/s", p[lv.l2].spread, m);
         }
         if (k == GP_MEMBW_READ && np > 0)
@@ -335,18 +440,23 @@ static gp_status memory_bandwidth_run(gp_probe_ctx *ctx)
     double cap = quick ? 1024.0 * 1048576 : 4096.0 * 1048576;
     double pool = fmin(cap, 0.5 * (double)free_b);
     pool = pow(2.0, floor(log2(fmax(pool, 1048576.0))));
-    sw.nc = build_cfgs(&ctx->dev, quick, sw.cfgs);
+    sw.nc_base = build_cfgs(&ctx->dev, quick, sw.cfgs);
+    sw.nc = build_dram_cfgs(&ctx->dev, quick, sw.cfgs, sw.nc_base);
+    sw.extra_min = 4.0 * (ctx->dev.l2_bytes > 0 ? (double)ctx->dev.l2_bytes : 4.0 * 1024 * 1024);
     sw.nf = build_footprints(&ctx->dev, quick, (size_t)pool, sw.foot);
-    if (sw.nf == 0 || sw.nc == 0)
+    if (sw.nf == 0 || sw.nc_base == 0)
         return gp_fail(GP_ERR_NOMEM, "memory_bandwidth: no footprint fits in %.0f MiB free", free_b / 1048576.0);
     size_t pool_bytes = (size_t)sw.foot[sw.nf - 1] + 4096;
     gp_series *ser = gp_record_series(ctx->rec, "sweep",
-                                      "kernel,vec_bytes,block,blocks,footprint_bytes,gbs,spread,passes,ms_median,blocks_per_cu");
-    gp_series *best = gp_record_series(ctx->rec, "best", "kernel,footprint_bytes,gbs,spread,vec_bytes,block,blocks_per_cu");
+                                      "kernel,vec_bytes,block,blocks,footprint_bytes,gbs,spread,passes,ms_median,blocks_per_cu,"
+                                      "unroll,hint");
+    gp_series *best = gp_record_series(ctx->rec, "best",
+                                       "kernel,footprint_bytes,gbs,spread,vec_bytes,block,blocks_per_cu,unroll,hint");
     if (!ser || !best)
         return gp_fail(GP_ERR_NOMEM, "memory_bandwidth: no room for series");
     gp_record_note(ctx->rec, "kernel ids: 0 read, 1 write, 2 copy, 3 triad, 4 read with blocks rotating over the "
-                             "data each pass (L2 without L1 reuse)");
+                             "data each pass (L2 without L1 reuse); unroll = 16-byte elements per thread per "
+                             "step, hint 1 = streaming loads/stores");
     gp_status st = gp_rt_malloc((void **)&r.pool, pool_bytes);
     if (st.code == GP_OK)
         st = gp_rt_malloc((void **)&r.out, 64);
@@ -358,8 +468,10 @@ static gp_status memory_bandwidth_run(gp_probe_ctx *ctx)
         st = gp_rt_event_create(&r.e1);
     /* Fill the pool with 1.0f (the write kernel), so reads sum real numbers. */
     if (st.code == GP_OK)
-        st = gp_membw_launch(r.stream, GP_MEMBW_WRITE, 4, (unsigned)(4 * ctx->dev.compute_units), 256, r.pool, NULL,
-                             NULL, pool_bytes / 4, 1, 1.0f, -1.0f, r.out);
+        st = gp_membw_launch(r.stream, GP_MEMBW_WRITE, 4, 1, 0, (unsigned)(4 * ctx->dev.compute_units), 256, r.pool,
+                             NULL, NULL, pool_bytes / 4, 1, 1.0f, -1.0f, r.out);
+    if (st.code == GP_OK)
+        st = resolve_grids(ctx, &sw);
     if (st.code == GP_OK)
         st = gp_rt_stream_synchronize(r.stream);
     if (st.code == GP_OK)
@@ -373,8 +485,8 @@ static gp_status memory_bandwidth_run(gp_probe_ctx *ctx)
     for (int k = 0; k < GP_MEMBW_KERNELS; k++)
         for (int f = 0; f < sw.nf; f++) {
             int c = sw.best_cfg[k][f];
-            double row[7] = {k, sw.foot[f], sw.best[k][f], sw.spr[k][f][c], sw.cfgs[c].vec, sw.cfgs[c].block,
-                             sw.cfgs[c].bpc};
+            double row[9] = {k, sw.foot[f], sw.best[k][f], sw.spr[k][f][c], sw.cfgs[c].vec, sw.cfgs[c].block,
+                             sw.bpc[k][c], sw.cfgs[c].unroll, sw.cfgs[c].hint};
             GP_TRY(gp_series_append(best, row));
         }
     analyse(ctx, &sw);

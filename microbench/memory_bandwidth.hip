@@ -2,7 +2,17 @@
  * float, float2 and float4 (4, 8, 16 bytes per thread access), grid-stride
  * loops, and `passes` sweeps over the data inside one launch so that a
  * cache-resident footprint still runs long enough to time (seed 003 section
- * 2.8/2.10, BabelStream). */
+ * 2.8/2.10, BabelStream).
+ *
+ * Two knobs of the tuned STREAM codes on Hopper/CDNA, for float4 only:
+ * - U (unroll, compile time): a block owns a tile of U x blockDim elements per
+ *   grid-stride step and each thread issues all U loads (per stream) before
+ *   any add/FMA or store: U x 16 bytes in flight per thread and stream
+ *   without needing more resident threads, and each block's step touches one
+ *   contiguous U x blockDim x 16-byte run (fewer DRAM row switches).
+ * - NT (streaming hints): loads and stores marked evict-first/non-temporal,
+ *   so the written stream of copy/triad does not push the read streams out of
+ *   L2 and dirty lines leave early in long runs instead of in bursts. */
 #include "gp_device.h"
 #include "runtime.h"
 #include "memory_bandwidth.h"
@@ -44,108 +54,298 @@ static __device__ __forceinline__ float vsum(float a) { return a; }
 static __device__ __forceinline__ float vsum(float2 a) { return a.x + a.y; }
 static __device__ __forceinline__ float vsum(float4 a) { return (a.x + a.y) + (a.z + a.w); }
 
+/* Streaming (evict-first / non-temporal) accesses.  NVIDIA: __ldcs/__stcs are
+ * ld.global.cs / st.global.cs ("cache streaming, likely accessed once":
+ * evict-first in L1 and L2).  AMD: clang's non-temporal builtins (the slc/nt
+ * bits); they take scalar or native vector types, so float2/float4 go through
+ * clang's ext_vector_type. */
+#if defined(GP_VENDOR_NVIDIA)
+static __device__ __forceinline__ float ld_nt(const float *p) { return __ldcs(p); }
+static __device__ __forceinline__ float2 ld_nt(const float2 *p) { return __ldcs(p); }
+static __device__ __forceinline__ float4 ld_nt(const float4 *p) { return __ldcs(p); }
+static __device__ __forceinline__ void st_nt(float *p, float v) { __stcs(p, v); }
+static __device__ __forceinline__ void st_nt(float2 *p, float2 v) { __stcs(p, v); }
+static __device__ __forceinline__ void st_nt(float4 *p, float4 v) { __stcs(p, v); }
+#elif defined(GP_VENDOR_AMD)
+typedef float gp_nt_f2 __attribute__((ext_vector_type(2)));
+typedef float gp_nt_f4 __attribute__((ext_vector_type(4)));
+static __device__ __forceinline__ float ld_nt(const float *p) { return __builtin_nontemporal_load(p); }
+static __device__ __forceinline__ float2 ld_nt(const float2 *p)
+{
+    gp_nt_f2 v = __builtin_nontemporal_load((const gp_nt_f2 *)p);
+    float2 r;
+    r.x = v.x, r.y = v.y;
+    return r;
+}
+static __device__ __forceinline__ float4 ld_nt(const float4 *p)
+{
+    gp_nt_f4 v = __builtin_nontemporal_load((const gp_nt_f4 *)p);
+    float4 r;
+    r.x = v.x, r.y = v.y, r.z = v.z, r.w = v.w;
+    return r;
+}
+static __device__ __forceinline__ void st_nt(float *p, float v) { __builtin_nontemporal_store(v, p); }
+static __device__ __forceinline__ void st_nt(float2 *p, float2 v)
+{
+    gp_nt_f2 w = {v.x, v.y};
+    __builtin_nontemporal_store(w, (gp_nt_f2 *)p);
+}
+static __device__ __forceinline__ void st_nt(float4 *p, float4 v)
+{
+    gp_nt_f4 w = {v.x, v.y, v.z, v.w};
+    __builtin_nontemporal_store(w, (gp_nt_f4 *)p);
+}
+#endif
+
+template <bool NT, typename T>
+static __device__ __forceinline__ T vld(const T *p)
+{
+    if (NT)
+        return ld_nt(p);
+    return *p;
+}
+template <bool NT, typename T>
+static __device__ __forceinline__ void vst(T *p, T v)
+{
+    if (NT)
+        st_nt(p, v);
+    else
+        *p = v;
+}
+
 /* Between passes: the compiler may neither merge passes (drop the stores of
  * all but the last write pass) nor keep loaded values across them. */
 #define GP_PASS_BARRIER() asm volatile("" ::: "memory")
 
+/* Addressing shared by all kernels: a grid-stride loop over tiles of
+ * U x blockDim elements; block b starts at tile b; thread t of the block
+ * handles elements tile + t + u x blockDim, u < U (coalesced for each u).
+ * With U = 1 this is the plain grid-stride loop.  Only the last tile of the
+ * array can be partial; its elements are guarded one by one. */
+
 /* rot = 0: a thread reads the same elements every pass (a CU's share stays in
- * its L1).  rot != 0: block b reads the chunk of block (b + pass x rot) mod
+ * its L1).  rot != 0: block b reads the tile of block (b + pass x rot) mod
  * grid, so a CU meets other CUs' data every pass and L1 cannot hold it: the
- * L2 level shows.  The sum is stored only when it equals `magic`, a run-time
- * value it never takes, so the loads cannot be deleted. */
-template <typename T>
+ * L2 level shows.  U independent sums keep the U loads independent; the sum
+ * is stored only when it equals `magic`, a run-time value it never takes, so
+ * the loads cannot be deleted. */
+template <typename T, int U, bool NT>
 __global__ void gp_membw_read(const T *__restrict__ a, size_t n, int passes, unsigned rot, float magic,
                               float *out)
 {
-    const size_t stride = (size_t)gridDim.x * blockDim.x;
-    T acc;
-    vsplat(0.0f, &acc);
+    const size_t tile = (size_t)blockDim.x * U;
+    const size_t stride = (size_t)gridDim.x * tile;
+    T acc[U];
+#pragma unroll
+    for (int u = 0; u < U; u++)
+        vsplat(0.0f, &acc[u]);
     for (int p = 0; p < passes; p++) {
         unsigned vb = (unsigned)(((unsigned long long)blockIdx.x + (unsigned long long)p * rot) % gridDim.x);
-        for (size_t i = (size_t)vb * blockDim.x + threadIdx.x; i < n; i += stride)
-            acc = vadd(acc, a[i]);
+        for (size_t base = (size_t)vb * tile; base < n; base += stride) {
+            const size_t i = base + threadIdx.x;
+            if (base + tile <= n) {
+                T v[U];
+#pragma unroll
+                for (int u = 0; u < U; u++)
+                    v[u] = vld<NT>(a + i + (size_t)u * blockDim.x);
+#pragma unroll
+                for (int u = 0; u < U; u++)
+                    acc[u] = vadd(acc[u], v[u]);
+            } else {
+#pragma unroll
+                for (int u = 0; u < U; u++)
+                    if (i + (size_t)u * blockDim.x < n)
+                        acc[u] = vadd(acc[u], vld<NT>(a + i + (size_t)u * blockDim.x));
+            }
+        }
         GP_PASS_BARRIER();
     }
-    float s = vsum(acc);
+    float s = 0.0f;
+#pragma unroll
+    for (int u = 0; u < U; u++)
+        s += vsum(acc[u]);
     if (s == magic)
         out[0] = s;
 }
 
 /* The stored value changes with the pass, so no pass is redundant. */
-template <typename T>
+template <typename T, int U, bool NT>
 __global__ void gp_membw_write(T *__restrict__ a, size_t n, int passes, float s)
 {
-    const size_t stride = (size_t)gridDim.x * blockDim.x;
+    const size_t tile = (size_t)blockDim.x * U;
+    const size_t stride = (size_t)gridDim.x * tile;
     for (int p = 0; p < passes; p++) {
         T v;
         vsplat(s + (float)p, &v);
-        for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
-            a[i] = v;
+        for (size_t base = (size_t)blockIdx.x * tile; base < n; base += stride) {
+            const size_t i = base + threadIdx.x;
+            if (base + tile <= n) {
+#pragma unroll
+                for (int u = 0; u < U; u++)
+                    vst<NT>(a + i + (size_t)u * blockDim.x, v);
+            } else {
+#pragma unroll
+                for (int u = 0; u < U; u++)
+                    if (i + (size_t)u * blockDim.x < n)
+                        vst<NT>(a + i + (size_t)u * blockDim.x, v);
+            }
+        }
         GP_PASS_BARRIER();
     }
 }
 
-template <typename T>
+template <typename T, int U, bool NT>
 __global__ void gp_membw_copy(const T *__restrict__ a, T *__restrict__ b, size_t n, int passes)
 {
-    const size_t stride = (size_t)gridDim.x * blockDim.x;
+    const size_t tile = (size_t)blockDim.x * U;
+    const size_t stride = (size_t)gridDim.x * tile;
     for (int p = 0; p < passes; p++) {
-        for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
-            b[i] = a[i];
+        for (size_t base = (size_t)blockIdx.x * tile; base < n; base += stride) {
+            const size_t i = base + threadIdx.x;
+            if (base + tile <= n) {
+                T v[U];
+#pragma unroll
+                for (int u = 0; u < U; u++)
+                    v[u] = vld<NT>(a + i + (size_t)u * blockDim.x);
+#pragma unroll
+                for (int u = 0; u < U; u++)
+                    vst<NT>(b + i + (size_t)u * blockDim.x, v[u]);
+            } else {
+#pragma unroll
+                for (int u = 0; u < U; u++)
+                    if (i + (size_t)u * blockDim.x < n)
+                        vst<NT>(b + i + (size_t)u * blockDim.x, vld<NT>(a + i + (size_t)u * blockDim.x));
+            }
+        }
         GP_PASS_BARRIER();
     }
 }
 
-template <typename T>
+template <typename T, int U, bool NT>
 __global__ void gp_membw_triad(T *__restrict__ a, const T *__restrict__ b, const T *__restrict__ c,
                                size_t n, int passes, float s)
 {
-    const size_t stride = (size_t)gridDim.x * blockDim.x;
+    const size_t tile = (size_t)blockDim.x * U;
+    const size_t stride = (size_t)gridDim.x * tile;
     for (int p = 0; p < passes; p++) {
-        for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
-            a[i] = vtriad(b[i], c[i], s);
+        for (size_t base = (size_t)blockIdx.x * tile; base < n; base += stride) {
+            const size_t i = base + threadIdx.x;
+            if (base + tile <= n) {
+                T vb[U], vc[U];
+#pragma unroll
+                for (int u = 0; u < U; u++) {
+                    vb[u] = vld<NT>(b + i + (size_t)u * blockDim.x);
+                    vc[u] = vld<NT>(c + i + (size_t)u * blockDim.x);
+                }
+#pragma unroll
+                for (int u = 0; u < U; u++)
+                    vst<NT>(a + i + (size_t)u * blockDim.x, vtriad(vb[u], vc[u], s));
+            } else {
+#pragma unroll
+                for (int u = 0; u < U; u++) {
+                    const size_t j = i + (size_t)u * blockDim.x;
+                    if (j < n)
+                        vst<NT>(a + j, vtriad(vld<NT>(b + j), vld<NT>(c + j), s));
+                }
+            }
+        }
         GP_PASS_BARRIER();
     }
 }
 
-template <typename T>
-static void launch_typed(hipStream_t st, int kernel, unsigned grid, int block, void *a, void *b, void *c,
-                         size_t n, int passes, float scalar, float magic, float *out)
+/* Launch one kernel, or (occ != NULL) only ask how many `block`-thread blocks
+ * of it fit on one CU, so the persistent grid is exactly that many per CU. */
+template <typename T, int U, bool NT>
+static gp_status launch_typed(hipStream_t st, int kernel, unsigned grid, int block, void *a, void *b, void *c,
+                              size_t n, int passes, float scalar, float magic, float *out, int *occ)
 {
+    if (occ) {
+        hipError_t e;
+        *occ = 0;
+        switch (kernel) {
+        case GP_MEMBW_READ:
+        case GP_MEMBW_READ_L2:
+            e = hipOccupancyMaxActiveBlocksPerMultiprocessor(occ, gp_membw_read<T, U, NT>, block, 0);
+            break;
+        case GP_MEMBW_WRITE:
+            e = hipOccupancyMaxActiveBlocksPerMultiprocessor(occ, gp_membw_write<T, U, NT>, block, 0);
+            break;
+        case GP_MEMBW_COPY:
+            e = hipOccupancyMaxActiveBlocksPerMultiprocessor(occ, gp_membw_copy<T, U, NT>, block, 0);
+            break;
+        default:
+            e = hipOccupancyMaxActiveBlocksPerMultiprocessor(occ, gp_membw_triad<T, U, NT>, block, 0);
+            break;
+        }
+        return gp_hip_status(e, "memory_bandwidth occupancy query");
+    }
     switch (kernel) {
     case GP_MEMBW_READ:
     case GP_MEMBW_READ_L2: {
         /* An odd rotation near half the grid moves every block's data to a
          * block far away in launch order, hence on another CU. */
         unsigned rot = kernel == GP_MEMBW_READ_L2 ? (grid > 1 ? (grid / 2) | 1u : 0u) : 0u;
-        gp_membw_read<T><<<grid, block, 0, st>>>((const T *)a, n, passes, rot, magic, out);
+        gp_membw_read<T, U, NT><<<grid, block, 0, st>>>((const T *)a, n, passes, rot, magic, out);
         break;
     }
     case GP_MEMBW_WRITE:
-        gp_membw_write<T><<<grid, block, 0, st>>>((T *)a, n, passes, scalar);
+        gp_membw_write<T, U, NT><<<grid, block, 0, st>>>((T *)a, n, passes, scalar);
         break;
     case GP_MEMBW_COPY:
-        gp_membw_copy<T><<<grid, block, 0, st>>>((const T *)a, (T *)b, n, passes);
+        gp_membw_copy<T, U, NT><<<grid, block, 0, st>>>((const T *)a, (T *)b, n, passes);
         break;
     default:
-        gp_membw_triad<T><<<grid, block, 0, st>>>((T *)a, (const T *)b, (const T *)c, n, passes, scalar);
+        gp_membw_triad<T, U, NT><<<grid, block, 0, st>>>((T *)a, (const T *)b, (const T *)c, n, passes, scalar);
         break;
     }
+    return gp_launch_status("memory_bandwidth kernel");
 }
 
-extern "C" gp_status gp_membw_launch(gp_stream s, int kernel, int vec_bytes, unsigned grid, int block,
-                                     void *a, void *b, void *c, size_t n, int passes, float scalar,
-                                     float magic, float *out)
+/* The compiled variants: 4- and 8-byte accesses plain only; 16-byte accesses
+ * with unroll 1, 2, 4 and hints off/on (32 kernels, not 72). */
+static gp_status dispatch(hipStream_t st, int kernel, int vec_bytes, int unroll, int hint, unsigned grid,
+                          int block, void *a, void *b, void *c, size_t n, int passes, float scalar,
+                          float magic, float *out, int *occ)
 {
-    if (kernel < 0 || kernel >= GP_MEMBW_KERNELS || grid == 0 || block <= 0 || passes <= 0)
+    if (kernel < 0 || kernel >= GP_MEMBW_KERNELS || block <= 0 || (!occ && (grid == 0 || passes <= 0)))
         return gp_fail(GP_ERR_USAGE, "memory_bandwidth: bad launch (kernel %d, grid %u, block %d, passes %d)",
                        kernel, grid, block, passes);
-    hipStream_t st = (hipStream_t)s;
+    if (vec_bytes != 16 && (unroll != 1 || hint))
+        return gp_fail(GP_ERR_USAGE, "memory_bandwidth: unroll %d / hint %d compiled for 16-byte accesses only",
+                       unroll, hint);
+#define GP_MEMBW_ARGS st, kernel, grid, block, a, b, c, n, passes, scalar, magic, out, occ
     switch (vec_bytes) {
-    case 4: launch_typed<float>(st, kernel, grid, block, a, b, c, n, passes, scalar, magic, out); break;
-    case 8: launch_typed<float2>(st, kernel, grid, block, a, b, c, n, passes, scalar, magic, out); break;
-    case 16: launch_typed<float4>(st, kernel, grid, block, a, b, c, n, passes, scalar, magic, out); break;
-    default: return gp_fail(GP_ERR_USAGE, "memory_bandwidth: vector width %d bytes not 4, 8 or 16", vec_bytes);
+    case 4: return launch_typed<float, 1, false>(GP_MEMBW_ARGS);
+    case 8: return launch_typed<float2, 1, false>(GP_MEMBW_ARGS);
+    case 16:
+        switch (unroll * 2 + (hint ? 1 : 0)) {
+        case 2: return launch_typed<float4, 1, false>(GP_MEMBW_ARGS);
+        case 3: return launch_typed<float4, 1, true>(GP_MEMBW_ARGS);
+        case 4: return launch_typed<float4, 2, false>(GP_MEMBW_ARGS);
+        case 5: return launch_typed<float4, 2, true>(GP_MEMBW_ARGS);
+        case 8: return launch_typed<float4, 4, false>(GP_MEMBW_ARGS);
+        case 9: return launch_typed<float4, 4, true>(GP_MEMBW_ARGS);
+        default: break;
+        }
+        return gp_fail(GP_ERR_USAGE, "memory_bandwidth: unroll %d not 1, 2 or 4", unroll);
+    default: break;
     }
-    return gp_launch_status("memory_bandwidth kernel");
+#undef GP_MEMBW_ARGS
+    return gp_fail(GP_ERR_USAGE, "memory_bandwidth: vector width %d bytes not 4, 8 or 16", vec_bytes);
+}
+
+extern "C" gp_status gp_membw_launch(gp_stream s, int kernel, int vec_bytes, int unroll, int hint, unsigned grid,
+                                     int block, void *a, void *b, void *c, size_t n, int passes, float scalar,
+                                     float magic, float *out)
+{
+    return dispatch((hipStream_t)s, kernel, vec_bytes, unroll, hint, grid, block, a, b, c, n, passes, scalar,
+                    magic, out, NULL);
+}
+
+extern "C" gp_status gp_membw_blocks_per_cu(int kernel, int vec_bytes, int unroll, int hint, int block,
+                                            int *blocks)
+{
+    *blocks = 0;
+    return dispatch((hipStream_t)0, kernel, vec_bytes, unroll, hint, 1, block, NULL, NULL, NULL, 0, 1, 0.0f, 0.0f,
+                    NULL, blocks);
 }
