@@ -58,6 +58,9 @@ gp_status gp_rt_free(void *ptr);
 gp_status gp_rt_memset(void *dst, int byte, size_t bytes);
 gp_status gp_rt_copy_to_device(void *dst, const void *src, size_t bytes);
 gp_status gp_rt_copy_to_host(void *dst, const void *src, size_t bytes);
+/* Device-to-device copy by the vendor runtime, queued on `s`: the vendor's own
+ * copy, a baseline for the bandwidth probes. */
+gp_status gp_rt_copy_device_async(void *dst, const void *src, size_t bytes, gp_stream s);
 gp_status gp_rt_mem_info(size_t *free_bytes, size_t *total_bytes);
 gp_status gp_rt_synchronize(void);
 

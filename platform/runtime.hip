@@ -149,6 +149,12 @@ extern "C" gp_status gp_rt_copy_to_host(void *dst, const void *src, size_t bytes
     return gp_ok();
 }
 
+extern "C" gp_status gp_rt_copy_device_async(void *dst, const void *src, size_t bytes, gp_stream s)
+{
+    CHECK(hipMemcpyAsync(dst, src, bytes, hipMemcpyDeviceToDevice, (hipStream_t)s));
+    return gp_ok();
+}
+
 extern "C" gp_status gp_rt_mem_info(size_t *free_bytes, size_t *total_bytes)
 {
     CHECK(hipMemGetInfo(free_bytes, total_bytes));
