@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "evtimer.h"
 #include "stats.h"
 
 double gp_clock_mhz(long long cycles, long long ticks, double timer_hz)
@@ -36,23 +37,21 @@ gp_status gp_clock_measure(const gp_device_info *dev, double spin_ms, gp_clock_r
     long long *cycles = calloc((size_t)blocks, sizeof *cycles);
     long long *ticks = calloc((size_t)blocks, sizeof *ticks);
     double *mhz = calloc((size_t)blocks, sizeof *mhz);
-    gp_event e0 = NULL, e1 = NULL;
+    gp_evtimer tm;
+    memset(&tm, 0, sizeof tm);
     gp_status st = gp_ok();
     if (!cycles || !ticks || !mhz) {
         st = gp_fail(GP_ERR_NOMEM, "clock: host allocation failed");
         goto done;
     }
     gp_smi_read(dev->vendor, dev->pci_bus_id, &out->smi);
-    if ((st = gp_rt_event_create(&e0)).code || (st = gp_rt_event_create(&e1)).code)
-        goto done;
-    if ((st = gp_rt_event_record(e0, NULL)).code)
+    /* The default stream: gp_rt_clock_spin launches there. */
+    if ((st = gp_evtimer_create(&tm, 0)).code || (st = gp_evtimer_start(&tm)).code)
         goto done;
     if ((st = gp_rt_clock_spin(blocks, spin_cycles, cycles, ticks)).code)
         goto done;
-    if ((st = gp_rt_event_record(e1, NULL)).code)
-        goto done;
-    float ms = 0;
-    if ((st = gp_rt_event_elapsed_ms(e0, e1, &ms)).code)
+    double ms = 0;
+    if ((st = gp_evtimer_stop_ms(&tm, &ms)).code)
         goto done;
     for (int i = 0; i < blocks; i++)
         mhz[i] = gp_clock_mhz(cycles[i], ticks[i], dev->timer_hz);
@@ -65,8 +64,7 @@ gp_status gp_clock_measure(const gp_device_info *dev, double spin_ms, gp_clock_r
     out->timer_vs_event = ms > 0 ? tick_s / (ms / 1e3) : 0;
     out->timer_suspect = out->timer_vs_event < 0.8 || out->timer_vs_event > 1.05;
 done:
-    gp_rt_event_destroy(e0);
-    gp_rt_event_destroy(e1);
+    gp_evtimer_destroy(&tm);
     free(cycles);
     free(ticks);
     free(mhz);

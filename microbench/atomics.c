@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "atomics.h"
+#include "evtimer.h"
 #include "harness.h"
 #include "probe.h"
 #include "progress.h"
@@ -20,7 +21,7 @@
 #define BLOCK 256
 
 typedef struct at_run {
-    gp_event e0, e1;
+    gp_evtimer tm; /* default stream */
     void *buf;
     size_t buf_bytes;
     int lds, is_float, mode;
@@ -31,18 +32,14 @@ typedef struct at_run {
 static gp_status time_once(void *ctx, double *ms_out)
 {
     at_run *r = ctx;
-    float ms;
     /* Reset outside the timed region; same (default) stream, so ordered. */
     GP_TRY(gp_rt_memset(r->buf, 0, r->buf_bytes));
-    GP_TRY(gp_rt_event_record(r->e0, NULL));
+    GP_TRY(gp_evtimer_start(&r->tm));
     if (r->lds)
         GP_TRY(gp_atom_lds_launch(NULL, r->is_float, r->mode, r->grid, BLOCK, r->buf, r->iters));
     else
         GP_TRY(gp_atom_global_launch(NULL, r->is_float, r->mode, r->grid, BLOCK, r->buf, r->iters));
-    GP_TRY(gp_rt_event_record(r->e1, NULL));
-    GP_TRY(gp_rt_event_elapsed_ms(r->e0, r->e1, &ms));
-    *ms_out = ms;
-    return gp_ok();
+    return gp_evtimer_stop_ms(&r->tm, ms_out);
 }
 
 /* Adds landing on the most contended address: the exactness limit. */
@@ -171,9 +168,7 @@ static gp_status atomics_run(gp_probe_ctx *ctx)
     memset(res, 0, sizeof res);
     gp_status st = gp_rt_malloc(&r.buf, r.buf_bytes);
     if (st.code == GP_OK)
-        st = gp_rt_event_create(&r.e0);
-    if (st.code == GP_OK)
-        st = gp_rt_event_create(&r.e1);
+        st = gp_evtimer_create(&r.tm, 0);
     int total = 2 * (GP_ATOM_MODES + 3), done = 0;
     for (int lds = 0; lds < 2 && st.code == GP_OK; lds++)
         for (int fl = 0; fl < 2 && st.code == GP_OK; fl++)
@@ -187,8 +182,7 @@ static gp_status atomics_run(gp_probe_ctx *ctx)
                     gp_progress("atomics", ++done, total, "%s: %.1f Gop/s (%.2f per cycle)", what,
                                 res[lds][fl][m].gops, res[lds][fl][m].per_cycle);
             }
-    gp_rt_event_destroy(r.e0);
-    gp_rt_event_destroy(r.e1);
+    gp_evtimer_destroy(&r.tm);
     gp_rt_free(r.buf);
     GP_TRY(st);
 

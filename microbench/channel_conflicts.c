@@ -19,6 +19,7 @@
 
 #include "bandwidth_analysis.h"
 #include "channel_conflicts.h"
+#include "evtimer.h"
 #include "harness.h"
 #include "probe.h"
 #include "progress.h"
@@ -32,8 +33,7 @@ static const int pads[] = {0, 1, 2, 4, 8, 16, 32};
 #define NPADS ((int)(sizeof pads / sizeof pads[0]))
 
 typedef struct cc_run {
-    gp_stream stream;
-    gp_event e0, e1;
+    gp_evtimer tm;
     char *buf;
     unsigned *uout;
     float *fout;
@@ -49,18 +49,14 @@ typedef struct cc_run {
 static gp_status time_once(void *ctx, double *ms_out)
 {
     cc_run *r = ctx;
-    float ms;
-    GP_TRY(gp_rt_event_record(r->e0, r->stream));
+    GP_TRY(gp_evtimer_start(&r->tm));
     if (r->mode == 0)
-        GP_TRY(gp_chan_window_launch(r->stream, r->grid, r->block, r->buf, r->rows, r->win_log2, r->row_log2,
+        GP_TRY(gp_chan_window_launch(r->tm.stream, r->grid, r->block, r->buf, r->rows, r->win_log2, r->row_log2,
                                      r->passes, 0x9e3779b9u, r->uout));
     else
-        GP_TRY(gp_chan_ld_launch(r->stream, r->grid, r->block, (const float *)r->buf, (int)r->rows, r->cols, r->ld,
+        GP_TRY(gp_chan_ld_launch(r->tm.stream, r->grid, r->block, (const float *)r->buf, (int)r->rows, r->cols, r->ld,
                                  r->passes, -1.0f, r->fout));
-    GP_TRY(gp_rt_event_record(r->e1, r->stream));
-    GP_TRY(gp_rt_event_elapsed_ms(r->e0, r->e1, &ms));
-    *ms_out = ms;
-    return gp_ok();
+    return gp_evtimer_stop_ms(&r->tm, ms_out);
 }
 
 /* Passes so that one launch lasts >= target_ms. */
@@ -240,11 +236,7 @@ static gp_status channel_conflicts_run(gp_probe_ctx *ctx)
     if (st.code == GP_OK)
         st = gp_rt_memset(r.buf, 0x3c, buf_bytes);
     if (st.code == GP_OK)
-        st = gp_rt_stream_create(&r.stream);
-    if (st.code == GP_OK)
-        st = gp_rt_event_create(&r.e0);
-    if (st.code == GP_OK)
-        st = gp_rt_event_create(&r.e1);
+        st = gp_evtimer_create(&r.tm, 1);
     if (st.code == GP_OK)
         st = gp_rt_synchronize();
     if (st.code == GP_OK)
@@ -257,9 +249,7 @@ static gp_status channel_conflicts_run(gp_probe_ctx *ctx)
             r.grid = 1;
         st = ld_sweep(ctx, &r, buf_bytes, pad, pbw, pspr, &np);
     }
-    gp_rt_event_destroy(r.e0);
-    gp_rt_event_destroy(r.e1);
-    gp_rt_stream_destroy(r.stream);
+    gp_evtimer_destroy(&r.tm);
     gp_rt_free(r.uout);
     gp_rt_free(r.buf);
     GP_TRY(st);

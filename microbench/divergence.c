@@ -15,6 +15,7 @@
 
 #include "divergence.h"
 #include "divergence_analysis.h"
+#include "evtimer.h"
 #include "harness.h"
 #include "probe.h"
 #include "progress.h"
@@ -28,8 +29,7 @@
 #define MAX_ITERS (1 << 24)
 
 typedef struct div_run {
-    gp_stream stream;
-    gp_event e0, e1;
+    gp_evtimer tm;
     float *out;
     unsigned grid;
     int block, iters;
@@ -39,16 +39,12 @@ typedef struct div_run {
 static gp_status time_once(void *ctx, double *ms_out)
 {
     div_run *r = ctx;
-    float ms;
-    GP_TRY(gp_rt_event_record(r->e0, r->stream));
+    GP_TRY(gp_evtimer_start(&r->tm));
     /* t0 < 1 and t1 small keep both chains bounded (no inf/NaN); magic is a
      * value neither chain can reach, so the stores never happen but stay. */
-    GP_TRY(gp_divergence_launch(r->stream, r->swap, r->grid, r->block, 0.999f, 1e-3f, r->group,
+    GP_TRY(gp_divergence_launch(r->tm.stream, r->swap, r->grid, r->block, 0.999f, 1e-3f, r->group,
                                 r->period, r->count, r->iters, -1.0f, r->out));
-    GP_TRY(gp_rt_event_record(r->e1, r->stream));
-    GP_TRY(gp_rt_event_elapsed_ms(r->e0, r->e1, &ms));
-    *ms_out = ms;
-    return gp_ok();
+    return gp_evtimer_stop_ms(&r->tm, ms_out);
 }
 
 typedef struct timing {
@@ -223,21 +219,12 @@ static gp_status divergence_run(gp_probe_ctx *ctx)
     gp_status st = gp_rt_malloc((void **)&r.out, (size_t)r.grid * r.block * sizeof(float));
     if (st.code != GP_OK)
         return st;
-    st = gp_rt_stream_create(&r.stream);
-    if (st.code == GP_OK)
-        st = gp_rt_event_create(&r.e0);
-    if (st.code == GP_OK)
-        st = gp_rt_event_create(&r.e1);
+    st = gp_evtimer_create(&r.tm, 1);
     if (st.code == GP_OK)
         st = size_iters(ctx, &r);
     if (st.code == GP_OK)
         st = run_cases(ctx, &r, ctx->dev.wave_size, wave_cc);
-    if (r.e0)
-        gp_rt_event_destroy(r.e0);
-    if (r.e1)
-        gp_rt_event_destroy(r.e1);
-    if (r.stream)
-        gp_rt_stream_destroy(r.stream);
+    gp_evtimer_destroy(&r.tm);
     gp_rt_free(r.out);
     return st;
 }

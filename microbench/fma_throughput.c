@@ -17,6 +17,7 @@
 #include "analysis.h"
 #include "compute_analysis.h"
 #include "fma_throughput.h"
+#include "evtimer.h"
 #include "harness.h"
 #include "probe.h"
 #include "progress.h"
@@ -29,8 +30,7 @@
 #define PROBE "fma_throughput"
 
 typedef struct fma_run {
-    gp_stream stream;
-    gp_event e0, e1;
+    gp_evtimer tm;
     float *out;
     int loop;          /* 0: chain kernel of `kind` type; 1: loop-shape kernel of `kind` shape */
     int kind;
@@ -50,16 +50,12 @@ static double fmas_per_thread(const fma_run *t)
 static gp_status time_once(void *ctx, double *ms_out)
 {
     fma_run *t = ctx;
-    float ms;
-    GP_TRY(gp_rt_event_record(t->e0, t->stream));
+    GP_TRY(gp_evtimer_start(&t->tm));
     if (t->loop)
-        GP_TRY(gp_fma_loop_launch(t->stream, t->kind, t->blocks, t->threads, (int)t->work, t->out));
+        GP_TRY(gp_fma_loop_launch(t->tm.stream, t->kind, t->blocks, t->threads, (int)t->work, t->out));
     else
-        GP_TRY(gp_fma_launch(t->stream, t->kind, t->blocks, t->threads, t->shm, (int)t->work, t->out));
-    GP_TRY(gp_rt_event_record(t->e1, t->stream));
-    GP_TRY(gp_rt_event_elapsed_ms(t->e0, t->e1, &ms));
-    *ms_out = ms;
-    return gp_ok();
+        GP_TRY(gp_fma_launch(t->tm.stream, t->kind, t->blocks, t->threads, t->shm, (int)t->work, t->out));
+    return gp_evtimer_stop_ms(&t->tm, ms_out);
 }
 
 /* Scale the work per thread until one launch takes about target_ms. */
@@ -351,23 +347,14 @@ static gp_status fma_throughput_run(gp_probe_ctx *ctx)
 {
     fma_run t;
     memset(&t, 0, sizeof t);
-    gp_status st = gp_rt_stream_create(&t.stream);
-    if (st.code == GP_OK)
-        st = gp_rt_event_create(&t.e0);
-    if (st.code == GP_OK)
-        st = gp_rt_event_create(&t.e1);
+    gp_status st = gp_evtimer_create(&t.tm, 1);
     if (st.code == GP_OK)
         st = gp_rt_malloc((void **)&t.out, 64);
     if (st.code == GP_OK)
         st = fma_run_all(ctx, &t);
     if (t.out)
         gp_rt_free(t.out);
-    if (t.e0)
-        gp_rt_event_destroy(t.e0);
-    if (t.e1)
-        gp_rt_event_destroy(t.e1);
-    if (t.stream)
-        gp_rt_stream_destroy(t.stream);
+    gp_evtimer_destroy(&t.tm);
     return st;
 }
 

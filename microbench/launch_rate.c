@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "analysis.h"
+#include "evtimer.h"
 #include "harness.h"
 #include "launch_rate.h"
 #include "stats.h"
@@ -26,8 +27,7 @@ typedef struct shape {
 } shape;
 
 typedef struct timed_launch {
-    gp_stream stream;
-    gp_event e0, e1;
+    gp_evtimer tm;
     unsigned grid;
     int bx, by, bz;
     gp_graph graph; /* for graph timing; NULL otherwise */
@@ -36,26 +36,21 @@ typedef struct timed_launch {
 static gp_status time_grid(void *ctx, double *ms_out)
 {
     timed_launch *t = ctx;
-    float ms;
-    GP_TRY(gp_rt_event_record(t->e0, t->stream));
-    GP_TRY(gp_launch_rate_launch(t->stream, t->grid, t->bx, t->by, t->bz));
-    GP_TRY(gp_rt_event_record(t->e1, t->stream));
-    GP_TRY(gp_rt_event_elapsed_ms(t->e0, t->e1, &ms));
-    *ms_out = ms;
-    return gp_ok();
+    GP_TRY(gp_evtimer_start(&t->tm));
+    GP_TRY(gp_launch_rate_launch(t->tm.stream, t->grid, t->bx, t->by, t->bz));
+    return gp_evtimer_stop_ms(&t->tm, ms_out);
 }
 
 static gp_status time_burst(void *ctx, double *us_out)
 {
     timed_launch *t = ctx;
-    float ms;
-    GP_TRY(gp_rt_event_record(t->e0, t->stream));
+    double ms;
+    GP_TRY(gp_evtimer_start(&t->tm));
     if (t->graph)
-        GP_TRY(gp_rt_graph_launch(t->graph, t->stream));
+        GP_TRY(gp_rt_graph_launch(t->graph, t->tm.stream));
     else
-        GP_TRY(gp_launch_rate_burst(t->stream, BURST));
-    GP_TRY(gp_rt_event_record(t->e1, t->stream));
-    GP_TRY(gp_rt_event_elapsed_ms(t->e0, t->e1, &ms));
+        GP_TRY(gp_launch_rate_burst(t->tm.stream, BURST));
+    GP_TRY(gp_evtimer_stop_ms(&t->tm, &ms));
     *us_out = 1e3 * ms / BURST;
     return gp_ok();
 }
@@ -155,9 +150,9 @@ static gp_status measure_launch_cost(gp_probe_ctx *ctx, timed_launch *t)
     t->graph = NULL;
     GP_TRY(gp_harness_run(&cfg, time_burst, t, &stream_res));
 
-    GP_TRY(gp_rt_graph_capture_begin(t->stream));
-    gp_status st = gp_launch_rate_burst(t->stream, BURST);
-    gp_status end = gp_rt_graph_capture_end(t->stream, &t->graph);
+    GP_TRY(gp_rt_graph_capture_begin(t->tm.stream));
+    gp_status st = gp_launch_rate_burst(t->tm.stream, BURST);
+    gp_status end = gp_rt_graph_capture_end(t->tm.stream, &t->graph);
     GP_TRY(st);
     GP_TRY(end);
     st = gp_harness_run(&cfg, time_burst, t, &graph_res);
@@ -272,18 +267,12 @@ static gp_status launch_rate_run(gp_probe_ctx *ctx)
         return gp_fail(GP_ERR_NOMEM, "launch_rate: no room for series");
     double x[MAX_POINTS], rate[MAX_POINTS], spread[MAX_POINTS];
     int n = 0, n1d = 0;
-    gp_status st = gp_rt_stream_create(&t.stream);
-    if (st.code == GP_OK)
-        st = gp_rt_event_create(&t.e0);
-    if (st.code == GP_OK)
-        st = gp_rt_event_create(&t.e1);
+    gp_status st = gp_evtimer_create(&t.tm, 1);
     if (st.code == GP_OK)
         st = measure_shapes(ctx, &t, ser, x, rate, spread, &n, &n1d);
     if (st.code == GP_OK)
         st = measure_launch_cost(ctx, &t);
-    gp_rt_event_destroy(t.e0);
-    gp_rt_event_destroy(t.e1);
-    gp_rt_stream_destroy(t.stream);
+    gp_evtimer_destroy(&t.tm);
     GP_TRY(st);
     analyse(ctx, x, rate, spread, n, n1d);
     return gp_ok();

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "evtimer.h"
 #include "harness.h"
 #include "math_functions.h"
 #include "math_functions_analysis.h"
@@ -30,8 +31,7 @@ typedef struct variant {
 } variant;
 
 typedef struct mf_run {
-    gp_stream stream;
-    gp_event e0, e1;
+    gp_evtimer tm;
     void *out;
     long long *d_cycles;
     int op, prec;
@@ -62,14 +62,10 @@ static gp_status lat_once(void *ctx, double *cycles_per_step)
 static gp_status tput_once(void *ctx, double *ms_out)
 {
     mf_run *r = ctx;
-    float ms;
-    GP_TRY(gp_rt_event_record(r->e0, r->stream));
-    GP_TRY(gp_math_throughput_launch(r->stream, r->op, r->prec, r->grid, r->trips, r->x0, r->c, r->d,
+    GP_TRY(gp_evtimer_start(&r->tm));
+    GP_TRY(gp_math_throughput_launch(r->tm.stream, r->op, r->prec, r->grid, r->trips, r->x0, r->c, r->d,
                                      r->k, r->out));
-    GP_TRY(gp_rt_event_record(r->e1, r->stream));
-    GP_TRY(gp_rt_event_elapsed_ms(r->e0, r->e1, &ms));
-    *ms_out = ms;
-    return gp_ok();
+    return gp_evtimer_stop_ms(&r->tm, ms_out);
 }
 
 static gp_status measure_latency(gp_probe_ctx *ctx, mf_run *r, mf_result *res)
@@ -238,19 +234,10 @@ static gp_status math_functions_run(gp_probe_ctx *ctx)
     GP_TRY(gp_rt_malloc(&r.out, bytes));
     gp_status st = gp_rt_malloc((void **)&r.d_cycles, sizeof(long long));
     if (st.code == GP_OK)
-        st = gp_rt_stream_create(&r.stream);
-    if (st.code == GP_OK)
-        st = gp_rt_event_create(&r.e0);
-    if (st.code == GP_OK)
-        st = gp_rt_event_create(&r.e1);
+        st = gp_evtimer_create(&r.tm, 1);
     if (st.code == GP_OK)
         st = run_all(ctx, &r, max_bpc);
-    if (r.e0)
-        gp_rt_event_destroy(r.e0);
-    if (r.e1)
-        gp_rt_event_destroy(r.e1);
-    if (r.stream)
-        gp_rt_stream_destroy(r.stream);
+    gp_evtimer_destroy(&r.tm);
     if (r.d_cycles)
         gp_rt_free(r.d_cycles);
     gp_rt_free(r.out);

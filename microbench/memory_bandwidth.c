@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "bandwidth_analysis.h"
+#include "evtimer.h"
 #include "harness.h"
 #include "memory_bandwidth.h"
 #include "probe.h"
@@ -40,8 +41,7 @@ static const int karrays[GP_MEMBW_KERNELS] = {1, 1, 2, 3, 1};
 typedef struct cfg { int vec, block, bpc, unroll, hint; } cfg;
 
 typedef struct bw_run {
-    gp_stream stream;
-    gp_event e0, e1;
+    gp_evtimer tm;
     char *pool;
     float *out;
     int kernel;
@@ -54,15 +54,11 @@ typedef struct bw_run {
 static gp_status time_once(void *ctx, double *ms_out)
 {
     bw_run *r = ctx;
-    float ms;
     char *a = r->pool, *b = r->pool + r->per_array, *c = r->pool + 2 * r->per_array;
-    GP_TRY(gp_rt_event_record(r->e0, r->stream));
-    GP_TRY(gp_membw_launch(r->stream, r->kernel, r->c.vec, r->c.unroll, r->c.hint, r->grid, r->c.block, a, b, c,
+    GP_TRY(gp_evtimer_start(&r->tm));
+    GP_TRY(gp_membw_launch(r->tm.stream, r->kernel, r->c.vec, r->c.unroll, r->c.hint, r->grid, r->c.block, a, b, c,
                            r->n, r->passes, 0.5f, -1.0f, r->out));
-    GP_TRY(gp_rt_event_record(r->e1, r->stream));
-    GP_TRY(gp_rt_event_elapsed_ms(r->e0, r->e1, &ms));
-    *ms_out = ms;
-    return gp_ok();
+    return gp_evtimer_stop_ms(&r->tm, ms_out);
 }
 
 static int add_cfgx(cfg *list, int n, const gp_device_info *d, int vec, int block, int bpc, int unroll, int hint)
@@ -435,13 +431,9 @@ typedef struct vendor_copy {
 static gp_status time_vendor_copy(void *ctx, double *ms_out)
 {
     vendor_copy *v = ctx;
-    float ms;
-    GP_TRY(gp_rt_event_record(v->r->e0, v->r->stream));
-    GP_TRY(gp_rt_copy_device_async(v->r->pool + v->bytes, v->r->pool, v->bytes, v->r->stream));
-    GP_TRY(gp_rt_event_record(v->r->e1, v->r->stream));
-    GP_TRY(gp_rt_event_elapsed_ms(v->r->e0, v->r->e1, &ms));
-    *ms_out = ms;
-    return gp_ok();
+    GP_TRY(gp_evtimer_start(&v->r->tm));
+    GP_TRY(gp_rt_copy_device_async(v->r->pool + v->bytes, v->r->pool, v->bytes, v->r->tm.stream));
+    return gp_evtimer_stop_ms(&v->r->tm, ms_out);
 }
 
 /* The vendor runtime's own device-to-device copy over half the pool each way:
@@ -504,26 +496,20 @@ static gp_status memory_bandwidth_run(gp_probe_ctx *ctx)
     if (st.code == GP_OK)
         st = gp_rt_malloc((void **)&r.out, 64);
     if (st.code == GP_OK)
-        st = gp_rt_stream_create(&r.stream);
-    if (st.code == GP_OK)
-        st = gp_rt_event_create(&r.e0);
-    if (st.code == GP_OK)
-        st = gp_rt_event_create(&r.e1);
+        st = gp_evtimer_create(&r.tm, 1);
     /* Fill the pool with 1.0f (the write kernel), so reads sum real numbers. */
     if (st.code == GP_OK)
-        st = gp_membw_launch(r.stream, GP_MEMBW_WRITE, 4, 1, 0, (unsigned)(4 * ctx->dev.compute_units), 256, r.pool,
+        st = gp_membw_launch(r.tm.stream, GP_MEMBW_WRITE, 4, 1, 0, (unsigned)(4 * ctx->dev.compute_units), 256, r.pool,
                              NULL, NULL, pool_bytes / 4, 1, 1.0f, -1.0f, r.out);
     if (st.code == GP_OK)
         st = resolve_grids(ctx, &sw);
     if (st.code == GP_OK)
-        st = gp_rt_stream_synchronize(r.stream);
+        st = gp_rt_stream_synchronize(r.tm.stream);
     if (st.code == GP_OK)
         st = measure(ctx, &r, &sw, ser);
     if (st.code == GP_OK)
         st = measure_vendor_copy(ctx, &r, pool_bytes);
-    gp_rt_event_destroy(r.e0);
-    gp_rt_event_destroy(r.e1);
-    gp_rt_stream_destroy(r.stream);
+    gp_evtimer_destroy(&r.tm);
     gp_rt_free(r.out);
     gp_rt_free(r.pool);
     GP_TRY(st);

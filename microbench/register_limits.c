@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "evtimer.h"
 #include "harness.h"
 #include "probe.h"
 #include "progress.h"
@@ -24,8 +25,7 @@
 #define MAX_VAR 64
 
 typedef struct reg_run {
-    gp_stream stream;
-    gp_event e0, e1;
+    gp_evtimer tm;
     float *out;
     int variant;
     unsigned blocks;
@@ -35,13 +35,9 @@ typedef struct reg_run {
 static gp_status time_once(void *ctx, double *ms_out)
 {
     reg_run *t = ctx;
-    float ms;
-    GP_TRY(gp_rt_event_record(t->e0, t->stream));
-    GP_TRY(gp_reglim_launch(t->stream, t->variant, t->blocks, t->iters, t->out));
-    GP_TRY(gp_rt_event_record(t->e1, t->stream));
-    GP_TRY(gp_rt_event_elapsed_ms(t->e0, t->e1, &ms));
-    *ms_out = ms;
-    return gp_ok();
+    GP_TRY(gp_evtimer_start(&t->tm));
+    GP_TRY(gp_reglim_launch(t->tm.stream, t->variant, t->blocks, t->iters, t->out));
+    return gp_evtimer_stop_ms(&t->tm, ms_out);
 }
 
 /* FMA work per thread (iters x live values) giving about target_ms for variant 0. */
@@ -181,23 +177,14 @@ static gp_status register_limits_run(gp_probe_ctx *ctx)
     int n = 0;
     if (gp_reglim_count() < 1)
         return gp_fail(GP_ERR_NO_GPU, PROBE ": no kernels compiled");
-    gp_status st = gp_rt_stream_create(&t.stream);
-    if (st.code == GP_OK)
-        st = gp_rt_event_create(&t.e0);
-    if (st.code == GP_OK)
-        st = gp_rt_event_create(&t.e1);
+    gp_status st = gp_evtimer_create(&t.tm, 1);
     if (st.code == GP_OK)
         st = gp_rt_malloc((void **)&t.out, 64);
     if (st.code == GP_OK)
         st = sweep(ctx, &t, p, &n);
     if (t.out)
         gp_rt_free(t.out);
-    if (t.e0)
-        gp_rt_event_destroy(t.e0);
-    if (t.e1)
-        gp_rt_event_destroy(t.e1);
-    if (t.stream)
-        gp_rt_stream_destroy(t.stream);
+    gp_evtimer_destroy(&t.tm);
     GP_TRY(st);
     analyse(ctx, p, n);
     return gp_ok();

@@ -1,0 +1,35 @@
+#include "evtimer.h"
+
+#include <string.h>
+
+gp_status gp_evtimer_create(gp_evtimer *t, int own_stream)
+{
+    memset(t, 0, sizeof *t);
+    gp_status st = own_stream ? gp_rt_stream_create(&t->stream) : gp_ok();
+    if (st.code == GP_OK)
+        st = gp_rt_event_create(&t->start);
+    if (st.code == GP_OK)
+        st = gp_rt_event_create(&t->stop);
+    if (st.code != GP_OK)
+        gp_evtimer_destroy(t);
+    return st;
+}
+
+void gp_evtimer_destroy(gp_evtimer *t)
+{
+    gp_rt_event_destroy(t->start);
+    gp_rt_event_destroy(t->stop);
+    gp_rt_stream_destroy(t->stream);
+    memset(t, 0, sizeof *t);
+}
+
+gp_status gp_evtimer_start(const gp_evtimer *t) { return gp_rt_event_record(t->start, t->stream); }
+
+gp_status gp_evtimer_stop_ms(const gp_evtimer *t, double *ms)
+{
+    float f;
+    GP_TRY(gp_rt_event_record(t->stop, t->stream));
+    GP_TRY(gp_rt_event_elapsed_ms(t->start, t->stop, &f));
+    *ms = f;
+    return gp_ok();
+}
