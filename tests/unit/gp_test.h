@@ -8,6 +8,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #define GP_CHECK(cond)                                                          \
     do {                                                                        \
@@ -28,6 +29,18 @@
     } while (0)
 
 #define GP_TEST(name) int test_##name(void); int test_##name(void)
+
+/* Path of `rel` under the source tree, which CTest names in GP_SOURCE_DIR
+ * (tests that read tests/data or tables/).  0, with a message, when unset. */
+static inline int gp_test_source_path(char *out, size_t n, const char *rel)
+{
+    const char *src = getenv("GP_SOURCE_DIR");
+    if (!src || !*src) {
+        fprintf(stderr, "GP_SOURCE_DIR is not set: run through ctest\n");
+        return 0;
+    }
+    return snprintf(out, n, "%s/%s", src, rel) < (int)n;
+}
 
 /* Deterministic pseudo-random numbers for synthetic curves (xorshift64*). */
 static inline double gp_test_rand(unsigned long long *state)

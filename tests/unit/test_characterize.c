@@ -6,20 +6,11 @@
 #include "characterize.h"
 #include "gp_test.h"
 
-static int src_path(char *out, size_t n, const char *rel)
-{
-    const char *src = getenv("GP_SOURCE_DIR");
-    if (!src)
-        return 0;
-    snprintf(out, n, "%s/%s", src, rel);
-    return 1;
-}
-
 GP_TEST(characterize_table_from_h200_records)
 {
     char rec[512], tables[512], base[512];
-    GP_CHECK(src_path(rec, sizeof rec, "tests/data/h200/records"));
-    GP_CHECK(src_path(tables, sizeof tables, "tables"));
+    GP_CHECK(gp_test_source_path(rec, sizeof rec, "tests/data/h200/records"));
+    GP_CHECK(gp_test_source_path(tables, sizeof tables, "tables"));
     static gp_table t;
     gp_status st = gp_characterize_table(rec, tables, &t, base, sizeof base, NULL);
     if (st.code)
@@ -47,7 +38,7 @@ GP_TEST(characterize_table_from_h200_records)
 GP_TEST(characterize_needs_records)
 {
     char tables[512];
-    GP_CHECK(src_path(tables, sizeof tables, "tables"));
+    GP_CHECK(gp_test_source_path(tables, sizeof tables, "tables"));
     static gp_table t;
     gp_status st = gp_characterize_table("/nonexistent-results", tables, &t, NULL, 0, NULL);
     GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "no probe records"));

@@ -163,18 +163,6 @@ GP_TEST(memory_levels_transition_points_are_not_levels)
     return 0;
 }
 
-/* Path of a file under tests/data, from GP_SOURCE_DIR (set by CTest). */
-static int data_path(char *out, size_t n, const char *rel)
-{
-    const char *src = getenv("GP_SOURCE_DIR");
-    if (!src) {
-        fprintf(stderr, "GP_SOURCE_DIR is not set: run through ctest\n");
-        return 0;
-    }
-    snprintf(out, n, "%s/tests/data/%s", src, rel);
-    return 1;
-}
-
 /* Rows of a recorded series whose column `sel` equals `want`, as (x, y)
  * sorted by x (the probe appends refinement points at the end). */
 static size_t recorded_xy(const gp_series *s, const char *sel, double want, const char *xn, const char *yn,
@@ -205,7 +193,7 @@ static size_t recorded_xy(const gp_series *s, const char *sel, double want, cons
 GP_TEST(memory_levels_h200_recorded)
 {
     char p[512];
-    if (!data_path(p, sizeof p, "h200/cache_latency_footprint.csv"))
+    if (!gp_test_source_path(p, sizeof p, "tests/data/h200/cache_latency_footprint.csv"))
         return 1;
     gp_series s;
     GP_CHECK(gp_csv_read(p, &s).code == GP_OK);
@@ -240,7 +228,7 @@ GP_TEST(memory_levels_h200_recorded)
 GP_TEST(memory_line_knee_h200_recorded)
 {
     char p[512];
-    if (!data_path(p, sizeof p, "h200/cache_latency_stride.csv"))
+    if (!gp_test_source_path(p, sizeof p, "tests/data/h200/cache_latency_stride.csv"))
         return 1;
     gp_series s;
     GP_CHECK(gp_csv_read(p, &s).code == GP_OK);

@@ -7,18 +7,6 @@
 #include "csv.h"
 #include "gp_test.h"
 
-/* Path of a file under tests/data, from GP_SOURCE_DIR (set by CTest). */
-static int data_path(char *out, size_t n, const char *rel)
-{
-    const char *src = getenv("GP_SOURCE_DIR");
-    if (!src) {
-        fprintf(stderr, "GP_SOURCE_DIR is not set: run through ctest\n");
-        return 0;
-    }
-    snprintf(out, n, "%s/tests/data/%s", src, rel);
-    return 1;
-}
-
 GP_TEST(csv_reads_and_rejects)
 {
     char dir[] = "/tmp/gp_unit_csvXXXXXX";
@@ -47,8 +35,8 @@ GP_TEST(csv_reads_and_rejects)
 GP_TEST(launch_rate_h200_recorded)
 {
     char p1[512], p2[512];
-    if (!data_path(p1, sizeof p1, "h200/launch_rate_1d.csv") ||
-        !data_path(p2, sizeof p2, "h200/launch_rate_2d.csv"))
+    if (!gp_test_source_path(p1, sizeof p1, "tests/data/h200/launch_rate_1d.csv") ||
+        !gp_test_source_path(p2, sizeof p2, "tests/data/h200/launch_rate_2d.csv"))
         return 1;
     gp_series s1, s2;
     GP_CHECK(gp_csv_read(p1, &s1).code == GP_OK);

@@ -27,13 +27,10 @@
 /* Read tests/data/h200/<file> (GP_SOURCE_DIR is set by CTest); 0 on failure. */
 static int h200_load(const char *file, gp_series *s)
 {
-    const char *src = getenv("GP_SOURCE_DIR");
-    if (!src) {
-        fprintf(stderr, "GP_SOURCE_DIR is not set: run through ctest\n");
+    char p[1024], rel[256];
+    snprintf(rel, sizeof rel, "tests/data/h200/%s", file);
+    if (!gp_test_source_path(p, sizeof p, rel))
         return 0;
-    }
-    char p[1024];
-    snprintf(p, sizeof p, "%s/tests/data/h200/%s", src, file);
     gp_status st = gp_csv_read(p, s);
     if (st.code != GP_OK) {
         fprintf(stderr, "%s: %s\n", p, st.msg);

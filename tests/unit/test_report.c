@@ -481,11 +481,9 @@ GP_TEST(report_errors)
 /* The H200 launch-rate series (tests/data/h200) through the whole report. */
 GP_TEST(report_h200_launch_rate)
 {
-    const char *src = getenv("GP_SOURCE_DIR");
-    if (!src) {
-        fprintf(stderr, "GP_SOURCE_DIR is not set: run through ctest\n");
+    char data[512];
+    if (!gp_test_source_path(data, sizeof data, "tests/data/h200"))
         return 1;
-    }
     char dir[] = "/tmp/gp_unit_h200XXXXXX";
     GP_CHECK(mkdtemp(dir) != NULL);
     gp_device_info dev;
@@ -497,7 +495,7 @@ GP_TEST(report_h200_launch_rate)
     size_t rows[3];
     for (int k = 0; k < 3; k++) {
         char p[1024];
-        snprintf(p, sizeof p, "%s/tests/data/h200/launch_rate_%s.csv", src, names[k]);
+        snprintf(p, sizeof p, "%s/launch_rate_%s.csv", data, names[k]);
         gp_series in;
         gp_status st = gp_csv_read(p, &in);
         if (st.code != GP_OK)
