@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernel.h"
 #include "probe.h"
 
 const char *gp_cli_usage(void)
@@ -11,21 +12,29 @@ const char *gp_cli_usage(void)
            "\n"
            "commands:\n"
            "  info                 describe the GPU as its runtime reports it\n"
-           "  list                 list the probes\n"
+           "  list                 list the probes and the application kernels\n"
            "  run PROBE...         run probes, write their records, check their findings\n"
            "  characterize         run every probe, then write the tuning table and the report\n"
            "  report DIR           rebuild DIR/table.txt and DIR/report.{md,html} from the records in DIR\n"
            "  table show FILE      print a tuning table (after checking it)\n"
            "  table check FILE     check a tuning table: exit 2 with FILE:LINE: reason on a defect\n"
+           "  verify KERNEL...     check kernels against their CPU references under a tuning table\n"
+           "  bench KERNEL...      time kernels against their floors and vendor baselines\n"
            "  help, --help         this text\n"
            "  --version            the version\n"
            "\n"
            "options:\n"
            "  --device N           GPU index (default 0)\n"
-           "  --out DIR            where records go (default gpuprobe-results)\n"
+           "  --out DIR            where records go (default gpuprobe-results); verify/bench\n"
+           "                       use DIR/table.txt when it exists\n"
+           "  --quick              shorter sweeps and timings (smoke runs)\n"
+           "  --table FILE         verify/bench: use this table (its arch must match the GPU's\n"
+           "                       or be generic); repeat to compare tables; FILE 'lookup' is the\n"
+           "                       device's own (measured in --out, else shipped, else generic)\n"
+           "  --mistuned FILE      bench/verify: also use another arch's table, on purpose\n"
+           "  --seed N             verify: replay the random data of an earlier run\n"
            "\n"
            "environment: GP_TABLES_DIR  shipped tuning tables (default: the source tree's tables/)\n"
-           "  --quick              shorter sweeps and timings (smoke runs)\n"
            "\n"
            "exit codes: 0 success, 1 a probe or check failed, 2 bad usage or input, 77 no GPU\n";
 }
@@ -59,6 +68,10 @@ gp_status gp_cli_parse(int argc, char **argv, gp_cli *out)
         out->cmd = GP_CMD_RUN;
     else if (!strcmp(cmd, "characterize"))
         out->cmd = GP_CMD_CHARACTERIZE;
+    else if (!strcmp(cmd, "verify"))
+        out->cmd = GP_CMD_VERIFY;
+    else if (!strcmp(cmd, "bench"))
+        out->cmd = GP_CMD_BENCH;
     else if (!strcmp(cmd, "report")) {
         if (argc != 3 || argv[2][0] == '-')
             return gp_fail(GP_ERR_USAGE, "report needs one results directory");
@@ -76,17 +89,45 @@ gp_status gp_cli_parse(int argc, char **argv, gp_cli *out)
 
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i];
-        if (!strcmp(a, "--device") || !strcmp(a, "--out")) {
+        int kernel_cmd = out->cmd == GP_CMD_VERIFY || out->cmd == GP_CMD_BENCH;
+        if (!strcmp(a, "--device") || !strcmp(a, "--out") || !strcmp(a, "--table") ||
+            !strcmp(a, "--mistuned") || !strcmp(a, "--seed")) {
             if (i + 1 >= argc)
                 return gp_fail(GP_ERR_USAGE, "option %s needs a value", a);
-            if (!strcmp(a, "--device"))
-                GP_TRY(parse_int(argv[++i], "--device", &out->device));
-            else if (!*(out->out_dir = argv[++i]))
-                return gp_fail(GP_ERR_USAGE, "--out needs a non-empty directory");
+            const char *v = argv[++i];
+            if (!strcmp(a, "--device")) {
+                GP_TRY(parse_int(v, "--device", &out->device));
+            } else if (!strcmp(a, "--out")) {
+                if (!*(out->out_dir = v))
+                    return gp_fail(GP_ERR_USAGE, "--out needs a non-empty directory");
+                out->out_given = 1;
+            } else if (!kernel_cmd) {
+                return gp_fail(GP_ERR_USAGE, "option %s is for verify and bench only", a);
+            } else if (!strcmp(a, "--seed")) {
+                char *end;
+                out->seed = strtoull(v, &end, 10);
+                if (!*v || *end || v[0] == '-')
+                    return gp_fail(GP_ERR_USAGE, "--seed: '%s' is not a non-negative integer", v);
+                out->have_seed = 1;
+            } else {
+                int is_table = !strcmp(a, "--table");
+                int *n = is_table ? &out->ntables : &out->nmistuned;
+                if (!*v)
+                    return gp_fail(GP_ERR_USAGE, "%s needs a file name", a);
+                if (*n >= GP_CLI_MAX_TABLES)
+                    return gp_fail(GP_ERR_USAGE, "%s given more than %d times", a, GP_CLI_MAX_TABLES);
+                (is_table ? out->tables : out->mistuned)[(*n)++] = v;
+            }
         } else if (!strcmp(a, "--quick")) {
             out->quick = 1;
         } else if (a[0] == '-') {
             return gp_fail(GP_ERR_USAGE, "unknown option '%s'", a);
+        } else if (kernel_cmd) {
+            if (!gp_kernel_find(a))
+                return gp_fail(GP_ERR_USAGE, "unknown kernel '%s' (gpuprobe list shows the kernels)", a);
+            if (out->nprobes >= GP_CLI_MAX_PROBES)
+                return gp_fail(GP_ERR_USAGE, "too many kernels named");
+            out->probes[out->nprobes++] = a;
         } else if (out->cmd == GP_CMD_RUN) {
             if (!gp_probe_find(a))
                 return gp_fail(GP_ERR_USAGE, "unknown probe '%s' (gpuprobe list shows the probes)", a);
@@ -99,5 +140,7 @@ gp_status gp_cli_parse(int argc, char **argv, gp_cli *out)
     }
     if (out->cmd == GP_CMD_RUN && out->nprobes == 0)
         return gp_fail(GP_ERR_USAGE, "run needs at least one probe name");
+    if ((out->cmd == GP_CMD_VERIFY || out->cmd == GP_CMD_BENCH) && out->nprobes == 0)
+        return gp_fail(GP_ERR_USAGE, "%s needs at least one kernel name", cmd);
     return gp_ok();
 }

@@ -6,6 +6,7 @@
 #include "gp_status.h"
 
 #define GP_CLI_MAX_PROBES 64
+#define GP_CLI_MAX_TABLES 8
 
 typedef enum {
     GP_CMD_NONE,
@@ -17,7 +18,9 @@ typedef enum {
     GP_CMD_CHARACTERIZE,
     GP_CMD_REPORT,
     GP_CMD_TABLE_SHOW,
-    GP_CMD_TABLE_CHECK
+    GP_CMD_TABLE_CHECK,
+    GP_CMD_VERIFY,
+    GP_CMD_BENCH
 } gp_cmd;
 
 typedef struct gp_cli {
@@ -26,12 +29,22 @@ typedef struct gp_cli {
     int quick;
     const char *out_dir;
     const char *file;     /* table show|check FILE, report DIR */
-    const char *probes[GP_CLI_MAX_PROBES];
+    const char *probes[GP_CLI_MAX_PROBES];  /* run: probes; verify/bench: kernels */
     int nprobes;
+    /* verify/bench: --table FILE (arch-checked against the device) and
+     * --mistuned FILE (another arch's table, on purpose); none given: the
+     * device's lookup (measured in --out, else shipped, else generic). */
+    const char *tables[GP_CLI_MAX_TABLES];
+    int ntables;
+    const char *mistuned[GP_CLI_MAX_TABLES];
+    int nmistuned;
+    int out_given;        /* --out was on the command line */
+    int have_seed;
+    unsigned long long seed;  /* --seed N: replay a verify run's random data */
 } gp_cli;
 
 /* Parse argv; on bad usage returns GP_ERR_USAGE with a message naming the
- * offending word.  Probe names are checked against the registry. */
+ * offending word.  Probe and kernel names are checked against the registries. */
 gp_status gp_cli_parse(int argc, char **argv, gp_cli *out);
 const char *gp_cli_usage(void);
 

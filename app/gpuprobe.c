@@ -6,6 +6,8 @@
 
 #include "characterize.h"
 #include "cli.h"
+#include "kernel.h"
+#include "kernel_cmds.h"
 #include "probe.h"
 #include "runtime.h"
 #include "table.h"
@@ -99,6 +101,9 @@ int main(int argc, char **argv)
     case GP_CMD_LIST: {
         for (size_t i = 0; i < gp_probe_count(); i++)
             printf("%-20s %s\n", gp_probe_at(i)->name, gp_probe_at(i)->summary);
+        printf("\nkernels (verify, bench):\n");
+        for (size_t i = 0; i < gp_kernel_count(); i++)
+            printf("%-20s %s\n", gp_kernel_at(i)->name, gp_kernel_at(i)->summary);
         return 0;
     }
     case GP_CMD_INFO: {
@@ -130,6 +135,12 @@ int main(int argc, char **argv)
         break;
     case GP_CMD_TABLE_SHOW:
         st = gp_table_show(cli.file, stdout);
+        break;
+    case GP_CMD_VERIFY:
+        st = gp_cmd_verify(&cli, tables_dir());
+        break;
+    case GP_CMD_BENCH:
+        st = gp_cmd_bench(&cli, tables_dir());
         break;
     case GP_CMD_TABLE_CHECK:
         st = gp_table_check_file(cli.file);

@@ -21,7 +21,8 @@ enum gp_code {
     GP_ERR_USAGE = 3,     /* bad arguments or bad input file */
     GP_ERR_IO = 4,        /* file could not be read or written */
     GP_ERR_NOMEM = 5,     /* host or device allocation failed, or size does not fit */
-    GP_ERR_NO_GPU = 6     /* no backend compiled or no device present */
+    GP_ERR_NO_GPU = 6,    /* no backend compiled or no device present */
+    GP_ERR_UNSUPPORTED = 7 /* an optional library or feature is absent: skip, and say so */
 };
 
 #define GP_STATUS_MSG_LEN 320
@@ -70,6 +71,7 @@ static inline int gp_status_exit_code(const gp_status *s)
     case GP_ERR_NOMEM: return 2;
     case GP_ERR_IO: return 2;   /* a file that cannot be read or written is bad input */
     case GP_ERR_NO_GPU: return 77;
+    case GP_ERR_UNSUPPORTED: return 77;
     default: return 1;
     }
 }

@@ -1,0 +1,93 @@
+#include "kutil.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "runtime.h"
+
+uint64_t gp_rand_u64(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+double gp_rand_uniform(uint64_t *state, double lo, double hi)
+{
+    /* 53 random bits -> [0, 1) */
+    double u = (double)(gp_rand_u64(state) >> 11) * (1.0 / 9007199254740992.0);
+    return lo + (hi - lo) * u;
+}
+
+void gp_fill_uniform_f32(float *x, size_t n, float lo, float hi, uint64_t *state)
+{
+    for (size_t i = 0; i < n; i++) {
+        float v = (float)gp_rand_uniform(state, lo, hi);
+        x[i] = v < hi ? v : lo; /* rounding to float may reach hi */
+    }
+}
+
+void gp_fill_uniform_i32(int32_t *x, size_t n, int32_t lo, int32_t hi, uint64_t *state)
+{
+    uint64_t span = (uint64_t)((int64_t)hi - (int64_t)lo);
+    for (size_t i = 0; i < n; i++)
+        x[i] = span ? (int32_t)((int64_t)lo + (int64_t)(gp_rand_u64(state) % span)) : lo;
+}
+
+uint64_t gp_fresh_seed(void)
+{
+    struct timespec ts;
+    timespec_get(&ts, TIME_UTC);
+    uint64_t s = (uint64_t)ts.tv_sec * 1000000007ull ^ (uint64_t)ts.tv_nsec;
+    s ^= (uint64_t)(uintptr_t)&ts;
+    return gp_rand_u64(&s);
+}
+
+gp_status gp_dev_alloc_copy(void **d, const void *h, size_t bytes)
+{
+    *d = NULL;
+    GP_TRY(gp_rt_malloc(d, bytes));
+    gp_status st = gp_rt_copy_to_device(*d, h, bytes);
+    if (st.code != GP_OK) {
+        gp_rt_free(*d);
+        *d = NULL;
+    }
+    return st;
+}
+
+gp_status gp_dev_poison(void *d, size_t bytes) { return gp_rt_memset(d, 0xFF, bytes); }
+
+gp_status gp_compare_f32(const char *what, const float *got, const float *ref, size_t n,
+                         double atol, double rtol, double *max_abs)
+{
+    double worst = 0;
+    for (size_t i = 0; i < n; i++) {
+        double g = got[i], r = ref[i];
+        if (isnan(r)) {
+            if (!isnan(g))
+                return gp_fail(GP_ERR_CHECK, "%s: element %zu is %.9g, reference is NaN", what, i, g);
+            continue;
+        }
+        double err = fabs(g - r);
+        double bound = atol + rtol * fabs(r);
+        if (!(err <= bound)) /* also catches NaN in got */
+            return gp_fail(GP_ERR_CHECK, "%s: element %zu is %.9g, reference %.9g (error %.3g > bound %.3g)",
+                           what, i, g, r, err, bound);
+        if (err > worst)
+            worst = err;
+    }
+    if (max_abs)
+        *max_abs = worst;
+    return gp_ok();
+}
+
+gp_status gp_compare_i32(const char *what, const int32_t *got, const int32_t *ref, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (got[i] != ref[i])
+            return gp_fail(GP_ERR_CHECK, "%s: element %zu is %d, reference %d", what, i, (int)got[i],
+                           (int)ref[i]);
+    return gp_ok();
+}

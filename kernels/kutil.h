@@ -1,0 +1,35 @@
+/* Helpers every kernel's verify and bench use: reproducible random data,
+ * device buffers that are poisoned before a run, and comparison with a CPU
+ * reference under an explicit tolerance. */
+#ifndef GP_KUTIL_H
+#define GP_KUTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gp_status.h"
+
+/* splitmix64: a small, good, seedable generator (state advances per call). */
+uint64_t gp_rand_u64(uint64_t *state);
+/* Uniform in [lo, hi). */
+double gp_rand_uniform(uint64_t *state, double lo, double hi);
+void gp_fill_uniform_f32(float *x, size_t n, float lo, float hi, uint64_t *state);
+void gp_fill_uniform_i32(int32_t *x, size_t n, int32_t lo, int32_t hi, uint64_t *state);
+/* A seed that differs from run to run (time and address entropy), printed by
+ * callers so a failure can be replayed with GP_SEED=<n>. */
+uint64_t gp_fresh_seed(void);
+
+/* Device buffer helpers: allocate, copy in, fill with 0xFF bytes (NaN as
+ * fp32, -1 as int32) so an output the kernel forgot to write cannot pass. */
+gp_status gp_dev_alloc_copy(void **d, const void *h, size_t bytes);
+gp_status gp_dev_poison(void *d, size_t bytes);
+
+/* Compare got[] with ref[] (n values): |got - ref| <= atol + rtol * |ref|,
+ * and NaN only where ref is NaN.  On the first failure: GP_ERR_CHECK naming
+ * `what`, the index, both values and the bound.  *max_abs (may be NULL) gets
+ * the largest absolute error seen. */
+gp_status gp_compare_f32(const char *what, const float *got, const float *ref, size_t n,
+                         double atol, double rtol, double *max_abs);
+gp_status gp_compare_i32(const char *what, const int32_t *got, const int32_t *ref, size_t n);
+
+#endif

@@ -1,0 +1,50 @@
+/* Vendor baselines where none is wired in (CPU-only and HIP builds): every
+ * call says so, and the benches skip that comparison. */
+#include "vendor.h"
+
+#include "runtime.h"
+
+static gp_status absent(const char *what)
+{
+    return gp_fail(GP_ERR_UNSUPPORTED, "%s baseline: no vendor library wired in for backend %s", what,
+                   gp_rt_backend());
+}
+
+gp_status gp_vendor_reduce_sum_f32(const float *d_in, size_t n, float *d_out, void *d_tmp, size_t *tmp_bytes)
+{
+    (void)d_in, (void)n, (void)d_out, (void)d_tmp, (void)tmp_bytes;
+    return absent("reduce");
+}
+
+gp_status gp_vendor_reduce_sum_i32(const int32_t *d_in, size_t n, int32_t *d_out, void *d_tmp,
+                                   size_t *tmp_bytes)
+{
+    (void)d_in, (void)n, (void)d_out, (void)d_tmp, (void)tmp_bytes;
+    return absent("reduce");
+}
+
+const char *gp_vendor_reduce_name(void) { return NULL; }
+
+gp_status gp_vendor_conv2d_create(gp_vendor_conv **c, int n, int in_c, int h, int w, int out_c, int kh,
+                                  int kw, int pad_h, int pad_w)
+{
+    (void)n, (void)in_c, (void)h, (void)w, (void)out_c, (void)kh, (void)kw, (void)pad_h, (void)pad_w;
+    *c = NULL;
+    return absent("conv2d");
+}
+
+gp_status gp_vendor_conv2d_run(gp_vendor_conv *c, const float *d_x, const float *d_w, float *d_y)
+{
+    (void)c, (void)d_x, (void)d_w, (void)d_y;
+    return absent("conv2d");
+}
+
+const char *gp_vendor_conv2d_algo(const gp_vendor_conv *c)
+{
+    (void)c;
+    return "none";
+}
+
+void gp_vendor_conv2d_destroy(gp_vendor_conv *c) { (void)c; }
+
+const char *gp_vendor_conv_name(void) { return NULL; }
