@@ -20,6 +20,8 @@ const char *gp_cli_usage(void)
            "  table check FILE     check a tuning table: exit 2 with FILE:LINE: reason on a defect\n"
            "  verify KERNEL...     check kernels against their CPU references under a tuning table\n"
            "  bench KERNEL...      time kernels against their floors and vendor baselines\n"
+           "  tune KERNEL...       time each kernel's candidate parameters; write the fastest into\n"
+           "                       DIR/table.txt (provenance: swept)\n"
            "  help, --help         this text\n"
            "  --version            the version\n"
            "\n"
@@ -72,6 +74,8 @@ gp_status gp_cli_parse(int argc, char **argv, gp_cli *out)
         out->cmd = GP_CMD_VERIFY;
     else if (!strcmp(cmd, "bench"))
         out->cmd = GP_CMD_BENCH;
+    else if (!strcmp(cmd, "tune"))
+        out->cmd = GP_CMD_TUNE;
     else if (!strcmp(cmd, "report")) {
         if (argc != 3 || argv[2][0] == '-')
             return gp_fail(GP_ERR_USAGE, "report needs one results directory");
@@ -89,7 +93,7 @@ gp_status gp_cli_parse(int argc, char **argv, gp_cli *out)
 
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i];
-        int kernel_cmd = out->cmd == GP_CMD_VERIFY || out->cmd == GP_CMD_BENCH;
+        int kernel_cmd = out->cmd == GP_CMD_VERIFY || out->cmd == GP_CMD_BENCH || out->cmd == GP_CMD_TUNE;
         if (!strcmp(a, "--device") || !strcmp(a, "--out") || !strcmp(a, "--table") ||
             !strcmp(a, "--mistuned") || !strcmp(a, "--seed")) {
             if (i + 1 >= argc)
@@ -140,7 +144,8 @@ gp_status gp_cli_parse(int argc, char **argv, gp_cli *out)
     }
     if (out->cmd == GP_CMD_RUN && out->nprobes == 0)
         return gp_fail(GP_ERR_USAGE, "run needs at least one probe name");
-    if ((out->cmd == GP_CMD_VERIFY || out->cmd == GP_CMD_BENCH) && out->nprobes == 0)
+    if ((out->cmd == GP_CMD_VERIFY || out->cmd == GP_CMD_BENCH || out->cmd == GP_CMD_TUNE) &&
+        out->nprobes == 0)
         return gp_fail(GP_ERR_USAGE, "%s needs at least one kernel name", cmd);
     return gp_ok();
 }

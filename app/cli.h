@@ -20,7 +20,8 @@ typedef enum {
     GP_CMD_TABLE_SHOW,
     GP_CMD_TABLE_CHECK,
     GP_CMD_VERIFY,
-    GP_CMD_BENCH
+    GP_CMD_BENCH,
+    GP_CMD_TUNE
 } gp_cmd;
 
 typedef struct gp_cli {

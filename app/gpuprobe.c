@@ -142,6 +142,9 @@ int main(int argc, char **argv)
     case GP_CMD_BENCH:
         st = gp_cmd_bench(&cli, tables_dir());
         break;
+    case GP_CMD_TUNE:
+        st = gp_cmd_tune(&cli, tables_dir());
+        break;
     case GP_CMD_TABLE_CHECK:
         st = gp_table_check_file(cli.file);
         if (st.code == GP_OK)

@@ -1,5 +1,6 @@
 #include "kernel_cmds.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -173,4 +174,118 @@ gp_status gp_cmd_bench(const gp_cli *cli, const char *tables_dir)
     free(b);
     free(tables);
     return first;
+}
+
+/* ---- tune: a timed sweep of each kernel's candidate parameter sets */
+
+#define GP_TUNE_MAX 32
+
+/* Geometric mean of the gpuprobe rows' medians (every problem counts the
+ * same, whatever its size). */
+static double tune_score(const gp_bench *b)
+{
+    double logsum = 0;
+    int n = 0;
+    for (int i = 0; i < b->nrows; i++)
+        if (!b->rows[i].is_baseline && b->rows[i].ms.median > 0) {
+            logsum += log(b->rows[i].ms.median);
+            n++;
+        }
+    return n ? exp(logsum / n) : 0;
+}
+
+static void kernel_params_text(const gp_table *t, const char *section, char *out, size_t n)
+{
+    out[0] = '\0';
+    for (size_t i = 0; i < gp_table_nkeys(); i++) {
+        const gp_table_key *k = gp_table_key_at(i);
+        const gp_table_entry *e = gp_table_find(t, k->section, k->key);
+        if (strcmp(k->section, section) || !e || e->is_none)
+            continue;
+        size_t len = strlen(out);
+        snprintf(out + len, n - len, "%s%s=%lld", len ? " " : "", k->key, e->i);
+    }
+}
+
+static gp_status tune_one(const gp_kernel *k, gp_table *base, const gp_kernel_opts *o, gp_bench *b)
+{
+    char section[64], text[GP_BENCH_TEXT], date[16], prov[GP_TABLE_PROV_LEN];
+    snprintf(section, sizeof section, "kernel.%s", k->name);
+    gp_table *cands = calloc(GP_TUNE_MAX, sizeof *cands);
+    if (!cands)
+        return gp_fail(GP_ERR_NOMEM, "out of host memory for tuning candidates");
+    int n = 0, best = -1;
+    double best_score = 0, first_score = 0;
+    gp_status st = k->candidates(base, &o->dev, cands, GP_TUNE_MAX, &n);
+    for (int i = 0; i < n && st.code == GP_OK; i++) {
+        kernel_params_text(&cands[i], section, text, sizeof text);
+        fprintf(stderr, "[%s] candidate %d of %d: %s\n", k->name, i + 1, n, text);
+        memset(b, 0, sizeof *b);
+        st = k->bench(&cands[i], text, 0, o, b);
+        if (st.code != GP_OK)
+            break;
+        double score = tune_score(b);
+        printf("| %s | %d | %s | %.4f |\n", k->name, i + 1, text, score);
+        if (i == 0)
+            first_score = score;
+        if (score > 0 && (best < 0 || score < best_score)) {
+            best = i;
+            best_score = score;
+        }
+    }
+    if (st.code == GP_OK && best >= 0) {
+        gp_fs_today(date);
+        snprintf(prov, sizeof prov, "swept %s %s: fastest of %d candidates, %.4f ms vs %.4f ms for the first",
+                 k->name, date, n, best_score, first_score);
+        for (size_t i = 0; i < gp_table_nkeys() && st.code == GP_OK; i++) {
+            const gp_table_key *key = gp_table_key_at(i);
+            const gp_table_entry *e = gp_table_find(&cands[best], key->section, key->key);
+            if (!strcmp(key->section, section) && e && !e->is_none)
+                st = gp_table_set(base, key->section, key->key, e->d, prov);
+        }
+        kernel_params_text(base, section, text, sizeof text);
+        fprintf(stderr, "[%s] chosen: %s (%.4f ms geometric mean over the bench problems, first %.4f ms)\n",
+                k->name, text, best_score, first_score);
+    }
+    free(cands);
+    return st;
+}
+
+gp_status gp_cmd_tune(const gp_cli *cli, const char *tables_dir)
+{
+    gp_kernel_opts o;
+    labelled_table *tables;
+    int nt;
+    if (cli->ntables > 1)
+        return gp_fail(GP_ERR_USAGE, "tune takes at most one --table (the base it improves)");
+    GP_TRY(open_kernels(cli, tables_dir, &o, &tables, &nt));
+    gp_bench *b = calloc(1, sizeof *b);
+    if (!b) {
+        free(tables);
+        return gp_fail(GP_ERR_NOMEM, "out of host memory for bench results");
+    }
+    gp_table *base = &tables[0].t;
+    gp_status st = gp_ok();
+    printf("| kernel | candidate | parameters | geometric-mean ms |\n| --- | ---: | --- | ---: |\n");
+    for (int i = 0; i < cli->nprobes && st.code == GP_OK; i++) {
+        const gp_kernel *k = gp_kernel_find(cli->probes[i]);
+        if (!k->candidates) {
+            fprintf(stderr, "[%s] no candidates: not tunable, table values kept\n", k->name);
+            continue;
+        }
+        st = tune_one(k, base, &o, b);
+    }
+    if (st.code == GP_OK) {
+        char path[1024];
+        st = gp_fs_mkdirs(cli->out_dir);
+        if (st.code == GP_OK)
+            st = gp_fs_join(path, sizeof path, cli->out_dir, GP_TABLE_RESULTS_NAME);
+        if (st.code == GP_OK)
+            st = gp_table_write(base, path);
+        if (st.code == GP_OK)
+            fprintf(stderr, "tuned table: %s\n", path);
+    }
+    free(b);
+    free(tables);
+    return st;
 }

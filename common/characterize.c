@@ -130,6 +130,32 @@ static void apply_rules(gp_table *t, FILE *log)
         fprintf(log, "table: rule pad_from_banks not applied\n");
 }
 
+/* A timed sweep (`gpuprobe tune`) outranks a rule: kernel parameters the
+ * results' current table.txt holds as `swept` survive a rebuild. */
+static void keep_swept(const char *results_dir, const char *arch, gp_table *t, FILE *log)
+{
+    static gp_table old; /* ~50 KB: off the stack */
+    char path[1024];
+    if (gp_fs_join(path, sizeof path, results_dir, GP_TABLE_RESULTS_NAME).code != GP_OK)
+        return;
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return;
+    fclose(f);
+    if (gp_table_load_arch(path, arch, &old).code != GP_OK) {
+        logf_(log, "table: %s%s%s does not load for this device: its swept values are not kept\n", path, "", "");
+        return;
+    }
+    for (size_t i = 0; i < gp_table_nkeys(); i++) {
+        const gp_table_key *k = gp_table_key_at(i);
+        const gp_table_entry *e = gp_table_find(&old, k->section, k->key);
+        if (strncmp(k->section, "kernel.", 7) || !e || e->kind != GP_PROV_SWEPT || e->is_none)
+            continue;
+        if (gp_table_set(t, k->section, k->key, e->d, e->prov).code == GP_OK)
+            logf_(log, "table: %s.%s kept from the last sweep (%s)\n", k->section, k->key, e->prov);
+    }
+}
+
 gp_status gp_characterize_table(const char *results_dir, const char *tables_dir, gp_table *t, char *base,
                                 size_t n, FILE *log)
 {
@@ -143,7 +169,8 @@ gp_status gp_characterize_table(const char *results_dir, const char *tables_dir,
         return gp_fail(GP_ERR_USAGE, "%s: no probe records (launch_rate.json, ...) to build a table from",
                        results_dir);
     const gp_json *dev = gp_json_get(&dev_rec.root, "device");
-    const char *arch = gp_json_str_of(dev, "arch", "");
+    char arch[GP_TABLE_TEXT_LEN]; /* copied: the record is freed before the rules run */
+    snprintf(arch, sizeof arch, "%s", gp_json_str_of(dev, "arch", ""));
     const char *date = gp_json_str_of(&dev_rec.root, "date", "0000-00-00");
     char prov[GP_TABLE_PROV_LEN];
     gp_status st = gp_table_lookup(NULL, tables_dir, arch, t, base, n);
@@ -183,6 +210,7 @@ gp_status gp_characterize_table(const char *results_dir, const char *tables_dir,
         GP_TRY(st);
     }
     apply_rules(t, log);
+    keep_swept(results_dir, arch, t, log);
     return gp_table_validate(t, "measured table");
 }
 

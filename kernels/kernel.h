@@ -43,6 +43,13 @@ typedef struct gp_kernel {
      * timed run is checked too (a fast wrong answer is not a result). */
     gp_status (*bench)(const gp_table *t, const char *table_label, int with_baselines,
                        const gp_kernel_opts *o, gp_bench *b);
+    /* Optional (NULL: not tunable).  The candidate parameter sets a timed
+     * sweep tries (`gpuprobe tune`): up to `max` copies of `base`, each with
+     * other kernel.<name> values (set with gp_table_set, any provenance), the
+     * first being base's own values.  The sweep times each with `bench`
+     * (with_baselines 0) and keeps the fastest, recorded as `swept <name>`. */
+    gp_status (*candidates)(const gp_table *base, const gp_device_info *dev, gp_table *out, int max,
+                            int *n);
 } gp_kernel;
 
 size_t gp_kernel_count(void);

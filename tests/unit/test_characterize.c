@@ -1,5 +1,7 @@
 /* The tuning table built from probe records recorded on the H200. */
 #define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,5 +51,58 @@ GP_TEST(characterize_needs_records)
             fprintf(stderr, "unknown key %s.%s\n", m->section, m->table_key);
         GP_CHECK(gp_table_key_index(m->section, m->table_key) >= 0);
     }
+    return 0;
+}
+
+/* Copy every file of src into dst (flat). */
+static int copy_dir(const char *src, const char *dst)
+{
+    DIR *d = opendir(src);
+    if (!d)
+        return 0;
+    struct dirent *ent;
+    char a[1024], b[1024], buf[65536];
+    while ((ent = readdir(d))) {
+        if (ent->d_name[0] == '.')
+            continue;
+        snprintf(a, sizeof a, "%s/%s", src, ent->d_name);
+        snprintf(b, sizeof b, "%s/%s", dst, ent->d_name);
+        FILE *in = fopen(a, "rb"), *out = fopen(b, "wb");
+        size_t n;
+        while (in && out && (n = fread(buf, 1, sizeof buf, in)) > 0)
+            fwrite(buf, 1, n, out);
+        if (in)
+            fclose(in);
+        if (out)
+            fclose(out);
+    }
+    closedir(d);
+    return 1;
+}
+
+GP_TEST(characterize_keeps_swept_kernel_parameters)
+{
+    char rec[512], tables[512], dir[] = "/tmp/gp_swept_XXXXXX", path[1024];
+    GP_CHECK(gp_test_source_path(rec, sizeof rec, "tests/data/h200/records"));
+    GP_CHECK(gp_test_source_path(tables, sizeof tables, "tables"));
+    GP_CHECK(mkdtemp(dir) != NULL);
+    GP_CHECK(copy_dir(rec, dir));
+    static gp_table t;
+    GP_CHECK(gp_characterize_table(dir, tables, &t, NULL, 0, NULL).code == GP_OK);
+    /* A sweep wrote block = 512 into the results' table ... */
+    GP_CHECK(gp_table_set(&t, "kernel.reduce", "block", 512, "swept reduce 2026-01-01: fastest of 4").code ==
+             GP_OK);
+    snprintf(path, sizeof path, "%s/table.txt", dir);
+    GP_CHECK(gp_table_write(&t, path).code == GP_OK);
+    /* ... and a rebuild from the records keeps it, while rules still apply. */
+    static gp_table again;
+    GP_CHECK(gp_characterize_table(dir, tables, &again, NULL, 0, stderr).code == GP_OK);
+    const gp_table_entry *e = gp_table_find(&again, "kernel.reduce", "block");
+    GP_CHECK(e && e->d == 512 && e->kind == GP_PROV_SWEPT);
+    e = gp_table_find(&again, "kernel.transpose", "tile");
+    GP_CHECK(e && e->kind == GP_PROV_RULE);
+    char cmd[1100];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    GP_CHECK(system(cmd) == 0);
     return 0;
 }
