@@ -14,7 +14,8 @@ const char *gp_cli_usage(void)
            "  info                 describe the GPU as its runtime reports it\n"
            "  list                 list the probes and the application kernels\n"
            "  run PROBE...         run probes, write their records, check their findings\n"
-           "  characterize         run every probe, then write the tuning table and the report\n"
+           "  characterize         run every probe, then write the tuning table and the report;\n"
+           "                       resumes: valid records in --out from this GPU and version are reused\n"
            "  report DIR           rebuild DIR/table.txt and DIR/report.{md,html} from the records in DIR\n"
            "  table show FILE      print a tuning table (after checking it)\n"
            "  table check FILE     check a tuning table: exit 2 with FILE:LINE: reason on a defect\n"
@@ -30,6 +31,7 @@ const char *gp_cli_usage(void)
            "  --out DIR            where records go (default gpuprobe-results); verify/bench\n"
            "                       use DIR/table.txt when it exists\n"
            "  --quick              shorter sweeps and timings (smoke runs)\n"
+           "  --force              characterize: run every probe again, reusing no record\n"
            "  --table FILE         verify/bench: use this table (its arch must match the GPU's\n"
            "                       or be generic); repeat to compare tables; FILE 'lookup' is the\n"
            "                       device's own (measured in --out, else shipped, else generic)\n"
@@ -124,6 +126,10 @@ gp_status gp_cli_parse(int argc, char **argv, gp_cli *out)
             }
         } else if (!strcmp(a, "--quick")) {
             out->quick = 1;
+        } else if (!strcmp(a, "--force")) {
+            if (out->cmd != GP_CMD_CHARACTERIZE)
+                return gp_fail(GP_ERR_USAGE, "option --force is for characterize only");
+            out->force = 1;
         } else if (a[0] == '-') {
             return gp_fail(GP_ERR_USAGE, "unknown option '%s'", a);
         } else if (kernel_cmd) {

@@ -40,6 +40,7 @@ typedef struct gp_cli {
     const char *mistuned[GP_CLI_MAX_TABLES];
     int nmistuned;
     int out_given;        /* --out was on the command line */
+    int force;            /* characterize --force: rerun probes whose records could be reused */
     int have_seed;
     unsigned long long seed;  /* --seed N: replay a verify run's random data */
 } gp_cli;

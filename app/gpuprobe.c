@@ -6,9 +6,11 @@
 
 #include "characterize.h"
 #include "cli.h"
+#include "fsutil.h"
 #include "kernel.h"
 #include "kernel_cmds.h"
 #include "probe.h"
+#include "resume.h"
 #include "runtime.h"
 #include "table.h"
 
@@ -50,9 +52,19 @@ static void print_info(const gp_device_info *d)
     printf("backend              %s (device code for %s)\n", gp_rt_backend(), gp_rt_compiled_archs());
 }
 
+/* Commands that build a table need the shipped tables: say so before any work. */
+static gp_status check_tables_dir(void)
+{
+    const char *d = tables_dir();
+    if (!gp_fs_is_dir(d))
+        return gp_fail(GP_ERR_IO, "tables directory '%s' does not exist or is not a directory (set GP_TABLES_DIR "
+                                  "to the tables/ folder of the gpuprobe sources)", d);
+    return gp_ok();
+}
+
 static gp_status run_probes(const gp_cli *cli, const char **names, int n)
 {
-    gp_probe_opts opts = {cli->device, cli->quick, cli->out_dir};
+    gp_probe_opts opts = {cli->device, cli->quick, cli->out_dir, GP_VERSION};
     int failed = 0;
     gp_status first_fail = gp_ok();
     for (int i = 0; i < n; i++) {
@@ -61,6 +73,13 @@ static gp_status run_probes(const gp_cli *cli, const char **names, int n)
         memset(&rec, 0, sizeof rec);
         fprintf(stderr, "[%s] running (%d of %d)\n", p->name, i + 1, n);
         gp_status st = gp_probe_execute(p, &opts, &rec);
+        int noise = gp_record_noise(&rec, NULL);
+        if (noise & GP_NOISE_CLOCK) /* the record and the report flag it too */
+            printf("%s: flagged: the clock moved during the probe (%.0f -> %.0f MHz)\n", p->name,
+                   rec.clock_before.measured_mhz, rec.clock_after.measured_mhz);
+        if (noise & GP_NOISE_SHARED)
+            printf("%s: flagged: %d other process(es) used the GPU during the probe\n", p->name,
+                   gp_record_other_processes(&rec));
         if (st.code == GP_OK) {
             printf("%s: ok (%s/%s.md)\n", p->name, cli->out_dir, p->name);
             for (int v = 0; v < rec.nvalues; v++) {
@@ -114,13 +133,32 @@ int main(int argc, char **argv)
         break;
     }
     case GP_CMD_RUN:
-        st = run_probes(&cli, cli.probes, cli.nprobes);
+        /* A bad --out fails now, not after the measurements. */
+        st = gp_fs_check_writable(cli.out_dir);
+        if (st.code == GP_OK)
+            st = run_probes(&cli, cli.probes, cli.nprobes);
         break;
     case GP_CMD_CHARACTERIZE: {
-        const char *names[GP_CLI_MAX_PROBES];
-        int n = 0;
-        for (size_t i = 0; i < gp_probe_count() && n < GP_CLI_MAX_PROBES; i++)
-            names[n++] = gp_probe_at(i)->name;
+        const char *all[GP_CLI_MAX_PROBES], *names[GP_CLI_MAX_PROBES];
+        int reuse[GP_CLI_MAX_PROBES];
+        int nall = 0, n = 0;
+        gp_device_info dev;
+        for (size_t i = 0; i < gp_probe_count() && nall < GP_CLI_MAX_PROBES; i++)
+            all[nall++] = gp_probe_at(i)->name;
+        st = check_tables_dir();
+        if (st.code == GP_OK)
+            st = gp_fs_check_writable(cli.out_dir);
+        if (st.code == GP_OK)
+            st = gp_rt_device_open(cli.device, &dev);
+        if (st.code != GP_OK)
+            break;
+        /* Resume: a valid record of this GPU and version stands for its probe. */
+        gp_resume_plan(cli.out_dir, all, nall, &dev, GP_VERSION, cli.quick, cli.force, reuse, stderr);
+        for (int i = 0; i < nall; i++)
+            if (!reuse[i])
+                names[n++] = all[i];
+            else
+                printf("%s: reused (%s/%s.json)\n", all[i], cli.out_dir, all[i]);
         st = run_probes(&cli, names, n);
         if (st.code == GP_OK || st.code == GP_ERR_CHECK) {
             /* A failed check still leaves records worth a table and a report. */
@@ -131,7 +169,9 @@ int main(int argc, char **argv)
         break;
     }
     case GP_CMD_REPORT:
-        st = gp_characterize_finish(cli.file, tables_dir(), stderr);
+        st = check_tables_dir();
+        if (st.code == GP_OK)
+            st = gp_characterize_finish(cli.file, tables_dir(), stderr);
         break;
     case GP_CMD_TABLE_SHOW:
         st = gp_table_show(cli.file, stdout);

@@ -2,9 +2,11 @@
 #include "fsutil.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 gp_status gp_fs_mkdirs(const char *path)
 {
@@ -44,14 +46,51 @@ gp_status gp_fs_commit(FILE *f, const char *path)
 {
     char tmp[1100];
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    int bad = ferror(f);
+    /* Flushed and synced before the rename: after a crash the name holds
+     * either the old file or the whole new one, never a torn one. */
+    int bad = fflush(f) != 0 || ferror(f);
+    if (!bad)
+        bad = fsync(fileno(f)) != 0 && errno != EINVAL && errno != EROFS; /* EINVAL: pipes, special files */
+    int err = errno;
     if (fclose(f) != 0 || bad) {
         remove(tmp);
-        return gp_fail(GP_ERR_IO, "write to '%s' failed", tmp);
+        return gp_fail(GP_ERR_IO, "write to '%s' failed: %s", tmp, strerror(bad ? err : errno));
     }
-    if (rename(tmp, path) != 0)
-        return gp_fail(GP_ERR_IO, "cannot rename '%s' to '%s': %s", tmp, path, strerror(errno));
+    if (rename(tmp, path) != 0) {
+        err = errno;
+        remove(tmp);
+        return gp_fail(GP_ERR_IO, "cannot rename '%s' to '%s': %s", tmp, path, strerror(err));
+    }
     return gp_ok();
+}
+
+gp_status gp_fs_check_writable(const char *dir)
+{
+    GP_TRY(gp_fs_mkdirs(dir));
+    char probe[1100];
+    if (snprintf(probe, sizeof probe, "%s/.gpuprobe-write-check.%ld", dir, (long)getpid()) >= (int)sizeof probe)
+        return gp_fail(GP_ERR_USAGE, "path too long: '%s'", dir);
+    FILE *f = fopen(probe, "w");
+    if (!f)
+        return gp_fail(GP_ERR_IO, "cannot write in output directory '%s': %s", dir, strerror(errno));
+    int bad = fputs("gpuprobe\n", f) < 0;
+    bad |= fclose(f) != 0;
+    remove(probe);
+    if (bad)
+        return gp_fail(GP_ERR_IO, "cannot write in output directory '%s' (disk full?)", dir);
+    return gp_ok();
+}
+
+int gp_fs_is_dir(const char *path)
+{
+    struct stat st;
+    return path && stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+int gp_fs_exists(const char *path)
+{
+    struct stat st;
+    return path && stat(path, &st) == 0;
 }
 
 gp_status gp_fs_join(char *out, size_t n, const char *dir, const char *name)

@@ -7,9 +7,17 @@
 
 /* mkdir -p. */
 gp_status gp_fs_mkdirs(const char *path);
-/* Open `path`.tmp for writing; gp_fs_commit closes it and renames it to `path`. */
+/* Open `path`.tmp for writing; gp_fs_commit flushes, fsyncs and closes it and
+ * renames it to `path` (on failure the .tmp is removed and `path` is untouched). */
 gp_status gp_fs_open_atomic(const char *path, FILE **f);
 gp_status gp_fs_commit(FILE *f, const char *path);
+/* mkdir -p, then create and remove a file in it: GP_ERR_IO naming the
+ * directory when nothing can be written there.  Run before a long job, so a
+ * bad --out fails at once, not after the measurements. */
+gp_status gp_fs_check_writable(const char *dir);
+/* 1 when path names a directory / anything at all. */
+int gp_fs_is_dir(const char *path);
+int gp_fs_exists(const char *path);
 /* Join dir and name into out (size n); fails when it does not fit. */
 gp_status gp_fs_join(char *out, size_t n, const char *dir, const char *name);
 /* Today's date as YYYY-MM-DD (UTC). */

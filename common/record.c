@@ -159,12 +159,19 @@ static gp_status write_json(const gp_record *r, const char *path)
     json_str(f, r->probe);
     fprintf(f, ",\n  \"date\": ");
     json_str(f, r->date);
+    fprintf(f, ",\n  \"gpuprobe_version\": ");
+    json_str(f, r->version);
+    fprintf(f, ",\n  \"check\": ");
+    json_str(f, r->check);
+    fprintf(f, ",\n  \"quick\": %s", r->quick ? "true" : "false");
     fprintf(f, ",\n  \"device\": {\"name\": ");
     json_str(f, r->dev.name);
     fprintf(f, ", \"vendor\": ");
     json_str(f, r->dev.vendor);
     fprintf(f, ", \"arch\": ");
     json_str(f, r->dev.arch);
+    fprintf(f, ", \"pci_bus_id\": ");
+    json_str(f, r->dev.pci_bus_id);
     fprintf(f, ", \"compute_units\": %d, \"wave_size\": %d, \"reported_clock_mhz\": ",
             r->dev.compute_units, r->dev.wave_size);
     json_num(f, r->dev.core_clock_mhz);
@@ -175,7 +182,14 @@ static gp_status write_json(const gp_record *r, const char *path)
         json_clock(f, "after", &r->clock_after);
         fprintf(f, ",\n    \"moved\": %s\n", r->clock_moved ? "true" : "false");
     }
-    fprintf(f, "  },\n  \"values\": [");
+    int known, noise = gp_record_noise(r, &known), others = gp_record_other_processes(r);
+    fprintf(f, "  },\n  \"noise\": {\"flagged\": %s, \"clock_moved\": %s, \"other_processes\": ",
+            noise ? "true" : "false", r->clock_moved ? "true" : "false");
+    if (known)
+        fprintf(f, "%d", others);
+    else
+        fputs("null", f);
+    fprintf(f, "},\n  \"values\": [");
     for (int i = 0; i < r->nvalues; i++) {
         const gp_value *v = &r->values[i];
         fprintf(f, "%s\n    {\"key\": ", i ? "," : "");
@@ -283,16 +297,33 @@ gp_status gp_record_write(const gp_record *r, const char *dir)
 {
     char path[1024], name[160];
     GP_TRY(gp_fs_mkdirs(dir));
-    snprintf(name, sizeof name, "%s.json", r->probe);
-    GP_TRY(gp_fs_join(path, sizeof path, dir, name));
-    GP_TRY(write_json(r, path));
-    snprintf(name, sizeof name, "%s.md", r->probe);
-    GP_TRY(gp_fs_join(path, sizeof path, dir, name));
-    GP_TRY(write_md(r, path));
+    /* Series and Markdown first, the JSON last: the JSON is what readers
+     * (report, resume) look for, so it must not appear before its series. */
     for (int i = 0; i < r->nseries; i++) {
         snprintf(name, sizeof name, "%s_%s.csv", r->probe, r->series[i].name);
         GP_TRY(gp_fs_join(path, sizeof path, dir, name));
         GP_TRY(write_csv(&r->series[i], path));
     }
-    return gp_ok();
+    snprintf(name, sizeof name, "%s.md", r->probe);
+    GP_TRY(gp_fs_join(path, sizeof path, dir, name));
+    GP_TRY(write_md(r, path));
+    snprintf(name, sizeof name, "%s.json", r->probe);
+    GP_TRY(gp_fs_join(path, sizeof path, dir, name));
+    return write_json(r, path);
+}
+
+int gp_record_other_processes(const gp_record *r)
+{
+    if (!r->have_clock)
+        return -1;
+    int a = r->clock_before.smi.other_processes, b = r->clock_after.smi.other_processes;
+    return a > b ? a : b;
+}
+
+int gp_record_noise(const gp_record *r, int *sharing_known)
+{
+    int others = gp_record_other_processes(r);
+    if (sharing_known)
+        *sharing_known = others >= 0;
+    return (r->clock_moved ? GP_NOISE_CLOCK : 0) | (others > 0 ? GP_NOISE_SHARED : 0);
 }

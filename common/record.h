@@ -33,9 +33,17 @@ typedef struct gp_series {
     size_t nrows, cap;
 } gp_series;
 
+/* What a record's check field holds: the probe's own sanity check, run
+ * before the record is written (a resumed characterization reuses only
+ * records whose check passed). */
+#define GP_RECORD_CHECK_LEN 288
+
 typedef struct gp_record {
     char probe[48];
     char date[16];
+    char version[32];    /* gpuprobe version that measured it ("" unknown) */
+    char check[GP_RECORD_CHECK_LEN]; /* "ok", "failed: <reason>", or "" (not run) */
+    int quick;           /* measured with --quick (shorter sweeps) */
     gp_device_info dev;
     int have_clock;
     gp_clock_reading clock_before, clock_after;
@@ -66,7 +74,19 @@ void gp_record_note(gp_record *r, const char *fmt, ...);
 gp_series *gp_record_series(gp_record *r, const char *name, const char *cols_csv);
 gp_status gp_series_append(gp_series *s, const double *row);
 
-/* Write <dir>/<probe>.json, .md and _<series>.csv (each atomically). */
+/* Write <dir>/<probe>.json, .md and _<series>.csv (each atomically).  The
+ * JSON goes last: a record whose .json exists has all its files (a run
+ * killed in between leaves the older complete set or no .json). */
 gp_status gp_record_write(const gp_record *r, const char *dir);
+
+/* Noisy-machine flags of a record (DESIGN.md "Measuring honestly"). */
+#define GP_NOISE_CLOCK 1   /* the measured clock moved beyond the tolerance */
+#define GP_NOISE_SHARED 2  /* another process used the GPU */
+/* The GP_NOISE_* bits of r; *sharing_known (may be NULL) is 0 when no vendor
+ * reading (NVML) could say whether another process used the GPU. */
+int gp_record_noise(const gp_record *r, int *sharing_known);
+/* Other processes seen on the GPU before or after the probe: the larger of
+ * the two readings, -1 when neither reading could tell. */
+int gp_record_other_processes(const gp_record *r);
 
 #endif

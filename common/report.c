@@ -15,48 +15,143 @@
 
 /* ---- which columns to plot ----
  *
- * Keyed by (probe, series); series "*" matches any series of the probe.
- * Column fields list alternatives separated by '|' (the first present and not
- * constant wins); y lists the plotted lines separated by ','.  A spec whose x
- * or y columns are all absent is ignored, so entries for probes whose exact
- * column names are not known yet are harmless guesses: the generic fallback
- * still plots them. */
+ * Keyed by (probe, series); series "*" matches any series of the probe (its
+ * title then gets the series name).  Column fields list alternatives
+ * separated by '|' (the first present and not constant wins); y lists the
+ * plotted lines separated by ','.  A spec whose columns are absent is
+ * ignored, so the report still plots a changed probe through a later spec or
+ * the generic fallback.
+ *
+ * split names columns whose values part the rows into separate series (one
+ * line and legend entry each), e.g. a sweep run once with the L1 and once
+ * without; where keeps only the rows with the given values.  Both, and the
+ * category columns of a bar chart, use the column-list syntax
+ *     col{v=name;v=name},col2
+ * where the braces name the ids a probe writes as numbers (a value without a
+ * name is shown as col=value).  A bar chart (OPT_BARS) is for categorical
+ * series: x names the category columns, y the value, logy puts the value axis
+ * on a log scale and ylabel labels it; bars run horizontally. */
+enum {
+    OPT_YZERO = 1,  /* linear y axis from zero: rates and ratios must not exaggerate noise */
+    OPT_POINTS = 2, /* markers only: y jumps between neighbours (conflict degree vs stride) */
+    OPT_BARS = 4,   /* categorical x: horizontal bars */
+    OPT_XBYTES = 8, /* x is a byte count: power-of-two ticks in KiB/MiB/GiB */
+    OPT_YPOW2 = 16, /* y takes powers of two (log y): power-of-two ticks */
+    OPT_XPOW2 = 32, /* x takes powers of two (log x): power-of-two ticks */
+};
+
 typedef struct plot_spec {
     const char *probe, *series;
     const char *x, *y;
     int logx, logy;
     const char *title, *xlabel, *ylabel;
+    int opts;
+    const char *split, *where;
 } plot_spec;
 
+#define BYTES_LAT_X "bytes|footprint_bytes|footprint|size_bytes"
+#define LAT_Y "cycles_per_load|cycles|latency_cycles"
+
 static const plot_spec specs[] = {
-    {"launch_rate", "1d", "threads_per_block", "threads_per_cycle", 0, 0, "Launch rate vs block size",
-     "threads per block", "threads launched per cycle"},
-    {"launch_rate", "2d", "threads_per_block", "threads_per_cycle", 0, 0, "Launch rate vs block size",
-     "threads per block", "threads launched per cycle"},
-    {"launch_rate", "3d", "threads_per_block", "threads_per_cycle", 0, 0, "Launch rate vs block size",
-     "threads per block", "threads launched per cycle"},
-    /* Guesses for probes being written; ignored when the columns differ.  Axis
-     * labels are left to the column names, which carry the unit. */
-    {"cache_latency", "*", "footprint_bytes|footprint|bytes|size_bytes",
-     "cycles|latency_cycles|cycles_per_load|ns|latency_ns", 1, 0, "Latency vs footprint", NULL, NULL},
-    {"memory_bandwidth", "*", "footprint_bytes|footprint|bytes|size_bytes",
-     "gbps|bandwidth_gbps|gb_per_s|GBps|bytes_per_cycle", 1, 0, "Bandwidth vs footprint", NULL, NULL},
-    {"fma_throughput", "*", "threads|threads_per_block|blocks|waves|warps",
-     "fma_per_cycle|fma_per_cycle_per_cu|flops_per_cycle", 0, 0, "FMA per cycle", NULL, NULL},
-    {"lds", "*", "stride|stride_words|stride_bytes", "conflict_degree|ways", 0, 0, "Conflict degree vs stride",
+    {"launch_rate", "1d", "threads_per_block", "threads_per_cycle", 0, 0, "Launch rate vs block size (1D blocks)",
+     "threads per block", "threads launched per cycle", OPT_YZERO, NULL, NULL},
+    {"launch_rate", "2d", "threads_per_block", "threads_per_cycle", 0, 0, "Launch rate vs block size (2D blocks)",
+     "threads per block", "threads launched per cycle", OPT_YZERO, NULL, NULL},
+    {"launch_rate", "3d", "threads_per_block", "threads_per_cycle", 0, 0, "Launch rate vs block size (3D blocks)",
+     "threads per block", "threads launched per cycle", OPT_YZERO, NULL, NULL},
+
+    {"cache_latency", "footprint", BYTES_LAT_X, LAT_Y, 1, 0, "Load latency vs footprint (pointer chase)",
+     "footprint (bytes)", "latency (cycles per load)", OPT_YZERO | OPT_XBYTES,
+     "bypass_l1{0=cached loads (L1 and L2);1=L1 bypassed (L2 and DRAM)}", NULL},
+    {"cache_latency", "stride", "stride_bytes", LAT_Y, 1, 0, "Load latency vs stride (line size)",
+     "stride between loads (bytes)", "latency (cycles per load)", OPT_YZERO | OPT_XBYTES,
+     "bypass_l1{0=L2-resident footprint, L1 on;1=DRAM footprint, L1 bypassed}", NULL},
+
+    {"memory_bandwidth", "best", "footprint_bytes", "gbs", 1, 0, "Bandwidth vs footprint (best configuration)",
+     "footprint (bytes)", "bandwidth (GB/s)", OPT_YZERO | OPT_XBYTES,
+     "kernel{0=read;1=write;2=copy;3=triad;4=read, blocks rotating (no L1 reuse)}", NULL},
+    {"memory_bandwidth", "sweep", "footprint_bytes", "gbs", 1, 0,
+     "Read bandwidth vs footprint by access width (256-thread blocks, 8 per CU)", "footprint (bytes)",
+     "bandwidth (GB/s)", OPT_YZERO | OPT_XBYTES, "vec_bytes{4=4-byte loads;8=8-byte loads;16=16-byte loads}",
+     "kernel=0,block=256,blocks_per_cu=8,unroll=1,hint=0"},
+
+    {"fma_throughput", "one_cu", "threads", "fma_per_cycle", 0, 0, "FMA per cycle vs threads (one block on one CU)",
+     "threads in the block", "fp32 FMA per cycle (one CU)", OPT_YZERO, NULL, NULL},
+    {"fma_throughput", "chip", "blocks", "fma_per_cycle", 0, 0, "FMA per cycle vs blocks (whole chip, one block per CU)",
+     "blocks", "fp32 FMA per cycle (chip)", OPT_YZERO, NULL, NULL},
+    {"fma_throughput", "types", "type{0=fp32;1=fp64;2=fp16x2 (a packed FMA counts 2)}", "fma_per_cycle", 0, 0,
+     "fp64 and packed fp16 FMA per cycle (one CU)", NULL, "FMA per cycle (one CU)", OPT_BARS, NULL, NULL},
+    {"fma_throughput", "loops",
+     "shape{0=no pragma (compiler unroll);1=#pragma unroll 1;2=#pragma unroll 16;3=double loop (inner 100)}",
+     "fma_per_cycle", 0, 0, "FMA per cycle by loop shape (one CU, one chain per thread)", NULL,
+     "fp32 FMA per cycle (one CU)", OPT_BARS, NULL, NULL},
+
+    {"register_limits", "occupancy", "regs_per_thread|registers|regs|vgprs", "waves_per_cu|occupancy|active_waves", 0,
+     0, "Occupancy vs registers per thread", "registers per thread (allocated)", "resident waves per CU", OPT_YZERO,
      NULL, NULL},
-    {"channel_conflicts", "*", "window_bytes|window|stride_bytes|stride", "gbps|bandwidth_gbps|gb_per_s", 1, 0,
-     "Bandwidth vs channel window", NULL, NULL},
+
+    {"divergence", "lanes", "divergent_lanes", "ratio", 1, 0, "Divergence cost vs divergent lanes per wave",
+     "divergent lanes per wave", "time / uniform time", OPT_YZERO | OPT_XPOW2, NULL, NULL},
+    {"divergence", "groups", "group_size", "ratio_to_uniform_mean|ratio", 1, 0,
+     "Divergence cost vs branch group size (wave size: where it drops to 1)", "lanes per branch group",
+     "time / uniform time", OPT_YZERO | OPT_XPOW2, NULL, NULL},
+
+    {"lds", "conflicts", "stride", "degree|conflict_degree|ways", 0, 1, "LDS bank-conflict degree vs stride",
+     "stride (elements of the access width)", "conflict degree (ways)", OPT_POINTS | OPT_YPOW2,
+     "bytes_per_access{4=4-byte accesses;8=8-byte accesses;16=16-byte accesses}", NULL},
+
+    {"channel_conflicts", "window", "window_bytes", "gbs", 1, 0, "Bandwidth vs channel window",
+     "window of each row touched (bytes)", "bandwidth (GB/s)", OPT_YZERO | OPT_XBYTES, NULL, NULL},
+    {"channel_conflicts", "leading_dim", "pad_elems", "gbs", 0, 0, "Bandwidth vs leading-dimension pad",
+     "pad added to the leading dimension (elements)", "bandwidth (GB/s)", OPT_YZERO, NULL, NULL},
+
+    {"atomics", "atomics",
+     "mode{0=uncontended;1=one address per wave;2=one address per grid (LDS: block);3=consecutive addresses}", "gops",
+     0, 1, "Atomic add throughput by contention", NULL, "Gop/s", OPT_BARS, "lds{0=global;1=LDS},is_float{0=int32;1=fp32}",
+     NULL},
+
+    {"math_functions", "ops",
+     "op_id{0=sin;1=cos;2=exp;3=log;4=sqrt;5=rsqrt;6=division;7=x*c+d (FMA baseline)}", "per_cycle_per_cu", 0, 1,
+     "Math function throughput", NULL, "operations per cycle per CU", OPT_BARS,
+     "prec_id{0=fp32 precise;1=fp32 fast intrinsics;2=fp64}", NULL},
+
+    /* Guesses for probes whose series are not named above: ignored when the columns differ. */
+    {"cache_latency", "*", BYTES_LAT_X, "cycles|latency_cycles|cycles_per_load|ns|latency_ns", 1, 0,
+     "Latency vs footprint", NULL, NULL, OPT_YZERO, NULL, NULL},
+    {"memory_bandwidth", "*", "footprint_bytes|footprint|bytes|size_bytes",
+     "gbps|bandwidth_gbps|gb_per_s|GBps|gbs|bytes_per_cycle", 1, 0, "Bandwidth vs footprint", NULL, NULL, OPT_YZERO,
+     NULL, NULL},
+    {"fma_throughput", "*", "threads|threads_per_block|blocks|waves|warps",
+     "fma_per_cycle|fma_per_cycle_per_cu|flops_per_cycle", 0, 0, "FMA per cycle", NULL, NULL, OPT_YZERO, NULL, NULL},
+    {"lds", "*", "stride|stride_words|stride_bytes", "conflict_degree|degree|ways", 0, 0, "Conflict degree vs stride",
+     NULL, NULL, OPT_YZERO, NULL, NULL},
+    {"channel_conflicts", "*", "window_bytes|window|stride_bytes|stride", "gbps|bandwidth_gbps|gb_per_s|gbs", 1, 0,
+     "Bandwidth vs channel window", NULL, NULL, OPT_YZERO, NULL, NULL},
     {"register_limits", "*", "registers|regs|regs_per_thread|vgprs",
-     "occupancy|waves_per_cu|blocks_per_cu|active_waves", 0, 0, "Occupancy vs registers", NULL, NULL},
+     "occupancy|waves_per_cu|blocks_per_cu|active_waves", 0, 0, "Occupancy vs registers", NULL, NULL, OPT_YZERO,
+     NULL, NULL},
 };
 
-#define MAX_LINES 6
+#define MAX_LINES 8    /* series in one plot (the palette's colours) */
+#define MAX_KEYCOLS 4  /* columns in one split or category list */
+#define MAX_CATS 64    /* bars in one chart */
+#define MAX_WHERE 8
+
+/* A parsed column list: `col{v=name;...},col` resolved against a series. */
+typedef struct key_cols {
+    int n;
+    int col[MAX_KEYCOLS];
+    const char *map[MAX_KEYCOLS]; /* "v=name;v=name" (not terminated: maplen) */
+    size_t maplen[MAX_KEYCOLS];
+} key_cols;
 
 typedef struct plot_choice {
     int xcol, ycols[MAX_LINES], ny;
-    int logx, logy;
-    char title[160], xlabel[96], ylabel[96];
+    int logx, logy, opts, sort;
+    key_cols split, cats;       /* cats: bar charts only */
+    int nwhere, wcol[MAX_WHERE];
+    double wval[MAX_WHERE];
+    char title[200], xlabel[96], ylabel[96];
 } plot_choice;
 
 /* ---- the records, as read back ---- */
@@ -135,19 +230,162 @@ static void col_range(const gp_series *s, int c, double *lo, double *hi)
     }
 }
 
+/* Parse a column list (`col{v=name;...},col`) against s.  Returns 0 when a
+ * column is absent or the list is malformed or too long. */
+static int parse_key_cols(const gp_series *s, const char *spec, key_cols *kc)
+{
+    memset(kc, 0, sizeof *kc);
+    const char *p = spec;
+    while (p && *p) {
+        size_t n = strcspn(p, "{,");
+        if (n == 0 || kc->n == MAX_KEYCOLS)
+            return 0;
+        int c = find_col(s, p, n, 0);
+        if (c < 0)
+            return 0;
+        kc->col[kc->n] = c;
+        p += n;
+        if (*p == '{') {
+            const char *close = strchr(p, '}');
+            if (!close)
+                return 0;
+            kc->map[kc->n] = p + 1;
+            kc->maplen[kc->n] = (size_t)(close - p - 1);
+            p = close + 1;
+        }
+        kc->n++;
+        if (*p == ',')
+            p++;
+        else if (*p)
+            return 0;
+    }
+    return kc->n > 0;
+}
+
+static double cell(const gp_series *s, size_t row, int col)
+{
+    return s->data[row * (size_t)s->ncols + col];
+}
+
+/* The name a map gives value v, or NULL (with *len) when it has none. */
+static const char *map_name(const char *map, size_t maplen, double v, size_t *len)
+{
+    const char *p = map, *end = map + maplen;
+    while (p && p < end) {
+        const char *semi = memchr(p, ';', (size_t)(end - p));
+        const char *stop = semi ? semi : end;
+        const char *eq = memchr(p, '=', (size_t)(stop - p));
+        if (eq) {
+            char num[32];
+            size_t k = (size_t)(eq - p);
+            if (k < sizeof num) {
+                memcpy(num, p, k);
+                num[k] = '\0';
+                char *e;
+                double key = strtod(num, &e);
+                if (e != num && *e == '\0' && key == v) {
+                    *len = (size_t)(stop - eq - 1);
+                    return eq + 1;
+                }
+            }
+        }
+        p = semi ? semi + 1 : end;
+    }
+    return NULL;
+}
+
+/* A row's label under a column list: the mapped names joined by ", ". */
+static void key_label(const gp_series *s, const key_cols *kc, size_t row, char *out, size_t n)
+{
+    size_t at = 0;
+    out[0] = '\0';
+    for (int i = 0; i < kc->n && at + 1 < n; i++) {
+        double v = cell(s, row, kc->col[i]);
+        size_t len = 0;
+        const char *name = kc->map[i] ? map_name(kc->map[i], kc->maplen[i], v, &len) : NULL;
+        int w = name ? snprintf(out + at, n - at, "%s%.*s", i ? ", " : "", (int)len, name)
+                     : snprintf(out + at, n - at, "%s%s=%.6g", i ? ", " : "", s->cols[kc->col[i]], v);
+        if (w < 0)
+            break;
+        at += (size_t)w < n - at ? (size_t)w : n - at - 1;
+    }
+}
+
+static int key_less(const gp_series *s, const key_cols *kc, size_t a, size_t b)
+{
+    for (int i = 0; i < kc->n; i++) {
+        double va = cell(s, a, kc->col[i]), vb = cell(s, b, kc->col[i]);
+        if (va != vb)
+            return va < vb;
+    }
+    return 0;
+}
+
+static int same_key(const gp_series *s, const key_cols *kc, size_t a, size_t b)
+{
+    for (int i = 0; i < kc->n; i++) {
+        double va = cell(s, a, kc->col[i]), vb = cell(s, b, kc->col[i]);
+        if (!(va == vb || (isnan(va) && isnan(vb))))
+            return 0;
+    }
+    return 1;
+}
+
+/* `col=v,col=v`: every column present and every value a number. */
+static int parse_where(const gp_series *s, const char *w, plot_choice *pc)
+{
+    pc->nwhere = 0;
+    const char *p = w;
+    while (p && *p) {
+        size_t n = strcspn(p, "=");
+        if (!p[n] || n == 0 || pc->nwhere == MAX_WHERE)
+            return 0;
+        int c = find_col(s, p, n, 0);
+        if (c < 0)
+            return 0;
+        char *e;
+        double v = strtod(p + n + 1, &e);
+        if (e == p + n + 1 || (*e && *e != ','))
+            return 0;
+        pc->wcol[pc->nwhere] = c;
+        pc->wval[pc->nwhere++] = v;
+        p = *e ? e + 1 : e;
+    }
+    return 1;
+}
+
+static int row_kept(const gp_series *s, const plot_choice *pc, size_t row)
+{
+    for (int i = 0; i < pc->nwhere; i++)
+        if (cell(s, row, pc->wcol[i]) != pc->wval[i])
+            return 0;
+    return 1;
+}
+
 static int spec_applies(const plot_spec *sp, const char *probe, const rp_series *rs, plot_choice *pc)
 {
     if (strcmp(sp->probe, probe) != 0 || (strcmp(sp->series, "*") != 0 && strcmp(sp->series, rs->name) != 0))
         return 0;
-    pc->xcol = find_col(&rs->data, sp->x, strlen(sp->x), 1);
-    if (pc->xcol < 0)
+    memset(pc, 0, sizeof *pc);
+    const gp_series *s = &rs->data;
+    if (sp->opts & OPT_BARS) {
+        if (!parse_key_cols(s, sp->x, &pc->cats))
+            return 0;
+        pc->xcol = pc->cats.col[0];
+    } else {
+        pc->xcol = find_col(s, sp->x, strlen(sp->x), 1);
+        if (pc->xcol < 0)
+            return 0;
+    }
+    if (sp->split && !parse_key_cols(s, sp->split, &pc->split))
         return 0;
-    pc->ny = 0;
+    if (sp->where && !parse_where(s, sp->where, pc))
+        return 0;
     const char *p = sp->y;
     while (*p && pc->ny < MAX_LINES) {
         const char *comma = strchr(p, ',');
         size_t n = comma ? (size_t)(comma - p) : strlen(p);
-        int c = find_col(&rs->data, p, n, 0);
+        int c = find_col(s, p, n, 0);
         if (c >= 0 && c != pc->xcol)
             pc->ycols[pc->ny++] = c;
         p += n + (comma ? 1 : 0);
@@ -156,10 +394,15 @@ static int spec_applies(const plot_spec *sp, const char *probe, const rp_series 
         return 0;
     pc->logx = sp->logx;
     pc->logy = sp->logy;
-    snprintf(pc->title, sizeof pc->title, "%s (%s)", sp->title, rs->name);
-    snprintf(pc->xlabel, sizeof pc->xlabel, "%s", sp->xlabel ? sp->xlabel : rs->data.cols[pc->xcol]);
+    pc->opts = sp->opts;
+    pc->sort = 1;
+    if (strcmp(sp->series, "*") == 0)
+        snprintf(pc->title, sizeof pc->title, "%s (%s)", sp->title, rs->name);
+    else
+        snprintf(pc->title, sizeof pc->title, "%s", sp->title);
+    snprintf(pc->xlabel, sizeof pc->xlabel, "%s", sp->xlabel ? sp->xlabel : s->cols[pc->xcol]);
     snprintf(pc->ylabel, sizeof pc->ylabel, "%s",
-             sp->ylabel ? sp->ylabel : pc->ny == 1 ? rs->data.cols[pc->ycols[0]] : "value");
+             sp->ylabel ? sp->ylabel : pc->ny == 1 ? s->cols[pc->ycols[0]] : "value");
     return 1;
 }
 
@@ -172,6 +415,7 @@ static void choose_plot(const char *probe, rp_series *rs)
     for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++)
         if (spec_applies(&specs[i], probe, rs, pc))
             return;
+    memset(pc, 0, sizeof *pc); /* a spec that failed half way leaves its columns behind */
     const gp_series *s = &rs->data;
     pc->xcol = 0;
     for (int c = 0; c < s->ncols; c++)
@@ -500,45 +744,177 @@ static int needs_attention(const gp_value *v)
 
 /* Plot data for one series (x and y arrays owned by the caller's buffers). */
 typedef struct plot_data {
+    int bars;
     gp_plot plot;
     gp_plot_series ps[MAX_LINES];
+    gp_bars chart;
+    gp_bar_group groups[MAX_LINES];
+    const char *catp[MAX_CATS];
+    char cat_names[MAX_CATS][72];
+    char names[MAX_LINES][120];
     double *buf;
 } plot_data;
+
+/* Sort a series by x (insertion sort: sweeps come nearly sorted). */
+static void sort_xy(double *x, double *y, size_t n)
+{
+    for (size_t i = 1; i < n; i++) {
+        double kx = x[i], ky = y[i];
+        size_t j = i;
+        while (j > 0 && x[j - 1] > kx) {
+            x[j] = x[j - 1];
+            y[j] = y[j - 1];
+            j--;
+        }
+        x[j] = kx;
+        y[j] = ky;
+    }
+}
+
+/* Rows kept by the choice's filter, grouped by its split columns: the first
+ * row of each group (in order of appearance) goes to first[]. */
+static int split_groups(const gp_series *s, const plot_choice *pc, size_t *first)
+{
+    int ng = 0;
+    for (size_t r = 0; r < s->nrows; r++) {
+        if (!row_kept(s, pc, r))
+            continue;
+        if (pc->split.n == 0)
+            return (first[0] = r), 1;
+        int g = 0;
+        while (g < ng && !same_key(s, &pc->split, first[g], r))
+            g++;
+        if (g == ng && ng < MAX_LINES)
+            first[ng++] = r;
+    }
+    /* Lines in the order of their key values (4-, 8-, 16-byte), not of appearance. */
+    for (int i = 1; i < ng; i++)
+        for (int j = i; j > 0 && key_less(s, &pc->split, first[j], first[j - 1]); j--) {
+            size_t t = first[j];
+            first[j] = first[j - 1];
+            first[j - 1] = t;
+        }
+    return ng;
+}
+
+static int in_group(const gp_series *s, const plot_choice *pc, const size_t *first, int g, size_t r)
+{
+    return row_kept(s, pc, r) && (pc->split.n == 0 || same_key(s, &pc->split, first[g], r));
+}
+
+static gp_status make_bars(const rp_series *rs, plot_data *pd)
+{
+    const plot_choice *pc = &rs->plot;
+    const gp_series *s = &rs->data;
+    size_t first[MAX_LINES], crow[MAX_CATS];
+    int ng = split_groups(s, pc, first), nc = 0;
+    for (size_t r = 0; r < s->nrows; r++) {
+        if (!row_kept(s, pc, r))
+            continue;
+        int c = 0;
+        while (c < nc && !same_key(s, &pc->cats, crow[c], r))
+            c++;
+        if (c == nc && nc < MAX_CATS)
+            crow[nc++] = r;
+    }
+    pd->bars = 1;
+    pd->buf = malloc((size_t)(ng ? ng : 1) * (size_t)(nc ? nc : 1) * sizeof(double));
+    if (!pd->buf)
+        return gp_fail(GP_ERR_NOMEM, "out of host memory plotting %s", rs->file);
+    for (int c = 0; c < nc; c++) {
+        key_label(s, &pc->cats, crow[c], pd->cat_names[c], sizeof pd->cat_names[c]);
+        pd->catp[c] = pd->cat_names[c];
+    }
+    for (int g = 0; g < ng; g++) {
+        double *v = pd->buf + (size_t)g * (size_t)nc;
+        for (int c = 0; c < nc; c++)
+            v[c] = NAN;
+        for (size_t r = 0; r < s->nrows; r++) {
+            if (!in_group(s, pc, first, g, r))
+                continue;
+            for (int c = 0; c < nc; c++)
+                if (same_key(s, &pc->cats, crow[c], r))
+                    v[c] = cell(s, r, pc->ycols[0]);
+        }
+        if (pc->split.n)
+            key_label(s, &pc->split, first[g], pd->names[g], sizeof pd->names[g]);
+        else
+            snprintf(pd->names[g], sizeof pd->names[g], "%s", s->cols[pc->ycols[0]]);
+        pd->groups[g].label = pd->names[g];
+        pd->groups[g].values = v;
+    }
+    pd->chart.title = pc->title;
+    pd->chart.vlabel = pc->ylabel;
+    pd->chart.logv = pc->logy;
+    pd->chart.cats = pd->catp;
+    pd->chart.ncats = nc;
+    pd->chart.groups = pd->groups;
+    pd->chart.ngroups = ng;
+    return gp_ok();
+}
 
 static gp_status make_plot(const rp_series *rs, plot_data *pd)
 {
     const plot_choice *pc = &rs->plot;
     const gp_series *s = &rs->data;
     memset(pd, 0, sizeof *pd);
-    size_t n = s->nrows;
-    pd->buf = malloc((size_t)(pc->ny + 1) * (n ? n : 1) * sizeof(double));
+    if (pc->opts & OPT_BARS)
+        return make_bars(rs, pd);
+    size_t n = s->nrows ? s->nrows : 1, first[MAX_LINES];
+    int ng = split_groups(s, pc, first), ns = 0;
+    pd->buf = malloc(2 * MAX_LINES * n * sizeof(double));
     if (!pd->buf)
         return gp_fail(GP_ERR_NOMEM, "out of host memory plotting %s", rs->file);
-    gp_series_column(s, pc->xcol, pd->buf);
-    for (int k = 0; k < pc->ny; k++) {
-        double *y = pd->buf + (size_t)(k + 1) * n;
-        gp_series_column(s, pc->ycols[k], y);
-        pd->ps[k].label = s->cols[pc->ycols[k]];
-        pd->ps[k].x = pd->buf;
-        pd->ps[k].y = y;
-        pd->ps[k].n = n;
-    }
+    for (int g = 0; g < ng; g++)
+        for (int k = 0; k < pc->ny && ns < MAX_LINES; k++, ns++) {
+            double *x = pd->buf + 2 * (size_t)ns * n, *y = x + n;
+            size_t m = 0;
+            for (size_t r = 0; r < s->nrows; r++)
+                if (in_group(s, pc, first, g, r)) {
+                    x[m] = cell(s, r, pc->xcol);
+                    y[m++] = cell(s, r, pc->ycols[k]);
+                }
+            if (pc->sort)
+                sort_xy(x, y, m);
+            char *name = pd->names[ns];
+            if (pc->split.n) {
+                key_label(s, &pc->split, first[g], name, sizeof pd->names[ns]);
+                if (pc->ny > 1)
+                    snprintf(name + strlen(name), sizeof pd->names[ns] - strlen(name), " %s",
+                             s->cols[pc->ycols[k]]);
+            } else {
+                snprintf(name, sizeof pd->names[ns], "%s", s->cols[pc->ycols[k]]);
+            }
+            pd->ps[ns].label = name;
+            pd->ps[ns].x = x;
+            pd->ps[ns].y = y;
+            pd->ps[ns].n = m;
+        }
     pd->plot.title = pc->title;
     pd->plot.xlabel = pc->xlabel;
     pd->plot.ylabel = pc->ylabel;
     pd->plot.logx = pc->logx;
     pd->plot.logy = pc->logy;
     pd->plot.series = pd->ps;
-    pd->plot.nseries = pc->ny;
+    pd->plot.nseries = ns;
+    pd->plot.yzero = (pc->opts & OPT_YZERO) != 0;
+    pd->plot.points_only = (pc->opts & OPT_POINTS) != 0;
+    pd->plot.xbytes = (pc->opts & OPT_XBYTES) != 0;
+    pd->plot.ypow2 = (pc->opts & OPT_YPOW2) != 0;
+    pd->plot.xpow2 = (pc->opts & OPT_XPOW2) != 0;
     return gp_ok();
 }
 
 static gp_status plot_to(FILE *f, const rp_series *rs)
 {
-    plot_data pd;
-    GP_TRY(make_plot(rs, &pd));
-    gp_status st = gp_svg_plot(f, &pd.plot);
-    free(pd.buf);
+    plot_data *pd = malloc(sizeof *pd); /* ~10 KiB of labels: keep it off the stack */
+    if (!pd)
+        return gp_fail(GP_ERR_NOMEM, "out of host memory plotting %s", rs->file);
+    gp_status st = make_plot(rs, pd);
+    if (st.code == GP_OK)
+        st = pd->bars ? gp_svg_bars(f, &pd->chart) : gp_svg_plot(f, &pd->plot);
+    free(pd->buf);
+    free(pd);
     return st;
 }
 
@@ -788,6 +1164,61 @@ static void html_attention(FILE *f, const report *R)
     fprintf(f, "</ul>\n");
 }
 
+/* ---- flagged results: measured on a noisy machine ----
+ * A probe whose measured clock moved beyond the driver's tolerance, or that
+ * shared the GPU with another process, has every value in doubt; the list
+ * says which, and for which probes sharing could not be checked (no NVML). */
+static void md(FILE *f, const char *s);
+
+static void flagged_section(FILE *f, const report *R, int html)
+{
+    int flagged = 0, unknown = 0;
+    fprintf(f, html ? "<h2 id=\"flagged\">Flagged results</h2>\n<ul>\n" : "\n## Flagged results\n\n");
+    for (int i = 0; i < R->nprobes; i++) {
+        const gp_record *r = &R->probes[i].rec;
+        int known, noise = gp_record_noise(r, &known);
+        unknown += !known;
+        if (!noise)
+            continue;
+        flagged++;
+        fprintf(f, html ? "<li><b>" : "- **");
+        if (html)
+            h(f, r->probe);
+        else
+            md(f, r->probe);
+        fprintf(f, html ? "</b>: measured" : "**: measured");
+        if (noise & GP_NOISE_CLOCK)
+            fprintf(f, " while the clock moved (%.0f \xe2\x86\x92 %.0f MHz)", r->clock_before.measured_mhz,
+                    r->clock_after.measured_mhz);
+        if (noise & GP_NOISE_SHARED)
+            fprintf(f, "%s while %d other process(es) used the GPU", noise & GP_NOISE_CLOCK ? " and" : "",
+                    gp_record_other_processes(r));
+        fprintf(f, "; its values are in doubt: run it again on a quiet GPU.%s\n", html ? "</li>" : "");
+    }
+    if (!flagged)
+        fprintf(f, "%sNone: no result was measured while the clock moved or another process used the GPU.%s\n",
+                html ? "<li class=\"ok\">" : "", html ? "</li>" : "");
+    if (unknown) {
+        fprintf(f, "%sWhether another process used the GPU is unknown for %d probe(s) (no vendor process list, "
+                   "e.g. no NVML):",
+                html ? "<li>" : "- ", unknown);
+        for (int i = 0, k = 0; i < R->nprobes; i++) {
+            int known;
+            gp_record_noise(&R->probes[i].rec, &known);
+            if (known)
+                continue;
+            fprintf(f, "%s ", k++ ? "," : "");
+            if (html)
+                h(f, R->probes[i].rec.probe);
+            else
+                md(f, R->probes[i].rec.probe);
+        }
+        fprintf(f, ".%s\n", html ? "</li>" : "");
+    }
+    if (html)
+        fprintf(f, "</ul>\n");
+}
+
 static gp_status html_probe(FILE *f, const rp_probe *pr)
 {
     const gp_record *r = &pr->rec;
@@ -848,11 +1279,13 @@ static gp_status write_html(const report *R, const char *path)
     h(f, R->results_dir);
     fprintf(f, "</code>.</p>\n<nav><a href=\"#device\">Device</a><a href=\"#clocks\">Clocks</a>"
                "<a href=\"#summary\">Summary</a><a href=\"#attention\">Unstable or undetected</a>"
+               "<a href=\"#flagged\">Flagged</a>"
                "<a href=\"#probes\">Probes</a><a href=\"#tuning-table\">Tuning table</a></nav>\n");
     html_device(f, R);
     html_clocks(f, R);
     html_summary(f, R);
     html_attention(f, R);
+    flagged_section(f, R, 1);
     fprintf(f, "<h2 id=\"probes\">Probes</h2>\n");
     for (int i = 0; i < R->nprobes; i++) {
         gp_status st = html_probe(f, &R->probes[i]);
@@ -1027,6 +1460,7 @@ static gp_status write_md(const report *R, const char *path)
         fprintf(f, "None: every value was detected with a stable spread, no clock moved and every series was "
                    "read.\n");
 
+    flagged_section(f, R, 0);
     fprintf(f, "\n## Probes\n");
     for (int i = 0; i < R->nprobes; i++) {
         const rp_probe *pr = &R->probes[i];

@@ -189,6 +189,7 @@ typedef struct axis {
     double ticks[GP_SVG_MAX_TICKS];
     int nticks;
     double step;          /* linear tick step, 0 on log axes */
+    int bytes;            /* log axis of byte counts: power-of-two ticks, binary units */
 } axis;
 
 static double tr(const axis *a, double v)
@@ -250,6 +251,61 @@ static void setup_axis(axis *a, int log, double lo, double hi, int have, double 
     a->step = !log && a->nticks > 1 ? a->ticks[1] - a->ticks[0] : 0;
 }
 
+/* A log axis of powers of two (byte counts, conflict degrees): ticks at
+ * powers of two, spaced 1, 2, 5 or 10 doublings apart so that they land on
+ * KiB, MiB and GiB and stay few; `bytes` labels them in binary units. */
+static void pow2_ticks(axis *a, int bytes)
+{
+    if (!a->log)
+        return;
+    int k0 = (int)ceil(log2(a->lo) - 1e-9), k1 = (int)floor(log2(a->hi) + 1e-9);
+    if (k1 < k0 || k1 - k0 > 120)
+        return;
+    static const int steps[] = {1, 2, 5, 10};
+    int step = 10;
+    for (int i = 0; i < 4; i++)
+        if ((k1 - k0) / steps[i] + 1 <= 8) {
+            step = steps[i];
+            break;
+        }
+    int n = 0;
+    for (int k = k0; k <= k1 && n < GP_SVG_MAX_TICKS; k++)
+        if (((k % step) + step) % step == 0)
+            a->ticks[n++] = ldexp(1, k);
+    if (n >= 2) {
+        a->nticks = n;
+        a->bytes = bytes;
+    }
+}
+
+/* 2^k bytes as "32 KiB"; other values in the usual short form. */
+static void format_bytes(char *out, size_t n, double v)
+{
+    static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+    int k = (int)lround(log2(v));
+    if (v <= 0 || fabs(ldexp(1, k) - v) > 1e-9 * v || k < 0 || k >= 60) {
+        gp_svg_format(out, n, v, 0);
+        return;
+    }
+    snprintf(out, n, "%d %s", 1 << (k % 10), units[k / 10]);
+}
+
+/* An axis label, with the log scale said inside its unit's brackets. */
+static void axis_label(FILE *f, const char *label, int log)
+{
+    size_t n = label ? strlen(label) : 0;
+    if (!log) {
+        gp_xml_escape(f, label);
+    } else if (n > 1 && label[n - 1] == ')' && strchr(label, '(')) {
+        char buf[256];
+        snprintf(buf, sizeof buf, "%.*s, log scale)", (int)(n - 1), label);
+        gp_xml_escape(f, buf);
+    } else {
+        gp_xml_escape(f, label);
+        fputs(n ? " (log scale)" : "log scale", f);
+    }
+}
+
 static void marker(FILE *f, const char *cls, int shape, double x, double y, double r, const char *color)
 {
     switch (shape % 4) {
@@ -268,6 +324,40 @@ static void marker(FILE *f, const char *cls, int shape, double x, double y, doub
         fprintf(f, "<polygon class=\"%s\" points=\"%.1f,%.1f %.1f,%.1f %.1f,%.1f\" fill=\"%s\"/>\n", cls, x,
                 y - r * 1.3, x + r * 1.2, y + r * 0.9, x - r * 1.2, y + r * 0.9, color);
     }
+}
+
+/* Text width estimate: the average advance of 12 px Helvetica/Arial, rounded
+ * up so that estimates err towards room to spare. */
+#define CHAR_W 6.8
+#define LEGEND_MAX 32
+
+static double text_w(const char *s)
+{
+    /* UTF-8 continuation bytes take no width of their own. */
+    size_t n = 0;
+    for (; s && *s; s++)
+        n += ((unsigned char)*s & 0xC0) != 0x80;
+    return CHAR_W * (double)n;
+}
+
+/* Legend entries (key 22 px, gap, text, 18 px space) left to right from x0,
+ * wrapped onto a new row before x1.  x[i] and row[i] get each entry's place;
+ * returns the number of rows. */
+static int legend_layout(const char *const *labels, int n, double x0, double x1, double *x, int *row)
+{
+    double at = x0;
+    int r = 0;
+    for (int i = 0; i < n; i++) {
+        double w = 27 + text_w(labels[i]) + 18;
+        if (at > x0 && at + w - 18 > x1) {
+            r++;
+            at = x0;
+        }
+        x[i] = at;
+        row[i] = r;
+        at += w;
+    }
+    return n > 0 ? r + 1 : 0;
 }
 
 gp_status gp_svg_plot(FILE *f, const gp_plot *p)
@@ -308,14 +398,31 @@ gp_status gp_svg_plot(FILE *f, const gp_plot *p)
     int legend = 0;
     for (int s = 0; s < p->nseries; s++)
         legend |= p->nseries > 1 && p->series[s].label && p->series[s].label[0];
-    double ml = 74, mr = 22, mt = legend ? 52 : 34, mb = 48;
+    double ml = 74, mr = 22, mb = 48;
     if (W < ml + mr + 40)
         W = (int)(ml + mr + 40);
+    const char *labels[LEGEND_MAX];
+    double lx[LEGEND_MAX];
+    int lrow[LEGEND_MAX], nleg = p->nseries < LEGEND_MAX ? p->nseries : LEGEND_MAX, rows = 0;
+    for (int s = 0; s < nleg; s++)
+        labels[s] = p->series[s].label;
+    if (legend)
+        rows = legend_layout(labels, nleg, ml, W - mr, lx, lrow);
+    double mt = 34 + 18.0 * rows;
     if (H < mt + mb + 40)
         H = (int)(mt + mb + 40);
     axis ax, ay;
     setup_axis(&ax, logx, xlo, xhi, npts > 0, ml, W - mr, 6);
-    setup_axis(&ay, logy, ylo, yhi, npts > 0, H - mb, mt, 5);
+    setup_axis(&ay, logy, p->yzero && !logy && npts > 0 ? fmin(ylo, 0) : ylo, yhi, npts > 0, H - mb, mt, 5);
+    if (p->xbytes || p->xpow2)
+        pow2_ticks(&ax, p->xbytes);
+    if (p->ypow2)
+        pow2_ticks(&ay, 0);
+    if (npts > 0 && !ay.log && yhi >= ay.hi - 0.02 * (ay.hi - ay.lo)) {
+        /* Points on the top edge would sit on the frame: a little headroom. */
+        ay.hi += 0.04 * (ay.hi - ay.lo);
+        ay.thi = ay.hi;
+    }
 
     fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
                "font-family=\"Helvetica, Arial, sans-serif\" font-size=\"12\" role=\"img\">\n",
@@ -330,7 +437,10 @@ gp_status gp_svg_plot(FILE *f, const gp_plot *p)
         double x = px(&ax, ax.ticks[i]);
         fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#e3e3e3\"/>\n", x, mt, x,
                 H - mb);
-        gp_svg_format(lab, sizeof lab, ax.ticks[i], ax.step);
+        if (ax.bytes)
+            format_bytes(lab, sizeof lab, ax.ticks[i]);
+        else
+            gp_svg_format(lab, sizeof lab, ax.ticks[i], ax.step);
         fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" fill=\"#333\">", x, H - mb + 16);
         gp_xml_escape(f, lab);
         fprintf(f, "</text>\n");
@@ -354,15 +464,11 @@ gp_status gp_svg_plot(FILE *f, const gp_plot *p)
     gp_xml_escape(f, p->title);
     fprintf(f, "</text>\n<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" fill=\"#111\">", (ml + W - mr) / 2,
             H - 10);
-    gp_xml_escape(f, p->xlabel);
-    if (ax.log)
-        fputs(" (log scale)", f);
+    axis_label(f, p->xlabel, ax.log);
     fprintf(f, "</text>\n<text x=\"16\" y=\"%.1f\" text-anchor=\"middle\" fill=\"#111\" "
                "transform=\"rotate(-90 16 %.1f)\">",
             (mt + H - mb) / 2, (mt + H - mb) / 2);
-    gp_xml_escape(f, p->ylabel);
-    if (ay.log)
-        fputs(" (log scale)", f);
+    axis_label(f, p->ylabel, ay.log);
     fprintf(f, "</text>\n");
     if (npts == 0)
         fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" fill=\"#888\">no plottable data</text>\n",
@@ -385,7 +491,7 @@ gp_status gp_svg_plot(FILE *f, const gp_plot *p)
             prev = ps->x[i];
             nd++;
         }
-        int line = nd >= 2 && (up || down);
+        int line = nd >= 2 && (up || down) && !p->points_only;
         fprintf(f, "<g>\n");
         if (line) {
             fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.8\" stroke-linejoin=\"round\" "
@@ -400,28 +506,173 @@ gp_status gp_svg_plot(FILE *f, const gp_plot *p)
         /* Thousands of markers only blur a line (and bloat the file): a long
          * sweep is drawn as its line alone; a scatter keeps its markers. */
         double r = nd > 150 ? 2.0 : nd > 50 ? 2.6 : 3.3;
+        if (p->points_only) /* later series smaller, so that coinciding points stay visible */
+            r = fmax(3.8 - 0.9 * s, 1.5);
         for (size_t i = 0; i < ps->n && (!line || nd <= GP_SVG_MAX_MARKERS); i++)
             if (drawable(ps->x[i], ps->y[i], logx, logy))
                 marker(f, "pt", s, px(&ax, ps->x[i]), px(&ay, ps->y[i]), r, color);
         fprintf(f, "</g>\n");
     }
 
-    /* Legend: one row under the title, so it never hides data. */
-    if (legend) {
-        double x = ml;
-        for (int s = 0; s < p->nseries; s++) {
-            const char *label = p->series[s].label ? p->series[s].label : "";
+    /* Legend: rows under the title, so it never hides data. */
+    if (legend)
+        for (int s = 0; s < nleg; s++) {
             const char *color = palette[s % NCOLORS];
-            double y = 38;
-            fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"1.8\"/>\n",
-                    x, y, x + 22, y, color);
+            double x = lx[s], y = 38 + 18.0 * lrow[s];
+            if (!p->points_only)
+                fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
+                           "stroke-width=\"1.8\"/>\n",
+                        x, y, x + 22, y, color);
             marker(f, "key", s, x + 11, y, 3.3, color);
             fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" fill=\"#111\">", x + 27, y + 4);
-            gp_xml_escape(f, label);
+            gp_xml_escape(f, labels[s] ? labels[s] : "");
             fprintf(f, "</text>\n");
-            x += 27 + 7.0 * (double)strlen(label) + 18;
+        }
+    fprintf(f, "</svg>\n");
+    return gp_ok();
+}
+
+/* s escaped, cut (at a character boundary, with an ellipsis) to about `room` pixels. */
+static void escape_fit(FILE *f, const char *s, double room)
+{
+    if (!s || text_w(s) <= room) {
+        gp_xml_escape(f, s);
+        return;
+    }
+    char buf[256];
+    size_t k = 0, chars = 0, keep = room > 2 * CHAR_W ? (size_t)(room / CHAR_W) - 1 : 1;
+    for (; s[k] && k + 4 < sizeof buf; k++) {
+        if (((unsigned char)s[k] & 0xC0) != 0x80 && chars++ == keep)
+            break;
+        buf[k] = s[k];
+    }
+    memcpy(buf + k, "\xe2\x80\xa6", 4); /* ellipsis and the terminator */
+    gp_xml_escape(f, buf);
+}
+
+/* Value printed at a bar's end: three significant digits, whole numbers from 1000. */
+static void bar_value(char *out, size_t n, double v)
+{
+    if (fabs(v) >= 1000 && fabs(v) < 1e7)
+        snprintf(out, n, "%.0f", v);
+    else
+        gp_svg_format(out, n, v, 0);
+}
+
+gp_status gp_svg_bars(FILE *f, const gp_bars *b)
+{
+    if (!f || !b || b->ncats < 0 || b->ngroups < 0 || (b->ncats > 0 && !b->cats) ||
+        (b->ngroups > 0 && !b->groups))
+        return gp_fail(GP_ERR_USAGE, "gp_svg_bars: bad arguments");
+    for (int g = 0; g < b->ngroups; g++)
+        if (b->ncats > 0 && !b->groups[g].values)
+            return gp_fail(GP_ERR_USAGE, "gp_svg_bars: group %d has no values", g);
+    int W = b->width > 0 ? b->width : GP_SVG_WIDTH;
+
+    int logv = 0;
+    size_t npts = 0;
+    double lo = INFINITY, hi = -INFINITY;
+    for (int g = 0; g < b->ngroups; g++)
+        for (int c = 0; c < b->ncats; c++)
+            logv |= b->logv && isfinite(b->groups[g].values[c]) && b->groups[g].values[c] > 0;
+    for (int g = 0; g < b->ngroups; g++)
+        for (int c = 0; c < b->ncats; c++) {
+            double v = b->groups[g].values[c];
+            if (!isfinite(v) || (logv && v <= 0))
+                continue;
+            npts++;
+            lo = fmin(lo, v);
+            hi = fmax(hi, v);
+        }
+    if (!logv && npts) { /* linear bars grow from zero */
+        lo = fmin(lo, 0);
+        hi = fmax(hi, 0);
+    }
+
+    /* Category labels on the left, as wide as the longest (within reason). */
+    double lw = 0;
+    for (int c = 0; c < b->ncats; c++)
+        lw = fmax(lw, text_w(b->cats[c]));
+    double ml = fmin(fmax(lw + 14, 60), 0.45 * W), mr = 22, mb = 48;
+    if (W < ml + mr + 60)
+        W = (int)(ml + mr + 60);
+    const char *labels[LEGEND_MAX];
+    double lx[LEGEND_MAX];
+    int lrow[LEGEND_MAX], nleg = b->ngroups < LEGEND_MAX ? b->ngroups : LEGEND_MAX, rows = 0;
+    for (int g = 0; g < nleg; g++)
+        labels[g] = b->groups[g].label;
+    if (b->ngroups > 1)
+        rows = legend_layout(labels, nleg, ml, W - mr, lx, lrow);
+    double mt = 34 + 18.0 * rows + 6;
+    double bh = b->ngroups > 1 ? 13 : 18, gap = b->ngroups > 1 ? 9 : 6;
+    double band = bh * (b->ngroups > 0 ? b->ngroups : 1) + gap;
+    int H = (int)ceil(mt + band * (b->ncats > 0 ? b->ncats : 1) + mb);
+
+    /* The value axis stops short of the frame: the longest bar's value label
+     * is printed inside it. */
+    axis ax;
+    setup_axis(&ax, logv, lo, hi, npts > 0, ml, W - mr - 40, 6);
+
+    fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+               "font-family=\"Helvetica, Arial, sans-serif\" font-size=\"12\" role=\"img\">\n",
+            W, H, W, H);
+    fprintf(f, "<title>");
+    gp_xml_escape(f, b->title ? b->title : "plot");
+    fprintf(f, "</title>\n<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n", W, H);
+    char lab[48];
+    for (int i = 0; i < ax.nticks; i++) {
+        double x = px(&ax, ax.ticks[i]);
+        fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#e3e3e3\"/>\n", x, mt, x, H - mb);
+        gp_svg_format(lab, sizeof lab, ax.ticks[i], ax.step);
+        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" fill=\"#333\">", x, H - mb + 16);
+        gp_xml_escape(f, lab);
+        fprintf(f, "</text>\n");
+    }
+    fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" stroke=\"#555\"/>\n", ml, mt,
+            W - mr - ml, H - mb - mt);
+    fprintf(f, "<text x=\"%.1f\" y=\"20\" text-anchor=\"middle\" font-size=\"14\" font-weight=\"bold\" "
+               "fill=\"#111\">",
+            W / 2.0);
+    gp_xml_escape(f, b->title);
+    fprintf(f, "</text>\n<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" fill=\"#111\">", (ml + W - mr) / 2, H - 10);
+    axis_label(f, b->vlabel, ax.log);
+    fprintf(f, "</text>\n");
+    if (npts == 0)
+        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" fill=\"#888\">no plottable data</text>\n",
+                (ml + W - mr) / 2, (mt + H - mb) / 2);
+
+    /* Bars start at zero (linear) or at the axis' low end (log). */
+    double base = px(&ax, ax.log ? ax.lo : fmax(ax.lo, fmin(0, ax.hi)));
+    for (int c = 0; c < b->ncats; c++) {
+        double top = mt + gap / 2 + band * c;
+        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" fill=\"#111\">", ml - 6,
+                top + (band - gap) / 2 + 4);
+        escape_fit(f, b->cats[c], ml - 12);
+        fprintf(f, "</text>\n");
+        for (int g = 0; g < b->ngroups; g++) {
+            double v = b->groups[g].values[c];
+            if (!isfinite(v) || (ax.log && v <= 0))
+                continue;
+            double x = px(&ax, v), y = top + bh * g;
+            double x0 = fmin(base, x), w = fabs(x - base);
+            fprintf(f, "<rect class=\"bar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"/>\n", x0,
+                    y + 1, w < 1 ? 1 : w, bh - 2, palette[g % NCOLORS]);
+            bar_value(lab, sizeof lab, v);
+            fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" fill=\"#333\">", fmax(x, base) + 4,
+                    y + bh / 2 + 4);
+            gp_xml_escape(f, lab);
+            fprintf(f, "</text>\n");
         }
     }
+    if (b->ngroups > 1)
+        for (int g = 0; g < nleg; g++) {
+            double x = lx[g], y = 38 + 18.0 * lrow[g];
+            fprintf(f, "<rect class=\"key\" x=\"%.1f\" y=\"%.1f\" width=\"22\" height=\"10\" fill=\"%s\"/>\n", x,
+                    y - 5, palette[g % NCOLORS]);
+            fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" fill=\"#111\">", x + 27, y + 4);
+            gp_xml_escape(f, labels[g] ? labels[g] : "");
+            fprintf(f, "</text>\n");
+        }
     fprintf(f, "</svg>\n");
     return gp_ok();
 }

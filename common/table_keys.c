@@ -121,21 +121,25 @@ static const gp_table_key keys[] = {
      "gemm, padding, transpose (row pitch padding)", "4-byte elements added to a row pitch to spread channels"},
 
     /* ---- application kernels: every value is a launch parameter, never none */
-    {"kernel.ssim", "tile_x", GP_TV_INT, "pixels", 8, 64, R | NN | P2, "rule tile_from_banks, swept ssim", "ssim", "output tile width per block"},
-    {"kernel.ssim", "tile_y", GP_TV_INT, "pixels", 1, 64, R | NN, "rule tile_from_banks, swept ssim", "ssim", "output tile height per block"},
-    {"kernel.ssim", "block", GP_TV_INT, "threads", 64, 1024, R | NN | P2, "rule block_from_launch, swept ssim", "ssim", "threads per block"},
+    {"kernel.ssim", "tile_x", GP_TV_INT, "pixels", 8, 128, R | NN | P2, "rule tile_from_banks, swept ssim", "ssim", "output columns per row group (one thread each; 32, 64, 128 built)"},
+    {"kernel.ssim", "tile_y", GP_TV_INT, "pixels", 1, 4096, R | NN, "rule ssim_halo, swept ssim", "ssim", "output rows per strip one row group walks (halo cost 10 / tile_y)"},
+    {"kernel.ssim", "block", GP_TV_INT, "threads", 64, 1024, R | NN | P2, "rule block_from_launch, swept ssim", "ssim", "threads per block (tile_x x row groups; at most 256 used)"},
+    {"kernel.ssim", "variant", GP_TV_INT, "", 0, 1, NN, "rule ssim_variant, swept ssim", "ssim", "0: next pass prefetched into registers, 1: loaded after the vertical pass"},
 
     {"kernel.conv2d", "tile_x", GP_TV_INT, "pixels", 4, 64, R | NN | P2, "rule tile_from_lds, swept conv2d", "conv2d", "output tile width per block"},
     {"kernel.conv2d", "tile_y", GP_TV_INT, "pixels", 1, 64, R | NN, "rule tile_from_lds, swept conv2d", "conv2d", "output tile height per block"},
     {"kernel.conv2d", "block", GP_TV_INT, "threads", 64, 1024, R | NN | P2, "rule block_from_launch, swept conv2d", "conv2d", "threads per block"},
     {"kernel.conv2d", "out_channels_per_block", GP_TV_INT, "channels", 1, 64, R | NN, "rule tile_from_registers, swept conv2d", "conv2d", "output channels one block computes"},
+    {"kernel.conv2d", "variant", GP_TV_INT, "", 0, 2, NN, "rule generic-conservative, swept conv2d", "conv2d", "code path: 0 tiled with compiled kernel sizes, 1 tiled generic, 2 direct; optional, default 0"},
 
     {"kernel.transpose", "tile", GP_TV_INT, "elements", 8, 64, R | NN | P2, "rule tile_from_banks, swept transpose", "transpose", "square tile edge"},
     {"kernel.transpose", "pad", GP_TV_INT, "elements", 0, 8, R | NN, "rule pad_from_banks", "transpose", "LDS row padding against bank conflicts"},
     {"kernel.transpose", "block_rows", GP_TV_INT, "rows", 1, 64, R | NN | P2, "rule block_from_launch, swept transpose", "transpose", "tile rows per pass (block = tile x block_rows)"},
+    {"kernel.transpose", "vec", GP_TV_INT, "elements", 1, 4, NN | P2, "rule generic-conservative, swept transpose", "transpose", "elements per global access (1, 2, 4: 4-, 8-, 16-byte loads/stores); optional, default 1"},
+    {"kernel.transpose", "group", GP_TV_INT, "tile rows", 1, 4096, NN, "rule generic-conservative, swept transpose", "transpose", "tile rows per group of the block order (1: row-major tile order); optional, default 1"},
 
     {"kernel.reduce", "block", GP_TV_INT, "threads", 64, 1024, R | NN | P2, "rule block_from_launch, swept reduce", "reduce", "threads per block"},
-    {"kernel.reduce", "items_per_thread", GP_TV_INT, "elements", 1, 64, R | NN, "rule ilp_from_dram_latency, swept reduce", "reduce", "elements each thread loads per pass"},
+    {"kernel.reduce", "items_per_thread", GP_TV_INT, "vectors", 1, 64, R | NN, "rule ilp_from_dram_latency, swept reduce", "reduce", "16-byte loads (4 elements) each thread issues per pass, one accumulator each"},
     {"kernel.reduce", "grid_per_cu", GP_TV_INT, "blocks/CU", 1, 64, R | NN, "rule grid_from_occupancy, swept reduce", "reduce", "blocks launched per CU (grid-stride loop)"},
 
     {"kernel.gemm", "tile_m", GP_TV_INT, "elements", 16, 256, R | NN | P2, "rule tile_from_registers, swept gemm", "gemm", "block tile rows of C"},

@@ -13,6 +13,8 @@ gp_status gp_probe_execute(const gp_probe *p, const gp_probe_opts *opts, gp_reco
     gp_probe_ctx ctx;
     GP_TRY(gp_rt_device_open(opts->device, &ctx.dev));
     gp_record_init(rec, p->name, &ctx.dev);
+    snprintf(rec->version, sizeof rec->version, "%s", opts->version ? opts->version : "");
+    rec->quick = opts->quick;
     ctx.opts = opts;
     ctx.rec = rec;
 
@@ -26,18 +28,28 @@ gp_status gp_probe_execute(const gp_probe *p, const gp_probe_opts *opts, gp_reco
     rec->have_clock = 1;
     rec->clock_moved = gp_clock_moved(&rec->clock_before, &rec->clock_after, CLOCK_MOVE_TOLERANCE);
     if (rec->clock_moved)
-        gp_record_note(rec, "clock moved from %.0f to %.0f MHz during the probe",
-                       rec->clock_before.measured_mhz, rec->clock_after.measured_mhz);
+        gp_record_note(rec, "flagged: the clock moved from %.0f to %.0f MHz during the probe (beyond %.0f%%)",
+                       rec->clock_before.measured_mhz, rec->clock_after.measured_mhz,
+                       100 * CLOCK_MOVE_TOLERANCE);
     if (rec->clock_before.timer_suspect)
         gp_record_note(rec, "constant-rate timer disagrees with event time (ratio %.3f): clock figures suspect",
                        rec->clock_before.timer_vs_event);
-    if (rec->clock_before.smi.other_processes > 0)
-        gp_record_note(rec, "%d other process(es) used the GPU during the probe",
-                       rec->clock_before.smi.other_processes);
+    int others = gp_record_other_processes(rec);
+    if (others > 0)
+        gp_record_note(rec, "flagged: %d other process(es) used the GPU during the probe", others);
+    else if (others < 0)
+        gp_record_note(rec, "whether another process used the GPU: unknown (%s)",
+                       rec->clock_before.smi.available ? "the vendor library gave no process list"
+                                                       : "no vendor management library (NVML) reading");
+    /* Check before writing, and write the outcome with the record: a failing
+     * result is still on disk to look at, and a resumed characterization
+     * knows it must run that probe again. */
+    gp_status chk = p->check ? p->check(rec, &ctx.dev) : gp_ok();
+    if (chk.code == GP_OK)
+        snprintf(rec->check, sizeof rec->check, "ok");
+    else
+        snprintf(rec->check, sizeof rec->check, "failed: %s", chk.msg);
     if (opts->out_dir)
         GP_TRY(gp_record_write(rec, opts->out_dir));
-    /* Check after writing, so a failing result is still on disk to look at. */
-    if (p->check)
-        GP_TRY(p->check(rec, &ctx.dev));
-    return gp_ok();
+    return chk;
 }

@@ -13,6 +13,7 @@ typedef struct gp_probe_opts {
     int device;           /* device index */
     int quick;            /* shorter sweeps and timings (smoke runs) */
     const char *out_dir;  /* where records are written */
+    const char *version;  /* gpuprobe version, stored in the record (NULL: "") */
 } gp_probe_opts;
 
 typedef struct gp_probe_ctx {
@@ -37,8 +38,11 @@ const gp_probe *gp_probe_at(size_t i);   /* NULL past the end */
 const gp_probe *gp_probe_find(const char *name);
 
 /* Open the device, bracket the probe with clock readings, run, check, write
- * the record to opts->out_dir.  The record is left in *rec for the caller
- * (free it with gp_record_free). */
+ * the record to opts->out_dir (with the check's outcome in it, so a failing
+ * result is on disk to look at and a resumed run knows not to reuse it).
+ * Results measured while the clock moved or another process used the GPU
+ * are flagged in the record (gp_record_noise).  The record is left in *rec
+ * for the caller (free it with gp_record_free). */
 gp_status gp_probe_execute(const gp_probe *p, const gp_probe_opts *opts, gp_record *rec);
 
 #endif

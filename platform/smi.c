@@ -12,11 +12,20 @@
 #endif
 
 typedef void *nvml_device;
+/* nvmlProcessInfo_t of the _v2/_v3 entry points, and the older v1 layout. */
 typedef struct {
     unsigned int pid;
     unsigned long long used_gpu_memory;
     unsigned int gpu_instance_id, compute_instance_id;
 } nvml_process_info;
+typedef struct {
+    unsigned int pid;
+    unsigned long long used_gpu_memory;
+} nvml_process_info_v1;
+
+#define NVML_SUCCESS 0
+#define NVML_ERROR_INSUFFICIENT_SIZE 7
+#define GP_SMI_MAX_PROCS 64
 
 static void set_none(gp_smi_reading *out)
 {
@@ -42,6 +51,8 @@ static void *nvml_lib(void)
     return ok ? lib : NULL;
 }
 
+static int gp_smi_other_processes(void *lib, nvml_device dev);
+
 static void read_nvml(const char *pci_bus_id, gp_smi_reading *out)
 {
     void *lib = nvml_lib();
@@ -55,9 +66,6 @@ static void read_nvml(const char *pci_bus_id, gp_smi_reading *out)
         (int (*)(nvml_device, int, unsigned *))dlsym(lib, "nvmlDeviceGetTemperature");
     int (*power)(nvml_device, unsigned *) =
         (int (*)(nvml_device, unsigned *))dlsym(lib, "nvmlDeviceGetPowerUsage");
-    int (*procs)(nvml_device, unsigned *, nvml_process_info *) =
-        (int (*)(nvml_device, unsigned *, nvml_process_info *))dlsym(
-            lib, "nvmlDeviceGetComputeRunningProcesses_v3");
     nvml_device dev;
     if (!by_bus || by_bus(pci_bus_id, &dev) != 0)
         return;
@@ -73,17 +81,55 @@ static void read_nvml(const char *pci_bus_id, gp_smi_reading *out)
         out->temperature_c = v;
     if (power && power(dev, &v) == 0)
         out->power_w = v / 1000.0;
-    if (procs) {
-        nvml_process_info info[64];
-        unsigned n = 64;
-        if (procs(dev, &n, info) == 0) {
-            int others = 0;
-            for (unsigned i = 0; i < n; i++)
-                if (info[i].pid != (unsigned)getpid())
-                    others++;
-            out->other_processes = others;
+    out->other_processes = gp_smi_other_processes(lib, dev);
+}
+
+/* Compute processes on the GPU other than this one, -1 when NVML cannot say.
+ * NVML lists pids in the host's pid namespace: in a container our own pid is
+ * not among them, so when it is absent one listed process is taken to be us
+ * (this one holds a context on the GPU whenever a probe asks). */
+static int gp_smi_other_processes(void *lib, nvml_device dev)
+{
+    static const char *names[] = {"nvmlDeviceGetComputeRunningProcesses_v3",
+                                  "nvmlDeviceGetComputeRunningProcesses_v2",
+                                  "nvmlDeviceGetComputeRunningProcesses"};
+    unsigned pids[GP_SMI_MAX_PROCS];
+    unsigned n = 0;
+    int rc = -1;
+    for (int v = 0; v < 3 && rc < 0; v++) {
+        void *fn = dlsym(lib, names[v]);
+        if (!fn)
+            continue;
+        unsigned cnt = GP_SMI_MAX_PROCS;
+        int r;
+        if (v < 2) {
+            nvml_process_info info[GP_SMI_MAX_PROCS];
+            r = ((int (*)(nvml_device, unsigned *, nvml_process_info *))fn)(dev, &cnt, info);
+            for (unsigned i = 0; r == NVML_SUCCESS && i < cnt && i < GP_SMI_MAX_PROCS; i++)
+                pids[i] = info[i].pid;
+        } else {
+            nvml_process_info_v1 info[GP_SMI_MAX_PROCS];
+            r = ((int (*)(nvml_device, unsigned *, nvml_process_info_v1 *))fn)(dev, &cnt, info);
+            for (unsigned i = 0; r == NVML_SUCCESS && i < cnt && i < GP_SMI_MAX_PROCS; i++)
+                pids[i] = info[i].pid;
+        }
+        if (r == NVML_SUCCESS) {
+            n = cnt < GP_SMI_MAX_PROCS ? cnt : GP_SMI_MAX_PROCS;
+            rc = 0;
+        } else if (r == NVML_ERROR_INSUFFICIENT_SIZE) {
+            return cnt > 1 ? (int)cnt - 1 : 1; /* more than we asked for: plenty of others */
         }
     }
+    if (rc < 0)
+        return -1;
+    int self = 0;
+    for (unsigned i = 0; i < n; i++)
+        self += pids[i] == (unsigned)getpid();
+    /* Listed: the others are the rest.  Not listed with n > 0: another pid
+     * namespace, one of the n is us.  None listed: nobody else either. */
+    if (self)
+        return (int)n - self;
+    return n ? (int)n - 1 : 0;
 }
 #endif
 

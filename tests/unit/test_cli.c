@@ -81,3 +81,16 @@ GP_TEST(registry_names_unique)
     }
     return 0;
 }
+
+GP_TEST(cli_force_for_characterize_only)
+{
+    gp_cli c;
+    const char *ok[] = {"gpuprobe", "characterize", "--quick", "--force", "--out", "/tmp/x"};
+    GP_CHECK(parse(6, ok, &c).code == GP_OK && c.cmd == GP_CMD_CHARACTERIZE && c.force == 1 && c.quick == 1);
+    const char *plain[] = {"gpuprobe", "characterize"};
+    GP_CHECK(parse(2, plain, &c).code == GP_OK && c.force == 0);
+    const char *run[] = {"gpuprobe", "run", "launch_rate", "--force"};
+    gp_status st = parse(4, run, &c);
+    GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "--force") && strstr(st.msg, "characterize"));
+    return 0;
+}

@@ -224,7 +224,7 @@ GP_TEST(svg_well_formed)
     double x[6] = {1, 2, 3, 4, 5, 6}, y1[6] = {1, 4, NAN, 16, 25, 36}, y2[6] = {2, 3, 4, 5, INFINITY, 7};
     double xs[4] = {3, 1, 2, 5}, ys[4] = {1, 2, 3, 4}; /* not a sweep: markers only */
     gp_plot_series s[3] = {{"squares <&>", x, y1, 6}, {"line", x, y2, 6}, {"scatter", xs, ys, 4}};
-    gp_plot p = {"Title & \"quotes\"", "x <units>", "y", 0, 0, 0, 0, s, 3};
+    gp_plot p = {.title = "Title & \"quotes\"", .xlabel = "x <units>", .ylabel = "y", .series = s, .nseries = 3};
     char *out = render(&p);
     GP_CHECK(out != NULL);
     GP_CHECK(!strncmp(out, "<svg", 4));
@@ -304,7 +304,8 @@ GP_TEST(svg_log_axis)
     /* A footprint sweep on log x: the non-positive x is skipped, not plotted at -inf. */
     double x[5] = {0, 1e3, 1e5, 1e7, 1e9}, y[5] = {5, 30, 200, 600, 700};
     gp_plot_series s = {"lat", x, y, 5};
-    gp_plot p = {"Latency vs footprint", "footprint_bytes", "cycles", 1, 0, 0, 0, &s, 1};
+    gp_plot p = {.title = "Latency vs footprint", .xlabel = "footprint_bytes", .ylabel = "cycles", .logx = 1,
+                 .series = &s, .nseries = 1};
     char *out = render(&p);
     GP_CHECK(out && xml_balanced(out) && !has_nan_text(out));
     GP_CHECK(count(out, "class=\"pt\"") == 4);
@@ -337,7 +338,8 @@ GP_TEST(svg_degenerate_range)
     double xn[2] = {NAN, NAN}, yn[2] = {1, NAN};
     gp_plot_series s[3] = {{"one", x1, y1, 1}, {"flat", xe, ye, 4}, {"nan", xn, yn, 2}};
     for (int k = 0; k < 4; k++) {
-        gp_plot p = {"degenerate", "x", "y", k == 1, k == 1, 0, 0, k < 3 ? &s[k] : NULL, k < 3 ? 1 : 0};
+        gp_plot p = {.title = "degenerate", .xlabel = "x", .ylabel = "y", .logx = k == 1, .logy = k == 1,
+                     .series = k < 3 ? &s[k] : NULL, .nseries = k < 3 ? 1 : 0};
         char *out = render(&p);
         GP_CHECK(out && !strncmp(out, "<svg", 4) && xml_balanced(out) && !has_nan_text(out));
         GP_CHECK(count(out, "class=\"pt\"") == (k == 0 ? 1 : k == 1 ? 4 : 0));
@@ -570,5 +572,394 @@ GP_TEST(report_duplicate_probe_and_long_series)
     free(md);
     gp_record_free(&r);
     rm_dir(dir);
+    return 0;
+}
+
+/* ---- bar charts, power-of-two axes, split series ---- */
+
+/* Points of the idx-th <polyline> (-1 when absent); *monotonic: x never falls. */
+static int polyline_points(const char *svg, int idx, int *monotonic)
+{
+    const char *p = svg;
+    for (int i = 0; i <= idx; i++) {
+        p = strstr(p, "<polyline");
+        if (!p)
+            return -1;
+        p++;
+    }
+    p = strstr(p, "points=\"");
+    if (!p)
+        return -1;
+    p += 8;
+    int n = 0;
+    double prev = -INFINITY;
+    *monotonic = 1;
+    while (*p && *p != '"') {
+        char *end;
+        double x = strtod(p, &end);
+        if (end == p || *end != ',')
+            return -1;
+        strtod(end + 1, &end);
+        *monotonic &= x >= prev;
+        prev = x;
+        n++;
+        p = end;
+        while (*p == ' ')
+            p++;
+    }
+    return n;
+}
+
+GP_TEST(svg_bars_chart)
+{
+    const char *cats[3] = {"alpha", "beta <b>",
+                           "gamma, a category label far too long for the left margin of any chart that is drawn"};
+    double v1[3] = {1, 10, NAN}, v2[3] = {100, 0.5, 8348.9};
+    gp_bar_group g[2] = {{"first", v1}, {"second & co", v2}};
+    gp_bars b = {.title = "Bars", .vlabel = "rate (Gop/s)", .logv = 1, .cats = cats, .ncats = 3, .groups = g,
+                 .ngroups = 2};
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    GP_CHECK(f && gp_svg_bars(f, &b).code == GP_OK);
+    fclose(f);
+    GP_CHECK(xml_balanced(buf) && !has_nan_text(buf));
+    GP_CHECK(count(buf, "class=\"bar\"") == 5);           /* the NaN draws nothing */
+    GP_CHECK(count(buf, "class=\"key\"") == 2);           /* legend: two groups */
+    GP_CHECK(strstr(buf, "rate (Gop/s, log scale)") && strstr(buf, ">8349<") && strstr(buf, ">0.5<"));
+    GP_CHECK(strstr(buf, "beta &lt;b&gt;") && strstr(buf, "second &amp; co"));
+    GP_CHECK(!strstr(buf, "drawn") && strstr(buf, "\xe2\x80\xa6")); /* the long label is cut with an ellipsis */
+    free(buf);
+
+    /* One group, linear: no legend, bars from zero. */
+    b.logv = 0;
+    b.ngroups = 1;
+    b.ncats = 2;
+    buf = NULL;
+    f = open_memstream(&buf, &len);
+    GP_CHECK(f && gp_svg_bars(f, &b).code == GP_OK);
+    fclose(f);
+    GP_CHECK(xml_balanced(buf) && count(buf, "class=\"bar\"") == 2 && count(buf, "class=\"key\"") == 0);
+    GP_CHECK(!strstr(buf, "log scale") && strstr(buf, ">0<"));
+    free(buf);
+
+    /* Nothing to draw is a plot saying so; bad arguments are errors. */
+    b.ncats = 0;
+    buf = NULL;
+    f = open_memstream(&buf, &len);
+    GP_CHECK(f && gp_svg_bars(f, &b).code == GP_OK);
+    fclose(f);
+    GP_CHECK(xml_balanced(buf) && strstr(buf, "no plottable data"));
+    free(buf);
+    GP_CHECK(gp_svg_bars(stdout, NULL).code == GP_ERR_USAGE);
+    gp_bar_group bad = {"x", NULL};
+    gp_bars bb = {.title = "t", .cats = cats, .ncats = 1, .groups = &bad, .ngroups = 1};
+    GP_CHECK(gp_svg_bars(stdout, &bb).code == GP_ERR_USAGE);
+    return 0;
+}
+
+GP_TEST(svg_pow2_axes_and_options)
+{
+    /* Footprints 1 KiB .. 4 GiB: ticks on KiB/MiB/GiB, not on decades of bytes. */
+    double x[23], y[23];
+    for (int i = 0; i < 23; i++) {
+        x[i] = 1024.0 * pow(2, i);
+        y[i] = 100 + i;
+    }
+    gp_plot_series s = {"lat", x, y, 23};
+    gp_plot p = {.title = "t", .xlabel = "footprint (bytes)", .ylabel = "latency (cycles)", .logx = 1, .xbytes = 1,
+                 .series = &s, .nseries = 1};
+    char *out = render(&p);
+    GP_CHECK(out && xml_balanced(out));
+    GP_CHECK(strstr(out, ">1 KiB<") && strstr(out, ">1 MiB<") && strstr(out, ">1 GiB<") && !strstr(out, ">1000<"));
+    GP_CHECK(strstr(out, "footprint (bytes, log scale)") && strstr(out, ">latency (cycles)<"));
+    /* No yzero: the y axis hugs 100..122. */
+    GP_CHECK(!strstr(out, "text-anchor=\"end\" fill=\"#333\">0<"));
+    free(out);
+    p.yzero = 1;
+    out = render(&p);
+    GP_CHECK(out && strstr(out, "text-anchor=\"end\" fill=\"#333\">0<"));
+    free(out);
+
+    /* Conflict degrees 1..32 on a power-of-two log axis, markers only. */
+    double sx[6] = {1, 2, 3, 4, 5, 32}, sy[6] = {1, 2, 1, 4, 1, 32};
+    gp_plot_series ss[2] = {{"4-byte", sx, sy, 6}, {"8-byte", sx, sy, 5}};
+    gp_plot q = {.title = "deg", .xlabel = "stride", .ylabel = "degree (ways)", .logy = 1, .ypow2 = 1,
+                 .points_only = 1, .series = ss, .nseries = 2};
+    out = render(&q);
+    GP_CHECK(out && xml_balanced(out) && count(out, "<polyline") == 0 && count(out, "class=\"pt\"") == 11);
+    GP_CHECK(strstr(out, "fill=\"#333\">16<") && strstr(out, "fill=\"#333\">32<"));
+    GP_CHECK(!strstr(out, "text-anchor=\"end\" fill=\"#333\">20<")); /* y: no 1-2-5 ticks */
+    GP_CHECK(strstr(out, "degree (ways, log scale)"));
+    free(out);
+
+    /* A legend too long for one row wraps instead of running off the plot. */
+    gp_plot_series many[5];
+    const char *names[5] = {"read", "write", "copy", "triad", "read, blocks rotating over the data (no L1 reuse)"};
+    for (int i = 0; i < 5; i++)
+        many[i] = (gp_plot_series){names[i], x, y, 23};
+    gp_plot m = {.title = "bw", .xlabel = "x", .ylabel = "y", .series = many, .nseries = 5};
+    out = render(&m);
+    GP_CHECK(out && count(out, "class=\"key\"") == 5);
+    /* The fifth key sits on the second legend row (y = 38 + 18). */
+    GP_CHECK(strstr(out, "cy=\"56.0\""));
+    free(out);
+    return 0;
+}
+
+/* Append rows to a record series. */
+static int add_rows(gp_series *s, const double *rows, int nrows)
+{
+    for (int i = 0; i < nrows; i++)
+        if (gp_series_append(s, rows + (size_t)i * (size_t)s->ncols).code != GP_OK)
+            return 0;
+    return 1;
+}
+
+static char *read_in(const char *dir, const char *name)
+{
+    char p[1200];
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    return slurp(p);
+}
+
+/* The cached and the L1-bypass sweeps of cache_latency are two lines with a
+ * legend, each sorted by footprint, however the rows interleave; a filter
+ * keeps only the rows it names; an unnamed split value gets col=value. */
+GP_TEST(report_split_series)
+{
+    char dir[] = "/tmp/gp_unit_splitXXXXXX";
+    GP_CHECK(mkdtemp(dir) != NULL);
+    gp_device_info dev;
+    fake_dev(&dev);
+    gp_record a;
+    gp_record_init(&a, "cache_latency", &dev);
+    gp_series *s = gp_record_series(&a, "footprint", "bytes,bypass_l1,cycles_per_load,ns_per_load,spread");
+    GP_CHECK(s != NULL);
+    /* Bypass rows first and interleaved, bypassed footprints descending. */
+    int ncached = 0, nbypass = 0;
+    for (int i = 0; i < 16; i++) {
+        if (i < 11) {
+            double row[5] = {1024.0 * pow(2, 10 - i), 1, 280, 141, 0.001};
+            GP_CHECK(add_rows(s, row, 1));
+            nbypass++;
+        }
+        double row[5] = {1024.0 * pow(2, i), 0, i < 8 ? 32 : 280, i < 8 ? 16 : 141, 0.001};
+        GP_CHECK(add_rows(s, row, 1));
+        ncached++;
+    }
+    GP_CHECK(gp_record_write(&a, dir).code == GP_OK);
+
+    gp_record b;
+    gp_record_init(&b, "memory_bandwidth", &dev);
+    gp_series *w = gp_record_series(&b, "sweep", "kernel,vec_bytes,block,blocks,footprint_bytes,gbs,spread,passes,"
+                                               "ms_median,blocks_per_cu,unroll,hint");
+    GP_CHECK(w != NULL);
+    int kept = 0;
+    for (int k = 0; k < 2; k++)
+        for (int vec = 4; vec <= 32; vec *= 2)
+            for (int blk = 256; blk <= 512; blk *= 2)
+                for (int i = 0; i < 5; i++) {
+                    double row[12] = {k, vec, blk, 1056, 1048576.0 * pow(4, i), 1000.0 * vec + i, 0.01, 10, 1,
+                                      8, 1, 0};
+                    GP_CHECK(add_rows(w, row, 1));
+                    kept += k == 0 && blk == 256;
+                }
+    GP_CHECK(gp_record_write(&b, dir).code == GP_OK);
+    GP_CHECK(gp_report_write(dir, dir).code == GP_OK);
+
+    char *svg = read_in(dir, "cache_latency_footprint.svg");
+    GP_CHECK(svg && xml_balanced(svg) && !has_nan_text(svg));
+    int mono0, mono1;
+    GP_CHECK(count(svg, "<polyline") == 2);
+    GP_CHECK(polyline_points(svg, 0, &mono0) == ncached && mono0);
+    GP_CHECK(polyline_points(svg, 1, &mono1) == nbypass && mono1);
+    GP_CHECK(count(svg, "class=\"pt\"") == ncached + nbypass && count(svg, "class=\"key\"") == 2);
+    const char *c = strstr(svg, ">cached loads (L1 and L2)<"), *by = strstr(svg, ">L1 bypassed (L2 and DRAM)<");
+    GP_CHECK(c && by && c < by); /* legend in key order (0 then 1), not in order of appearance */
+    GP_CHECK(strstr(svg, "footprint (bytes, log scale)") && strstr(svg, "latency (cycles per load)"));
+    GP_CHECK(strstr(svg, ">1 KiB<") && strstr(svg, ">Load latency vs footprint (pointer chase)<"));
+    free(svg);
+
+    svg = read_in(dir, "memory_bandwidth_sweep.svg");
+    GP_CHECK(svg && xml_balanced(svg));
+    GP_CHECK(count(svg, "<polyline") == 4 && count(svg, "class=\"pt\"") == kept);
+    GP_CHECK(strstr(svg, ">4-byte loads<") && strstr(svg, ">8-byte loads<") && strstr(svg, ">16-byte loads<"));
+    GP_CHECK(strstr(svg, ">vec_bytes=32<")); /* a value the spec does not name */
+    free(svg);
+    gp_record_free(&a);
+    gp_record_free(&b);
+    rm_dir(dir);
+
+    /* Without the split column the footprint series is one unlabelled line
+     * (the probe's generic spec), not an error. */
+    char dir2[] = "/tmp/gp_unit_split2XXXXXX";
+    GP_CHECK(mkdtemp(dir2) != NULL);
+    gp_record_init(&a, "cache_latency", &dev);
+    s = gp_record_series(&a, "footprint", "bytes,cycles_per_load");
+    for (int i = 0; i < 6; i++) {
+        double row[2] = {1024.0 * pow(2, i), 30.0 + i};
+        GP_CHECK(add_rows(s, row, 1));
+    }
+    GP_CHECK(gp_record_write(&a, dir2).code == GP_OK);
+    GP_CHECK(gp_report_write(dir2, dir2).code == GP_OK);
+    svg = read_in(dir2, "cache_latency_footprint.svg");
+    GP_CHECK(svg && count(svg, "<polyline") == 1 && count(svg, "class=\"key\"") == 0);
+    GP_CHECK(strstr(svg, ">Latency vs footprint (footprint)<"));
+    free(svg);
+    gp_record_free(&a);
+    rm_dir(dir2);
+    return 0;
+}
+
+/* Count the data rows of a CSV where column `col` equals v (v NAN: all rows). */
+static int csv_rows(const char *path, const char *col, double v)
+{
+    gp_series s;
+    if (gp_csv_read(path, &s).code != GP_OK)
+        return -1;
+    int c = -1, n = 0;
+    for (int i = 0; i < s.ncols; i++)
+        if (!strcmp(s.cols[i], col))
+            c = i;
+    for (size_t r = 0; r < s.nrows; r++)
+        n += isnan(v) || (c >= 0 && s.data[r * (size_t)s.ncols + (size_t)c] == v);
+    free(s.data);
+    return c < 0 && !isnan(v) ? -1 : n;
+}
+
+/* The committed H200 results: every section, every probe, every plot the
+ * characterization asks for, with axis labels and units, and the split
+ * footprint sweep as two lines. */
+GP_TEST(report_h200_sections_and_plots)
+{
+    char src[512];
+    if (!gp_test_source_path(src, sizeof src, "docs/reports/h200"))
+        return 1;
+    char out[] = "/tmp/gp_unit_h200repXXXXXX";
+    GP_CHECK(mkdtemp(out) != NULL);
+    gp_status st = gp_report_write(src, out);
+    if (st.code != GP_OK)
+        fprintf(stderr, "%s\n", st.msg);
+    GP_CHECK(st.code == GP_OK);
+    char *html = read_in(out, "report.html"), *md = read_in(out, "report.md");
+    GP_CHECK(html && md);
+
+    for (size_t i = 0; i < sizeof sections / sizeof sections[0]; i++) {
+        char hd[80];
+        snprintf(hd, sizeof hd, "\">%s</h2>", sections[i]);
+        GP_CHECK(strstr(html, hd));
+        snprintf(hd, sizeof hd, "\n## %s\n", sections[i]);
+        GP_CHECK(strstr(md, hd));
+    }
+    /* Every link of the navigation bar lands on a heading. */
+    const char *nav = strstr(html, "<nav>"), *nav_end = strstr(html, "</nav>");
+    GP_CHECK(nav && nav_end);
+    int links = 0;
+    for (const char *p = strstr(nav, "href=\"#"); p && p < nav_end; p = strstr(p + 1, "href=\"#")) {
+        char id[80];
+        size_t n = strcspn(p + 7, "\"");
+        GP_CHECK(n > 0 && n < 60);
+        snprintf(id, sizeof id, "id=\"%.*s\">", (int)n, p + 7);
+        if (!strstr(html, id)) {
+            fprintf(stderr, "nav link without a target: %s\n", id);
+            return 1;
+        }
+        links++;
+    }
+    GP_CHECK(links >= (int)(sizeof sections / sizeof sections[0]));
+
+    static const char *const probes[] = {"atomics", "cache_latency", "channel_conflicts", "divergence",
+                                         "fma_throughput", "launch_rate", "lds", "math_functions",
+                                         "memory_bandwidth", "register_limits"};
+    for (size_t i = 0; i < sizeof probes / sizeof probes[0]; i++) {
+        char id[80];
+        snprintf(id, sizeof id, "<h3 id=\"probe-%s\">", probes[i]);
+        GP_CHECK(strstr(html, id));
+    }
+
+    /* One plot per series CSV, inline in the HTML and as a file the Markdown links. */
+    int ncsv = 0;
+    DIR *d = opendir(src);
+    GP_CHECK(d != NULL);
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        size_t n = strlen(e->d_name);
+        if (n < 5 || strcmp(e->d_name + n - 4, ".csv"))
+            continue;
+        ncsv++;
+        char svgname[300], link[320];
+        snprintf(svgname, sizeof svgname, "%.*s.svg", (int)(n - 4), e->d_name);
+        snprintf(link, sizeof link, "](%s)", svgname);
+        char *svg = read_in(out, svgname);
+        if (!svg || !xml_balanced(svg) || !strstr(md, link)) {
+            fprintf(stderr, "plot %s missing, malformed or not linked\n", svgname);
+            free(svg);
+            return 1;
+        }
+        GP_CHECK(!strstr(svg, "no plottable data"));
+        free(svg);
+    }
+    closedir(d);
+    GP_CHECK(ncsv >= 19 && count(html, "<svg") == ncsv && count(html, "</svg>") == ncsv);
+
+    /* The plots the characterization names: title, axis labels with units. */
+    static const struct {
+        const char *file, *title, *xlabel, *ylabel;
+    } want[] = {
+        {"cache_latency_footprint.svg", "Load latency vs footprint", "footprint (bytes, log scale)",
+         "latency (cycles per load)"},
+        {"memory_bandwidth_best.svg", "Bandwidth vs footprint", "footprint (bytes, log scale)", "bandwidth (GB/s)"},
+        {"launch_rate_1d.svg", "Launch rate vs block size", "threads per block", "threads launched per cycle"},
+        {"fma_throughput_one_cu.svg", "FMA per cycle vs threads", "threads in the block", "FMA per cycle (one CU)"},
+        {"fma_throughput_chip.svg", "FMA per cycle vs blocks", ">blocks<", "FMA per cycle (chip)"},
+        {"lds_conflicts.svg", "bank-conflict degree vs stride", "stride (elements", "conflict degree (ways"},
+        {"channel_conflicts_window.svg", "Bandwidth vs channel window", "(bytes, log scale)", "bandwidth (GB/s)"},
+        {"register_limits_occupancy.svg", "Occupancy vs registers", "registers per thread", "waves per CU"},
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        char *svg = read_in(out, want[i].file);
+        if (!svg || !strstr(svg, want[i].title) || !strstr(svg, want[i].xlabel) || !strstr(svg, want[i].ylabel)) {
+            fprintf(stderr, "%s: missing title or axis label\n", want[i].file);
+            free(svg);
+            return 1;
+        }
+        GP_CHECK(strstr(html, want[i].title));
+        free(svg);
+    }
+
+    /* The footprint sweep: cached and L1-bypassed rows as two sorted lines. */
+    char csv[700];
+    snprintf(csv, sizeof csv, "%s/cache_latency_footprint.csv", src);
+    int cached = csv_rows(csv, "bypass_l1", 0), bypassed = csv_rows(csv, "bypass_l1", 1);
+    GP_CHECK(cached > 10 && bypassed > 5);
+    char *svg = read_in(out, "cache_latency_footprint.svg");
+    int mono;
+    GP_CHECK(svg && count(svg, "<polyline") == 2 && count(svg, "class=\"key\"") == 2);
+    GP_CHECK(polyline_points(svg, 0, &mono) == cached && mono);
+    GP_CHECK(polyline_points(svg, 1, &mono) == bypassed && mono);
+    GP_CHECK(strstr(svg, ">cached loads (L1 and L2)<") && strstr(svg, ">L1 bypassed (L2 and DRAM)<"));
+    free(svg);
+    /* Best bandwidth: one line per kernel (read, write, copy, triad, rotating read). */
+    svg = read_in(out, "memory_bandwidth_best.svg");
+    GP_CHECK(svg && count(svg, "<polyline") == 5 && strstr(svg, ">triad<"));
+    free(svg);
+    /* Categorical series are bar charts with named categories. */
+    snprintf(csv, sizeof csv, "%s/atomics_atomics.csv", src);
+    int natomics = csv_rows(csv, "gops", NAN);
+    snprintf(csv, sizeof csv, "%s/math_functions_ops.csv", src);
+    int nmath = csv_rows(csv, "per_cycle_per_cu", NAN);
+    GP_CHECK(natomics > 4 && nmath > 4);
+    svg = read_in(out, "atomics_atomics.svg");
+    GP_CHECK(svg && count(svg, "class=\"bar\"") == natomics);
+    GP_CHECK(strstr(svg, ">uncontended<") && strstr(svg, ">LDS, int32<") && strstr(svg, "Gop/s (log scale)"));
+    free(svg);
+    svg = read_in(out, "math_functions_ops.svg");
+    GP_CHECK(svg && count(svg, "class=\"bar\"") == nmath && strstr(svg, ">sin<") && strstr(svg, ">fp64<"));
+    free(svg);
+
+    free(html);
+    free(md);
+    rm_dir(out);
     return 0;
 }

@@ -1,0 +1,150 @@
+/* conv2d: direct 2D convolution, NCHW fp32, stride 1, zero padding.
+ *
+ *   y[n][o][oy][ox] = sum over c, ky, kx of
+ *                     x[n][c][oy + ky - pad_h][ox + kx - pad_w] * w[o][c][ky][kx]
+ *
+ * with x taken as 0 outside the image.  That is cross-correlation (the kernel
+ * is not flipped), which is what deep-learning "convolution" layers and
+ * cuDNN's CUDNN_CROSS_CORRELATION compute.  No bias, no activation.
+ * out_h = h + 2 pad_h - kh + 1, out_w = w + 2 pad_w - kw + 1.
+ * Docs: docs/kernels/conv2d.md.
+ *
+ * Parameters come from the table section [kernel.conv2d] (tile_x, tile_y,
+ * block, out_channels_per_block and the optional variant), fitted to the
+ * device and to the problem (kernel size, channels) so that every valid
+ * table gives a correct result. */
+#ifndef GP_CONV2D_H
+#define GP_CONV2D_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "gp_status.h"
+#include "runtime.h"
+#include "table.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Compile-time shapes conv2d.hip carries.  Each thread computes a register
+ * block of GP_CONV2D_RX x rows_per_thread outputs for oc_per_thread output
+ * channels; rows_per_thread is 1, 2 or 4, oc_per_thread 1, 2, 4, 6 or 8, with
+ * at most GP_CONV2D_MAX_ACC accumulators (so no register spills); square
+ * kernels of the sizes below have their own unrolled code, every other size
+ * runs the generic tiled kernel. */
+#define GP_CONV2D_RX 4
+#define GP_CONV2D_MAX_ACC 64
+#define GP_CONV2D_MAX_BLOCK 256 /* the kernels' launch bounds */
+#define GP_CONV2D_SPEC_SIZES {3, 5, 6, 7}
+
+/* kernel.conv2d.variant: which code runs. */
+enum {
+    GP_CONV2D_AUTO = 0,    /* tiled, specialized kernel size where compiled, else generic */
+    GP_CONV2D_GENERIC = 1, /* tiled, kernel size a run-time value */
+    GP_CONV2D_DIRECT = 2   /* one output per thread from global memory, no tiling (reference point) */
+};
+
+typedef struct gp_conv2d_shape {
+    int n, in_c, h, w;   /* input x: n x in_c x h x w */
+    int out_c, kh, kw;   /* weights: out_c x in_c x kh x kw */
+    int pad_h, pad_w;    /* zeros added above/below and left/right */
+} gp_conv2d_shape;
+
+/* Everything a launch needs; filled by gp_conv2d_plan_make. */
+typedef struct gp_conv2d_plan {
+    gp_conv2d_shape s;
+    int out_h, out_w;
+    int variant;          /* GP_CONV2D_AUTO (= specialized or generic as k_spec says), GENERIC, DIRECT */
+    int k_spec;           /* specialized square kernel size, 0 = generic code */
+    int block;            /* threads per block */
+    int threads_x;        /* threads along x (power of two); threads_y = block / threads_x */
+    int rows_per_thread;  /* RY */
+    int oc_per_thread;    /* output channels per thread and per block (OCB) */
+    int oc_pad;           /* OCB rounded up for vector loads of the weights (1, 2, 4, 8) */
+    int tile_x, tile_y;   /* output tile of one block */
+    int in_rows, pitch;   /* LDS input tile: rows per channel, floats per row */
+    int ic_per_stage;     /* input channels staged in LDS at once */
+    int ws_floats;        /* LDS floats of the weights of one stage (16-byte multiple) */
+    size_t lds_bytes;     /* dynamic LDS per block */
+    int lds_conflict;     /* simulated bank-conflict degree of the compute loads (1 = none) */
+    int tiles_x, tiles_y, groups;   /* grid: tiles and output-channel groups */
+    char note[192];       /* what was adjusted to fit ("" when nothing) */
+} gp_conv2d_plan;
+
+/* Output size and argument checks, before any device call:
+ * GP_ERR_USAGE for a size < 1, a negative pad, a kernel larger than the padded
+ * input or a channel plane of 2^31 elements or more; GP_ERR_NOMEM when the
+ * buffers' sizes overflow size_t or (mem_bytes > 0) x + w + y exceed
+ * mem_bytes.  out_h/out_w may be NULL. */
+gp_status gp_conv2d_check(const gp_conv2d_shape *s, size_t mem_bytes, int *out_h, int *out_w);
+/* Element counts of x, w and y (shape assumed checked). */
+size_t gp_conv2d_x_elems(const gp_conv2d_shape *s);
+size_t gp_conv2d_w_elems(const gp_conv2d_shape *s);
+size_t gp_conv2d_y_elems(const gp_conv2d_shape *s);
+/* 2 * n * out_c * out_h * out_w * in_c * kh * kw. */
+double gp_conv2d_flops(const gp_conv2d_shape *s);
+
+/* Read [kernel.conv2d] from t, check the shape against dev (memory), and fit
+ * the parameters to the device and the problem.  `variant` < 0 takes the
+ * table's variant (0 when the table has none); >= 0 overrides it. */
+gp_status gp_conv2d_plan_make(const gp_table *t, const gp_device_info *dev, const gp_conv2d_shape *s,
+                              int variant, gp_conv2d_plan *p);
+/* Same from explicit values (tables' keys): what plan_make does after reading. */
+gp_status gp_conv2d_plan_fit(int tile_x, int tile_y, int block, int ocb, int variant,
+                             const gp_device_info *dev, const gp_conv2d_shape *s, gp_conv2d_plan *p);
+/* "k6 spec, tile 32x32, block 128 (8x16), 4x2 px x 6 oc/thread, 6 ch/stage, LDS 41 KiB" */
+void gp_conv2d_plan_format(const gp_conv2d_plan *p, char *buf, size_t n);
+
+/* y = conv(x, w) on the default stream (no synchronization).  Device
+ * buffers: x (n in_c h w), w (out_c in_c kh kw), y (n out_c out_h out_w), not
+ * overlapping y.  GP_ERR_USAGE for NULL pointers or an unchecked plan. */
+gp_status gp_conv2d_run(const gp_conv2d_plan *p, const float *d_x, const float *d_w, float *d_y);
+
+/* ---- CPU reference (conv2d_ref.c), double accumulation.
+ * y (may be NULL) gets every output; s_abs (may be NULL) gets, per output,
+ * sum |x| |w| over its terms: the scale the tolerance is relative to. */
+void gp_conv2d_ref(const gp_conv2d_shape *s, const float *x, const float *w, double *y, double *s_abs);
+/* One output (img, oc, oy, ox): value and sum |x||w|. */
+void gp_conv2d_ref_at(const gp_conv2d_shape *s, const float *x, const float *w, int img, int oc, int oy,
+                      int ox, double *y, double *s_abs);
+/* Relative tolerance of a float result: an fp32 sum of `terms` products
+ * (fma, any order) is within terms x 2^-24 x sum|x||w| of the exact value;
+ * the tolerance is twice that, plus a little for the final rounding. */
+double gp_conv2d_rel_tol(const gp_conv2d_shape *s);
+/* Check got[] (all outputs) against ref/s_abs: |got - ref| <= tol * s_abs
+ * + 1e-30.  GP_ERR_CHECK naming `what`, the (img, oc, oy, ox) and values. */
+gp_status gp_conv2d_compare(const char *what, const gp_conv2d_shape *s, const float *got, const double *ref,
+                            const double *s_abs, double tol, double *max_rel);
+/* Check `nsample` outputs chosen from `seed` plus the first and last output
+ * row of the first and last channel of the first and last image, each
+ * against gp_conv2d_ref_at: for problems too big to reference in full. */
+gp_status gp_conv2d_compare_sampled(const char *what, const gp_conv2d_shape *s, const float *x, const float *w,
+                                    const float *got, size_t nsample, unsigned long long seed, double tol,
+                                    double *max_rel);
+
+/* ---- Floor: the problem at the device's limits.  FLOPs at the FP32 peak
+ * (compute_units x FMA lanes per CU x clock) and bytes (x + w + y once) at
+ * the DRAM bandwidth; the larger wins.  The table's [compute]/[device]/[dram]
+ * values are used when the table describes this device (same arch), else
+ * the device's own report: gp_conv2d_fma_lanes and the HBM/GDDR peak. */
+typedef struct gp_conv2d_floor {
+    double compute_ms, memory_ms, ms;
+    double fma_per_s, bytes_per_s;
+    char note[160];
+} gp_conv2d_floor;
+gp_status gp_conv2d_floor_of(const gp_conv2d_shape *s, const gp_table *t, const gp_device_info *dev,
+                             gp_conv2d_floor *f);
+/* FP32 FMA lanes per CU by vendor and architecture family (0 when unknown):
+ * NVIDIA sm_70/sm_80: 64, sm_86/87/89/90 and newer: 128; AMD GCN/CDNA and
+ * RDNA: 64. */
+int gp_conv2d_fma_lanes(const gp_device_info *dev);
+
+/* ---- GPU launcher (conv2d.hip; none.c without a GPU backend).  Arguments
+ * are checked by gp_conv2d_run. */
+gp_status gp_conv2d_launch(const gp_conv2d_plan *p, const float *d_x, const float *d_w, float *d_y);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

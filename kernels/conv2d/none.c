@@ -1,0 +1,10 @@
+/* Backend "none": the conv2d launcher answers that no GPU code was compiled,
+ * so the CPU-only build links (the host API, reference and bench compile
+ * and are unit-tested there). */
+#include "conv2d.h"
+
+gp_status gp_conv2d_launch(const gp_conv2d_plan *p, const float *d_x, const float *d_w, float *d_y)
+{
+    (void)p, (void)d_x, (void)d_w, (void)d_y;
+    return gp_fail(GP_ERR_NO_GPU, "no GPU backend compiled");
+}

@@ -1,0 +1,201 @@
+/* reduce host API: parameters from the tuning table clamped to the device,
+ * the workspace, argument checks before any device call, and the fp32 error
+ * bound. */
+#include "reduce.h"
+
+#include <math.h>
+#include <string.h>
+
+/* Largest block the kernel for `vecs` loads per thread is compiled for
+ * (reduce.hip GP_RED_LB: 8 x vecs live registers per thread). */
+static int block_limit(int vecs) { return vecs <= 4 ? 1024 : vecs == 8 ? 512 : 256; }
+
+static int floor_pow2(long long v)
+{
+    int p = 1;
+    while ((long long)p * 2 <= v && p < (1 << 30))
+        p *= 2;
+    return p;
+}
+
+static void add_note(gp_reduce_params *p, const char *what)
+{
+    size_t len = strlen(p->note);
+    snprintf(p->note + len, sizeof p->note - len, "%s%s", len ? "; " : "", what);
+}
+
+void gp_reduce_params_fit(gp_reduce_params *p, const gp_device_info *dev)
+{
+    int max_threads = GP_REDUCE_MAX_BLOCK, wave = 64, cus = 1;
+    long long max_grid = 0x7fffffff;
+    if (dev) {
+        if (dev->max_threads_per_block > 0 && dev->max_threads_per_block < max_threads)
+            max_threads = dev->max_threads_per_block;
+        if (dev->max_block_dim[0] > 0 && dev->max_block_dim[0] < max_threads)
+            max_threads = dev->max_block_dim[0];
+        if (dev->wave_size > wave)
+            wave = dev->wave_size;
+        if (dev->compute_units > 0)
+            cus = dev->compute_units;
+        if (dev->max_grid_dim[0] > 0)
+            max_grid = dev->max_grid_dim[0];
+    }
+    int vecs = p->vecs < 1 ? 1 : p->vecs > GP_REDUCE_MAX_VECS ? GP_REDUCE_MAX_VECS : floor_pow2(p->vecs);
+    if (vecs != p->vecs)
+        add_note(p, "items_per_thread rounded to 1, 2, 4, 8 or 16 vectors");
+    /* Whole waves of 64 (every wave size divides it), at most what the device
+     * and the kernel's register budget allow. */
+    int block = p->block < wave ? wave : floor_pow2(p->block);
+    int lim = floor_pow2(max_threads < block_limit(vecs) ? max_threads : block_limit(vecs));
+    if (block > lim)
+        block = lim;
+    if (block != p->block)
+        add_note(p, "block fitted to the device and the kernel's register budget");
+    int gpc = p->grid_per_cu < 1 ? 1 : p->grid_per_cu > 64 ? 64 : p->grid_per_cu;
+    long long grid = (long long)gpc * cus;
+    if (grid > max_grid)
+        grid = max_grid;
+    p->block = block;
+    p->vecs = vecs;
+    p->grid_per_cu = gpc;
+    p->grid = (int)grid;
+}
+
+gp_status gp_reduce_params_from_table(const gp_table *t, const gp_device_info *dev, gp_reduce_params *p)
+{
+    long long block, items, gpc;
+    memset(p, 0, sizeof *p);
+    GP_TRY(gp_table_get_int(t, "kernel.reduce", "block", &block));
+    GP_TRY(gp_table_get_int(t, "kernel.reduce", "items_per_thread", &items));
+    GP_TRY(gp_table_get_int(t, "kernel.reduce", "grid_per_cu", &gpc));
+    p->block = (int)block;
+    p->vecs = (int)items;
+    p->grid_per_cu = (int)gpc;
+    gp_reduce_params_fit(p, dev);
+    return gp_ok();
+}
+
+void gp_reduce_params_format(const gp_reduce_params *p, char *buf, size_t n)
+{
+    snprintf(buf, n, "block=%d items_per_thread=%d (x16 B) grid_per_cu=%d (grid %d)", p->block, p->vecs,
+             p->grid_per_cu, p->grid);
+}
+
+int gp_reduce_grid_for(const gp_reduce_params *p, size_t n)
+{
+    size_t per_block = (size_t)p->block * (size_t)p->vecs * 4;
+    size_t need = (n + per_block - 1) / per_block;
+    if (need < 1)
+        need = 1;
+    return need < (size_t)p->grid ? (int)need : p->grid;
+}
+
+static int params_ok(const gp_reduce_params *p)
+{
+    int v = p->vecs;
+    if (v != 1 && v != 2 && v != 4 && v != 8 && v != 16)
+        return 0;
+    if (p->block < 32 || p->block > block_limit(v) || (p->block & (p->block - 1)))
+        return 0;
+    return p->grid >= 1;
+}
+
+gp_status gp_reduce_ws_create(gp_reduce_ws *ws, const gp_reduce_params *p)
+{
+    memset(ws, 0, sizeof *ws);
+    if (!p || p->grid < 1)
+        return gp_fail(GP_ERR_USAGE, "reduce workspace: parameters without a grid (use gp_reduce_params_fit)");
+    size_t bytes = 16 + (size_t)p->grid * 4;
+    GP_TRY(gp_rt_malloc(&ws->d, bytes));
+    gp_status st = gp_rt_memset(ws->d, 0, bytes);
+    if (st.code != GP_OK) {
+        gp_rt_free(ws->d);
+        ws->d = NULL;
+        return st;
+    }
+    ws->bytes = bytes;
+    ws->max_grid = p->grid;
+    return gp_ok();
+}
+
+void gp_reduce_ws_destroy(gp_reduce_ws *ws)
+{
+    if (ws && ws->d)
+        gp_rt_free(ws->d);
+    if (ws)
+        memset(ws, 0, sizeof *ws);
+}
+
+static gp_status check_args(const char *what, const void *d_in, size_t n, const void *d_out,
+                            const gp_reduce_ws *ws, const gp_reduce_params *p, int *grid)
+{
+    if (!p || !params_ok(p))
+        return gp_fail(GP_ERR_USAGE, "%s: parameters not fitted (use gp_reduce_params_fit)", what);
+    if (!d_out)
+        return gp_fail(GP_ERR_USAGE, "%s: output pointer is NULL", what);
+    if (!d_in && n > 0)
+        return gp_fail(GP_ERR_USAGE, "%s: input pointer is NULL for %zu elements", what, n);
+    if ((uintptr_t)d_in % 4 || (uintptr_t)d_out % 4)
+        return gp_fail(GP_ERR_USAGE, "%s: pointers must be 4-byte aligned", what);
+    if (n > SIZE_MAX / 4 || (d_in && (uintptr_t)d_in > UINTPTR_MAX - n * 4))
+        return gp_fail(GP_ERR_USAGE, "%s: %zu elements overflow the address space", what, n);
+    *grid = gp_reduce_grid_for(p, n);
+    if (!ws || !ws->d || ws->max_grid < *grid)
+        return gp_fail(GP_ERR_USAGE, "%s: workspace missing or made for a smaller grid (%d < %d)", what,
+                       ws && ws->d ? ws->max_grid : 0, *grid);
+    return gp_ok();
+}
+
+gp_status gp_reduce_sum_f32(const float *d_in, size_t n, float *d_out, gp_reduce_ws *ws,
+                            const gp_reduce_params *p)
+{
+    int grid = 0;
+    GP_TRY(check_args("reduce f32", d_in, n, d_out, ws, p, &grid));
+    return gp_reduce_launch_f32(d_in, n, d_out, ws->d, grid, p->block, p->vecs);
+}
+
+gp_status gp_reduce_sum_i32(const int32_t *d_in, size_t n, int32_t *d_out, gp_reduce_ws *ws,
+                            const gp_reduce_params *p)
+{
+    int grid = 0;
+    GP_TRY(check_args("reduce i32", d_in, n, d_out, ws, p, &grid));
+    return gp_reduce_launch_i32(d_in, n, d_out, ws->d, grid, p->block, p->vecs);
+}
+
+static int ceil_log2(long long v)
+{
+    int l = 0;
+    while ((1ll << l) < v)
+        l++;
+    return l;
+}
+
+int gp_reduce_f32_depth(const gp_reduce_params *p, size_t n, size_t head, int wave)
+{
+    if (n == 0)
+        return 0;
+    if (head > n)
+        head = n;
+    size_t nv = (n - head) / 4;
+    int grid = gp_reduce_grid_for(p, n);
+    size_t per_pass = (size_t)grid * (size_t)p->block * (size_t)p->vecs;
+    long long passes = (long long)((nv + per_pass - 1) / per_pass);
+    int wave_steps = ceil_log2(wave);
+    long long d = passes                 /* serial adds into one accumulator lane */
+                  + 1                    /* a head or tail element into lane x or y */
+                  + ceil_log2(p->vecs)   /* pairwise combine of the accumulators */
+                  + 2                    /* (x + y) + (z + w) */
+                  + 2 * wave_steps       /* block: wave butterfly, then over the wave sums */
+                  + (grid + p->block - 1) / p->block /* last block: serial adds over the partials */
+                  + 2 * wave_steps;      /* and its block sum */
+    return d > 0x7fffffff ? 0x7fffffff : (int)d;
+}
+
+double gp_reduce_f32_bound(int depth, double sum_abs)
+{
+    const double u = ldexp(1.0, -24);
+    double du = (double)depth * u;
+    if (du >= 1.0)
+        return HUGE_VAL;
+    return du / (1.0 - du) * sum_abs;
+}

@@ -1,0 +1,99 @@
+/* reduce: the sum of an fp32 or an int32 array of any length, in one launch
+ * (per-block partials, the last block to finish adds them up in a fixed
+ * order).  Docs: docs/kernels/reduce.md.
+ *
+ * Results:
+ *   - n = 0 gives 0 (0.0f or 0).
+ *   - int32: the two's-complement wrapped sum, i.e. the exact sum modulo 2^32
+ *     (computed in unsigned arithmetic, so overflow is defined).
+ *   - fp32: accumulated in fp32; |result - exact| <= gp_reduce_f32_bound(),
+ *     and the same input with the same parameters gives the same bits (no
+ *     floating-point atomics: the order of every addition is fixed).
+ * Parameters come from [kernel.reduce] (block, items_per_thread,
+ * grid_per_cu), clamped to the device. */
+#ifndef GP_REDUCE_H
+#define GP_REDUCE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "gp_status.h"
+#include "runtime.h"
+#include "table.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define GP_REDUCE_MAX_BLOCK 1024
+#define GP_REDUCE_MAX_VECS 16   /* 16-byte loads per thread per pass compiled in: 1, 2, 4, 8, 16 */
+
+typedef struct gp_reduce_params {
+    int block;        /* threads per block, a power of two, >= 64 */
+    int vecs;         /* 16-byte loads per thread per pass (items_per_thread), 1..16, power of two */
+    int grid_per_cu;  /* blocks per CU */
+    int grid;         /* blocks launched for the largest problems = grid_per_cu x CUs */
+    char note[192];   /* what was adjusted to fit the device ("" when nothing) */
+} gp_reduce_params;
+
+/* Read [kernel.reduce] and clamp it to `dev`. */
+gp_status gp_reduce_params_from_table(const gp_table *t, const gp_device_info *dev, gp_reduce_params *p);
+/* Clamp hand-made parameters the same way (bench variants, tests). */
+void gp_reduce_params_fit(gp_reduce_params *p, const gp_device_info *dev);
+void gp_reduce_params_format(const gp_reduce_params *p, char *buf, size_t n);
+
+/* Blocks a problem of n elements gets: at most p->grid, at least 1, and no
+ * more than one pass of block x vecs x 4 elements each needs. */
+int gp_reduce_grid_for(const gp_reduce_params *p, size_t n);
+
+/* Device workspace: one partial per block and the arrival counter of the
+ * last-block-finishes step.  Created zeroed; each run leaves the counter at
+ * zero again, so a workspace serves any number of runs in stream order (not
+ * two runs at the same time).  One workspace fits every problem up to the
+ * parameters' grid. */
+typedef struct gp_reduce_ws {
+    void *d;
+    size_t bytes;
+    int max_grid;
+} gp_reduce_ws;
+
+gp_status gp_reduce_ws_create(gp_reduce_ws *ws, const gp_reduce_params *p);
+void gp_reduce_ws_destroy(gp_reduce_ws *ws);
+
+/* *d_out (device) = sum of d_in[0..n).  d_in must be 4-byte aligned; any
+ * alignment beyond that and any n are fine.  Enqueued on the default stream.
+ * Bad arguments give GP_ERR_USAGE before any device call. */
+gp_status gp_reduce_sum_f32(const float *d_in, size_t n, float *d_out, gp_reduce_ws *ws,
+                            const gp_reduce_params *p);
+gp_status gp_reduce_sum_i32(const int32_t *d_in, size_t n, int32_t *d_out, gp_reduce_ws *ws,
+                            const gp_reduce_params *p);
+
+/* Error analysis of the fp32 sum.  Every element passes through at most
+ * `depth` fp32 additions on its way to the result (the longest path through
+ * the fixed summation tree: serial adds in its accumulator, the per-thread
+ * combine, the wave and block trees, the serial and tree steps over the
+ * partials).  With u = 2^-24, the standard bound for a summation tree of
+ * height d (Higham, Accuracy and Stability of Numerical Algorithms, 4.2) is
+ *     |result - exact| <= gamma_d * sum |x_i|,  gamma_d = d u / (1 - d u). */
+int gp_reduce_f32_depth(const gp_reduce_params *p, size_t n, size_t head, int wave);
+double gp_reduce_f32_bound(int depth, double sum_abs);
+
+/* CPU references (reduce_ref.c): exact sum in double (fp32 inputs have 24-bit
+ * mantissas, so a double accumulation of n < 2^29 of them is off by at most
+ * n 2^-53 sum|x|), the sum of magnitudes, and the wrapped int32 sum. */
+double gp_reduce_ref_f32(const float *x, size_t n, double *sum_abs);
+int32_t gp_reduce_ref_i32(const int32_t *x, size_t n);
+
+/* ---- GPU launchers (reduce.hip; none.c without a GPU backend).  d_ws:
+ * counter (4 bytes at offset 0) and partials (from offset 16, one 4-byte
+ * value per block).  Arguments are checked by the callers above. */
+gp_status gp_reduce_launch_f32(const float *d_in, size_t n, float *d_out, void *d_ws, int grid, int block,
+                               int vecs);
+gp_status gp_reduce_launch_i32(const int32_t *d_in, size_t n, int32_t *d_out, void *d_ws, int grid, int block,
+                               int vecs);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

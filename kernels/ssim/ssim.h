@@ -1,0 +1,179 @@
+/* ssim: fused single-pass SSIM forward (issue 7).
+ *
+ * SSIM of two images x, y (N x C x H x W, fp32, values in [0, 1]) with an
+ * 11x11 Gaussian window (sigma 1.5, weights normalized to sum 1),
+ * C1 = 0.01^2, C2 = 0.03^2:
+ *
+ *   ssim = (2 mu_x mu_y + C1) (2 sigma_xy + C2)
+ *          / ((mu_x^2 + mu_y^2 + C1) (sigma_x^2 + sigma_y^2 + C2))
+ *
+ * per pixel (the map) and the mean of the map over all N*C planes.  Border
+ * 'same': the map is H x W, pixels outside the image count as 0 (zero
+ * padding); 'valid': the map is (H-10) x (W-10), only windows inside the
+ * image.  NaN in an input makes the map NaN exactly where the window touches
+ * it (the 11x11 neighbourhood, clipped to the map) and the mean NaN.
+ *
+ * Algorithm and parameters: docs/kernels/ssim.md. */
+#ifndef GP_SSIM_H
+#define GP_SSIM_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "gp_status.h"
+#include "runtime.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define GP_SSIM_WIN 11       /* window side */
+#define GP_SSIM_HALF 5       /* window radius */
+#define GP_SSIM_SIGMA 1.5
+#define GP_SSIM_C1 1.0e-4    /* (0.01 * L)^2, L = 1 */
+#define GP_SSIM_C2 9.0e-4    /* (0.03 * L)^2 */
+
+/* The normalized weights rounded to fp32, as literals so the GPU code takes
+ * them as instruction immediates (no registers).  gp_ssim_gauss computes them
+ * in double; the unit test ssim_weights_literals checks these are exactly
+ * (float)g[i].  g[10 - i] = g[i]. */
+#define GP_SSIM_G0 1.028380124e-03f
+#define GP_SSIM_G1 7.598758209e-03f
+#define GP_SSIM_G2 3.600077331e-02f
+#define GP_SSIM_G3 1.093606874e-01f
+#define GP_SSIM_G4 2.130055428e-01f
+#define GP_SSIM_G5 2.660117149e-01f
+
+/* Rows each pass of the fused kernel stages and filters between barriers. */
+#define GP_SSIM_ROWS 8
+/* Largest block the fused kernel is built for (its register budget). */
+#define GP_SSIM_MAX_BLOCK 256
+/* Largest N*C*H*W the API accepts (the map and both images must fit in
+ * size_t bytes many times over; beyond this the device cannot hold them). */
+#define GP_SSIM_MAX_ELEMS (1ull << 40)
+
+typedef enum gp_ssim_border { GP_SSIM_SAME = 0, GP_SSIM_VALID = 1 } gp_ssim_border;
+
+typedef struct gp_ssim_dims {
+    long long n, c, h, w;
+} gp_ssim_dims;
+
+/* Variants of the fused kernel (table key kernel.ssim.variant). */
+enum {
+    GP_SSIM_VARIANT_PREFETCH = 0, /* next pass's input loaded into registers during the vertical pass */
+    GP_SSIM_VARIANT_DIRECT = 1,   /* input loaded and stored after the vertical pass: fewer registers */
+    GP_SSIM_NVARIANTS = 2
+};
+
+/* Launch parameters, after clamping the table's values to what the kernel is
+ * built for and what the device grants. */
+typedef struct gp_ssim_params {
+    int tile_x;       /* output columns per row group = threads per group (32, 64 or 128) */
+    int tile_y;       /* output rows per strip (each row group walks one strip) */
+    int groups;       /* row groups per block (power of 2) */
+    int block;        /* threads per block = tile_x * groups */
+    int variant;      /* GP_SSIM_VARIANT_* */
+    size_t lds_bytes; /* dynamic LDS per block */
+    char note[200];   /* what was clamped, "" when nothing */
+} gp_ssim_params;
+
+/* The problem after the shape checks: map size, output region in image
+ * coordinates, and the derived launch geometry. */
+typedef struct gp_ssim_problem {
+    gp_ssim_dims dims;
+    gp_ssim_border border;
+    long long planes;        /* n * c */
+    long long map_h, map_w;  /* map plane size */
+    long long in_elems;      /* n*c*h*w per image */
+    long long map_elems;     /* n*c*map_h*map_w */
+} gp_ssim_problem;
+
+/* Normalized Gaussian weights, computed in double. */
+void gp_ssim_gauss(double g[GP_SSIM_WIN]);
+/* Weight i (0..10) as the fp32 literal the GPU code uses. */
+float gp_ssim_gauss_f32(int i);
+
+/* Shape checks, before any device call.  GP_ERR_USAGE: the two shapes differ,
+ * a size is zero or negative, or 'valid' on an image smaller than 11x11;
+ * GP_ERR_NOMEM: the sizes do not fit (element count or bytes overflow, or
+ * more than GP_SSIM_MAX_ELEMS). */
+gp_status gp_ssim_problem_init(gp_ssim_problem *p, const gp_ssim_dims *x, const gp_ssim_dims *y,
+                               gp_ssim_border border);
+
+/* Parameters from the table section kernel.ssim, clamped for `dev`. */
+struct gp_table;
+gp_status gp_ssim_params_from_table(const struct gp_table *t, const gp_device_info *dev, gp_ssim_params *p);
+/* "tile_x=64 tile_y=240 groups=1 block=64 variant=prefetch lds=13696" (tile_y adjusted to the problem when
+ * prob is not NULL). */
+void gp_ssim_params_format(const gp_ssim_params *p, const gp_ssim_problem *prob, char *out, size_t n);
+
+/* Device workspace (block partial sums of the mean) the fused run needs. */
+gp_status gp_ssim_workspace_bytes(const gp_ssim_params *p, const gp_ssim_problem *prob, size_t *bytes);
+
+/* Enqueue the fused forward on the default stream: d_map (map_cap floats,
+ * at least prob->map_elems) gets the map, d_mean[0] the mean (double), both
+ * deterministic.  d_work: gp_ssim_workspace_bytes bytes. */
+gp_status gp_ssim_run(const gp_ssim_params *p, const gp_ssim_problem *prob, const float *d_x,
+                      const float *d_y, float *d_map, size_t map_cap, double *d_mean, void *d_work,
+                      size_t work_bytes);
+
+/* The naive fused baseline: one thread per output pixel sums the 121-tap
+ * window directly (5 moments).  Same outputs; workspace from
+ * gp_ssim_naive_workspace_bytes. */
+gp_status gp_ssim_naive_workspace_bytes(const gp_ssim_problem *prob, size_t *bytes);
+gp_status gp_ssim_naive_run(const gp_ssim_problem *prob, const float *d_x, const float *d_y, float *d_map,
+                            size_t map_cap, double *d_mean, void *d_work, size_t work_bytes);
+
+/* Host convenience: copy x and y in, run, copy map (prob map_elems floats)
+ * and mean out.  GP_ERR_NOMEM before any allocation when the images, map and
+ * workspace do not fit in the device's free memory. */
+gp_status gp_ssim_forward(const gp_ssim_params *p, const gp_ssim_problem *prob, const float *x,
+                          const float *y, float *map, double *mean);
+
+/* ---- CPU reference (ssim_ref.c), double accumulation throughout. */
+
+/* Map rows rows[0..nrows) (sorted ascending, each in [0, map_h)) of plane
+ * `plane` into out[nrows][map_w]. */
+gp_status gp_ssim_ref_rows(const gp_ssim_problem *prob, const float *x, const float *y, long long plane,
+                           const long long *rows, long long nrows, double *out);
+/* The whole map (map_elems doubles, may be NULL) and its mean (may be NULL). */
+gp_status gp_ssim_ref(const gp_ssim_problem *prob, const float *x, const float *y, double *map, double *mean);
+/* Brute force: one output pixel from its 121 taps directly (tests). */
+double gp_ssim_ref_pixel(const gp_ssim_problem *prob, const float *x, const float *y, long long plane,
+                         long long row, long long col);
+/* The fused kernel's arithmetic in fp32 on the CPU (same shift per strip,
+ * same tap order, same formula; tests of the numerical design). shift = 0
+ * leaves the moments unshifted (to show why the shift is there). */
+gp_status gp_ssim_model_f32(const gp_ssim_problem *prob, int tile_x, int tile_y, int shift, const float *x,
+                            const float *y, float *map);
+
+/* ---- launchers (ssim.hip; none.c in the CPU-only build) */
+
+typedef struct gp_ssim_args {
+    const float *x, *y;
+    float *map;
+    double *partials;        /* one per block */
+    double *mean;
+    double inv_count;        /* 1 / map_elems */
+    long long plane_elems;   /* h * w */
+    long long map_plane;     /* map_h * map_w */
+    int h, w;
+    int ox_lo, ox_hi, oy_lo, oy_hi; /* output region in image coordinates */
+    int map_w;
+    int tile_y;              /* rows per strip (adjusted) */
+    int groups;
+    int ntx, tx_first;       /* column tiles per plane and the first one (tiles anchored at column 0) */
+    int nby;                 /* block rows per plane (groups strips each, anchored at oy_lo) */
+    int nchunks;             /* passes of GP_SSIM_ROWS input rows per strip */
+    int vec;                 /* float4 loads (w % 4 == 0 and 16-byte aligned images) */
+} gp_ssim_args;
+
+gp_status gp_ssim_launch_fused(const gp_ssim_args *a, int tile_x, int variant, int block, size_t lds_bytes,
+                               long long nblocks);
+gp_status gp_ssim_launch_naive(const gp_ssim_args *a, long long nblocks_x, long long nblocks);
+gp_status gp_ssim_launch_mean(const double *partials, long long n, double inv_count, double *mean);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

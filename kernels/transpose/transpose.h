@@ -1,0 +1,108 @@
+/* transpose: out[c][r] = in[r][c] for an fp32 matrix of any shape
+ * (rows x cols, row-major, rows and cols >= 0), staged through shared
+ * memory in square tiles.  Docs: docs/kernels/transpose.md.
+ *
+ * Parameters come from the table section [kernel.transpose] (tile, pad,
+ * block_rows, and the optional vec, group), clamped to the device so that
+ * every valid table gives the same, exact result. */
+#ifndef GP_TRANSPOSE_H
+#define GP_TRANSPOSE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "gp_status.h"
+#include "runtime.h"
+#include "table.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Compile-time shapes the GPU code carries (transpose.hip instantiates every
+ * tile in {8,16,32,64} x items in {1,2,4,8,16} x vec in {1,2,4} that fits a
+ * block of 1024 threads; vec > 1 only for tiles >= 32). */
+#define GP_TRANSPOSE_MAX_ITEMS 16
+#define GP_TRANSPOSE_MAX_THREADS 1024
+
+typedef struct gp_transpose_params {
+    int tile;        /* square tile edge, 8..64, power of two */
+    int pad;         /* shared-memory row pitch = tile + pad (4-byte elements) */
+    int block_rows;  /* block = (tile / vec) x block_rows threads */
+    int vec;         /* elements per global access: 1, 2 or 4 */
+    int group;       /* tile rows per group of the block order (1 = row-major) */
+    int max_threads; /* the device's threads per block the rest was fitted to */
+    char note[192];  /* what was adjusted to fit the device ("" when nothing) */
+} gp_transpose_params;
+
+/* Read [kernel.transpose] and clamp it to `dev` (threads per block, block
+ * dimensions, shared memory per block, the shapes compiled in).  GP_ERR_USAGE
+ * when a required key is missing. */
+gp_status gp_transpose_params_from_table(const gp_table *t, const gp_device_info *dev,
+                                         gp_transpose_params *p);
+/* Clamp hand-made parameters the same way (used by the bench's variants). */
+void gp_transpose_params_fit(gp_transpose_params *p, const gp_device_info *dev);
+/* "tile=32 pad=1 block_rows=8 vec=1 group=1 (block 32x8)" */
+void gp_transpose_params_format(const gp_transpose_params *p, char *buf, size_t n);
+
+/* The vector width the kernel really uses for this problem: vec when rows
+ * and cols are multiples of it and both pointers are aligned to vec x 4
+ * bytes, else 1 (the vector kernel needs aligned rows in and out). */
+int gp_transpose_effective_vec(const gp_transpose_params *p, size_t rows, size_t cols, const void *d_in,
+                               const void *d_out);
+
+/* out (cols x rows) = transpose of in (rows x cols), both device buffers,
+ * row-major, not overlapping.  rows or cols 0: nothing to do.  Enqueued on
+ * the default stream (no synchronization).  Bad arguments give
+ * GP_ERR_USAGE before any device call. */
+gp_status gp_transpose_f32(const float *d_in, float *d_out, size_t rows, size_t cols,
+                           const gp_transpose_params *p);
+
+/* A plain copy kernel of ours (16-byte accesses, grid-stride), for context
+ * in the bench: the bandwidth a transpose could at best reach. */
+gp_status gp_transpose_copy_f32(const float *d_in, float *d_out, size_t n, const gp_device_info *dev);
+
+/* CPU reference (transpose_ref.c). */
+void gp_transpose_ref_f32(const float *in, float *out, size_t rows, size_t cols);
+
+/* n / d without a division instruction, for n < 2^31 and 1 <= d < 2^31:
+ * q = umulhi(n, mul) >> shift with mul = ceil(2^(31 + l) / d), shift = l - 1,
+ * l = ceil(log2 d) (the round-up method of Granlund and Montgomery, as in
+ * CUTLASS's FastDivmod); d = 1 passes n through.  The kernel maps tile
+ * numbers to tile rows and columns with it. */
+typedef struct gp_transpose_fastdiv {
+    unsigned div, mul, shift;
+} gp_transpose_fastdiv;
+
+static inline gp_transpose_fastdiv gp_transpose_fastdiv_make(unsigned d)
+{
+    gp_transpose_fastdiv f;
+    unsigned l = 0;
+    f.div = d, f.mul = 0, f.shift = 0;
+    if (d <= 1)
+        return f;
+    while ((1ull << l) < d)
+        l++;
+    f.mul = (unsigned)(((1ull << (31 + l)) + d - 1) / d);
+    f.shift = l - 1;
+    return f;
+}
+
+/* Host mirror of the device's division (unit-tested against '/'). */
+static inline unsigned gp_transpose_fastdiv_apply(unsigned n, gp_transpose_fastdiv f)
+{
+    if (f.div <= 1)
+        return n;
+    return (unsigned)(((unsigned long long)n * f.mul) >> 32) >> f.shift;
+}
+
+/* ---- GPU launchers (transpose.hip; none.c without a GPU backend).
+ * Arguments are checked by the callers above. */
+gp_status gp_transpose_launch(const float *d_in, float *d_out, size_t rows, size_t cols, int tile, int pad,
+                              int items, int vec, int group);
+gp_status gp_transpose_copy_launch(const float *d_in, float *d_out, size_t n, int grid, int block);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

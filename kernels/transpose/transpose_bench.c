@@ -1,0 +1,364 @@
+/* transpose: verify against the CPU reference (exact), bench against the
+ * vendor device-to-device copy of the same bytes, and the gp_kernel entry. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel.h"
+#include "kutil.h"
+#include "transpose.h"
+
+#ifndef BENCH_N
+#define BENCH_N 8192        /* 2 x 256 MiB moved */
+#endif
+#ifndef BENCH_N_QUICK
+#define BENCH_N_QUICK 4096
+#endif
+
+typedef struct shape {
+    size_t rows, cols;
+    size_t in_offset; /* elements: a misaligned input start (vector kernels fall back) */
+} shape;
+
+/* Tiny, odd, prime, tile multiples and non-multiples, long thin ones (one
+ * with more tile rows than a 2D grid could hold), and sizes whose rows and
+ * columns are multiples of 4 but not of the tile (vector path with edges). */
+static const shape verify_shapes[] = {
+    {1, 1, 0},        {1, 1000, 0},     {1000, 1, 0},      {2, 3, 0},        {3, 5, 0},
+    {7, 7, 0},        {31, 33, 0},      {32, 32, 0},       {33, 31, 0},      {64, 64, 0},
+    {64, 64, 1},      {65, 127, 0},     {100, 36, 0},      {36, 100, 0},     {128, 4, 0},
+    {4, 128, 0},      {257, 1023, 0},   {1000, 999, 0},    {17, 4096, 0},    {4096, 17, 0},
+    {1024, 1024, 0},  {2048, 2052, 0},  {1023, 1025, 3},   {3000001, 1, 0},  {1, 3000001, 0},
+    {2500000, 3, 0},
+};
+#define NSHAPES_QUICK 21
+
+/* Variants timed in the bench (with_baselines) and verified on a few shapes:
+ * the candidates the lead picks the H200's table from. */
+typedef struct variant {
+    int tile, pad, block_rows, vec, group;
+} variant;
+
+static const variant variants[] = {
+    {32, 1, 8, 1, 1},   {32, 1, 4, 1, 1},  {64, 1, 8, 1, 1},   {64, 1, 16, 1, 1},
+    {32, 1, 8, 1, 16},  {32, 1, 8, 1, 32}, {64, 1, 8, 1, 16},  {32, 1, 8, 4, 1},
+    {32, 1, 16, 2, 1},  {64, 1, 16, 4, 1}, {64, 1, 16, 4, 16}, {64, 1, 8, 4, 8},
+    {64, 1, 16, 2, 16},
+};
+#define NVARIANTS (sizeof variants / sizeof variants[0])
+
+static const shape variant_shapes[] = {{1000, 999, 0}, {100, 36, 0}, {2048, 2052, 0}, {4099, 257, 0}};
+
+static void variant_params(const variant *v, const gp_device_info *dev, gp_transpose_params *p)
+{
+    memset(p, 0, sizeof *p);
+    p->tile = v->tile, p->pad = v->pad, p->block_rows = v->block_rows, p->vec = v->vec, p->group = v->group;
+    gp_transpose_params_fit(p, dev);
+}
+
+static gp_status print_params(const gp_table *t, const gp_device_info *dev, FILE *out)
+{
+    gp_transpose_params p;
+    char b[192];
+    GP_TRY(gp_transpose_params_from_table(t, dev, &p));
+    gp_transpose_params_format(&p, b, sizeof b);
+    fprintf(out, "%s%s%s%s\n", b, p.note[0] ? " [adjusted: " : "", p.note, p.note[0] ? "]" : "");
+    return gp_ok();
+}
+
+typedef struct vbufs {
+    float *h_in, *h_ref, *h_out;
+    float *d_in, *d_out;
+    size_t cap;
+} vbufs;
+
+static void vbufs_free(vbufs *v)
+{
+    free(v->h_in), free(v->h_ref), free(v->h_out);
+    if (v->d_in)
+        gp_rt_free(v->d_in);
+    if (v->d_out)
+        gp_rt_free(v->d_out);
+    memset(v, 0, sizeof *v);
+}
+
+/* One case: fresh data, poisoned output, run, exact comparison. */
+static gp_status run_case(vbufs *v, const shape *s, const gp_transpose_params *p, uint64_t *rng,
+                          const char *label, FILE *log)
+{
+    size_t n = s->rows * s->cols;
+    const float *d_in = v->d_in + s->in_offset;
+    gp_fill_uniform_f32(v->h_in, n, -1000.0f, 1000.0f, rng);
+    gp_transpose_ref_f32(v->h_in, v->h_ref, s->rows, s->cols);
+    GP_TRY(gp_rt_copy_to_device(v->d_in + s->in_offset, v->h_in, n * sizeof(float)));
+    GP_TRY(gp_dev_poison(v->d_out, n * sizeof(float)));
+    GP_TRY(gp_transpose_f32(d_in, v->d_out, s->rows, s->cols, p));
+    GP_TRY(gp_rt_synchronize());
+    GP_TRY(gp_rt_copy_to_host(v->h_out, v->d_out, n * sizeof(float)));
+    char what[160];
+    int vec = gp_transpose_effective_vec(p, s->rows, s->cols, d_in, v->d_out);
+    snprintf(what, sizeof what, "transpose %zux%zu%s (%s, vec %d used)", s->rows, s->cols,
+             s->in_offset ? " misaligned input" : "", label, vec);
+    GP_TRY(gp_compare_f32(what, v->h_out, v->h_ref, n, 0.0, 0.0, NULL)); /* exact */
+    if (log)
+        fprintf(log, "  %s: exact\n", what);
+    return gp_ok();
+}
+
+static gp_status verify_all(const gp_table *t, const gp_kernel_opts *o, vbufs *v)
+{
+    gp_transpose_params p;
+    char b[192];
+    GP_TRY(gp_transpose_params_from_table(t, &o->dev, &p));
+    gp_transpose_params_format(&p, b, sizeof b);
+    size_t nshapes = o->quick ? NSHAPES_QUICK : sizeof verify_shapes / sizeof verify_shapes[0];
+    size_t cap = 0;
+    for (size_t i = 0; i < nshapes; i++) {
+        size_t n = verify_shapes[i].rows * verify_shapes[i].cols + verify_shapes[i].in_offset;
+        cap = n > cap ? n : cap;
+    }
+    for (size_t i = 0; i < sizeof variant_shapes / sizeof variant_shapes[0]; i++) {
+        size_t n = variant_shapes[i].rows * variant_shapes[i].cols;
+        cap = n > cap ? n : cap;
+    }
+    v->cap = cap;
+    v->h_in = malloc(cap * sizeof(float));
+    v->h_ref = malloc(cap * sizeof(float));
+    v->h_out = malloc(cap * sizeof(float));
+    if (!v->h_in || !v->h_ref || !v->h_out)
+        return gp_fail(GP_ERR_NOMEM, "transpose verify: out of host memory for %zu elements", cap);
+    GP_TRY(gp_rt_malloc((void **)&v->d_in, cap * sizeof(float)));
+    GP_TRY(gp_rt_malloc((void **)&v->d_out, cap * sizeof(float)));
+    uint64_t rng = o->seed;
+    for (size_t i = 0; i < nshapes; i++)
+        GP_TRY(run_case(v, &verify_shapes[i], &p, &rng, b, o->log));
+    /* The bench's variants: each must be exact before its time means anything. */
+    for (size_t k = 0; k < NVARIANTS; k++) {
+        gp_transpose_params q;
+        variant_params(&variants[k], &o->dev, &q);
+        gp_transpose_params_format(&q, b, sizeof b);
+        for (size_t i = 0; i < sizeof variant_shapes / sizeof variant_shapes[0]; i++)
+            GP_TRY(run_case(v, &variant_shapes[i], &q, &rng, b, o->quick ? NULL : o->log));
+    }
+    if (o->log)
+        fprintf(o->log, "  %zu bench variants: exact on %zu shapes each\n", NVARIANTS,
+                sizeof variant_shapes / sizeof variant_shapes[0]);
+    return gp_ok();
+}
+
+static gp_status verify(const gp_table *t, const gp_kernel_opts *o)
+{
+    vbufs v;
+    memset(&v, 0, sizeof v);
+    gp_status st = verify_all(t, o, &v);
+    vbufs_free(&v);
+    return st;
+}
+
+/* ---------------------------------------------------------------- bench */
+
+typedef struct bctx {
+    const float *d_in;
+    float *d_out;
+    size_t rows, cols;
+    const gp_transpose_params *p;
+    const gp_device_info *dev;
+} bctx;
+
+static gp_status work_transpose(void *c)
+{
+    bctx *x = c;
+    return gp_transpose_f32(x->d_in, x->d_out, x->rows, x->cols, x->p);
+}
+
+static gp_status work_vendor_copy(void *c)
+{
+    bctx *x = c;
+    return gp_rt_copy_device_async(x->d_out, x->d_in, x->rows * x->cols * sizeof(float), NULL);
+}
+
+static gp_status work_copy_kernel(void *c)
+{
+    bctx *x = c;
+    return gp_transpose_copy_f32(x->d_in, x->d_out, x->rows * x->cols, x->dev);
+}
+
+/* DRAM bandwidth for the floor: the table's measured triad, else the peak
+ * from the device's bus width and memory clock. */
+static double floor_bandwidth(const gp_table *t, const gp_device_info *dev, char *src, size_t n)
+{
+    double gbs = 0;
+    if (gp_table_get_double(t, "dram", "bandwidth_gbs", &gbs).code == GP_OK && gbs > 0) {
+        snprintf(src, n, "table [dram] bandwidth_gbs, triad");
+        return gbs;
+    }
+    gbs = dev->mem_bus_bits / 8.0 * dev->mem_clock_mhz * 2.0 / 1000.0;
+    snprintf(src, n, "HBM/GDDR peak from bus width and memory clock");
+    return gbs;
+}
+
+typedef struct bbufs {
+    float *h_in, *h_ref, *h_out;
+    float *d_in, *d_out;
+} bbufs;
+
+static gp_status check_out(bbufs *bb, size_t n, const float *ref, const char *what)
+{
+    GP_TRY(gp_rt_synchronize());
+    GP_TRY(gp_rt_copy_to_host(bb->h_out, bb->d_out, n * sizeof(float)));
+    if (memcmp(bb->h_out, ref, n * sizeof(float)) != 0)
+        return gp_compare_f32(what, bb->h_out, ref, n, 0.0, 0.0, NULL);
+    return gp_ok();
+}
+
+/* Time one transpose configuration on rows x cols and check its output. */
+static gp_status time_transpose(bbufs *bb, size_t rows, size_t cols, const gp_transpose_params *p,
+                                const gp_kernel_opts *o, gp_harness_result *r)
+{
+    bctx x = {bb->d_in, bb->d_out, rows, cols, p, &o->dev};
+    GP_TRY(gp_dev_poison(bb->d_out, rows * cols * sizeof(float)));
+    GP_TRY(gp_bench_time(work_transpose, &x, o->quick, r));
+    char b[192], what[256];
+    gp_transpose_params_format(p, b, sizeof b);
+    snprintf(what, sizeof what, "timed transpose %zux%zu (%s)", rows, cols, b);
+    return check_out(bb, rows * cols, bb->h_ref, what);
+}
+
+static gp_status bench_all(const gp_table *t, const char *label, int with_baselines, const gp_kernel_opts *o,
+                           gp_bench *b, bbufs *bb)
+{
+    const size_t N = o->quick ? BENCH_N_QUICK : BENCH_N;
+    const size_t n = N * N;
+    const size_t bytes = n * sizeof(float);
+    gp_transpose_params p;
+    GP_TRY(gp_transpose_params_from_table(t, &o->dev, &p));
+
+    bb->h_in = malloc(bytes), bb->h_ref = malloc(bytes), bb->h_out = malloc(bytes);
+    if (!bb->h_in || !bb->h_ref || !bb->h_out)
+        return gp_fail(GP_ERR_NOMEM, "transpose bench: out of host memory (3 x %zu bytes)", bytes);
+    GP_TRY(gp_rt_malloc((void **)&bb->d_in, bytes));
+    GP_TRY(gp_rt_malloc((void **)&bb->d_out, bytes));
+    uint64_t rng = o->seed;
+    gp_fill_uniform_f32(bb->h_in, n, -1.0f, 1.0f, &rng);
+    GP_TRY(gp_rt_copy_to_device(bb->d_in, bb->h_in, bytes));
+
+    char problem[64], src[96], note[GP_BENCH_TEXT], params[192];
+    double gbs = floor_bandwidth(t, &o->dev, src, sizeof src);
+    double moved = 2.0 * (double)bytes;
+    double floor_ms = gbs > 0 ? moved / (gbs * 1e9) * 1e3 : 0;
+    snprintf(note, sizeof note, "DRAM %.0f MB at %.0f GB/s (%s)", moved / 1e6, gbs, src);
+
+    /* The table's configuration on the square problem. */
+    gp_harness_result r;
+    snprintf(problem, sizeof problem, "%zux%zu fp32", N, N);
+    gp_transpose_ref_f32(bb->h_in, bb->h_ref, N, N);
+    GP_TRY(time_transpose(bb, N, N, &p, o, &r));
+    gp_transpose_params_format(&p, params, sizeof params);
+    GP_TRY(gp_bench_add(b, "transpose", problem, "gpuprobe", label, params, 0, &r, floor_ms, note));
+    double t_ms = r.summary.median;
+    if (o->log)
+        fprintf(o->log, "  transpose %s: %.4f ms = %.0f GB/s (%s), output exact\n", problem, t_ms,
+                moved / (t_ms * 1e6), params);
+
+    if (with_baselines) {
+        /* Vendor device-to-device copy of the same bytes: the baseline. */
+        bctx x = {bb->d_in, bb->d_out, N, N, &p, &o->dev};
+        GP_TRY(gp_dev_poison(bb->d_out, bytes));
+        GP_TRY(gp_bench_time(work_vendor_copy, &x, o->quick, &r));
+        GP_TRY(check_out(bb, n, bb->h_in, "timed vendor device copy"));
+        GP_TRY(gp_bench_add(b, "transpose", problem, "device copy (vendor, same bytes)", "", "", 1, &r,
+                            floor_ms, note));
+        double copy_ms = r.summary.median;
+        if (o->log)
+            fprintf(o->log,
+                    "  vendor device copy of %.0f MB: %.4f ms = %.0f GB/s; transpose at %.1f%% of the "
+                    "copy's bandwidth (goal >= 95%%)\n",
+                    bytes / 1e6, copy_ms, moved / (copy_ms * 1e6), 100.0 * copy_ms / t_ms);
+
+        /* Our plain copy kernel, for context. */
+        GP_TRY(gp_dev_poison(bb->d_out, bytes));
+        GP_TRY(gp_bench_time(work_copy_kernel, &x, o->quick, &r));
+        GP_TRY(check_out(bb, n, bb->h_in, "timed copy kernel"));
+        GP_TRY(gp_bench_add(b, "transpose", problem, "gpuprobe copy kernel (context, 16-byte accesses)", "",
+                            "grid 8 x CUs, block 256, 4 x 16 B per thread", 0, &r, floor_ms, note));
+        if (o->log)
+            fprintf(o->log, "  our copy kernel: %.4f ms = %.0f GB/s\n", r.summary.median,
+                    moved / (r.summary.median * 1e6));
+
+        /* Every variant on the same problem, for the table choice. */
+        for (size_t k = 0; k < NVARIANTS; k++) {
+            gp_transpose_params q;
+            variant_params(&variants[k], &o->dev, &q);
+            GP_TRY(time_transpose(bb, N, N, &q, o, &r));
+            char impl[GP_BENCH_TEXT];
+            snprintf(impl, sizeof impl, "gpuprobe variant=t%d/br%d/v%d/g%d", q.tile, q.block_rows, q.vec,
+                     q.group);
+            gp_transpose_params_format(&q, params, sizeof params);
+            GP_TRY(gp_bench_add(b, "transpose", problem, impl, label, params, 0, &r, floor_ms, note));
+            if (o->log)
+                fprintf(o->log, "  %s: %.4f ms = %.0f GB/s = %.1f%% of the vendor copy\n", impl,
+                        r.summary.median, moved / (r.summary.median * 1e6), 100.0 * copy_ms / r.summary.median);
+        }
+    }
+
+    /* An odd shape: every tile row and column has an edge. */
+    size_t rows = N - 1, cols = N + 1;
+    snprintf(problem, sizeof problem, "%zux%zu fp32", rows, cols);
+    gp_transpose_ref_f32(bb->h_in, bb->h_ref, rows, cols);
+    GP_TRY(time_transpose(bb, rows, cols, &p, o, &r));
+    gp_transpose_params_format(&p, params, sizeof params);
+    moved = 2.0 * (double)(rows * cols * sizeof(float));
+    floor_ms = gbs > 0 ? moved / (gbs * 1e9) * 1e3 : 0;
+    snprintf(note, sizeof note, "DRAM %.0f MB at %.0f GB/s (%s)", moved / 1e6, gbs, src);
+    GP_TRY(gp_bench_add(b, "transpose", problem, "gpuprobe", label, params, 0, &r, floor_ms, note));
+    if (o->log)
+        fprintf(o->log, "  transpose %s: %.4f ms = %.0f GB/s, output exact\n", problem, r.summary.median,
+                moved / (r.summary.median * 1e6));
+    return gp_ok();
+}
+
+static gp_status bench(const gp_table *t, const char *label, int with_baselines, const gp_kernel_opts *o,
+                       gp_bench *b)
+{
+    bbufs bb;
+    memset(&bb, 0, sizeof bb);
+    gp_status st = bench_all(t, label, with_baselines, o, b, &bb);
+    free(bb.h_in), free(bb.h_ref), free(bb.h_out);
+    if (bb.d_in)
+        gp_rt_free(bb.d_in);
+    if (bb.d_out)
+        gp_rt_free(bb.d_out);
+    return st;
+}
+
+/* Tuning sweep: the base table's own values first, then every bench variant
+ * (each valid for any table: the validator's block and LDS rules hold). */
+static gp_status candidates(const gp_table *base, const gp_device_info *dev, gp_table *out, int max, int *n)
+{
+    static const char *const keys[5] = {"tile", "pad", "block_rows", "vec", "group"};
+    (void)dev;
+    *n = 0;
+    if (max < 1)
+        return gp_ok();
+    out[(*n)++] = *base;
+    for (size_t k = 0; k < NVARIANTS && *n < max; k++) {
+        const variant *v = &variants[k];
+        const int val[5] = {v->tile, v->pad, v->block_rows, v->vec, v->group};
+        gp_table *c = &out[*n];
+        *c = *base;
+        for (int i = 0; i < 5; i++)
+            GP_TRY(gp_table_set(c, "kernel.transpose", keys[i], val[i], "rule tune_candidate"));
+        GP_TRY(gp_table_validate(c, "transpose candidate"));
+        (*n)++;
+    }
+    return gp_ok();
+}
+
+const gp_kernel gp_kernel_transpose = {
+    "transpose",
+    "fp32 matrix transpose of any shape through padded shared-memory tiles (vs the vendor device copy)",
+    print_params,
+    verify,
+    bench,
+    candidates,
+};

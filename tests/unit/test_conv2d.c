@@ -1,0 +1,412 @@
+/* conv2d on the CPU: the reference against hand-computed cases (it is
+ * cross-correlation: the kernel is not flipped), 'same' padding, channels and
+ * batch; the tolerance; bad input; the parameters the shipped tables give on
+ * an H200-like and an MI25-like device; the floor. */
+#include <limits.h>
+#include <string.h>
+
+#include "conv2d.h"
+#include "gp_test.h"
+#include "kutil.h"
+
+static gp_conv2d_shape shape(int n, int in_c, int h, int w, int out_c, int kh, int kw, int ph, int pw)
+{
+    gp_conv2d_shape s = {n, in_c, h, w, out_c, kh, kw, ph, pw};
+    return s;
+}
+
+/* H200 as the runtime reports it. */
+static gp_device_info h200(void)
+{
+    gp_device_info d;
+    memset(&d, 0, sizeof d);
+    snprintf(d.name, sizeof d.name, "NVIDIA H200");
+    snprintf(d.vendor, sizeof d.vendor, "NVIDIA");
+    snprintf(d.arch, sizeof d.arch, "sm_90");
+    d.compute_units = 132;
+    d.wave_size = 32;
+    d.max_threads_per_block = 1024;
+    d.max_threads_per_cu = 2048;
+    d.max_block_dim[0] = 1024, d.max_block_dim[1] = 1024, d.max_block_dim[2] = 64;
+    d.max_grid_dim[0] = INT_MAX, d.max_grid_dim[1] = 65535, d.max_grid_dim[2] = 65535;
+    d.lds_per_block = 49152;
+    d.lds_per_block_optin = 232448;
+    d.lds_per_cu = 233472;
+    d.mem_bytes = 150ull << 30;
+    d.mem_bus_bits = 6144;
+    d.mem_clock_mhz = 2619;
+    d.core_clock_mhz = 1980;
+    return d;
+}
+
+static gp_device_info mi25(void)
+{
+    gp_device_info d = h200();
+    snprintf(d.name, sizeof d.name, "Radeon Instinct MI25");
+    snprintf(d.vendor, sizeof d.vendor, "AMD");
+    snprintf(d.arch, sizeof d.arch, "gfx900");
+    d.compute_units = 64;
+    d.wave_size = 64;
+    d.lds_per_block = d.lds_per_block_optin = d.lds_per_cu = 65536;
+    d.mem_bytes = 16ull << 30;
+    d.mem_bus_bits = 2048;
+    d.mem_clock_mhz = 945;
+    d.core_clock_mhz = 1536;
+    return d;
+}
+
+GP_TEST(conv2d_ref_hand_cross_correlation)
+{
+    /* x = 1..9 (3x3), w = [[1,2],[3,4]]: y00 = 1*1 + 2*2 + 4*3 + 5*4 = 37.
+     * A flipped kernel (true convolution) would give 1*4 + 2*3 + 4*2 + 5*1 = 23. */
+    gp_conv2d_shape s = shape(1, 1, 3, 3, 1, 2, 2, 0, 0);
+    float x[9] = {1, 2, 3, 4, 5, 6, 7, 8, 9}, w[4] = {1, 2, 3, 4};
+    double y[4], sa[4];
+    int oh, ow;
+    GP_CHECK(gp_conv2d_check(&s, 0, &oh, &ow).code == GP_OK);
+    GP_CHECK(oh == 2 && ow == 2);
+    GP_CHECK(gp_conv2d_y_elems(&s) == 4);
+    gp_conv2d_ref(&s, x, w, y, sa);
+    GP_CHECK_NEAR(y[0], 37, 0);
+    GP_CHECK_NEAR(y[1], 47, 0);
+    GP_CHECK_NEAR(y[2], 67, 0);
+    GP_CHECK_NEAR(y[3], 77, 0);
+    GP_CHECK_NEAR(sa[0], 37, 0); /* all terms positive */
+    GP_CHECK_NEAR(gp_conv2d_flops(&s), 2.0 * 4 * 4, 0);
+    return 0;
+}
+
+GP_TEST(conv2d_ref_same_padding)
+{
+    /* Ones through a 3x3 box with one zero on each side: 4 at the corners,
+     * 6 on the edges, 9 inside. */
+    gp_conv2d_shape s = shape(1, 1, 3, 3, 1, 3, 3, 1, 1);
+    float x[9], w[9];
+    for (int i = 0; i < 9; i++)
+        x[i] = w[i] = 1;
+    double y[9];
+    int oh, ow;
+    GP_CHECK(gp_conv2d_check(&s, 0, &oh, &ow).code == GP_OK);
+    GP_CHECK(oh == 3 && ow == 3);
+    gp_conv2d_ref(&s, x, w, y, NULL);
+    const double want[9] = {4, 6, 4, 6, 9, 6, 4, 6, 4};
+    for (int i = 0; i < 9; i++)
+        GP_CHECK_NEAR(y[i], want[i], 0);
+    /* Asymmetric padding (1, 0) with a 2x4 kernel: 5 + 2 - 2 + 1 rows, 6 - 4 + 1 columns. */
+    s = shape(1, 1, 5, 6, 1, 2, 4, 1, 0);
+    GP_CHECK(gp_conv2d_check(&s, 0, &oh, &ow).code == GP_OK);
+    GP_CHECK(oh == 6 && ow == 3);
+    /* Padding wider than the kernel: an all-zero border. */
+    s = shape(1, 1, 2, 2, 1, 1, 1, 2, 2);
+    float x4[4] = {1, 2, 3, 4}, w1[1] = {2};
+    double y36[36];
+    GP_CHECK(gp_conv2d_check(&s, 0, &oh, &ow).code == GP_OK);
+    GP_CHECK(oh == 6 && ow == 6);
+    gp_conv2d_ref(&s, x4, w1, y36, NULL);
+    GP_CHECK_NEAR(y36[0], 0, 0);
+    GP_CHECK_NEAR(y36[2 * 6 + 2], 2, 0);
+    GP_CHECK_NEAR(y36[3 * 6 + 3], 8, 0);
+    GP_CHECK_NEAR(y36[5 * 6 + 5], 0, 0);
+    return 0;
+}
+
+GP_TEST(conv2d_ref_channels_and_batch)
+{
+    /* 1x1 kernel: y[n][o] = sum_c w[o][c] x[n][c], pixel by pixel. */
+    gp_conv2d_shape s = shape(2, 2, 1, 2, 3, 1, 1, 0, 0);
+    float x[8] = {1, 2, /* n0 c0 */ 3, 4, /* n0 c1 */ -1, 0.5f, /* n1 c0 */ 2, -2 /* n1 c1 */};
+    float w[6] = {1, 1, /* o0 */ 2, -1, /* o1 */ 0, 3 /* o2 */};
+    double y[12], sa[12];
+    gp_conv2d_ref(&s, x, w, y, sa);
+    const double want[12] = {4, 6, -1, 0, 9, 12, /* n0: o0 o1 o2 */ 1, -1.5, -4, 3, 6, -6 /* n1 */};
+    for (int i = 0; i < 12; i++)
+        GP_CHECK_NEAR(y[i], want[i], 1e-15);
+    GP_CHECK_NEAR(sa[8], 2 + 2, 1e-15);   /* n1 o1 px0: |-1 x 2| + |2 x -1| */
+    GP_CHECK_NEAR(sa[9], 1 + 2, 1e-15);   /* n1 o1 px1: |0.5 x 2| + |-2 x -1| */
+    GP_CHECK_NEAR(sa[10], 0 + 6, 1e-15);  /* n1 o2 px0: |-1 x 0| + |2 x 3| */
+    return 0;
+}
+
+GP_TEST(conv2d_ref_at_matches_full)
+{
+    gp_conv2d_shape s = shape(2, 3, 9, 11, 4, 2, 4, 1, 2);
+    uint64_t st = 7;
+    float x[2 * 3 * 9 * 11], w[4 * 3 * 2 * 4];
+    gp_fill_uniform_f32(x, sizeof x / 4, -1, 1, &st);
+    gp_fill_uniform_f32(w, sizeof w / 4, -1, 1, &st);
+    int oh, ow;
+    GP_CHECK(gp_conv2d_check(&s, 0, &oh, &ow).code == GP_OK);
+    double y[2 * 4 * 10 * 12], sa[2 * 4 * 10 * 12];
+    GP_CHECK(gp_conv2d_y_elems(&s) == sizeof y / sizeof y[0]);
+    gp_conv2d_ref(&s, x, w, y, sa);
+    size_t i = 0;
+    for (int n = 0; n < 2; n++)
+        for (int o = 0; o < 4; o++)
+            for (int oy = 0; oy < oh; oy++)
+                for (int ox = 0; ox < ow; ox++, i++) {
+                    double v, a;
+                    gp_conv2d_ref_at(&s, x, w, n, o, oy, ox, &v, &a);
+                    GP_CHECK_NEAR(v, y[i], 1e-12);
+                    GP_CHECK_NEAR(a, sa[i], 1e-12);
+                }
+    /* A float copy of the reference passes; the sampled check agrees. */
+    float got[sizeof y / sizeof y[0]];
+    for (size_t j = 0; j < i; j++)
+        got[j] = (float)y[j];
+    double tol = gp_conv2d_rel_tol(&s), max_rel = -1;
+    GP_CHECK(gp_conv2d_compare("t", &s, got, y, sa, tol, &max_rel).code == GP_OK);
+    GP_CHECK(max_rel >= 0 && max_rel <= tol);
+    GP_CHECK(gp_conv2d_compare_sampled("t", &s, x, w, got, 100, 3, tol, NULL).code == GP_OK);
+    /* One output off by more than the bound fails, naming it. */
+    got[i - 1] += (float)(4 * tol * sa[i - 1] + 1e-6);
+    gp_status r = gp_conv2d_compare("t", &s, got, y, sa, tol, NULL);
+    GP_CHECK(r.code == GP_ERR_CHECK && strstr(r.msg, "y[1][3][9][11]"));
+    GP_CHECK(gp_conv2d_compare_sampled("t", &s, x, w, got, 0, 3, tol, NULL).code == GP_ERR_CHECK);
+    got[i - 1] = (float)y[i - 1];
+    got[5] = NAN; /* a poisoned (unwritten) output */
+    GP_CHECK(gp_conv2d_compare("t", &s, got, y, sa, tol, NULL).code == GP_ERR_CHECK);
+    return 0;
+}
+
+GP_TEST(conv2d_tolerance_scale)
+{
+    /* 2 x (terms + 2) x 2^-24: 1 term -> 6 ulp-ish; the seed's 216 terms ~2.6e-5. */
+    gp_conv2d_shape s = shape(1, 1, 1, 1, 1, 1, 1, 0, 0);
+    GP_CHECK_NEAR(gp_conv2d_rel_tol(&s), 6.0 / 16777216.0, 1e-15);
+    s = shape(1, 6, 768, 512, 6, 6, 6, 0, 0);
+    GP_CHECK_NEAR(gp_conv2d_rel_tol(&s), 2.0 * 218 / 16777216.0, 1e-12);
+    /* A TF32-like error (10-bit mantissa, ~5e-4 relative) on one term exceeds it. */
+    GP_CHECK(gp_conv2d_rel_tol(&s) < 5e-4 / 8);
+    return 0;
+}
+
+GP_TEST(conv2d_bad_input)
+{
+    int oh = -1, ow = -1;
+    gp_conv2d_shape ok = shape(1, 6, 768, 512, 6, 6, 6, 0, 0);
+    GP_CHECK(gp_conv2d_check(&ok, 0, &oh, &ow).code == GP_OK);
+    GP_CHECK(oh == 763 && ow == 507);
+    /* Zero sizes, field by field. */
+    int *fields[] = {&ok.n, &ok.in_c, &ok.h, &ok.w, &ok.out_c, &ok.kh, &ok.kw};
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+        gp_conv2d_shape s = ok;
+        int *f = (int *)((char *)&s + ((char *)fields[i] - (char *)&ok));
+        *f = 0;
+        gp_status r = gp_conv2d_check(&s, 0, NULL, NULL);
+        GP_CHECK(r.code == GP_ERR_USAGE && strstr(r.msg, ">= 1"));
+        *f = -3;
+        GP_CHECK(gp_conv2d_check(&s, 0, NULL, NULL).code == GP_ERR_USAGE);
+    }
+    gp_conv2d_shape s = ok;
+    s.pad_w = -1;
+    GP_CHECK(gp_conv2d_check(&s, 0, NULL, NULL).code == GP_ERR_USAGE);
+    /* Kernel larger than the (padded) input. */
+    s = shape(1, 1, 3, 8, 1, 5, 3, 0, 0);
+    gp_status r = gp_conv2d_check(&s, 0, NULL, NULL);
+    GP_CHECK(r.code == GP_ERR_USAGE && strstr(r.msg, "larger than the padded input"));
+    s.pad_h = 1; /* 3 + 2 = 5: exactly fits, one output row */
+    GP_CHECK(gp_conv2d_check(&s, 0, &oh, &ow).code == GP_OK && oh == 1 && ow == 6);
+    s = shape(1, 1, 8, 3, 1, 3, 4, 0, 0);
+    GP_CHECK(gp_conv2d_check(&s, 0, NULL, NULL).code == GP_ERR_USAGE);
+    /* A plane of 2^31 elements does not fit the GPU code's int indexing. */
+    s = shape(1, 1, 65536, 32768, 1, 1, 1, 0, 0);
+    GP_CHECK(gp_conv2d_check(&s, 0, NULL, NULL).code == GP_ERR_USAGE);
+    /* Sizes whose product overflows, and sizes bigger than the device. */
+    s = shape(INT_MAX, INT_MAX, 30000, 30000, INT_MAX, 1, 1, 0, 0);
+    r = gp_conv2d_check(&s, 0, NULL, NULL);
+    GP_CHECK(r.code == GP_ERR_NOMEM && strstr(r.msg, "overflow"));
+    s = shape(64, 16, 2160, 3840, 16, 3, 3, 1, 1); /* 2 x 34 GB */
+    r = gp_conv2d_check(&s, 16ull << 30, NULL, NULL);
+    GP_CHECK(r.code == GP_ERR_NOMEM && strstr(r.msg, "the device has"));
+    GP_CHECK(gp_conv2d_check(&s, 0, NULL, NULL).code == GP_OK);
+    gp_device_info d = h200();
+    d.mem_bytes = 1ull << 30;
+    gp_conv2d_plan p;
+    GP_CHECK(gp_conv2d_plan_fit(32, 32, 128, 8, 0, &d, &s, &p).code == GP_ERR_NOMEM);
+    /* The run call refuses NULL buffers and plans it did not make, before any device call. */
+    s = shape(1, 1, 8, 8, 1, 3, 3, 0, 0);
+    d = h200();
+    GP_CHECK(gp_conv2d_plan_fit(32, 32, 128, 8, 0, &d, &s, &p).code == GP_OK);
+    float dummy[4];
+    GP_CHECK(gp_conv2d_run(&p, NULL, dummy, dummy).code == GP_ERR_USAGE);
+    GP_CHECK(gp_conv2d_run(NULL, dummy, dummy, dummy).code == GP_ERR_USAGE);
+    gp_conv2d_plan bad = p;
+    bad.out_h = 99;
+    GP_CHECK(gp_conv2d_run(&bad, dummy, dummy, dummy).code == GP_ERR_USAGE);
+    bad = p;
+    bad.s.kh = 0;
+    GP_CHECK(gp_conv2d_run(&bad, dummy, dummy, dummy).code == GP_ERR_USAGE);
+    GP_CHECK(gp_conv2d_plan_fit(32, 32, 128, 8, 3, &d, &s, &p).code == GP_ERR_USAGE); /* no variant 3 */
+    GP_CHECK(gp_conv2d_plan_fit(0, 32, 128, 8, 0, &d, &s, &p).code == GP_ERR_USAGE);
+    return 0;
+}
+
+/* Invariants every plan must keep whatever the table says. */
+static int plan_sane(const gp_conv2d_plan *p, const gp_device_info *d)
+{
+    GP_CHECK(p->block >= 32 && p->block <= GP_CONV2D_MAX_BLOCK && p->block <= d->max_threads_per_block);
+    GP_CHECK((p->block & (p->block - 1)) == 0);
+    if (p->variant == GP_CONV2D_DIRECT)
+        return 0;
+    GP_CHECK(p->threads_x >= 1 && p->threads_x <= p->block && (p->threads_x & (p->threads_x - 1)) == 0);
+    GP_CHECK(p->tile_x == p->threads_x * GP_CONV2D_RX);
+    GP_CHECK(p->tile_y == p->block / p->threads_x * p->rows_per_thread);
+    GP_CHECK(p->rows_per_thread == 1 || p->rows_per_thread == 2 || p->rows_per_thread == 4);
+    GP_CHECK(p->oc_per_thread * p->rows_per_thread * GP_CONV2D_RX <= GP_CONV2D_MAX_ACC);
+    GP_CHECK(p->oc_pad >= p->oc_per_thread && (p->oc_pad & (p->oc_pad - 1)) == 0);
+    GP_CHECK(p->in_rows == p->tile_y + p->s.kh - 1);
+    GP_CHECK(p->pitch >= p->tile_x + p->s.kw - 1);
+    if (p->k_spec) {
+        int nv = (GP_CONV2D_RX + p->k_spec - 1 + 3) / 4;
+        GP_CHECK(p->pitch % 4 == 0 && p->pitch >= p->tile_x - 4 + 4 * nv);
+        GP_CHECK(p->s.kh == p->k_spec && p->s.kw == p->k_spec);
+    }
+    GP_CHECK(p->ic_per_stage >= 1 && p->ic_per_stage <= p->s.in_c);
+    GP_CHECK(p->ws_floats % 4 == 0 && p->ws_floats >= p->ic_per_stage * p->s.kh * p->s.kw * p->oc_pad);
+    GP_CHECK(p->lds_bytes == (size_t)(p->ws_floats + p->ic_per_stage * p->in_rows * p->pitch) * 4);
+    GP_CHECK(p->lds_bytes <= d->lds_per_block);
+    GP_CHECK(p->tiles_x * p->tile_x >= p->out_w && (p->tiles_x - 1) * p->tile_x < p->out_w);
+    GP_CHECK(p->tiles_y * p->tile_y >= p->out_h && (p->tiles_y - 1) * p->tile_y < p->out_h);
+    GP_CHECK(p->groups * p->oc_per_thread >= p->s.out_c);
+    return 0;
+}
+
+GP_TEST(conv2d_plans_from_shipped_tables)
+{
+    const char *names[] = {"tables/sm_90", "tables/sm_80", "tables/gfx900", "tables/generic"};
+    static gp_table t; /* ~50 KB */
+    const gp_conv2d_shape shapes[] = {
+        shape(1, 6, 768, 512, 6, 6, 6, 0, 0),    shape(1, 16, 768, 512, 6, 6, 6, 0, 0),
+        shape(1, 3, 2160, 3840, 6, 5, 5, 2, 2),  shape(1, 6, 768, 512, 6, 3, 3, 1, 1),
+        shape(2, 5, 19, 21, 3, 2, 4, 1, 0),      shape(1, 3, 16, 16, 4, 9, 9, 4, 4),
+        shape(1, 40, 13, 11, 8, 3, 3, 1, 1),     shape(1, 1, 1, 1, 1, 1, 1, 0, 0),
+        shape(1, 2, 100, 100, 2, 100, 100, 0, 0), shape(1, 2, 50, 50, 3, 21, 21, 10, 10),
+        shape(1, 64, 56, 56, 64, 7, 7, 3, 3),
+    };
+    gp_device_info devs[2] = {h200(), mi25()};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        char path[1024];
+        GP_CHECK(gp_test_source_path(path, sizeof path, names[i]));
+        gp_status st = gp_table_load(path, &t);
+        if (st.code != GP_OK)
+            fprintf(stderr, "%s\n", st.msg);
+        GP_CHECK(st.code == GP_OK);
+        for (int d = 0; d < 2; d++) /* each table on both devices: the mistuned runs */
+            for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++)
+                for (int v = -1; v <= GP_CONV2D_DIRECT; v++) {
+                    gp_conv2d_plan p;
+                    st = gp_conv2d_plan_make(&t, &devs[d], &shapes[k], v, &p);
+                    if (st.code != GP_OK)
+                        fprintf(stderr, "%s shape %zu variant %d: %s\n", names[i], k, v, st.msg);
+                    GP_CHECK(st.code == GP_OK);
+                    if (plan_sane(&p, &devs[d])) {
+                        fprintf(stderr, "%s on %s, shape %zu, variant %d\n", names[i], devs[d].arch, k, v);
+                        return 1;
+                    }
+                    if (v == GP_CONV2D_DIRECT)
+                        GP_CHECK(p.variant == GP_CONV2D_DIRECT);
+                    if (v == GP_CONV2D_GENERIC)
+                        GP_CHECK(p.variant != GP_CONV2D_AUTO && p.k_spec == 0);
+                }
+    }
+    /* The H200 table on the seed's problem: 6x6 compiled code, 6 channels per
+     * thread (no padded channel for out_c = 6), all 6 input channels in one
+     * stage, conflict-free 16-byte row loads. */
+    char path[1024];
+    GP_CHECK(gp_test_source_path(path, sizeof path, "tables/sm_90"));
+    GP_CHECK(gp_table_load(path, &t).code == GP_OK);
+    gp_device_info d = h200();
+    gp_conv2d_plan p;
+    GP_CHECK(gp_conv2d_plan_make(&t, &d, &shapes[0], -1, &p).code == GP_OK);
+    GP_CHECK(p.variant == GP_CONV2D_AUTO && p.k_spec == 6);
+    GP_CHECK(p.oc_per_thread == 6 && p.oc_pad == 8 && p.groups == 1);
+    GP_CHECK(p.tile_x == 32 && p.tile_y == 32 && p.block == 128 && p.rows_per_thread == 2);
+    GP_CHECK(p.ic_per_stage == 6 && p.lds_conflict == 1);
+    GP_CHECK(p.tiles_x == 16 && p.tiles_y == 24);
+    /* Other sizes: 4x4 has no compiled code, 100x100 does not fit the LDS. */
+    gp_conv2d_shape g = shape(1, 6, 768, 512, 6, 4, 4, 0, 0);
+    GP_CHECK(gp_conv2d_plan_make(&t, &d, &g, -1, &p).code == GP_OK);
+    /* Scalar reads 4 apart from rows 2 apart: an even row skew leaves 2-way conflicts at best. */
+    GP_CHECK(p.variant == GP_CONV2D_GENERIC && p.k_spec == 0 && p.lds_conflict == 2);
+    GP_CHECK(gp_conv2d_plan_make(&t, &d, &shapes[8], -1, &p).code == GP_OK);
+    GP_CHECK(p.variant == GP_CONV2D_DIRECT && strstr(p.note, "LDS"));
+    /* The table's variant key is read; absent, it means 0. */
+    GP_CHECK(gp_table_set(&t, "kernel.conv2d", "variant", 2, "swept conv2d test").code == GP_OK);
+    GP_CHECK(gp_conv2d_plan_make(&t, &d, &shapes[0], -1, &p).code == GP_OK);
+    GP_CHECK(p.variant == GP_CONV2D_DIRECT);
+    GP_CHECK(gp_conv2d_plan_make(&t, &d, &shapes[0], GP_CONV2D_AUTO, &p).code == GP_OK);
+    GP_CHECK(p.k_spec == 6);
+    /* Out-of-range table values are fitted, not trusted: 1024 threads > the
+     * launch bounds, 64 channels > the compiled 8. */
+    GP_CHECK(gp_conv2d_plan_fit(64, 64, 1024, 64, 0, &d, &shapes[0], &p).code == GP_OK);
+    GP_CHECK(plan_sane(&p, &d) == 0 && p.block == GP_CONV2D_MAX_BLOCK && p.oc_per_thread == 6);
+    GP_CHECK(strstr(p.note, "block 1024 -> 256") != NULL);
+    /* out_c = 16 takes 8 per thread; 9 takes 6 + 6 (not 8 + 8, nor 9 groups of 1); a table max of 1 is kept. */
+    gp_conv2d_shape c16 = shape(1, 3, 64, 64, 16, 3, 3, 0, 0), c9 = shape(1, 3, 64, 64, 9, 3, 3, 0, 0);
+    GP_CHECK(gp_conv2d_plan_fit(32, 32, 128, 8, 0, &d, &c16, &p).code == GP_OK && p.oc_per_thread == 8);
+    GP_CHECK(gp_conv2d_plan_fit(32, 32, 128, 8, 0, &d, &c9, &p).code == GP_OK && p.oc_per_thread == 6);
+    GP_CHECK(gp_conv2d_plan_fit(32, 32, 128, 1, 0, &d, &c9, &p).code == GP_OK && p.oc_per_thread == 1);
+    gp_conv2d_shape c3 = shape(1, 3, 64, 64, 3, 3, 3, 0, 0), c1 = shape(1, 3, 64, 64, 1, 3, 3, 0, 0);
+    GP_CHECK(gp_conv2d_plan_fit(32, 32, 128, 8, 0, &d, &c3, &p).code == GP_OK && p.oc_per_thread == 4);
+    GP_CHECK(gp_conv2d_plan_fit(32, 32, 128, 8, 0, &d, &c1, &p).code == GP_OK && p.oc_per_thread == 1);
+    char text[320];
+    gp_conv2d_plan_format(&p, text, sizeof text);
+    GP_CHECK(strstr(text, "k3 spec") != NULL);
+    return 0;
+}
+
+GP_TEST(conv2d_fma_lanes_by_arch)
+{
+    gp_device_info d = h200();
+    GP_CHECK(gp_conv2d_fma_lanes(&d) == 128);
+    snprintf(d.arch, sizeof d.arch, "sm_80"); /* A100: 64 FP32 lanes per SM */
+    GP_CHECK(gp_conv2d_fma_lanes(&d) == 64);
+    snprintf(d.arch, sizeof d.arch, "sm_86");
+    GP_CHECK(gp_conv2d_fma_lanes(&d) == 128);
+    snprintf(d.arch, sizeof d.arch, "sm_100");
+    GP_CHECK(gp_conv2d_fma_lanes(&d) == 128);
+    snprintf(d.arch, sizeof d.arch, "sm_70");
+    GP_CHECK(gp_conv2d_fma_lanes(&d) == 64);
+    d = mi25();
+    GP_CHECK(gp_conv2d_fma_lanes(&d) == 64);
+    snprintf(d.vendor, sizeof d.vendor, "none");
+    GP_CHECK(gp_conv2d_fma_lanes(&d) == 0);
+    return 0;
+}
+
+GP_TEST(conv2d_floor_seed_problem)
+{
+    /* 2 x 6 x 763 x 507 x 6 x 36 = 1.0027 GFLOP. */
+    gp_conv2d_shape s = shape(1, 6, 768, 512, 6, 6, 6, 0, 0);
+    GP_CHECK_NEAR(gp_conv2d_flops(&s), 1002691872.0, 1);
+    gp_device_info d = h200();
+    gp_conv2d_floor f;
+    /* No table: the device's report, 132 x 128 x 1980 MHz = 33.45 TFMA/s -> 14.99 us. */
+    GP_CHECK(gp_conv2d_floor_of(&s, NULL, &d, &f).code == GP_OK);
+    GP_CHECK_NEAR(f.compute_ms, 1002691872.0 / (2 * 132 * 128 * 1980e6) * 1e3, 1e-9);
+    GP_CHECK(f.ms == f.compute_ms && f.memory_ms < f.compute_ms && strstr(f.note, "FP32"));
+    /* HBM peak from the bus: 6144 / 8 x 2619 x 2 = 4023 GB/s. */
+    GP_CHECK_NEAR(f.bytes_per_s, 6144 / 8.0 * 2619 * 2 * 1e6, 1);
+    /* The H200's own table: its measured 124.96 FMA/clk and 4222 GB/s. */
+    static gp_table t;
+    char path[1024];
+    GP_CHECK(gp_test_source_path(path, sizeof path, "tables/sm_90"));
+    GP_CHECK(gp_table_load(path, &t).code == GP_OK);
+    double lanes, gbs;
+    GP_CHECK(gp_table_get_double(&t, "compute", "fp32_fma_per_cycle_per_cu", &lanes).code == GP_OK);
+    GP_CHECK(gp_table_get_double(&t, "dram", "bandwidth_gbs", &gbs).code == GP_OK);
+    GP_CHECK(gp_conv2d_floor_of(&s, &t, &d, &f).code == GP_OK);
+    GP_CHECK_NEAR(f.fma_per_s, 132 * lanes * 1980e6, 1);
+    GP_CHECK(f.compute_ms > 0.0140 && f.compute_ms < 0.0160);
+    GP_CHECK_NEAR(f.bytes_per_s, gbs * 1e9, 1);
+    /* Another arch's table (mistuned) does not describe this device: ignored. */
+    GP_CHECK(gp_test_source_path(path, sizeof path, "tables/gfx900"));
+    GP_CHECK(gp_table_load(path, &t).code == GP_OK);
+    GP_CHECK(gp_conv2d_floor_of(&s, &t, &d, &f).code == GP_OK);
+    GP_CHECK_NEAR(f.fma_per_s, 132 * 128 * 1980e6, 1);
+    /* A 1x1 kernel on a big image is bound by DRAM. */
+    s = shape(1, 3, 2160, 3840, 3, 1, 1, 0, 0);
+    GP_CHECK(gp_conv2d_floor_of(&s, NULL, &d, &f).code == GP_OK);
+    GP_CHECK(f.ms == f.memory_ms && strstr(f.note, "DRAM"));
+    return 0;
+}

@@ -1,0 +1,333 @@
+/* reduce on the CPU: references against hand-computed sums (int32
+ * wrapping), the summation depth and error bound against a float model of
+ * the GPU's addition order, parameters from every shipped table clamped to
+ * several devices, the tuning candidates, and bad arguments refused before
+ * any device call. */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gp_test.h"
+#include "kernel.h"
+#include "reduce.h"
+#include "table.h"
+
+static const char *const table_names[] = {"generic", "sm_90", "sm_80", "gfx900"};
+
+static gp_device_info fake_dev(int wave, int max_threads, int cus)
+{
+    gp_device_info d;
+    memset(&d, 0, sizeof d);
+    d.compute_units = cus;
+    d.wave_size = wave;
+    d.max_threads_per_block = max_threads;
+    d.max_block_dim[0] = max_threads, d.max_block_dim[1] = max_threads, d.max_block_dim[2] = 64;
+    d.max_grid_dim[0] = 0x7fffffff;
+    return d;
+}
+
+static int load_table(const char *name, gp_table *t)
+{
+    char path[1024], rel[64];
+    snprintf(rel, sizeof rel, "tables/%s", name);
+    if (!gp_test_source_path(path, sizeof path, rel))
+        return 0;
+    gp_status st = gp_table_load(path, t);
+    if (st.code != GP_OK)
+        fprintf(stderr, "%s\n", st.msg);
+    return st.code == GP_OK;
+}
+
+GP_TEST(reduce_ref_hand)
+{
+    const float x[5] = {1.0f, 2.0f, 3.5f, -4.0f, 0.25f};
+    double a = -1;
+    GP_CHECK(gp_reduce_ref_f32(x, 5, &a) == 2.75);
+    GP_CHECK(a == 10.75);
+    GP_CHECK(gp_reduce_ref_f32(x, 0, &a) == 0.0 && a == 0.0); /* empty: 0 */
+    GP_CHECK(gp_reduce_ref_f32(x, 1, NULL) == 1.0);
+    /* fp32 values a float sum would lose: the double reference keeps them. */
+    const float y[3] = {16777216.0f, 1.0f, 1.0f};
+    GP_CHECK(gp_reduce_ref_f32(y, 3, NULL) == 16777218.0);
+    return 0;
+}
+
+GP_TEST(reduce_ref_i32_wraps)
+{
+    const int32_t a[2] = {INT32_MAX, 1};
+    GP_CHECK(gp_reduce_ref_i32(a, 2) == INT32_MIN);
+    const int32_t b[2] = {INT32_MIN, -1};
+    GP_CHECK(gp_reduce_ref_i32(b, 2) == INT32_MAX);
+    const int32_t c[4] = {INT32_MIN, INT32_MIN, 5, -7};
+    GP_CHECK(gp_reduce_ref_i32(c, 4) == -2);
+    GP_CHECK(gp_reduce_ref_i32(c, 0) == 0);
+    GP_CHECK(gp_reduce_ref_i32(c + 2, 1) == 5);
+    /* Random full-range values against the exact 64-bit sum modulo 2^32. */
+    unsigned long long rng = 3;
+    int32_t x[1000];
+    long long exact = 0;
+    for (int i = 0; i < 1000; i++) {
+        x[i] = (int32_t)(long long)((gp_test_rand(&rng) - 0.5) * 4294967295.0);
+        exact += x[i];
+    }
+    long long m = ((exact % 4294967296LL) + 4294967296LL) % 4294967296LL;
+    long long want = m >= 2147483648LL ? m - 4294967296LL : m;
+    GP_CHECK(gp_reduce_ref_i32(x, 1000) == (int32_t)want);
+    return 0;
+}
+
+GP_TEST(reduce_depth_by_hand)
+{
+    gp_reduce_params p;
+    memset(&p, 0, sizeof p);
+    p.block = 256, p.vecs = 4, p.grid_per_cu = 4, p.grid = 528;
+    /* n = 2^28, aligned: 2^26 vectors, 528 x 256 x 4 = 540672 per pass ->
+     * 125 passes; + 1 (head/tail) + 2 (log2 4 accumulators) + 2 (lanes)
+     * + 10 (block: 2 x log2 32) + 3 (ceil(528 / 256) partials) + 10. */
+    GP_CHECK(gp_reduce_f32_depth(&p, (size_t)1 << 28, 0, 32) == 153);
+    /* wave 64: the two block sums take 2 x 6 steps each. */
+    GP_CHECK(gp_reduce_f32_depth(&p, (size_t)1 << 28, 0, 64) == 157);
+    /* One element: the grid shrinks to one block; 0 passes. */
+    GP_CHECK(gp_reduce_f32_depth(&p, 1, 1, 32) == 0 + 1 + 2 + 2 + 10 + 1 + 10);
+    GP_CHECK(gp_reduce_f32_depth(&p, 0, 0, 32) == 0);
+    /* Bound: d u / (1 - d u) x sum|x|. */
+    double u = ldexp(1.0, -24);
+    GP_CHECK_NEAR(gp_reduce_f32_bound(153, 2.0), 2.0 * 153 * u / (1 - 153 * u), 1e-18);
+    GP_CHECK(gp_reduce_f32_bound(0, 5.0) == 0.0);
+    GP_CHECK(isinf(gp_reduce_f32_bound(1 << 24, 1.0)));
+    return 0;
+}
+
+GP_TEST(reduce_grid_for_length)
+{
+    gp_reduce_params p;
+    memset(&p, 0, sizeof p);
+    p.block = 256, p.vecs = 4, p.grid_per_cu = 4;
+    gp_device_info d = fake_dev(32, 1024, 132);
+    gp_reduce_params_fit(&p, &d);
+    GP_CHECK(p.grid == 528);
+    GP_CHECK(gp_reduce_grid_for(&p, 0) == 1);
+    GP_CHECK(gp_reduce_grid_for(&p, 4096) == 1);           /* one block x 4 vectors x 4 */
+    GP_CHECK(gp_reduce_grid_for(&p, 4097) == 2);
+    GP_CHECK(gp_reduce_grid_for(&p, (size_t)1 << 20) == 256);
+    GP_CHECK(gp_reduce_grid_for(&p, (size_t)1 << 28) == 528);
+    return 0;
+}
+
+/* The GPU's order of additions, in float, for the bound check: per thread U
+ * vector accumulators over a grid-stride loop, head and tail into lanes x and
+ * y of accumulator 0, pairwise combine, lanes (x+y)+(z+w), butterfly over
+ * each wave, the same over the wave sums, then the last block's serial and
+ * tree sums over the partials. */
+static float wave_butterfly(float *v, int w)
+{
+    for (int o = w / 2; o > 0; o /= 2) {
+        float t[64];
+        for (int l = 0; l < w; l++)
+            t[l] = v[l] + v[l ^ o];
+        memcpy(v, t, (size_t)w * sizeof(float));
+    }
+    return v[0];
+}
+
+static float block_tree(const float *t, int block, int w)
+{
+    float ws[64], lane[64];
+    int nw = block / w;
+    for (int k = 0; k < nw; k++) {
+        memcpy(lane, t + k * w, (size_t)w * sizeof(float));
+        ws[k] = wave_butterfly(lane, w);
+    }
+    for (int l = 0; l < w; l++)
+        lane[l] = l < nw ? ws[l] : 0.0f;
+    return wave_butterfly(lane, w);
+}
+
+static float model_sum(const float *x, size_t n, size_t head, const gp_reduce_params *p, int w)
+{
+    int grid = gp_reduce_grid_for(p, n), B = p->block, U = p->vecs;
+    size_t nv = (n - head) / 4, tail = n - head - 4 * nv, stride = (size_t)grid * B * U;
+    float *partials = malloc((size_t)grid * sizeof(float)), *t = malloc((size_t)B * sizeof(float));
+    for (int b = 0; b < grid; b++) {
+        for (int th = 0; th < B; th++) {
+            float acc[16][4] = {{0}};
+            size_t i = (size_t)b * B * U + th;
+            for (; i + (size_t)(U - 1) * B < nv; i += stride)
+                for (int u = 0; u < U; u++)
+                    for (int e = 0; e < 4; e++)
+                        acc[u][e] += x[head + 4 * (i + (size_t)u * B) + e];
+            for (int u = 0; u < U; u++)
+                if (i + (size_t)u * B < nv)
+                    for (int e = 0; e < 4; e++)
+                        acc[u][e] += x[head + 4 * (i + (size_t)u * B) + e];
+            size_t g = (size_t)b * B + th;
+            if (g < head)
+                acc[0][0] += x[g];
+            if (g < tail)
+                acc[0][1] += x[head + 4 * nv + g];
+            for (int s = U / 2; s > 0; s /= 2)
+                for (int u = 0; u < s; u++)
+                    for (int e = 0; e < 4; e++)
+                        acc[u][e] += acc[u + s][e];
+            t[th] = (acc[0][0] + acc[0][1]) + (acc[0][2] + acc[0][3]);
+        }
+        partials[b] = block_tree(t, B, w);
+    }
+    for (int th = 0; th < B; th++) {
+        float s = 0;
+        for (int j = th; j < grid; j += B)
+            s += partials[j];
+        t[th] = s;
+    }
+    float r = block_tree(t, B, w);
+    free(partials), free(t);
+    return r;
+}
+
+GP_TEST(reduce_bound_holds_for_the_gpu_order)
+{
+    gp_reduce_params p;
+    memset(&p, 0, sizeof p);
+    p.block = 64, p.vecs = 4, p.grid_per_cu = 2;
+    gp_device_info d = fake_dev(32, 1024, 4);
+    gp_reduce_params_fit(&p, &d);
+    const size_t n = 300001;
+    float *x = malloc(n * sizeof(float));
+    GP_CHECK(x);
+    unsigned long long rng = 5;
+    for (int w = 32; w <= 64; w *= 2) {
+        for (int kind = 0; kind < 3; kind++) {
+            for (size_t i = 0; i < n; i++) {
+                double r = gp_test_rand(&rng);
+                /* 0: uniform [-1, 1); 1: all positive, spread over 2^20 in
+                 * magnitude; 2: one huge value the small ones get lost against. */
+                x[i] = kind == 0 ? (float)(2 * r - 1) : kind == 1 ? (float)ldexp(1.0 + r, (int)(r * 20)) : 1.0f;
+            }
+            if (kind == 2)
+                x[0] = 16777216.0f;
+            for (size_t head = 0; head < 4; head += 3) {
+                double sum_abs, ref = gp_reduce_ref_f32(x, n, &sum_abs);
+                float got = model_sum(x, n, head, &p, w);
+                int depth = gp_reduce_f32_depth(&p, n, head, w);
+                double err = fabs((double)got - ref), bound = gp_reduce_f32_bound(depth, sum_abs);
+                if (!(err <= bound))
+                    fprintf(stderr, "kind %d wave %d head %zu: error %g > bound %g (depth %d)\n", kind, w, head,
+                            err, bound, depth);
+                GP_CHECK(err <= bound);
+                /* The bound is not vacuous: well below the magnitudes summed. */
+                GP_CHECK(bound < 1e-3 * sum_abs);
+            }
+        }
+    }
+    /* The model drops nothing: small integers sum exactly. */
+    for (size_t i = 0; i < n; i++)
+        x[i] = (float)((int)(gp_test_rand(&rng) * 17) - 8);
+    GP_CHECK((double)model_sum(x, n, 1, &p, 32) == gp_reduce_ref_f32(x, n, NULL));
+    free(x);
+    return 0;
+}
+
+GP_TEST(reduce_params_from_tables)
+{
+    gp_table t;
+    gp_reduce_params p;
+    gp_device_info h200 = fake_dev(32, 1024, 132);
+    GP_CHECK(load_table("generic", &t));
+    GP_CHECK(gp_reduce_params_from_table(&t, &h200, &p).code == GP_OK);
+    GP_CHECK(p.block == 256 && p.vecs == 4 && p.grid_per_cu == 4 && p.grid == 528 && !p.note[0]);
+    char b[192];
+    gp_reduce_params_format(&p, b, sizeof b);
+    GP_CHECK(strstr(b, "block=256") && strstr(b, "grid 528"));
+    gp_table_init(&t);
+    GP_CHECK(gp_reduce_params_from_table(&t, &h200, &p).code == GP_ERR_USAGE);
+    /* Every shipped table on every kind of device: a block the kernel for
+     * its vector count is compiled for, whole waves, within the device. */
+    gp_device_info devs[3] = {fake_dev(32, 1024, 132), fake_dev(64, 1024, 64), fake_dev(64, 256, 8)};
+    for (size_t i = 0; i < sizeof table_names / sizeof table_names[0]; i++) {
+        GP_CHECK(load_table(table_names[i], &t));
+        for (int k = 0; k < 3; k++) {
+            GP_CHECK(gp_reduce_params_from_table(&t, &devs[k], &p).code == GP_OK);
+            GP_CHECK(p.block >= devs[k].wave_size && p.block <= devs[k].max_threads_per_block);
+            GP_CHECK(!(p.block & (p.block - 1)) && !(p.vecs & (p.vecs - 1)) && p.vecs <= GP_REDUCE_MAX_VECS);
+            GP_CHECK(p.grid == p.grid_per_cu * devs[k].compute_units);
+        }
+    }
+    return 0;
+}
+
+GP_TEST(reduce_params_clamped)
+{
+    gp_device_info d = fake_dev(64, 1024, 10);
+    gp_reduce_params p;
+    memset(&p, 0, sizeof p);
+    p.block = 1024, p.vecs = 64, p.grid_per_cu = 100;
+    gp_reduce_params_fit(&p, &d);
+    GP_CHECK(p.vecs == 16 && p.block == 256 && p.grid_per_cu == 64 && p.grid == 640 && p.note[0]);
+    memset(&p, 0, sizeof p);
+    p.block = 32, p.vecs = 3, p.grid_per_cu = 0;
+    gp_reduce_params_fit(&p, &d);
+    GP_CHECK(p.vecs == 2 && p.block == 64 && p.grid_per_cu == 1 && p.grid == 10);
+    memset(&p, 0, sizeof p);
+    p.block = 600, p.vecs = 8, p.grid_per_cu = 2;
+    gp_reduce_params_fit(&p, &d);
+    GP_CHECK(p.block == 512 && p.vecs == 8);
+    return 0;
+}
+
+GP_TEST(reduce_bad_arguments)
+{
+    gp_reduce_params p;
+    memset(&p, 0, sizeof p);
+    p.block = 256, p.vecs = 4, p.grid_per_cu = 4;
+    gp_device_info d = fake_dev(32, 1024, 132);
+    gp_reduce_params_fit(&p, &d);
+    gp_reduce_ws ws = {(void *)(uintptr_t)0x40000, 16 + 528 * 4, 528};
+    gp_reduce_ws small = {(void *)(uintptr_t)0x40000, 16 + 4, 1};
+    const float *x = (const float *)(uintptr_t)0x100000;
+    float *out = (float *)(uintptr_t)0x200000;
+    /* Every refusal happens before a device call (these pointers are fake). */
+    GP_CHECK(gp_reduce_sum_f32(x, 100, NULL, &ws, &p).code == GP_ERR_USAGE);
+    GP_CHECK(gp_reduce_sum_f32(NULL, 100, out, &ws, &p).code == GP_ERR_USAGE);
+    GP_CHECK(gp_reduce_sum_f32(x, 100, out, NULL, &p).code == GP_ERR_USAGE);
+    GP_CHECK(gp_reduce_sum_f32(x, 100, out, &ws, NULL).code == GP_ERR_USAGE);
+    GP_CHECK(gp_reduce_sum_f32((const float *)((const char *)x + 2), 100, out, &ws, &p).code == GP_ERR_USAGE);
+    GP_CHECK(gp_reduce_sum_i32((const int32_t *)x, 100, (int32_t *)((char *)out + 1), &ws, &p).code ==
+             GP_ERR_USAGE);
+    gp_status st = gp_reduce_sum_f32(x, (size_t)1 << 24, out, &small, &p);
+    GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "workspace"));
+    GP_CHECK(gp_reduce_sum_f32(x, SIZE_MAX / 2, out, &ws, &p).code == GP_ERR_USAGE);
+    gp_reduce_params q = p;
+    q.vecs = 3;
+    st = gp_reduce_sum_i32((const int32_t *)x, 100, (int32_t *)out, &ws, &q);
+    GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "not fitted"));
+    q = p;
+    q.block = 1024, q.vecs = 16; /* beyond the U = 16 kernel's register budget */
+    GP_CHECK(gp_reduce_sum_f32(x, 100, out, &ws, &q).code == GP_ERR_USAGE);
+    gp_reduce_ws w;
+    GP_CHECK(gp_reduce_ws_create(&w, NULL).code == GP_ERR_USAGE && w.d == NULL);
+    gp_reduce_ws_destroy(&w); /* safe on an empty workspace */
+    return 0;
+}
+
+GP_TEST(reduce_registered_with_candidates)
+{
+    const gp_kernel *k = gp_kernel_find("reduce");
+    GP_CHECK(k && k->verify && k->bench && k->print_params && k->candidates);
+    gp_table base;
+    GP_CHECK(load_table("gfx900", &base));
+    static gp_table out[32];
+    int n = 0;
+    gp_device_info h200 = fake_dev(32, 1024, 132);
+    GP_CHECK(k->candidates(&base, &h200, out, 32, &n).code == GP_OK);
+    GP_CHECK(n > 4 && gp_table_equal(&out[0], &base));
+    for (int i = 1; i < n; i++) {
+        gp_reduce_params p;
+        GP_CHECK(gp_table_validate(&out[i], "candidate").code == GP_OK);
+        GP_CHECK(gp_reduce_params_from_table(&out[i], &h200, &p).code == GP_OK);
+    }
+    FILE *devnull = fopen("/dev/null", "w");
+    GP_CHECK(devnull && k->print_params(&base, &h200, devnull).code == GP_OK);
+    fclose(devnull);
+    return 0;
+}

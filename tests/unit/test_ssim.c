@@ -1,0 +1,375 @@
+/* ssim on the CPU: the double reference against analytic cases and the
+ * brute-force 121-tap sum, NaN propagation, the fp32 model of the GPU
+ * kernel's arithmetic against the reference (the 1e-5 design budget), shape
+ * checks, parameters from the shipped tables, and the tuning candidates. */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gp_test.h"
+#include "kernel.h"
+#include "ssim.h"
+#include "table.h"
+
+static gp_ssim_problem problem(long long n, long long c, long long h, long long w, gp_ssim_border b)
+{
+    gp_ssim_problem p;
+    gp_ssim_dims d = {n, c, h, w};
+    gp_status st = gp_ssim_problem_init(&p, &d, &d, b);
+    if (st.code != GP_OK)
+        fprintf(stderr, "problem_init: %s\n", st.msg);
+    return p;
+}
+
+enum { K_RANDOM, K_CORRELATED, K_CONSTANT, K_NEARZERO, K_CONTRAST, K_CHECKER, K_NKINDS };
+
+static void fill(int kind, const gp_ssim_problem *p, float *x, float *y, unsigned long long *s)
+{
+    size_t n = (size_t)p->in_elems;
+    float c1 = (float)gp_test_rand(s), c2 = (float)gp_test_rand(s);
+    for (size_t i = 0; i < n; i++) {
+        long long r = (long long)(i / (size_t)p->dims.w), c = (long long)(i % (size_t)p->dims.w);
+        double u = gp_test_rand(s), v = gp_test_rand(s);
+        switch (kind) {
+        case K_CORRELATED: x[i] = (float)u, y[i] = (float)fmin(1.0, fmax(0.0, u + 0.1 * (v - 0.5))); break;
+        case K_CONSTANT: x[i] = c1, y[i] = c2; break;
+        case K_NEARZERO: x[i] = (float)(1e-3 * u), y[i] = (float)(1e-3 * v); break;
+        case K_CONTRAST: x[i] = u < 0.5 ? 0.0f : 1.0f, y[i] = v < 0.5 ? 0.0f : 1.0f; break;
+        case K_CHECKER: x[i] = (float)((r + c) & 1), y[i] = (float)(((r >> 1) + c) & 1); break;
+        default: x[i] = (float)u, y[i] = (float)v; break;
+        }
+    }
+}
+
+GP_TEST(ssim_weights_literals)
+{
+    double g[GP_SSIM_WIN], sum = 0;
+    gp_ssim_gauss(g);
+    for (int i = 0; i < GP_SSIM_WIN; i++) {
+        sum += g[i];
+        GP_CHECK(g[i] == g[GP_SSIM_WIN - 1 - i]);
+        /* the literals the GPU code uses are exactly the fp32 roundings */
+        GP_CHECK(gp_ssim_gauss_f32(i) == (float)g[i]);
+    }
+    GP_CHECK_NEAR(sum, 1.0, 1e-15);
+    /* exp(-(i-5)^2 / 4.5) / sum: centre and edge by hand */
+    double norm = 1 + 2 * (exp(-1 / 4.5) + exp(-4 / 4.5) + exp(-9 / 4.5) + exp(-16 / 4.5) + exp(-25 / 4.5));
+    GP_CHECK_NEAR(g[5], 1.0 / norm, 1e-16);
+    GP_CHECK_NEAR(g[5], 0.26601172486179436, 1e-15);
+    GP_CHECK_NEAR(g[0], 0.00102838008447911, 1e-16);
+    return 0;
+}
+
+GP_TEST(ssim_identical_images_give_one)
+{
+    for (int b = 0; b < 2; b++) {
+        gp_ssim_problem p = problem(1, 2, 19, 23, (gp_ssim_border)b);
+        float *x = malloc(sizeof(float) * (size_t)p.in_elems);
+        double *map = malloc(sizeof(double) * (size_t)p.map_elems), mean = 0;
+        unsigned long long s = 7;
+        for (long long i = 0; i < p.in_elems; i++)
+            x[i] = (float)gp_test_rand(&s);
+        GP_CHECK(gp_ssim_ref(&p, x, x, map, &mean).code == GP_OK);
+        for (long long i = 0; i < p.map_elems; i++)
+            GP_CHECK_NEAR(map[i], 1.0, 1e-12);
+        GP_CHECK_NEAR(mean, 1.0, 1e-12);
+        free(x), free(map);
+    }
+    return 0;
+}
+
+GP_TEST(ssim_constant_images_analytic)
+{
+    const double c1 = 0.7, c2 = 0.2, C1 = GP_SSIM_C1, C2 = GP_SSIM_C2;
+    gp_ssim_problem pv = problem(1, 1, 16, 21, GP_SSIM_VALID), ps = problem(1, 1, 16, 21, GP_SSIM_SAME);
+    float *x = malloc(sizeof(float) * 16 * 21), *y = malloc(sizeof(float) * 16 * 21);
+    for (int i = 0; i < 16 * 21; i++)
+        x[i] = (float)c1, y[i] = (float)c2;
+    double fx = (float)c1, fy = (float)c2; /* the values the images hold */
+    double *map = malloc(sizeof(double) * 16 * 21);
+    /* valid: no variance, the luminance term alone */
+    GP_CHECK(gp_ssim_ref(&pv, x, y, map, NULL).code == GP_OK);
+    double lum = (2 * fx * fy + C1) / (fx * fx + fy * fy + C1);
+    for (long long i = 0; i < pv.map_elems; i++)
+        GP_CHECK_NEAR(map[i], lum, 1e-12);
+    /* same: a pixel whose window has weight a inside (rest zero padding)
+     * sees mu = c a, sigma^2 = c^2 a (1 - a), sigma_xy = c1 c2 a (1 - a) */
+    double g[GP_SSIM_WIN], half = 0;
+    gp_ssim_gauss(g);
+    for (int t = GP_SSIM_HALF; t < GP_SSIM_WIN; t++)
+        half += g[t];
+    GP_CHECK(gp_ssim_ref(&ps, x, y, map, NULL).code == GP_OK);
+    const double as[2] = {half * half, half}; /* corner (0,0); top edge (0,10) */
+    const long long at[2] = {0, 10};
+    for (int k = 0; k < 2; k++) {
+        double a = as[k], v = a * (1 - a);
+        double want = (2 * fx * fy * a * a + C1) * (2 * fx * fy * v + C2) /
+                      (((fx * fx + fy * fy) * a * a + C1) * ((fx * fx + fy * fy) * v + C2));
+        GP_CHECK_NEAR(map[at[k]], want, 1e-12);
+    }
+    GP_CHECK_NEAR(map[8 * 21 + 10], lum, 1e-12); /* the centre: window inside */
+    free(x), free(y), free(map);
+    return 0;
+}
+
+GP_TEST(ssim_separable_matches_bruteforce)
+{
+    for (int b = 0; b < 2; b++) {
+        gp_ssim_problem p = problem(2, 1, 23, 31, (gp_ssim_border)b);
+        float *x = malloc(sizeof(float) * (size_t)p.in_elems), *y = malloc(sizeof(float) * (size_t)p.in_elems);
+        double *map = malloc(sizeof(double) * (size_t)p.map_elems), mean = 0, sum = 0;
+        unsigned long long s = 11 + b;
+        fill(K_CORRELATED, &p, x, y, &s);
+        GP_CHECK(gp_ssim_ref(&p, x, y, map, &mean).code == GP_OK);
+        for (long long pl = 0; pl < p.planes; pl++)
+            for (long long r = 0; r < p.map_h; r++)
+                for (long long c = 0; c < p.map_w; c++) {
+                    double m = map[(pl * p.map_h + r) * p.map_w + c];
+                    GP_CHECK_NEAR(m, gp_ssim_ref_pixel(&p, x, y, pl, r, c), 1e-12);
+                    sum += m;
+                }
+        GP_CHECK_NEAR(mean, sum / (double)p.map_elems, 1e-14);
+        /* rows on demand give the same values */
+        long long rows[3] = {0, 4, p.map_h - 1};
+        double out[3 * 31];
+        GP_CHECK(gp_ssim_ref_rows(&p, x, y, 1, rows, 3, out).code == GP_OK);
+        for (int i = 0; i < 3; i++)
+            for (long long c = 0; c < p.map_w; c++)
+                GP_CHECK(out[i * p.map_w + c] == map[(p.map_h + rows[i]) * p.map_w + c]);
+        long long bad[2] = {4, 2};
+        GP_CHECK(gp_ssim_ref_rows(&p, x, y, 0, bad, 2, out).code == GP_ERR_USAGE);
+        free(x), free(y), free(map);
+    }
+    return 0;
+}
+
+GP_TEST(ssim_nan_spreads_to_its_window)
+{
+    for (int b = 0; b < 2; b++) {
+        gp_ssim_problem p = problem(1, 1, 40, 37, (gp_ssim_border)b);
+        float *x = malloc(sizeof(float) * 40 * 37), *y = malloc(sizeof(float) * 40 * 37);
+        double *map = malloc(sizeof(double) * 40 * 37), mean = 0;
+        unsigned long long s = 5;
+        fill(K_RANDOM, &p, x, y, &s);
+        const long long nr = 20, nc = 12; /* the NaN pixel */
+        x[nr * 37 + nc] = NAN;
+        GP_CHECK(gp_ssim_ref(&p, x, y, map, &mean).code == GP_OK);
+        long long off = b == GP_SSIM_VALID ? GP_SSIM_HALF : 0;
+        for (long long r = 0; r < p.map_h; r++)
+            for (long long c = 0; c < p.map_w; c++) {
+                int touches = llabs(r + off - nr) <= GP_SSIM_HALF && llabs(c + off - nc) <= GP_SSIM_HALF;
+                GP_CHECK(isnan(map[r * p.map_w + c]) == touches);
+            }
+        GP_CHECK(isnan(mean));
+        /* the fp32 model (the GPU's arithmetic) puts NaN in the same places,
+         * also when the NaN is the pixel a strip takes its shift from */
+        float *fm = malloc(sizeof(float) * 40 * 37);
+        GP_CHECK(gp_ssim_model_f32(&p, 32, 10, 1, x, y, fm).code == GP_OK);
+        for (long long i = 0; i < p.map_elems; i++)
+            GP_CHECK(isnan(fm[i]) == isnan(map[i]));
+        x[(off + 5) * 37 + 16] = NAN; /* strip 0, tile 0 shift pixel: (off + 10/2, 32/2) */
+        GP_CHECK(gp_ssim_model_f32(&p, 32, 10, 1, x, y, fm).code == GP_OK);
+        GP_CHECK(gp_ssim_ref(&p, x, y, map, NULL).code == GP_OK);
+        for (long long i = 0; i < p.map_elems; i++)
+            GP_CHECK(isnan(fm[i]) == isnan(map[i]));
+        free(x), free(y), free(map), free(fm);
+    }
+    return 0;
+}
+
+/* Largest |model - reference| over a problem. */
+static double model_error(const gp_ssim_problem *p, int kind, int tx, int ty, int shift, unsigned long long seed)
+{
+    float *x = malloc(sizeof(float) * (size_t)p->in_elems), *y = malloc(sizeof(float) * (size_t)p->in_elems);
+    float *fm = malloc(sizeof(float) * (size_t)p->map_elems);
+    double *map = malloc(sizeof(double) * (size_t)p->map_elems), worst = 0;
+    fill(kind, p, x, y, &seed);
+    if (gp_ssim_ref(p, x, y, map, NULL).code != GP_OK || gp_ssim_model_f32(p, tx, ty, shift, x, y, fm).code != GP_OK)
+        worst = INFINITY;
+    for (long long i = 0; i < p->map_elems; i++) {
+        double e = fabs((double)fm[i] - map[i]);
+        worst = e > worst || isnan(e) ? e : worst;
+    }
+    free(x), free(y), free(fm), free(map);
+    return worst;
+}
+
+GP_TEST(ssim_model_f32_within_budget)
+{
+    /* The GPU kernel's fp32 arithmetic (strip shift, separable, 4 moments)
+     * stays within the 1e-5 the GPU verify allows, for every image kind. */
+    const long long sizes[3][2] = {{33, 33}, {65, 67}, {70, 129}};
+    double worst = 0;
+    for (int sz = 0; sz < 3; sz++)
+        for (int b = 0; b < 2; b++)
+            for (int k = 0; k < K_NKINDS; k++) {
+                gp_ssim_problem p = problem(1, 2, sizes[sz][0], sizes[sz][1], (gp_ssim_border)b);
+                double e = model_error(&p, k, sz == 1 ? 64 : 32, 7 + 9 * sz, 1, 100 + (unsigned)k);
+                if (!(e <= 1e-5))
+                    fprintf(stderr, "kind %d size %lld border %d: error %.3g\n", k, sizes[sz][0], b, e);
+                GP_CHECK(e <= 1e-5);
+                worst = e > worst ? e : worst;
+            }
+    fprintf(stderr, "fp32 model: largest error %.3g\n", worst);
+    return 0;
+}
+
+GP_TEST(ssim_model_f32_unshifted_misses_budget)
+{
+    /* Without the shift, E[x^2] - mu^2 cancels in fp32: on flat bright
+     * regions sigma^2 comes out ~1e-7 off against C2 = 9e-4, which breaks
+     * 1e-5.  This is why the kernel shifts its moments. */
+    gp_ssim_problem p = problem(1, 1, 33, 40, GP_SSIM_VALID);
+    double worst = 0;
+    for (unsigned s = 1; s <= 8; s++) {
+        double e = model_error(&p, K_CONSTANT, 32, 16, 0, s);
+        worst = e > worst ? e : worst;
+        GP_CHECK(model_error(&p, K_CONSTANT, 32, 16, 1, s) <= 1e-6);
+    }
+    fprintf(stderr, "unshifted fp32 on constant images: largest error %.3g\n", worst);
+    GP_CHECK(worst > 1e-5);
+    return 0;
+}
+
+GP_TEST(ssim_bad_shapes)
+{
+    gp_ssim_problem p;
+    gp_ssim_dims a = {1, 3, 64, 64}, b = {1, 3, 64, 65}, c = {2, 3, 64, 64}, zero = {1, 0, 64, 64},
+                 neg = {1, 1, -4, 64}, small = {1, 1, 64, 10}, huge = {1, 1, 1ll << 31, 8},
+                 many = {1ll << 20, 1ll << 20, 2, 2}, edge = {1, 1, 1ll << 20, 1ll << 20};
+    GP_CHECK(gp_ssim_problem_init(&p, &a, &b, GP_SSIM_SAME).code == GP_ERR_USAGE);
+    GP_CHECK(gp_ssim_problem_init(&p, &a, &c, GP_SSIM_SAME).code == GP_ERR_USAGE);
+    GP_CHECK(gp_ssim_problem_init(&p, &zero, &zero, GP_SSIM_SAME).code == GP_ERR_USAGE);
+    GP_CHECK(gp_ssim_problem_init(&p, &neg, &neg, GP_SSIM_SAME).code == GP_ERR_USAGE);
+    GP_CHECK(gp_ssim_problem_init(&p, &small, &small, GP_SSIM_VALID).code == GP_ERR_USAGE);
+    GP_CHECK(gp_ssim_problem_init(&p, &small, &small, GP_SSIM_SAME).code == GP_OK);
+    GP_CHECK(gp_ssim_problem_init(&p, &a, &a, (gp_ssim_border)2).code == GP_ERR_USAGE);
+    GP_CHECK(gp_ssim_problem_init(&p, NULL, &a, GP_SSIM_SAME).code == GP_ERR_USAGE);
+    GP_CHECK(gp_ssim_problem_init(&p, &huge, &huge, GP_SSIM_SAME).code == GP_ERR_NOMEM);
+    GP_CHECK(gp_ssim_problem_init(&p, &many, &many, GP_SSIM_SAME).code == GP_ERR_NOMEM);
+    GP_CHECK(gp_ssim_problem_init(&p, &edge, &edge, GP_SSIM_SAME).code == GP_OK); /* 2^40: the limit */
+    gp_status st = gp_ssim_problem_init(&p, &a, &b, GP_SSIM_SAME);
+    GP_CHECK(strstr(st.msg, "1x3x64x64 vs 1x3x64x65") != NULL);
+    /* valid: the map loses 5 pixels on each side */
+    GP_CHECK(gp_ssim_problem_init(&p, &a, &a, GP_SSIM_VALID).code == GP_OK);
+    GP_CHECK(p.map_h == 54 && p.map_w == 54 && p.map_elems == 3 * 54 * 54 && p.in_elems == 3 * 64 * 64);
+    return 0;
+}
+
+static gp_device_info fake_nvidia(void)
+{
+    gp_device_info d;
+    memset(&d, 0, sizeof d);
+    snprintf(d.vendor, sizeof d.vendor, "NVIDIA");
+    snprintf(d.arch, sizeof d.arch, "sm_90");
+    d.wave_size = 32;
+    d.compute_units = 132;
+    d.max_threads_per_block = 1024;
+    d.lds_per_block = 48 * 1024;
+    return d;
+}
+
+static int load_table(const char *rel, gp_table *t)
+{
+    char path[1024];
+    if (!gp_test_source_path(path, sizeof path, rel))
+        return 0;
+    gp_status st = gp_table_load(path, t);
+    if (st.code != GP_OK)
+        fprintf(stderr, "%s\n", st.msg);
+    return st.code == GP_OK;
+}
+
+GP_TEST(ssim_params_from_shipped_tables)
+{
+    static gp_table t;
+    gp_device_info d = fake_nvidia();
+    gp_ssim_params p;
+    GP_CHECK(load_table("tables/sm_90", &t));
+    GP_CHECK(gp_ssim_params_from_table(&t, &d, &p).code == GP_OK);
+    GP_CHECK(p.tile_x == 64 && p.tile_y == 256 && p.groups == 1 && p.block == 64 && p.variant == 0);
+    GP_CHECK(p.lds_bytes == 8 * 65 * 16 + 2 * 8 * 84 * 4 && p.note[0] == '\0');
+    /* tile_y evened out for H = 2160: 9 strips of 240 */
+    gp_ssim_problem big = problem(1, 3, 2160, 3840, GP_SSIM_SAME);
+    char s[200];
+    gp_ssim_params_format(&p, &big, s, sizeof s);
+    GP_CHECK(strstr(s, "tile_y=240 (table 256)") != NULL);
+    size_t wb = 0;
+    GP_CHECK(gp_ssim_workspace_bytes(&p, &big, &wb).code == GP_OK);
+    GP_CHECK(wb == 3 * 9 * 60 * sizeof(double));
+    gp_ssim_problem bigv = problem(1, 3, 2160, 3840, GP_SSIM_VALID); /* 2150 rows: 9 strips; columns 5..3834: 60 tiles */
+    GP_CHECK(gp_ssim_workspace_bytes(&p, &bigv, &wb).code == GP_OK);
+    GP_CHECK(wb == 3 * 9 * 60 * sizeof(double));
+
+    /* gfx900's table (wave 64) on an NVIDIA device: legal as it stands */
+    GP_CHECK(load_table("tables/gfx900", &t));
+    GP_CHECK(gp_ssim_params_from_table(&t, &d, &p).code == GP_OK);
+    GP_CHECK(p.tile_x == 64 && p.groups == 2 && p.block == 128 && p.variant == 1 && p.tile_y == 128);
+    GP_CHECK(load_table("tables/generic", &t));
+    GP_CHECK(gp_ssim_params_from_table(&t, &d, &p).code == GP_OK);
+    GP_CHECK(p.tile_x == 64 && p.block == 64 && p.variant == 1);
+
+    /* clamps: tile_x 16 -> 32; block 1024 -> 256 (registers) -> 128 (LDS) */
+    GP_CHECK(gp_table_set(&t, "kernel.ssim", "tile_x", 16, "rule test").code == GP_OK);
+    GP_CHECK(gp_table_set(&t, "kernel.ssim", "block", 1024, "rule test").code == GP_OK);
+    GP_CHECK(gp_ssim_params_from_table(&t, &d, &p).code == GP_OK);
+    GP_CHECK(p.tile_x == 32 && p.groups == 4 && p.block == 128 && p.lds_bytes <= 48 * 1024);
+    GP_CHECK(strstr(p.note, "tile_x 16 -> 32") != NULL && strstr(p.note, "block 1024 -> 128") != NULL);
+    /* a device with 16 KiB of LDS per block and 128 threads: tile_x 128 -> 64 */
+    d.lds_per_block = 16 * 1024;
+    d.max_threads_per_block = 128;
+    GP_CHECK(gp_table_set(&t, "kernel.ssim", "tile_x", 128, "rule test").code == GP_OK);
+    GP_CHECK(gp_ssim_params_from_table(&t, &d, &p).code == GP_OK);
+    GP_CHECK(p.tile_x == 64 && p.groups == 1 && p.lds_bytes <= 16 * 1024);
+    /* block smaller than tile_x: one group of tile_x threads */
+    d = fake_nvidia();
+    GP_CHECK(gp_table_set(&t, "kernel.ssim", "block", 64, "rule test").code == GP_OK);
+    GP_CHECK(gp_ssim_params_from_table(&t, &d, &p).code == GP_OK);
+    GP_CHECK(p.tile_x == 128 && p.block == 128 && p.groups == 1);
+    /* variant absent: the default; out of range: refused by the table */
+    GP_CHECK(load_table("tables/sm_90", &t));
+    GP_CHECK(gp_table_set(&t, "kernel.ssim", "variant", 2, "rule test").code == GP_ERR_USAGE);
+    return 0;
+}
+
+GP_TEST(ssim_checks_before_device_calls)
+{
+    /* Bad buffers are refused before any launch (this runs without a GPU). */
+    static gp_table t;
+    gp_device_info d = fake_nvidia();
+    gp_ssim_params prm;
+    GP_CHECK(load_table("tables/sm_90", &t));
+    GP_CHECK(gp_ssim_params_from_table(&t, &d, &prm).code == GP_OK);
+    gp_ssim_problem p = problem(1, 1, 33, 33, GP_SSIM_SAME), none;
+    memset(&none, 0, sizeof none);
+    float *fake = (float *)(uintptr_t)0x1000;
+    double *dm = (double *)(uintptr_t)0x2000;
+    size_t wb = 0;
+    GP_CHECK(gp_ssim_workspace_bytes(&prm, &p, &wb).code == GP_OK && wb > 0);
+    GP_CHECK(gp_ssim_run(&prm, &p, fake, fake, fake, 33 * 33 - 1, dm, dm, wb).code == GP_ERR_USAGE);
+    GP_CHECK(gp_ssim_run(&prm, &p, fake, fake, fake, 33 * 33, dm, dm, wb - 1).code == GP_ERR_USAGE);
+    GP_CHECK(gp_ssim_run(&prm, &p, NULL, fake, fake, 33 * 33, dm, dm, wb).code == GP_ERR_USAGE);
+    GP_CHECK(gp_ssim_run(&prm, &none, fake, fake, fake, 33 * 33, dm, dm, wb).code == GP_ERR_USAGE);
+    GP_CHECK(gp_ssim_naive_run(&p, fake, fake, fake, 10, dm, dm, 1 << 20).code == GP_ERR_USAGE);
+    return 0;
+}
+
+GP_TEST(ssim_tune_candidates_are_legal)
+{
+    static gp_table t, out[32];
+    const gp_kernel *k = gp_kernel_find("ssim");
+    GP_CHECK(k != NULL && k->candidates != NULL);
+    GP_CHECK(load_table("tables/sm_90", &t));
+    int n = 0;
+    gp_device_info d = fake_nvidia();
+    GP_CHECK(k->candidates(&t, &d, out, 32, &n).code == GP_OK);
+    GP_CHECK(n == 27 && gp_table_equal(&out[0], &t));
+    for (int i = 0; i < n; i++) {
+        gp_ssim_params p;
+        GP_CHECK(gp_table_validate(&out[i], "candidate").code == GP_OK);
+        GP_CHECK(gp_ssim_params_from_table(&out[i], &d, &p).code == GP_OK && p.note[0] == '\0');
+    }
+    GP_CHECK(k->candidates(&t, &d, out, 5, &n).code == GP_OK && n == 5);
+    return 0;
+}

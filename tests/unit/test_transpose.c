@@ -1,0 +1,270 @@
+/* transpose on the CPU: the reference against hand-made cases, the
+ * division-free tile mapping against '/', parameters from every shipped
+ * table clamped to several devices, the tuning candidates, and bad arguments
+ * refused before any device call. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gp_test.h"
+#include "kernel.h"
+#include "table.h"
+#include "transpose.h"
+
+static const char *const table_names[] = {"generic", "sm_90", "sm_80", "gfx900"};
+
+static gp_device_info fake_dev(int wave, int max_threads, size_t lds)
+{
+    gp_device_info d;
+    memset(&d, 0, sizeof d);
+    d.compute_units = 132;
+    d.wave_size = wave;
+    d.max_threads_per_block = max_threads;
+    d.max_block_dim[0] = max_threads, d.max_block_dim[1] = max_threads, d.max_block_dim[2] = 64;
+    d.max_grid_dim[0] = 0x7fffffff;
+    d.lds_per_block = lds;
+    return d;
+}
+
+static int load_table(const char *name, gp_table *t)
+{
+    char path[1024], rel[64];
+    snprintf(rel, sizeof rel, "tables/%s", name);
+    if (!gp_test_source_path(path, sizeof path, rel))
+        return 0;
+    gp_status st = gp_table_load(path, t);
+    if (st.code != GP_OK)
+        fprintf(stderr, "%s\n", st.msg);
+    return st.code == GP_OK;
+}
+
+GP_TEST(transpose_ref_hand)
+{
+    /* [[1 2 3] [4 5 6]] -> [[1 4] [2 5] [3 6]] */
+    const float in[6] = {1, 2, 3, 4, 5, 6};
+    const float want[6] = {1, 4, 2, 5, 3, 6};
+    float out[6];
+    gp_transpose_ref_f32(in, out, 2, 3);
+    GP_CHECK(!memcmp(out, want, sizeof want));
+    /* 1 x N and N x 1 keep the memory order. */
+    gp_transpose_ref_f32(in, out, 1, 6);
+    GP_CHECK(!memcmp(out, in, sizeof in));
+    gp_transpose_ref_f32(in, out, 6, 1);
+    GP_CHECK(!memcmp(out, in, sizeof in));
+    return 0;
+}
+
+GP_TEST(transpose_ref_blocked_matches_naive)
+{
+    /* Shapes across the reference's 32-element blocking, and the round trip. */
+    const size_t shapes[][2] = {{33, 65}, {64, 32}, {1, 100}, {100, 1}, {31, 31}, {97, 3}};
+    unsigned long long rng = 7;
+    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+        size_t r = shapes[s][0], c = shapes[s][1], n = r * c;
+        float *a = malloc(n * sizeof(float)), *b = malloc(n * sizeof(float)), *back = malloc(n * sizeof(float));
+        GP_CHECK(a && b && back);
+        for (size_t i = 0; i < n; i++)
+            a[i] = (float)gp_test_rand(&rng);
+        gp_transpose_ref_f32(a, b, r, c);
+        for (size_t i = 0; i < r; i++)
+            for (size_t j = 0; j < c; j++)
+                GP_CHECK(b[j * r + i] == a[i * c + j]);
+        gp_transpose_ref_f32(b, back, c, r);
+        GP_CHECK(!memcmp(a, back, n * sizeof(float)));
+        free(a), free(b), free(back);
+    }
+    return 0;
+}
+
+GP_TEST(transpose_fastdiv_matches_division)
+{
+    unsigned long long rng = 11;
+    const unsigned edges[] = {0u, 1u, 2u, 3u, 63u, 64u, 65u, 1000u, 65535u, 65536u, 0x7ffffffeu, 0x7fffffffu};
+    for (unsigned d = 1; d < 3000; d++) {
+        gp_transpose_fastdiv f = gp_transpose_fastdiv_make(d);
+        for (size_t i = 0; i < sizeof edges / sizeof edges[0]; i++) {
+            unsigned n = edges[i];
+            GP_CHECK(gp_transpose_fastdiv_apply(n, f) == n / d);
+            if (n >= 1)
+                GP_CHECK(gp_transpose_fastdiv_apply(n - 1, f) == (n - 1) / d);
+        }
+        for (int k = 0; k < 200; k++) {
+            unsigned n = (unsigned)(gp_test_rand(&rng) * 2147483647.0);
+            GP_CHECK(gp_transpose_fastdiv_apply(n, f) == n / d);
+            unsigned m = d * (unsigned)(k + 1); /* exact multiples and their neighbours */
+            if (m < 0x7fffffffu && m / (unsigned)(k + 1) == d) {
+                GP_CHECK(gp_transpose_fastdiv_apply(m, f) == m / d);
+                GP_CHECK(gp_transpose_fastdiv_apply(m - 1, f) == (m - 1) / d);
+            }
+        }
+    }
+    /* Large divisors, including powers of two and 2^31 - 1. */
+    for (int k = 0; k < 20000; k++) {
+        unsigned d = 1u + (unsigned)(gp_test_rand(&rng) * 2147483646.0);
+        if (k < 31)
+            d = 1u << k;
+        gp_transpose_fastdiv f = gp_transpose_fastdiv_make(d);
+        unsigned n = (unsigned)(gp_test_rand(&rng) * 2147483647.0);
+        GP_CHECK(gp_transpose_fastdiv_apply(n, f) == n / d);
+        GP_CHECK(gp_transpose_fastdiv_apply(0x7fffffffu, f) == 0x7fffffffu / d);
+    }
+    return 0;
+}
+
+GP_TEST(transpose_params_from_generic)
+{
+    gp_table t;
+    gp_transpose_params p;
+    GP_CHECK(load_table("generic", &t));
+    gp_device_info h200 = fake_dev(32, 1024, 48 * 1024);
+    GP_CHECK(gp_transpose_params_from_table(&t, &h200, &p).code == GP_OK);
+    GP_CHECK(p.tile == 32 && p.pad == 1 && p.block_rows == 8 && p.vec == 1 && p.group == 1);
+    GP_CHECK(p.note[0] == '\0');
+    char b[192];
+    gp_transpose_params_format(&p, b, sizeof b);
+    GP_CHECK(strstr(b, "tile=32") && strstr(b, "block 32x8"));
+    /* The optional keys absent: the classic kernel. */
+    gp_table u = t;
+    gp_table_init(&u);
+    GP_CHECK(gp_table_set(&u, "kernel.transpose", "tile", 64, "rule test").code == GP_OK);
+    GP_CHECK(gp_table_set(&u, "kernel.transpose", "pad", 2, "rule test").code == GP_OK);
+    GP_CHECK(gp_table_set(&u, "kernel.transpose", "block_rows", 16, "rule test").code == GP_OK);
+    GP_CHECK(gp_transpose_params_from_table(&u, &h200, &p).code == GP_OK);
+    GP_CHECK(p.tile == 64 && p.pad == 2 && p.block_rows == 16 && p.vec == 1 && p.group == 1);
+    /* A missing required key is an error, not a guess. */
+    gp_table_init(&u);
+    GP_CHECK(gp_transpose_params_from_table(&u, &h200, &p).code == GP_ERR_USAGE);
+    return 0;
+}
+
+GP_TEST(transpose_params_clamped_to_device)
+{
+    gp_transpose_params p;
+    /* 64 x 16 = 1024 threads on a device of 256: more rows per thread. */
+    gp_device_info small = fake_dev(64, 256, 64 * 1024);
+    memset(&p, 0, sizeof p);
+    p.tile = 64, p.pad = 1, p.block_rows = 16, p.vec = 1, p.group = 1;
+    gp_transpose_params_fit(&p, &small);
+    GP_CHECK(p.tile == 64 && p.block_rows == 4 && p.note[0]);
+    /* More than 16 rows per thread is not compiled: block_rows raised. */
+    gp_device_info big = fake_dev(32, 1024, 48 * 1024);
+    memset(&p, 0, sizeof p);
+    p.tile = 64, p.pad = 1, p.block_rows = 1, p.vec = 1, p.group = 1;
+    gp_transpose_params_fit(&p, &big);
+    GP_CHECK(p.block_rows == 4 && p.tile / p.block_rows <= GP_TRANSPOSE_MAX_ITEMS);
+    /* Vectors only on tiles of 32 and 64; a vec of 3 becomes 2. */
+    memset(&p, 0, sizeof p);
+    p.tile = 16, p.pad = 1, p.block_rows = 4, p.vec = 4, p.group = 0;
+    gp_transpose_params_fit(&p, &big);
+    GP_CHECK(p.vec == 1 && p.group == 1);
+    memset(&p, 0, sizeof p);
+    p.tile = 32, p.pad = 1, p.block_rows = 8, p.vec = 3, p.group = 4;
+    gp_transpose_params_fit(&p, &big);
+    GP_CHECK(p.vec == 2 && p.group == 4);
+    /* Shared memory of 4 KiB: a 32 x 33 tile (4224 bytes) does not fit. */
+    gp_device_info tiny = fake_dev(32, 1024, 4096);
+    memset(&p, 0, sizeof p);
+    p.tile = 64, p.pad = 1, p.block_rows = 8, p.vec = 4, p.group = 1;
+    gp_transpose_params_fit(&p, &tiny);
+    GP_CHECK(p.tile == 16 && p.vec == 1 && (size_t)p.tile * (p.tile + p.pad) * 4 <= 4096);
+    return 0;
+}
+
+/* Every shipped table on every kind of device gives parameters the GPU code
+ * has a kernel for and the device can launch. */
+GP_TEST(transpose_params_every_table_every_device)
+{
+    gp_device_info devs[4] = {fake_dev(32, 1024, 48 * 1024), fake_dev(64, 1024, 64 * 1024),
+                              fake_dev(64, 256, 32 * 1024), fake_dev(32, 128, 16 * 1024)};
+    for (size_t i = 0; i < sizeof table_names / sizeof table_names[0]; i++) {
+        gp_table t;
+        GP_CHECK(load_table(table_names[i], &t));
+        for (int d = 0; d < 4; d++) {
+            gp_transpose_params p;
+            GP_CHECK(gp_transpose_params_from_table(&t, &devs[d], &p).code == GP_OK);
+            int items = p.tile / p.block_rows;
+            GP_CHECK(p.tile >= 8 && p.tile <= 64 && !(p.tile & (p.tile - 1)));
+            GP_CHECK(p.tile % p.block_rows == 0 && items <= GP_TRANSPOSE_MAX_ITEMS && !(items & (items - 1)));
+            GP_CHECK((p.tile / p.vec) * p.block_rows <= devs[d].max_threads_per_block);
+            GP_CHECK((size_t)p.tile * (size_t)(p.tile + p.pad) * 4 <= devs[d].lds_per_block);
+            GP_CHECK(p.vec == 1 || (p.tile >= 32 && (p.vec == 2 || p.vec == 4)));
+        }
+    }
+    return 0;
+}
+
+GP_TEST(transpose_effective_vec)
+{
+    gp_transpose_params p;
+    memset(&p, 0, sizeof p);
+    p.tile = 32, p.pad = 1, p.block_rows = 8, p.vec = 4, p.group = 1;
+    gp_transpose_params_fit(&p, NULL);
+    void *a = (void *)(uintptr_t)0x10000, *b = (void *)(uintptr_t)0x20000;
+    GP_CHECK(gp_transpose_effective_vec(&p, 64, 64, a, b) == 4);
+    GP_CHECK(gp_transpose_effective_vec(&p, 64, 66, a, b) == 2);   /* cols even, not a multiple of 4 */
+    GP_CHECK(gp_transpose_effective_vec(&p, 63, 64, a, b) == 1);   /* odd rows: output rows misaligned */
+    GP_CHECK(gp_transpose_effective_vec(&p, 64, 64, (char *)a + 4, b) == 1);
+    GP_CHECK(gp_transpose_effective_vec(&p, 64, 64, (char *)a + 8, b) == 2);
+    return 0;
+}
+
+GP_TEST(transpose_bad_arguments)
+{
+    gp_transpose_params p;
+    memset(&p, 0, sizeof p);
+    p.tile = 32, p.pad = 1, p.block_rows = 8, p.vec = 1, p.group = 1;
+    gp_transpose_params_fit(&p, NULL);
+    float *a = (float *)(uintptr_t)0x100000, *b = (float *)(uintptr_t)0x900000;
+    /* Every refusal happens before a device call (these pointers are fake). */
+    GP_CHECK(gp_transpose_f32(a, b, 4, 4, NULL).code == GP_ERR_USAGE);
+    GP_CHECK(gp_transpose_f32(NULL, b, 4, 4, &p).code == GP_ERR_USAGE);
+    GP_CHECK(gp_transpose_f32(a, NULL, 4, 4, &p).code == GP_ERR_USAGE);
+    GP_CHECK(gp_transpose_f32(a, a + 8, 4, 4, &p).code == GP_ERR_USAGE); /* overlap */
+    gp_status st;
+    st = gp_transpose_f32(a, a, 4, 4, &p);
+    GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "overlap"));
+    GP_CHECK(gp_transpose_f32((float *)((char *)a + 2), b, 4, 4, &p).code == GP_ERR_USAGE);
+    GP_CHECK(gp_transpose_f32(a, b, (size_t)1 << 40, (size_t)1 << 40, &p).code == GP_ERR_USAGE);
+    float *far = (float *)(uintptr_t)((uintptr_t)1 << 46);
+    st = gp_transpose_f32(a, far, (size_t)1 << 36, 1, &p); /* 2^31 tiles: more than the kernel counts */
+    GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "tiles"));
+    gp_transpose_params q = p;
+    q.tile = 48;
+    st = gp_transpose_f32(a, b, 4, 4, &q);
+    GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "not fitted"));
+    q = p;
+    q.block_rows = 3;
+    GP_CHECK(gp_transpose_f32(a, b, 4, 4, &q).code == GP_ERR_USAGE);
+    /* An empty matrix is done without touching the device. */
+    GP_CHECK(gp_transpose_f32(a, b, 0, 5, &p).code == GP_OK);
+    GP_CHECK(gp_transpose_f32(NULL, NULL, 7, 0, &p).code == GP_OK);
+    GP_CHECK(gp_transpose_copy_f32((float *)((char *)a + 4), b, 16, NULL).code == GP_ERR_USAGE);
+    return 0;
+}
+
+GP_TEST(transpose_registered_with_candidates)
+{
+    const gp_kernel *k = gp_kernel_find("transpose");
+    GP_CHECK(k && k->verify && k->bench && k->print_params && k->candidates);
+    gp_table base;
+    GP_CHECK(load_table("sm_90", &base));
+    static gp_table out[32];
+    int n = 0;
+    gp_device_info h200 = fake_dev(32, 1024, 48 * 1024);
+    GP_CHECK(k->candidates(&base, &h200, out, 32, &n).code == GP_OK);
+    GP_CHECK(n > 4 && gp_table_equal(&out[0], &base));
+    int differ = 0;
+    for (int i = 0; i < n; i++) {
+        gp_transpose_params p;
+        GP_CHECK(gp_table_validate(&out[i], "candidate").code == GP_OK);
+        GP_CHECK(gp_transpose_params_from_table(&out[i], &h200, &p).code == GP_OK);
+        differ += i > 0 && !gp_table_equal(&out[i], &base);
+    }
+    GP_CHECK(differ == n - 1);
+    /* The sweep may offer fewer. */
+    GP_CHECK(k->candidates(&base, &h200, out, 2, &n).code == GP_OK && n == 2);
+    FILE *devnull = fopen("/dev/null", "w");
+    GP_CHECK(devnull && k->print_params(&base, &h200, devnull).code == GP_OK);
+    fclose(devnull);
+    return 0;
+}
