@@ -130,17 +130,22 @@ static const gp_table_key keys[] = {
     {"kernel.conv2d", "tile_y", GP_TV_INT, "pixels", 1, 64, R | NN, "rule tile_from_lds, swept conv2d", "conv2d", "output tile height per block"},
     {"kernel.conv2d", "block", GP_TV_INT, "threads", 64, 1024, R | NN | P2, "rule block_from_launch, swept conv2d", "conv2d", "threads per block"},
     {"kernel.conv2d", "out_channels_per_block", GP_TV_INT, "channels", 1, 64, R | NN, "rule tile_from_registers, swept conv2d", "conv2d", "output channels one block computes"},
-    {"kernel.conv2d", "variant", GP_TV_INT, "", 0, 2, NN, "rule generic-conservative, swept conv2d", "conv2d", "code path: 0 tiled with compiled kernel sizes, 1 tiled generic, 2 direct; optional, default 0"},
+    {"kernel.conv2d", "variant", GP_TV_INT, "", 0, 3, NN, "rule generic-conservative, swept conv2d", "conv2d", "code path: 0 tiled with compiled kernel sizes, 1 tiled generic, 2 direct, 3 as 0 with the kernel-row loop rolled; optional, default 0"},
 
     {"kernel.transpose", "tile", GP_TV_INT, "elements", 8, 64, R | NN | P2, "rule tile_from_banks, swept transpose", "transpose", "square tile edge"},
     {"kernel.transpose", "pad", GP_TV_INT, "elements", 0, 8, R | NN, "rule pad_from_banks", "transpose", "LDS row padding against bank conflicts"},
     {"kernel.transpose", "block_rows", GP_TV_INT, "rows", 1, 64, R | NN | P2, "rule block_from_launch, swept transpose", "transpose", "tile rows per pass (block = tile x block_rows)"},
     {"kernel.transpose", "vec", GP_TV_INT, "elements", 1, 4, NN | P2, "rule generic-conservative, swept transpose", "transpose", "elements per global access (1, 2, 4: 4-, 8-, 16-byte loads/stores); optional, default 1"},
     {"kernel.transpose", "group", GP_TV_INT, "tile rows", 1, 4096, NN, "rule generic-conservative, swept transpose", "transpose", "tile rows per group of the block order (1: row-major tile order); optional, default 1"},
+    {"kernel.transpose", "swizzle", GP_TV_INT, "", 0, 1, NN, "rule generic-conservative, swept transpose", "transpose", "1: unpadded shared tile with XOR-swizzled chunks and vector shared accesses (vec 2, 4; tiles 32, 64); optional, default 0"},
+    {"kernel.transpose", "stream", GP_TV_INT, "", 0, 3, NN, "rule generic-conservative, swept transpose", "transpose", "streaming (evict-first) global accesses: bit 0 loads, bit 1 stores (tiles 32, 64); optional, default 0"},
+    {"kernel.transpose", "tiles_per_block", GP_TV_INT, "tiles", 1, 64, NN, "rule generic-conservative, swept transpose", "transpose", "tiles one block moves (1: one tile per block, no grid-stride); optional, default 1"},
 
     {"kernel.reduce", "block", GP_TV_INT, "threads", 64, 1024, R | NN | P2, "rule block_from_launch, swept reduce", "reduce", "threads per block"},
     {"kernel.reduce", "items_per_thread", GP_TV_INT, "vectors", 1, 64, R | NN, "rule ilp_from_dram_latency, swept reduce", "reduce", "16-byte loads (4 elements) each thread issues per pass, one accumulator each"},
     {"kernel.reduce", "grid_per_cu", GP_TV_INT, "blocks/CU", 1, 64, R | NN, "rule grid_from_occupancy, swept reduce", "reduce", "blocks launched per CU (grid-stride loop)"},
+    {"kernel.reduce", "one_pass", GP_TV_INT, "", 0, 1, NN, "rule generic-conservative, swept reduce", "reduce", "1: one pass, as many blocks as the data needs (grid_per_cu unused); 0: grid_per_cu x CUs blocks, grid-stride; optional, default 0"},
+    {"kernel.reduce", "stream", GP_TV_INT, "", 0, 1, NN, "rule generic-conservative, swept reduce", "reduce", "1: streaming (evict-first / non-temporal) 16-byte loads; optional, default 0"},
 
     {"kernel.gemm", "tile_m", GP_TV_INT, "elements", 16, 256, R | NN | P2, "rule tile_from_registers, swept gemm", "gemm", "block tile rows of C"},
     {"kernel.gemm", "tile_n", GP_TV_INT, "elements", 16, 256, R | NN | P2, "rule tile_from_registers, swept gemm", "gemm", "block tile columns of C"},

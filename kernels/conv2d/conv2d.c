@@ -87,28 +87,25 @@ static int floor_pow2(int v)
     return p;
 }
 
-/* Bank-conflict degree of one compute load of warp 0 (32 lanes, 32 banks of
- * 4 bytes): lane l reads the input tile at row (l / tx) * ry, column
- * (l % tx) * 4.  vec4: 16-byte loads, served 8 lanes per pass; else 4-byte
- * loads, 32 lanes per pass.  The result is the most distinct words one
- * bank must serve in one pass. */
-static int conflict_degree(int pitch, int tx, int ry, int vec4)
+/* One pass touches at most 32 words (8 lanes x 4 or 32 lanes x 1), so
+ * addr[bank] holds every distinct word a bank sees (no saturation). */
+int gp_conv2d_conflict_degree(int pitch, int tx, int ry, int vec4)
 {
+    if (tx < 1)
+        tx = 1;
     int lanes_per_pass = vec4 ? 8 : 32, worst = 1;
     for (int p0 = 0; p0 < 32; p0 += lanes_per_pass) {
-        long addr[32][4];
+        long addr[32][32];
         int nw[32] = {0};
         for (int l = p0; l < p0 + lanes_per_pass; l++) {
             long base = (long)(l / tx) * ry * pitch + (long)(l % tx) * 4;
             for (int k = 0; k < (vec4 ? 4 : 1); k++) {
                 long a = base + k;
-                int bank = (int)(a % 32), seen = 0;
+                int bank = (int)(((a % 32) + 32) % 32), seen = 0;
                 for (int i = 0; i < nw[bank]; i++)
                     seen |= addr[bank][i] == a;
-                if (!seen && nw[bank] < 4)
+                if (!seen)
                     addr[bank][nw[bank]++] = a;
-                else if (!seen)
-                    nw[bank]++; /* saturates the count: degree > 4 is bad enough */
             }
         }
         for (int b = 0; b < 32; b++)
@@ -155,8 +152,13 @@ static void add_note(gp_conv2d_plan *p, const char *text)
     snprintf(p->note + len, sizeof p->note - len, "%s%s", len ? "; " : "", text);
 }
 
+static size_t round4(size_t v) { return (v + 3) / 4 * 4; }
+
 /* LDS layout and stage depth for the current threads_x/rows/ocb; 0 when not
- * even one channel fits. */
+ * even one channel fits.  Two input buffers of ic_per_stage channels (the
+ * next stage loads while the current one computes) and the weights: all
+ * input channels' at once when they fit next to one channel's buffers,
+ * else two buffers of one stage's. */
 static int fit_lds(gp_conv2d_plan *p, size_t budget)
 {
     const gp_conv2d_shape *s = &p->s;
@@ -165,22 +167,21 @@ static int fit_lds(gp_conv2d_plan *p, size_t budget)
     p->oc_pad = p->oc_per_thread == 6 ? 8 : p->oc_per_thread;
     p->in_rows = p->tile_y + s->kh - 1;
     int in_cols = p->tile_x + s->kw - 1;
-    int vec4 = p->k_spec > 0, base, step, tries;
+    int vec4 = p->k_spec > 0, base, step, tries, fill = in_cols;
     if (vec4) {
         /* 16-byte row loads: the last thread's last float4 may reach past
          * in_cols; those columns are never multiplied but must exist. */
         int nv = (GP_CONV2D_RX + p->k_spec - 1 + 3) / 4;
-        base = p->tile_x - 4 + 4 * nv;
-        if (base < in_cols)
-            base = in_cols;
-        base = (base + 3) / 4 * 4;
+        if (p->tile_x - GP_CONV2D_RX + 4 * nv > fill)
+            fill = p->tile_x - GP_CONV2D_RX + 4 * nv;
+        base = (fill + 3) / 4 * 4;
         step = 4, tries = 8;
     } else {
         base = in_cols, step = 1, tries = 32;
     }
     int best = base, best_deg = 1 << 30;
     for (int i = 0; i < tries; i++) {
-        int d = conflict_degree(base + i * step, p->threads_x, p->rows_per_thread, vec4);
+        int d = gp_conv2d_conflict_degree(base + i * step, p->threads_x, p->rows_per_thread, vec4);
         if (d < best_deg) {
             best_deg = d;
             best = base + i * step;
@@ -188,32 +189,59 @@ static int fit_lds(gp_conv2d_plan *p, size_t budget)
     }
     p->pitch = best;
     p->lds_conflict = best_deg;
-    size_t kk = (size_t)s->kh * s->kw;
-    size_t per_ch = ((size_t)p->in_rows * p->pitch + kk * p->oc_pad) * 4;
-    size_t cc = per_ch ? budget / per_ch : 0;
-    if (cc > (size_t)s->in_c)
-        cc = (size_t)s->in_c;
-    /* The rounding of the weights' block to 16 bytes may cost one channel. */
-    while (cc > 0) {
-        size_t ws = (cc * kk * p->oc_pad + 3) / 4 * 4;
-        size_t bytes = (ws + cc * (size_t)p->in_rows * p->pitch) * 4;
-        if (bytes <= budget) {
-            p->ws_floats = (int)ws;
-            p->lds_bytes = bytes;
-            break;
+    p->fill_cols = fill;
+    /* The tile's first input column is ox0 - pad_w with ox0 a multiple of 4:
+     * the chunks start s_off columns left of it, on a 16-byte boundary of
+     * rows whose width is a multiple of 4. */
+    p->s_off = (int)(((-(long long)s->pad_w) % 4 + 4) % 4);
+    p->nchunk = (fill + p->s_off + 3) / 4;
+
+    const size_t kk = (size_t)s->kh * s->kw, xch = (size_t)p->in_rows * p->pitch;
+    const size_t floats = budget / 4;
+    /* Channels per stage: what GP_CONV2D_PF_CHUNKS chunks per thread cover
+     * (at least 1), and at most half of in_c so that there are two stages
+     * to overlap (the seed's problem is one wave of blocks: the block's own
+     * next stage is all there is to hide its loads behind). */
+    size_t c_pf = (size_t)GP_CONV2D_PF_CHUNKS(p->k_spec) * p->block / ((size_t)p->in_rows * p->nchunk);
+    size_t cmax = s->in_c >= 2 ? ((size_t)s->in_c + 1) / 2 : 1;
+    if (c_pf < 1)
+        c_pf = 1;
+    if (cmax > c_pf)
+        cmax = c_pf;
+    size_t cc = 0, ws = 0;
+    size_t wres = round4((size_t)s->in_c * kk * p->oc_pad);
+    if (wres + 2 * xch <= floats) {
+        p->w_resident = 1;
+        ws = wres;
+        cc = (floats - wres) / (2 * xch);
+        if (cc > cmax)
+            cc = cmax;
+    } else {
+        p->w_resident = 0;
+        for (cc = cmax; cc > 0; cc--) {
+            ws = round4(cc * kk * p->oc_pad);
+            if (2 * ws + 2 * cc * xch <= floats)
+                break;
         }
-        cc--;
+    }
+    if (cc < 1) {
+        p->ic_per_stage = 0;
+        return 0;
     }
     p->ic_per_stage = (int)cc;
-    return cc > 0;
+    p->nstages = (int)(((size_t)s->in_c + cc - 1) / cc);
+    p->ws_floats = (int)ws;
+    p->lds_bytes = ((p->w_resident ? 1 : 2) * ws + 2 * cc * xch) * 4;
+    return 1;
 }
 
 gp_status gp_conv2d_plan_fit(int tile_x, int tile_y, int block, int ocb, int variant,
                              const gp_device_info *dev, const gp_conv2d_shape *s, gp_conv2d_plan *p)
 {
     memset(p, 0, sizeof *p);
-    if (variant < GP_CONV2D_AUTO || variant > GP_CONV2D_DIRECT)
-        return gp_fail(GP_ERR_USAGE, "conv2d: variant %d is not 0 (auto), 1 (generic) or 2 (direct)", variant);
+    if (variant < GP_CONV2D_AUTO || variant > GP_CONV2D_ROLLED)
+        return gp_fail(GP_ERR_USAGE, "conv2d: variant %d is not 0 (auto), 1 (generic), 2 (direct) or 3 (rolled)",
+                       variant);
     if (tile_x < 1 || tile_y < 1 || block < 1 || ocb < 1)
         return gp_fail(GP_ERR_USAGE, "conv2d: parameters must be >= 1 (tile %dx%d, block %d, ocb %d)", tile_x,
                        tile_y, block, ocb);
@@ -253,7 +281,9 @@ gp_status gp_conv2d_plan_fit(int tile_x, int tile_y, int block, int ocb, int var
     p->rows_per_thread = want_ry >= 4 ? 4 : want_ry >= 2 ? 2 : 1;
     while (p->rows_per_thread > 1 && p->oc_per_thread * p->rows_per_thread * GP_CONV2D_RX > GP_CONV2D_MAX_ACC)
         p->rows_per_thread /= 2;
-    p->k_spec = variant == GP_CONV2D_AUTO && s->kh == s->kw && is_spec_size(s->kh) ? s->kh : 0;
+    p->k_spec = (variant == GP_CONV2D_AUTO || variant == GP_CONV2D_ROLLED) && s->kh == s->kw && is_spec_size(s->kh)
+                    ? s->kh
+                    : 0;
     p->variant = p->k_spec ? GP_CONV2D_AUTO : GP_CONV2D_GENERIC;
 
     /* Shrink the per-thread block until one input channel and its weights
@@ -282,6 +312,12 @@ gp_status gp_conv2d_plan_fit(int tile_x, int tile_y, int block, int ocb, int var
         char t[64];
         snprintf(t, sizeof t, "block %d -> %d to fit the LDS", b, p->block);
         add_note(p, t);
+    }
+    if (variant == GP_CONV2D_ROLLED) {
+        if (p->k_spec && gp_conv2d_rolled_compiled(p->k_spec, p->rows_per_thread, p->oc_per_thread))
+            p->variant = GP_CONV2D_ROLLED;
+        else
+            add_note(p, "rolled not compiled for this shape: auto");
     }
     if (p->tile_x != tile_x || p->tile_y != tile_y) {
         char t[96];
@@ -324,15 +360,16 @@ void gp_conv2d_plan_format(const gp_conv2d_plan *p, char *buf, size_t n)
         snprintf(buf, n, "direct, block %d, 1 output/thread%s%s", p->block, p->note[0] ? "; " : "", p->note);
         return;
     }
-    char k[16];
+    char k[24];
     if (p->k_spec)
-        snprintf(k, sizeof k, "k%d spec", p->k_spec);
+        snprintf(k, sizeof k, "k%d spec%s", p->k_spec, p->variant == GP_CONV2D_ROLLED ? " rolled" : "");
     else
         snprintf(k, sizeof k, "generic");
-    snprintf(buf, n, "%s, tile %dx%d, block %d (%dx%d), %dx%d px x %d oc/thread, %d ch/stage, LDS %.1f KiB, "
-                     "conflict %d%s%s",
+    snprintf(buf, n, "%s, tile %dx%d, block %d (%dx%d), %dx%d px x %d oc/thread, %d ch/stage x %d, "
+                     "weights %s, LDS %.1f KiB, conflict %d%s%s",
              k, p->tile_x, p->tile_y, p->block, p->threads_x, p->block / p->threads_x, GP_CONV2D_RX,
-             p->rows_per_thread, p->oc_per_thread, p->ic_per_stage, p->lds_bytes / 1024.0, p->lds_conflict,
+             p->rows_per_thread, p->oc_per_thread, p->ic_per_stage, p->nstages,
+             p->w_resident ? "resident" : "per stage", p->lds_bytes / 1024.0, p->lds_conflict,
              p->note[0] ? "; " : "", p->note);
 }
 

@@ -37,13 +37,29 @@ extern "C" {
 #define GP_CONV2D_MAX_ACC 64
 #define GP_CONV2D_MAX_BLOCK 256 /* the kernels' launch bounds */
 #define GP_CONV2D_SPEC_SIZES {3, 5, 6, 7}
+/* 4-column input chunks per thread a stage is sized for, by compiled kernel
+ * size k (0 = generic): the plan puts as many input channels in a stage as
+ * fit block x this many chunks (at least one).  The next stage's chunks are
+ * copied while the current one computes: all of them with cp.async (sm_80+),
+ * else the first few through registers and the rest after the compute. */
+#define GP_CONV2D_PF_CHUNKS(k) ((k) == 3 ? 8 : 4)
 
 /* kernel.conv2d.variant: which code runs. */
 enum {
     GP_CONV2D_AUTO = 0,    /* tiled, specialized kernel size where compiled, else generic */
     GP_CONV2D_GENERIC = 1, /* tiled, kernel size a run-time value */
-    GP_CONV2D_DIRECT = 2   /* one output per thread from global memory, no tiling (reference point) */
+    GP_CONV2D_DIRECT = 2,  /* one output per thread from global memory, no tiling (reference point) */
+    GP_CONV2D_ROLLED = 3   /* as AUTO, but the kernel-row loop rolled with double-buffered row segments
+                              (less code, more registers); compiled for kernel 5, 6, 7 with 2 rows and
+                              4, 6 or 8 channels per thread, else AUTO runs */
 };
+
+/* Whether the rolled variant is compiled for this kernel size and per-thread block. */
+static inline int gp_conv2d_rolled_compiled(int k, int rows_per_thread, int oc_per_thread)
+{
+    return (k == 5 || k == 6 || k == 7) && rows_per_thread == 2 &&
+           (oc_per_thread == 4 || oc_per_thread == 6 || oc_per_thread == 8);
+}
 
 typedef struct gp_conv2d_shape {
     int n, in_c, h, w;   /* input x: n x in_c x h x w */
@@ -55,7 +71,7 @@ typedef struct gp_conv2d_shape {
 typedef struct gp_conv2d_plan {
     gp_conv2d_shape s;
     int out_h, out_w;
-    int variant;          /* GP_CONV2D_AUTO (= specialized or generic as k_spec says), GENERIC, DIRECT */
+    int variant;          /* GP_CONV2D_AUTO (= specialized or generic as k_spec says), GENERIC, DIRECT, ROLLED */
     int k_spec;           /* specialized square kernel size, 0 = generic code */
     int block;            /* threads per block */
     int threads_x;        /* threads along x (power of two); threads_y = block / threads_x */
@@ -64,8 +80,16 @@ typedef struct gp_conv2d_plan {
     int oc_pad;           /* OCB rounded up for vector loads of the weights (1, 2, 4, 8) */
     int tile_x, tile_y;   /* output tile of one block */
     int in_rows, pitch;   /* LDS input tile: rows per channel, floats per row */
-    int ic_per_stage;     /* input channels staged in LDS at once */
-    int ws_floats;        /* LDS floats of the weights of one stage (16-byte multiple) */
+    int fill_cols;        /* LDS columns written per row: tile_x + kw - 1, or up to the last 16-byte read */
+    int s_off, nchunk;    /* rows are copied in 4-column chunks starting s_off columns left of the tile's
+                             first input column (16-byte aligned in global memory): nchunk per row */
+    int ic_per_stage;     /* input channels per LDS stage (two stage buffers: the next one loads while
+                             the current one computes) */
+    int nstages;          /* ceil(in_c / ic_per_stage) */
+    int w_resident;       /* 1: the weights of all input channels sit in LDS for the whole block;
+                             0: each stage brings its own (two weight buffers) */
+    int ws_floats;        /* LDS floats of the resident weights, or of one stage's weight buffer
+                             (16-byte multiple) */
     size_t lds_bytes;     /* dynamic LDS per block */
     int lds_conflict;     /* simulated bank-conflict degree of the compute loads (1 = none) */
     int tiles_x, tiles_y, groups;   /* grid: tiles and output-channel groups */
@@ -93,7 +117,14 @@ gp_status gp_conv2d_plan_make(const gp_table *t, const gp_device_info *dev, cons
 /* Same from explicit values (tables' keys): what plan_make does after reading. */
 gp_status gp_conv2d_plan_fit(int tile_x, int tile_y, int block, int ocb, int variant,
                              const gp_device_info *dev, const gp_conv2d_shape *s, gp_conv2d_plan *p);
-/* "k6 spec, tile 32x32, block 128 (8x16), 4x2 px x 6 oc/thread, 6 ch/stage, LDS 41 KiB" */
+/* Simulated bank-conflict degree of one compute load of warp 0 (32 lanes, 32
+ * banks of 4 bytes) with LDS rows `pitch` floats apart: lane l reads row
+ * (l / tx) * ry, column (l % tx) * 4; vec4: 16-byte reads (8 lanes per pass),
+ * else 4-byte reads (32 lanes per pass).  The most distinct words one bank
+ * serves in one pass: 1 = conflict-free, up to 32. */
+int gp_conv2d_conflict_degree(int pitch, int tx, int ry, int vec4);
+/* "k6 spec, tile 32x32, block 128 (8x16), 4x2 px x 6 oc/thread, 1 ch/stage x 6, weights resident,
+ * LDS 20.1 KiB, conflict 1" */
 void gp_conv2d_plan_format(const gp_conv2d_plan *p, char *buf, size_t n);
 
 /* y = conv(x, w) on the default stream (no synchronization).  Device

@@ -1,15 +1,23 @@
 /* conv2d kernels: direct convolution (cross-correlation), NCHW fp32.
  *
  * Tiled kernel: one block computes a tile_x x tile_y output tile for OCB
- * output channels.  Per stage it copies a group of input channels (tile plus
- * the kh-1 / kw-1 halo, zeros outside the image) and their weights into LDS;
- * then each thread accumulates a 4 x RY pixel x OCB channel register block.
- * For one kernel row it loads its RY input row segments (4 + kw - 1 values
- * each) into registers once, and for each tap one LDS read of the OCB
- * weights (a broadcast: every lane reads the same address) feeds
- * 4 x RY x OCB FMAs.  Square kernels 3, 5, 6, 7 are compile-time sizes
- * (16-byte row loads, unrolled taps); any other size runs the same kernel
- * with run-time kh, kw.
+ * output channels.  The input channels go through LDS in stages of
+ * ic_per_stage channels (tile plus the kh-1 / kw-1 halo, zeros outside the
+ * image), double-buffered: while the block computes stage s from one buffer,
+ * the copies of stage s+1 (4-column chunks, 16-byte aligned in global
+ * memory) into the other are in flight: cp.async on sm_80+, else loads into
+ * registers stored after the compute; one barrier per stage.  The weights of the
+ * block's output channels sit in LDS for all input channels when they fit
+ * ("resident"), else they travel with each stage.
+ *
+ * Compute: each thread accumulates a 4 x RY pixel x OCB channel register
+ * block.  For one kernel row it loads its RY input row segments (4 + kw - 1
+ * values each) into registers with 16-byte LDS reads, and for each tap one
+ * LDS read of the OCB weights (a broadcast: every lane reads the same
+ * address) feeds 4 x RY x OCB FMAs.  Square kernels 3, 5, 6, 7 are
+ * compile-time sizes (unrolled taps; the next kernel row's segments are
+ * loaded while the current row's FMAs run); any other size runs the same
+ * kernel with run-time kh, kw.
  *
  * Direct kernel: one output per thread straight from global memory; the
  * fallback for kernels too large for the LDS and a reference point in the
@@ -18,15 +26,54 @@
 #include "conv2d.h"
 
 /* Taps x pixels x channels up to which the kernel-row loop is unrolled as
- * well: beyond, the unrolled body would outgrow the instruction cache. */
-#define CONV_UNROLL_FMAS 1024
-/* Global loads one thread has in flight while staging the input tile: 16 x
- * 384 threads x 4 B = 24 KB per SM, about what DRAM latency x bandwidth
- * needs per SM on an H200 (4.8 TB/s x ~0.7 us / 132). */
-#define CONV_LOAD_BATCH 16
+ * well (one channel's whole body: 37 KB of code for 7x7 x 4x2 px x 6 oc):
+ * ptxas then loads later rows while earlier rows' FMAs run, with fewer
+ * registers than the explicit double buffer of the rolled loop.  Beyond, the
+ * body would outgrow the instruction cache. */
+#define CONV_UNROLL_FMAS 2400
+/* Register path (no cp.async): loads one thread issues before their stores
+ * when a stage is copied whole (the first stage, the weights, chunks past
+ * the prefetch), 4-column chunks and weight floats one thread prefetches
+ * into registers for the next stage.  Kept small: on gfx900 4 chunks (16
+ * VGPRs live across the FMAs) and 8-load batches push the unrolled 3x3 and
+ * rolled kernels past 256 VGPRs into scratch. */
+#define CONV_COPY_BATCH 2
+#define CONV_PF_X 2
+#define CONV_PF_W 1
 /* Launch bounds with a minimum of one block per CU: without it, recent ptxas
  * caps registers below what the register block needs and spills. */
 #define CONV_BOUNDS __launch_bounds__(GP_CONV2D_MAX_BLOCK, 1)
+
+/* sm_80 and newer copy global memory to LDS asynchronously (cp.async):
+ * the next stage's copies hold no registers while the FMAs run.  Elsewhere
+ * (AMD, older NVIDIA, the host pass) the next stage's first chunks wait in
+ * registers. */
+#if defined(GP_VENDOR_NVIDIA) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+#define CONV_ASYNC 1
+/* Copy `bytes` (4, 8 or 16) from src to LDS dst, or zeros when !valid (src
+ * is then not read; it must still be a valid address). */
+template <int BYTES>
+static __device__ __forceinline__ void cp_async(float *dst, const float *src, bool valid)
+{
+    const unsigned d = (unsigned)__cvta_generic_to_shared(dst);
+    const int n = valid ? BYTES : 0;
+    if (BYTES == 16)
+        asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(d), "l"(src), "r"(n) : "memory");
+    else
+        asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;\n" ::"r"(d), "l"(src), "n"(BYTES), "r"(n)
+                     : "memory");
+}
+static __device__ __forceinline__ void cp_async_commit_wait(void)
+{
+    asm volatile("cp.async.commit_group;\ncp.async.wait_group 0;\n" ::: "memory");
+}
+static __device__ __forceinline__ void cp_async_commit(void)
+{
+    asm volatile("cp.async.commit_group;\n" ::: "memory");
+}
+#else
+#define CONV_ASYNC 0
+#endif
 
 typedef struct conv_args {
     const float *x, *w;
@@ -34,107 +81,265 @@ typedef struct conv_args {
     int n, in_c, h, w_, out_c, kh, kw, pad_h, pad_w, out_h, out_w;
     int tx_log2;            /* threads_x = 1 << tx_log2 */
     int tile_x, tile_y, tiles_x, groups;
-    int in_rows, in_cols, pitch, ic_per_stage, ws_floats;
-    int fill_cols;          /* columns written per LDS row: in_cols, or up to the last 16-byte read */
-    int ld_dq, ld_dr;       /* blockDim / fill_cols, blockDim % fill_cols */
+    int in_rows, pitch, ic_per_stage;
+    int fill_cols;          /* LDS columns written per row (>= tile_x + kw - 1) */
+    int nchunk, s_off;      /* 4-column chunks per LDS row; LDS column c = global gx0 + c, chunk j starts at
+                               LDS column 4 j - s_off (global columns 16-byte aligned) */
+    int ch_dq, ch_dr;       /* blockDim / nchunk, blockDim % nchunk */
+    int stage_floats;       /* one input buffer: ic_per_stage x in_rows x pitch */
+    int w_resident;         /* 1: weights of all in_c channels staged once; 0: per stage, two buffers */
+    int wbuf_floats;        /* LDS floats of the weights (resident) or of one weight buffer */
+    int vec_in;             /* rows 16-byte aligned in global memory: chunks are whole inside or outside */
+    int smode;              /* bytes per LDS write of a chunk: 16 (s_off 0), 8 (s_off 2) or 4 */
+    int vec_out;            /* 16-byte output stores allowed */
 } conv_args;
 
-/* OCP weights from LDS (OCP = 1, 2, 4 or 8; 8- or 16-byte aligned). */
-template <int OCP>
-static __device__ __forceinline__ void load_w(const float *p, float (&wv)[OCP])
+/* Position of one of a thread's chunks in a stage: channel, LDS row, chunk. */
+typedef struct conv_cursor {
+    int c, r, j;
+} conv_cursor;
+
+/* The next chunk of the same thread: blockDim chunks further. */
+static __device__ __forceinline__ void cursor_next(const conv_args &a, conv_cursor &q)
 {
-    if (OCP % 4 == 0) {
+    q.j += a.ch_dr;
+    q.r += a.ch_dq;
+    if (q.j >= a.nchunk) {
+        q.j -= a.nchunk;
+        q.r++;
+    }
+    while (q.r >= a.in_rows) {
+        q.r -= a.in_rows;
+        q.c++;
+    }
+}
+
+/* Global loads of N chunks of a stage (channels 0..cc-1 from xst, rows from
+ * gy0, chunk columns from gxa = gx0 - s_off) into v, zeros outside the
+ * image; returns the cursor after them. */
+template <int N>
+static __device__ __forceinline__ conv_cursor issue_x(const conv_args &a, const float *xst, int cc, int gy0,
+                                                      int gxa, conv_cursor q, float4 (&v)[N])
+{
+    const size_t plane = (size_t)a.h * a.w_;
 #pragma unroll
-        for (int i = 0; i < OCP / 4; i++) {
-            float4 t = reinterpret_cast<const float4 *>(p)[i];
-            wv[(4 * i + 0) % OCP] = t.x;
-            wv[(4 * i + 1) % OCP] = t.y;
-            wv[(4 * i + 2) % OCP] = t.z;
-            wv[(4 * i + 3) % OCP] = t.w;
+    for (int k = 0; k < N; k++) {
+        float4 t = make_float4(0.f, 0.f, 0.f, 0.f);
+        const int gy = gy0 + q.r, gx = gxa + 4 * q.j;
+        if (q.c < cc && gy >= 0 && gy < a.h) {
+            const float *row = xst + (size_t)q.c * plane + (size_t)gy * a.w_;
+            if (a.vec_in) {
+                /* w % 4 == 0 and gx % 4 == 0: a chunk is wholly inside or outside. */
+                if (gx >= 0 && gx < a.w_)
+                    t = *reinterpret_cast<const float4 *>(row + gx);
+            } else {
+                if (gx >= 0 && gx < a.w_)
+                    t.x = row[gx];
+                if (gx + 1 >= 0 && gx + 1 < a.w_)
+                    t.y = row[gx + 1];
+                if (gx + 2 >= 0 && gx + 2 < a.w_)
+                    t.z = row[gx + 2];
+                if (gx + 3 >= 0 && gx + 3 < a.w_)
+                    t.w = row[gx + 3];
+            }
         }
-    } else if (OCP == 2) {
+        v[k] = t;
+        cursor_next(a, q);
+    }
+    return q;
+}
+
+/* LDS stores of the chunks issue_x loaded from the same cursor. */
+template <int N>
+static __device__ __forceinline__ conv_cursor store_x(const conv_args &a, float *xs, int cc, conv_cursor q,
+                                                      const float4 (&v)[N])
+{
+#pragma unroll
+    for (int k = 0; k < N; k++) {
+        if (q.c < cc) {
+            float *d = xs + (q.c * a.in_rows + q.r) * a.pitch;
+            const int col = 4 * q.j - a.s_off;
+            if (a.smode == 16) {
+                *reinterpret_cast<float4 *>(d + col) = v[k];
+            } else if (a.smode == 8) { /* s_off 2: col is even; fill_cols even */
+                if (col >= 0)
+                    *reinterpret_cast<float2 *>(d + col) = make_float2(v[k].x, v[k].y);
+                if (col + 2 < a.fill_cols)
+                    *reinterpret_cast<float2 *>(d + col + 2) = make_float2(v[k].z, v[k].w);
+            } else {
+                if (col >= 0 && col < a.fill_cols)
+                    d[col] = v[k].x;
+                if (col + 1 >= 0 && col + 1 < a.fill_cols)
+                    d[col + 1] = v[k].y;
+                if (col + 2 >= 0 && col + 2 < a.fill_cols)
+                    d[col + 2] = v[k].z;
+                if (col + 3 < a.fill_cols)
+                    d[col + 3] = v[k].w;
+            }
+        }
+        cursor_next(a, q);
+    }
+    return q;
+}
+
+/* Weights of input channels c0 .. c0+cc-1 for output channels oc0 ..
+ * oc0+OCP-1 go to ws[(c * kk + tap) * OCP + o] (channels past OCB or out_c
+ * are 0).  Element j of that layout is this thread's slot m when
+ * j = threadIdx.x + m * blockDim.x; issue_w loads slots m0 .. m0+N-1. */
+template <int N, int OCB, int OCP>
+static __device__ __forceinline__ void issue_w(const conv_args &a, int oc0, int c0, int cc, int kk, int m0,
+                                               float (&v)[N])
+{
+    const int total = cc * kk * OCP;
+    const size_t wstride = (size_t)a.in_c * kk; /* one output channel's weights */
+#pragma unroll
+    for (int k = 0; k < N; k++) {
+        const int j = (int)threadIdx.x + (m0 + k) * (int)blockDim.x;
+        const int o = j % OCP, i = j / OCP; /* OCP is a power of two */
+        const int oc = oc0 + o;
+        v[k] = 0.f;
+        if (j < total && o < OCB && oc < a.out_c)
+            v[k] = a.w[(size_t)oc * wstride + (size_t)c0 * kk + i];
+    }
+}
+
+template <int N, int OCP>
+static __device__ __forceinline__ void store_w(float *ws, int cc, int kk, int m0, const float (&v)[N])
+{
+    const int total = cc * kk * OCP;
+#pragma unroll
+    for (int k = 0; k < N; k++) {
+        const int j = (int)threadIdx.x + (m0 + k) * (int)blockDim.x;
+        if (j < total)
+            ws[j] = v[k];
+    }
+}
+
+/* Weights copied whole (N loads before their stores), slots from m0. */
+template <int OCB, int OCP, int N = CONV_COPY_BATCH>
+static __device__ __forceinline__ void copy_w(const conv_args &a, float *ws, int oc0, int c0, int cc, int kk,
+                                              int m0)
+{
+    const int total = cc * kk * OCP;
+    for (int m = m0; (int)threadIdx.x + m * (int)blockDim.x < total; m += N) {
+        float v[N];
+        issue_w<N, OCB, OCP>(a, oc0, c0, cc, kk, m, v);
+        store_w<N, OCP>(ws, cc, kk, m, v);
+    }
+}
+
+/* Input chunks copied whole from cursor q on (N loads before their stores). */
+template <int N = CONV_COPY_BATCH>
+static __device__ __forceinline__ void copy_x(const conv_args &a, float *xs, const float *xst, int cc, int gy0,
+                                              int gxa, conv_cursor q)
+{
+    while (q.c < cc) {
+        float4 v[N];
+        const conv_cursor n = issue_x<N>(a, xst, cc, gy0, gxa, q, v);
+        store_x<N>(a, xs, cc, q, v);
+        q = n;
+    }
+}
+
+#if CONV_ASYNC
+/* Asynchronous copies of a stage's chunks from cursor q on (as issue_x and
+ * store_x, without registers in between); MODE = smode. */
+template <int MODE>
+static __device__ __forceinline__ void async_x_mode(const conv_args &a, float *xs, const float *xst, int cc,
+                                                    int gy0, int gxa, conv_cursor q)
+{
+    const unsigned plane = (unsigned)a.h * (unsigned)a.w_; /* < 2^31 (gp_conv2d_check) */
+    while (q.c < cc) {
+        const int gy = gy0 + q.r, gx = gxa + 4 * q.j;
+        const bool rin = (unsigned)gy < (unsigned)a.h;
+        /* Row offset in 32 bits: gy * w < plane when the row is inside. */
+        const float *row = xst + (size_t)(unsigned)q.c * plane + (unsigned)(rin ? gy * a.w_ : 0);
+        float *d = xs + (q.c * a.in_rows + q.r) * a.pitch + 4 * q.j - a.s_off;
+        if (MODE == 16) { /* vec_in, s_off 0: the chunk is wholly inside or outside */
+            const bool in = rin && (unsigned)gx < (unsigned)a.w_;
+            cp_async<16>(d, in ? row + gx : a.x, in);
+        } else if (MODE == 8) { /* vec_in, s_off 2: two aligned pairs */
+            const bool in = rin && (unsigned)gx < (unsigned)a.w_;
+            if (q.j > 0)
+                cp_async<8>(d, in ? row + gx : a.x, in);
+            if (4 * q.j + 2 < a.fill_cols)
+                cp_async<8>(d + 2, in ? row + gx + 2 : a.x, in);
+        } else {
+            const int col = 4 * q.j - a.s_off;
+#pragma unroll
+            for (int i = 0; i < 4; i++) {
+                const bool in = rin && (unsigned)(gx + i) < (unsigned)a.w_;
+                if (col + i >= 0 && col + i < a.fill_cols)
+                    cp_async<4>(d + i, in ? row + gx + i : a.x, in);
+            }
+        }
+        cursor_next(a, q);
+    }
+}
+
+static __device__ __forceinline__ void async_x(const conv_args &a, float *xs, const float *xst, int cc, int gy0,
+                                               int gxa, conv_cursor q)
+{
+    if (a.smode == 16)
+        async_x_mode<16>(a, xs, xst, cc, gy0, gxa, q);
+    else if (a.smode == 8)
+        async_x_mode<8>(a, xs, xst, cc, gy0, gxa, q);
+    else
+        async_x_mode<4>(a, xs, xst, cc, gy0, gxa, q);
+}
+
+/* Asynchronous copies of the weights (layout of issue_w). */
+template <int OCB, int OCP>
+static __device__ __forceinline__ void async_w(const conv_args &a, float *ws, int oc0, int c0, int cc, int kk)
+{
+    const int total = cc * kk * OCP;
+    const size_t wstride = (size_t)a.in_c * kk;
+    for (int j = threadIdx.x; j < total; j += blockDim.x) {
+        const int o = j % OCP, i = j / OCP;
+        const int oc = oc0 + o;
+        const bool in = o < OCB && oc < a.out_c;
+        cp_async<4>(ws + j, in ? a.w + (size_t)oc * wstride + (size_t)c0 * kk + i : a.w, in);
+    }
+}
+#endif
+
+/* OCB weights from LDS (8- or 16-byte aligned; OCP = 1, 2, 4 or 8). */
+template <int OCB, int OCP>
+static __device__ __forceinline__ void load_w(const float *p, float (&wv)[OCB])
+{
+    if (OCB == 8 || OCB == 4) {
+#pragma unroll
+        for (int i = 0; i < OCB / 4; i++) {
+            float4 t = reinterpret_cast<const float4 *>(p)[i];
+            wv[(4 * i + 0) % OCB] = t.x;
+            wv[(4 * i + 1) % OCB] = t.y;
+            wv[(4 * i + 2) % OCB] = t.z;
+            wv[(4 * i + 3) % OCB] = t.w;
+        }
+    } else if (OCB == 6) { /* OCP 8: a 16-byte and an 8-byte read, no padding channel read */
+        float4 t = *reinterpret_cast<const float4 *>(p);
+        float2 u = *reinterpret_cast<const float2 *>(p + 4);
+        wv[0] = t.x;
+        wv[1 % OCB] = t.y;
+        wv[2 % OCB] = t.z;
+        wv[3 % OCB] = t.w;
+        wv[4 % OCB] = u.x;
+        wv[5 % OCB] = u.y;
+    } else if (OCB == 2) {
         float2 t = *reinterpret_cast<const float2 *>(p);
         wv[0] = t.x;
-        wv[1 % OCP] = t.y;
+        wv[1 % OCB] = t.y;
     } else {
 #pragma unroll
-        for (int i = 0; i < OCP; i++)
+        for (int i = 0; i < OCB; i++)
             wv[i] = p[i];
     }
 }
 
-/* Weights of channels c0 .. c0+cc-1 for output channels oc0 .. oc0+OCP-1
- * into ws[(c * kk + tap) * OCP + o]; channels past OCB or out_c are 0. */
-template <int OCB, int OCP>
-static __device__ __forceinline__ void stage_weights(const conv_args &a, float *ws, int oc0, int c0, int cc,
-                                                     int kk)
+/* RY input row segments of NV float4 from xr (rows pitch apart). */
+template <int NV, int RY>
+static __device__ __forceinline__ void load_rows(const float *xr, int pitch, float (&row)[RY][4 * NV])
 {
-    const int total = cc * kk * OCP;
-    for (int j = threadIdx.x; j < total; j += blockDim.x) {
-        const int o = j % OCP, i = j / OCP; /* OCP is a power of two */
-        const int oc = oc0 + o;
-        float v = 0.f;
-        if (o < OCB && oc < a.out_c)
-            v = a.w[((size_t)oc * a.in_c + c0) * kk + i];
-        ws[j] = v;
-    }
-}
-
-/* Input rows gy0 .. gy0+in_rows-1, columns gx0 .. gx0+in_cols-1 of channels
- * c0 .. c0+cc-1 (xsrc points at channel c0 of the image) into
- * xs[(c * in_rows + row) * pitch + col], zeros outside the image and in the
- * columns in_cols .. fill_cols-1 that 16-byte row reads touch but no FMA
- * uses (so no uninitialized LDS is ever read).  Element e
- * of the flat tile goes to thread e % blockDim; the (channel, row, column)
- * of a thread's next element follows by adding blockDim without a division,
- * and CONV_LOAD_BATCH loads are issued before their stores. */
-static __device__ __forceinline__ void stage_input(const conv_args &a, float *xs, const float *xsrc, int cc,
-                                                   int gy0, int gx0)
-{
-    const int total = cc * a.in_rows * a.fill_cols;
-    const int step = (int)blockDim.x;
-    const size_t plane = (size_t)a.h * a.w_;
-    int col = (int)threadIdx.x % a.fill_cols, row = (int)threadIdx.x / a.fill_cols;
-    int c = row / a.in_rows, yy = row - c * a.in_rows;
-    for (int e = threadIdx.x; e < total; e += CONV_LOAD_BATCH * step) {
-        float v[CONV_LOAD_BATCH];
-        int dst[CONV_LOAD_BATCH];
-#pragma unroll
-        for (int u = 0; u < CONV_LOAD_BATCH; u++) {
-            v[u] = 0.f;
-            dst[u] = -1;
-            if (e + u * step < total) {
-                const int gy = gy0 + yy, gx = gx0 + col;
-                if (gy >= 0 && gy < a.h && gx >= 0 && gx < a.w_ && col < a.in_cols)
-                    v[u] = xsrc[(size_t)c * plane + (size_t)gy * a.w_ + gx];
-                dst[u] = (c * a.in_rows + yy) * a.pitch + col;
-            }
-            col += a.ld_dr;
-            yy += a.ld_dq;
-            if (col >= a.fill_cols) {
-                col -= a.fill_cols;
-                yy++;
-            }
-            while (yy >= a.in_rows) {
-                yy -= a.in_rows;
-                c++;
-            }
-        }
-#pragma unroll
-        for (int u = 0; u < CONV_LOAD_BATCH; u++)
-            if (dst[u] >= 0)
-                xs[dst[u]] = v[u];
-    }
-}
-
-/* One kernel row of a compile-time K: xr = this thread's first input row for
- * that kernel row, wk = the weights of its tap 0. */
-template <int K, int RY, int OCB, int OCP>
-static __device__ __forceinline__ void spec_row(const float *xr, const float *wk, int pitch,
-                                                float (&acc)[OCB][RY][GP_CONV2D_RX])
-{
-    constexpr int NV = (GP_CONV2D_RX + K - 1 + 3) / 4; /* float4 per row segment */
-    float row[RY][4 * NV];
 #pragma unroll
     for (int ry = 0; ry < RY; ry++) {
 #pragma unroll
@@ -146,10 +351,17 @@ static __device__ __forceinline__ void spec_row(const float *xr, const float *wk
             row[ry][4 * v + 3] = t.w;
         }
     }
+}
+
+/* The K taps of one kernel row: wk = the weights of its tap 0. */
+template <int K, int RY, int OCB, int OCP, int NV>
+static __device__ __forceinline__ void spec_taps(const float (&row)[RY][4 * NV], const float *wk,
+                                                 float (&acc)[OCB][RY][GP_CONV2D_RX])
+{
 #pragma unroll
     for (int kx = 0; kx < K; kx++) {
-        float wv[OCP];
-        load_w<OCP>(wk + kx * OCP, wv);
+        float wv[OCB];
+        load_w<OCB, OCP>(wk + kx * OCP, wv);
 #pragma unroll
         for (int o = 0; o < OCB; o++)
 #pragma unroll
@@ -160,18 +372,46 @@ static __device__ __forceinline__ void spec_row(const float *xr, const float *wk
     }
 }
 
-template <int K, int RY, int OCB, int OCP>
+/* One input channel of a compile-time K: xc = this thread's first input
+ * row, wc = the channel's weights.  ROLLED = 0: the kernel rows unrolled
+ * when the body is small enough (CONV_UNROLL_FMAS), else rolled; 1: rolled,
+ * two rows per iteration, each row's segments loaded into a second register
+ * buffer while the previous row's FMAs run (GP_CONV2D_ROLLED). */
+template <int K, int RY, int OCB, int OCP, int ROLLED>
 static __device__ __forceinline__ void compute_spec(const float *xc, const float *wc, int pitch,
                                                     float (&acc)[OCB][RY][GP_CONV2D_RX])
 {
-    if (K * K * RY * GP_CONV2D_RX * OCB <= CONV_UNROLL_FMAS) {
+    constexpr int NV = (GP_CONV2D_RX + K - 1 + 3) / 4; /* float4 per row segment */
+    constexpr bool unrolled = !ROLLED && K * K * RY * GP_CONV2D_RX * OCB <= CONV_UNROLL_FMAS;
+    /* The second buffer costs RY x 4 NV registers: at most 24. */
+    constexpr bool double_buffer = !unrolled && RY * 4 * NV <= 24;
+    if (unrolled) {
 #pragma unroll
-        for (int ky = 0; ky < K; ky++)
-            spec_row<K, RY, OCB, OCP>(xc + ky * pitch, wc + ky * K * OCP, pitch, acc);
+        for (int ky = 0; ky < K; ky++) {
+            float row[RY][4 * NV];
+            load_rows<NV, RY>(xc + ky * pitch, pitch, row);
+            spec_taps<K, RY, OCB, OCP, NV>(row, wc + ky * K * OCP, acc);
+        }
+    } else if (double_buffer) {
+        float ra[RY][4 * NV], rb[RY][4 * NV];
+        load_rows<NV, RY>(xc, pitch, ra);
+#pragma unroll 1
+        for (int ky = 0; ky < K; ky += 2) {
+            if (ky + 1 < K)
+                load_rows<NV, RY>(xc + (ky + 1) * pitch, pitch, rb);
+            spec_taps<K, RY, OCB, OCP, NV>(ra, wc + ky * K * OCP, acc);
+            if (ky + 2 < K)
+                load_rows<NV, RY>(xc + (ky + 2) * pitch, pitch, ra);
+            if (ky + 1 < K)
+                spec_taps<K, RY, OCB, OCP, NV>(rb, wc + (ky + 1) * K * OCP, acc);
+        }
     } else {
 #pragma unroll 1
-        for (int ky = 0; ky < K; ky++)
-            spec_row<K, RY, OCB, OCP>(xc + ky * pitch, wc + ky * K * OCP, pitch, acc);
+        for (int ky = 0; ky < K; ky++) {
+            float row[RY][4 * NV];
+            load_rows<NV, RY>(xc + ky * pitch, pitch, row);
+            spec_taps<K, RY, OCB, OCP, NV>(row, wc + ky * K * OCP, acc);
+        }
     }
 }
 
@@ -186,8 +426,8 @@ static __device__ __forceinline__ void compute_generic(const float *xc, const fl
         const float *wk = wc + ky * kw * OCP;
 #pragma unroll 1
         for (int kx = 0; kx < kw; kx++) {
-            float wv[OCP];
-            load_w<OCP>(wk + kx * OCP, wv);
+            float wv[OCB];
+            load_w<OCB, OCP>(wk + kx * OCP, wv);
             float r[RY][GP_CONV2D_RX];
 #pragma unroll
             for (int ry = 0; ry < RY; ry++)
@@ -205,22 +445,54 @@ static __device__ __forceinline__ void compute_generic(const float *xc, const fl
     }
 }
 
-/* K = 0: run-time kernel size. */
-template <int K, int RY, int OCB>
+/* K = 0: run-time kernel size.  ROLLED: see compute_spec. */
+template <int K, int RY, int OCB, int ROLLED>
 __global__ void CONV_BOUNDS gp_conv2d_tiled(conv_args a)
 {
     constexpr int OCP = OCB == 6 ? 8 : OCB;
     extern __shared__ float4 gp_conv2d_lds[];
-    float *ws = reinterpret_cast<float *>(gp_conv2d_lds);
-    float *xs = ws + a.ws_floats;
+    float *const lds = reinterpret_cast<float *>(gp_conv2d_lds);
+    /* Layout: weights (resident: one region; else two buffers), then two
+     * input buffers.  Buffer b of each is base + b * step (no arrays:
+     * run-time indexed arrays would live in local memory). */
+    float *const ws0 = lds;
+    const int wstep = a.w_resident ? 0 : a.wbuf_floats;
+    float *const xs0 = lds + (a.w_resident ? 1 : 2) * a.wbuf_floats;
     const int kh = K > 0 ? K : a.kh, kw = K > 0 ? K : a.kw, kk = kh * kw;
     const int tx = (int)threadIdx.x & ((1 << a.tx_log2) - 1), ty = (int)threadIdx.x >> a.tx_log2;
     const int bty = (int)blockIdx.x / a.tiles_x, btx = (int)blockIdx.x - bty * a.tiles_x;
     const int oy0 = bty * a.tile_y, ox0 = btx * a.tile_x;
+    const int gy0 = oy0 - a.pad_h, gxa = ox0 - a.pad_w - a.s_off;
     const size_t plane = (size_t)a.h * a.w_, oplane = (size_t)a.out_h * a.out_w;
+    const int nstages = (a.in_c + a.ic_per_stage - 1) / a.ic_per_stage;
+    /* This thread's first chunk of every stage (the pattern repeats per stage). */
+    conv_cursor q0;
+    {
+        const int rr = (int)threadIdx.x / a.nchunk;
+        q0.j = (int)threadIdx.x - rr * a.nchunk;
+        q0.c = rr / a.in_rows;
+        q0.r = rr - q0.c * a.in_rows;
+    }
+    const int xoff = (ty * RY) * a.pitch + tx * GP_CONV2D_RX; /* this thread's first input in a channel */
     for (int img = blockIdx.z; img < a.n; img += gridDim.z) {
+        const float *ximg = a.x + (size_t)img * a.in_c * plane;
         for (int g = blockIdx.y; g < a.groups; g += gridDim.y) {
             const int oc0 = g * OCB;
+            /* Stage 0 (and the resident weights), copied whole. */
+            __syncthreads(); /* the previous group's reads are done */
+            {
+                const int cc = a.in_c < a.ic_per_stage ? a.in_c : a.ic_per_stage;
+                const int wc = a.w_resident ? a.in_c : cc;
+#if CONV_ASYNC
+                async_w<OCB, OCP>(a, ws0, oc0, 0, wc, kk);
+                async_x(a, xs0, ximg, cc, gy0, gxa, q0);
+                cp_async_commit_wait();
+#else
+                copy_w<OCB, OCP>(a, ws0, oc0, 0, wc, kk, 0);
+                copy_x(a, xs0, ximg, cc, gy0, gxa, q0);
+#endif
+            }
+            __syncthreads();
             float acc[OCB][RY][GP_CONV2D_RX];
 #pragma unroll
             for (int o = 0; o < OCB; o++)
@@ -229,20 +501,56 @@ __global__ void CONV_BOUNDS gp_conv2d_tiled(conv_args a)
 #pragma unroll
                     for (int rx = 0; rx < GP_CONV2D_RX; rx++)
                         acc[o][ry][rx] = 0.f;
-            for (int c0 = 0; c0 < a.in_c; c0 += a.ic_per_stage) {
+#pragma unroll 1
+            for (int s = 0; s < nstages; s++) {
+                const int c0 = s * a.ic_per_stage, buf = s & 1;
                 const int cc = a.in_c - c0 < a.ic_per_stage ? a.in_c - c0 : a.ic_per_stage;
-                __syncthreads(); /* the previous stage's reads are done */
-                stage_weights<OCB, OCP>(a, ws, oc0, c0, cc, kk);
-                stage_input(a, xs, a.x + ((size_t)img * a.in_c + c0) * plane, cc, oy0 - a.pad_h, ox0 - a.pad_w);
-                __syncthreads();
+                const int c1 = c0 + a.ic_per_stage;
+                const int cn = c1 >= a.in_c ? 0 : (a.in_c - c1 < a.ic_per_stage ? a.in_c - c1 : a.ic_per_stage);
+                const float *wst = a.w_resident ? ws0 + c0 * kk * OCP : ws0 + buf * wstep;
+                const float *xst = xs0 + buf * a.stage_floats;
+                float *const xnext = xs0 + (buf ^ 1) * a.stage_floats;
+                float *const wnext = ws0 + (buf ^ 1) * wstep;
+                /* The next stage's loads go out before this stage's FMAs; its
+                 * buffers were last read in stage s-1, before the barrier. */
+#if CONV_ASYNC
+                if (cn > 0) {
+                    async_x(a, xnext, ximg + (size_t)c1 * plane, cn, gy0, gxa, q0);
+                    if (!a.w_resident)
+                        async_w<OCB, OCP>(a, wnext, oc0, c1, cn, kk);
+                    cp_async_commit();
+                }
+#else
+                constexpr int PFX = CONV_PF_X;
+                float4 pfx[PFX];
+                float pfw[CONV_PF_W];
+                if (cn > 0) {
+                    issue_x<PFX>(a, ximg + (size_t)c1 * plane, cn, gy0, gxa, q0, pfx);
+                    if (!a.w_resident)
+                        issue_w<CONV_PF_W, OCB, OCP>(a, oc0, c1, cn, kk, 0, pfw);
+                }
+#endif
 #pragma unroll 1
                 for (int c = 0; c < cc; c++) {
-                    const float *xc = xs + (c * a.in_rows + ty * RY) * a.pitch + tx * GP_CONV2D_RX;
-                    const float *wc = ws + c * kk * OCP;
+                    const float *xc = xst + c * a.in_rows * a.pitch + xoff;
+                    const float *wc = wst + c * kk * OCP;
                     if (K > 0)
-                        compute_spec<K, RY, OCB, OCP>(xc, wc, a.pitch, acc);
+                        compute_spec<K, RY, OCB, OCP, ROLLED>(xc, wc, a.pitch, acc);
                     else
                         compute_generic<RY, OCB, OCP>(xc, wc, a.pitch, kh, kw, acc);
+                }
+                if (cn > 0) {
+#if CONV_ASYNC
+                    cp_async_commit_wait();
+#else
+                    const conv_cursor q = store_x<PFX>(a, xnext, cn, q0, pfx);
+                    copy_x<PFX>(a, xnext, ximg + (size_t)c1 * plane, cn, gy0, gxa, q);
+                    if (!a.w_resident) {
+                        store_w<CONV_PF_W, OCP>(wnext, cn, kk, 0, pfw);
+                        copy_w<OCB, OCP, CONV_PF_W>(a, wnext, oc0, c1, cn, kk, CONV_PF_W);
+                    }
+#endif
+                    __syncthreads();
                 }
             }
 #pragma unroll
@@ -251,16 +559,21 @@ __global__ void CONV_BOUNDS gp_conv2d_tiled(conv_args a)
                 if (oc >= a.out_c)
                     break;
                 float *yp = a.y + ((size_t)img * a.out_c + oc) * oplane;
+                const int ox = ox0 + tx * GP_CONV2D_RX;
 #pragma unroll
                 for (int ry = 0; ry < RY; ry++) {
                     const int oy = oy0 + ty * RY + ry;
                     if (oy >= a.out_h)
                         break;
+                    float *yr = yp + (size_t)oy * a.out_w;
+                    if (a.vec_out && ox + 3 < a.out_w) {
+                        *reinterpret_cast<float4 *>(yr + ox) =
+                            make_float4(acc[o][ry][0], acc[o][ry][1], acc[o][ry][2], acc[o][ry][3]);
+                    } else {
 #pragma unroll
-                    for (int rx = 0; rx < GP_CONV2D_RX; rx++) {
-                        const int ox = ox0 + tx * GP_CONV2D_RX + rx;
-                        if (ox < a.out_w)
-                            yp[(size_t)oy * a.out_w + ox] = acc[o][ry][rx];
+                        for (int rx = 0; rx < GP_CONV2D_RX; rx++)
+                            if (ox + rx < a.out_w)
+                                yr[ox + rx] = acc[o][ry][rx];
                     }
                 }
             }
@@ -302,10 +615,10 @@ __global__ void CONV_BOUNDS gp_conv2d_direct(conv_args a)
 
 typedef gp_status (*conv_launch_fn)(dim3 grid, int block, size_t lds, const conv_args &a);
 
-template <int K, int RY, int OCB>
+template <int K, int RY, int OCB, int ROLLED = 0>
 static gp_status launch_tiled(dim3 grid, int block, size_t lds, const conv_args &a)
 {
-    gp_conv2d_tiled<K, RY, OCB><<<grid, dim3((unsigned)block, 1, 1), lds>>>(a);
+    gp_conv2d_tiled<K, RY, OCB, ROLLED><<<grid, dim3((unsigned)block, 1, 1), lds>>>(a);
     return gp_launch_status("conv2d tiled");
 }
 
@@ -343,8 +656,31 @@ static conv_launch_fn pick_ry_ocb(int ry, int ocb)
 #undef GP_CONV2D_OCB_CASES
 }
 
-static conv_launch_fn pick(int k, int ry, int ocb)
+/* The rolled variant: K 5, 6, 7 with 2 rows and 4, 6 or 8 channels per
+ * thread (gp_conv2d_rolled_compiled says the same on the host). */
+template <int K>
+static conv_launch_fn pick_rolled(int ry, int ocb)
 {
+    if (ry != 2)
+        return NULL;
+    switch (ocb) {
+    case 4: return launch_tiled<K, 2, 4, 1>;
+    case 6: return launch_tiled<K, 2, 6, 1>;
+    case 8: return launch_tiled<K, 2, 8, 1>;
+    default: return NULL;
+    }
+}
+
+static conv_launch_fn pick(int k, int ry, int ocb, int rolled)
+{
+    if (rolled) {
+        switch (k) {
+        case 5: return pick_rolled<5>(ry, ocb);
+        case 6: return pick_rolled<6>(ry, ocb);
+        case 7: return pick_rolled<7>(ry, ocb);
+        default: return NULL;
+        }
+    }
     switch (k) {
     case 0: return pick_ry_ocb<0>(ry, ocb);
     case 3: return pick_ry_ocb<3>(ry, ocb);
@@ -382,23 +718,33 @@ extern "C" gp_status gp_conv2d_launch(const gp_conv2d_plan *p, const float *d_x,
     if ((p->threads_x & (p->threads_x - 1)) || p->threads_x > p->block || p->block > GP_CONV2D_MAX_BLOCK)
         return gp_fail(GP_ERR_USAGE, "conv2d: threads_x %d / block %d not a launchable shape", p->threads_x,
                        p->block);
-    conv_launch_fn fn = pick(p->k_spec, p->rows_per_thread, p->oc_per_thread);
+    const int rolled = p->variant == GP_CONV2D_ROLLED;
+    conv_launch_fn fn = pick(p->k_spec, p->rows_per_thread, p->oc_per_thread, rolled);
     if (!fn)
-        return gp_fail(GP_ERR_USAGE, "conv2d: kernel %d, %d rows x %d channels per thread is not compiled",
-                       p->k_spec, p->rows_per_thread, p->oc_per_thread);
+        return gp_fail(GP_ERR_USAGE, "conv2d: kernel %d, %d rows x %d channels per thread%s is not compiled",
+                       p->k_spec, p->rows_per_thread, p->oc_per_thread, rolled ? " (rolled)" : "");
+    if (p->fill_cols > p->pitch || p->nchunk < 1 || p->s_off < 0 || p->s_off > 3 ||
+        4 * p->nchunk < p->fill_cols + p->s_off)
+        return gp_fail(GP_ERR_USAGE, "conv2d: LDS rows (pitch %d, %d columns, %d chunks) not made by the plan",
+                       p->pitch, p->fill_cols, p->nchunk);
     a.tx_log2 = log2i(p->threads_x);
     a.tile_x = p->tile_x, a.tile_y = p->tile_y, a.tiles_x = p->tiles_x, a.groups = p->groups;
-    a.in_rows = p->in_rows, a.in_cols = p->tile_x + s->kw - 1, a.pitch = p->pitch;
-    a.ic_per_stage = p->ic_per_stage, a.ws_floats = p->ws_floats;
-    a.fill_cols = a.in_cols;
-    if (p->k_spec > 0) {
-        const int nv = (GP_CONV2D_RX + p->k_spec - 1 + 3) / 4; /* as spec_row reads */
-        if (p->tile_x - GP_CONV2D_RX + 4 * nv > a.fill_cols)
-            a.fill_cols = p->tile_x - GP_CONV2D_RX + 4 * nv;
-    }
-    if (a.fill_cols > p->pitch)
-        return gp_fail(GP_ERR_USAGE, "conv2d: LDS pitch %d below the %d columns read", p->pitch, a.fill_cols);
-    a.ld_dq = p->block / a.fill_cols, a.ld_dr = p->block % a.fill_cols;
+    a.in_rows = p->in_rows, a.pitch = p->pitch, a.ic_per_stage = p->ic_per_stage;
+    a.fill_cols = p->fill_cols, a.nchunk = p->nchunk, a.s_off = p->s_off;
+    a.ch_dq = p->block / p->nchunk, a.ch_dr = p->block % p->nchunk;
+    a.stage_floats = p->ic_per_stage * p->in_rows * p->pitch;
+    a.w_resident = p->w_resident, a.wbuf_floats = p->ws_floats;
+    /* 16-byte accesses need 16-byte aligned rows: w % 4 == 0 (then every
+     * chunk start gx0 - s_off is a multiple of 4) and an aligned base. */
+    a.vec_in = s->w % 4 == 0 && ((uintptr_t)d_x & 15) == 0;
+    /* LDS writes of a chunk: one 16-byte write when its columns start on a
+     * 16-byte boundary (s_off 0), two 8-byte ones for s_off 2, else 4-byte
+     * ones; buffers start on 16-byte boundaries (ws_floats % 4 == 0). */
+    const int aligned = a.vec_in && p->ws_floats % 4 == 0 && a.stage_floats % 4 == 0;
+    a.smode = aligned && p->s_off == 0 && p->pitch % 4 == 0                              ? 16
+              : aligned && p->s_off == 2 && p->pitch % 2 == 0 && p->fill_cols % 2 == 0 ? 8
+                                                                                         : 4;
+    a.vec_out = p->out_w % 4 == 0 && ((uintptr_t)d_y & 15) == 0;
     dim3 grid((unsigned)(p->tiles_x * p->tiles_y), (unsigned)(p->groups < 65535 ? p->groups : 65535),
               (unsigned)(s->n < 65535 ? s->n : 65535));
     return fn(grid, p->block, p->lds_bytes, a);

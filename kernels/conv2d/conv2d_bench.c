@@ -61,18 +61,43 @@ static const conv_case bench_cases[] = {
 };
 #define NBENCH (sizeof bench_cases / sizeof bench_cases[0])
 
-/* Parameter sets (tile_x, tile_y, block, out_channels_per_block) timed as
- * extra rows on the seed's problem and tried by `gpuprobe tune conv2d`. */
-static const int configs[][4] = {
-    {32, 32, 128, 8}, {32, 16, 128, 8}, {32, 64, 256, 8}, {64, 16, 128, 8}, {64, 32, 256, 8},
-    {16, 32, 64, 8},  {32, 32, 256, 8}, {32, 64, 128, 4}, {16, 64, 128, 4}, {64, 64, 256, 4},
-    {32, 16, 64, 8},  {64, 8, 128, 8},
+/* Parameter sets (tile_x, tile_y, block, out_channels_per_block, variant)
+ * timed as extra rows on the sweep problems (the seed's and the 3x3 kernel's)
+ * and tried by `gpuprobe tune conv2d`.  With out_c 6 every ocb 8 runs 6
+ * channels per thread; tile_y / (block / (tile_x / 4)) rows per thread. */
+static const int configs[][5] = {
+    {32, 32, 128, 8, 0}, /* 8x16 threads, 4x2 px: the shipped sm_90 set */
+    {64, 16, 128, 8, 0}, /* 16x8 threads, 4x2 px: fewer halo columns */
+    {32, 16, 64, 8, 0},  /* 8x8 threads, 4x2 px: 768 blocks, finer balance over the SMs */
+    {64, 32, 256, 8, 0}, /* 16x16 threads, 4x2 px */
+    {32, 64, 256, 8, 0}, /* 8x32 threads, 4x2 px: the gfx900 set */
+    {32, 16, 128, 8, 0}, /* 8x16 threads, 4x1 px: twice the warps (memory-bound kernels) */
+    {64, 8, 128, 8, 0},  /* 16x8 threads, 4x1 px */
+    {64, 16, 256, 8, 0}, /* 16x16 threads, 4x1 px */
+    {16, 32, 64, 8, 0},  /* 4x16 threads, 4x2 px */
+    {32, 64, 128, 4, 0}, /* 4x4 px x 2 oc (out_c 6: 3 groups) */
+    {32, 32, 128, 8, 3}, /* the shipped set, kernel rows rolled */
+    {64, 16, 128, 8, 3}, /* rolled */
+    {32, 16, 64, 8, 3},  /* rolled */
 };
 #define NCONFIGS (sizeof configs / sizeof configs[0])
+/* Bench problems (indices into bench_cases) that get the config rows. */
+static const size_t sweep_cases[] = {0, 3};
 
 static const char *variant_name(int v)
 {
-    return v == GP_CONV2D_GENERIC ? "generic" : v == GP_CONV2D_DIRECT ? "direct" : "auto";
+    return v == GP_CONV2D_GENERIC ? "generic"
+           : v == GP_CONV2D_DIRECT ? "direct"
+           : v == GP_CONV2D_ROLLED ? "rolled"
+                                   : "auto";
+}
+
+static int is_sweep_case(size_t idx)
+{
+    for (size_t i = 0; i < sizeof sweep_cases / sizeof sweep_cases[0]; i++)
+        if (sweep_cases[i] == idx)
+            return 1;
+    return 0;
 }
 
 static gp_status print_params(const gp_table *t, const gp_device_info *dev, FILE *out)
@@ -144,9 +169,9 @@ static gp_status verify_case(const gp_table *t, const gp_kernel_opts *o, const c
     if (st.code == GP_OK)
         gp_conv2d_ref(&c->s, b.x, b.w, ref, sa);
     const double tol = gp_conv2d_rel_tol(&c->s);
-    /* The table's choice, then the generic and the direct code on the same data. */
-    const int variants[3] = {-1, GP_CONV2D_GENERIC, GP_CONV2D_DIRECT};
-    for (int v = 0; v < 3 && st.code == GP_OK; v++) {
+    /* The table's choice, then the generic, the direct and the rolled code on the same data. */
+    const int variants[4] = {-1, GP_CONV2D_GENERIC, GP_CONV2D_DIRECT, GP_CONV2D_ROLLED};
+    for (int v = 0; v < 4 && st.code == GP_OK; v++) {
         gp_conv2d_plan p;
         char text[320], what[512];
         double max_rel = 0;
@@ -315,30 +340,32 @@ static gp_status bench_case(const gp_table *t, const char *label, int with_basel
     if (with_baselines) {
         /* The other code paths on the same problem. */
         gp_conv2d_plan_format(&p, fmt, sizeof fmt);
-        const int variants[2] = {GP_CONV2D_GENERIC, GP_CONV2D_DIRECT};
-        for (int v = 0; v < 2 && st.code == GP_OK; v++) {
+        const int variants[3] = {GP_CONV2D_GENERIC, GP_CONV2D_DIRECT, GP_CONV2D_ROLLED};
+        for (int v = 0; v < 3 && st.code == GP_OK; v++) {
             gp_conv2d_plan q;
             char impl[64], qf[320];
             st = gp_conv2d_plan_make(t, &o->dev, &c->s, variants[v], &q);
+            if (st.code != GP_OK)
+                break;
             gp_conv2d_plan_format(&q, qf, sizeof qf);
-            if (st.code != GP_OK || !strcmp(qf, fmt))
+            if (!strcmp(qf, fmt) || q.variant != variants[v]) /* same code, or rolled not compiled here */
                 continue;
             snprintf(impl, sizeof impl, "gpuprobe variant=%s", variant_name(variants[v]));
             st = bench_ours(c, &b, &q, impl, label, &fl, o, out);
         }
-        /* Other parameter sets on the seed's problem: a sweep in one run (not in quick mode). */
-        for (size_t k = 0; idx == 0 && !o->quick && k < NCONFIGS && st.code == GP_OK; k++) {
+        /* Other parameter sets on the sweep problems: a sweep in one run (not in quick mode). */
+        for (size_t k = 0; is_sweep_case(idx) && !o->quick && k < NCONFIGS && st.code == GP_OK; k++) {
             gp_conv2d_plan q;
             char impl[GP_BENCH_TEXT], qf[320];
-            st = gp_conv2d_plan_fit(configs[k][0], configs[k][1], configs[k][2], configs[k][3], GP_CONV2D_AUTO,
+            st = gp_conv2d_plan_fit(configs[k][0], configs[k][1], configs[k][2], configs[k][3], configs[k][4],
                                     &o->dev, &c->s, &q);
             if (st.code != GP_OK)
                 break;
             gp_conv2d_plan_format(&q, qf, sizeof qf);
-            if (!strcmp(qf, fmt))
+            if (!strcmp(qf, fmt) || (configs[k][4] == GP_CONV2D_ROLLED && q.variant != GP_CONV2D_ROLLED))
                 continue;
-            snprintf(impl, sizeof impl, "gpuprobe tile_x=%d tile_y=%d block=%d ocb=%d", configs[k][0],
-                     configs[k][1], configs[k][2], configs[k][3]);
+            snprintf(impl, sizeof impl, "gpuprobe tile_x=%d tile_y=%d block=%d ocb=%d%s", configs[k][0],
+                     configs[k][1], configs[k][2], configs[k][3], configs[k][4] == GP_CONV2D_ROLLED ? " rolled" : "");
             st = bench_ours(c, &b, &q, impl, label, &fl, o, out);
         }
         if (st.code == GP_OK)
@@ -359,7 +386,7 @@ static gp_status bench(const gp_table *t, const char *table_label, int with_base
     return gp_ok();
 }
 
-/* ---- tuning candidates: the base table, then each config. */
+/* ---- tuning candidates: the base table, then each config (all five keys). */
 static gp_status candidates(const gp_table *base, const gp_device_info *dev, gp_table *out, int max, int *n)
 {
     (void)dev;
@@ -370,8 +397,8 @@ static gp_status candidates(const gp_table *base, const gp_device_info *dev, gp_
     for (size_t k = 0; k < NCONFIGS && *n < max; k++) {
         gp_table *t = &out[*n];
         *t = *base;
-        static const char *const keys[4] = {"tile_x", "tile_y", "block", "out_channels_per_block"};
-        for (int j = 0; j < 4; j++)
+        static const char *const keys[5] = {"tile_x", "tile_y", "block", "out_channels_per_block", "variant"};
+        for (int j = 0; j < 5; j++)
             GP_TRY(gp_table_set(t, "kernel.conv2d", keys[j], configs[k][j], "swept conv2d candidate"));
         (*n)++;
     }

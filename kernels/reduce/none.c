@@ -2,16 +2,16 @@
  * so the CPU-only build links. */
 #include "reduce.h"
 
-gp_status gp_reduce_launch_f32(const float *d_in, size_t n, float *d_out, void *d_ws, int grid, int block,
-                               int vecs)
+gp_status gp_reduce_launch_f32(const float *d_in, size_t n, float *d_out, void *d_ws, int ws_grid, int grid,
+                               int block, int vecs, int stream)
 {
-    (void)d_in, (void)n, (void)d_out, (void)d_ws, (void)grid, (void)block, (void)vecs;
+    (void)d_in, (void)n, (void)d_out, (void)d_ws, (void)ws_grid, (void)grid, (void)block, (void)vecs, (void)stream;
     return gp_fail(GP_ERR_NO_GPU, "no GPU backend compiled");
 }
 
-gp_status gp_reduce_launch_i32(const int32_t *d_in, size_t n, int32_t *d_out, void *d_ws, int grid, int block,
-                               int vecs)
+gp_status gp_reduce_launch_i32(const int32_t *d_in, size_t n, int32_t *d_out, void *d_ws, int ws_grid, int grid,
+                               int block, int vecs, int stream)
 {
-    (void)d_in, (void)n, (void)d_out, (void)d_ws, (void)grid, (void)block, (void)vecs;
+    (void)d_in, (void)n, (void)d_out, (void)d_ws, (void)ws_grid, (void)grid, (void)block, (void)vecs, (void)stream;
     return gp_fail(GP_ERR_NO_GPU, "no GPU backend compiled");
 }

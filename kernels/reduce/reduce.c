@@ -7,7 +7,7 @@
 #include <string.h>
 
 /* Largest block the kernel for `vecs` loads per thread is compiled for
- * (reduce.hip GP_RED_LB: 8 x vecs live registers per thread). */
+ * (reduce.hip GP_RED_LB: about 4 x vecs + 4 live registers per thread). */
 static int block_limit(int vecs) { return vecs <= 4 ? 1024 : vecs == 8 ? 512 : 256; }
 
 static int floor_pow2(long long v)
@@ -52,7 +52,29 @@ void gp_reduce_params_fit(gp_reduce_params *p, const gp_device_info *dev)
     if (block != p->block)
         add_note(p, "block fitted to the device and the kernel's register budget");
     int gpc = p->grid_per_cu < 1 ? 1 : p->grid_per_cu > 64 ? 64 : p->grid_per_cu;
-    long long grid = (long long)gpc * cus;
+    p->one_pass = p->one_pass ? 1 : 0;
+    p->stream = p->stream ? 1 : 0;
+    long long grid;
+    if (p->one_pass) {
+        grid = GP_REDUCE_ONE_PASS_MAX_GRID;
+    } else {
+        /* The grid-stride split assumes every block is resident at once (a
+         * second round of blocks would do its share after the others): at
+         * most the blocks of `block` threads a CU holds by its thread and
+         * register limits (GP_REDUCE_REGS per thread, the kernel's bound). */
+        int fit = 0;
+        if (dev && dev->max_threads_per_cu > 0)
+            fit = dev->max_threads_per_cu / block;
+        if (dev && dev->regs_per_cu > 0) {
+            int by_regs = dev->regs_per_cu / (block * GP_REDUCE_REGS(vecs));
+            fit = fit > 0 && fit < by_regs ? fit : by_regs;
+        }
+        if (fit >= 1 && gpc > fit) {
+            gpc = fit;
+            add_note(p, "grid_per_cu lowered to the blocks a CU holds at once");
+        }
+        grid = (long long)gpc * cus;
+    }
     if (grid > max_grid)
         grid = max_grid;
     p->block = block;
@@ -63,22 +85,33 @@ void gp_reduce_params_fit(gp_reduce_params *p, const gp_device_info *dev)
 
 gp_status gp_reduce_params_from_table(const gp_table *t, const gp_device_info *dev, gp_reduce_params *p)
 {
-    long long block, items, gpc;
+    long long block, items, gpc, one_pass = 0, stream = 0;
     memset(p, 0, sizeof *p);
     GP_TRY(gp_table_get_int(t, "kernel.reduce", "block", &block));
     GP_TRY(gp_table_get_int(t, "kernel.reduce", "items_per_thread", &items));
     GP_TRY(gp_table_get_int(t, "kernel.reduce", "grid_per_cu", &gpc));
+    /* Optional keys: absent means the persistent grid with plain loads. */
+    if (gp_table_find(t, "kernel.reduce", "one_pass"))
+        GP_TRY(gp_table_get_int(t, "kernel.reduce", "one_pass", &one_pass));
+    if (gp_table_find(t, "kernel.reduce", "stream"))
+        GP_TRY(gp_table_get_int(t, "kernel.reduce", "stream", &stream));
     p->block = (int)block;
     p->vecs = (int)items;
     p->grid_per_cu = (int)gpc;
+    p->one_pass = one_pass != 0;
+    p->stream = stream != 0;
     gp_reduce_params_fit(p, dev);
     return gp_ok();
 }
 
 void gp_reduce_params_format(const gp_reduce_params *p, char *buf, size_t n)
 {
-    snprintf(buf, n, "block=%d items_per_thread=%d (x16 B) grid_per_cu=%d (grid %d)", p->block, p->vecs,
-             p->grid_per_cu, p->grid);
+    if (p->one_pass)
+        snprintf(buf, n, "block=%d items_per_thread=%d (x16 B) one_pass (grid n / %d, at most %d) stream=%d",
+                 p->block, p->vecs, p->block * p->vecs * 4, p->grid, p->stream);
+    else
+        snprintf(buf, n, "block=%d items_per_thread=%d (x16 B) grid_per_cu=%d (grid %d) stream=%d", p->block,
+                 p->vecs, p->grid_per_cu, p->grid, p->stream);
 }
 
 int gp_reduce_grid_for(const gp_reduce_params *p, size_t n)
@@ -97,15 +130,24 @@ static int params_ok(const gp_reduce_params *p)
         return 0;
     if (p->block < 32 || p->block > block_limit(v) || (p->block & (p->block - 1)))
         return 0;
-    return p->grid >= 1;
+    if ((p->one_pass != 0 && p->one_pass != 1) || (p->stream != 0 && p->stream != 1))
+        return 0;
+    return p->grid >= 1 && p->grid <= GP_REDUCE_ONE_PASS_MAX_GRID;
+}
+
+size_t gp_reduce_ws_bytes(int max_grid)
+{
+    size_t g = max_grid < 1 ? 1 : (size_t)max_grid;
+    size_t groups = (g + GP_RED_GROUP - 1) / GP_RED_GROUP;
+    return GP_RED_WS_COUNTERS + 4 * (2 * groups + g);
 }
 
 gp_status gp_reduce_ws_create(gp_reduce_ws *ws, const gp_reduce_params *p)
 {
     memset(ws, 0, sizeof *ws);
-    if (!p || p->grid < 1)
+    if (!p || p->grid < 1 || p->grid > GP_REDUCE_ONE_PASS_MAX_GRID)
         return gp_fail(GP_ERR_USAGE, "reduce workspace: parameters without a grid (use gp_reduce_params_fit)");
-    size_t bytes = 16 + (size_t)p->grid * 4;
+    size_t bytes = gp_reduce_ws_bytes(p->grid);
     GP_TRY(gp_rt_malloc(&ws->d, bytes));
     gp_status st = gp_rt_memset(ws->d, 0, bytes);
     if (st.code != GP_OK) {
@@ -151,7 +193,7 @@ gp_status gp_reduce_sum_f32(const float *d_in, size_t n, float *d_out, gp_reduce
 {
     int grid = 0;
     GP_TRY(check_args("reduce f32", d_in, n, d_out, ws, p, &grid));
-    return gp_reduce_launch_f32(d_in, n, d_out, ws->d, grid, p->block, p->vecs);
+    return gp_reduce_launch_f32(d_in, n, d_out, ws->d, ws->max_grid, grid, p->block, p->vecs, p->stream);
 }
 
 gp_status gp_reduce_sum_i32(const int32_t *d_in, size_t n, int32_t *d_out, gp_reduce_ws *ws,
@@ -159,7 +201,7 @@ gp_status gp_reduce_sum_i32(const int32_t *d_in, size_t n, int32_t *d_out, gp_re
 {
     int grid = 0;
     GP_TRY(check_args("reduce i32", d_in, n, d_out, ws, p, &grid));
-    return gp_reduce_launch_i32(d_in, n, d_out, ws->d, grid, p->block, p->vecs);
+    return gp_reduce_launch_i32(d_in, n, d_out, ws->d, ws->max_grid, grid, p->block, p->vecs, p->stream);
 }
 
 static int ceil_log2(long long v)
@@ -180,14 +222,17 @@ int gp_reduce_f32_depth(const gp_reduce_params *p, size_t n, size_t head, int wa
     int grid = gp_reduce_grid_for(p, n);
     size_t per_pass = (size_t)grid * (size_t)p->block * (size_t)p->vecs;
     long long passes = (long long)((nv + per_pass - 1) / per_pass);
-    int wave_steps = ceil_log2(wave);
-    long long d = passes                 /* serial adds into one accumulator lane */
+    long long groups = (grid + (long long)GP_RED_GROUP - 1) / (long long)GP_RED_GROUP;
+    long long gsize = grid < (int)GP_RED_GROUP ? grid : (long long)GP_RED_GROUP;
+    int lw = ceil_log2(wave);
+    long long d = ceil_log2(p->vecs)     /* pairwise tree over a pass's loads */
+                  + passes               /* serial adds into the accumulator lane */
                   + 1                    /* a head or tail element into lane x or y */
-                  + ceil_log2(p->vecs)   /* pairwise combine of the accumulators */
                   + 2                    /* (x + y) + (z + w) */
-                  + 2 * wave_steps       /* block: wave butterfly, then over the wave sums */
-                  + (grid + p->block - 1) / p->block /* last block: serial adds over the partials */
-                  + 2 * wave_steps;      /* and its block sum */
+                  + 2 * lw               /* block: wave butterfly, then over the wave sums */
+                  + (gsize + wave - 1) / wave + lw; /* group: serial adds per lane, butterfly */
+    if (groups > 1)
+        d += (groups + wave - 1) / wave + lw; /* the groups: the same */
     return d > 0x7fffffff ? 0x7fffffff : (int)d;
 }
 

@@ -1,6 +1,7 @@
 /* reduce: the sum of an fp32 or an int32 array of any length, in one launch
- * (per-block partials, the last block to finish adds them up in a fixed
- * order).  Docs: docs/kernels/reduce.md.
+ * (per-block partials; the last block of each group of blocks adds its
+ * group's, the last group adds the group sums, each in a fixed order).
+ * Docs: docs/kernels/reduce.md.
  *
  * Results:
  *   - n = 0 gives 0 (0.0f or 0).
@@ -10,7 +11,7 @@
  *     and the same input with the same parameters gives the same bits (no
  *     floating-point atomics: the order of every addition is fixed).
  * Parameters come from [kernel.reduce] (block, items_per_thread,
- * grid_per_cu), clamped to the device. */
+ * grid_per_cu, and the optional one_pass, stream), clamped to the device. */
 #ifndef GP_REDUCE_H
 #define GP_REDUCE_H
 
@@ -28,12 +29,25 @@ extern "C" {
 
 #define GP_REDUCE_MAX_BLOCK 1024
 #define GP_REDUCE_MAX_VECS 16   /* 16-byte loads per thread per pass compiled in: 1, 2, 4, 8, 16 */
+/* one_pass: at most this many blocks (beyond it the blocks loop: 2^30 floats
+ * of 1024 B per block still fit one pass). */
+#define GP_REDUCE_ONE_PASS_MAX_GRID (1 << 20)
+/* Blocks per group of the cross-block sum, and where the group counters
+ * start in the workspace (after the total counter). */
+#define GP_RED_GROUP 256u
+#define GP_RED_WS_COUNTERS 16
+/* Registers per thread the kernel for U 16-byte loads per thread stays within
+ * on NVIDIA (its launch bounds): the persistent grid is sized so that every
+ * block is resident at once. */
+#define GP_REDUCE_REGS(U) ((U) <= 4 ? 32 : (U) == 8 ? 64 : 128)
 
 typedef struct gp_reduce_params {
     int block;        /* threads per block, a power of two, >= 64 */
     int vecs;         /* 16-byte loads per thread per pass (items_per_thread), 1..16, power of two */
-    int grid_per_cu;  /* blocks per CU */
-    int grid;         /* blocks launched for the largest problems = grid_per_cu x CUs */
+    int grid_per_cu;  /* blocks per CU (persistent schedule) */
+    int one_pass;     /* 1: as many blocks as the data needs, each one pass (grid_per_cu unused) */
+    int stream;       /* 1: streaming (evict-first / non-temporal) loads */
+    int grid;         /* most blocks a launch uses: grid_per_cu x CUs, or the one-pass cap */
     char note[192];   /* what was adjusted to fit the device ("" when nothing) */
 } gp_reduce_params;
 
@@ -47,11 +61,12 @@ void gp_reduce_params_format(const gp_reduce_params *p, char *buf, size_t n);
  * more than one pass of block x vecs x 4 elements each needs. */
 int gp_reduce_grid_for(const gp_reduce_params *p, size_t n);
 
-/* Device workspace: one partial per block and the arrival counter of the
- * last-block-finishes step.  Created zeroed; each run leaves the counter at
- * zero again, so a workspace serves any number of runs in stream order (not
- * two runs at the same time).  One workspace fits every problem up to the
- * parameters' grid. */
+/* Device workspace: the arrival counters of the last-block-finishes steps
+ * (one total, one per group of GP_RED_GROUP blocks), one partial per group
+ * and one per block.  Created zeroed; each run leaves the counters at zero
+ * again, so a workspace serves any number of runs in stream order (not two
+ * runs at the same time).  One workspace fits every problem and every
+ * parameter set whose grid is at most max_grid (a one-pass workspace: 4 MB). */
 typedef struct gp_reduce_ws {
     void *d;
     size_t bytes;
@@ -71,9 +86,9 @@ gp_status gp_reduce_sum_i32(const int32_t *d_in, size_t n, int32_t *d_out, gp_re
 
 /* Error analysis of the fp32 sum.  Every element passes through at most
  * `depth` fp32 additions on its way to the result (the longest path through
- * the fixed summation tree: serial adds in its accumulator, the per-thread
- * combine, the wave and block trees, the serial and tree steps over the
- * partials).  With u = 2^-24, the standard bound for a summation tree of
+ * the fixed summation tree: the pairwise tree over a pass's loads, serial
+ * adds in its accumulator, the lanes, the wave and block trees, the serial
+ * and wave steps over the partials of its group and over the groups).  With u = 2^-24, the standard bound for a summation tree of
  * height d (Higham, Accuracy and Stability of Numerical Algorithms, 4.2) is
  *     |result - exact| <= gamma_d * sum |x_i|,  gamma_d = d u / (1 - d u). */
 int gp_reduce_f32_depth(const gp_reduce_params *p, size_t n, size_t head, int wave);
@@ -85,13 +100,18 @@ double gp_reduce_f32_bound(int depth, double sum_abs);
 double gp_reduce_ref_f32(const float *x, size_t n, double *sum_abs);
 int32_t gp_reduce_ref_i32(const int32_t *x, size_t n);
 
-/* ---- GPU launchers (reduce.hip; none.c without a GPU backend).  d_ws:
- * counter (4 bytes at offset 0) and partials (from offset 16, one 4-byte
- * value per block).  Arguments are checked by the callers above. */
-gp_status gp_reduce_launch_f32(const float *d_in, size_t n, float *d_out, void *d_ws, int grid, int block,
-                               int vecs);
-gp_status gp_reduce_launch_i32(const int32_t *d_in, size_t n, int32_t *d_out, void *d_ws, int grid, int block,
-                               int vecs);
+/* Bytes of a workspace for grids up to max_grid: 16 (total counter), then
+ * G = ceil(max_grid / GP_RED_GROUP) group counters, G group partials and
+ * max_grid block partials, 4 bytes each. */
+size_t gp_reduce_ws_bytes(int max_grid);
+
+/* ---- GPU launchers (reduce.hip; none.c without a GPU backend).  d_ws laid
+ * out as gp_reduce_ws_bytes(ws_grid) says, grid <= ws_grid.  Arguments are
+ * checked by the callers above. */
+gp_status gp_reduce_launch_f32(const float *d_in, size_t n, float *d_out, void *d_ws, int ws_grid, int grid,
+                               int block, int vecs, int stream);
+gp_status gp_reduce_launch_i32(const int32_t *d_in, size_t n, int32_t *d_out, void *d_ws, int ws_grid, int grid,
+                               int block, int vecs, int stream);
 
 #ifdef __cplusplus
 }

@@ -1,21 +1,29 @@
 /* reduce kernels: sum of fp32 (accumulated in fp32) or int32 (accumulated in
  * uint32: the two's-complement wrapped sum, no signed overflow) in one launch.
  *
- * Each thread keeps U independent 16-byte accumulators and, per pass of a
- * grid-stride loop, issues U 16-byte loads before the first add (U x 16 bytes
- * in flight per thread; seed 004 "algorithm cascading").  A block owns a run
- * of U x blockDim vectors per pass, so the whole grid sweeps memory front to
- * back together.  The head (elements before the first 16-byte boundary) and
- * the tail (the last n mod 4) are added by the first threads of the grid.
+ * Per pass of a grid-stride loop each thread issues U 16-byte loads before
+ * the first add (U x 16 bytes in flight per thread; seed 004 "algorithm
+ * cascading"), adds them pairwise (a tree of log2 U steps) and adds the
+ * result to its one vector accumulator: 4U + 4 live values, so U = 4 fits a
+ * full SM.  A block owns a run of U x blockDim vectors per pass, so the whole
+ * grid sweeps memory front to back together.  With one_pass the grid covers
+ * the array and the loop runs once (blocks come and go as the hardware
+ * schedules them).  S = 1: streaming loads (NVIDIA ld.global.cs, evict-first;
+ * AMD non-temporal).  The head (elements before the first 16-byte boundary)
+ * and the tail (the last n mod 4) are added by the first threads of the grid.
  *
- * Per thread: the U accumulators are combined pairwise, then the 4 lanes.
- * Per block: a butterfly over the wave (gp_shfl), one value per wave into
- * shared memory, a second butterfly in wave 0.  Across blocks: each block
- * stores its partial, and the last block to arrive (atomic counter after a
- * fence, the threadFenceReduction pattern) adds the partials in index order
- * and resets the counter.  Every addition has a fixed place in a fixed tree,
- * so the result does not depend on block timing: same input and parameters,
- * same bits. */
+ * Per thread: the 4 lanes as (x + y) + (z + w).  Per block: a butterfly over
+ * the wave (gp_shfl), one value per wave into shared memory, a second
+ * butterfly in wave 0; the other waves are done.  Across blocks, in two
+ * levels so that no single block adds more than a few hundred values: wave 0
+ * of each block stores the block's partial and counts itself in its group of
+ * GP_RED_GROUP blocks (fence, atomic counter: the threadFenceReduction
+ * pattern); the last block of a group adds the group's partials in index
+ * order into a group partial and counts the group in; the last group adds
+ * the group partials in index order and writes the result.  Each last block
+ * resets the counter it finished.  Every addition has a fixed place in a
+ * fixed tree, so the result does not depend on block timing: same input and
+ * parameters, same bits. */
 #include "gp_device.h"
 #include "runtime.h"
 #include "reduce.h"
@@ -33,11 +41,25 @@ static __device__ __forceinline__ uint4 vadd(uint4 a, uint4 b)
     return r;
 }
 
+#if defined(GP_VENDOR_AMD)
+typedef float gp_r_f4 __attribute__((ext_vector_type(4)));
+typedef unsigned gp_r_u4 __attribute__((ext_vector_type(4)));
+#endif
+
 template <typename E> struct gp_red;
 template <> struct gp_red<float> {
     typedef float4 V;
     static __device__ __forceinline__ V zero(void) { return make_float4(0.f, 0.f, 0.f, 0.f); }
     static __device__ __forceinline__ float shfl(float v, int src) { return gp_shfl(v, src); }
+    static __device__ __forceinline__ V ldcs(const V *p)
+    {
+#if defined(GP_VENDOR_NVIDIA)
+        return __ldcs(p);
+#else
+        gp_r_f4 v = __builtin_nontemporal_load((const gp_r_f4 *)p);
+        return make_float4(v.x, v.y, v.z, v.w);
+#endif
+    }
 };
 template <> struct gp_red<unsigned> {
     typedef uint4 V;
@@ -46,7 +68,24 @@ template <> struct gp_red<unsigned> {
     {
         return (unsigned)gp_shfl_int((int)v, src);
     }
+    static __device__ __forceinline__ V ldcs(const V *p)
+    {
+#if defined(GP_VENDOR_NVIDIA)
+        return __ldcs(p);
+#else
+        gp_r_u4 v = __builtin_nontemporal_load((const gp_r_u4 *)p);
+        return make_uint4(v.x, v.y, v.z, v.w);
+#endif
+    }
 };
+
+template <typename E, int S>
+static __device__ __forceinline__ typename gp_red<E>::V vload(const typename gp_red<E>::V *p)
+{
+    if (S)
+        return gp_red<E>::ldcs(p);
+    return *p;
+}
 
 /* Butterfly over the wave: every lane ends with the same sum (the adds are
  * commutative, so lane l's a + b equals lane l^o's b + a bit for bit). */
@@ -60,36 +99,30 @@ static __device__ __forceinline__ E wave_sum(E v)
     return v;
 }
 
-/* Sum over the block; the result is valid in thread 0.  `ws` holds one value
- * per wave.  All threads must call it. */
+/* Lane l of the calling wave adds p[l], p[l + wave], ... (p[0..n)) in that
+ * order, then the butterfly: every lane gets the same sum.  Volatile loads:
+ * the values were written by other CUs, not from this CU's L1. */
 template <typename E>
-static __device__ __forceinline__ E block_sum(E v, E *ws)
+static __device__ __forceinline__ E wave_sum_of(const E *p, unsigned n)
 {
-    const int lane = (int)(threadIdx.x % GP_WAVE_SIZE), wid = (int)(threadIdx.x / GP_WAVE_SIZE);
-    const int nw = (int)(blockDim.x / GP_WAVE_SIZE);
-    v = wave_sum(v);
-    __syncthreads(); /* ws may still be read by an earlier call */
-    if (lane == 0)
-        ws[wid] = v;
-    __syncthreads();
-    if (wid == 0) {
-        v = lane < nw ? ws[lane] : (E)0;
-        v = wave_sum(v);
-    }
-    return v;
+    const volatile E *vp = p;
+    E s = (E)0;
+    for (unsigned j = threadIdx.x % GP_WAVE_SIZE; j < n; j += GP_WAVE_SIZE)
+        s += vp[j];
+    return wave_sum(s);
 }
 
-/* Pairwise combine of the accumulators: acc[u] += acc[u + S] for
- * S = U/2, U/4, ..., 1 (a template, so every index is a constant and the
- * array stays in registers). */
+/* Pairwise tree over the U loaded vectors: v[u] += v[u + S] for S = U/2,
+ * U/4, ..., 1 (a template, so every index is a constant and the array stays
+ * in registers). */
 template <int S> struct gp_red_tree {
     template <typename V>
-    static __device__ __forceinline__ void run(V *acc)
+    static __device__ __forceinline__ void run(V *v)
     {
 #pragma unroll
         for (int u = 0; u < S; u++)
-            acc[u] = vadd(acc[u], acc[u + S]);
-        gp_red_tree<S / 2>::run(acc);
+            v[u] = vadd(v[u], v[u + S]);
+        gp_red_tree<S / 2>::run(v);
     }
 };
 template <> struct gp_red_tree<0> {
@@ -97,108 +130,160 @@ template <> struct gp_red_tree<0> {
     static __device__ __forceinline__ void run(V *) {}
 };
 
-/* Registers follow U: 8U live values (U loads in flight, U accumulators). */
+/* Block limit per U (reduce.c block_limit mirrors it); on NVIDIA also a
+ * minimum of resident blocks, so that the registers per thread stay within
+ * GP_REDUCE_REGS(U) (reduce.h: 32 for U <= 4, the whole SM for any block
+ * size; 64 for U = 8; 128 for U = 16), which reduce.c sizes the persistent
+ * grid by. */
 #define GP_RED_LB(U) ((U) <= 4 ? 1024 : (U) == 8 ? 512 : 256)
+#if defined(GP_VENDOR_NVIDIA)
+#define GP_RED_BOUNDS(U) __launch_bounds__(GP_RED_LB(U), 65536 / GP_REDUCE_REGS(U) / GP_RED_LB(U))
+#else
+#define GP_RED_BOUNDS(U) __launch_bounds__(GP_RED_LB(U))
+#endif
 
-template <typename E, int U>
-__global__ void __launch_bounds__(GP_RED_LB(U))
-gp_reduce_kernel(const E *__restrict__ in, size_t n, size_t head, E *__restrict__ out, unsigned *counter,
-                 E *partials)
+/* ws (reduce.h): total counter at 0, group counters from GP_RED_WS_COUNTERS,
+ * then the group partials, then one partial per block (offsets from the
+ * launcher). */
+template <typename E, int U, int S>
+__global__ void GP_RED_BOUNDS(U)
+gp_reduce_kernel(const E *__restrict__ in, size_t n, size_t head, E *__restrict__ out, unsigned *total,
+                 unsigned *gcount, E *gpartials, E *partials)
 {
     typedef typename gp_red<E>::V V;
     __shared__ E wsum[GP_REDUCE_MAX_BLOCK / GP_WAVE_SIZE];
-    __shared__ int am_last;
     const size_t nv = (n - head) / 4;
     const V *vin = (const V *)(in + head);
     const size_t B = blockDim.x;
     const size_t stride = (size_t)gridDim.x * B * U;
 
-    V acc[U];
-#pragma unroll
-    for (int u = 0; u < U; u++)
-        acc[u] = gp_red<E>::zero();
+    V acc = gp_red<E>::zero();
     size_t i = (size_t)blockIdx.x * B * U + threadIdx.x;
     for (; i + (size_t)(U - 1) * B < nv; i += stride) {
         V v[U];
 #pragma unroll
         for (int u = 0; u < U; u++)
-            v[u] = vin[i + (size_t)u * B];
+            v[u] = vload<E, S>(vin + i + (size_t)u * B);
+        gp_red_tree<U / 2>::run(v);
+        acc = vadd(acc, v[0]);
+    }
+    if (i < nv) { /* the last, partial pass: missing vectors are zeros */
+        V v[U];
 #pragma unroll
         for (int u = 0; u < U; u++)
-            acc[u] = vadd(acc[u], v[u]);
+            v[u] = i + (size_t)u * B < nv ? vload<E, S>(vin + i + (size_t)u * B) : gp_red<E>::zero();
+        gp_red_tree<U / 2>::run(v);
+        acc = vadd(acc, v[0]);
     }
-#pragma unroll
-    for (int u = 0; u < U; u++) /* the last, partial pass */
-        if (i + (size_t)u * B < nv)
-            acc[u] = vadd(acc[u], vin[i + (size_t)u * B]);
     /* Head (before the first 16-byte boundary) and tail (past the last whole vector). */
     const size_t g = (size_t)blockIdx.x * B + threadIdx.x;
     if (g < head)
-        acc[0].x += in[g];
+        acc.x += in[g];
     if (g < n - head - 4 * nv)
-        acc[0].y += in[head + 4 * nv + g];
+        acc.y += in[head + 4 * nv + g];
+    E t = (acc.x + acc.y) + (acc.z + acc.w);
 
-    gp_red_tree<U / 2>::run(acc);
-    E t = (acc[0].x + acc[0].y) + (acc[0].z + acc[0].w);
-    t = block_sum(t, wsum);
+    /* Block: wave sums, then wave 0 alone. */
+    const int lane = (int)(threadIdx.x % GP_WAVE_SIZE), wid = (int)(threadIdx.x / GP_WAVE_SIZE);
+    t = wave_sum(t);
+    if (lane == 0)
+        wsum[wid] = t;
+    __syncthreads();
+    if (wid != 0)
+        return;
+    const int nw = (int)(B / GP_WAVE_SIZE);
+    t = wave_sum(lane < nw ? wsum[lane] : (E)0);
 
-    if (threadIdx.x == 0) {
+    /* Level 1: the block's group. */
+    const unsigned grid = gridDim.x, grp = blockIdx.x / GP_RED_GROUP;
+    const unsigned gfirst = grp * GP_RED_GROUP;
+    const unsigned gsize = grid - gfirst < GP_RED_GROUP ? grid - gfirst : GP_RED_GROUP;
+    int last = 0;
+    if (lane == 0) {
         partials[blockIdx.x] = t;
         __threadfence(); /* the partial is visible before the arrival counts */
-        unsigned prev = atomicAdd(counter, 1u);
-        am_last = prev == gridDim.x - 1;
+        last = atomicAdd(&gcount[grp], 1u) == gsize - 1;
     }
-    __syncthreads();
-    if (!am_last)
+    if (!gp_shfl_int(last, 0))
         return;
     __threadfence();
-    const volatile E *vp = partials; /* written by other CUs: not from this CU's L1 */
-    E s = (E)0;
-    for (unsigned j = threadIdx.x; j < gridDim.x; j += blockDim.x)
-        s += vp[j];
-    s = block_sum(s, wsum);
-    if (threadIdx.x == 0) {
-        *out = s;
-        *counter = 0u; /* ready for the next run in stream order */
+    t = wave_sum_of(partials + gfirst, gsize);
+
+    /* Level 2: the groups. */
+    const unsigned ngroups = (grid + GP_RED_GROUP - 1) / GP_RED_GROUP;
+    if (ngroups == 1) {
+        if (lane == 0) {
+            *out = t;
+            gcount[grp] = 0u; /* ready for the next run in stream order */
+        }
+        return;
+    }
+    last = 0;
+    if (lane == 0) {
+        gpartials[grp] = t;
+        gcount[grp] = 0u;
+        __threadfence();
+        last = atomicAdd(total, 1u) == ngroups - 1;
+    }
+    if (!gp_shfl_int(last, 0))
+        return;
+    __threadfence();
+    t = wave_sum_of(gpartials, ngroups);
+    if (lane == 0) {
+        *out = t;
+        *total = 0u;
     }
 }
 
 template <typename E, int U>
-static gp_status launch_u(const E *in, size_t n, size_t head, E *out, void *ws, int grid, int block)
+static gp_status launch_u(const E *in, size_t n, size_t head, E *out, void *ws, int ws_grid, int grid, int block,
+                          int stream)
 {
-    unsigned *counter = (unsigned *)ws;
-    E *partials = (E *)((char *)ws + 16);
-    gp_reduce_kernel<E, U><<<grid, block>>>(in, n, head, out, counter, partials);
+    /* Offsets from the workspace's grid, not this launch's: the counters of
+     * every launch stay where the last one left them at zero. */
+    const size_t mg = (size_t)((unsigned)ws_grid + GP_RED_GROUP - 1) / GP_RED_GROUP;
+    unsigned *total = (unsigned *)ws;
+    unsigned *gcount = (unsigned *)((char *)ws + GP_RED_WS_COUNTERS);
+    E *gpartials = (E *)(gcount + mg);
+    E *partials = gpartials + mg;
+    if (stream)
+        gp_reduce_kernel<E, U, 1><<<grid, block>>>(in, n, head, out, total, gcount, gpartials, partials);
+    else
+        gp_reduce_kernel<E, U, 0><<<grid, block>>>(in, n, head, out, total, gcount, gpartials, partials);
     return gp_launch_status("reduce");
 }
 
 template <typename E>
-static gp_status launch(const E *in, size_t n, E *out, void *ws, int grid, int block, int vecs)
+static gp_status launch(const E *in, size_t n, E *out, void *ws, int ws_grid, int grid, int block, int vecs,
+                        int stream)
 {
+    if (grid < 1 || grid > ws_grid)
+        return gp_fail(GP_ERR_USAGE, "reduce: grid %d outside the workspace's 1..%d", grid, ws_grid);
     size_t head = (size_t)((16 - ((uintptr_t)in & 15)) & 15) / sizeof(E);
     if (head > n)
         head = n;
-    if (block > GP_RED_LB(vecs))
-        return gp_fail(GP_ERR_USAGE, "reduce: block %d exceeds %d for %d vectors per thread", block,
-                       GP_RED_LB(vecs), vecs);
+    if (block > GP_RED_LB(vecs) || block < GP_WAVE_SIZE || block % GP_WAVE_SIZE)
+        return gp_fail(GP_ERR_USAGE, "reduce: block %d is not whole waves of %d up to %d for %d vectors per thread",
+                       block, GP_WAVE_SIZE, GP_RED_LB(vecs), vecs);
     switch (vecs) {
-    case 1: return launch_u<E, 1>(in, n, head, out, ws, grid, block);
-    case 2: return launch_u<E, 2>(in, n, head, out, ws, grid, block);
-    case 4: return launch_u<E, 4>(in, n, head, out, ws, grid, block);
-    case 8: return launch_u<E, 8>(in, n, head, out, ws, grid, block);
-    case 16: return launch_u<E, 16>(in, n, head, out, ws, grid, block);
+    case 1: return launch_u<E, 1>(in, n, head, out, ws, ws_grid, grid, block, stream);
+    case 2: return launch_u<E, 2>(in, n, head, out, ws, ws_grid, grid, block, stream);
+    case 4: return launch_u<E, 4>(in, n, head, out, ws, ws_grid, grid, block, stream);
+    case 8: return launch_u<E, 8>(in, n, head, out, ws, ws_grid, grid, block, stream);
+    case 16: return launch_u<E, 16>(in, n, head, out, ws, ws_grid, grid, block, stream);
     default: return gp_fail(GP_ERR_USAGE, "reduce: %d vectors per thread not compiled (1, 2, 4, 8, 16)", vecs);
     }
 }
 
-extern "C" gp_status gp_reduce_launch_f32(const float *d_in, size_t n, float *d_out, void *d_ws, int grid,
-                                          int block, int vecs)
+extern "C" gp_status gp_reduce_launch_f32(const float *d_in, size_t n, float *d_out, void *d_ws, int ws_grid,
+                                          int grid, int block, int vecs, int stream)
 {
-    return launch<float>(d_in, n, d_out, d_ws, grid, block, vecs);
+    return launch<float>(d_in, n, d_out, d_ws, ws_grid, grid, block, vecs, stream);
 }
 
-extern "C" gp_status gp_reduce_launch_i32(const int32_t *d_in, size_t n, int32_t *d_out, void *d_ws, int grid,
-                                          int block, int vecs)
+extern "C" gp_status gp_reduce_launch_i32(const int32_t *d_in, size_t n, int32_t *d_out, void *d_ws, int ws_grid,
+                                          int grid, int block, int vecs, int stream)
 {
-    return launch<unsigned>((const unsigned *)d_in, n, (unsigned *)d_out, d_ws, grid, block, vecs);
+    return launch<unsigned>((const unsigned *)d_in, n, (unsigned *)d_out, d_ws, ws_grid, grid, block, vecs,
+                            stream);
 }

@@ -12,14 +12,18 @@
 #include "vendor.h"
 
 /* Variants timed in the bench (with_baselines) and offered to `gpuprobe
- * tune`: {block, items_per_thread, grid_per_cu}. */
+ * tune`: {block, items_per_thread, grid_per_cu, one_pass, stream}.  The first
+ * H200 run (2^28, CUB 0.2413 ms) had b1024/v2/g2 best at 0.2394 ms; the
+ * memory_bandwidth probe's best read is 256 x 8/CU, 16 B x 2, streaming. */
 typedef struct variant {
-    int block, vecs, gpc;
+    int block, vecs, gpc, one_pass, stream;
 } variant;
 
 static const variant variants[] = {
-    {256, 4, 4}, {256, 4, 8}, {512, 4, 4},  {256, 8, 4},  {512, 8, 2},
-    {1024, 4, 2}, {128, 8, 8}, {256, 2, 8}, {256, 16, 4}, {1024, 2, 2},
+    {256, 4, 4, 0, 0},  {256, 2, 8, 0, 0},  {1024, 2, 2, 0, 0}, {256, 4, 8, 0, 0}, {256, 2, 8, 0, 1},
+    {256, 4, 8, 0, 1},  {256, 4, 6, 0, 1},  {1024, 2, 2, 0, 1}, {512, 8, 2, 0, 1}, {256, 1, 0, 1, 0},
+    {256, 1, 0, 1, 1},  {256, 2, 0, 1, 0},  {256, 2, 0, 1, 1},  {256, 4, 0, 1, 0}, {256, 4, 0, 1, 1},
+    {512, 4, 0, 1, 1},  {1024, 4, 0, 1, 1}, {256, 8, 0, 1, 1},
 };
 #define NVARIANTS (sizeof variants / sizeof variants[0])
 
@@ -27,7 +31,18 @@ static void variant_params(const variant *v, const gp_device_info *dev, gp_reduc
 {
     memset(p, 0, sizeof *p);
     p->block = v->block, p->vecs = v->vecs, p->grid_per_cu = v->gpc;
+    p->one_pass = v->one_pass, p->stream = v->stream;
     gp_reduce_params_fit(p, dev);
+}
+
+/* "gpuprobe variant=b256/v2/g8" (persistent) or "b256/v4/one" (one pass), "/cs" with streaming loads. */
+static void variant_name(const gp_reduce_params *q, char *buf, size_t n)
+{
+    if (q->one_pass)
+        snprintf(buf, n, "gpuprobe variant=b%d/v%d/one%s", q->block, q->vecs, q->stream ? "/cs" : "");
+    else
+        snprintf(buf, n, "gpuprobe variant=b%d/v%d/g%d%s", q->block, q->vecs, q->grid_per_cu,
+                 q->stream ? "/cs" : "");
 }
 
 static gp_status print_params(const gp_table *t, const gp_device_info *dev, FILE *out)
@@ -143,8 +158,10 @@ static gp_status verify_all(const gp_table *t, const gp_kernel_opts *o, vctx *v)
     gp_reduce_params_format(&p, label, sizeof label);
     v->wave = o->dev.wave_size > 0 ? o->dev.wave_size : 64;
     /* Lengths: empty, tiny, around the vector width, a block, a pass of the
-     * whole grid (where the last partial pass starts), and large ones. */
-    size_t pass = (size_t)p.grid * (size_t)p.block * (size_t)p.vecs * 4;
+     * whole grid (where the last partial pass starts; one pass: one group of
+     * blocks, where the second level of the cross-block sum starts), and
+     * large ones. */
+    size_t pass = (size_t)(p.one_pass ? (int)GP_RED_GROUP : p.grid) * (size_t)p.block * (size_t)p.vecs * 4;
     size_t sizes[] = {0,    1,    2,    3,    4,        5,        7,        8,        15,          16,
                       17,   31,   33,   63,   64,       65,       255,      257,      1000,        1023,
                       1024, 1025, 4095, 4097, pass - 1, pass,     pass + 1, pass + 3, 2 * pass + 5, 1000003,
@@ -174,8 +191,11 @@ static gp_status verify_all(const gp_table *t, const gp_kernel_opts *o, vctx *v)
         variant_params(&variants[k], &o->dev, &q);
         gp_reduce_params_format(&q, label, sizeof label);
         GP_TRY(gp_reduce_ws_create(&v->ws, &q));
-        size_t qpass = (size_t)q.grid * (size_t)q.block * (size_t)q.vecs * 4;
-        size_t vs[] = {0, 5, 4097, qpass + 3, 1000003};
+        /* One-pass grids are capped far beyond any length here: a block's
+         * worth, 256 blocks (one group) +- 1, and a few groups. */
+        size_t qpass = q.one_pass ? (size_t)q.block * (size_t)q.vecs * 4 * 257 + 3
+                                  : (size_t)q.grid * (size_t)q.block * (size_t)q.vecs * 4 + 3;
+        size_t vs[] = {0, 5, 4097, qpass, 1000003};
         gp_status st = gp_ok();
         for (size_t i = 0; i < sizeof vs / sizeof vs[0] && st.code == GP_OK; i++)
             if (vs[i] <= cap)
@@ -409,7 +429,7 @@ static gp_status bench_all(const gp_table *t, const char *label, int with_baseli
                 char impl[GP_BENCH_TEXT], qp[192];
                 variant_params(&variants[v], &o->dev, &q);
                 GP_TRY(time_ours(s, &pr, &q, o, &r));
-                snprintf(impl, sizeof impl, "gpuprobe variant=b%d/v%d/g%d", q.block, q.vecs, q.grid_per_cu);
+                variant_name(&q, impl, sizeof impl);
                 gp_reduce_params_format(&q, qp, sizeof qp);
                 GP_TRY(gp_bench_add(b, "reduce", pr.name, impl, label, qp, 0, &r, pr.floor_ms, pr.note));
                 if (o->log)
@@ -453,7 +473,10 @@ static gp_status candidates(const gp_table *base, const gp_device_info *dev, gp_
         *c = *base;
         GP_TRY(gp_table_set(c, "kernel.reduce", "block", variants[k].block, "rule tune_candidate"));
         GP_TRY(gp_table_set(c, "kernel.reduce", "items_per_thread", variants[k].vecs, "rule tune_candidate"));
-        GP_TRY(gp_table_set(c, "kernel.reduce", "grid_per_cu", variants[k].gpc, "rule tune_candidate"));
+        GP_TRY(gp_table_set(c, "kernel.reduce", "grid_per_cu", variants[k].gpc > 0 ? variants[k].gpc : 4,
+                            "rule tune_candidate"));
+        GP_TRY(gp_table_set(c, "kernel.reduce", "one_pass", variants[k].one_pass, "rule tune_candidate"));
+        GP_TRY(gp_table_set(c, "kernel.reduce", "stream", variants[k].stream, "rule tune_candidate"));
         GP_TRY(gp_table_validate(c, "reduce candidate"));
         (*n)++;
     }

@@ -78,11 +78,36 @@ void gp_transpose_params_fit(gp_transpose_params *p, const gp_device_info *dev)
     p->max_threads = max_threads;
     if (p->group < 1)
         p->group = 1;
+    /* The swizzled layout and the streaming hints are compiled for tiles of
+     * 32 and 64; the swizzle also only for vec > 1 and at most 32 elements
+     * per thread. */
+    int swz = p->swizzle ? 1 : 0, stream = p->stream < 0 ? 0 : p->stream > 3 ? 3 : p->stream;
+    if (stream != p->stream)
+        add_note(p, "stream limited to 0..3");
+    if (tile < 32 && (swz || stream)) {
+        if (stream)
+            add_note(p, "stream needs a tile of 32 or 64: off");
+        swz = 0, stream = 0;
+    }
+    if (swz && vec == 1)
+        swz = 0; /* nothing to swizzle: 4-byte accesses read a padded tile */
+    if (swz && items * vec > 32) {
+        add_note(p, "swizzle needs items x vec <= 32: off");
+        swz = 0;
+    }
+    p->swizzle = swz;
+    p->stream = stream;
+    if (p->tiles_per_block < 1)
+        p->tiles_per_block = 1;
+    if (p->tiles_per_block > GP_TRANSPOSE_MAX_TILES_PER_BLOCK) {
+        p->tiles_per_block = GP_TRANSPOSE_MAX_TILES_PER_BLOCK;
+        add_note(p, "tiles_per_block limited to 64");
+    }
 }
 
 gp_status gp_transpose_params_from_table(const gp_table *t, const gp_device_info *dev, gp_transpose_params *p)
 {
-    long long tile, pad, br, vec = 1, group = 1;
+    long long tile, pad, br, vec = 1, group = 1, swz = 0, stream = 0, tpb = 1;
     memset(p, 0, sizeof *p);
     GP_TRY(gp_table_get_int(t, "kernel.transpose", "tile", &tile));
     GP_TRY(gp_table_get_int(t, "kernel.transpose", "pad", &pad));
@@ -92,19 +117,29 @@ gp_status gp_transpose_params_from_table(const gp_table *t, const gp_device_info
         GP_TRY(gp_table_get_int(t, "kernel.transpose", "vec", &vec));
     if (gp_table_find(t, "kernel.transpose", "group"))
         GP_TRY(gp_table_get_int(t, "kernel.transpose", "group", &group));
+    if (gp_table_find(t, "kernel.transpose", "swizzle"))
+        GP_TRY(gp_table_get_int(t, "kernel.transpose", "swizzle", &swz));
+    if (gp_table_find(t, "kernel.transpose", "stream"))
+        GP_TRY(gp_table_get_int(t, "kernel.transpose", "stream", &stream));
+    if (gp_table_find(t, "kernel.transpose", "tiles_per_block"))
+        GP_TRY(gp_table_get_int(t, "kernel.transpose", "tiles_per_block", &tpb));
     p->tile = (int)tile;
     p->pad = (int)pad;
     p->block_rows = (int)br;
     p->vec = (int)vec;
     p->group = group > 1 << 20 ? 1 << 20 : (int)group;
+    p->swizzle = swz != 0;
+    p->stream = stream < 0 ? -1 : stream > 3 ? 4 : (int)stream;
+    p->tiles_per_block = tpb < 1 ? 1 : tpb > 1 << 20 ? 1 << 20 : (int)tpb;
     gp_transpose_params_fit(p, dev);
     return gp_ok();
 }
 
 void gp_transpose_params_format(const gp_transpose_params *p, char *buf, size_t n)
 {
-    snprintf(buf, n, "tile=%d pad=%d block_rows=%d vec=%d group=%d (block %dx%d)", p->tile, p->pad,
-             p->block_rows, p->vec, p->group, p->tile / p->vec, p->block_rows);
+    snprintf(buf, n, "tile=%d pad=%d block_rows=%d vec=%d group=%d swizzle=%d stream=%d tiles_per_block=%d (block %dx%d)",
+             p->tile, p->pad, p->block_rows, p->vec, p->group, p->swizzle, p->stream, p->tiles_per_block,
+             p->tile / p->vec, p->block_rows);
 }
 
 int gp_transpose_effective_vec(const gp_transpose_params *p, size_t rows, size_t cols, const void *d_in,
@@ -135,6 +170,14 @@ static int params_ok(const gp_transpose_params *p)
         return 0;
     int items = t / p->block_rows;
     if (items > GP_TRANSPOSE_MAX_ITEMS || (items & (items - 1)))
+        return 0;
+    if (p->stream < 0 || p->stream > 3 || (p->swizzle != 0 && p->swizzle != 1))
+        return 0;
+    if ((p->stream || p->swizzle) && t < 32)
+        return 0;
+    if (p->swizzle && (p->vec == 1 || items * p->vec > 32))
+        return 0;
+    if (p->tiles_per_block < 1 || p->tiles_per_block > GP_TRANSPOSE_MAX_TILES_PER_BLOCK)
         return 0;
     return threads_of(t, items, p->vec) <= GP_TRANSPOSE_MAX_THREADS;
 }
@@ -174,11 +217,17 @@ gp_status gp_transpose_f32(const float *d_in, float *d_out, size_t rows, size_t 
     int max_threads = p->max_threads > 0 ? p->max_threads : GP_TRANSPOSE_MAX_THREADS;
     while (threads_of(p->tile, items, vec) > max_threads && items < GP_TRANSPOSE_MAX_ITEMS && items < p->tile)
         items *= 2;
-    return gp_transpose_launch(d_in, d_out, rows, cols, p->tile, p->pad, items, vec, p->group);
+    /* The swizzle needs vec > 1 and at most 32 elements per thread; else the
+     * padded layout (the same result). */
+    int swz = p->swizzle && vec > 1 && items * vec <= 32;
+    return gp_transpose_launch(d_in, d_out, rows, cols, p->tile, p->pad, items, vec, p->group, swz, p->stream,
+                               p->tiles_per_block);
 }
 
-gp_status gp_transpose_copy_f32(const float *d_in, float *d_out, size_t n, const gp_device_info *dev)
+gp_status gp_transpose_copy_f32(const float *d_in, float *d_out, size_t n, const gp_device_info *dev, int mode)
 {
+    if (mode < GP_TRANSPOSE_COPY_PERSISTENT || mode > GP_TRANSPOSE_COPY_ONE_PASS_CS)
+        return gp_fail(GP_ERR_USAGE, "transpose copy: mode %d is not 0..2", mode);
     if (n == 0)
         return gp_ok();
     if (!d_in || !d_out)
@@ -188,10 +237,13 @@ gp_status gp_transpose_copy_f32(const float *d_in, float *d_out, size_t n, const
     int block = 256;
     int cus = dev && dev->compute_units > 0 ? dev->compute_units : 1;
     size_t need = (n / 4 + (size_t)block * 4 - 1) / ((size_t)block * 4);
-    size_t grid = (size_t)cus * 8; /* 2048 threads per CU: full occupancy on NVIDIA */
+    /* Persistent: 2048 threads per CU (full occupancy on NVIDIA); one pass:
+     * a block per 4 x block vectors, up to 2^31 - 1 blocks (the loop covers
+     * the rest). */
+    size_t grid = mode == GP_TRANSPOSE_COPY_PERSISTENT ? (size_t)cus * 8 : (size_t)0x7fffffff;
     if (grid > need)
         grid = need;
     if (grid < 1)
         grid = 1;
-    return gp_transpose_copy_launch(d_in, d_out, n, (int)grid, block);
+    return gp_transpose_copy_launch(d_in, d_out, n, (int)grid, block, mode == GP_TRANSPOSE_COPY_ONE_PASS_CS);
 }

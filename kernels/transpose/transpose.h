@@ -3,8 +3,9 @@
  * memory in square tiles.  Docs: docs/kernels/transpose.md.
  *
  * Parameters come from the table section [kernel.transpose] (tile, pad,
- * block_rows, and the optional vec, group), clamped to the device so that
- * every valid table gives the same, exact result. */
+ * block_rows, and the optional vec, group, swizzle, stream,
+ * tiles_per_block), clamped to the device so that every valid table gives
+ * the same, exact result. */
 #ifndef GP_TRANSPOSE_H
 #define GP_TRANSPOSE_H
 
@@ -21,9 +22,20 @@ extern "C" {
 
 /* Compile-time shapes the GPU code carries (transpose.hip instantiates every
  * tile in {8,16,32,64} x items in {1,2,4,8,16} x vec in {1,2,4} that fits a
- * block of 1024 threads; vec > 1 only for tiles >= 32). */
+ * block of 1024 threads; vec > 1 only for tiles >= 32; the swizzled layout
+ * (vec > 1) and the streaming hints only for tiles >= 32). */
 #define GP_TRANSPOSE_MAX_ITEMS 16
 #define GP_TRANSPOSE_MAX_THREADS 1024
+#define GP_TRANSPOSE_MAX_TILES_PER_BLOCK 64
+
+/* stream bits: streaming (evict-first / non-temporal) global accesses. */
+#define GP_TRANSPOSE_STREAM_LOADS 1
+#define GP_TRANSPOSE_STREAM_STORES 2
+
+/* Copy kernel schedules (context rows of the bench). */
+#define GP_TRANSPOSE_COPY_PERSISTENT 0 /* grid 8 x CUs, grid-stride loop */
+#define GP_TRANSPOSE_COPY_ONE_PASS 1   /* one 4 x 16 B chunk per thread, as many blocks as that takes */
+#define GP_TRANSPOSE_COPY_ONE_PASS_CS 2 /* the same with streaming loads and stores */
 
 typedef struct gp_transpose_params {
     int tile;        /* square tile edge, 8..64, power of two */
@@ -31,6 +43,11 @@ typedef struct gp_transpose_params {
     int block_rows;  /* block = (tile / vec) x block_rows threads */
     int vec;         /* elements per global access: 1, 2 or 4 */
     int group;       /* tile rows per group of the block order (1 = row-major) */
+    int swizzle;     /* 1: unpadded shared tile, 16/8-byte chunks XOR-swizzled, vector
+                      * shared-memory accesses (vec > 1 only; pad unused) */
+    int stream;      /* GP_TRANSPOSE_STREAM_* bits (tiles >= 32 only) */
+    int tiles_per_block; /* tiles one block moves, the next tile's loads issued before
+                          * the current tile's stores (1: one tile per block) */
     int max_threads; /* the device's threads per block the rest was fitted to */
     char note[192];  /* what was adjusted to fit the device ("" when nothing) */
 } gp_transpose_params;
@@ -42,7 +59,8 @@ gp_status gp_transpose_params_from_table(const gp_table *t, const gp_device_info
                                          gp_transpose_params *p);
 /* Clamp hand-made parameters the same way (used by the bench's variants). */
 void gp_transpose_params_fit(gp_transpose_params *p, const gp_device_info *dev);
-/* "tile=32 pad=1 block_rows=8 vec=1 group=1 (block 32x8)" */
+/* "tile=32 pad=1 block_rows=8 vec=1 group=1 swizzle=0 stream=0
+ * tiles_per_block=1 (block 32x8)" */
 void gp_transpose_params_format(const gp_transpose_params *p, char *buf, size_t n);
 
 /* The vector width the kernel really uses for this problem: vec when rows
@@ -58,12 +76,20 @@ int gp_transpose_effective_vec(const gp_transpose_params *p, size_t rows, size_t
 gp_status gp_transpose_f32(const float *d_in, float *d_out, size_t rows, size_t cols,
                            const gp_transpose_params *p);
 
-/* A plain copy kernel of ours (16-byte accesses, grid-stride), for context
- * in the bench: the bandwidth a transpose could at best reach. */
-gp_status gp_transpose_copy_f32(const float *d_in, float *d_out, size_t n, const gp_device_info *dev);
+/* A plain copy kernel of ours (16-byte accesses), for context in the bench:
+ * the bandwidth a transpose could at best reach.  mode: GP_TRANSPOSE_COPY_*.
+ * Pointers must be 16-byte aligned. */
+gp_status gp_transpose_copy_f32(const float *d_in, float *d_out, size_t n, const gp_device_info *dev, int mode);
 
 /* CPU reference (transpose_ref.c). */
 void gp_transpose_ref_f32(const float *in, float *out, size_t rows, size_t cols);
+
+/* Word offset of tile element (r, c) in the swizzled shared tile (tile 32 or
+ * 64, vec 2 or 4, no pad): row r keeps its vec-element chunks at chunk
+ * (c / vec) ^ ((r / vec) mod (32 / vec)).  A macro, so the kernels and the
+ * unit test (bank-conflict check) use the same formula. */
+#define GP_TRANSPOSE_SWZ_AT(r, c, tile, vec)                                                              \
+    ((r) * (tile) + ((((c) / (vec)) ^ (((r) / (vec)) & (32 / (vec) - 1))) * (vec)) + ((c) & ((vec) - 1)))
 
 /* n / d without a division instruction, for n < 2^31 and 1 <= d < 2^31:
  * q = umulhi(n, mul) >> shift with mul = ceil(2^(31 + l) / d), shift = l - 1,
@@ -99,8 +125,8 @@ static inline unsigned gp_transpose_fastdiv_apply(unsigned n, gp_transpose_fastd
 /* ---- GPU launchers (transpose.hip; none.c without a GPU backend).
  * Arguments are checked by the callers above. */
 gp_status gp_transpose_launch(const float *d_in, float *d_out, size_t rows, size_t cols, int tile, int pad,
-                              int items, int vec, int group);
-gp_status gp_transpose_copy_launch(const float *d_in, float *d_out, size_t n, int grid, int block);
+                              int items, int vec, int group, int swizzle, int stream, int tiles_per_block);
+gp_status gp_transpose_copy_launch(const float *d_in, float *d_out, size_t n, int grid, int block, int stream);
 
 #ifdef __cplusplus
 }

@@ -34,26 +34,45 @@ static const shape verify_shapes[] = {
 #define NSHAPES_QUICK 21
 
 /* Variants timed in the bench (with_baselines) and verified on a few shapes:
- * the candidates the lead picks the H200's table from. */
+ * the candidates the lead picks the H200's table from (and `gpuprobe tune`
+ * sweeps).  The first run on the H200 (8192 x 8192, vendor copy 0.1336 ms)
+ * had t64/br8/v1/g16 best at 0.1400 ms; the rest probe streaming hints, the
+ * swizzled vector layout and several tiles per block around it. */
 typedef struct variant {
-    int tile, pad, block_rows, vec, group;
+    int tile, pad, block_rows, vec, group, swizzle, stream, tiles_per_block;
 } variant;
 
 static const variant variants[] = {
-    {32, 1, 8, 1, 1},   {32, 1, 4, 1, 1},  {64, 1, 8, 1, 1},   {64, 1, 16, 1, 1},
-    {32, 1, 8, 1, 16},  {32, 1, 8, 1, 32}, {64, 1, 8, 1, 16},  {32, 1, 8, 4, 1},
-    {32, 1, 16, 2, 1},  {64, 1, 16, 4, 1}, {64, 1, 16, 4, 16}, {64, 1, 8, 4, 8},
-    {64, 1, 16, 2, 16},
+    {32, 1, 8, 1, 1, 0, 0, 1},   {64, 1, 8, 1, 1, 0, 0, 1},   {64, 1, 8, 1, 16, 0, 0, 1},
+    {64, 1, 8, 1, 32, 0, 0, 1},  {64, 1, 8, 1, 16, 0, 1, 1},  {64, 1, 8, 1, 16, 0, 2, 1},
+    {64, 1, 8, 1, 16, 0, 3, 1},  {64, 1, 8, 1, 16, 0, 0, 2},  {64, 1, 8, 1, 16, 0, 0, 8},
+    {32, 1, 8, 1, 16, 0, 3, 1},  {64, 1, 4, 1, 16, 0, 0, 1},  {64, 1, 16, 2, 16, 0, 0, 1},
+    {64, 0, 16, 4, 16, 1, 0, 1}, {64, 0, 16, 4, 16, 1, 3, 1}, {64, 0, 16, 4, 16, 1, 1, 1},
+    {64, 0, 8, 2, 16, 1, 0, 1},  {64, 0, 16, 2, 16, 1, 0, 1}, {64, 0, 16, 2, 16, 1, 1, 1},
+    {32, 0, 8, 4, 16, 1, 0, 1},  {32, 0, 16, 4, 16, 1, 0, 1}, {64, 0, 16, 4, 16, 1, 0, 4},
 };
 #define NVARIANTS (sizeof variants / sizeof variants[0])
 
-static const shape variant_shapes[] = {{1000, 999, 0}, {100, 36, 0}, {2048, 2052, 0}, {4099, 257, 0}};
+static const shape variant_shapes[] = {{1000, 999, 0}, {100, 36, 0}, {2048, 2052, 0}, {4099, 257, 0}, {96, 4100, 0}};
 
 static void variant_params(const variant *v, const gp_device_info *dev, gp_transpose_params *p)
 {
     memset(p, 0, sizeof *p);
     p->tile = v->tile, p->pad = v->pad, p->block_rows = v->block_rows, p->vec = v->vec, p->group = v->group;
+    p->swizzle = v->swizzle, p->stream = v->stream, p->tiles_per_block = v->tiles_per_block;
     gp_transpose_params_fit(p, dev);
+}
+
+/* "gpuprobe variant=t64/br8/v1/g16" plus "/swz", "/cs<stream>", "/k<tiles per block>" when set. */
+static void variant_name(const gp_transpose_params *q, char *buf, size_t n)
+{
+    int len = snprintf(buf, n, "gpuprobe variant=t%d/br%d/v%d/g%d", q->tile, q->block_rows, q->vec, q->group);
+    if (q->swizzle && len > 0 && (size_t)len < n)
+        len += snprintf(buf + len, n - (size_t)len, "/swz");
+    if (q->stream && len > 0 && (size_t)len < n)
+        len += snprintf(buf + len, n - (size_t)len, "/cs%d", q->stream);
+    if (q->tiles_per_block > 1 && len > 0 && (size_t)len < n)
+        snprintf(buf + len, n - (size_t)len, "/k%d", q->tiles_per_block);
 }
 
 static gp_status print_params(const gp_table *t, const gp_device_info *dev, FILE *out)
@@ -163,6 +182,7 @@ typedef struct bctx {
     size_t rows, cols;
     const gp_transpose_params *p;
     const gp_device_info *dev;
+    int copy_mode; /* GP_TRANSPOSE_COPY_* */
 } bctx;
 
 static gp_status work_transpose(void *c)
@@ -180,7 +200,7 @@ static gp_status work_vendor_copy(void *c)
 static gp_status work_copy_kernel(void *c)
 {
     bctx *x = c;
-    return gp_transpose_copy_f32(x->d_in, x->d_out, x->rows * x->cols, x->dev);
+    return gp_transpose_copy_f32(x->d_in, x->d_out, x->rows * x->cols, x->dev, x->copy_mode);
 }
 
 /* DRAM bandwidth for the floor: the table's measured triad, else the peak
@@ -215,7 +235,7 @@ static gp_status check_out(bbufs *bb, size_t n, const float *ref, const char *wh
 static gp_status time_transpose(bbufs *bb, size_t rows, size_t cols, const gp_transpose_params *p,
                                 const gp_kernel_opts *o, gp_harness_result *r)
 {
-    bctx x = {bb->d_in, bb->d_out, rows, cols, p, &o->dev};
+    bctx x = {bb->d_in, bb->d_out, rows, cols, p, &o->dev, 0};
     GP_TRY(gp_dev_poison(bb->d_out, rows * cols * sizeof(float)));
     GP_TRY(gp_bench_time(work_transpose, &x, o->quick, r));
     char b[192], what[256];
@@ -262,7 +282,7 @@ static gp_status bench_all(const gp_table *t, const char *label, int with_baseli
 
     if (with_baselines) {
         /* Vendor device-to-device copy of the same bytes: the baseline. */
-        bctx x = {bb->d_in, bb->d_out, N, N, &p, &o->dev};
+        bctx x = {bb->d_in, bb->d_out, N, N, &p, &o->dev, 0};
         GP_TRY(gp_dev_poison(bb->d_out, bytes));
         GP_TRY(gp_bench_time(work_vendor_copy, &x, o->quick, &r));
         GP_TRY(check_out(bb, n, bb->h_in, "timed vendor device copy"));
@@ -275,15 +295,23 @@ static gp_status bench_all(const gp_table *t, const char *label, int with_baseli
                     "copy's bandwidth (goal >= 95%%)\n",
                     bytes / 1e6, copy_ms, moved / (copy_ms * 1e6), 100.0 * copy_ms / t_ms);
 
-        /* Our plain copy kernel, for context. */
-        GP_TRY(gp_dev_poison(bb->d_out, bytes));
-        GP_TRY(gp_bench_time(work_copy_kernel, &x, o->quick, &r));
-        GP_TRY(check_out(bb, n, bb->h_in, "timed copy kernel"));
-        GP_TRY(gp_bench_add(b, "transpose", problem, "gpuprobe copy kernel (context, 16-byte accesses)", "",
-                            "grid 8 x CUs, block 256, 4 x 16 B per thread", 0, &r, floor_ms, note));
-        if (o->log)
-            fprintf(o->log, "  our copy kernel: %.4f ms = %.0f GB/s\n", r.summary.median,
-                    moved / (r.summary.median * 1e6));
+        /* Our plain copy kernels, for context: persistent, one pass, one pass streaming. */
+        static const char *const copy_impl[3] = {"gpuprobe copy kernel (context, 16-byte accesses)",
+                                                 "gpuprobe copy kernel one-pass (context)",
+                                                 "gpuprobe copy kernel one-pass streaming (context)"};
+        static const char *const copy_params[3] = {"grid 8 x CUs, block 256, 4 x 16 B per thread",
+                                                   "grid n / 4096, block 256, 4 x 16 B per thread",
+                                                   "grid n / 4096, block 256, 4 x 16 B per thread, ld/st .cs"};
+        for (int m = 0; m < 3; m++) {
+            x.copy_mode = m;
+            GP_TRY(gp_dev_poison(bb->d_out, bytes));
+            GP_TRY(gp_bench_time(work_copy_kernel, &x, o->quick, &r));
+            GP_TRY(check_out(bb, n, bb->h_in, copy_impl[m]));
+            GP_TRY(gp_bench_add(b, "transpose", problem, copy_impl[m], "", copy_params[m], 0, &r, floor_ms, note));
+            if (o->log)
+                fprintf(o->log, "  %s: %.4f ms = %.0f GB/s\n", copy_impl[m], r.summary.median,
+                        moved / (r.summary.median * 1e6));
+        }
 
         /* Every variant on the same problem, for the table choice. */
         for (size_t k = 0; k < NVARIANTS; k++) {
@@ -291,8 +319,7 @@ static gp_status bench_all(const gp_table *t, const char *label, int with_baseli
             variant_params(&variants[k], &o->dev, &q);
             GP_TRY(time_transpose(bb, N, N, &q, o, &r));
             char impl[GP_BENCH_TEXT];
-            snprintf(impl, sizeof impl, "gpuprobe variant=t%d/br%d/v%d/g%d", q.tile, q.block_rows, q.vec,
-                     q.group);
+            variant_name(&q, impl, sizeof impl);
             gp_transpose_params_format(&q, params, sizeof params);
             GP_TRY(gp_bench_add(b, "transpose", problem, impl, label, params, 0, &r, floor_ms, note));
             if (o->log)
@@ -332,10 +359,12 @@ static gp_status bench(const gp_table *t, const char *label, int with_baselines,
 }
 
 /* Tuning sweep: the base table's own values first, then every bench variant
- * (each valid for any table: the validator's block and LDS rules hold). */
+ * (each valid for any table: the validator's block and LDS rules hold; a
+ * variant equal to the base is still offered, so the count is fixed). */
 static gp_status candidates(const gp_table *base, const gp_device_info *dev, gp_table *out, int max, int *n)
 {
-    static const char *const keys[5] = {"tile", "pad", "block_rows", "vec", "group"};
+    static const char *const keys[8] = {"tile", "pad", "block_rows", "vec", "group", "swizzle", "stream",
+                                        "tiles_per_block"};
     (void)dev;
     *n = 0;
     if (max < 1)
@@ -343,10 +372,11 @@ static gp_status candidates(const gp_table *base, const gp_device_info *dev, gp_
     out[(*n)++] = *base;
     for (size_t k = 0; k < NVARIANTS && *n < max; k++) {
         const variant *v = &variants[k];
-        const int val[5] = {v->tile, v->pad, v->block_rows, v->vec, v->group};
+        const int val[8] = {v->tile,  v->pad,     v->block_rows, v->vec,
+                            v->group, v->swizzle, v->stream,     v->tiles_per_block};
         gp_table *c = &out[*n];
         *c = *base;
-        for (int i = 0; i < 5; i++)
+        for (int i = 0; i < 8; i++)
             GP_TRY(gp_table_set(c, "kernel.transpose", keys[i], val[i], "rule tune_candidate"));
         GP_TRY(gp_table_validate(c, "transpose candidate"));
         (*n)++;

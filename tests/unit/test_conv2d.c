@@ -236,7 +236,8 @@ GP_TEST(conv2d_bad_input)
     bad = p;
     bad.s.kh = 0;
     GP_CHECK(gp_conv2d_run(&bad, dummy, dummy, dummy).code == GP_ERR_USAGE);
-    GP_CHECK(gp_conv2d_plan_fit(32, 32, 128, 8, 3, &d, &s, &p).code == GP_ERR_USAGE); /* no variant 3 */
+    GP_CHECK(gp_conv2d_plan_fit(32, 32, 128, 8, 4, &d, &s, &p).code == GP_ERR_USAGE); /* no variant 4 */
+    GP_CHECK(gp_conv2d_plan_fit(32, 32, 128, 8, -1, &d, &s, &p).code == GP_ERR_USAGE);
     GP_CHECK(gp_conv2d_plan_fit(0, 32, 128, 8, 0, &d, &s, &p).code == GP_ERR_USAGE);
     return 0;
 }
@@ -255,15 +256,26 @@ static int plan_sane(const gp_conv2d_plan *p, const gp_device_info *d)
     GP_CHECK(p->oc_per_thread * p->rows_per_thread * GP_CONV2D_RX <= GP_CONV2D_MAX_ACC);
     GP_CHECK(p->oc_pad >= p->oc_per_thread && (p->oc_pad & (p->oc_pad - 1)) == 0);
     GP_CHECK(p->in_rows == p->tile_y + p->s.kh - 1);
-    GP_CHECK(p->pitch >= p->tile_x + p->s.kw - 1);
+    GP_CHECK(p->fill_cols >= p->tile_x + p->s.kw - 1 && p->pitch >= p->fill_cols);
     if (p->k_spec) {
         int nv = (GP_CONV2D_RX + p->k_spec - 1 + 3) / 4;
-        GP_CHECK(p->pitch % 4 == 0 && p->pitch >= p->tile_x - 4 + 4 * nv);
+        GP_CHECK(p->pitch % 4 == 0 && p->fill_cols >= p->tile_x - 4 + 4 * nv);
         GP_CHECK(p->s.kh == p->k_spec && p->s.kw == p->k_spec);
     }
+    if (p->variant == GP_CONV2D_ROLLED)
+        GP_CHECK(gp_conv2d_rolled_compiled(p->k_spec, p->rows_per_thread, p->oc_per_thread));
+    /* Chunks: 4 columns from s_off left of the tile's first input column,
+     * on a 16-byte boundary of the global row; exactly enough to cover fill_cols. */
+    GP_CHECK(p->s_off >= 0 && p->s_off <= 3 && (p->s_off + p->s.pad_w) % 4 == 0);
+    GP_CHECK(4 * p->nchunk >= p->fill_cols + p->s_off && 4 * (p->nchunk - 1) < p->fill_cols + p->s_off);
     GP_CHECK(p->ic_per_stage >= 1 && p->ic_per_stage <= p->s.in_c);
-    GP_CHECK(p->ws_floats % 4 == 0 && p->ws_floats >= p->ic_per_stage * p->s.kh * p->s.kw * p->oc_pad);
-    GP_CHECK(p->lds_bytes == (size_t)(p->ws_floats + p->ic_per_stage * p->in_rows * p->pitch) * 4);
+    GP_CHECK(p->nstages == (p->s.in_c + p->ic_per_stage - 1) / p->ic_per_stage);
+    const int kk = p->s.kh * p->s.kw;
+    GP_CHECK(p->ws_floats % 4 == 0);
+    GP_CHECK(p->ws_floats >= (p->w_resident ? p->s.in_c : p->ic_per_stage) * kk * p->oc_pad);
+    /* Resident weights, or two weight buffers; two input stage buffers. */
+    GP_CHECK(p->lds_bytes ==
+             (size_t)((p->w_resident ? 1 : 2) * p->ws_floats + 2 * p->ic_per_stage * p->in_rows * p->pitch) * 4);
     GP_CHECK(p->lds_bytes <= d->lds_per_block);
     GP_CHECK(p->tiles_x * p->tile_x >= p->out_w && (p->tiles_x - 1) * p->tile_x < p->out_w);
     GP_CHECK(p->tiles_y * p->tile_y >= p->out_h && (p->tiles_y - 1) * p->tile_y < p->out_h);
@@ -293,7 +305,7 @@ GP_TEST(conv2d_plans_from_shipped_tables)
         GP_CHECK(st.code == GP_OK);
         for (int d = 0; d < 2; d++) /* each table on both devices: the mistuned runs */
             for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++)
-                for (int v = -1; v <= GP_CONV2D_DIRECT; v++) {
+                for (int v = -1; v <= GP_CONV2D_ROLLED; v++) {
                     gp_conv2d_plan p;
                     st = gp_conv2d_plan_make(&t, &devs[d], &shapes[k], v, &p);
                     if (st.code != GP_OK)
@@ -310,19 +322,42 @@ GP_TEST(conv2d_plans_from_shipped_tables)
                 }
     }
     /* The H200 table on the seed's problem: 6x6 compiled code, 6 channels per
-     * thread (no padded channel for out_c = 6), all 6 input channels in one
-     * stage, conflict-free 16-byte row loads. */
+     * thread (no padded channel for out_c = 6), one input channel per stage
+     * (37 rows x 10 chunks = 370 chunks: what 128 threads x 4 prefetch
+     * registers hold), 6 stages, the weights of all 6 channels resident,
+     * conflict-free 16-byte row loads. */
     char path[1024];
     GP_CHECK(gp_test_source_path(path, sizeof path, "tables/sm_90"));
     GP_CHECK(gp_table_load(path, &t).code == GP_OK);
+    /* The plan below is for these parameters; the shipped values move with
+     * each sweep (gpuprobe tune), the planning rules do not. */
+    GP_CHECK(gp_table_set(&t, "kernel.conv2d", "tile_x", 32, "rule test").code == GP_OK);
+    GP_CHECK(gp_table_set(&t, "kernel.conv2d", "tile_y", 32, "rule test").code == GP_OK);
+    GP_CHECK(gp_table_set(&t, "kernel.conv2d", "block", 128, "rule test").code == GP_OK);
+    GP_CHECK(gp_table_set(&t, "kernel.conv2d", "out_channels_per_block", 8, "rule test").code == GP_OK);
+    GP_CHECK(gp_table_set(&t, "kernel.conv2d", "variant", 0, "rule test").code == GP_OK);
     gp_device_info d = h200();
     gp_conv2d_plan p;
     GP_CHECK(gp_conv2d_plan_make(&t, &d, &shapes[0], -1, &p).code == GP_OK);
     GP_CHECK(p.variant == GP_CONV2D_AUTO && p.k_spec == 6);
     GP_CHECK(p.oc_per_thread == 6 && p.oc_pad == 8 && p.groups == 1);
     GP_CHECK(p.tile_x == 32 && p.tile_y == 32 && p.block == 128 && p.rows_per_thread == 2);
-    GP_CHECK(p.ic_per_stage == 6 && p.lds_conflict == 1);
+    GP_CHECK(p.in_rows == 37 && p.fill_cols == 40 && p.pitch == 40 && p.s_off == 0 && p.nchunk == 10);
+    GP_CHECK(p.ic_per_stage == 1 && p.nstages == 6 && p.w_resident == 1 && p.lds_conflict == 1);
+    GP_CHECK(p.ws_floats == 6 * 36 * 8 && p.lds_bytes == (size_t)(6 * 36 * 8 + 2 * 37 * 40) * 4);
     GP_CHECK(p.tiles_x == 16 && p.tiles_y == 24);
+    /* The rolled variant of the same plan; not compiled for 3x3 (auto runs, with a note). */
+    gp_conv2d_plan r;
+    GP_CHECK(gp_conv2d_plan_make(&t, &d, &shapes[0], GP_CONV2D_ROLLED, &r).code == GP_OK);
+    GP_CHECK(r.variant == GP_CONV2D_ROLLED && r.k_spec == 6 && r.lds_bytes == p.lds_bytes && r.pitch == p.pitch);
+    char rtext[320];
+    gp_conv2d_plan_format(&r, rtext, sizeof rtext);
+    GP_CHECK(strstr(rtext, "k6 spec rolled") && strstr(rtext, "1 ch/stage x 6") && strstr(rtext, "weights resident"));
+    GP_CHECK(gp_conv2d_plan_make(&t, &d, &shapes[3], GP_CONV2D_ROLLED, &r).code == GP_OK);
+    GP_CHECK(r.variant == GP_CONV2D_AUTO && r.k_spec == 3 && strstr(r.note, "rolled not compiled"));
+    /* 3x3 'same' (pad 1): chunks start 3 columns left (16-byte aligned global columns);
+     * 8 prefetch chunks per thread: 34 rows x 10 chunks -> 3 channels per stage. */
+    GP_CHECK(r.s_off == 3 && r.nchunk == (r.fill_cols + 3 + 3) / 4 && r.ic_per_stage == 3 && r.nstages == 2);
     /* Other sizes: 4x4 has no compiled code, 100x100 does not fit the LDS. */
     gp_conv2d_shape g = shape(1, 6, 768, 512, 6, 4, 4, 0, 0);
     GP_CHECK(gp_conv2d_plan_make(&t, &d, &g, -1, &p).code == GP_OK);
@@ -352,6 +387,60 @@ GP_TEST(conv2d_plans_from_shipped_tables)
     char text[320];
     gp_conv2d_plan_format(&p, text, sizeof text);
     GP_CHECK(strstr(text, "k3 spec") != NULL);
+    return 0;
+}
+
+GP_TEST(conv2d_stage_layout)
+{
+    gp_device_info d = h200();
+    gp_conv2d_plan p;
+    /* s_off = (-pad_w) mod 4 for pads 0..5; the chunks cover fill_cols + s_off. */
+    const int want[6] = {0, 3, 2, 1, 0, 3};
+    for (int pad = 0; pad < 6; pad++) {
+        gp_conv2d_shape s = shape(1, 2, 40, 64, 4, 5, 5, pad, pad);
+        GP_CHECK(gp_conv2d_plan_fit(32, 32, 128, 4, 0, &d, &s, &p).code == GP_OK);
+        GP_CHECK(p.s_off == want[pad]);
+        GP_CHECK(plan_sane(&p, &d) == 0);
+    }
+    /* 40 input channels x 7x7 x 8 output channels of weights (62.7 KB) do not
+     * fit next to the input buffers: each stage brings its own. */
+    gp_conv2d_shape big = shape(1, 40, 12, 24, 8, 7, 7, 3, 3);
+    GP_CHECK(gp_conv2d_plan_fit(32, 32, 128, 8, 0, &d, &big, &p).code == GP_OK);
+    GP_CHECK(p.w_resident == 0 && p.ws_floats == 7 * 7 * 8 * p.ic_per_stage && plan_sane(&p, &d) == 0);
+    /* On an MI25's 64 KB too: 62.7 KB of weights plus two 38 x 40 input
+     * buffers (11.9 KB) exceed it. */
+    gp_device_info m = mi25();
+    GP_CHECK(gp_conv2d_plan_fit(32, 32, 128, 8, 0, &m, &big, &p).code == GP_OK && p.w_resident == 0);
+    /* 3x3, 4x1 px: 18 rows x 9 chunks = 162 per channel, 8 x 128 chunks would hold
+     * 6 channels, but a stage takes at most half of them: two stages to overlap. */
+    gp_conv2d_shape k3 = shape(1, 6, 768, 512, 6, 3, 3, 0, 0);
+    GP_CHECK(gp_conv2d_plan_fit(32, 16, 128, 8, 0, &d, &k3, &p).code == GP_OK);
+    GP_CHECK(p.rows_per_thread == 1 && p.in_rows == 18 && p.nchunk == 9 && p.ic_per_stage == 3 && p.nstages == 2);
+    /* One input channel: one stage. */
+    gp_conv2d_shape c1 = shape(1, 1, 64, 64, 6, 3, 3, 0, 0);
+    GP_CHECK(gp_conv2d_plan_fit(32, 32, 128, 8, 0, &d, &c1, &p).code == GP_OK && p.ic_per_stage == 1 && p.nstages == 1);
+    /* 16 channels of 6x6: resident (18.4 KB), one channel per stage. */
+    gp_conv2d_shape c16 = shape(1, 16, 768, 512, 6, 6, 6, 0, 0);
+    GP_CHECK(gp_conv2d_plan_fit(32, 32, 128, 8, 0, &d, &c16, &p).code == GP_OK);
+    GP_CHECK(p.w_resident == 1 && p.ws_floats == 16 * 36 * 8 && p.ic_per_stage == 1 && p.nstages == 16);
+    return 0;
+}
+
+GP_TEST(conv2d_conflict_degree_counts)
+{
+    /* 16-byte reads, 8 lanes per pass, 8 consecutive float4 in one row: none. */
+    GP_CHECK(gp_conv2d_conflict_degree(40, 8, 2, 1) == 1);
+    /* 2 lanes per row, rows 64 floats apart: 4 rows of a pass share banks 0..7 -> 4 words each. */
+    GP_CHECK(gp_conv2d_conflict_degree(64, 2, 1, 1) == 4);
+    /* One lane per row, rows 32 floats apart, 4-byte reads: all 32 lanes on bank 0
+     * (more than the 4 words the old simulator could hold). */
+    GP_CHECK(gp_conv2d_conflict_degree(32, 1, 1, 0) == 32);
+    GP_CHECK(gp_conv2d_conflict_degree(16, 1, 1, 0) == 16);
+    /* Odd pitch: 32 rows on 32 banks. */
+    GP_CHECK(gp_conv2d_conflict_degree(33, 1, 1, 0) == 1);
+    /* Generic scalar reads, 8 lanes per row 4 floats apart, rows 2 x 37 apart:
+     * banks 4 lanes apart collide in pairs. */
+    GP_CHECK(gp_conv2d_conflict_degree(37, 8, 2, 0) == 2);
     return 0;
 }
 

@@ -83,14 +83,21 @@ GP_TEST(reduce_depth_by_hand)
     memset(&p, 0, sizeof p);
     p.block = 256, p.vecs = 4, p.grid_per_cu = 4, p.grid = 528;
     /* n = 2^28, aligned: 2^26 vectors, 528 x 256 x 4 = 540672 per pass ->
-     * 125 passes; + 1 (head/tail) + 2 (log2 4 accumulators) + 2 (lanes)
-     * + 10 (block: 2 x log2 32) + 3 (ceil(528 / 256) partials) + 10. */
-    GP_CHECK(gp_reduce_f32_depth(&p, (size_t)1 << 28, 0, 32) == 153);
-    /* wave 64: the two block sums take 2 x 6 steps each. */
-    GP_CHECK(gp_reduce_f32_depth(&p, (size_t)1 << 28, 0, 64) == 157);
-    /* One element: the grid shrinks to one block; 0 passes. */
-    GP_CHECK(gp_reduce_f32_depth(&p, 1, 1, 32) == 0 + 1 + 2 + 2 + 10 + 1 + 10);
+     * 125 passes; + 2 (tree over 4 loads) + 1 (head/tail) + 2 (lanes) + 10
+     * (block: 2 x log2 32) + 8 + 5 (a group of 256 partials: 8 per lane,
+     * butterfly) + 1 + 5 (3 groups: 1 per lane, butterfly). */
+    GP_CHECK(gp_reduce_f32_depth(&p, (size_t)1 << 28, 0, 32) == 125 + 2 + 1 + 2 + 10 + 13 + 6);
+    /* wave 64: 2 x 6 in the block, 4 + 6 per group, 1 + 6 over the groups. */
+    GP_CHECK(gp_reduce_f32_depth(&p, (size_t)1 << 28, 0, 64) == 125 + 2 + 1 + 2 + 12 + 10 + 7);
+    /* One element: the grid shrinks to one block (one group: no second
+     * level); 0 passes. */
+    GP_CHECK(gp_reduce_f32_depth(&p, 1, 1, 32) == 0 + 2 + 1 + 2 + 10 + 1 + 5);
     GP_CHECK(gp_reduce_f32_depth(&p, 0, 0, 32) == 0);
+    /* One pass: 2^28 elements, 256 x 2 x 4 per block -> 2^17 blocks (the cap
+     * is 2^20): 1 pass, 512 groups of 256 -> 16 per lane over the groups. */
+    p.vecs = 2, p.one_pass = 1, p.grid = GP_REDUCE_ONE_PASS_MAX_GRID;
+    GP_CHECK(gp_reduce_grid_for(&p, (size_t)1 << 28) == 1 << 17);
+    GP_CHECK(gp_reduce_f32_depth(&p, (size_t)1 << 28, 0, 32) == 1 + 1 + 1 + 2 + 10 + 13 + (16 + 5));
     /* Bound: d u / (1 - d u) x sum|x|. */
     double u = ldexp(1.0, -24);
     GP_CHECK_NEAR(gp_reduce_f32_bound(153, 2.0), 2.0 * 153 * u / (1 - 153 * u), 1e-18);
@@ -115,11 +122,12 @@ GP_TEST(reduce_grid_for_length)
     return 0;
 }
 
-/* The GPU's order of additions, in float, for the bound check: per thread U
- * vector accumulators over a grid-stride loop, head and tail into lanes x and
- * y of accumulator 0, pairwise combine, lanes (x+y)+(z+w), butterfly over
- * each wave, the same over the wave sums, then the last block's serial and
- * tree sums over the partials. */
+/* The GPU's order of additions, in float, for the bound check: per thread
+ * and pass a pairwise tree over its U loaded vectors (missing ones zero in
+ * the last pass) added to one vector accumulator, head and tail into lanes x
+ * and y, lanes (x+y)+(z+w), butterfly over each wave, the same over the wave
+ * sums; then per group of GP_RED_GROUP blocks and over the groups: lane l of
+ * one wave adds values l, l + w, ... serially, then the butterfly. */
 static float wave_butterfly(float *v, int w)
 {
     for (int o = w / 2; o > 0; o /= 2) {
@@ -144,6 +152,18 @@ static float block_tree(const float *t, int block, int w)
     return wave_butterfly(lane, w);
 }
 
+static float wave_sum_of(const float *p, int n, int w)
+{
+    float lane[64];
+    for (int l = 0; l < w; l++) {
+        float s = 0.0f;
+        for (int j = l; j < n; j += w)
+            s += p[j];
+        lane[l] = s;
+    }
+    return wave_butterfly(lane, w);
+}
+
 static float model_sum(const float *x, size_t n, size_t head, const gp_reduce_params *p, int w)
 {
     int grid = gp_reduce_grid_for(p, n), B = p->block, U = p->vecs;
@@ -151,52 +171,55 @@ static float model_sum(const float *x, size_t n, size_t head, const gp_reduce_pa
     float *partials = malloc((size_t)grid * sizeof(float)), *t = malloc((size_t)B * sizeof(float));
     for (int b = 0; b < grid; b++) {
         for (int th = 0; th < B; th++) {
-            float acc[16][4] = {{0}};
+            float acc[4] = {0, 0, 0, 0}, v[16][4];
             size_t i = (size_t)b * B * U + th;
-            for (; i + (size_t)(U - 1) * B < nv; i += stride)
+            for (; i < nv; i += stride) { /* full passes and the last, partial one */
                 for (int u = 0; u < U; u++)
                     for (int e = 0; e < 4; e++)
-                        acc[u][e] += x[head + 4 * (i + (size_t)u * B) + e];
-            for (int u = 0; u < U; u++)
-                if (i + (size_t)u * B < nv)
-                    for (int e = 0; e < 4; e++)
-                        acc[u][e] += x[head + 4 * (i + (size_t)u * B) + e];
+                        v[u][e] = i + (size_t)u * B < nv ? x[head + 4 * (i + (size_t)u * B) + e] : 0.0f;
+                for (int s = U / 2; s > 0; s /= 2)
+                    for (int u = 0; u < s; u++)
+                        for (int e = 0; e < 4; e++)
+                            v[u][e] += v[u + s][e];
+                for (int e = 0; e < 4; e++)
+                    acc[e] += v[0][e];
+            }
             size_t g = (size_t)b * B + th;
             if (g < head)
-                acc[0][0] += x[g];
+                acc[0] += x[g];
             if (g < tail)
-                acc[0][1] += x[head + 4 * nv + g];
-            for (int s = U / 2; s > 0; s /= 2)
-                for (int u = 0; u < s; u++)
-                    for (int e = 0; e < 4; e++)
-                        acc[u][e] += acc[u + s][e];
-            t[th] = (acc[0][0] + acc[0][1]) + (acc[0][2] + acc[0][3]);
+                acc[1] += x[head + 4 * nv + g];
+            t[th] = (acc[0] + acc[1]) + (acc[2] + acc[3]);
         }
         partials[b] = block_tree(t, B, w);
     }
-    for (int th = 0; th < B; th++) {
-        float s = 0;
-        for (int j = th; j < grid; j += B)
-            s += partials[j];
-        t[th] = s;
-    }
-    float r = block_tree(t, B, w);
-    free(partials), free(t);
+    int G = (int)GP_RED_GROUP, ngroups = (grid + G - 1) / G;
+    float *gp = malloc((size_t)ngroups * sizeof(float));
+    for (int k = 0; k < ngroups; k++)
+        gp[k] = wave_sum_of(partials + (size_t)k * G, grid - k * G < G ? grid - k * G : G, w);
+    float r = ngroups == 1 ? gp[0] : wave_sum_of(gp, ngroups, w);
+    free(partials), free(t), free(gp);
     return r;
 }
 
 GP_TEST(reduce_bound_holds_for_the_gpu_order)
 {
-    gp_reduce_params p;
-    memset(&p, 0, sizeof p);
-    p.block = 64, p.vecs = 4, p.grid_per_cu = 2;
+    /* Persistent (8 blocks, 37 passes) and one pass (1172 blocks: 5 groups). */
+    gp_reduce_params ps[2];
+    memset(ps, 0, sizeof ps);
+    ps[0].block = 64, ps[0].vecs = 4, ps[0].grid_per_cu = 2;
+    ps[1].block = 64, ps[1].vecs = 1, ps[1].one_pass = 1;
     gp_device_info d = fake_dev(32, 1024, 4);
-    gp_reduce_params_fit(&p, &d);
+    gp_reduce_params_fit(&ps[0], &d);
+    gp_reduce_params_fit(&ps[1], &d);
     const size_t n = 300001;
+    GP_CHECK(gp_reduce_grid_for(&ps[1], n) == 1172);
     float *x = malloc(n * sizeof(float));
     GP_CHECK(x);
     unsigned long long rng = 5;
-    for (int w = 32; w <= 64; w *= 2) {
+    for (int c = 0; c < 4; c++) {
+        const gp_reduce_params p = ps[c / 2];
+        const int w = 32 << (c % 2);
         for (int kind = 0; kind < 3; kind++) {
             for (size_t i = 0; i < n; i++) {
                 double r = gp_test_rand(&rng);
@@ -223,7 +246,8 @@ GP_TEST(reduce_bound_holds_for_the_gpu_order)
     /* The model drops nothing: small integers sum exactly. */
     for (size_t i = 0; i < n; i++)
         x[i] = (float)((int)(gp_test_rand(&rng) * 17) - 8);
-    GP_CHECK((double)model_sum(x, n, 1, &p, 32) == gp_reduce_ref_f32(x, n, NULL));
+    GP_CHECK((double)model_sum(x, n, 1, &ps[0], 32) == gp_reduce_ref_f32(x, n, NULL));
+    GP_CHECK((double)model_sum(x, n, 3, &ps[1], 64) == gp_reduce_ref_f32(x, n, NULL));
     free(x);
     return 0;
 }
@@ -236,9 +260,22 @@ GP_TEST(reduce_params_from_tables)
     GP_CHECK(load_table("generic", &t));
     GP_CHECK(gp_reduce_params_from_table(&t, &h200, &p).code == GP_OK);
     GP_CHECK(p.block == 256 && p.vecs == 4 && p.grid_per_cu == 4 && p.grid == 528 && !p.note[0]);
+    GP_CHECK(p.one_pass == 0 && p.stream == 0);
     char b[192];
     gp_reduce_params_format(&p, b, sizeof b);
-    GP_CHECK(strstr(b, "block=256") && strstr(b, "grid 528"));
+    GP_CHECK(strstr(b, "block=256") && strstr(b, "grid 528") && strstr(b, "stream=0"));
+    /* The optional keys are read; absent, they are 0. */
+    gp_table u = t;
+    GP_CHECK(gp_table_set(&u, "kernel.reduce", "one_pass", 1, "rule test").code == GP_OK);
+    GP_CHECK(gp_table_set(&u, "kernel.reduce", "stream", 1, "rule test").code == GP_OK);
+    GP_CHECK(gp_reduce_params_from_table(&u, &h200, &p).code == GP_OK);
+    GP_CHECK(p.one_pass == 1 && p.stream == 1 && p.grid == GP_REDUCE_ONE_PASS_MAX_GRID);
+    gp_table_init(&u);
+    GP_CHECK(gp_table_set(&u, "kernel.reduce", "block", 128, "rule test").code == GP_OK);
+    GP_CHECK(gp_table_set(&u, "kernel.reduce", "items_per_thread", 2, "rule test").code == GP_OK);
+    GP_CHECK(gp_table_set(&u, "kernel.reduce", "grid_per_cu", 2, "rule test").code == GP_OK);
+    GP_CHECK(gp_reduce_params_from_table(&u, &h200, &p).code == GP_OK);
+    GP_CHECK(p.block == 128 && p.vecs == 2 && p.grid == 264 && p.one_pass == 0 && p.stream == 0);
     gp_table_init(&t);
     GP_CHECK(gp_reduce_params_from_table(&t, &h200, &p).code == GP_ERR_USAGE);
     /* Every shipped table on every kind of device: a block the kernel for
@@ -272,6 +309,35 @@ GP_TEST(reduce_params_clamped)
     p.block = 600, p.vecs = 8, p.grid_per_cu = 2;
     gp_reduce_params_fit(&p, &d);
     GP_CHECK(p.block == 512 && p.vecs == 8);
+    /* The persistent grid is what a CU holds at once: 2048 threads and 64K
+     * registers per CU; U <= 4 stays within 32 registers, U = 8 within 64,
+     * U = 16 within 128. */
+    gp_device_info h = fake_dev(32, 1024, 132);
+    h.max_threads_per_cu = 2048, h.regs_per_cu = 65536;
+    const int cases[][4] = {/* block, U, grid_per_cu asked, kept */
+                            {256, 4, 8, 8},  {256, 2, 16, 8}, {1024, 2, 4, 2}, {256, 8, 8, 4},
+                            {512, 8, 2, 2},  {256, 16, 4, 2}, {128, 8, 8, 8},  {64, 1, 64, 32}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        memset(&p, 0, sizeof p);
+        p.block = cases[i][0], p.vecs = cases[i][1], p.grid_per_cu = cases[i][2];
+        gp_reduce_params_fit(&p, &h);
+        GP_CHECK(p.grid_per_cu == cases[i][3] && p.grid == 132 * cases[i][3]);
+        GP_CHECK(!!p.note[0] == (cases[i][2] != cases[i][3]));
+    }
+    /* One pass: grid_per_cu unused, the grid is the cap. */
+    memset(&p, 0, sizeof p);
+    p.block = 256, p.vecs = 4, p.grid_per_cu = 3, p.one_pass = 7, p.stream = 2;
+    gp_reduce_params_fit(&p, &h);
+    GP_CHECK(p.one_pass == 1 && p.stream == 1 && p.grid == GP_REDUCE_ONE_PASS_MAX_GRID && !p.note[0]);
+    GP_CHECK(gp_reduce_grid_for(&p, (size_t)1 << 28) == 1 << 16);
+    GP_CHECK(gp_reduce_grid_for(&p, 4097) == 2);
+    char b[192];
+    gp_reduce_params_format(&p, b, sizeof b);
+    GP_CHECK(strstr(b, "one_pass") && strstr(b, "stream=1"));
+    /* Workspace: 16 + 4 x (2 x groups + grid) bytes. */
+    GP_CHECK(gp_reduce_ws_bytes(528) == 16 + 4 * (2 * 3 + 528));
+    GP_CHECK(gp_reduce_ws_bytes(256) == 16 + 4 * (2 * 1 + 256));
+    GP_CHECK(gp_reduce_ws_bytes(GP_REDUCE_ONE_PASS_MAX_GRID) == 16 + 4 * (2 * 4096 + (1 << 20)));
     return 0;
 }
 
@@ -282,7 +348,7 @@ GP_TEST(reduce_bad_arguments)
     p.block = 256, p.vecs = 4, p.grid_per_cu = 4;
     gp_device_info d = fake_dev(32, 1024, 132);
     gp_reduce_params_fit(&p, &d);
-    gp_reduce_ws ws = {(void *)(uintptr_t)0x40000, 16 + 528 * 4, 528};
+    gp_reduce_ws ws = {(void *)(uintptr_t)0x40000, gp_reduce_ws_bytes(528), 528};
     gp_reduce_ws small = {(void *)(uintptr_t)0x40000, 16 + 4, 1};
     const float *x = (const float *)(uintptr_t)0x100000;
     float *out = (float *)(uintptr_t)0x200000;
@@ -304,6 +370,17 @@ GP_TEST(reduce_bad_arguments)
     q = p;
     q.block = 1024, q.vecs = 16; /* beyond the U = 16 kernel's register budget */
     GP_CHECK(gp_reduce_sum_f32(x, 100, out, &ws, &q).code == GP_ERR_USAGE);
+    q = p;
+    q.stream = 2;
+    GP_CHECK(gp_reduce_sum_f32(x, 100, out, &ws, &q).code == GP_ERR_USAGE);
+    q = p;
+    q.grid = GP_REDUCE_ONE_PASS_MAX_GRID + 1;
+    GP_CHECK(gp_reduce_sum_f32(x, 100, out, &ws, &q).code == GP_ERR_USAGE);
+    /* A one-pass run of 2^24 elements needs 2^12 blocks: the 528-block workspace is too small. */
+    q = p;
+    q.one_pass = 1, q.grid = GP_REDUCE_ONE_PASS_MAX_GRID;
+    st = gp_reduce_sum_f32(x, (size_t)1 << 24, out, &ws, &q);
+    GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "workspace"));
     gp_reduce_ws w;
     GP_CHECK(gp_reduce_ws_create(&w, NULL).code == GP_ERR_USAGE && w.d == NULL);
     gp_reduce_ws_destroy(&w); /* safe on an empty workspace */
@@ -320,12 +397,15 @@ GP_TEST(reduce_registered_with_candidates)
     int n = 0;
     gp_device_info h200 = fake_dev(32, 1024, 132);
     GP_CHECK(k->candidates(&base, &h200, out, 32, &n).code == GP_OK);
-    GP_CHECK(n > 4 && gp_table_equal(&out[0], &base));
+    GP_CHECK(n > 4 && n <= 32 && gp_table_equal(&out[0], &base));
+    int one = 0, cs = 0;
     for (int i = 1; i < n; i++) {
         gp_reduce_params p;
         GP_CHECK(gp_table_validate(&out[i], "candidate").code == GP_OK);
         GP_CHECK(gp_reduce_params_from_table(&out[i], &h200, &p).code == GP_OK);
+        one += p.one_pass, cs += p.stream;
     }
+    GP_CHECK(one > 0 && cs > 0 && one < n - 1);
     FILE *devnull = fopen("/dev/null", "w");
     GP_CHECK(devnull && k->print_params(&base, &h200, devnull).code == GP_OK);
     fclose(devnull);

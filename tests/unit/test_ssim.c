@@ -287,6 +287,11 @@ GP_TEST(ssim_params_from_shipped_tables)
     gp_device_info d = fake_nvidia();
     gp_ssim_params p;
     GP_CHECK(load_table("tables/sm_90", &t));
+    /* Checked for these parameters; the shipped values move with each sweep. */
+    GP_CHECK(gp_table_set(&t, "kernel.ssim", "tile_x", 64, "rule test").code == GP_OK);
+    GP_CHECK(gp_table_set(&t, "kernel.ssim", "tile_y", 256, "rule test").code == GP_OK);
+    GP_CHECK(gp_table_set(&t, "kernel.ssim", "block", 64, "rule test").code == GP_OK);
+    GP_CHECK(gp_table_set(&t, "kernel.ssim", "variant", 0, "rule test").code == GP_OK);
     GP_CHECK(gp_ssim_params_from_table(&t, &d, &p).code == GP_OK);
     GP_CHECK(p.tile_x == 64 && p.tile_y == 256 && p.groups == 1 && p.block == 64 && p.variant == 0);
     GP_CHECK(p.lds_bytes == 8 * 65 * 16 + 2 * 8 * 84 * 4 && p.note[0] == '\0');

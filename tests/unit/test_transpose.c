@@ -119,10 +119,24 @@ GP_TEST(transpose_params_from_generic)
     gp_device_info h200 = fake_dev(32, 1024, 48 * 1024);
     GP_CHECK(gp_transpose_params_from_table(&t, &h200, &p).code == GP_OK);
     GP_CHECK(p.tile == 32 && p.pad == 1 && p.block_rows == 8 && p.vec == 1 && p.group == 1);
+    GP_CHECK(p.swizzle == 0 && p.stream == 0 && p.tiles_per_block == 1);
     GP_CHECK(p.note[0] == '\0');
     char b[192];
     gp_transpose_params_format(&p, b, sizeof b);
-    GP_CHECK(strstr(b, "tile=32") && strstr(b, "block 32x8"));
+    GP_CHECK(strstr(b, "tile=32") && strstr(b, "block 32x8") && strstr(b, "stream=0"));
+    /* The new optional keys are read. */
+    gp_table w = t;
+    GP_CHECK(gp_table_set(&w, "kernel.transpose", "tile", 64, "rule test").code == GP_OK);
+    GP_CHECK(gp_table_set(&w, "kernel.transpose", "block_rows", 16, "rule test").code == GP_OK);
+    GP_CHECK(gp_table_set(&w, "kernel.transpose", "vec", 4, "rule test").code == GP_OK);
+    GP_CHECK(gp_table_set(&w, "kernel.transpose", "swizzle", 1, "rule test").code == GP_OK);
+    GP_CHECK(gp_table_set(&w, "kernel.transpose", "stream", 3, "rule test").code == GP_OK);
+    GP_CHECK(gp_table_set(&w, "kernel.transpose", "tiles_per_block", 4, "rule test").code == GP_OK);
+    GP_CHECK(gp_transpose_params_from_table(&w, &h200, &p).code == GP_OK);
+    GP_CHECK(p.tile == 64 && p.block_rows == 16 && p.vec == 4 && p.swizzle == 1 && p.stream == 3 &&
+             p.tiles_per_block == 4 && p.note[0] == '\0');
+    gp_transpose_params_format(&p, b, sizeof b);
+    GP_CHECK(strstr(b, "swizzle=1 stream=3 tiles_per_block=4"));
     /* The optional keys absent: the classic kernel. */
     gp_table u = t;
     gp_table_init(&u);
@@ -131,6 +145,7 @@ GP_TEST(transpose_params_from_generic)
     GP_CHECK(gp_table_set(&u, "kernel.transpose", "block_rows", 16, "rule test").code == GP_OK);
     GP_CHECK(gp_transpose_params_from_table(&u, &h200, &p).code == GP_OK);
     GP_CHECK(p.tile == 64 && p.pad == 2 && p.block_rows == 16 && p.vec == 1 && p.group == 1);
+    GP_CHECK(p.swizzle == 0 && p.stream == 0 && p.tiles_per_block == 1);
     /* A missing required key is an error, not a guess. */
     gp_table_init(&u);
     GP_CHECK(gp_transpose_params_from_table(&u, &h200, &p).code == GP_ERR_USAGE);
@@ -167,6 +182,82 @@ GP_TEST(transpose_params_clamped_to_device)
     p.tile = 64, p.pad = 1, p.block_rows = 8, p.vec = 4, p.group = 1;
     gp_transpose_params_fit(&p, &tiny);
     GP_CHECK(p.tile == 16 && p.vec == 1 && (size_t)p.tile * (p.tile + p.pad) * 4 <= 4096);
+    /* Swizzle and stream exist for tiles 32 and 64 only; the swizzle also
+     * needs vec > 1 and at most 32 elements per thread. */
+    memset(&p, 0, sizeof p);
+    p.tile = 16, p.pad = 1, p.block_rows = 4, p.vec = 1, p.group = 1, p.swizzle = 1, p.stream = 3;
+    gp_transpose_params_fit(&p, &big);
+    GP_CHECK(p.swizzle == 0 && p.stream == 0 && strstr(p.note, "stream"));
+    memset(&p, 0, sizeof p);
+    p.tile = 64, p.pad = 1, p.block_rows = 8, p.vec = 1, p.group = 1, p.swizzle = 1, p.stream = 2;
+    gp_transpose_params_fit(&p, &big);
+    GP_CHECK(p.swizzle == 0 && p.stream == 2 && p.tiles_per_block == 1);
+    memset(&p, 0, sizeof p);
+    p.tile = 64, p.pad = 0, p.block_rows = 4, p.vec = 4, p.group = 1, p.swizzle = 1; /* 16 x 4 elements */
+    gp_transpose_params_fit(&p, &big);
+    GP_CHECK(p.swizzle == 0 && strstr(p.note, "swizzle"));
+    memset(&p, 0, sizeof p);
+    p.tile = 64, p.pad = 0, p.block_rows = 16, p.vec = 4, p.group = 1, p.swizzle = 1, p.stream = 9,
+    p.tiles_per_block = 1000;
+    gp_transpose_params_fit(&p, &big);
+    GP_CHECK(p.swizzle == 1 && p.stream == 3 && p.tiles_per_block == GP_TRANSPOSE_MAX_TILES_PER_BLOCK);
+    memset(&p, 0, sizeof p);
+    p.tile = 64, p.pad = 1, p.block_rows = 16, p.vec = 4, p.group = 1, p.swizzle = 1, p.tiles_per_block = 0;
+    gp_transpose_params_fit(&p, &tiny); /* tile 16 on 4 KiB: vec 1, no swizzle */
+    GP_CHECK(p.tile == 16 && p.vec == 1 && p.swizzle == 0 && p.tiles_per_block == 1);
+    return 0;
+}
+
+/* The swizzled layout: a bijection onto the unpadded tile, chunks stay whole
+ * (vector accesses aligned), and every quarter-warp (16-byte accesses) or
+ * half-warp (8-byte) of the kernel's shared stores and loads touches distinct
+ * bank groups.  Store: lanes tx (chunk) of one tile row r.  Load: lanes tx
+ * read chunk cb of rows tx * vec + j. */
+GP_TEST(transpose_swizzle_layout_conflict_free)
+{
+    for (int tile = 32; tile <= 64; tile *= 2) {
+        for (int vec = 2; vec <= 4; vec *= 2) {
+            int n = tile * tile, nc = tile / vec, phase = 128 / (4 * vec); /* lanes per 128-byte phase */
+            unsigned char *seen = calloc((size_t)n, 1);
+            GP_CHECK(seen);
+            for (int r = 0; r < tile; r++)
+                for (int c = 0; c < tile; c++) {
+                    int a = GP_TRANSPOSE_SWZ_AT(r, c, tile, vec);
+                    GP_CHECK(a >= 0 && a < n && !seen[a]);
+                    seen[a] = 1;
+                    /* A chunk's elements stay together and in order. */
+                    GP_CHECK(a % vec == c % vec && a / tile == r);
+                }
+            free(seen);
+            for (int r = 0; r < tile; r++) /* stores: one row, lanes tx = phase-aligned runs */
+                for (int t0 = 0; t0 < nc; t0 += phase) {
+                    int used = 0;
+                    for (int tx = t0; tx < t0 + phase; tx++) {
+                        int grp = (GP_TRANSPOSE_SWZ_AT(r, tx * vec, tile, vec) / vec) % phase;
+                        GP_CHECK(!(used & (1 << grp)));
+                        used |= 1 << grp;
+                    }
+                }
+            for (int cb = 0; cb < nc; cb++) /* loads: chunk cb of rows tx * vec + j */
+                for (int j = 0; j < vec; j++)
+                    for (int t0 = 0; t0 < nc; t0 += phase) {
+                        int used = 0;
+                        for (int tx = t0; tx < t0 + phase; tx++) {
+                            int grp = (GP_TRANSPOSE_SWZ_AT(tx * vec + j, cb * vec, tile, vec) / vec) % phase;
+                            GP_CHECK(!(used & (1 << grp)));
+                            used |= 1 << grp;
+                        }
+                    }
+        }
+    }
+    /* The check can fail: without the XOR the column loads conflict. */
+    int used = 0, conflict = 0;
+    for (int tx = 0; tx < 8; tx++) {
+        int grp = ((tx * 4) * 32 / 4) % 8; /* unswizzled chunk 0 of rows tx * 4 */
+        conflict |= (used >> grp) & 1;
+        used |= 1 << grp;
+    }
+    GP_CHECK(conflict);
     return 0;
 }
 
@@ -188,6 +279,9 @@ GP_TEST(transpose_params_every_table_every_device)
             GP_CHECK((p.tile / p.vec) * p.block_rows <= devs[d].max_threads_per_block);
             GP_CHECK((size_t)p.tile * (size_t)(p.tile + p.pad) * 4 <= devs[d].lds_per_block);
             GP_CHECK(p.vec == 1 || (p.tile >= 32 && (p.vec == 2 || p.vec == 4)));
+            GP_CHECK(p.stream >= 0 && p.stream <= 3 && (p.tile >= 32 || (!p.stream && !p.swizzle)));
+            GP_CHECK(!p.swizzle || (p.vec > 1 && items * p.vec <= 32));
+            GP_CHECK(p.tiles_per_block >= 1 && p.tiles_per_block <= GP_TRANSPOSE_MAX_TILES_PER_BLOCK);
         }
     }
     return 0;
@@ -235,10 +329,21 @@ GP_TEST(transpose_bad_arguments)
     q = p;
     q.block_rows = 3;
     GP_CHECK(gp_transpose_f32(a, b, 4, 4, &q).code == GP_ERR_USAGE);
+    q = p;
+    q.swizzle = 1; /* vec 1: never fitted that way */
+    GP_CHECK(gp_transpose_f32(a, b, 4, 4, &q).code == GP_ERR_USAGE);
+    q = p;
+    q.stream = 4;
+    GP_CHECK(gp_transpose_f32(a, b, 4, 4, &q).code == GP_ERR_USAGE);
+    q = p;
+    q.tiles_per_block = 0;
+    GP_CHECK(gp_transpose_f32(a, b, 4, 4, &q).code == GP_ERR_USAGE);
     /* An empty matrix is done without touching the device. */
     GP_CHECK(gp_transpose_f32(a, b, 0, 5, &p).code == GP_OK);
     GP_CHECK(gp_transpose_f32(NULL, NULL, 7, 0, &p).code == GP_OK);
-    GP_CHECK(gp_transpose_copy_f32((float *)((char *)a + 4), b, 16, NULL).code == GP_ERR_USAGE);
+    GP_CHECK(gp_transpose_copy_f32((float *)((char *)a + 4), b, 16, NULL, GP_TRANSPOSE_COPY_PERSISTENT).code ==
+             GP_ERR_USAGE);
+    GP_CHECK(gp_transpose_copy_f32(a, b, 16, NULL, 3).code == GP_ERR_USAGE); /* no such mode */
     return 0;
 }
 
@@ -251,16 +356,21 @@ GP_TEST(transpose_registered_with_candidates)
     static gp_table out[32];
     int n = 0;
     gp_device_info h200 = fake_dev(32, 1024, 48 * 1024);
-    GP_CHECK(k->candidates(&base, &h200, out, 32, &n).code == GP_OK);
-    GP_CHECK(n > 4 && gp_table_equal(&out[0], &base));
-    int differ = 0;
+    gp_status st = k->candidates(&base, &h200, out, 32, &n);
+    if (st.code != GP_OK)
+        fprintf(stderr, "%s\n", st.msg);
+    GP_CHECK(st.code == GP_OK);
+    GP_CHECK(n > 4 && n <= 32 && gp_table_equal(&out[0], &base));
+    int differ = 0, swz = 0, stream = 0, tpb = 0;
     for (int i = 0; i < n; i++) {
         gp_transpose_params p;
         GP_CHECK(gp_table_validate(&out[i], "candidate").code == GP_OK);
         GP_CHECK(gp_transpose_params_from_table(&out[i], &h200, &p).code == GP_OK);
         differ += i > 0 && !gp_table_equal(&out[i], &base);
+        swz += p.swizzle, stream += p.stream != 0, tpb += p.tiles_per_block > 1;
     }
-    GP_CHECK(differ == n - 1);
+    /* The shipped sm_90 values are one of the variants; every other one differs. */
+    GP_CHECK(differ >= n - 2 && swz > 0 && stream > 0 && tpb > 0);
     /* The sweep may offer fewer. */
     GP_CHECK(k->candidates(&base, &h200, out, 2, &n).code == GP_OK && n == 2);
     FILE *devnull = fopen("/dev/null", "w");

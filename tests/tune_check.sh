@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# tune.kernels: after the probes wrote DIR/table.txt, time each kernel's
+# candidate parameters (gpuprobe tune), check the table now holds swept
+# values for them, and rebuild the report so it shows the tuned table.
+# Skipped (77) without a measured table (no GPU, or microbench not run).
+set -u
+bin=$1 dir=$2; shift 2
+[ -f "$dir/table.txt" ] || { echo "no measured table in $dir: run ctest -L microbench first"; exit 77; }
+"$bin" tune "$@" --out "$dir" || exit $?  # full-size problems: quick ones favour small tiles
+"$bin" table check "$dir/table.txt" || exit 1
+for k in "$@"; do
+    grep -q "^\[kernel\.$k\]" "$dir/table.txt" || { echo "no [kernel.$k] in $dir/table.txt"; exit 1; }
+    awk -v s="[kernel.$k]" '$0 == s {on = 1; next} /^\[/ {on = 0} on && /# swept /' "$dir/table.txt" | grep -q . \
+        || { echo "kernel.$k: no swept value in $dir/table.txt"; exit 1; }
+done
+"$bin" report "$dir" || exit 1
+grep -q "swept" "$dir/report.md" || { echo "report.md does not show the swept values"; exit 1; }
+exit 0
