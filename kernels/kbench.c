@@ -109,3 +109,15 @@ gp_status gp_bench_write_csv(const gp_bench *b, const char *path)
     }
     return gp_fs_commit(f, path);
 }
+
+double gp_bench_dram_gbs(const gp_table *t, const gp_device_info *dev, char *src, size_t n)
+{
+    double gbs = 0;
+    if (gp_table_get_double(t, "dram", "bandwidth_gbs", &gbs).code == GP_OK && gbs > 0) {
+        snprintf(src, n, "table [dram] bandwidth_gbs, triad; read-only streams reach more");
+        return gbs;
+    }
+    gbs = dev->mem_bus_bits / 8.0 * dev->mem_clock_mhz * 2.0 / 1000.0;
+    snprintf(src, n, "peak from bus width and memory clock");
+    return gbs;
+}

@@ -9,7 +9,9 @@
 
 #include "gp_status.h"
 #include "harness.h"
+#include "runtime.h"
 #include "stats.h"
+#include "table.h"
 
 #define GP_BENCH_MAX_ROWS 256
 #define GP_BENCH_TEXT 160
@@ -47,6 +49,11 @@ gp_status gp_bench_add(gp_bench *b, const char *kernel, const char *problem, con
 /* Speed-up of row i over its problem's baseline (baseline ms / row ms), or 0
  * when the problem has no baseline. */
 double gp_bench_speedup(const gp_bench *b, int i);
+
+/* DRAM bandwidth for a floor, GB/s: the table's measured triad
+ * ([dram] bandwidth_gbs), else the peak from the device's bus width and
+ * memory clock; `src` (size n) says which. */
+double gp_bench_dram_gbs(const gp_table *t, const gp_device_info *dev, char *src, size_t n);
 
 /* Markdown table: kernel, problem, implementation, table, median ms, spread,
  * floor ms, time/floor, speed-up over the baseline, parameters. */

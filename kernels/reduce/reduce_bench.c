@@ -261,14 +261,7 @@ static gp_status work_cub_i32(void *c)
 
 static double floor_bandwidth(const gp_table *t, const gp_device_info *dev, char *src, size_t n)
 {
-    double gbs = 0;
-    if (gp_table_get_double(t, "dram", "bandwidth_gbs", &gbs).code == GP_OK && gbs > 0) {
-        snprintf(src, n, "table triad; read-only streams reach more");
-        return gbs;
-    }
-    gbs = dev->mem_bus_bits / 8.0 * dev->mem_clock_mhz * 2.0 / 1000.0;
-    snprintf(src, n, "peak from bus width and memory clock");
-    return gbs;
+    return gp_bench_dram_gbs(t, dev, src, n);
 }
 
 typedef struct bstate {
