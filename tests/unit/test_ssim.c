@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "gp_test.h"
+#include "gp_test_table.h"
 #include "kernel.h"
 #include "ssim.h"
 #include "table.h"
@@ -270,16 +271,7 @@ static gp_device_info fake_nvidia(void)
     return d;
 }
 
-static int load_table(const char *rel, gp_table *t)
-{
-    char path[1024];
-    if (!gp_test_source_path(path, sizeof path, rel))
-        return 0;
-    gp_status st = gp_table_load(path, t);
-    if (st.code != GP_OK)
-        fprintf(stderr, "%s\n", st.msg);
-    return st.code == GP_OK;
-}
+static int load_table(const char *rel, gp_table *t) { return gp_test_load_table(rel, t); }
 
 GP_TEST(ssim_params_from_shipped_tables)
 {

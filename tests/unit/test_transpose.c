@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "gp_test.h"
+#include "gp_test_table.h"
 #include "kernel.h"
 #include "table.h"
 #include "transpose.h"
@@ -28,14 +29,9 @@ static gp_device_info fake_dev(int wave, int max_threads, size_t lds)
 
 static int load_table(const char *name, gp_table *t)
 {
-    char path[1024], rel[64];
+    char rel[64];
     snprintf(rel, sizeof rel, "tables/%s", name);
-    if (!gp_test_source_path(path, sizeof path, rel))
-        return 0;
-    gp_status st = gp_table_load(path, t);
-    if (st.code != GP_OK)
-        fprintf(stderr, "%s\n", st.msg);
-    return st.code == GP_OK;
+    return gp_test_load_table(rel, t);
 }
 
 GP_TEST(transpose_ref_hand)

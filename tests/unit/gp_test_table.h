@@ -1,0 +1,23 @@
+/* Tests that read a tuning table from the source tree (tables/<arch>). */
+#ifndef GP_TEST_TABLE_H
+#define GP_TEST_TABLE_H
+
+#include <stdio.h>
+
+#include "gp_test.h"
+#include "table.h"
+
+/* Load the table at `rel` under the source tree; 0, with the reason on
+ * stderr, when it cannot be found or does not load. */
+static inline int gp_test_load_table(const char *rel, gp_table *t)
+{
+    char path[1024];
+    if (!gp_test_source_path(path, sizeof path, rel))
+        return 0;
+    gp_status st = gp_table_load(path, t);
+    if (st.code != GP_OK)
+        fprintf(stderr, "%s\n", st.msg);
+    return st.code == GP_OK;
+}
+
+#endif
