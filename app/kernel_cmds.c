@@ -100,11 +100,9 @@ static gp_status open_kernels(const gp_cli *cli, const char *tables_dir, gp_kern
  * else shipped, else generic) with the kernel.* parameters of `params`.  A
  * mistuned table then changes only the launch parameters, and every row of
  * a problem shares one floor, computed from this device's characteristics. */
-static gp_status bench_table(const gp_cli *cli, const gp_device_info *dev, const char *tables_dir,
-                             const gp_table *params, gp_table *out)
+static gp_status bench_table(const gp_table *facts, const gp_table *params, gp_table *out)
 {
-    char chosen[GP_TABLE_PATH_LEN];
-    GP_TRY(gp_table_lookup(cli->out_dir, tables_dir, dev->arch, out, chosen, sizeof chosen));
+    *out = *facts;
     for (size_t i = 0; i < gp_table_nkeys(); i++)
         if (!strncmp(gp_table_key_at(i)->section, "kernel.", 7))
             out->e[i] = params->e[i];
@@ -149,21 +147,23 @@ gp_status gp_cmd_bench(const gp_cli *cli, const char *tables_dir)
     int nt;
     GP_TRY(open_kernels(cli, tables_dir, &o, &tables, &nt));
     gp_bench *b = calloc(1, sizeof *b);
-    gp_table *merged = malloc(sizeof *merged);
-    if (!b || !merged) {
+    gp_table *merged = malloc(sizeof *merged), *facts = malloc(sizeof *facts);
+    if (!b || !merged || !facts) {
         free(b);
         free(merged);
+        free(facts);
         free(tables);
         return gp_fail(GP_ERR_NOMEM, "out of host memory for bench results");
     }
+    /* Read once: every kernel and table below shares these facts. */
+    gp_status first = gp_table_lookup(cli->out_dir, tables_dir, o.dev.arch, facts, NULL, 0);
     fprintf(stderr, "bench on %s (%s); floors from this device's own table, parameters from each table\n",
             o.dev.name, o.dev.arch);
-    gp_status first = gp_ok();
     for (int i = 0; i < cli->nprobes && first.code == GP_OK; i++) {
         const gp_kernel *k = gp_kernel_find(cli->probes[i]);
         for (int j = 0; j < nt; j++) {
             fprintf(stderr, "[%s] table %s: ", k->name, tables[j].label);
-            gp_status st = bench_table(cli, &o.dev, tables_dir, &tables[j].t, merged);
+            gp_status st = bench_table(facts, &tables[j].t, merged);
             if (st.code == GP_OK)
                 st = k->print_params(merged, &o.dev, stderr);
             if (st.code == GP_OK)
@@ -192,6 +192,7 @@ gp_status gp_cmd_bench(const gp_cli *cli, const char *tables_dir)
         else if (first.code == GP_OK)
             first = st;
     }
+    free(facts);
     free(merged);
     free(b);
     free(tables);
