@@ -263,8 +263,13 @@ static gp_status sweep_chip(gp_probe_ctx *ctx, fma_run *t, double target_ms, int
     GP_TRY(calibrate(t, target_ms));
 
     gp_series *ser = gp_record_series(r, "chip", "blocks,ms_median,spread,fma_per_cycle");
-    const long maxb = 4L * cus * per_cu;
-    const long step = maxb / 64 > 1 ? maxb / 64 : 1;
+    /* --quick: up to 2x the CUs in 16 steps (the first step sits at 1x, so
+     * that still finds it) instead of 4x in 64: a quarter of the launches,
+     * which is what keeps the sanitize run (compute-sanitizer racecheck
+     * tracks every block's shared memory) within its time and memory. */
+    const int quick = ctx->opts->quick;
+    const long maxb = (quick ? 2L : 4L) * cus * per_cu;
+    const long step = maxb / (quick ? 16 : 64) > 1 ? maxb / (quick ? 16 : 64) : 1;
     double x[MAX_POINTS], y[MAX_POINTS], best_rate = 0;
     int n = 0;
     for (long b = 1; b <= maxb && n < MAX_POINTS; b = b < step ? b * 2 : b + step) {
@@ -279,7 +284,8 @@ static gp_status sweep_chip(gp_probe_ctx *ctx, fma_run *t, double target_ms, int
     }
     int is = gp_compute_first_step(y, (size_t)n, STEP_REL);
     if (is < 1) {
-        gp_record_none(r, "detected_compute_units", "CUs", "no step in kernel time over 1..4x the CU count");
+        gp_record_none(r, "detected_compute_units", "CUs", quick ? "no step in kernel time over 1..2x the CU count"
+                                                                 : "no step in kernel time over 1..4x the CU count");
     } else {
         /* Binary search between the last flat point and the first stepped
          * one: time is flat until every CU holds its blocks. */
@@ -311,7 +317,8 @@ static gp_status sweep_chip(gp_probe_ctx *ctx, fma_run *t, double target_ms, int
                               "[%d, %d] (rms %.1f%%)", f.step_time, f.units_lo, f.units_hi, 100 * f.rel_rms);
     }
     set_value(r, "fp32_fma_per_cycle_chip", best_rate, "FMA/cycle", -1,
-              "largest rate over the chip sweep (blocks 1..4x CUs, one block per CU)");
+              quick ? "largest rate over the chip sweep (blocks 1..2x CUs, one block per CU; --quick)"
+                    : "largest rate over the chip sweep (blocks 1..4x CUs, one block per CU)");
     const char *src = NULL;
     int lanes = gp_compute_published_fp32_lanes(ctx->dev.arch, &src);
     const gp_value *inf = gp_record_find(r, "fp32_lanes_per_cu_inferred");
