@@ -33,6 +33,8 @@ static const gp_char_map maps[] = {
     {"cache_latency", "l2_far_latency_cycles", "cache.l2", "far_latency_cycles"},
     {"cache_latency", "dram_latency_cycles", "dram", "latency_cycles"},
     {"cache_latency", "dram_latency_ns", "dram", "latency_ns"},
+    {"cache_latency", "dram_near_latency_cycles", "dram", "near_latency_cycles"},
+    {"cache_latency", "dram_far_latency_cycles", "dram", "far_latency_cycles"},
     {"memory_bandwidth", "bandwidth_gbs", "dram", "bandwidth_gbs"},
     {"memory_bandwidth", "peak_gbs", "dram", "peak_gbs"},
     {"lds", "bytes_per_cu", "lds", "bytes_per_cu"},

@@ -1,6 +1,7 @@
 #include "memory_analysis.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -324,4 +325,197 @@ int gp_mem_best_pad(const double *stride, const double *degree, size_t n, int ti
     if (degree_out)
         *degree_out = bd;
     return best;
+}
+
+/* ---- DRAM latency by L2 partition */
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static int usable(double v)
+{
+    return isfinite(v) && v > 0;
+}
+
+int gp_mem_partition_class_of(const gp_mem_partition *p, double t_second)
+{
+    if (!usable(t_second) || !(t_second >= p->fence_lo && t_second <= p->fence_hi))
+        return -1;
+    return p->detected && t_second > p->threshold ? 1 : 0;
+}
+
+/* Otsu's threshold over sorted v[0..m): the split index k (classes v[0..k)
+ * and v[k..m)) with the largest between-class variance w0 w1 (mu0 - mu1)^2,
+ * over splits between distinct values; 0 when all values are equal. */
+static size_t otsu_split(const double *v, size_t m)
+{
+    double total = 0;
+    for (size_t i = 0; i < m; i++)
+        total += v[i];
+    double left = 0, best = -1;
+    size_t bk = 0;
+    for (size_t k = 1; k < m; k++) {
+        left += v[k - 1];
+        if (!(v[k] > v[k - 1]))
+            continue;
+        double w0 = (double)k / (double)m, w1 = 1.0 - w0;
+        double d = left / (double)k - (total - left) / (double)(m - k);
+        double bcv = w0 * w1 * d * d;
+        if (bcv > best) {
+            best = bcv;
+            bk = k;
+        }
+    }
+    return bk;
+}
+
+/* Figures of one class: the samples whose class is `cls`. */
+static void class_stats(const double *key, const double *t_second, const double *t_first, size_t n,
+                        const gp_mem_partition *p, int cls, double *a, double *b, gp_mem_partition_class *out)
+{
+    size_t na = 0, nb = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (gp_mem_partition_class_of(p, key[i]) != cls)
+            continue;
+        a[na++] = t_second[i] - p->overhead;
+        /* A first load no slower than the re-load was a cache hit, not DRAM. */
+        if (isfinite(t_first[i]) && t_first[i] > 1.05 * t_second[i])
+            b[nb++] = t_first[i] - p->overhead;
+    }
+    out->count = na;
+    out->dram_count = nb;
+    out->l2_median = gp_stats_median(a, na);
+    out->l2_p10 = gp_stats_percentile(a, na, 10);
+    out->l2_p90 = gp_stats_percentile(a, na, 90);
+    out->dram_median = gp_stats_median(b, nb);
+    out->dram_p10 = gp_stats_percentile(b, nb, 10);
+    out->dram_p90 = gp_stats_percentile(b, nb, 90);
+}
+
+static void class_empty(gp_mem_partition_class *c)
+{
+    c->count = c->dram_count = 0;
+    c->l2_median = c->l2_p10 = c->l2_p90 = NAN;
+    c->dram_median = c->dram_p10 = c->dram_p90 = NAN;
+}
+
+double gp_mem_valley_depth(const double *v, size_t m, size_t k)
+{
+    if (k == 0 || k >= m)
+        return NAN;
+    const double c1 = 0.5 * (v[(k - 1) / 2] + v[k / 2]);
+    const double c2 = 0.5 * (v[k + (m - k - 1) / 2] + v[k + (m - k) / 2]);
+    if (!(c2 > c1))
+        return NAN;
+    /* Nine bins of width w centred on c1, c1 + w, ..., c2 = c1 + 8w. */
+    enum { NB = 9 };
+    const double w = (c2 - c1) / (NB - 1);
+    size_t cnt[NB] = {0};
+    for (size_t i = 0; i < m; i++) {
+        double f = (v[i] - c1) / w + 0.5;
+        if (f >= 0 && f < NB)
+            cnt[(int)f]++;
+    }
+    size_t valley = cnt[1];
+    for (int j = 2; j < NB - 1; j++)
+        if (cnt[j] < valley)
+            valley = cnt[j];
+    const size_t peak = cnt[0] < cnt[NB - 1] ? cnt[0] : cnt[NB - 1];
+    return peak ? (double)valley / (double)peak : INFINITY;
+}
+
+int gp_mem_partition_split(const double *t_second, const double *t_first, size_t n, double overhead,
+                           gp_mem_partition *out)
+{
+    return gp_mem_partition_split_by(t_second, t_second, t_first, n, overhead, out);
+}
+
+int gp_mem_partition_split_by(const double *key, const double *t_second, const double *t_first, size_t n,
+                              double overhead, gp_mem_partition *out)
+{
+    memset(out, 0, sizeof *out);
+    out->n = n;
+    out->threshold = NAN;
+    out->l2_ratio = NAN;
+    out->valley = NAN;
+    out->by_first = key == t_first && key != t_second;
+    out->fence_lo = out->fence_hi = NAN;
+    out->overhead = isfinite(overhead) && overhead > 0 ? overhead : 0;
+    class_empty(&out->near_cls);
+    class_empty(&out->far_cls);
+    double *v = n ? malloc(n * sizeof *v) : NULL, *a = n ? malloc(n * sizeof *a) : NULL,
+           *b = n ? malloc(n * sizeof *b) : NULL;
+    if (n && (!v || !a || !b)) {
+        free(v), free(a), free(b);
+        snprintf(out->reason, sizeof out->reason, "no host memory for %zu samples", n);
+        out->n_outliers = n;
+        return 0;
+    }
+    /* The fence: a factor 4 either side of the median keeps near and far
+     * L2 hits (about 2x apart) and drops page walks and preemptions. */
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (usable(key[i]))
+            v[m++] = key[i];
+    if (m > 0) {
+        double med = gp_stats_median(v, m);
+        out->fence_lo = med / 4;
+        out->fence_hi = med * 4;
+    }
+    m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (gp_mem_partition_class_of(out, key[i]) == 0)
+            v[m++] = log(key[i]);
+    out->n_used = m;
+    out->n_outliers = n - m;
+    for (size_t i = 0; i < n; i++)
+        if (gp_mem_partition_class_of(out, key[i]) == 0 && isfinite(t_first[i]) &&
+            !(t_first[i] > 1.05 * t_second[i]))
+            out->n_warm++;
+    if (m < GP_MEM_PART_MIN_SAMPLES) {
+        snprintf(out->reason, sizeof out->reason, "one class: too few usable samples (%zu of %zu)", m, n);
+        if (m)
+            class_stats(key, t_second, t_first, n, out, 0, a, b, &out->near_cls);
+        free(v), free(a), free(b);
+        return 0;
+    }
+    qsort(v, m, sizeof *v, cmp_double);
+    size_t k = otsu_split(v, m);
+    double small = k ? (double)(k < m - k ? k : m - k) / (double)m : 0;
+    if (k) {
+        /* The class medians of the candidate split, whether or not it stands. */
+        double lo = exp(v[(k - 1) / 2] / 2 + v[k / 2] / 2);
+        size_t mid = k + (m - k - 1) / 2, mid2 = k + (m - k) / 2;
+        double hi = exp(v[mid] / 2 + v[mid2] / 2);
+        out->l2_ratio = hi / lo;
+    }
+    if (k)
+        out->valley = gp_mem_valley_depth(v, m, k);
+    const char *what = out->by_first ? "first loads" : "re-loads";
+    if (!k || small < GP_MEM_PART_MIN_FRACTION || !(out->l2_ratio >= GP_MEM_PART_MIN_RATIO) ||
+        !(out->valley <= GP_MEM_PART_MAX_VALLEY)) {
+        if (!k)
+            snprintf(out->reason, sizeof out->reason, "one class: no near/far split seen (all %zu %s "
+                     "took the same time)", m, what);
+        else
+            snprintf(out->reason, sizeof out->reason,
+                     "one class: no near/far split seen in the %s (best split: classes at a ratio %.2f, need "
+                     ">= %.2f; smaller class %.1f%% of the samples, need >= %.0f%%; valley %.2f of the peaks, "
+                     "need <= %.2f)",
+                     what, out->l2_ratio, GP_MEM_PART_MIN_RATIO, 100 * small, 100 * GP_MEM_PART_MIN_FRACTION,
+                     out->valley, GP_MEM_PART_MAX_VALLEY);
+        class_stats(key, t_second, t_first, n, out, 0, a, b, &out->near_cls);
+        free(v), free(a), free(b);
+        return 0;
+    }
+    out->detected = 1;
+    out->threshold = exp(0.5 * (v[k - 1] + v[k]));
+    class_stats(key, t_second, t_first, n, out, 0, a, b, &out->near_cls);
+    class_stats(key, t_second, t_first, n, out, 1, a, b, &out->far_cls);
+    out->far_fraction = (double)out->far_cls.count / (double)m;
+    free(v), free(a), free(b);
+    return 1;
 }

@@ -99,4 +99,79 @@ int gp_mem_bank_geometry(const double *stride, const double *degree, size_t n, i
 int gp_mem_best_pad(const double *stride, const double *degree, size_t n, int tile, int max_pad,
                     double *degree_out);
 
+/* DRAM latency by L2 partition.  A one-thread walk over cold sample lines
+ * times, per line, the first load (t_first: an L2 miss served by DRAM) and
+ * an immediate L1-bypassing re-load (t_second: an L2 hit, in the near or the
+ * far partition where the L2 has two, as on H100/H200).  The samples are
+ * split into two classes by t_second: Otsu's threshold (the largest
+ * between-class variance) over log t_second, computed exactly on the sorted
+ * values, after dropping samples outside [median / 4, 4 x median] (TLB
+ * misses, refresh, preemption).  The split is real when each class holds
+ * >= GP_MEM_PART_MIN_FRACTION of the samples kept and the class medians of
+ * t_second differ by >= GP_MEM_PART_MIN_RATIO; otherwise there is one class.
+ * A sample whose first load was no slower than 1.05x its re-load was not
+ * cold (the flush missed it): it counts for the classes but not for the
+ * DRAM figures. */
+#define GP_MEM_PART_MIN_FRACTION 0.10
+#define GP_MEM_PART_MIN_RATIO 1.25
+/* And the two classes are two modes, not one spread-out mode cut in two:
+ * the emptiest of the seven bins between the class medians (log scale) holds
+ * at most this fraction of the lesser of the two bins at the medians
+ * (gp_mem_valley_depth): a Gaussian or flat spread gives about 1 or more. */
+#define GP_MEM_PART_MAX_VALLEY 0.5
+#define GP_MEM_PART_MIN_SAMPLES 8
+
+typedef struct gp_mem_partition_class {
+    size_t count;                           /* samples kept in the class */
+    size_t dram_count;                      /* of them, with a cold first load */
+    double l2_median, l2_p10, l2_p90;       /* t_second - overhead */
+    double dram_median, dram_p10, dram_p90; /* t_first - overhead, cold samples only */
+} gp_mem_partition_class;
+
+typedef struct gp_mem_partition {
+    int detected;          /* 1: two classes (near, far); 0: one class (in near) */
+    size_t n;              /* samples given */
+    size_t n_used;         /* finite, positive, inside the fence */
+    size_t n_outliers;     /* outside the fence (or not finite / not positive) */
+    size_t n_warm;         /* first load no slower than 1.05x the re-load */
+    double fence_lo, fence_hi;
+    double threshold;      /* raw t_second: <= near, > far; NaN when not detected */
+    double far_fraction;   /* far.count / n_used; 0 when not detected */
+    double l2_ratio;       /* far / near median of the key of the best split seen (even rejected) */
+    double valley;         /* gp_mem_valley_depth of that split (NaN: none) */
+    int by_first;          /* 1: classes by the first-load (DRAM) time, 0: by the re-load (L2) time */
+    double overhead;       /* the overhead subtracted from every figure */
+    gp_mem_partition_class near_cls, far_cls; /* not detected: near_cls holds all, far_cls empty (NaN) */
+    char reason[320];      /* why not detected ("" when detected) */
+} gp_mem_partition;
+
+/* Split n samples (t_second[i], t_first[i], raw cycles) as described above.
+ * `overhead` (cycles, >= 0; 0 for raw figures) is subtracted from every
+ * reported median and percentile, not from the threshold or the fence.
+ * Any n (0 included) is fine.  Returns out->detected. */
+int gp_mem_partition_split(const double *t_second, const double *t_first, size_t n, double overhead,
+                           gp_mem_partition *out);
+
+/* The same with the classes cut by `key`: t_second (the function above) or
+ * t_first.  On the H200 every re-load hits the near partition (the near L2
+ * keeps a copy of a far line it fetched), so the re-loads show one class,
+ * while the first loads split cleanly in two: lines homed in the near
+ * partition's memory and lines that go through the far partition.  The
+ * threshold, fence and class_of then refer to the key. */
+int gp_mem_partition_split_by(const double *key, const double *t_second, const double *t_first, size_t n,
+                              double overhead, gp_mem_partition *out);
+
+/* Depth of the valley between the two classes of sorted v[0..m) split at k
+ * (classes v[0..k), v[k..m)): nine bins of equal width centred on the class
+ * medians and on seven points between them; the emptiest inner bin's count
+ * over the lesser of the two outer bins' counts.  About 0 for two separate
+ * modes, >= 1 for one mode (or a flat spread) cut in two; NaN for k = 0 or
+ * k >= m or equal medians, INFINITY for an empty outer bin. */
+double gp_mem_valley_depth(const double *v, size_t m, size_t k);
+
+/* Class of one sample by its raw key value (t_second for
+ * gp_mem_partition_split): 0 near (or the one class), 1 far, -1 outside the
+ * fence / not usable. */
+int gp_mem_partition_class_of(const gp_mem_partition *p, double key);
+
 #endif

@@ -15,6 +15,9 @@
  * 4x the level's capacity in nodes (the span grows with the stride, so large
  * strides do not fall back into the level); the average latency rises with
  * the stride until every load misses, at the fetch size of a miss.
+ * DRAM latency by L2 partition: cold sample lines, each timed on its first
+ * load (DRAM) and on an L1-bypassing re-load (near or far L2 hit), split in
+ * two classes by the re-load (see partition_step).
  *
  * Random cycle: the footprint is cut into P pages of L consecutive nodes
  * (L = 1 up to 4M nodes, then the smallest power of two keeping P <= 4M);
@@ -339,6 +342,232 @@ static void record_line(gp_probe_ctx *ctx, const char *key, const double *s, con
     }
 }
 
+/* ---- DRAM latency by L2 partition.
+ *
+ * S sample lines (4096, quick 1024), one per 128-byte slot, drawn at random
+ * (one per equal stratum, so they are distinct) over the first
+ * min(half the buffer, 4x the reported L2), form one cycle in a random
+ * (Fisher-Yates) order.  A kernel writes the S pointers; a whole-grid kernel
+ * then reads the next min(the rest, 4x L2) of the buffer, passes enough to
+ * read >= 4x L2 in all (2 passes over 2x L2 with --quick), so no sample line
+ * is left in a cache.  One thread walks the cycle and times, per line, the
+ * first load (cached path, as the chase: DRAM), an L1-bypassing re-load (an
+ * L2 hit, near or far partition) and a second cached re-load (an L1 hit:
+ * the timing overhead is its median minus the chase's L1 latency).  The
+ * samples are split by the re-load time, else by the first-load time
+ * (gp_mem_partition_split, gp_mem_partition_split_by). */
+#define PART_SAMPLES 4096
+#define PART_SAMPLES_QUICK 1024
+
+static const char *const part_keys[][2] = {
+    {"dram_near_latency_cycles", "cycles"}, {"dram_near_latency_ns", "ns"},
+    {"dram_far_latency_cycles", "cycles"},  {"dram_far_latency_ns", "ns"},
+    {"l2_near_hit_cycles_sampled", "cycles"}, {"l2_far_hit_cycles_sampled", "cycles"},
+    {"dram_partition_far_fraction", "fraction"},
+};
+
+static void partition_none(gp_record *r, const char *reason)
+{
+    for (size_t i = 0; i < sizeof part_keys / sizeof part_keys[0]; i++)
+        gp_record_none(r, part_keys[i][0], part_keys[i][1], reason);
+}
+
+static double rel_spread(double p10, double p90, double med)
+{
+    return isfinite(p10) && isfinite(p90) && med > 0 ? (p90 - p10) / med : -1;
+}
+
+/* The keys of one class: DRAM latency (cycles and ns) and the sampled L2 hit. */
+static void partition_class_keys(gp_probe_ctx *ctx, const gp_mem_partition *p, const gp_mem_partition_class *c,
+                                 const char *name, const char *cal)
+{
+    char key[64], method[256];
+    double sp = rel_spread(c->dram_p10, c->dram_p90, c->dram_median);
+    snprintf(key, sizeof key, "dram_%s_latency_cycles", name);
+    if (!isfinite(c->dram_median)) {
+        gp_record_none(ctx->rec, key, "cycles", "no sample of the class had a cold first load");
+        snprintf(key, sizeof key, "dram_%s_latency_ns", name);
+        gp_record_none(ctx->rec, key, "ns", "no sample of the class had a cold first load");
+    } else {
+        snprintf(method, sizeof method,
+                 "median cycles of the first (cold, cached-path) load of the %zu sampled lines whose %s "
+                 "is in the %s class (%s %.0f raw cycles), one thread; %s",
+                 c->dram_count, p->by_first ? "first load" : "L2 re-load", name,
+                 c == &p->near_cls ? "<=" : ">", p->threshold, cal);
+        gp_value *v = gp_record_value(ctx->rec, key, c->dram_median, "cycles", sp, method);
+        if (v)
+            v->unstable = c->dram_count < 50;
+        snprintf(key, sizeof key, "dram_%s_latency_ns", name);
+        gp_record_value(ctx->rec, key, 1e3 * c->dram_median / ctx->clock_mhz, "ns", sp,
+                        "latency cycles / measured clock");
+    }
+    snprintf(key, sizeof key, "l2_%s_hit_cycles_sampled", name);
+    snprintf(method, sizeof method,
+             "median cycles of an L1-bypassing re-load (NVIDIA ld.global.cg, AMD nontemporal) right after "
+             "the first load, over the %zu samples of the %s class; %s",
+             c->count, name, cal);
+    gp_record_value(ctx->rec, key, c->l2_median, "cycles", rel_spread(c->l2_p10, c->l2_p90, c->l2_median),
+                    method);
+}
+
+static void partition_report(gp_probe_ctx *ctx, const gp_mem_partition *p, double l1_raw, double l1_chase,
+                             int samples, double span, double flush, int passes)
+{
+    gp_record *r = ctx->rec;
+    char cal[96];
+    if (p->overhead > 0)
+        snprintf(cal, sizeof cal, "less %.1f cycles of timing overhead (L1-hit re-load %.1f - chase L1 %.1f)",
+                 p->overhead, l1_raw, l1_chase);
+    else if (isfinite(l1_chase))
+        snprintf(cal, sizeof cal, "raw: L1-hit re-load %.1f not above chase L1 %.1f, no overhead taken",
+                 l1_raw, l1_chase);
+    else
+        snprintf(cal, sizeof cal, "raw: includes the timing overhead (no chase L1 latency to calibrate)");
+    gp_record_note(r, "partition: %d lines over %.0f MiB, flush %.0f MiB x %d; %zu kept, %zu outside the "
+                      "%s fence %.0f..%.0f, %zu first loads not cold (not in DRAM figures); L1-hit re-load "
+                      "%.1f cycles",
+                   samples, span / 1048576, flush / 1048576, passes, p->n_used, p->n_outliers,
+                   p->by_first ? "first-load" : "re-load", p->fence_lo, p->fence_hi, p->n_warm, l1_raw);
+    if (!p->detected) {
+        partition_none(r, p->reason);
+        gp_record_note(r, "partition: one class (%s of the best split %.2fx apart); all kept samples: "
+                          "L2 re-load %.0f, DRAM %.0f (p10 %.0f, p90 %.0f) cycles (%s)",
+                       p->by_first ? "first loads" : "re-loads", p->l2_ratio, p->near_cls.l2_median,
+                       p->near_cls.dram_median, p->near_cls.dram_p10,
+                       p->near_cls.dram_p90, p->overhead > 0 ? "overhead taken" : "raw");
+        return;
+    }
+    partition_class_keys(ctx, p, &p->near_cls, "near", cal);
+    partition_class_keys(ctx, p, &p->far_cls, "far", cal);
+    char method[256];
+    snprintf(method, sizeof method,
+             "far-class samples / samples kept; classes by Otsu's threshold on log %s cycles "
+             "(%.0f raw), each >= %.0f%% of the samples, medians >= %.2fx apart, valley <= %.2f of the peaks",
+             p->by_first ? "first-load" : "re-load", p->threshold, 100 * GP_MEM_PART_MIN_FRACTION,
+             GP_MEM_PART_MIN_RATIO, GP_MEM_PART_MAX_VALLEY);
+    gp_record_value(r, "dram_partition_far_fraction", p->far_fraction, "fraction", -1, method);
+    const gp_mem_partition_class *n = &p->near_cls, *f = &p->far_cls;
+    gp_record_note(r, "partition (classes by the %s, valley %.2f): near %zu samples: L2 %.0f, DRAM %.0f (p10 %.0f, "
+                      "p90 %.0f); far %zu: L2 %.0f, DRAM %.0f (p10 %.0f, p90 %.0f) cycles; far fraction %.2f",
+                   p->by_first ? "first-load time" : "re-load time", p->valley,
+                   n->count, n->l2_median, n->dram_median, n->dram_p10, n->dram_p90, f->count, f->l2_median,
+                   f->dram_median, f->dram_p10, f->dram_p90, p->far_fraction);
+    double w = (1 - p->far_fraction) * n->dram_median + p->far_fraction * f->dram_median;
+    const gp_value *dr = gp_record_find(r, "dram_latency_cycles");
+    if (dr && dr->detected && isfinite(dr->value) && dr->value > 0) {
+        double dev = w / dr->value - 1;
+        gp_record_note(r, "partition: weighted DRAM latency %.0f cycles %s the chase plateau's %.0f (%+.0f%%; "
+                          "15%% tolerance)",
+                       w, fabs(dev) <= 0.15 ? "agrees with" : "DIFFERS from", dr->value, 100 * dev);
+    } else {
+        gp_record_note(r, "partition: weighted DRAM latency %.0f cycles (no chase DRAM plateau to compare)", w);
+    }
+}
+
+static gp_status partition_step(chase_env *e, double l2r)
+{
+    gp_probe_ctx *ctx = e->ctx;
+    gp_record *r = ctx->rec;
+    int S = ctx->opts->quick ? PART_SAMPLES_QUICK : PART_SAMPLES;
+    /* Samples over the first min(half the buffer, 4x L2), the flush region
+     * right after it (up to 4x L2): together well inside the TLB reach the
+     * footprint sweep sees (no rise up to GiBs on the H200). */
+    size_t half = (size_t)fmin((double)(e->buf_bytes / 2), 4.0 * l2r) / STRIDE * STRIDE;
+    size_t flush = (size_t)fmin((double)(e->buf_bytes - half), 4.0 * l2r) / 8 * 8;
+    size_t nslots = half / STRIDE;
+    if ((double)flush < 1.5 * l2r || nslots < (size_t)S * 4) {
+        char reason[160];
+        snprintf(reason, sizeof reason, "buffer %.0f MiB too small for the partition step (samples + a >= 2x L2 "
+                 "flush region need 4x the L2)", e->buf_bytes / 1048576.0);
+        partition_none(r, reason);
+        return gp_ok();
+    }
+    int passes = (int)ceil(4.0 * l2r / (double)flush);
+    passes = passes < 1 ? 1 : passes > 4 ? 4 : passes;
+    int blocks = ctx->dev.compute_units > 0 ? 4 * ctx->dev.compute_units : 256;
+    blocks = blocks > 65535 ? 65535 : blocks;
+
+    uint64_t *pairs = malloc((size_t)S * 2 * sizeof *pairs);
+    uint64_t *slot = malloc((size_t)S * sizeof *slot);
+    unsigned *order = malloc((size_t)S * sizeof *order);
+    long long *ht = malloc((size_t)S * 3 * sizeof *ht);
+    double *t1 = malloc((size_t)S * sizeof *t1), *t2 = malloc((size_t)S * sizeof *t2),
+           *tl = malloc((size_t)S * sizeof *tl);
+    void *dmem = NULL;
+    gp_status st = gp_ok();
+    if (!pairs || !slot || !order || !ht || !t1 || !t2 || !tl) {
+        st = gp_fail(GP_ERR_NOMEM, "cache_latency partition: no host memory for %d samples", S);
+        goto done;
+    }
+    /* One slot per stratum of nslots / S slots: distinct, spread over the region. */
+    size_t stratum = nslots / (size_t)S;
+    for (int i = 0; i < S; i++) {
+        slot[i] = (uint64_t)i * stratum + rng_next(&e->rng) % stratum;
+        order[i] = (unsigned)i;
+    }
+    for (int i = S - 1; i > 0; i--) {
+        unsigned j = (unsigned)(rng_next(&e->rng) % (uint64_t)(i + 1));
+        unsigned t = order[i];
+        order[i] = order[j];
+        order[j] = t;
+    }
+    for (int k = 0; k < S; k++) {
+        pairs[2 * k] = slot[order[k]] * STRIDE;
+        pairs[2 * k + 1] = slot[order[(k + 1) % S]] * STRIDE;
+    }
+    st = gp_rt_malloc(&dmem, (size_t)S * 5 * sizeof(uint64_t));
+    if (st.code != GP_OK)
+        goto done;
+    uint64_t *d_pairs = dmem;
+    long long *d_t = (long long *)((uint64_t *)dmem + 2 * (size_t)S);
+    if ((st = gp_rt_copy_to_device(d_pairs, pairs, (size_t)S * 2 * sizeof *pairs)).code != GP_OK ||
+        (st = gp_cache_partition_init(e->buf, (const unsigned long long *)d_pairs, S)).code != GP_OK ||
+        (st = gp_cache_partition_flush(e->buf + half, flush, passes, blocks, e->d_sink)).code != GP_OK ||
+        (st = gp_cache_partition_run(e->buf + slot[order[0]] * STRIDE, S, d_t, d_t + S, d_t + 2 * S,
+                                     e->d_sink)).code != GP_OK ||
+        (st = gp_rt_copy_to_host(ht, d_t, (size_t)S * 3 * sizeof *ht)).code != GP_OK)
+        goto done;
+    for (int i = 0; i < S; i++) {
+        t1[i] = (double)ht[i];
+        t2[i] = (double)ht[S + i];
+        tl[i] = (double)ht[2 * S + i];
+    }
+    gp_progress("cache_latency", 1, 1, "partition: %d sampled lines, flush %.0f MiB x %d", S,
+                flush / 1048576.0, passes);
+
+    /* Timing overhead: an L1-hit re-load timed the same way, less the chase's L1 latency. */
+    double l1_raw = gp_stats_median(tl, (size_t)S);
+    const gp_value *l1v = gp_record_find(r, "l1_latency_cycles");
+    double l1_chase = l1v && l1v->detected && isfinite(l1v->value) ? l1v->value : NAN;
+    double ov = isfinite(l1_chase) && l1_raw > l1_chase ? l1_raw - l1_chase : 0;
+    /* Classes by the re-load (L2 hit) time first; when the re-loads show one
+     * class, by the first load (DRAM) time: on the H200 the near L2 keeps a
+     * copy of every far line it fetched, so every re-load is a near hit,
+     * while the first loads split in two (gp_mem_partition_split_by). */
+    gp_mem_partition p, by_l2;
+    gp_mem_partition_split(t2, t1, (size_t)S, ov, &by_l2);
+    p = by_l2;
+    if (!by_l2.detected) {
+        gp_mem_partition_split_by(t1, t2, t1, (size_t)S, ov, &p);
+        gp_record_note(r, "partition: re-loads: %.200s", by_l2.reason);
+    }
+    partition_report(ctx, &p, l1_raw, l1_chase, S, (double)half, (double)flush, passes);
+    gp_series *ser = gp_record_series(r, "partition", "sample,t_first_cycles,t_second_cycles,t_l1_cycles,class");
+    if (!ser) {
+        st = gp_fail(GP_ERR_NOMEM, "cache_latency: no room for the partition series");
+        goto done;
+    }
+    for (int i = 0; i < S && st.code == GP_OK; i++) {
+        double row[5] = {i, t1[i], t2[i], tl[i], gp_mem_partition_class_of(&p, p.by_first ? t1[i] : t2[i])};
+        st = gp_series_append(ser, row);
+    }
+done:
+    if (dmem)
+        gp_rt_free(dmem);
+    free(pairs), free(slot), free(order), free(ht), free(t1), free(t2), free(tl);
+    return st;
+}
+
 static gp_status run_all(chase_env *e)
 {
     gp_probe_ctx *ctx = e->ctx;
@@ -413,7 +642,10 @@ static gp_status run_all(chase_env *e)
                           "exceeded, or no TLB effect)", cc.n ? cc.x[cc.n - 1] / 1048576 : 0);
     }
 
-    /* 3. Line sizes: a sequential chase over 4x each level's capacity. */
+    /* 3. DRAM latency by L2 partition: needs the L1 latency and the reported L2. */
+    GP_TRY(partition_step(e, l2r));
+
+    /* 4. Line sizes: a sequential chase over 4x each level's capacity. */
     double s[16], y[16];
     size_t n;
     const gp_value *l1b = gp_record_find(r, "l1_bytes");

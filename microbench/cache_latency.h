@@ -24,6 +24,20 @@ gp_status gp_cache_chase_seq_init(void *buf, long long nodes, int stride);
 gp_status gp_cache_chase_run(const void *start, int bypass, long long warm, long long loads, int reps,
                              long long *d_cycles, void *d_sink);
 
+/* DRAM latency by L2 partition (see cache_latency.c).  Write `n` pointers:
+ * for each i, the u64 at byte offset d_pairs[2i] of `buf` gets the address
+ * buf + d_pairs[2i + 1] (offsets multiples of 8).  Synchronizes. */
+gp_status gp_cache_partition_init(void *buf, const unsigned long long *d_pairs, int n);
+/* Flush the caches: `blocks` blocks of 256 threads read `bytes` of `region`
+ * (a multiple of 8) `passes` times and sum into d_sink.  Synchronizes. */
+gp_status gp_cache_partition_flush(const void *region, size_t bytes, int passes, int blocks, void *d_sink);
+/* One thread walks n hops from `start`; per hop the cycles of one load each:
+ * d_first[i] the first (cached) load of the line, d_second[i] an immediate
+ * L1-bypassing re-load, d_l1[i] the second of two cached re-loads (an L1
+ * hit).  Synchronizes. */
+gp_status gp_cache_partition_run(const void *start, int n, long long *d_first, long long *d_second,
+                                 long long *d_l1, void *d_sink);
+
 #ifdef __cplusplus
 }
 #endif

@@ -158,3 +158,108 @@ extern "C" gp_status gp_cache_chase_run(const void *start, int bypass, long long
     GP_TRY(gp_launch_status("cache_latency chase"));
     return gp_hip_status(hipDeviceSynchronize(), "cache_latency chase");
 }
+
+/* ---- DRAM latency by L2 partition (cache_latency.c, partition step) */
+
+/* pairs[2i] (byte offset) gets the address buf + pairs[2i + 1]. */
+__global__ void gp_cache_partition_init_kernel(u64 *buf, const u64 *pairs, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        buf[pairs[2 * i] / 8] = (u64)((char *)buf + pairs[2 * i + 1]);
+}
+
+/* Every thread of the grid reads its share of `words` u64, `passes` times;
+ * the sum is stored only when it equals `magic`, so the reads stay. */
+__global__ void gp_cache_partition_flush_kernel(const u64 *region, long long words, int passes, u64 *sink,
+                                                u64 magic)
+{
+    u64 acc = 0;
+    long long step = (long long)gridDim.x * blockDim.x;
+    for (int r = 0; r < passes; r++)
+        for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < words; i += step)
+            acc += region[i];
+    if (acc == magic)
+        sink[0] = acc;
+}
+
+/* Time one load: t0, the load, a branch on the loaded value (so the closing
+ * clock read cannot issue before the value arrives), t1.  The address is
+ * p + (t0 & zero) with zero = 0 at run time: the load cannot be issued
+ * before t0, and two loads of the same line are not merged into one.  One
+ * function per load kind, not a flag: with a flag, clang merges the two
+ * arms' loads before inlining and drops the nontemporal hint (seen in the
+ * gfx900 ISA: no glc slc). */
+#define TIMED_LOAD_FN(NAME, LOAD)                                                                 \
+    static __device__ __forceinline__ long long NAME(const u64 *p, const u64 **val, u64 *sink,    \
+                                                     u64 magic, u64 zero)                         \
+    {                                                                                             \
+        long long t0 = gp_cycles();                                                               \
+        const u64 *v = LOAD((const u64 *)((u64)p + ((u64)t0 & zero)));                            \
+        if ((u64)v == magic)                                                                      \
+            sink[1] = (u64)v;                                                                     \
+        long long t1 = gp_cycles();                                                               \
+        *val = v;                                                                                 \
+        return t1 - t0;                                                                           \
+    }
+
+TIMED_LOAD_FN(timed_cached, load_cached)
+TIMED_LOAD_FN(timed_bypass, load_bypass)
+
+/* One thread (block 0, thread 0) walks n hops of the sample cycle.  Per hop:
+ * the line's first load (cached path, as the chase: cold, so DRAM), an
+ * L1-bypassing re-load (an L2 hit: near or far partition), then two cached
+ * re-loads; the second of those is an L1 hit, which calibrates the timing
+ * overhead on the host.  The next hop starts from the last value. */
+__global__ void gp_cache_partition_kernel(const u64 *start, int n, long long *t_first, long long *t_second,
+                                          long long *t_l1, u64 *sink, u64 magic, u64 zero)
+{
+    if (blockIdx.x != 0 || threadIdx.x != 0)
+        return;
+    const u64 *p = start;
+    for (int i = 0; i < n; i++) {
+        const u64 *v;
+        long long c_first = timed_cached(p, &v, sink, magic, zero);
+        long long c_second = timed_bypass(p, &v, sink, magic, zero);
+        (void)timed_cached(p, &v, sink, magic, zero); /* the L1 copy is there now (or after this) */
+        long long c_l1 = timed_cached(p, &v, sink, magic, zero);
+        t_first[i] = c_first;
+        t_second[i] = c_second;
+        t_l1[i] = c_l1;
+        p = v;
+    }
+    if ((u64)p == magic)
+        sink[0] = (u64)p;
+}
+
+extern "C" gp_status gp_cache_partition_init(void *buf, const unsigned long long *d_pairs, int n)
+{
+    if (n < 1)
+        return gp_fail(GP_ERR_USAGE, "cache_latency partition init: %d samples", n);
+    gp_cache_partition_init_kernel<<<(n + 255) / 256, 256>>>((u64 *)buf, (const u64 *)d_pairs, n);
+    GP_TRY(gp_launch_status("cache_latency partition init"));
+    return gp_hip_status(hipDeviceSynchronize(), "cache_latency partition init");
+}
+
+extern "C" gp_status gp_cache_partition_flush(const void *region, size_t bytes, int passes, int blocks,
+                                              void *d_sink)
+{
+    if (bytes < 8 || bytes % 8 || passes < 1 || blocks < 1 || blocks > 65535)
+        return gp_fail(GP_ERR_USAGE, "cache_latency flush: bad size %zu, passes %d or blocks %d", bytes, passes,
+                       blocks);
+    gp_cache_partition_flush_kernel<<<blocks, 256>>>((const u64 *)region, (long long)(bytes / 8), passes,
+                                                     (u64 *)d_sink, 1ull);
+    GP_TRY(gp_launch_status("cache_latency flush"));
+    return gp_hip_status(hipDeviceSynchronize(), "cache_latency flush");
+}
+
+extern "C" gp_status gp_cache_partition_run(const void *start, int n, long long *d_first, long long *d_second,
+                                            long long *d_l1, void *d_sink)
+{
+    if (n < 1)
+        return gp_fail(GP_ERR_USAGE, "cache_latency partition: %d samples", n);
+    gp_cache_partition_kernel<<<1, 1>>>((const u64 *)start, n, d_first, d_second, d_l1, (u64 *)d_sink, 1ull,
+                                        0ull);
+    GP_TRY(gp_launch_status("cache_latency partition"));
+    return gp_hip_status(hipDeviceSynchronize(), "cache_latency partition");
+}

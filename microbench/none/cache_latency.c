@@ -22,3 +22,22 @@ gp_status gp_cache_chase_run(const void *start, int bypass, long long warm, long
     (void)start, (void)bypass, (void)warm, (void)loads, (void)reps, (void)d_cycles, (void)d_sink;
     return gp_fail(GP_ERR_NO_GPU, "no GPU backend compiled");
 }
+
+gp_status gp_cache_partition_init(void *buf, const unsigned long long *d_pairs, int n)
+{
+    (void)buf, (void)d_pairs, (void)n;
+    return gp_fail(GP_ERR_NO_GPU, "no GPU backend compiled");
+}
+
+gp_status gp_cache_partition_flush(const void *region, size_t bytes, int passes, int blocks, void *d_sink)
+{
+    (void)region, (void)bytes, (void)passes, (void)blocks, (void)d_sink;
+    return gp_fail(GP_ERR_NO_GPU, "no GPU backend compiled");
+}
+
+gp_status gp_cache_partition_run(const void *start, int n, long long *d_first, long long *d_second,
+                                 long long *d_l1, void *d_sink)
+{
+    (void)start, (void)n, (void)d_first, (void)d_second, (void)d_l1, (void)d_sink;
+    return gp_fail(GP_ERR_NO_GPU, "no GPU backend compiled");
+}

@@ -1,6 +1,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "csv.h"
 #include "gp_test.h"
@@ -405,5 +406,246 @@ GP_TEST(memory_bank_geometry_not_detected)
         d[i] = (double)((i + 1) & -(i + 1)); /* gcd(s, infinity-many banks) */
     GP_CHECK(gp_mem_bank_geometry(s, d, 64, 4, &banks, &bw, NULL) == -1);
     GP_CHECK(gp_mem_best_pad(s, d, 64, 62, 4, NULL) == -1); /* 65, 66 missing */
+    return 0;
+}
+
+/* ---- DRAM latency by L2 partition (gp_mem_partition_split) */
+
+/* Standard normal deviate (Box-Muller) from the test generator. */
+static double synth_gauss(unsigned long long *seed)
+{
+    double u1 = gp_test_rand(seed), u2 = gp_test_rand(seed);
+    if (u1 < 1e-300)
+        u1 = 1e-300;
+    return sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
+}
+
+/* n samples: a fraction `far` in the far class (L2 l2f, DRAM drf), the rest
+ * near (l2n, drn), in random order, relative Gaussian noise `noise`; a
+ * fraction `outl` of the re-loads and another of the first loads replaced by
+ * `outv` (page walks, refresh).  Returns the number of far samples. */
+static size_t synth_partition(size_t n, double far, double l2n, double drn, double l2f, double drf, double noise,
+                              double outl, double outv, unsigned long long *seed, double *t2, double *t1)
+{
+    size_t nf = 0;
+    for (size_t i = 0; i < n; i++) {
+        int f = gp_test_rand(seed) < far;
+        nf += f;
+        t2[i] = (f ? l2f : l2n) * (1 + noise * synth_gauss(seed));
+        t1[i] = (f ? drf : drn) * (1 + noise * synth_gauss(seed));
+        if (gp_test_rand(seed) < outl)
+            t2[i] = outv;
+        if (gp_test_rand(seed) < outl)
+            t1[i] = outv;
+    }
+    return nf;
+}
+
+#define PART_N 4096
+
+GP_TEST(memory_partition_bimodal_recovers_classes)
+{
+    static double t2[PART_N], t1[PART_N];
+    unsigned long long seed = 21;
+    size_t nf = synth_partition(PART_N, 0.4, 280, 500, 520, 880, 0.03, 0.02, 3000, &seed, t2, t1);
+    gp_mem_partition p;
+    GP_CHECK(gp_mem_partition_split(t2, t1, PART_N, 0, &p) == 1);
+    GP_CHECK(p.detected == 1 && p.reason[0] == 0);
+    GP_CHECK(fabs(p.near_cls.l2_median / 280 - 1) < 0.03);
+    GP_CHECK(fabs(p.far_cls.l2_median / 520 - 1) < 0.03);
+    GP_CHECK(fabs(p.near_cls.dram_median / 500 - 1) < 0.03);
+    GP_CHECK(fabs(p.far_cls.dram_median / 880 - 1) < 0.03);
+    /* p10/p90 of a 3% Gaussian: about -+3.8%. */
+    GP_CHECK(p.near_cls.dram_p10 < 500 && p.near_cls.dram_p10 > 0.93 * 500);
+    GP_CHECK(p.far_cls.dram_p90 > 880 && p.far_cls.dram_p90 < 1.07 * 880);
+    /* The 2% re-load outliers at 3000 are fenced off, not a class. */
+    GP_CHECK(p.n_outliers > PART_N / 100 && p.n_outliers < PART_N * 3 / 100);
+    GP_CHECK(p.n_used + p.n_outliers == PART_N);
+    GP_CHECK(p.near_cls.count + p.far_cls.count == p.n_used);
+    GP_CHECK_NEAR(p.far_fraction, (double)nf / PART_N, 0.02);
+    GP_CHECK(p.threshold > 330 && p.threshold < 450);
+    GP_CHECK(gp_mem_partition_class_of(&p, 281) == 0 && gp_mem_partition_class_of(&p, 519) == 1);
+    GP_CHECK(gp_mem_partition_class_of(&p, 3000) == -1 && gp_mem_partition_class_of(&p, NAN) == -1);
+    /* An overhead of 20 cycles added to every timing and given back: the same figures. */
+    static double u2[PART_N], u1[PART_N];
+    for (size_t i = 0; i < PART_N; i++)
+        u2[i] = t2[i] + 20, u1[i] = t1[i] + 20;
+    gp_mem_partition q;
+    GP_CHECK(gp_mem_partition_split(u2, u1, PART_N, 20, &q) == 1);
+    GP_CHECK_NEAR(q.near_cls.dram_median, p.near_cls.dram_median, 0.5);
+    GP_CHECK_NEAR(q.far_cls.l2_median, p.far_cls.l2_median, 0.5);
+    GP_CHECK(q.far_cls.count == p.far_cls.count);
+    return 0;
+}
+
+GP_TEST(memory_partition_exact_small_case)
+{
+    /* Hand-computed: 6 near (L2 100, DRAM 300..350), 4 far (L2 200, DRAM
+     * 600..630), one first load that hit (t_first = t_second: not DRAM). */
+    double t2[] = {100, 200, 100, 100, 200, 100, 200, 100, 200, 100};
+    double t1[] = {300, 600, 310, 320, 610, 330, 620, 340, 200, 350};
+    gp_mem_partition p;
+    GP_CHECK(gp_mem_partition_split(t2, t1, 10, 0, &p) == 1);
+    GP_CHECK(p.near_cls.count == 6 && p.far_cls.count == 4);
+    GP_CHECK(p.near_cls.dram_count == 6 && p.far_cls.dram_count == 3 && p.n_warm == 1);
+    GP_CHECK_NEAR(p.near_cls.l2_median, 100, 1e-9);
+    GP_CHECK_NEAR(p.far_cls.l2_median, 200, 1e-9);
+    GP_CHECK_NEAR(p.near_cls.dram_median, 325, 1e-9);
+    GP_CHECK_NEAR(p.far_cls.dram_median, 610, 1e-9);
+    GP_CHECK_NEAR(p.far_fraction, 0.4, 1e-12);
+    GP_CHECK_NEAR(p.threshold, sqrt(100.0 * 200.0), 1e-9);
+    GP_CHECK_NEAR(p.l2_ratio, 2.0, 1e-9);
+    /* The same with an overhead of 10: every figure 10 lower. */
+    GP_CHECK(gp_mem_partition_split(t2, t1, 10, 10, &p) == 1);
+    GP_CHECK_NEAR(p.near_cls.dram_median, 315, 1e-9);
+    GP_CHECK_NEAR(p.far_cls.l2_median, 190, 1e-9);
+    return 0;
+}
+
+GP_TEST(memory_partition_unimodal_is_one_class)
+{
+    /* One L2 (AMD gfx900: no partitions): 3% noise, 2% outliers. */
+    static double t2[PART_N], t1[PART_N];
+    unsigned long long seed = 33;
+    synth_partition(PART_N, 0.0, 376, 650, 376, 650, 0.03, 0.02, 3000, &seed, t2, t1);
+    gp_mem_partition p;
+    GP_CHECK(gp_mem_partition_split(t2, t1, PART_N, 0, &p) == 0);
+    GP_CHECK(p.detected == 0 && strstr(p.reason, "one class") != NULL);
+    GP_CHECK(p.far_cls.count == 0 && isnan(p.far_cls.dram_median) && p.far_fraction == 0);
+    GP_CHECK(p.near_cls.count == p.n_used && p.n_used > PART_N * 95 / 100);
+    GP_CHECK(fabs(p.near_cls.dram_median / 650 - 1) < 0.03);
+    GP_CHECK(fabs(p.near_cls.l2_median / 376 - 1) < 0.03);
+    GP_CHECK(isnan(p.threshold));
+    /* Not a class either: outliers inside the fence at 2x (3% of samples). */
+    for (size_t i = 0; i < PART_N; i += 33)
+        t2[i] = 752;
+    GP_CHECK(gp_mem_partition_split(t2, t1, PART_N, 0, &p) == 0);
+    return 0;
+}
+
+GP_TEST(memory_partition_rejects_weak_splits)
+{
+    static double t2[PART_N], t1[PART_N];
+    unsigned long long seed = 44;
+    /* Far class 5% of the samples: below the 10% needed. */
+    synth_partition(PART_N, 0.05, 280, 500, 520, 880, 0.02, 0.0, 0, &seed, t2, t1);
+    gp_mem_partition p;
+    GP_CHECK(gp_mem_partition_split(t2, t1, PART_N, 0, &p) == 0);
+    GP_CHECK(strstr(p.reason, "smaller class") != NULL);
+    /* Two classes only 15% apart: below the 25% needed. */
+    synth_partition(PART_N, 0.5, 280, 500, 322, 560, 0.01, 0.0, 0, &seed, t2, t1);
+    GP_CHECK(gp_mem_partition_split(t2, t1, PART_N, 0, &p) == 0);
+    GP_CHECK(p.l2_ratio > 1.05 && p.l2_ratio < 1.25);
+    /* Minority far class (12%) with 2% outliers inside the fence (4x):
+     * the outliers must not take the split. */
+    synth_partition(PART_N, 0.12, 281, 480, 520, 864, 0.03, 0.0, 0, &seed, t2, t1);
+    for (size_t i = 0; i < PART_N; i += 50)
+        t2[i] = 1100;
+    GP_CHECK(gp_mem_partition_split(t2, t1, PART_N, 0, &p) == 1);
+    GP_CHECK(fabs(p.far_cls.l2_median / 520 - 1) < 0.03);
+    GP_CHECK(fabs(p.far_cls.dram_median / 864 - 1) < 0.03);
+    GP_CHECK(fabs(p.near_cls.dram_median / 480 - 1) < 0.03);
+    return 0;
+}
+
+GP_TEST(memory_partition_tiny_and_bad_input)
+{
+    gp_mem_partition p;
+    GP_CHECK(gp_mem_partition_split(NULL, NULL, 0, 0, &p) == 0);
+    GP_CHECK(p.n == 0 && p.n_used == 0 && p.near_cls.count == 0 && p.reason[0]);
+    double t2[] = {280, 520}, t1[] = {500, 880};
+    GP_CHECK(gp_mem_partition_split(t2, t1, 1, 0, &p) == 0);
+    GP_CHECK(p.near_cls.count == 1 && p.near_cls.dram_median == 500);
+    GP_CHECK(gp_mem_partition_split(t2, t1, 2, 0, &p) == 0);
+    GP_CHECK(strstr(p.reason, "too few") != NULL);
+    /* NaN, zero and negative timings are not samples; the rest still splits. */
+    double a2[40], a1[40];
+    for (int i = 0; i < 40; i++) {
+        a2[i] = i % 2 ? 520 + i : 280 + i;
+        a1[i] = i % 2 ? 880 : 500;
+    }
+    a2[0] = NAN, a2[1] = 0, a2[2] = -5, a1[3] = NAN;
+    GP_CHECK(gp_mem_partition_split(a2, a1, 40, 0, &p) == 1);
+    GP_CHECK(p.n_outliers == 3 && p.n_used == 37);
+    GP_CHECK(p.far_cls.dram_count + p.near_cls.dram_count == 36);
+    /* A negative overhead is ignored (figures stay raw). */
+    GP_CHECK(gp_mem_partition_split(a2, a1, 40, -50, &p) == 1 && p.overhead == 0);
+    return 0;
+}
+
+static int cmp_double_asc(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The valley between the classes tells two modes from one mode cut in two:
+ * two separate modes leave the bins between the medians nearly empty, a
+ * Gaussian or flat spread does not. */
+GP_TEST(memory_valley_depth_tells_modes_from_spread)
+{
+    static double v[PART_N];
+    unsigned long long seed = 5;
+    for (size_t i = 0; i < PART_N; i++) /* two modes 1.35x apart, 3% noise */
+        v[i] = log((i % 2 ? 550.0 : 742.0) * (1 + 0.03 * synth_gauss(&seed)));
+    qsort(v, PART_N, sizeof *v, cmp_double_asc);
+    double two = gp_mem_valley_depth(v, PART_N, PART_N / 2);
+    GP_CHECK(two < 0.1);
+    for (size_t i = 0; i < PART_N; i++) /* one Gaussian mode, 15% wide: cut at the median */
+        v[i] = log(650.0 * (1 + 0.15 * synth_gauss(&seed)));
+    qsort(v, PART_N, sizeof *v, cmp_double_asc);
+    GP_CHECK(gp_mem_valley_depth(v, PART_N, PART_N / 2) > 0.8);
+    for (size_t i = 0; i < PART_N; i++) /* flat from 500 to 900 */
+        v[i] = log(500.0 + 400.0 * gp_test_rand(&seed));
+    qsort(v, PART_N, sizeof *v, cmp_double_asc);
+    GP_CHECK(gp_mem_valley_depth(v, PART_N, PART_N / 2) > 0.6);
+    /* Degenerate splits. */
+    GP_CHECK(isnan(gp_mem_valley_depth(v, PART_N, 0)) && isnan(gp_mem_valley_depth(v, PART_N, PART_N)));
+    double eq[4] = {1, 1, 1, 1};
+    GP_CHECK(isnan(gp_mem_valley_depth(eq, 4, 2)));
+    /* A wide single mode is not split into near and far even when its
+     * halves' medians are 1.3x apart. */
+    static double t1[PART_N], t2[PART_N];
+    for (size_t i = 0; i < PART_N; i++)
+        t1[i] = 650.0 * (1 + 0.2 * synth_gauss(&seed)), t2[i] = 280.0;
+    gp_mem_partition p;
+    GP_CHECK(gp_mem_partition_split_by(t1, t2, t1, PART_N, 0, &p) == 0);
+    GP_CHECK(strstr(p.reason, "valley") != NULL);
+    return 0;
+}
+
+/* The H200's sampled lines (tests/data/h200/cache_latency_partition.csv,
+ * 4096 lines, raw cycles, 80 cycles of timing overhead): every re-load is a
+ * near-L2 hit (one class), the first loads split in two modes, ~550 and
+ * ~740 cycles after the overhead. */
+GP_TEST(memory_partition_h200_recorded)
+{
+    char path[512];
+    if (!gp_test_source_path(path, sizeof path, "tests/data/h200/cache_latency_partition.csv"))
+        return 1;
+    gp_series s;
+    GP_CHECK(gp_csv_read(path, &s).code == GP_OK);
+    static double t1[PART_N], t2[PART_N];
+    int c1 = -1, c2 = -1;
+    for (int c = 0; c < s.ncols; c++) {
+        if (!strcmp(s.cols[c], "t_first_cycles"))
+            c1 = c;
+        if (!strcmp(s.cols[c], "t_second_cycles"))
+            c2 = c;
+    }
+    GP_CHECK(c1 >= 0 && c2 >= 0 && s.nrows == PART_N);
+    for (size_t i = 0; i < PART_N; i++)
+        t1[i] = s.data[i * (size_t)s.ncols + (size_t)c1], t2[i] = s.data[i * (size_t)s.ncols + (size_t)c2];
+    free(s.data);
+    gp_mem_partition p;
+    GP_CHECK(gp_mem_partition_split(t2, t1, PART_N, 80, &p) == 0);
+    GP_CHECK(p.l2_ratio < 1.25 && !p.by_first);
+    GP_CHECK(gp_mem_partition_split_by(t1, t2, t1, PART_N, 80, &p) == 1);
+    GP_CHECK(p.by_first && p.valley < 0.2);
+    GP_CHECK(p.threshold > 670 && p.threshold < 760);
+    GP_CHECK_NEAR(p.near_cls.dram_median, 551, 25);
+    GP_CHECK_NEAR(p.far_cls.dram_median, 742, 30);
+    GP_CHECK(p.far_fraction > 0.45 && p.far_fraction < 0.65);
+    GP_CHECK(gp_mem_partition_class_of(&p, 600) == 0 && gp_mem_partition_class_of(&p, 820) == 1);
     return 0;
 }
