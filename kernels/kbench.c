@@ -1,5 +1,6 @@
 #include "kbench.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -33,6 +34,127 @@ gp_status gp_bench_time(gp_bench_work_fn work, void *ctx, int quick, gp_harness_
     gp_evtimer_destroy(&t.timer);
     return st;
 }
+
+/* ---------------------------------------------------------------- paired */
+
+gp_bench_pair_cfg gp_bench_pair_defaults(int quick)
+{
+    gp_bench_pair_cfg c;
+    memset(&c, 0, sizeof c);
+    c.warmup = 3;
+    c.rounds = quick ? 15 : 60;
+    c.min_rounds = 5;
+    c.budget_s = quick ? 0.75 : 3.0;
+    return c;
+}
+
+static int positive_time(double t)
+{
+    return isfinite(t) && t > 0;
+}
+
+gp_status gp_bench_pair_ratios(const double *a_ms, const double *b_ms, int rounds, gp_bench_paired *out)
+{
+    memset(out, 0, sizeof *out);
+    if (rounds < 1 || rounds > GP_BENCH_PAIR_MAX_ROUNDS)
+        return gp_fail(GP_ERR_USAGE, "paired timing: %d rounds (need 1..%d)", rounds, GP_BENCH_PAIR_MAX_ROUNDS);
+    if (!a_ms || !b_ms)
+        return gp_fail(GP_ERR_USAGE, "paired timing: no run times");
+    for (int i = 0; i < 2 * rounds; i++)
+        if (!positive_time(a_ms[i]) || !positive_time(b_ms[i]))
+            return gp_fail(GP_ERR_CHECK, "paired timing: round %d run %d: times A %g ms, B %g ms (need > 0)", i / 2,
+                           i % 2 + 1, a_ms[i], b_ms[i]);
+    for (int r = 0; r < rounds; r++) {
+        out->a_ms[2 * r] = a_ms[2 * r], out->a_ms[2 * r + 1] = a_ms[2 * r + 1];
+        out->b_ms[2 * r] = b_ms[2 * r], out->b_ms[2 * r + 1] = b_ms[2 * r + 1];
+        out->ratio[r] = (b_ms[2 * r] + b_ms[2 * r + 1]) / (a_ms[2 * r] + a_ms[2 * r + 1]);
+    }
+    gp_stats_summarize(out->ratio, (size_t)rounds, &out->ratio_s);
+    out->a_median_ms = gp_stats_median(out->a_ms, 2 * (size_t)rounds);
+    out->b_median_ms = gp_stats_median(out->b_ms, 2 * (size_t)rounds);
+    out->rounds = rounds;
+    return gp_ok();
+}
+
+gp_status gp_bench_pair_run(const gp_bench_pair_cfg *cfg, gp_measure_fn a, void *ctx_a, gp_measure_fn b,
+                            void *ctx_b, gp_bench_paired *out)
+{
+    memset(out, 0, sizeof *out);
+    if (cfg->rounds < 1 || cfg->rounds > GP_BENCH_PAIR_MAX_ROUNDS || cfg->warmup < 0)
+        return gp_fail(GP_ERR_USAGE, "paired timing: need 1..%d rounds and warmup >= 0 (got %d, %d)",
+                       GP_BENCH_PAIR_MAX_ROUNDS, cfg->rounds, cfg->warmup);
+    gp_clock_fn now = cfg->clock ? cfg->clock : gp_harness_monotonic_s;
+    double ta[2 * GP_BENCH_PAIR_MAX_ROUNDS], tb[2 * GP_BENCH_PAIR_MAX_ROUNDS], ignored;
+    for (int i = 0; i < cfg->warmup; i++) {
+        GP_TRY(a(ctx_a, &ignored));
+        GP_TRY(b(ctx_b, &ignored));
+    }
+    double t0 = now(cfg->clock_ctx);
+    int r = 0, hit = 0;
+    while (r < cfg->rounds) {
+        GP_TRY(a(ctx_a, &ta[2 * r]));
+        GP_TRY(b(ctx_b, &tb[2 * r]));
+        GP_TRY(b(ctx_b, &tb[2 * r + 1]));
+        GP_TRY(a(ctx_a, &ta[2 * r + 1]));
+        r++;
+        if (r < cfg->rounds && r >= cfg->min_rounds && now(cfg->clock_ctx) - t0 >= cfg->budget_s) {
+            hit = 1;
+            break;
+        }
+    }
+    GP_TRY(gp_bench_pair_ratios(ta, tb, r, out));
+    out->budget_hit = hit;
+    return gp_ok();
+}
+
+gp_status gp_bench_pair(gp_bench_work_fn a, void *ctx_a, gp_bench_work_fn b, void *ctx_b, int quick,
+                        gp_bench_paired *out)
+{
+    memset(out, 0, sizeof *out);
+    gp_bench_pair_cfg cfg = gp_bench_pair_defaults(quick);
+    timed ta = {{0}, a, ctx_a}, tb = {{0}, b, ctx_b};
+    GP_TRY(gp_evtimer_create(&ta.timer, 0));
+    gp_status st = gp_evtimer_create(&tb.timer, 0);
+    if (st.code == GP_OK)
+        st = gp_bench_pair_run(&cfg, measure_once, &ta, measure_once, &tb, out);
+    gp_evtimer_destroy(&ta.timer);
+    gp_evtimer_destroy(&tb.timer);
+    return st;
+}
+
+int gp_bench_pair_at_least(const gp_bench_paired *p, double target)
+{
+    if (!p || p->rounds < 1 || !isfinite(p->ratio_s.median))
+        return -1;
+    return p->ratio_s.median >= target;
+}
+
+int gp_bench_pair_faster(const gp_bench_paired *p)
+{
+    if (!p || p->rounds < 1 || !isfinite(p->ratio_s.p10))
+        return -1;
+    return p->ratio_s.p10 > 1.0;
+}
+
+const char *gp_bench_verdict_word(int verdict)
+{
+    return verdict > 0 ? "yes" : verdict == 0 ? "no" : "undecided";
+}
+
+gp_status gp_bench_set_pair(gp_bench *b, int i, const gp_bench_paired *p)
+{
+    if (i < 0 || i >= b->nrows)
+        return gp_fail(GP_ERR_USAGE, "bench: no row %d to attach a paired result to (%d rows)", i, b->nrows);
+    if (!p || p->rounds < 1)
+        return gp_fail(GP_ERR_USAGE, "bench: row %d: paired result without rounds", i);
+    gp_bench_row *row = &b->rows[i];
+    row->has_pair = 1;
+    row->pair_ratio = p->ratio_s;
+    row->pair_rounds = p->rounds;
+    return gp_ok();
+}
+
+/* ------------------------------------------------------------------ rows */
 
 static void copy_text(char *dst, size_t n, const char *src)
 {
@@ -74,8 +196,8 @@ double gp_bench_speedup(const gp_bench *b, int i)
 void gp_bench_print_markdown(const gp_bench *b, FILE *out)
 {
     fprintf(out, "| kernel | problem | implementation | table | median ms | spread | floor ms | "
-                 "time / floor | speed-up vs baseline | parameters |\n");
-    fprintf(out, "| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | --- |\n");
+                 "time / floor | speed-up vs baseline | parameters | paired vs baseline (p10-p90) |\n");
+    fprintf(out, "| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | --- | ---: |\n");
     for (int i = 0; i < b->nrows; i++) {
         const gp_bench_row *r = &b->rows[i];
         double spread = gp_stats_rel_spread(&r->ms);
@@ -91,7 +213,12 @@ void gp_bench_print_markdown(const gp_bench *b, FILE *out)
             fprintf(out, "- | ");
         else
             fprintf(out, "%.2fx | ", s);
-        fprintf(out, "%s |\n", r->params);
+        fprintf(out, "%s | ", r->params);
+        if (r->has_pair)
+            fprintf(out, "%.3fx (%.3f-%.3f), %d rounds ABBA |\n", r->pair_ratio.median, r->pair_ratio.p10,
+                    r->pair_ratio.p90, r->pair_rounds);
+        else
+            fprintf(out, " |\n");
     }
 }
 
@@ -100,12 +227,17 @@ gp_status gp_bench_write_csv(const gp_bench *b, const char *path)
     FILE *f;
     GP_TRY(gp_fs_open_atomic(path, &f));
     fprintf(f, "kernel,problem,impl,table,baseline,median_ms,min_ms,p10_ms,p90_ms,n,stable,floor_ms,"
-               "speedup,params\n");
+               "speedup,params,ratio_median,ratio_p10,ratio_p90,rounds\n");
     for (int i = 0; i < b->nrows; i++) {
         const gp_bench_row *r = &b->rows[i];
-        fprintf(f, "%s,\"%s\",\"%s\",\"%s\",%d,%.6f,%.6f,%.6f,%.6f,%zu,%d,%.6f,%.4f,\"%s\"\n", r->kernel,
+        fprintf(f, "%s,\"%s\",\"%s\",\"%s\",%d,%.6f,%.6f,%.6f,%.6f,%zu,%d,%.6f,%.4f,\"%s\",", r->kernel,
                 r->problem, r->impl, r->table, r->is_baseline, r->ms.median, r->ms.min, r->ms.p10, r->ms.p90,
                 r->ms.n, r->stable, r->floor_ms, gp_bench_speedup(b, i), r->params);
+        if (r->has_pair)
+            fprintf(f, "%.6f,%.6f,%.6f,%d\n", r->pair_ratio.median, r->pair_ratio.p10, r->pair_ratio.p90,
+                    r->pair_rounds);
+        else
+            fprintf(f, ",,,\n");
     }
     return gp_fs_commit(f, path);
 }
