@@ -17,6 +17,8 @@ const char *gp_cli_usage(void)
            "  characterize         run every probe, then write the tuning table and the report;\n"
            "                       resumes: valid records in --out from this GPU and version are reused\n"
            "  report DIR           rebuild DIR/table.txt and DIR/report.{md,html} from the records in DIR\n"
+           "  compare DIR_A DIR_B  compare two runs' records value by value within their spreads\n"
+           "                       [--out FILE.md] [--tolerance-floor 0.005]; exit 1 when some differ\n"
            "  table show FILE      print a tuning table (after checking it)\n"
            "  table check FILE     check a tuning table: exit 2 with FILE:LINE: reason on a defect\n"
            "  verify KERNEL...     check kernels against their CPU references under a tuning table\n"

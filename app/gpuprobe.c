@@ -6,6 +6,7 @@
 
 #include "characterize.h"
 #include "cli.h"
+#include "compare_cmd.h"
 #include "fsutil.h"
 #include "kernel.h"
 #include "kernel_cmds.h"
@@ -105,6 +106,8 @@ static gp_status run_probes(const gp_cli *cli, const char **names, int n)
 int main(int argc, char **argv)
 {
     gp_cli cli;
+    if (argc >= 2 && !strcmp(argv[1], "compare")) /* two results folders: its own options */
+        return gp_compare_main(argc, argv);
     gp_status st = gp_cli_parse(argc, argv, &cli);
     if (st.code != GP_OK) {
         fprintf(stderr, "gpuprobe: %s\n\n%s", st.msg, gp_cli_usage());

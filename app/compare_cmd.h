@@ -1,0 +1,29 @@
+/* gpuprobe compare DIR_A DIR_B [--out FILE.md] [--tolerance-floor F]:
+ * two results folders, value by value (common/run_compare.h has the rules). */
+#ifndef GP_COMPARE_CMD_H
+#define GP_COMPARE_CMD_H
+
+#include <stdio.h>
+
+#include "gp_status.h"
+
+typedef struct gp_compare_opts {
+    const char *dir_a, *dir_b;
+    const char *out_file;    /* NULL: stdout only */
+    double floor;            /* smallest band, a fraction (0.005 = 0.5 %) */
+} gp_compare_opts;
+
+/* Parse argv of `gpuprobe compare ...` (argv[0] "gpuprobe", argv[1]
+ * "compare").  GP_ERR_USAGE naming the offending word. */
+gp_status gp_compare_parse(int argc, char **argv, gp_compare_opts *o);
+
+/* Compare and print the Markdown to `out` (may be NULL) and to o->out_file
+ * (written atomically).  GP_OK when every compared value agrees (or is unstable),
+ * GP_ERR_CHECK (exit 1) when some differ, GP_ERR_USAGE / GP_ERR_IO (exit 2)
+ * for bad input. */
+gp_status gp_compare_run(const gp_compare_opts *o, FILE *out);
+
+/* The whole command for main(): parse, run, print any error; the exit code. */
+int gp_compare_main(int argc, char **argv);
+
+#endif

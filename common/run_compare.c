@@ -1,0 +1,679 @@
+#define _POSIX_C_SOURCE 200809L
+#include "run_compare.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fsutil.h"
+
+/* ---- one value ---- */
+
+static int same_word(const char *a, const char *b)
+{
+    for (; *a && *b; a++, b++)
+        if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
+            return 0;
+    return *a == *b;
+}
+
+int gp_cmp_structural_unit(const char *unit)
+{
+    /* Counts of things: a second run measures the same number or finds a
+     * different structure.  Rates ("threads/cycle") are not in the list. */
+    static const char *const units[] = {"bytes",  "B",        "KiB",     "MiB",    "GiB",     "banks",
+                                        "lanes",  "count",    "CUs",     "SMs",    "registers", "threads",
+                                        "waves",  "values",   "bins",    "elements", "channels", "floats",
+                                        "blocks", "lines",    "ways"};
+    if (!unit || !*unit)
+        return 0;
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+        if (same_word(unit, units[i]))
+            return 1;
+    return 0;
+}
+
+static int is_integer(double v)
+{
+    return isfinite(v) && fabs(v) < 9007199254740992.0 && v == floor(v);
+}
+
+void gp_cmp_value(const char *probe, const gp_value *a, const gp_value *b, double floor_, gp_cmp_row *out)
+{
+    memset(out, 0, sizeof *out);
+    snprintf(out->probe, sizeof out->probe, "%s", probe ? probe : "");
+    const gp_value *any = a ? a : b;
+    snprintf(out->key, sizeof out->key, "%s", any ? any->key : "");
+    snprintf(out->unit, sizeof out->unit, "%s", any ? any->unit : "");
+    out->a = out->b = NAN;
+    out->diff = NAN;
+    out->band = NAN;
+    out->spread_a = out->spread_b = -1;
+    if (a) {
+        out->in_a = 1;
+        out->det_a = a->detected && isfinite(a->value);
+        out->a = out->det_a ? a->value : NAN;
+        out->spread_a = isfinite(a->spread) && a->spread >= 0 ? a->spread : -1;
+        out->unstable_a = a->unstable != 0;
+    }
+    if (b) {
+        out->in_b = 1;
+        out->det_b = b->detected && isfinite(b->value);
+        out->b = out->det_b ? b->value : NAN;
+        out->spread_b = isfinite(b->spread) && b->spread >= 0 ? b->spread : -1;
+        out->unstable_b = b->unstable != 0;
+        if (!a)
+            snprintf(out->unit, sizeof out->unit, "%s", b->unit);
+    }
+    if (!out->in_a || !out->in_b) {
+        out->verdict = out->in_a ? GP_CMP_ONLY_IN_A : GP_CMP_ONLY_IN_B;
+        return;
+    }
+    if (!out->det_a || !out->det_b) {
+        out->verdict = !out->det_a && !out->det_b ? GP_CMP_NONE_BOTH : !out->det_a ? GP_CMP_NONE_IN_A : GP_CMP_NONE_IN_B;
+        return;
+    }
+    if (!(floor_ >= 0) || !isfinite(floor_))
+        floor_ = GP_CMP_DEFAULT_FLOOR;
+    double A = out->a, B = out->b;
+    int have_spread = out->spread_a >= 0 || out->spread_b >= 0;
+    int agrees;
+    out->exact = !have_spread && (gp_cmp_structural_unit(out->unit) || (is_integer(A) && is_integer(B)));
+    if (A != 0)
+        out->diff = (B - A) / fabs(A);
+    else
+        out->diff = B == 0 ? 0 : copysign(INFINITY, B);
+    if (out->exact) {
+        out->band = 0;
+        out->band_src = GP_CMP_BAND_EXACT;
+        agrees = A == B;
+    } else {
+        out->band = floor_;
+        out->band_src = GP_CMP_BAND_FLOOR;
+        if (out->spread_a > out->band) {
+            out->band = out->spread_a;
+            out->band_src = GP_CMP_BAND_SPREAD_A;
+        }
+        if (out->spread_b > out->band) {
+            out->band = out->spread_b;
+            out->band_src = GP_CMP_BAND_SPREAD_B;
+        }
+        if (same_word(out->unit, "fraction") && fabs(A) <= floor_) {
+            out->absolute = 1;
+            out->diff = B - A;
+        }
+        /* A hair of slack: a move of exactly the band agrees whatever the rounding. */
+        agrees = fabs(out->diff) <= out->band * (1 + 1e-9);
+    }
+    if (a && b && strcmp(a->unit, b->unit) != 0) {
+        /* Not the same quantity any more: no number can agree. */
+        snprintf(out->unit, sizeof out->unit, "%.14s / %.14s", a->unit, b->unit);
+        agrees = 0;
+    }
+    if (out->unstable_a || out->unstable_b)
+        out->verdict = GP_CMP_UNSTABLE;
+    else
+        out->verdict = agrees ? GP_CMP_AGREES : GP_CMP_DIFFERS;
+}
+
+const char *gp_cmp_verdict_name(gp_cmp_verdict v)
+{
+    switch (v) {
+    case GP_CMP_AGREES: return "agrees";
+    case GP_CMP_DIFFERS: return "**differs**";
+    case GP_CMP_UNSTABLE: return "unstable (warned)";
+    case GP_CMP_NONE_IN_A: return "**none in A**";
+    case GP_CMP_NONE_IN_B: return "**none in B**";
+    case GP_CMP_ONLY_IN_A: return "only in A";
+    case GP_CMP_ONLY_IN_B: return "only in B";
+    case GP_CMP_NONE_BOTH: return "none in both";
+    }
+    return "?";
+}
+
+int gp_cmp_counts_as_differs(gp_cmp_verdict v)
+{
+    return v == GP_CMP_DIFFERS || v == GP_CMP_NONE_IN_A || v == GP_CMP_NONE_IN_B;
+}
+
+/* ---- reading a results folder ---- */
+
+static void copy_str(char *dst, size_t n, const char *src)
+{
+    snprintf(dst, n, "%s", src ? src : "");
+}
+
+/* JSON numbers are doubles; an out-of-range cast to int is undefined. */
+static int to_int(double v, int dflt)
+{
+    return isfinite(v) && v > -1e9 && v < 1e9 ? (int)v : dflt;
+}
+
+static void read_clock(const gp_json *c, gp_clock_reading *r)
+{
+    memset(r, 0, sizeof *r);
+    r->measured_mhz = gp_json_num_of(c, "measured_mhz", NAN);
+    r->measured_min_mhz = gp_json_num_of(c, "measured_min_mhz", NAN);
+    r->measured_max_mhz = gp_json_num_of(c, "measured_max_mhz", NAN);
+    r->timer_vs_event = gp_json_num_of(c, "timer_vs_event", NAN);
+    copy_str(r->smi.source, sizeof r->smi.source, gp_json_str_of(c, "reported_source", "none"));
+    r->smi.sm_clock_mhz = gp_json_num_of(c, "reported_mhz", NAN);
+    r->smi.available = isfinite(r->smi.sm_clock_mhz);
+    r->smi.other_processes = to_int(gp_json_num_of(c, "other_processes", -1), -1);
+}
+
+/* The fields record.c writes (write_json) and report.c reads back the same way. */
+gp_status gp_cmp_record_from_json(const gp_json *j, const char *name, gp_record *r)
+{
+    memset(r, 0, sizeof *r);
+    const char *probe = gp_json_str_of(j, "probe", NULL);
+    if (!j || j->type != GP_JSON_OBJ || !probe || !probe[0])
+        return gp_fail(GP_ERR_USAGE, "%s: no \"probe\" member: not a probe record", name ? name : "<json>");
+    copy_str(r->probe, sizeof r->probe, probe);
+    copy_str(r->date, sizeof r->date, gp_json_str_of(j, "date", ""));
+    copy_str(r->version, sizeof r->version, gp_json_str_of(j, "gpuprobe_version", ""));
+    copy_str(r->check, sizeof r->check, gp_json_str_of(j, "check", ""));
+    r->quick = gp_json_bool_of(j, "quick", 0);
+    const gp_json *d = gp_json_get(j, "device");
+    copy_str(r->dev.name, sizeof r->dev.name, gp_json_str_of(d, "name", "unknown device"));
+    copy_str(r->dev.vendor, sizeof r->dev.vendor, gp_json_str_of(d, "vendor", ""));
+    copy_str(r->dev.arch, sizeof r->dev.arch, gp_json_str_of(d, "arch", ""));
+    copy_str(r->dev.pci_bus_id, sizeof r->dev.pci_bus_id, gp_json_str_of(d, "pci_bus_id", ""));
+    r->dev.compute_units = to_int(gp_json_num_of(d, "compute_units", 0), 0);
+    r->dev.wave_size = to_int(gp_json_num_of(d, "wave_size", 0), 0);
+    r->dev.core_clock_mhz = gp_json_num_of(d, "reported_clock_mhz", NAN);
+    const gp_json *c = gp_json_get(j, "clock");
+    const gp_json *before = gp_json_get(c, "before"), *after = gp_json_get(c, "after");
+    if (before && after) {
+        r->have_clock = 1;
+        read_clock(before, &r->clock_before);
+        read_clock(after, &r->clock_after);
+        r->clock_moved = gp_json_bool_of(c, "moved", 0);
+    }
+    const gp_json *vals = gp_json_get(j, "values");
+    for (size_t i = 0; vals && vals->type == GP_JSON_ARR && i < vals->nkids && r->nvalues < GP_RECORD_MAX_VALUES;
+         i++) {
+        const gp_json *v = &vals->kids[i];
+        const char *key = gp_json_str_of(v, "key", NULL);
+        if (v->type != GP_JSON_OBJ || !key || !key[0])
+            continue;
+        gp_value *gv = &r->values[r->nvalues++];
+        copy_str(gv->key, sizeof gv->key, key);
+        gv->value = gp_json_num_of(v, "value", NAN);
+        copy_str(gv->unit, sizeof gv->unit, gp_json_str_of(v, "unit", ""));
+        double sp = gp_json_num_of(v, "spread", NAN);
+        gv->spread = isfinite(sp) && sp >= 0 ? sp : -1;
+        gv->detected = gp_json_bool_of(v, "detected", isfinite(gv->value)) && isfinite(gv->value);
+        gv->unstable = gp_json_bool_of(v, "unstable", 0);
+        copy_str(gv->method, sizeof gv->method, gp_json_str_of(v, "method", ""));
+        copy_str(gv->note, sizeof gv->note, gp_json_str_of(v, "note", ""));
+    }
+    return gp_ok();
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void gp_cmp_run_free(gp_cmp_run *run)
+{
+    free(run->recs);
+    run->recs = NULL;
+    run->nrecs = 0;
+}
+
+gp_status gp_cmp_load_dir(const char *dir, gp_cmp_run *run)
+{
+    memset(run, 0, sizeof *run);
+    copy_str(run->dir, sizeof run->dir, dir);
+    if (!dir || !*dir)
+        return gp_fail(GP_ERR_USAGE, "empty results folder name");
+    if (!gp_fs_is_dir(dir))
+        return gp_fail(GP_ERR_USAGE, "results folder '%s' %s", dir,
+                       gp_fs_exists(dir) ? "is not a folder" : "does not exist");
+    DIR *d = opendir(dir);
+    if (!d)
+        return gp_fail(GP_ERR_USAGE, "cannot open results folder '%s': %s", dir, strerror(errno));
+    char **names = NULL;
+    size_t n = 0, cap = 0;
+    gp_status st = gp_ok();
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        size_t len = strlen(e->d_name);
+        if (len < 6 || e->d_name[0] == '.' || strcmp(e->d_name + len - 5, ".json") != 0)
+            continue;
+        if (n == cap) {
+            cap = cap ? 2 * cap : 16;
+            char **nn = realloc(names, cap * sizeof *nn);
+            if (!nn) {
+                st = gp_fail(GP_ERR_NOMEM, "out of host memory listing '%s'", dir);
+                break;
+            }
+            names = nn;
+        }
+        if (!(names[n] = strdup(e->d_name))) {
+            st = gp_fail(GP_ERR_NOMEM, "out of host memory listing '%s'", dir);
+            break;
+        }
+        n++;
+    }
+    closedir(d);
+    if (st.code == GP_OK && n == 0)
+        st = gp_fail(GP_ERR_USAGE, "no probe records (*.json) in '%s': name the --out folder of a gpuprobe run", dir);
+    if (st.code == GP_OK) {
+        qsort(names, n, sizeof *names, cmp_str);
+        if (!(run->recs = calloc(n, sizeof *run->recs)))
+            st = gp_fail(GP_ERR_NOMEM, "out of host memory reading the records of '%s'", dir);
+    }
+    for (size_t i = 0; st.code == GP_OK && i < n; i++) {
+        char path[1200];
+        gp_json j;
+        st = gp_fs_join(path, sizeof path, dir, names[i]);
+        if (st.code != GP_OK)
+            break;
+        st = gp_json_read_file(path, &j);
+        if (st.code != GP_OK)
+            break;
+        gp_record *r = &run->recs[run->nrecs];
+        if (gp_cmp_record_from_json(&j, path, r).code == GP_OK) {
+            /* Two files naming one probe: the first (by file name) stands for it. */
+            int dup = 0;
+            for (int k = 0; k < run->nrecs && !dup; k++)
+                dup = !strcmp(run->recs[k].probe, r->probe);
+            if (dup)
+                run->nskipped++;
+            else
+                run->nrecs++;
+        } else {
+            run->nskipped++;
+        }
+        gp_json_free(&j);
+    }
+    for (size_t i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+    if (st.code == GP_OK && run->nrecs == 0)
+        st = gp_fail(GP_ERR_USAGE, "no probe records in '%s': %d JSON file(s), none with a \"probe\" member", dir,
+                     run->nskipped);
+    if (st.code != GP_OK)
+        gp_cmp_run_free(run);
+    return st;
+}
+
+/* ---- two runs ---- */
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static void summarize(const gp_cmp_run *run, gp_cmp_side *s)
+{
+    memset(s, 0, sizeof *s);
+    s->reported_mhz = s->clock_min = s->clock_max = s->clock_median = NAN;
+    s->nrecs = run->nrecs;
+    if (run->nrecs == 0)
+        return;
+    const gp_record *first = &run->recs[0];
+    copy_str(s->name, sizeof s->name, first->dev.name);
+    copy_str(s->arch, sizeof s->arch, first->dev.arch);
+    copy_str(s->pci_bus_id, sizeof s->pci_bus_id, first->dev.pci_bus_id);
+    s->reported_mhz = first->dev.core_clock_mhz;
+    double *clk = malloc(2 * (size_t)run->nrecs * sizeof *clk);
+    int nclk = 0;
+    for (int i = 0; i < run->nrecs; i++) {
+        const gp_record *r = &run->recs[i];
+        if (strcmp(r->dev.name, first->dev.name) || strcmp(r->dev.arch, first->dev.arch) ||
+            strcmp(r->dev.pci_bus_id, first->dev.pci_bus_id))
+            s->mixed_devices = 1;
+        if (r->quick)
+            s->quick = 1;
+        if (!s->version[0] && r->version[0])
+            copy_str(s->version, sizeof s->version, r->version);
+        if (r->date[0]) {
+            if (!s->date_first[0] || strcmp(r->date, s->date_first) < 0)
+                copy_str(s->date_first, sizeof s->date_first, r->date);
+            if (!s->date_last[0] || strcmp(r->date, s->date_last) > 0)
+                copy_str(s->date_last, sizeof s->date_last, r->date);
+        }
+        if (r->have_clock && clk) {
+            const gp_clock_reading *c[2] = {&r->clock_before, &r->clock_after};
+            for (int k = 0; k < 2; k++)
+                if (isfinite(c[k]->measured_mhz) && c[k]->measured_mhz > 0)
+                    clk[nclk++] = c[k]->measured_mhz;
+        }
+    }
+    if (nclk > 0) {
+        qsort(clk, (size_t)nclk, sizeof *clk, cmp_double);
+        s->clock_min = clk[0];
+        s->clock_max = clk[nclk - 1];
+        s->clock_median = nclk % 2 ? clk[nclk / 2] : 0.5 * (clk[nclk / 2 - 1] + clk[nclk / 2]);
+    }
+    free(clk);
+}
+
+static const gp_record *find_probe(const gp_cmp_run *run, const char *probe)
+{
+    for (int i = 0; i < run->nrecs; i++)
+        if (!strcmp(run->recs[i].probe, probe))
+            return &run->recs[i];
+    return NULL;
+}
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+static void add_note(gp_cmp_result *res, const char *fmt, ...)
+{
+    if (!res->notes || res->nnotes >= res->notes_cap)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(res->notes[res->nnotes++], sizeof res->notes[0], fmt, ap);
+    va_end(ap);
+}
+
+/* Probes of `run` that `other` lacks, as one note line. */
+static void note_only_in(gp_cmp_result *res, const gp_cmp_run *run, const gp_cmp_run *other, const char *which)
+{
+    char line[320];
+    int k = 0;
+    size_t used = 0;
+    line[0] = '\0';
+    for (int i = 0; i < run->nrecs; i++) {
+        if (find_probe(other, run->recs[i].probe))
+            continue;
+        int w = snprintf(line + used, sizeof line - used, "%s%s", k++ ? ", " : "", run->recs[i].probe);
+        if (w < 0 || (size_t)w >= sizeof line - used) {
+            used = sizeof line - 1;
+            break;
+        }
+        used += (size_t)w;
+    }
+    if (k)
+        add_note(res, "probe%s only in run %s (not compared): %s", k > 1 ? "s" : "", which, line);
+}
+
+static void note_record(gp_cmp_result *res, const gp_record *r, const char *which)
+{
+    int others = gp_record_other_processes(r);
+    if (r->clock_moved)
+        add_note(res, "%s, run %s: the clock moved during the probe (%.0f -> %.0f MHz): cycle figures are uncertain",
+                 r->probe, which, r->clock_before.measured_mhz, r->clock_after.measured_mhz);
+    if (others > 0)
+        add_note(res, "%s, run %s: %d other process(es) used the GPU during the probe", r->probe, which, others);
+    if (r->check[0] && strcmp(r->check, "ok"))
+        add_note(res, "%s, run %s: the probe's check %.240s", r->probe, which, r->check);
+}
+
+gp_status gp_cmp_runs(const gp_cmp_run *A, const gp_cmp_run *B, double floor_, gp_cmp_result *res)
+{
+    memset(res, 0, sizeof *res);
+    res->dir_a = A->dir;
+    res->dir_b = B->dir;
+    res->floor = isfinite(floor_) && floor_ >= 0 ? floor_ : GP_CMP_DEFAULT_FLOOR;
+    summarize(A, &res->side_a);
+    summarize(B, &res->side_b);
+    const gp_cmp_side *sa = &res->side_a, *sb = &res->side_b;
+    res->devices_differ = strcmp(sa->name, sb->name) || strcmp(sa->arch, sb->arch) ||
+                          (isfinite(sa->reported_mhz) && isfinite(sb->reported_mhz) &&
+                           fabs(sa->reported_mhz - sb->reported_mhz) > 0.5);
+    res->clocks_differ = isfinite(sa->clock_median) && isfinite(sb->clock_median) && sa->clock_median > 0 &&
+                         fabs(sb->clock_median - sa->clock_median) / sa->clock_median > GP_CMP_CLOCK_TOLERANCE;
+
+    size_t cap = 0, ncap = 4 + 3 * (size_t)(A->nrecs + B->nrecs);
+    for (int i = 0; i < A->nrecs; i++) {
+        const gp_record *rb = find_probe(B, A->recs[i].probe);
+        if (rb)
+            cap += (size_t)A->recs[i].nvalues + (size_t)rb->nvalues;
+    }
+    if (cap == 0) {
+        char pa[160] = "", pb[160] = "";
+        for (int i = 0; i < A->nrecs; i++)
+            snprintf(pa + strlen(pa), sizeof pa - strlen(pa), "%s%s", i ? " " : "", A->recs[i].probe);
+        for (int i = 0; i < B->nrecs; i++)
+            snprintf(pb + strlen(pb), sizeof pb - strlen(pb), "%s%s", i ? " " : "", B->recs[i].probe);
+        int common = 0;
+        for (int i = 0; i < A->nrecs; i++)
+            common += find_probe(B, A->recs[i].probe) != NULL;
+        if (!common)
+            return gp_fail(GP_ERR_USAGE, "no probe in common: '%.100s' has %.80s; '%.100s' has %.80s", A->dir, pa,
+                           B->dir, pb);
+    }
+    res->rows = calloc(cap ? cap : 1, sizeof *res->rows);
+    res->notes = calloc(ncap, sizeof *res->notes);
+    res->notes_cap = (int)ncap;
+    if (!res->rows || !res->notes) {
+        gp_cmp_result_free(res);
+        return gp_fail(GP_ERR_NOMEM, "out of host memory comparing '%s' and '%s'", A->dir, B->dir);
+    }
+    note_only_in(res, A, B, "A");
+    note_only_in(res, B, A, "B");
+    if (sa->mixed_devices)
+        add_note(res, "run A holds records from more than one device; the header names the first");
+    if (sb->mixed_devices)
+        add_note(res, "run B holds records from more than one device; the header names the first");
+    if (sa->quick != sb->quick)
+        add_note(res, "run %s was measured with --quick (shorter sweeps), run %s without", sa->quick ? "A" : "B",
+                 sa->quick ? "B" : "A");
+    for (int i = 0; i < A->nrecs; i++) {
+        const gp_record *ra = &A->recs[i], *rb = find_probe(B, ra->probe);
+        if (!rb)
+            continue;
+        res->probes_common++;
+        note_record(res, ra, "A");
+        note_record(res, rb, "B");
+        for (int v = 0; v < ra->nvalues; v++)
+            gp_cmp_value(ra->probe, &ra->values[v], gp_record_find(rb, ra->values[v].key), res->floor,
+                         &res->rows[res->nrows++]);
+        for (int v = 0; v < rb->nvalues; v++)
+            if (!gp_record_find(ra, rb->values[v].key))
+                gp_cmp_value(ra->probe, NULL, &rb->values[v], res->floor, &res->rows[res->nrows++]);
+    }
+    for (int i = 0; i < res->nrows; i++) {
+        gp_cmp_verdict v = res->rows[i].verdict;
+        if (v == GP_CMP_AGREES)
+            res->agree++;
+        else if (v == GP_CMP_UNSTABLE)
+            res->unstable++;
+        else if (gp_cmp_counts_as_differs(v))
+            res->differ++;
+        else if (v == GP_CMP_NONE_BOTH)
+            res->none_both++;
+        else
+            res->only_one++;
+    }
+    return gp_ok();
+}
+
+void gp_cmp_result_free(gp_cmp_result *res)
+{
+    free(res->rows);
+    free(res->notes);
+    res->rows = NULL;
+    res->notes = NULL;
+    res->nrows = res->nnotes = 0;
+}
+
+/* ---- Markdown ---- */
+
+/* Text for a table cell: '|' and newlines would break the row. */
+static void cell(FILE *f, const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '|')
+            fputs("\\|", f);
+        else if (*s == '\n' || *s == '\r')
+            fputc(' ', f);
+        else
+            fputc(*s, f);
+    }
+}
+
+static void value_cell(FILE *f, int in, int det, double v, const char *unit)
+{
+    if (!in)
+        fputs("(absent)", f);
+    else if (!det)
+        fputs("none", f);
+    else {
+        fprintf(f, "%.6g", v);
+        if (unit[0]) {
+            fputc(' ', f);
+            cell(f, unit);
+        }
+    }
+}
+
+static void diff_text(char *out, size_t n, const gp_cmp_row *r)
+{
+    if (!isfinite(r->diff) && !isinf(r->diff))
+        snprintf(out, n, "—");
+    else if (isinf(r->diff))
+        snprintf(out, n, "from 0");
+    else if (r->diff == 0)
+        snprintf(out, n, "0");
+    else if (r->absolute)
+        snprintf(out, n, "%+.3g (absolute)", r->diff);
+    else
+        snprintf(out, n, "%+.3g%%", 100 * r->diff);
+}
+
+static void band_text(char *out, size_t n, const gp_cmp_row *r)
+{
+    if (!isfinite(r->band))
+        snprintf(out, n, "—");
+    else if (r->band_src == GP_CMP_BAND_EXACT)
+        snprintf(out, n, "exact");
+    else
+        snprintf(out, n, "%.3g%% (%s)", 100 * r->band,
+                 r->band_src == GP_CMP_BAND_SPREAD_A   ? "spread A"
+                 : r->band_src == GP_CMP_BAND_SPREAD_B ? "spread B"
+                                                        : "floor");
+}
+
+static void side_line(FILE *f, const char *which, const char *dir, const gp_cmp_side *s)
+{
+    fprintf(f, "- Run %s: `", which);
+    cell(f, dir);
+    fprintf(f, "`: ");
+    cell(f, s->name);
+    fprintf(f, " (%s", s->arch[0] ? s->arch : "arch unknown");
+    if (s->pci_bus_id[0])
+        fprintf(f, ", bus %s", s->pci_bus_id);
+    if (isfinite(s->reported_mhz))
+        fprintf(f, ", reported clock %.0f MHz", s->reported_mhz);
+    fprintf(f, "), %d probe record%s", s->nrecs, s->nrecs == 1 ? "" : "s");
+    if (s->date_first[0]) {
+        if (strcmp(s->date_first, s->date_last))
+            fprintf(f, ", measured %s to %s", s->date_first, s->date_last);
+        else
+            fprintf(f, ", measured %s", s->date_first);
+    }
+    if (s->version[0])
+        fprintf(f, ", gpuprobe %s", s->version);
+    if (s->quick)
+        fprintf(f, ", --quick");
+    if (isfinite(s->clock_median))
+        fprintf(f, "; clock measured in-kernel %.0f-%.0f MHz (median %.0f)", s->clock_min, s->clock_max,
+                s->clock_median);
+    else
+        fprintf(f, "; no measured clock in the records");
+    fputc('\n', f);
+}
+
+static int row_listed(const gp_cmp_row *r)
+{
+    return r->verdict != GP_CMP_NONE_BOTH;
+}
+
+void gp_cmp_write_md(FILE *f, const gp_cmp_result *res)
+{
+    const gp_cmp_side *sa = &res->side_a, *sb = &res->side_b;
+    int compared = res->agree + res->differ + res->unstable;
+    char d[64], b[64];
+    fprintf(f, "# Two runs compared\n\n");
+    side_line(f, "A", res->dir_a, sa);
+    side_line(f, "B", res->dir_b, sb);
+    fprintf(f, "- A value agrees when |difference| <= band = max(spread A, spread B, floor %.3g%%); the difference "
+               "is (B - A) / |A|; counts and sizes without a spread must be equal (\"exact\"); a value either run "
+               "flagged unstable is reported, not failed.\n\n",
+            100 * res->floor);
+    if (res->devices_differ) {
+        fprintf(f, "**The runs are from different devices:** A is ");
+        cell(f, sa->name);
+        fprintf(f, " (%s, %.0f MHz), B is ", sa->arch, sa->reported_mhz);
+        cell(f, sb->name);
+        fprintf(f, " (%s, %.0f MHz). The comparison below still pairs their values.\n\n", sb->arch, sb->reported_mhz);
+    } else {
+        fprintf(f, "Same device in both runs: ");
+        cell(f, sa->name);
+        fprintf(f, " (%s)", sa->arch);
+        if (strcmp(sa->pci_bus_id, sb->pci_bus_id))
+            fprintf(f, "; PCI bus %s in A, %s in B (another board of the model, or another machine)",
+                    sa->pci_bus_id[0] ? sa->pci_bus_id : "?", sb->pci_bus_id[0] ? sb->pci_bus_id : "?");
+        fprintf(f, ".\n\n");
+    }
+    if (res->clocks_differ)
+        fprintf(f, "**The measured clocks differ by %+.1f%%** (median %.0f MHz in A, %.0f MHz in B): per-cycle "
+                   "figures compare, per-second figures scale with the clock.\n\n",
+                100 * (sb->clock_median - sa->clock_median) / sa->clock_median, sa->clock_median, sb->clock_median);
+    fprintf(f, "**%d of %d characteristics agree within their spreads; %d differ; %d unstable.**", res->agree, compared,
+            res->differ, res->unstable);
+    fprintf(f, " (%d probe%s in both runs", res->probes_common, res->probes_common == 1 ? "" : "s");
+    if (res->only_one)
+        fprintf(f, "; %d key%s in one run only", res->only_one, res->only_one == 1 ? "" : "s");
+    if (res->none_both)
+        fprintf(f, "; %d not detected in either run, not listed", res->none_both);
+    fprintf(f, ".)\n\n");
+    if (res->differ || res->unstable) {
+        for (int pass = 0; pass < 2; pass++) {
+            int shown = 0;
+            for (int i = 0; i < res->nrows; i++) {
+                const gp_cmp_row *r = &res->rows[i];
+                if (pass == 0 ? !gp_cmp_counts_as_differs(r->verdict) : r->verdict != GP_CMP_UNSTABLE)
+                    continue;
+                if (!shown++)
+                    fprintf(f, "%s\n\n", pass == 0 ? "Differ:" : "Unstable in a run (the probe warned):");
+                diff_text(d, sizeof d, r);
+                band_text(b, sizeof b, r);
+                fprintf(f, "- %s `%s`: ", r->probe, r->key);
+                if (r->verdict == GP_CMP_NONE_IN_A || r->verdict == GP_CMP_NONE_IN_B)
+                    fprintf(f, "not detected in run %s\n", r->verdict == GP_CMP_NONE_IN_A ? "A" : "B");
+                else
+                    fprintf(f, "%s, band %s\n", d, b);
+            }
+            if (shown)
+                fputc('\n', f);
+        }
+    }
+    if (res->nnotes) {
+        fprintf(f, "Notes:\n\n");
+        for (int i = 0; i < res->nnotes; i++) {
+            fprintf(f, "- ");
+            cell(f, res->notes[i]);
+            fputc('\n', f);
+        }
+        fputc('\n', f);
+    }
+    fprintf(f, "| probe | key | run A | run B | difference | band | verdict |\n");
+    fprintf(f, "| --- | --- | --- | --- | --- | --- | --- |\n");
+    for (int i = 0; i < res->nrows; i++) {
+        const gp_cmp_row *r = &res->rows[i];
+        if (!row_listed(r))
+            continue;
+        fprintf(f, "| %s | `%s` | ", r->probe, r->key);
+        value_cell(f, r->in_a, r->det_a, r->a, r->unit);
+        fputs(" | ", f);
+        value_cell(f, r->in_b, r->det_b, r->b, r->unit);
+        diff_text(d, sizeof d, r);
+        band_text(b, sizeof b, r);
+        fprintf(f, " | %s | %s | %s |\n", d, b, gp_cmp_verdict_name(r->verdict));
+    }
+}

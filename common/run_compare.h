@@ -1,0 +1,141 @@
+/* Two runs of the same probes, compared: does each characteristic of run B
+ * agree with run A's within the spreads the records report?
+ * (`gpuprobe compare DIR_A DIR_B`, docs/reliability.md "Two runs in a row".)
+ *
+ * For each probe with a record in both folders and each value key:
+ *   d    = (B - A) / |A|                     relative difference
+ *   band = max(spread_A, spread_B, floor)    spreads as stored, (p90-p10)/median;
+ *                                            a run without a spread adds nothing
+ * and the value agrees when |d| <= band.  Exceptions, in this order:
+ *   - a key in one record only: "only in A" / "only in B" (listed, not counted);
+ *   - not detected in both runs: skipped (counted as "not detected in either");
+ *   - detected in one run only: "none in A" / "none in B", counted as differing;
+ *   - flagged unstable in either run: "unstable (warned)", counted apart, never
+ *     a failure (the probe already warned its reader); d and band still shown;
+ *   - structural values need exact equality: when neither run stores a spread
+ *     and the unit is a count of things (bytes, banks, lanes, CUs, registers,
+ *     threads, waves, ... see gp_cmp_structural_unit) or both values are
+ *     integers (a line size, a wave size, a best block size).  A spread given
+ *     in either run makes the value a measured one again (l2_bytes from a
+ *     latency curve);
+ *   - a `fraction` whose run-A value lies within +-floor of zero (a loss of
+ *     -0.002 %): d is B - A in absolute fraction points, a relative change of
+ *     nothing meaning nothing;
+ *   - A = 0 (outside that case): agrees only when B = 0 too.
+ *
+ * Pure host C: no GPU, no output beyond the FILE given. */
+#ifndef GP_RUN_COMPARE_H
+#define GP_RUN_COMPARE_H
+
+#include <stdio.h>
+
+#include "gp_status.h"
+#include "json_read.h"
+#include "record.h"
+
+#define GP_CMP_DEFAULT_FLOOR 0.005
+/* Measured clocks of the two runs further apart than this are pointed out
+ * (the same tolerance that flags a clock that moved during one probe). */
+#define GP_CMP_CLOCK_TOLERANCE 0.02
+
+typedef enum gp_cmp_verdict {
+    GP_CMP_AGREES,
+    GP_CMP_DIFFERS,
+    GP_CMP_UNSTABLE,   /* flagged unstable in either run: warned, not a failure */
+    GP_CMP_NONE_IN_A,  /* not detected in A, detected in B (counted as differing) */
+    GP_CMP_NONE_IN_B,
+    GP_CMP_ONLY_IN_A,  /* the key is absent from B's record (not counted) */
+    GP_CMP_ONLY_IN_B,
+    GP_CMP_NONE_BOTH   /* detected in neither: skipped */
+} gp_cmp_verdict;
+
+/* Where a value's band comes from. */
+typedef enum gp_cmp_band_src {
+    GP_CMP_BAND_FLOOR,
+    GP_CMP_BAND_SPREAD_A,
+    GP_CMP_BAND_SPREAD_B,
+    GP_CMP_BAND_EXACT
+} gp_cmp_band_src;
+
+typedef struct gp_cmp_row {
+    char probe[48];
+    char key[64];
+    char unit[32];
+    int in_a, in_b;          /* the key is in the record */
+    int det_a, det_b;        /* detected (a finite value) */
+    double a, b;
+    double spread_a, spread_b; /* <0: none stored */
+    int unstable_a, unstable_b;
+    int exact;               /* structural: exact equality required */
+    int absolute;            /* diff is B - A (near-zero fraction), not relative */
+    double diff;             /* (B-A)/|A|, or B-A when absolute; NAN when not compared;
+                              * +-INFINITY when A = 0 and B != 0 */
+    double band;             /* allowed |diff|; 0 when exact */
+    gp_cmp_band_src band_src;
+    gp_cmp_verdict verdict;
+} gp_cmp_row;
+
+/* 1 when `unit` counts things (exact equality without a spread). */
+int gp_cmp_structural_unit(const char *unit);
+/* Compare value `a` of run A with `b` of run B (either may be NULL: key
+ * absent).  floor: the smallest band (GP_CMP_DEFAULT_FLOOR). */
+void gp_cmp_value(const char *probe, const gp_value *a, const gp_value *b, double floor, gp_cmp_row *out);
+const char *gp_cmp_verdict_name(gp_cmp_verdict v);
+/* Counts towards the summary: agrees/differs/unstable (none in A/B differ). */
+int gp_cmp_counts_as_differs(gp_cmp_verdict v);
+
+/* One results folder. */
+typedef struct gp_cmp_run {
+    char dir[512];
+    gp_record *recs;         /* sorted by file name */
+    int nrecs;
+    int nskipped;            /* *.json files that are not probe records */
+} gp_cmp_run;
+
+/* Fill a record (values, device, clocks, date, version, check, quick; no
+ * series data) from a parsed record JSON.  GP_ERR_USAGE naming `name` when
+ * it is not a probe record. */
+gp_status gp_cmp_record_from_json(const gp_json *j, const char *name, gp_record *r);
+/* Read every <probe>.json in dir.  GP_ERR_USAGE (exit 2) naming the problem:
+ * a missing folder, no records, a file that is not valid JSON (with its line
+ * and column); GP_ERR_IO for an unreadable file. */
+gp_status gp_cmp_load_dir(const char *dir, gp_cmp_run *run);
+void gp_cmp_run_free(gp_cmp_run *run);
+
+/* Summary of one run's device, date and clock, from its records. */
+typedef struct gp_cmp_side {
+    char name[256], arch[32], pci_bus_id[32], version[32];
+    double reported_mhz;     /* the runtime's (maximum) clock */
+    double clock_min, clock_max, clock_median; /* measured in-kernel, over the records; NAN none */
+    char date_first[16], date_last[16];
+    int mixed_devices;       /* records from more than one device */
+    int quick;               /* records measured with --quick (any) */
+    int nrecs;
+} gp_cmp_side;
+
+typedef struct gp_cmp_result {
+    const char *dir_a, *dir_b;
+    double floor;
+    gp_cmp_side side_a, side_b;
+    int devices_differ;      /* name, arch or reported clock */
+    int clocks_differ;       /* measured median clocks further apart than GP_CMP_CLOCK_TOLERANCE */
+    gp_cmp_row *rows;
+    int nrows;
+    int agree, differ, unstable, only_one, none_both;
+    int probes_common;
+    /* probes in one folder only, and per-probe notes (noise flags, checks),
+     * as ready-made lines */
+    char (*notes)[320];
+    int nnotes, notes_cap;
+} gp_cmp_result;
+
+/* Compare two loaded runs.  GP_ERR_USAGE when they share no probe. */
+gp_status gp_cmp_runs(const gp_cmp_run *A, const gp_cmp_run *B, double floor, gp_cmp_result *res);
+void gp_cmp_result_free(gp_cmp_result *res);
+/* The Markdown report: header (folders, devices, dates, clocks), the summary
+ * line "N of M characteristics agree within their spreads; K differ; U
+ * unstable", notes, then the table probe | key | run A | run B | difference |
+ * band | verdict. */
+void gp_cmp_write_md(FILE *f, const gp_cmp_result *res);
+
+#endif

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# compare_check.sh CASE GPUPROBE SOURCE_DIR: `gpuprobe compare` on the recorded
+# H200 run (docs/reports/h200) against a copy made here, through expect.sh.
+#   modified  the copy with one count changed (lds banks doubled) and one
+#             latency moved by +0.3 % (inside its band): exit 1 for the count only;
+#             --out writes the same Markdown (and leaves no .tmp)
+#   bad_json  the copy with one record cut short: exit 2 naming the file
+set -u
+case_=$1 gpuprobe=$2 src=$3
+here=$(cd "$(dirname "$0")" && pwd)
+expect=(bash "$here/expect.sh")
+runA=$src/docs/reports/h200
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/gp_compare.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+runB=$tmp/runB
+mkdir -p "$runB" && cp "$runA"/*.json "$runB"/ || exit 1
+
+fail=0
+check() { # check RC PATTERN CMD...: one expectation; remember a failure
+    echo "--- expect exit $1, /$2/: ${*:3}"
+    "${expect[@]}" "$@" || fail=1
+}
+
+case $case_ in
+modified)
+    # Whatever the recorded values are: banks doubled, latency_cycles x 1.003.
+    awk -v OFMT=%.9g -v CONVFMT=%.9g '
+        function scale(key, f,    k, i, pre, rest) {
+            k = "\"key\": \"" key "\", \"value\": "
+            i = index($0, k)
+            if (!i) return
+            pre = substr($0, 1, i - 1 + length(k)); rest = substr($0, i + length(k))
+            $0 = pre ((rest + 0) * f) substr(rest, index(rest, ","))
+            changed++
+        }
+        { scale("banks", 2); scale("latency_cycles", 1.003); print }
+        END { if (changed != 2) exit 1 }' "$runA/lds.json" >"$runB/lds.json" ||
+        { echo "compare_check.sh: lds.json has no banks or latency_cycles value to change" >&2; exit 1; }
+    check 1 '\| lds \| `banks` \| [0-9]+ banks \| [0-9]+ banks \| \+100% \| exact \| \*\*differs\*\* \|' \
+        "$gpuprobe" compare "$runA" "$runB" --out "$tmp/out/repeat-runs.md"
+    check 1 '; 1 differ; ' "$gpuprobe" compare "$runA" "$runB"
+    check 1 '\| lds \| `latency_cycles` \| [^|]+ cycles \| [^|]+ cycles \| \+0.3% \| [^|]+ \| (agrees|unstable \(warned\)) \|' \
+        "$gpuprobe" compare "$runA" "$runB"
+    grep -q '; 1 differ; ' "$tmp/out/repeat-runs.md" || { echo "compare_check.sh: --out file lacks the summary" >&2; fail=1; }
+    [ -e "$tmp/out/repeat-runs.md.tmp" ] && { echo "compare_check.sh: a .tmp was left" >&2; fail=1; }
+    ;;
+bad_json)
+    head -c 200 "$runA/lds.json" >"$runB/lds.json"
+    check 2 "lds.json:[0-9]+:[0-9]+: " "$gpuprobe" compare "$runA" "$runB"
+    check 2 "no probe records \(\*.json\) in '$tmp/empty'" bash -c "mkdir -p '$tmp/empty' && exec '$gpuprobe' compare '$runA' '$tmp/empty'"
+    ;;
+*)
+    echo "compare_check.sh: unknown case '$case_'" >&2
+    exit 2
+    ;;
+esac
+exit $fail
