@@ -329,12 +329,6 @@ int gp_mem_best_pad(const double *stride, const double *degree, size_t n, int ti
 
 /* ---- DRAM latency by L2 partition */
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 static int usable(double v)
 {
     return isfinite(v) && v > 0;
@@ -482,7 +476,7 @@ int gp_mem_partition_split_by(const double *key, const double *t_second, const d
         free(v), free(a), free(b);
         return 0;
     }
-    qsort(v, m, sizeof *v, cmp_double);
+    gp_stats_sort(v, m);
     size_t k = otsu_split(v, m);
     double small = k ? (double)(k < m - k ? k : m - k) / (double)m : 0;
     if (k) {

@@ -10,6 +10,12 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+void gp_stats_sort(double *x, size_t n)
+{
+    if (n > 1)
+        qsort(x, n, sizeof *x, cmp_double);
+}
+
 /* Sorted copy into a caller buffer or a heap one; small series stay on stack. */
 static double *sorted_copy(const double *x, size_t n, double *stack, size_t stack_n)
 {
@@ -17,7 +23,7 @@ static double *sorted_copy(const double *x, size_t n, double *stack, size_t stac
     if (!s)
         return NULL;
     memcpy(s, x, n * sizeof *s);
-    qsort(s, n, sizeof *s, cmp_double);
+    gp_stats_sort(s, n);
     return s;
 }
 

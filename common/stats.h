@@ -12,6 +12,9 @@ typedef struct gp_summary {
     double cv;    /* coefficient of variation: stddev / mean (0 when mean is 0) */
 } gp_summary;
 
+/* Sort x[0..n) ascending in place (NaN-free input). */
+void gp_stats_sort(double *x, size_t n);
+
 /* Percentile p in [0,100] with linear interpolation; x need not be sorted.
  * Returns NaN for n == 0. */
 double gp_stats_percentile(const double *x, size_t n, double p);

@@ -6,6 +6,7 @@
 #include "csv.h"
 #include "gp_test.h"
 #include "memory_analysis.h"
+#include "stats.h"
 
 /* Latency of a random chase over footprint x through a hierarchy of LRU-like
  * levels: a footprint that fits level k costs its latency; the step between
@@ -573,12 +574,6 @@ GP_TEST(memory_partition_tiny_and_bad_input)
     return 0;
 }
 
-static int cmp_double_asc(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* The valley between the classes tells two modes from one mode cut in two:
  * two separate modes leave the bins between the medians nearly empty, a
  * Gaussian or flat spread does not. */
@@ -588,16 +583,16 @@ GP_TEST(memory_valley_depth_tells_modes_from_spread)
     unsigned long long seed = 5;
     for (size_t i = 0; i < PART_N; i++) /* two modes 1.35x apart, 3% noise */
         v[i] = log((i % 2 ? 550.0 : 742.0) * (1 + 0.03 * synth_gauss(&seed)));
-    qsort(v, PART_N, sizeof *v, cmp_double_asc);
+    gp_stats_sort(v, PART_N);
     double two = gp_mem_valley_depth(v, PART_N, PART_N / 2);
     GP_CHECK(two < 0.1);
     for (size_t i = 0; i < PART_N; i++) /* one Gaussian mode, 15% wide: cut at the median */
         v[i] = log(650.0 * (1 + 0.15 * synth_gauss(&seed)));
-    qsort(v, PART_N, sizeof *v, cmp_double_asc);
+    gp_stats_sort(v, PART_N);
     GP_CHECK(gp_mem_valley_depth(v, PART_N, PART_N / 2) > 0.8);
     for (size_t i = 0; i < PART_N; i++) /* flat from 500 to 900 */
         v[i] = log(500.0 + 400.0 * gp_test_rand(&seed));
-    qsort(v, PART_N, sizeof *v, cmp_double_asc);
+    gp_stats_sort(v, PART_N);
     GP_CHECK(gp_mem_valley_depth(v, PART_N, PART_N / 2) > 0.6);
     /* Degenerate splits. */
     GP_CHECK(isnan(gp_mem_valley_depth(v, PART_N, 0)) && isnan(gp_mem_valley_depth(v, PART_N, PART_N)));
@@ -626,13 +621,7 @@ GP_TEST(memory_partition_h200_recorded)
     gp_series s;
     GP_CHECK(gp_csv_read(path, &s).code == GP_OK);
     static double t1[PART_N], t2[PART_N];
-    int c1 = -1, c2 = -1;
-    for (int c = 0; c < s.ncols; c++) {
-        if (!strcmp(s.cols[c], "t_first_cycles"))
-            c1 = c;
-        if (!strcmp(s.cols[c], "t_second_cycles"))
-            c2 = c;
-    }
+    const int c1 = gp_series_col(&s, "t_first_cycles"), c2 = gp_series_col(&s, "t_second_cycles");
     GP_CHECK(c1 >= 0 && c2 >= 0 && s.nrows == PART_N);
     for (size_t i = 0; i < PART_N; i++)
         t1[i] = s.data[i * (size_t)s.ncols + (size_t)c1], t2[i] = s.data[i * (size_t)s.ncols + (size_t)c2];
