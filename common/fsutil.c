@@ -1,8 +1,10 @@
 #define _POSIX_C_SOURCE 200809L
 #include "fsutil.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -107,4 +109,57 @@ void gp_fs_today(char out[16])
     struct tm tm;
     gmtime_r(&t, &tm);
     strftime(out, 16, "%Y-%m-%d", &tm);
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void gp_fs_names_free(char **names, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+}
+
+gp_status gp_fs_list_sorted(const char *dir, const char *suffix, const char *what, char ***names, size_t *n)
+{
+    *names = NULL, *n = 0;
+    DIR *d = opendir(dir);
+    if (!d)
+        return gp_fail(GP_ERR_USAGE, "cannot open %s '%s': %s", what, dir, strerror(errno));
+    const size_t sl = strlen(suffix);
+    char **v = NULL;
+    size_t k = 0, cap = 0;
+    gp_status st = gp_ok();
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        size_t len = strlen(e->d_name);
+        if (len <= sl || e->d_name[0] == '.' || strcmp(e->d_name + len - sl, suffix) != 0)
+            continue;
+        if (k == cap) {
+            cap = cap ? 2 * cap : 16;
+            char **nv = realloc(v, cap * sizeof *nv);
+            if (!nv) {
+                st = gp_fail(GP_ERR_NOMEM, "out of host memory listing '%s'", dir);
+                break;
+            }
+            v = nv;
+        }
+        if (!(v[k] = strdup(e->d_name))) {
+            st = gp_fail(GP_ERR_NOMEM, "out of host memory listing '%s'", dir);
+            break;
+        }
+        k++;
+    }
+    closedir(d);
+    if (st.code != GP_OK) {
+        gp_fs_names_free(v, k);
+        return st;
+    }
+    if (k)
+        qsort(v, k, sizeof *v, cmp_name);
+    *names = v, *n = k;
+    return gp_ok();
 }

@@ -20,6 +20,13 @@ int gp_fs_is_dir(const char *path);
 int gp_fs_exists(const char *path);
 /* Join dir and name into out (size n); fails when it does not fit. */
 gp_status gp_fs_join(char *out, size_t n, const char *dir, const char *name);
+/* The names (not paths) of the files in dir ending in `suffix`, hidden ones
+ * (".x") left out, sorted by strcmp; none: *names NULL, *n 0.  Free with
+ * gp_fs_names_free.  GP_ERR_USAGE "cannot open <what> '<dir>': ..." when dir
+ * cannot be opened, GP_ERR_NOMEM when out of memory. */
+gp_status gp_fs_list_sorted(const char *dir, const char *suffix, const char *what, char ***names, size_t *n);
+void gp_fs_names_free(char **names, size_t n);
+
 /* Today's date as YYYY-MM-DD (UTC). */
 void gp_fs_today(char out[16]);
 

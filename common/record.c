@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "fsutil.h"
+#include "json_read.h"
 
 void gp_record_init(gp_record *r, const char *probe, const gp_device_info *dev)
 {
@@ -149,6 +150,101 @@ static void json_clock(FILE *f, const char *name, const gp_clock_reading *c)
     fprintf(f, ", \"reported_mhz\": ");
     json_num(f, c->smi.available ? c->smi.sm_clock_mhz : NAN);
     fprintf(f, ", \"other_processes\": %d}", c->smi.other_processes);
+}
+
+static void copy_str(char *dst, size_t n, const char *src)
+{
+    snprintf(dst, n, "%s", src ? src : "");
+}
+
+/* JSON numbers are doubles; an out-of-range cast to int is undefined. */
+static int to_int(double v, int dflt)
+{
+    return isfinite(v) && v > -1e9 && v < 1e9 ? (int)v : dflt;
+}
+
+/* The inverse of json_clock. */
+static void read_clock(const gp_json *c, gp_clock_reading *r)
+{
+    memset(r, 0, sizeof *r);
+    r->measured_mhz = gp_json_num_of(c, "measured_mhz", NAN);
+    r->measured_min_mhz = gp_json_num_of(c, "measured_min_mhz", NAN);
+    r->measured_max_mhz = gp_json_num_of(c, "measured_max_mhz", NAN);
+    r->timer_vs_event = gp_json_num_of(c, "timer_vs_event", NAN);
+    r->timer_suspect = isfinite(r->timer_vs_event) && (r->timer_vs_event < 0.8 || r->timer_vs_event > 1.05);
+    copy_str(r->smi.source, sizeof r->smi.source, gp_json_str_of(c, "reported_source", "none"));
+    r->smi.sm_clock_mhz = gp_json_num_of(c, "reported_mhz", NAN);
+    r->smi.available = isfinite(r->smi.sm_clock_mhz);
+    r->smi.other_processes = to_int(gp_json_num_of(c, "other_processes", -1), -1);
+}
+
+int gp_record_from_json(const gp_json *j, gp_record *r, int *dropped, const char **why)
+{
+    memset(r, 0, sizeof *r);
+    const char *probe = gp_json_str_of(j, "probe", NULL);
+    if (!j || j->type != GP_JSON_OBJ || !probe || !probe[0]) {
+        *why = "no \"probe\" member: not a probe record";
+        return 0;
+    }
+    int lost = 0;
+    copy_str(r->probe, sizeof r->probe, probe);
+    copy_str(r->date, sizeof r->date, gp_json_str_of(j, "date", ""));
+    copy_str(r->version, sizeof r->version, gp_json_str_of(j, "gpuprobe_version", ""));
+    copy_str(r->check, sizeof r->check, gp_json_str_of(j, "check", ""));
+    r->quick = gp_json_bool_of(j, "quick", 0);
+    const gp_json *d = gp_json_get(j, "device");
+    copy_str(r->dev.name, sizeof r->dev.name, gp_json_str_of(d, "name", "unknown device"));
+    copy_str(r->dev.vendor, sizeof r->dev.vendor, gp_json_str_of(d, "vendor", ""));
+    copy_str(r->dev.arch, sizeof r->dev.arch, gp_json_str_of(d, "arch", ""));
+    copy_str(r->dev.pci_bus_id, sizeof r->dev.pci_bus_id, gp_json_str_of(d, "pci_bus_id", ""));
+    r->dev.compute_units = to_int(gp_json_num_of(d, "compute_units", 0), 0);
+    r->dev.wave_size = to_int(gp_json_num_of(d, "wave_size", 0), 0);
+    r->dev.core_clock_mhz = gp_json_num_of(d, "reported_clock_mhz", NAN);
+
+    const gp_json *c = gp_json_get(j, "clock");
+    const gp_json *before = gp_json_get(c, "before"), *after = gp_json_get(c, "after");
+    if (before && after) {
+        r->have_clock = 1;
+        read_clock(before, &r->clock_before);
+        read_clock(after, &r->clock_after);
+        r->clock_moved = gp_json_bool_of(c, "moved", 0);
+    }
+
+    const gp_json *vals = gp_json_get(j, "values");
+    for (size_t i = 0; vals && vals->type == GP_JSON_ARR && i < vals->nkids; i++) {
+        const gp_json *v = &vals->kids[i];
+        const char *key = gp_json_str_of(v, "key", NULL);
+        if (v->type != GP_JSON_OBJ || !key || !key[0])
+            continue;
+        if (r->nvalues >= GP_RECORD_MAX_VALUES) {
+            lost++;
+            continue;
+        }
+        gp_value *gv = &r->values[r->nvalues++];
+        copy_str(gv->key, sizeof gv->key, key);
+        gv->value = gp_json_num_of(v, "value", NAN);
+        copy_str(gv->unit, sizeof gv->unit, gp_json_str_of(v, "unit", ""));
+        double sp = gp_json_num_of(v, "spread", NAN);
+        gv->spread = isfinite(sp) && sp >= 0 ? sp : -1; /* < 0: unknown, as gp_record_value */
+        gv->detected = gp_json_bool_of(v, "detected", isfinite(gv->value)) && isfinite(gv->value);
+        gv->unstable = gp_json_bool_of(v, "unstable", 0);
+        copy_str(gv->method, sizeof gv->method, gp_json_str_of(v, "method", ""));
+        copy_str(gv->note, sizeof gv->note, gp_json_str_of(v, "note", ""));
+    }
+
+    const gp_json *notes = gp_json_get(j, "notes");
+    for (size_t i = 0; notes && notes->type == GP_JSON_ARR && i < notes->nkids; i++) {
+        if (notes->kids[i].type != GP_JSON_STR)
+            continue;
+        if (r->nnotes >= GP_RECORD_MAX_NOTES) {
+            lost++;
+            continue;
+        }
+        copy_str(r->notes[r->nnotes++], sizeof r->notes[0], notes->kids[i].str);
+    }
+    if (dropped)
+        *dropped += lost;
+    return 1;
 }
 
 static gp_status write_json(const gp_record *r, const char *path)

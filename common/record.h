@@ -79,6 +79,15 @@ gp_status gp_series_append(gp_series *s, const double *row);
  * killed in between leaves the older complete set or no .json). */
 gp_status gp_record_write(const gp_record *r, const char *dir);
 
+/* Read back the JSON that gp_record_write wrote: header, device, clocks,
+ * values and notes (not the series: their data is in the CSV files beside
+ * it; a reader that wants them walks the JSON's "series").  r is cleared
+ * first.  Values without a key are skipped.  Returns 0 with *why when the
+ * JSON is not a probe record; adds to *dropped (may be NULL) the values and
+ * notes beyond the record's limits. */
+struct gp_json;
+int gp_record_from_json(const struct gp_json *j, gp_record *r, int *dropped, const char **why);
+
 /* Noisy-machine flags of a record (DESIGN.md "Measuring honestly"). */
 #define GP_NOISE_CLOCK 1   /* the measured clock moved beyond the tolerance */
 #define GP_NOISE_SHARED 2  /* another process used the GPU */

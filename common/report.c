@@ -1,8 +1,6 @@
 #define _POSIX_C_SOURCE 200809L
 #include "report.h"
 
-#include <dirent.h>
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -464,84 +462,13 @@ static void copy_str(char *dst, size_t n, const char *src)
     snprintf(dst, n, "%s", src ? src : "");
 }
 
-/* JSON numbers are doubles; an out-of-range cast to int is undefined. */
-static int to_int(double v, int dflt)
-{
-    return isfinite(v) && v > -1e9 && v < 1e9 ? (int)v : dflt;
-}
-
-static void read_clock(const gp_json *c, gp_clock_reading *r)
-{
-    memset(r, 0, sizeof *r);
-    r->measured_mhz = gp_json_num_of(c, "measured_mhz", NAN);
-    r->measured_min_mhz = gp_json_num_of(c, "measured_min_mhz", NAN);
-    r->measured_max_mhz = gp_json_num_of(c, "measured_max_mhz", NAN);
-    r->timer_vs_event = gp_json_num_of(c, "timer_vs_event", NAN);
-    r->timer_suspect = isfinite(r->timer_vs_event) && (r->timer_vs_event < 0.8 || r->timer_vs_event > 1.05);
-    copy_str(r->smi.source, sizeof r->smi.source, gp_json_str_of(c, "reported_source", "none"));
-    r->smi.sm_clock_mhz = gp_json_num_of(c, "reported_mhz", NAN);
-    r->smi.available = isfinite(r->smi.sm_clock_mhz);
-    r->smi.other_processes = to_int(gp_json_num_of(c, "other_processes", -1), -1);
-}
-
-/* Fill `pr` from a parsed record.  Returns 0 (with *why) when the JSON is not a record. */
+/* Fill `pr` from a parsed record (gp_record_from_json, then the series it
+ * names).  Returns 0 (with *why) when the JSON is not a probe record. */
 static int from_json(const gp_json *j, rp_probe *pr, const char **why)
 {
-    const char *probe = gp_json_str_of(j, "probe", NULL);
-    if (j->type != GP_JSON_OBJ || !probe || !probe[0]) {
-        *why = "no \"probe\" member: not a probe record";
-        return 0;
-    }
     gp_record *r = &pr->rec;
-    copy_str(r->probe, sizeof r->probe, probe);
-    copy_str(r->date, sizeof r->date, gp_json_str_of(j, "date", ""));
-    const gp_json *d = gp_json_get(j, "device");
-    copy_str(r->dev.name, sizeof r->dev.name, gp_json_str_of(d, "name", "unknown device"));
-    copy_str(r->dev.vendor, sizeof r->dev.vendor, gp_json_str_of(d, "vendor", ""));
-    copy_str(r->dev.arch, sizeof r->dev.arch, gp_json_str_of(d, "arch", ""));
-    r->dev.compute_units = to_int(gp_json_num_of(d, "compute_units", 0), 0);
-    r->dev.wave_size = to_int(gp_json_num_of(d, "wave_size", 0), 0);
-    r->dev.core_clock_mhz = gp_json_num_of(d, "reported_clock_mhz", NAN);
-
-    const gp_json *c = gp_json_get(j, "clock");
-    const gp_json *before = gp_json_get(c, "before"), *after = gp_json_get(c, "after");
-    if (before && after) {
-        r->have_clock = 1;
-        read_clock(before, &r->clock_before);
-        read_clock(after, &r->clock_after);
-        r->clock_moved = gp_json_bool_of(c, "moved", 0);
-    }
-
-    const gp_json *vals = gp_json_get(j, "values");
-    for (size_t i = 0; vals && vals->type == GP_JSON_ARR && i < vals->nkids; i++) {
-        const gp_json *v = &vals->kids[i];
-        if (r->nvalues >= GP_RECORD_MAX_VALUES) {
-            pr->dropped++;
-            continue;
-        }
-        gp_value *gv = &r->values[r->nvalues++];
-        memset(gv, 0, sizeof *gv);
-        copy_str(gv->key, sizeof gv->key, gp_json_str_of(v, "key", "?"));
-        gv->value = gp_json_num_of(v, "value", NAN);
-        copy_str(gv->unit, sizeof gv->unit, gp_json_str_of(v, "unit", ""));
-        double sp = gp_json_num_of(v, "spread", NAN);
-        gv->spread = isfinite(sp) ? sp : -1;
-        gv->detected = gp_json_bool_of(v, "detected", isfinite(gv->value)) && isfinite(gv->value);
-        gv->unstable = gp_json_bool_of(v, "unstable", 0);
-        copy_str(gv->method, sizeof gv->method, gp_json_str_of(v, "method", ""));
-        copy_str(gv->note, sizeof gv->note, gp_json_str_of(v, "note", ""));
-    }
-
-    const gp_json *notes = gp_json_get(j, "notes");
-    for (size_t i = 0; notes && notes->type == GP_JSON_ARR && i < notes->nkids; i++) {
-        if (notes->kids[i].type != GP_JSON_STR)
-            continue;
-        if (r->nnotes >= GP_RECORD_MAX_NOTES) {
-            pr->dropped++;
-            continue;
-        }
-        copy_str(r->notes[r->nnotes++], sizeof r->notes[0], notes->kids[i].str);
-    }
+    if (!gp_record_from_json(j, r, &pr->dropped, why))
+        return 0;
 
     const gp_json *ser = gp_json_get(j, "series");
     for (size_t i = 0; ser && ser->type == GP_JSON_ARR && i < ser->nkids; i++) {
@@ -592,11 +519,6 @@ static void load_series(const char *dir, rp_series *rs)
     }
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 static void free_report(report *R)
 {
     for (int i = 0; i < R->nprobes; i++)
@@ -630,41 +552,15 @@ static int svg_taken(const report *R, int pi, int si, const char *name)
 
 static gp_status load(report *R)
 {
-    DIR *d = opendir(R->results_dir);
-    if (!d)
-        return gp_fail(GP_ERR_USAGE, "cannot open results directory '%s': %s", R->results_dir, strerror(errno));
     char **names = NULL;
-    size_t n = 0, cap = 0;
-    gp_status st = gp_ok();
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
-        size_t len = strlen(e->d_name);
-        if (len < 6 || e->d_name[0] == '.' || strcmp(e->d_name + len - 5, ".json") != 0)
-            continue;
-        if (n == cap) {
-            cap = cap ? 2 * cap : 16;
-            char **nn = realloc(names, cap * sizeof *nn);
-            if (!nn) {
-                st = gp_fail(GP_ERR_NOMEM, "out of host memory listing '%s'", R->results_dir);
-                break;
-            }
-            names = nn;
-        }
-        names[n] = strdup(e->d_name);
-        if (!names[n]) {
-            st = gp_fail(GP_ERR_NOMEM, "out of host memory listing '%s'", R->results_dir);
-            break;
-        }
-        n++;
-    }
-    closedir(d);
+    size_t n = 0;
+    gp_status st = gp_fs_list_sorted(R->results_dir, ".json", "results directory", &names, &n);
     if (st.code == GP_OK && n == 0)
         st = gp_fail(GP_ERR_USAGE,
                      "no probe records (*.json) in '%s': run probes with --out '%s' first, or name the "
                      "directory that holds them",
                      R->results_dir, R->results_dir);
     if (st.code == GP_OK) {
-        qsort(names, n, sizeof *names, cmp_str);
         R->probes = calloc(n, sizeof *R->probes);
         if (!R->probes)
             st = gp_fail(GP_ERR_NOMEM, "out of host memory reading records");
@@ -691,9 +587,7 @@ static gp_status load(report *R)
         }
         gp_json_free(&j);
     }
-    for (size_t i = 0; i < n; i++)
-        free(names[i]);
-    free(names);
+    gp_fs_names_free(names, n);
     /* Two records of one probe (or names that sanitize alike) must not share a plot file. */
     for (int i = 0; st.code == GP_OK && i < R->nprobes; i++)
         for (int s = 0; s < R->probes[i].nseries; s++) {

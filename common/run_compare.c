@@ -2,14 +2,13 @@
 #include "run_compare.h"
 
 #include <ctype.h>
-#include <dirent.h>
-#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fsutil.h"
+#include "stats.h"
 
 /* ---- one value ---- */
 
@@ -147,79 +146,6 @@ static void copy_str(char *dst, size_t n, const char *src)
     snprintf(dst, n, "%s", src ? src : "");
 }
 
-/* JSON numbers are doubles; an out-of-range cast to int is undefined. */
-static int to_int(double v, int dflt)
-{
-    return isfinite(v) && v > -1e9 && v < 1e9 ? (int)v : dflt;
-}
-
-static void read_clock(const gp_json *c, gp_clock_reading *r)
-{
-    memset(r, 0, sizeof *r);
-    r->measured_mhz = gp_json_num_of(c, "measured_mhz", NAN);
-    r->measured_min_mhz = gp_json_num_of(c, "measured_min_mhz", NAN);
-    r->measured_max_mhz = gp_json_num_of(c, "measured_max_mhz", NAN);
-    r->timer_vs_event = gp_json_num_of(c, "timer_vs_event", NAN);
-    copy_str(r->smi.source, sizeof r->smi.source, gp_json_str_of(c, "reported_source", "none"));
-    r->smi.sm_clock_mhz = gp_json_num_of(c, "reported_mhz", NAN);
-    r->smi.available = isfinite(r->smi.sm_clock_mhz);
-    r->smi.other_processes = to_int(gp_json_num_of(c, "other_processes", -1), -1);
-}
-
-/* The fields record.c writes (write_json) and report.c reads back the same way. */
-gp_status gp_cmp_record_from_json(const gp_json *j, const char *name, gp_record *r)
-{
-    memset(r, 0, sizeof *r);
-    const char *probe = gp_json_str_of(j, "probe", NULL);
-    if (!j || j->type != GP_JSON_OBJ || !probe || !probe[0])
-        return gp_fail(GP_ERR_USAGE, "%s: no \"probe\" member: not a probe record", name ? name : "<json>");
-    copy_str(r->probe, sizeof r->probe, probe);
-    copy_str(r->date, sizeof r->date, gp_json_str_of(j, "date", ""));
-    copy_str(r->version, sizeof r->version, gp_json_str_of(j, "gpuprobe_version", ""));
-    copy_str(r->check, sizeof r->check, gp_json_str_of(j, "check", ""));
-    r->quick = gp_json_bool_of(j, "quick", 0);
-    const gp_json *d = gp_json_get(j, "device");
-    copy_str(r->dev.name, sizeof r->dev.name, gp_json_str_of(d, "name", "unknown device"));
-    copy_str(r->dev.vendor, sizeof r->dev.vendor, gp_json_str_of(d, "vendor", ""));
-    copy_str(r->dev.arch, sizeof r->dev.arch, gp_json_str_of(d, "arch", ""));
-    copy_str(r->dev.pci_bus_id, sizeof r->dev.pci_bus_id, gp_json_str_of(d, "pci_bus_id", ""));
-    r->dev.compute_units = to_int(gp_json_num_of(d, "compute_units", 0), 0);
-    r->dev.wave_size = to_int(gp_json_num_of(d, "wave_size", 0), 0);
-    r->dev.core_clock_mhz = gp_json_num_of(d, "reported_clock_mhz", NAN);
-    const gp_json *c = gp_json_get(j, "clock");
-    const gp_json *before = gp_json_get(c, "before"), *after = gp_json_get(c, "after");
-    if (before && after) {
-        r->have_clock = 1;
-        read_clock(before, &r->clock_before);
-        read_clock(after, &r->clock_after);
-        r->clock_moved = gp_json_bool_of(c, "moved", 0);
-    }
-    const gp_json *vals = gp_json_get(j, "values");
-    for (size_t i = 0; vals && vals->type == GP_JSON_ARR && i < vals->nkids && r->nvalues < GP_RECORD_MAX_VALUES;
-         i++) {
-        const gp_json *v = &vals->kids[i];
-        const char *key = gp_json_str_of(v, "key", NULL);
-        if (v->type != GP_JSON_OBJ || !key || !key[0])
-            continue;
-        gp_value *gv = &r->values[r->nvalues++];
-        copy_str(gv->key, sizeof gv->key, key);
-        gv->value = gp_json_num_of(v, "value", NAN);
-        copy_str(gv->unit, sizeof gv->unit, gp_json_str_of(v, "unit", ""));
-        double sp = gp_json_num_of(v, "spread", NAN);
-        gv->spread = isfinite(sp) && sp >= 0 ? sp : -1;
-        gv->detected = gp_json_bool_of(v, "detected", isfinite(gv->value)) && isfinite(gv->value);
-        gv->unstable = gp_json_bool_of(v, "unstable", 0);
-        copy_str(gv->method, sizeof gv->method, gp_json_str_of(v, "method", ""));
-        copy_str(gv->note, sizeof gv->note, gp_json_str_of(v, "note", ""));
-    }
-    return gp_ok();
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 void gp_cmp_run_free(gp_cmp_run *run)
 {
     free(run->recs);
@@ -236,37 +162,12 @@ gp_status gp_cmp_load_dir(const char *dir, gp_cmp_run *run)
     if (!gp_fs_is_dir(dir))
         return gp_fail(GP_ERR_USAGE, "results folder '%s' %s", dir,
                        gp_fs_exists(dir) ? "is not a folder" : "does not exist");
-    DIR *d = opendir(dir);
-    if (!d)
-        return gp_fail(GP_ERR_USAGE, "cannot open results folder '%s': %s", dir, strerror(errno));
     char **names = NULL;
-    size_t n = 0, cap = 0;
-    gp_status st = gp_ok();
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
-        size_t len = strlen(e->d_name);
-        if (len < 6 || e->d_name[0] == '.' || strcmp(e->d_name + len - 5, ".json") != 0)
-            continue;
-        if (n == cap) {
-            cap = cap ? 2 * cap : 16;
-            char **nn = realloc(names, cap * sizeof *nn);
-            if (!nn) {
-                st = gp_fail(GP_ERR_NOMEM, "out of host memory listing '%s'", dir);
-                break;
-            }
-            names = nn;
-        }
-        if (!(names[n] = strdup(e->d_name))) {
-            st = gp_fail(GP_ERR_NOMEM, "out of host memory listing '%s'", dir);
-            break;
-        }
-        n++;
-    }
-    closedir(d);
+    size_t n = 0;
+    gp_status st = gp_fs_list_sorted(dir, ".json", "results folder", &names, &n);
     if (st.code == GP_OK && n == 0)
         st = gp_fail(GP_ERR_USAGE, "no probe records (*.json) in '%s': name the --out folder of a gpuprobe run", dir);
     if (st.code == GP_OK) {
-        qsort(names, n, sizeof *names, cmp_str);
         if (!(run->recs = calloc(n, sizeof *run->recs)))
             st = gp_fail(GP_ERR_NOMEM, "out of host memory reading the records of '%s'", dir);
     }
@@ -280,7 +181,8 @@ gp_status gp_cmp_load_dir(const char *dir, gp_cmp_run *run)
         if (st.code != GP_OK)
             break;
         gp_record *r = &run->recs[run->nrecs];
-        if (gp_cmp_record_from_json(&j, path, r).code == GP_OK) {
+        const char *why = NULL;
+        if (gp_record_from_json(&j, r, NULL, &why)) {
             /* Two files naming one probe: the first (by file name) stands for it. */
             int dup = 0;
             for (int k = 0; k < run->nrecs && !dup; k++)
@@ -294,9 +196,7 @@ gp_status gp_cmp_load_dir(const char *dir, gp_cmp_run *run)
         }
         gp_json_free(&j);
     }
-    for (size_t i = 0; i < n; i++)
-        free(names[i]);
-    free(names);
+    gp_fs_names_free(names, n);
     if (st.code == GP_OK && run->nrecs == 0)
         st = gp_fail(GP_ERR_USAGE, "no probe records in '%s': %d JSON file(s), none with a \"probe\" member", dir,
                      run->nskipped);
@@ -306,12 +206,6 @@ gp_status gp_cmp_load_dir(const char *dir, gp_cmp_run *run)
 }
 
 /* ---- two runs ---- */
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 static void summarize(const gp_cmp_run *run, gp_cmp_side *s)
 {
@@ -350,7 +244,7 @@ static void summarize(const gp_cmp_run *run, gp_cmp_side *s)
         }
     }
     if (nclk > 0) {
-        qsort(clk, (size_t)nclk, sizeof *clk, cmp_double);
+        gp_stats_sort(clk, (size_t)nclk);
         s->clock_min = clk[0];
         s->clock_max = clk[nclk - 1];
         s->clock_median = nclk % 2 ? clk[nclk / 2] : 0.5 * (clk[nclk / 2 - 1] + clk[nclk / 2]);

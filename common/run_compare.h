@@ -92,10 +92,6 @@ typedef struct gp_cmp_run {
     int nskipped;            /* *.json files that are not probe records */
 } gp_cmp_run;
 
-/* Fill a record (values, device, clocks, date, version, check, quick; no
- * series data) from a parsed record JSON.  GP_ERR_USAGE naming `name` when
- * it is not a probe record. */
-gp_status gp_cmp_record_from_json(const gp_json *j, const char *name, gp_record *r);
 /* Read every <probe>.json in dir.  GP_ERR_USAGE (exit 2) naming the problem:
  * a missing folder, no records, a file that is not valid JSON (with its line
  * and column); GP_ERR_IO for an unreadable file. */
