@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "analysis.h"
-#include "compute_analysis.h"
+#include "fma_throughput_analysis.h"
 #include "fma_throughput.h"
 #include "evtimer.h"
 #include "harness.h"

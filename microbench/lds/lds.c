@@ -9,7 +9,7 @@
  * is saturated: cycles per wave-wide load then count the passes the access
  * needs.  Degree(stride) = cycles(stride) / cycles(stride 1) of the same
  * element size.  Bank width and count from the power-of-two strides
- * (common/memory_analysis.c); the pad for a [32][32 + p] tile read by
+ * (lds_analysis.c); the pad for a [32][32 + p] tile read by
  * column is the stride 32 + p with the smallest degree — the column read is
  * exactly the lane * (32 + p) pattern, so it is measured by the sweep. */
 #include <math.h>
@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "lds.h"
-#include "memory_analysis.h"
+#include "lds_analysis.h"
 #include "probe.h"
 #include "progress.h"
 #include "stats.h"

@@ -8,7 +8,7 @@
  * footprints run many passes in one launch (>= ~1 ms).  Each point: event
  * time, median of repeats.  Bytes = bytes read + bytes written (copy 2 x N x
  * size, triad 3 x N x size).  Levels come from plateaus of the best
- * bandwidth versus footprint (common/bandwidth_analysis).
+ * bandwidth versus footprint (gp_bw_plateaus in common/analysis.c, the levels in memory_bandwidth_analysis.c).
  *
  * At footprints beyond 4x L2 (DRAM) the sweep adds the variants of the tuned
  * STREAM codes: 16-byte accesses with 2 or 4 elements per thread per step
@@ -19,7 +19,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bandwidth_analysis.h"
+#include "memory_bandwidth_analysis.h"
 #include "evtimer.h"
 #include "harness.h"
 #include "memory_bandwidth.h"

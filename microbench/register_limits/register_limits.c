@@ -7,7 +7,7 @@
  * bytes (hipFuncGetAttributes) and blocks per CU (occupancy API); each runs
  * the same FMA work on a grid of two full waves of blocks, timed with events.
  * From registers -> resident threads: occupancy cliffs, the allocation
- * granule and the register file per CU (common/register_analysis.c); the
+ * granule and the register file per CU (register_limits_analysis.c); the
  * first variant with local bytes is the spill point. */
 #include <math.h>
 #include <stdio.h>
@@ -17,7 +17,7 @@
 #include "harness.h"
 #include "probe.h"
 #include "progress.h"
-#include "register_analysis.h"
+#include "register_limits_analysis.h"
 #include "register_limits.h"
 #include "stats.h"
 

@@ -3,8 +3,8 @@
  * explain them, and whether throughput follows the cliffs.  Pure functions
  * over arrays (points sorted by registers per thread), unit-tested on
  * synthetic occupancy curves. */
-#ifndef GP_REGISTER_ANALYSIS_H
-#define GP_REGISTER_ANALYSIS_H
+#ifndef GP_REGISTER_LIMITS_ANALYSIS_H
+#define GP_REGISTER_LIMITS_ANALYSIS_H
 
 #include <stddef.h>
 

@@ -14,13 +14,15 @@
 #include <string.h>
 
 #include "analysis.h"
-#include "bandwidth_analysis.h"
-#include "compute_analysis.h"
+#include "memory_bandwidth_analysis.h"
+#include "channel_conflicts_analysis.h"
+#include "fma_throughput_analysis.h"
 #include "csv.h"
 #include "divergence_analysis.h"
 #include "gp_test.h"
-#include "memory_analysis.h"
-#include "register_analysis.h"
+#include "cache_latency_analysis.h"
+#include "lds_analysis.h"
+#include "register_limits_analysis.h"
 
 #define H200_MAX_ROWS 512
 
