@@ -41,4 +41,14 @@ double gp_compute_lanes_pow2(double rate, double tol);
  * for the sources); writes the source text.  0 when the arch is not in it. */
 int gp_compute_published_fp32_lanes(const char *arch, const char **source);
 
+/* The probe's parameters, here so that the probe and the tests on recorded
+ * series apply the same analysis.  Peak reached: at least this fraction of
+ * it.  A step in kernel time: at least GP_FMA_STEP_REL above the flat part.
+ * Lanes: the power of two within GP_FMA_LANES_TOL above the peak.  The
+ * staircase fit of the chip sweep: at most this rms (relative). */
+#define GP_FMA_PEAK_FRAC 0.95
+#define GP_FMA_STEP_REL 0.3
+#define GP_FMA_LANES_TOL 0.03
+#define GP_FMA_STAIRCASE_MAX_RMS 0.15
+
 #endif

@@ -25,4 +25,10 @@ int gp_mem_bank_geometry(const double *stride, const double *degree, size_t n, i
 int gp_mem_best_pad(const double *stride, const double *degree, size_t n, int tile, int max_pad,
                     double *degree_out);
 
+/* The probe's parameters (shared with the tests on recorded series): the
+ * bank geometry is read from accesses of this width, and the pad of a
+ * column read is chosen in 0..GP_LDS_MAX_PAD. */
+#define GP_LDS_BANK_ELEM_BYTES 4
+#define GP_LDS_MAX_PAD 4
+
 #endif

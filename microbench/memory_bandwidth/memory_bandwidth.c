@@ -396,7 +396,7 @@ static void analyse(gp_probe_ctx *ctx, const sweep *sw)
     double l2_level = NAN, l1_level = NAN;
     for (int k = 0; k < GP_MEMBW_KERNELS; k++) {
         gp_bw_plateau p[8];
-        int np = gp_bw_plateaus(sw->best[k], (size_t)sw->nf, 0.08, 2, p, 8);
+        int np = gp_bw_plateaus(sw->best[k], (size_t)sw->nf, GP_BW_PLATEAU_TOL, GP_BW_PLATEAU_MIN_POINTS, p, 8);
         gp_bw_levels lv = gp_bw_classify(sw->foot, p, np, l2);
         char line[256];
         int o = snprintf(line, sizeof line, "%s: %d plateau(s)", kname[k], np);

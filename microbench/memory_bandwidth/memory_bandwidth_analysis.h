@@ -21,4 +21,10 @@ gp_bw_levels gp_bw_classify(const double *footprint, const gp_bw_plateau *p, int
                             double l2_bytes);
 
 
+/* The probe's plateau rule (shared with the tests on recorded series): runs
+ * within GP_BW_PLATEAU_TOL of their median, of at least
+ * GP_BW_PLATEAU_MIN_POINTS points. */
+#define GP_BW_PLATEAU_TOL 0.08
+#define GP_BW_PLATEAU_MIN_POINTS 2
+
 #endif
