@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # fma_isa_check.sh TARGET SOURCE_DIR WORK_DIR
 #
-# Reads the code the compiler generates for microbench/fma_throughput.hip and
+# Reads the code the compiler generates for microbench/fma_throughput/fma_throughput.hip and
 # checks that the loops the probe times hold the FMAs the source promises:
 #   - the fp32 chain kernel: GP_FMA_ACC x GP_FMA_INNER FMAs in its loop body,
 #   - the fp64 chain kernel: the same count of fp64 FMAs,
@@ -14,8 +14,8 @@
 # Exit 77 (skipped) when the compiler for TARGET is not installed.
 set -u
 target=$1 src=$2 work=$3
-hdr=$src/microbench/fma_throughput.h
-hip=$src/microbench/fma_throughput.hip
+hdr=$src/microbench/fma_throughput/fma_throughput.h
+hip=$src/microbench/fma_throughput/fma_throughput.hip
 mkdir -p "$work"
 
 def() { sed -n "s/^#define $1 \([0-9]*\).*/\1/p" "$hdr"; }

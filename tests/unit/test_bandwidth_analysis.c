@@ -1,4 +1,5 @@
-#include "bandwidth_analysis.h"
+#include "memory_bandwidth_analysis.h"
+#include "channel_conflicts_analysis.h"
 #include <string.h>
 
 #include "gp_test.h"

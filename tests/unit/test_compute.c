@@ -1,4 +1,4 @@
-#include "compute_analysis.h"
+#include "fma_throughput_analysis.h"
 #include "gp_test.h"
 
 /* Kernel time over blocks with one block per CU: flat up to `cus`, then one

@@ -5,7 +5,8 @@
 
 #include "csv.h"
 #include "gp_test.h"
-#include "memory_analysis.h"
+#include "cache_latency_analysis.h"
+#include "lds_analysis.h"
 #include "stats.h"
 
 /* Latency of a random chase over footprint x through a hierarchy of LRU-like

@@ -6,6 +6,7 @@
 #include "analysis.h"
 #include "csv.h"
 #include "gp_test.h"
+#include "launch_rate_analysis.h"
 
 GP_TEST(csv_reads_and_rejects)
 {
@@ -49,7 +50,7 @@ GP_TEST(launch_rate_h200_recorded)
     gp_series_column(&s1, yc, y1);
     gp_series_column(&s2, xc, x2);
     gp_series_column(&s2, yc, y2);
-    double bpc = gp_analysis_median_ratio(x1, y1, s1.nrows, 1, 32);
+    double bpc = gp_launch_rate_blocks_per_cycle(x1, y1, s1.nrows, 32);
     GP_CHECK(bpc > 0.7 && bpc < 1.0);
     size_t k;
     double loss = gp_analysis_granularity_loss(x2, y2, s2.nrows, 32, x1, y1, s1.nrows, &k);
@@ -58,5 +59,17 @@ GP_TEST(launch_rate_h200_recorded)
     GP_CHECK(ipk >= 0 && x1[ipk] == 1024); /* still rising at the largest block */
     free(s1.data);
     free(s2.data);
+    return 0;
+}
+
+/* A per-wave launch cost: 33 threads cost 2 waves (loss 1 - 33/64), 48 cost
+ * 2 (1 - 48/64), multiples of the wave and blocks up to one wave cost
+ * nothing and are not counted; the median of the two is the answer. */
+GP_TEST(launch_rate_per_wave_loss)
+{
+    const double x[] = {1, 16, 32, 33, 48, 64, 128};
+    GP_CHECK_NEAR(gp_launch_rate_per_wave_loss(x, 7, 32), 0.5 * ((1 - 33.0 / 64) + (1 - 48.0 / 64)), 1e-12);
+    GP_CHECK(isnan(gp_launch_rate_per_wave_loss(x, 3, 32)));
+    GP_CHECK(isnan(gp_launch_rate_per_wave_loss(x, 7, 0)));
     return 0;
 }

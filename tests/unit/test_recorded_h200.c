@@ -14,13 +14,16 @@
 #include <string.h>
 
 #include "analysis.h"
-#include "bandwidth_analysis.h"
-#include "compute_analysis.h"
+#include "memory_bandwidth_analysis.h"
+#include "channel_conflicts_analysis.h"
+#include "fma_throughput_analysis.h"
 #include "csv.h"
 #include "divergence_analysis.h"
 #include "gp_test.h"
-#include "memory_analysis.h"
-#include "register_analysis.h"
+#include "cache_latency_analysis.h"
+#include "lds_analysis.h"
+#include "register_limits.h"
+#include "register_limits_analysis.h"
 
 #define H200_MAX_ROWS 512
 
@@ -84,14 +87,14 @@ GP_TEST(h200_fma_chip_compute_units)
     for (size_t i = 0; i < n; i++)
         maxb = fmax(maxb, x[i]);
     /* As the probe: c over [1, largest block count], 15% rms at most. */
-    gp_staircase_fit f = gp_compute_staircase(x, y, n, 1, (int)maxb, 0.15);
+    gp_staircase_fit f = gp_compute_staircase(x, y, n, 1, (int)maxb, GP_FMA_STAIRCASE_MAX_RMS);
     GP_CHECK(f.units == 132);
     GP_CHECK(f.units_lo == 132 && f.units_hi == 132);
     GP_CHECK(f.rel_rms < 0.01);
     GP_CHECK_NEAR(f.step_time, 9.74, 0.1); /* ms per stair: the one-block time */
-    /* The probe's rule (first point > 30% over the median before it). */
+    /* The probe's rule (first point GP_FMA_STEP_REL over the median before it). */
     h200_sort_pairs(x, y, n);
-    int is = gp_compute_first_step(y, n, 0.3);
+    int is = gp_compute_first_step(y, n, GP_FMA_STEP_REL);
     GP_CHECK(is >= 1);
     GP_CHECK(x[is - 1] == 132 && x[is] == 133);
     return 0;
@@ -111,8 +114,8 @@ GP_TEST(h200_fma_one_cu_peak_and_waves)
     int ipk = gp_analysis_argmax(r, n);
     GP_CHECK(ipk >= 0);
     GP_CHECK(r[ipk] >= 123 && r[ipk] <= 128);
-    GP_CHECK(gp_compute_lanes_pow2(r[ipk], 0.03) == 128);
-    int imin = gp_analysis_first_reaching(w, r, n, r[ipk], 0.95);
+    GP_CHECK(gp_compute_lanes_pow2(r[ipk], GP_FMA_LANES_TOL) == 128);
+    int imin = gp_analysis_first_reaching(w, r, n, r[ipk], GP_FMA_PEAK_FRAC);
     GP_CHECK(imin >= 0);
     GP_CHECK(w[imin] == 8);
     GP_CHECK(w[imin] / 4 == 2);
@@ -133,9 +136,9 @@ GP_TEST(h200_register_limits_file_granule_spill)
              h200_col(&s, "fma_per_cycle_per_cu", rate));
     size_t n = s.nrows;
     free(s.data);
-    /* 64 = GP_REGLIM_BLOCK, the probe's block size (the blocks_per_cu and
-     * threads_per_cu columns agree on it). */
-    gp_register_fit f = gp_register_fit_granule(regs, thr, n, 32, 64);
+    /* The probe's block size (the blocks_per_cu and threads_per_cu columns
+     * agree on it); wave 32 is the H200's. */
+    gp_register_fit f = gp_register_fit_granule(regs, thr, n, 32, GP_REGLIM_BLOCK);
     GP_CHECK(f.granule == 8);
     GP_CHECK(f.per_cu == 65536);
     GP_CHECK(f.partitions == 4);
@@ -144,9 +147,9 @@ GP_TEST(h200_register_limits_file_granule_spill)
     GP_CHECK(is >= 0 && live[is] == 256);
     /* Cliffs as the probe counts them (record: 10, 2 followed). */
     int idx[H200_MAX_ROWS];
-    int nc = gp_register_cliffs(thr, n, 0.02, idx, H200_MAX_ROWS);
+    int nc = gp_register_cliffs(thr, n, GP_REGLIM_CLIFF_REL, idx, H200_MAX_ROWS);
     GP_CHECK(nc == 10);
-    GP_CHECK(gp_register_cliffs_followed(thr, rate, n, idx, nc, 0.5) == 2);
+    GP_CHECK(gp_register_cliffs_followed(thr, rate, n, idx, nc, GP_REGLIM_FOLLOW_FRAC) == 2);
     return 0;
 }
 
@@ -166,7 +169,7 @@ GP_TEST(h200_divergence_wave_size)
     GP_CHECK(n >= 2 && ratio[0] > 0);
     double ref = t[0] / ratio[0];
     GP_CHECK_NEAR(ref, 9.95, 0.05); /* record: uniform_ms 9.954 */
-    gp_divergence_wave w = gp_divergence_wave_from_groups(g, t, n, ref, 0.10);
+    gp_divergence_wave w = gp_divergence_wave_from_groups(g, t, n, ref, GP_DIVERGENCE_GROUP_TOL);
     GP_CHECK(w.detected);
     GP_CHECK(w.group == 32);
     GP_CHECK(w.slow_ratio > 1.8 && w.slow_ratio < 2.2);
@@ -189,11 +192,11 @@ GP_TEST(h200_lds_banks_and_pad)
     GP_CHECK(n >= 32);
     int banks = 0, bw = 0;
     double conf = 0;
-    GP_CHECK(gp_mem_bank_geometry(st, deg, n, 4, &banks, &bw, &conf) == 0);
+    GP_CHECK(gp_mem_bank_geometry(st, deg, n, GP_LDS_BANK_ELEM_BYTES, &banks, &bw, &conf) == 0);
     GP_CHECK(banks == 32 && bw == 4);
     GP_CHECK(conf >= 0.5);
     double best = NAN;
-    GP_CHECK(gp_mem_best_pad(st, deg, n, banks, 4, &best) == 1);
+    GP_CHECK(gp_mem_best_pad(st, deg, n, banks, GP_LDS_MAX_PAD, &best) == 1);
     GP_CHECK(best < 1.1);
     return 0;
 }
@@ -234,7 +237,7 @@ GP_TEST(h200_memory_bandwidth_dram_plateau)
     GP_CHECK(n >= 10);
     h200_sort_pairs(fp, g, n);
     gp_bw_plateau p[8];
-    int np = gp_bw_plateaus(g, n, 0.08, 2, p, 8);
+    int np = gp_bw_plateaus(g, n, GP_BW_PLATEAU_TOL, GP_BW_PLATEAU_MIN_POINTS, p, 8);
     GP_CHECK(np >= 2);
     gp_bw_levels lv = gp_bw_classify(fp, p, np, 60.0 * 1024 * 1024);
     GP_CHECK(lv.dram >= 0);

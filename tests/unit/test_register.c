@@ -1,5 +1,5 @@
 #include "gp_test.h"
-#include "register_analysis.h"
+#include "register_limits_analysis.h"
 
 /* Resident threads per CU for `regs` per thread: a register file of `rf`
  * registers allocated in units of `g` per thread, wave-granular, in blocks

@@ -1,4 +1,4 @@
-#include "memory_analysis.h"
+#include "cache_latency_analysis.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -7,102 +7,6 @@
 
 #include "stats.h"
 
-#define MAX_POINTS 1024
-
-static double median_range(const double *y, size_t first, size_t last)
-{
-    return gp_stats_median(y + first, last - first + 1);
-}
-
-static int within(double v, double ref, double tol)
-{
-    return isfinite(v) && fabs(v - ref) <= tol * fabs(ref);
-}
-
-/* A run is a transition between levels, not a level, when it spans less
- * than GP_MEM_TRANSITION_WIDTH in footprint and either has fewer than 3
- * points (partial hits just past a capacity) or sits between its
- * neighbours' latencies, each at least tol away (a ramp from one level to
- * the next, e.g. the points that refine() adds inside a step).  A real level
- * spans more than one step of the main sweep (2^(1/4) = 1.19 per point). */
-static int is_transition(const gp_mem_plateau *r, size_t n, size_t i, double tol)
-{
-    if (!(r[i].x_last < GP_MEM_TRANSITION_WIDTH * r[i].x_first))
-        return 0;
-    if (r[i].npoints < 3)
-        return 1;
-    if (i == 0 || i + 1 >= n)
-        return 0;
-    double a = r[i - 1].latency, b = r[i].latency, c = r[i + 1].latency;
-    double lo = fmin(a, c), hi = fmax(a, c);
-    return b > lo * (1 + tol) && b * (1 + tol) < hi;
-}
-
-size_t gp_mem_plateaus(const double *x, const double *y, size_t n, double tol, int min_points,
-                       gp_mem_plateau *out, size_t max_out)
-{
-    if (n == 0 || n > MAX_POINTS || max_out == 0)
-        return 0;
-    gp_mem_plateau runs[MAX_POINTS];
-    size_t nruns = 0, start = 0;
-    /* Greedy runs: compare each point with the median of the run so far, so a
-     * slow drift is absorbed only while it stays within tol of the bulk. */
-    for (size_t j = 1; j <= n; j++) {
-        int close = j == n;
-        if (!close) {
-            double med = median_range(y, start, j - 1);
-            if (!within(y[j], med, tol)) {
-                int outlier = j + 1 < n && within(y[j + 1], med, tol) && j - start >= 2;
-                close = !outlier;
-            }
-        }
-        if (close) {
-            gp_mem_plateau *r = &runs[nruns++];
-            r->first = start;
-            r->last = j - 1;
-            r->latency = median_range(y, start, j - 1);
-            r->x_first = x[start];
-            r->x_last = x[j - 1];
-            r->npoints = (int)(j - start);
-            start = j;
-        }
-    }
-    /* Drop runs of fewer than min_points, then transitions (see
-     * is_transition), then merge neighbours that agree. */
-    size_t m = 0;
-    for (size_t i = 0; i < nruns; i++)
-        if (runs[i].npoints >= min_points)
-            runs[m++] = runs[i];
-    nruns = m;
-    for (int changed = 1; changed && nruns > 1;) {
-        changed = 0;
-        for (size_t i = 0; i < nruns; i++) {
-            if (!is_transition(runs, nruns, i, tol))
-                continue;
-            memmove(&runs[i], &runs[i + 1], (nruns - i - 1) * sizeof runs[0]);
-            nruns--;
-            changed = 1;
-            break; /* neighbours changed: look again from the start */
-        }
-    }
-    size_t k = 0;
-    for (size_t i = 0; i < nruns; i++) {
-        if (k > 0 && within(runs[i].latency, out[k - 1].latency, tol) &&
-            within(out[k - 1].latency, runs[i].latency, tol)) {
-            gp_mem_plateau *p = &out[k - 1];
-            size_t first = p->first;
-            p->last = runs[i].last;
-            p->x_last = runs[i].x_last;
-            p->npoints += runs[i].npoints;
-            p->latency = median_range(y, first, p->last);
-            continue;
-        }
-        if (k == max_out)
-            break;
-        out[k++] = runs[i];
-    }
-    return k;
-}
 
 static double clamp01(double v)
 {
@@ -242,90 +146,6 @@ double gp_mem_line_knee(const double *stride, const double *lat, size_t n, doubl
     return stride[knee];
 }
 
-static int is_pow2(double s)
-{
-    long v = lround(s);
-    return v > 0 && fabs(s - (double)v) < 1e-9 && (v & (v - 1)) == 0;
-}
-
-static double degree_at(const double *stride, const double *degree, size_t n, double s)
-{
-    for (size_t i = 0; i < n; i++)
-        if (fabs(stride[i] - s) < 1e-9)
-            return degree[i];
-    return NAN;
-}
-
-int gp_mem_bank_geometry(const double *stride, const double *degree, size_t n, int elem_bytes,
-                         int *banks, int *bank_bytes, double *confidence)
-{
-    if (confidence)
-        *confidence = 0;
-    if (elem_bytes <= 0)
-        return -1;
-    double smax = 0;
-    for (size_t i = 0; i < n; i++)
-        if (is_pow2(stride[i]) && stride[i] > smax)
-            smax = stride[i];
-    /* First power-of-two stride with a conflict. */
-    double sc = NAN;
-    for (double s = 2; s <= smax; s *= 2) {
-        double d = degree_at(stride, degree, n, s);
-        if (isfinite(d) && d >= 1.5) {
-            sc = s;
-            break;
-        }
-    }
-    if (!isfinite(sc))
-        return -1;
-    /* The degree doubles with the stride until the banks are all used. */
-    double ssat = NAN, good = 0, steps = 0;
-    for (double s = sc; 2 * s <= smax; s *= 2) {
-        double d = degree_at(stride, degree, n, s), d2 = degree_at(stride, degree, n, 2 * s);
-        if (!isfinite(d) || !isfinite(d2))
-            return -1;
-        double r = d2 / d;
-        if (r < 1.4) {
-            ssat = s;
-            break;
-        }
-        steps++;
-        good += r > 1.7 && r < 2.3;
-    }
-    if (!isfinite(ssat))
-        return -1;
-    double w = elem_bytes * sc / 2.0;
-    if (w < 1)
-        return -1;
-    *bank_bytes = (int)lround(w);
-    *banks = (int)lround(ssat * elem_bytes / w);
-    if (confidence) {
-        /* Clean doublings up to saturation, and a flat degree after it. */
-        double dsat = degree_at(stride, degree, n, ssat), dafter = degree_at(stride, degree, n, 2 * ssat);
-        double flat = within(dafter, dsat, 0.15) ? 1.0 : 0.5;
-        *confidence = (steps > 0 ? good / steps : 0.5) * flat;
-    }
-    return 0;
-}
-
-int gp_mem_best_pad(const double *stride, const double *degree, size_t n, int tile, int max_pad,
-                    double *degree_out)
-{
-    int best = -1;
-    double bd = INFINITY;
-    for (int p = 0; p <= max_pad; p++) {
-        double d = degree_at(stride, degree, n, (double)(tile + p));
-        if (!isfinite(d))
-            return -1;
-        if (d < bd * 0.95) { /* a pad must win clearly to beat a smaller one */
-            bd = d;
-            best = p;
-        }
-    }
-    if (degree_out)
-        *degree_out = bd;
-    return best;
-}
 
 /* ---- DRAM latency by L2 partition */
 
@@ -339,31 +159,6 @@ int gp_mem_partition_class_of(const gp_mem_partition *p, double t_second)
     if (!usable(t_second) || !(t_second >= p->fence_lo && t_second <= p->fence_hi))
         return -1;
     return p->detected && t_second > p->threshold ? 1 : 0;
-}
-
-/* Otsu's threshold over sorted v[0..m): the split index k (classes v[0..k)
- * and v[k..m)) with the largest between-class variance w0 w1 (mu0 - mu1)^2,
- * over splits between distinct values; 0 when all values are equal. */
-static size_t otsu_split(const double *v, size_t m)
-{
-    double total = 0;
-    for (size_t i = 0; i < m; i++)
-        total += v[i];
-    double left = 0, best = -1;
-    size_t bk = 0;
-    for (size_t k = 1; k < m; k++) {
-        left += v[k - 1];
-        if (!(v[k] > v[k - 1]))
-            continue;
-        double w0 = (double)k / (double)m, w1 = 1.0 - w0;
-        double d = left / (double)k - (total - left) / (double)(m - k);
-        double bcv = w0 * w1 * d * d;
-        if (bcv > best) {
-            best = bcv;
-            bk = k;
-        }
-    }
-    return bk;
 }
 
 /* Figures of one class: the samples whose class is `cls`. */
@@ -394,31 +189,6 @@ static void class_empty(gp_mem_partition_class *c)
     c->count = c->dram_count = 0;
     c->l2_median = c->l2_p10 = c->l2_p90 = NAN;
     c->dram_median = c->dram_p10 = c->dram_p90 = NAN;
-}
-
-double gp_mem_valley_depth(const double *v, size_t m, size_t k)
-{
-    if (k == 0 || k >= m)
-        return NAN;
-    const double c1 = 0.5 * (v[(k - 1) / 2] + v[k / 2]);
-    const double c2 = 0.5 * (v[k + (m - k - 1) / 2] + v[k + (m - k) / 2]);
-    if (!(c2 > c1))
-        return NAN;
-    /* Nine bins of width w centred on c1, c1 + w, ..., c2 = c1 + 8w. */
-    enum { NB = 9 };
-    const double w = (c2 - c1) / (NB - 1);
-    size_t cnt[NB] = {0};
-    for (size_t i = 0; i < m; i++) {
-        double f = (v[i] - c1) / w + 0.5;
-        if (f >= 0 && f < NB)
-            cnt[(int)f]++;
-    }
-    size_t valley = cnt[1];
-    for (int j = 2; j < NB - 1; j++)
-        if (cnt[j] < valley)
-            valley = cnt[j];
-    const size_t peak = cnt[0] < cnt[NB - 1] ? cnt[0] : cnt[NB - 1];
-    return peak ? (double)valley / (double)peak : INFINITY;
 }
 
 int gp_mem_partition_split(const double *t_second, const double *t_first, size_t n, double overhead,
@@ -477,7 +247,7 @@ int gp_mem_partition_split_by(const double *key, const double *t_second, const d
         return 0;
     }
     gp_stats_sort(v, m);
-    size_t k = otsu_split(v, m);
+    size_t k = gp_analysis_otsu_split(v, m);
     double small = k ? (double)(k < m - k ? k : m - k) / (double)m : 0;
     if (k) {
         /* The class medians of the candidate split, whether or not it stands. */

@@ -3,8 +3,8 @@
  * explain them, and whether throughput follows the cliffs.  Pure functions
  * over arrays (points sorted by registers per thread), unit-tested on
  * synthetic occupancy curves. */
-#ifndef GP_REGISTER_ANALYSIS_H
-#define GP_REGISTER_ANALYSIS_H
+#ifndef GP_REGISTER_LIMITS_ANALYSIS_H
+#define GP_REGISTER_LIMITS_ANALYSIS_H
 
 #include <stddef.h>
 
@@ -42,5 +42,12 @@ int gp_register_cliffs_followed(const double *threads, const double *thr, size_t
 
 /* First index with local (spill) bytes > 0, or -1. */
 int gp_register_first_spill(const double *local_bytes, size_t n);
+
+/* The probe's parameters (shared with the tests on recorded series): a
+ * cliff is a drop of resident threads by more than GP_REGLIM_CLIFF_REL, and
+ * throughput follows it when it drops by at least GP_REGLIM_FOLLOW_FRAC of
+ * the occupancy's relative drop. */
+#define GP_REGLIM_CLIFF_REL 0.02
+#define GP_REGLIM_FOLLOW_FRAC 0.5
 
 #endif

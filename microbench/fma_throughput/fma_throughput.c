@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "analysis.h"
-#include "compute_analysis.h"
+#include "fma_throughput_analysis.h"
 #include "fma_throughput.h"
 #include "evtimer.h"
 #include "harness.h"
@@ -24,9 +24,8 @@
 #include "stats.h"
 
 #define MAX_POINTS 256
-#define PEAK_FRAC 0.95
-/* A step in kernel time: at least this much above the flat part. */
-#define STEP_REL 0.3
+#define PEAK_FRAC GP_FMA_PEAK_FRAC
+#define STEP_REL GP_FMA_STEP_REL
 #define PROBE "fma_throughput"
 
 typedef struct fma_run {
@@ -158,7 +157,7 @@ static gp_status sweep_one_cu(gp_probe_ctx *ctx, fma_run *t, double target_ms, i
         set_value(ctx->rec, "min_waves_per_simd_for_peak", x[imin] / 4, "waves", -1,
                   "min_waves_for_peak / 4: four SIMDs (gfx9) or SM sub-partitions (NVIDIA sm_70+) per CU");
     }
-    double lanes = gp_compute_lanes_pow2(y[ipk], 0.03);
+    double lanes = gp_compute_lanes_pow2(y[ipk], GP_FMA_LANES_TOL);
     set_value(ctx->rec, "fp32_lanes_per_cu_inferred", lanes, "lanes", -1,
               "smallest power of two >= 0.97 x the measured one-CU fp32 peak");
     return gp_ok();
@@ -311,7 +310,7 @@ static gp_status sweep_chip(gp_probe_ctx *ctx, fma_run *t, double target_ms, int
         set_value(r, "detected_compute_units", units, "CUs", -1, m);
         if (fabs(units - cus) > 0.5)
             gp_record_note(r, "detected %.1f compute units; the runtime reports %d", units, cus);
-        gp_staircase_fit f = gp_compute_staircase(x, y, (size_t)n, 1, (int)maxb, 0.15);
+        gp_staircase_fit f = gp_compute_staircase(x, y, (size_t)n, 1, (int)maxb, GP_FMA_STAIRCASE_MAX_RMS);
         if (f.units > 0)
             gp_record_note(r, "staircase fit time = %.2f ms x ceil(blocks / c) over the coarse sweep: c in "
                               "[%d, %d] (rms %.1f%%)", f.step_time, f.units_lo, f.units_hi, 100 * f.rel_rms);

@@ -8,7 +8,7 @@
  * footprints run many passes in one launch (>= ~1 ms).  Each point: event
  * time, median of repeats.  Bytes = bytes read + bytes written (copy 2 x N x
  * size, triad 3 x N x size).  Levels come from plateaus of the best
- * bandwidth versus footprint (common/bandwidth_analysis).
+ * bandwidth versus footprint (gp_bw_plateaus in common/analysis.c, the levels in memory_bandwidth_analysis.c).
  *
  * At footprints beyond 4x L2 (DRAM) the sweep adds the variants of the tuned
  * STREAM codes: 16-byte accesses with 2 or 4 elements per thread per step
@@ -19,7 +19,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bandwidth_analysis.h"
+#include "memory_bandwidth_analysis.h"
 #include "evtimer.h"
 #include "harness.h"
 #include "memory_bandwidth.h"
@@ -396,7 +396,7 @@ static void analyse(gp_probe_ctx *ctx, const sweep *sw)
     double l2_level = NAN, l1_level = NAN;
     for (int k = 0; k < GP_MEMBW_KERNELS; k++) {
         gp_bw_plateau p[8];
-        int np = gp_bw_plateaus(sw->best[k], (size_t)sw->nf, 0.08, 2, p, 8);
+        int np = gp_bw_plateaus(sw->best[k], (size_t)sw->nf, GP_BW_PLATEAU_TOL, GP_BW_PLATEAU_MIN_POINTS, p, 8);
         gp_bw_levels lv = gp_bw_classify(sw->foot, p, np, l2);
         char line[256];
         int o = snprintf(line, sizeof line, "%s: %d plateau(s)", kname[k], np);

@@ -28,4 +28,8 @@ gp_divergence_wave gp_divergence_wave_from_groups(const double *group, const dou
 /* time / reference, NaN unless both are finite and positive. */
 double gp_divergence_ratio(double time, double reference);
 
+/* The probe's parameter (shared with the tests on recorded series): a group
+ * time within this fraction of the uniform time counts as "no slowdown". */
+#define GP_DIVERGENCE_GROUP_TOL 0.10
+
 #endif

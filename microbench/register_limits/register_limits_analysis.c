@@ -1,4 +1,4 @@
-#include "register_analysis.h"
+#include "register_limits_analysis.h"
 
 #include <math.h>
 

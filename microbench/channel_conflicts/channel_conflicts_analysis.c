@@ -1,102 +1,10 @@
-#include "bandwidth_analysis.h"
+#include "channel_conflicts_analysis.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "stats.h"
-
-double gp_bw_theoretical_gbs(int bus_bits, double mem_clock_mhz)
-{
-    if (bus_bits <= 0 || !(mem_clock_mhz > 0))
-        return NAN;
-    return (double)bus_bits / 8.0 * mem_clock_mhz * 1e6 * 2.0 / 1e9;
-}
-
-/* 1 when every y[i..j] is within rel_tol of their median. */
-static int run_is_flat(const double *y, size_t i, size_t j, double rel_tol, double *median)
-{
-    double buf[256] = {0};
-    if (j < i || j - i + 1 > sizeof buf / sizeof buf[0])
-        return 0;
-    size_t n = j - i + 1;
-    for (size_t k = 0; k < n; k++) {
-        if (!isfinite(y[i + k]))
-            return 0;
-        buf[k] = y[i + k];
-    }
-    double m = gp_stats_median(buf, n);
-    if (!(m > 0))
-        return 0;
-    for (size_t k = 0; k < n; k++)
-        if (fabs(buf[k] - m) > rel_tol * m)
-            return 0;
-    *median = m;
-    return 1;
-}
-
-int gp_bw_plateaus(const double *y, size_t n, double rel_tol, size_t min_points,
-                   gp_bw_plateau *out, int max_out)
-{
-    int np = 0;
-    size_t i = 0;
-    if (min_points < 1)
-        min_points = 1;
-    while (i < n && np < max_out) {
-        double m;
-        if (!run_is_flat(y, i, i, rel_tol, &m)) {
-            i++;
-            continue;
-        }
-        size_t j = i;
-        while (j + 1 < n && run_is_flat(y, i, j + 1, rel_tol, &m))
-            j++;
-        if (j - i + 1 >= min_points) {
-            run_is_flat(y, i, j, rel_tol, &m);
-            double lo = y[i], hi = y[i];
-            for (size_t k = i; k <= j; k++)
-                lo = fmin(lo, y[k]), hi = fmax(hi, y[k]);
-            out[np].first = i;
-            out[np].last = j;
-            out[np].level = m;
-            out[np].spread = (hi - lo) / m;
-            np++;
-            i = j + 1;
-        } else {
-            /* A short run started on a transition point: restart one later so
-             * the transition does not split the next plateau. */
-            i++;
-        }
-    }
-    return np;
-}
-
-gp_bw_levels gp_bw_classify(const double *footprint, const gp_bw_plateau *p, int np,
-                            double l2_bytes)
-{
-    gp_bw_levels lv = {-1, -1, -1};
-    for (int k = np - 1; k >= 0; k--)
-        if (footprint[p[k].first] >= l2_bytes) {
-            lv.dram = k;
-            break;
-        }
-    for (int k = np - 1; k >= 0; k--) {
-        if (k == lv.dram || footprint[p[k].last] > l2_bytes)
-            continue;
-        /* A cache level runs at least as fast as the memory behind it. */
-        if (lv.dram >= 0 && p[k].level < p[lv.dram].level)
-            continue;
-        lv.l2 = k;
-        break;
-    }
-    if (lv.l2 > 0)
-        for (int k = lv.l2 - 1; k >= 0; k--)
-            if (p[k].level >= 1.2 * p[lv.l2].level) {
-                lv.l1 = k;
-                break;
-            }
-    return lv;
-}
 
 void gp_bw_window_analyse(const double *w, const double *bw, size_t n, gp_bw_window_fit *out)
 {

@@ -1,38 +1,16 @@
-/* Analysis of memory-hierarchy curves: plateaus and steps in latency versus
- * footprint (cache levels, their capacity and hit latency), the knee of a
- * stride sweep (line size) and the bank geometry of shared memory from
- * conflict degrees.  Pure C over arrays, unit-tested on synthetic curves
- * (tests/unit/test_memory_analysis.c).  Used by microbench/cache_latency.c
- * and microbench/lds.c. */
-#ifndef GP_MEMORY_ANALYSIS_H
-#define GP_MEMORY_ANALYSIS_H
+/* Analysis of the cache_latency probe: levels and steps in latency versus
+ * footprint (cache levels, their capacity and hit latency, from the shared
+ * gp_mem_plateaus of common/analysis.h), the knee of a stride sweep (line
+ * size) and the DRAM latency by L2 partition.  Pure C over arrays,
+ * unit-tested on synthetic curves (tests/unit/test_memory_analysis.c) and on
+ * the recorded H200 series (tests/unit/test_recorded_h200.c). */
+#ifndef GP_CACHE_LATENCY_ANALYSIS_H
+#define GP_CACHE_LATENCY_ANALYSIS_H
 
 #include <stddef.h>
 
-/* A run of points whose latency stays within a tolerance of its median. */
-typedef struct gp_mem_plateau {
-    size_t first, last;   /* index range in the (ascending) input */
-    double latency;       /* median y over the run */
-    double x_first, x_last;
-    int npoints;
-} gp_mem_plateau;
+#include "analysis.h"
 
-/* Footprint ratio (last / first) below which a short run or a ramp is a
- * transition between levels rather than a level. */
-#define GP_MEM_TRANSITION_WIDTH 1.3
-
-/* Segment y(x) (x ascending, e.g. log-spaced footprints) into plateaus:
- * a point joins the current run when it lies within `tol` (relative) of the
- * run's median; a single point off the run whose successor is back on it is
- * an outlier and stays in the run.  Runs shorter than `min_points` are
- * transition points between levels and are dropped, and so are runs
- * narrower than GP_MEM_TRANSITION_WIDTH in footprint that have fewer than 3
- * points or whose latency lies between their neighbours' (a ramp, e.g.
- * partial hits just past a capacity); neighbouring runs whose medians agree
- * within `tol` are then merged.  Returns the number of plateaus written (at
- * most max_out). */
-size_t gp_mem_plateaus(const double *x, const double *y, size_t n, double tol, int min_points,
-                       gp_mem_plateau *out, size_t max_out);
 
 /* One level of the hierarchy as seen in the curve. */
 typedef struct gp_mem_level {
@@ -80,24 +58,6 @@ int gp_mem_label(const gp_mem_level *lv, size_t n, double l2_reported, double l2
 double gp_mem_line_knee(const double *stride, const double *lat, size_t n, double min_rise,
                         double *confidence);
 
-/* Shared-memory bank geometry from conflict degrees of `elem_bytes`-wide
- * accesses at power-of-two strides (in elements): degree[i] = time at
- * stride[i] / time at stride 1.  With B banks of w bytes, the first
- * power-of-two stride that conflicts is s_c = 2w / elem (two lanes a bank
- * apart) and the degree doubles with the stride until it saturates at
- * s_sat = B w / elem.  Writes *bank_bytes = elem s_c / 2 and
- * *banks = s_sat elem / bank_bytes; returns 0, or -1 when no conflict is
- * seen or the degree never stops doubling within the strides given.
- * The geometry is the effective one for these accesses: hardware that
- * serves half a wave per pass with 2B banks of w/2 bytes reads the same. */
-int gp_mem_bank_geometry(const double *stride, const double *degree, size_t n, int elem_bytes,
-                         int *banks, int *bank_bytes, double *confidence);
-
-/* Padding p in 0..max_pad with the smallest degree at stride tile + p
- * (the column read of a [rows][tile + p] tile of elements); ties go to the
- * smallest p.  Returns -1 when any stride tile + p is missing. */
-int gp_mem_best_pad(const double *stride, const double *degree, size_t n, int tile, int max_pad,
-                    double *degree_out);
 
 /* DRAM latency by L2 partition.  A one-thread walk over cold sample lines
  * times, per line, the first load (t_first: an L2 miss served by DRAM) and
@@ -161,13 +121,6 @@ int gp_mem_partition_split(const double *t_second, const double *t_first, size_t
 int gp_mem_partition_split_by(const double *key, const double *t_second, const double *t_first, size_t n,
                               double overhead, gp_mem_partition *out);
 
-/* Depth of the valley between the two classes of sorted v[0..m) split at k
- * (classes v[0..k), v[k..m)): nine bins of equal width centred on the class
- * medians and on seven points between them; the emptiest inner bin's count
- * over the lesser of the two outer bins' counts.  About 0 for two separate
- * modes, >= 1 for one mode (or a flat spread) cut in two; NaN for k = 0 or
- * k >= m or equal medians, INFINITY for an empty outer bin. */
-double gp_mem_valley_depth(const double *v, size_t m, size_t k);
 
 /* Class of one sample by its raw key value (t_second for
  * gp_mem_partition_split): 0 near (or the one class), 1 far, -1 outside the

@@ -14,6 +14,7 @@
 #include "evtimer.h"
 #include "harness.h"
 #include "launch_rate.h"
+#include "launch_rate_analysis.h"
 #include "stats.h"
 #include "probe.h"
 #include "progress.h"
@@ -176,20 +177,6 @@ static gp_status measure_launch_cost(gp_probe_ctx *ctx, timed_launch *t)
     return gp_ok();
 }
 
-/* Median loss a per-wave launch cost would predict for the same shapes:
- * a block of n threads costs as much as ceil(n/w) whole waves. */
-static double per_wave_model_loss(const double *x, size_t n, int w)
-{
-    double loss[MAX_POINTS];
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++) {
-        long xi = lround(x[i]);
-        if (xi > w && xi % w)
-            loss[k++] = 1.0 - (double)xi / (double)(((xi + w - 1) / w) * w);
-    }
-    return k ? gp_stats_median(loss, k) : NAN;
-}
-
 static void granularity_finding(gp_record *r, const char *key, long modulus, const double *x,
                                 const double *rate, int n, int n1d, int w)
 {
@@ -208,7 +195,7 @@ static void granularity_finding(gp_record *r, const char *key, long modulus, con
         gp_record_note(r, "blocks that are not a multiple of the wave size (%d) %s: %.1f%% below their "
                           "neighbours (a per-wave launch cost would give %.1f%%)",
                        w, loss > 0.03 ? "lose launch rate" : "do not lose launch rate", 100 * loss,
-                       100 * per_wave_model_loss(x, (size_t)n, w));
+                       100 * gp_launch_rate_per_wave_loss(x, (size_t)n, w));
     else
         gp_record_note(r, "blocks that are not a multiple of %ld threads %s: %.1f%% below their neighbours",
                        modulus, loss > 0.03 ? "lose launch rate" : "do not lose launch rate", 100 * loss);
@@ -240,7 +227,7 @@ static void analyse(gp_probe_ctx *ctx, const double *x, const double *rate, cons
     else
         gp_record_none(r, "min_block_for_peak", "threads", "no 1D block reached 95% of the peak");
     /* Small blocks: the rate per block is the chip's block launch rate. */
-    double bpc = gp_analysis_median_ratio(x, rate, (size_t)n1d, 1, w);
+    double bpc = gp_launch_rate_blocks_per_cycle(x, rate, (size_t)n1d, w);
     gp_record_value(r, "blocks_per_cycle", bpc, "blocks/cycle", -1,
                     "median of threads/cycle over block size, 1D blocks of 1..wave size threads");
     double at_max = rate[n1d - 1] / x[n1d - 1];

@@ -1,4 +1,4 @@
-#include "compute_analysis.h"
+#include "fma_throughput_analysis.h"
 
 #include <math.h>
 #include <stdlib.h>

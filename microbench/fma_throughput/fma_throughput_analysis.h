@@ -2,8 +2,8 @@
  * time over block count that reveals the number of compute units, the first
  * step of such a curve, and the FMA lanes per CU a measured rate implies.
  * Pure functions over arrays, unit-tested on synthetic curves. */
-#ifndef GP_COMPUTE_ANALYSIS_H
-#define GP_COMPUTE_ANALYSIS_H
+#ifndef GP_FMA_THROUGHPUT_ANALYSIS_H
+#define GP_FMA_THROUGHPUT_ANALYSIS_H
 
 #include <stddef.h>
 
@@ -37,8 +37,18 @@ int gp_compute_first_step(const double *y, size_t n, double rel);
 double gp_compute_lanes_pow2(double rate, double tol);
 
 /* Published FP32 FMA lanes per CU/SM for an architecture name ("sm_90",
- * "gfx900"...), matched by prefix in a small table (see compute_analysis.c
+ * "gfx900"...), matched by prefix in a small table (see fma_throughput_analysis.c
  * for the sources); writes the source text.  0 when the arch is not in it. */
 int gp_compute_published_fp32_lanes(const char *arch, const char **source);
+
+/* The probe's parameters, here so that the probe and the tests on recorded
+ * series apply the same analysis.  Peak reached: at least this fraction of
+ * it.  A step in kernel time: at least GP_FMA_STEP_REL above the flat part.
+ * Lanes: the power of two within GP_FMA_LANES_TOL above the peak.  The
+ * staircase fit of the chip sweep: at most this rms (relative). */
+#define GP_FMA_PEAK_FRAC 0.95
+#define GP_FMA_STEP_REL 0.3
+#define GP_FMA_LANES_TOL 0.03
+#define GP_FMA_STAIRCASE_MAX_RMS 0.15
 
 #endif

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "atomics.h"
+#include "atomics_analysis.h"
 #include "evtimer.h"
 #include "harness.h"
 #include "probe.h"
@@ -42,16 +43,6 @@ static gp_status time_once(void *ctx, double *ms_out)
     return gp_evtimer_stop_ms(&r->tm, ms_out);
 }
 
-/* Adds landing on the most contended address: the exactness limit. */
-static double adds_per_address(const at_run *r, int wave)
-{
-    switch (r->mode) {
-    case GP_ATOM_WAVE: return (double)wave;
-    case GP_ATOM_ALL: return r->lds ? (double)BLOCK : (double)r->grid * BLOCK;
-    default: return 1.0;
-    }
-}
-
 /* Host check of the last repeat's counts: every counter equals the adds its
  * address received, every other slot is 0. */
 static gp_status verify(const at_run *r, int wave, const char *what)
@@ -65,16 +56,7 @@ static gp_status verify(const at_run *r, int wave, const char *what)
     }
     gp_status st = gp_rt_copy_to_host(h, r->buf, r->buf_bytes);
     for (size_t g = 0; g < threads && st.code == GP_OK; g++) {
-        size_t idx;
-        if (r->lds) {
-            size_t b = g / BLOCK, t = g % BLOCK;
-            idx = b * BLOCK + (r->mode == GP_ATOM_SPREAD ? t : r->mode == GP_ATOM_WAVE ? t / (size_t)wave : 0);
-        } else {
-            idx = r->mode == GP_ATOM_SPREAD ? g * GP_ATOM_LINE_ELEMS
-                : r->mode == GP_ATOM_WAVE  ? (g / (size_t)wave) * GP_ATOM_LINE_ELEMS
-                : r->mode == GP_ATOM_ALL   ? 0
-                                           : g;
-        }
+        size_t idx = gp_atomics_slot(r->lds, r->mode, g, BLOCK, wave);
         if (idx < n)
             want[idx] += r->iters;
     }
@@ -106,7 +88,8 @@ static gp_status measure(gp_probe_ctx *ctx, at_run *r, gp_series *ser, const cha
     double threads = (double)r->grid * BLOCK;
     /* Cap iters so no counter passes 2^24 (fp32) or 2^31 (int32). */
     double limit = r->is_float ? FP32_EXACT : 2147483647.0;
-    int max_iters = (int)fmin(1 << 22, floor(limit / adds_per_address(r, wave)));
+    double adds = gp_atomics_adds_per_address(r->lds, r->mode, r->grid, BLOCK, wave);
+    int max_iters = (int)fmin(1 << 22, floor(limit / adds));
     if (max_iters < 1)
         return gp_fail(GP_ERR_USAGE, "atomics: %s: %0.f threads on one address exceed the exact count range", what,
                        threads);

@@ -17,7 +17,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bandwidth_analysis.h"
+#include "analysis.h"
+#include "channel_conflicts_analysis.h"
 #include "channel_conflicts.h"
 #include "evtimer.h"
 #include "harness.h"

@@ -22,8 +22,7 @@
 #include "stats.h"
 
 #define BLOCK 256
-/* A group time within this fraction of the uniform time counts as "no slowdown". */
-#define GROUP_TOL 0.10
+#define GROUP_TOL GP_DIVERGENCE_GROUP_TOL
 /* One divergent lane must cost at least this much (both paths serialized gives ~2). */
 #define MIN_SLOWDOWN 1.3
 #define MAX_ITERS (1 << 24)

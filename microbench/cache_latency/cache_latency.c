@@ -8,7 +8,7 @@
  * the in-kernel cycle counter.  Footprints 1 KiB .. 4x the reported L2 at 4
  * points per octave, then 2 per octave on to a few GiB (TLB reach; only a
  * sample of 64K nodes is chased there).  The curve is segmented into
- * plateaus (common/memory_analysis.c): each plateau is a level, its median
+ * plateaus (cache_latency_analysis.c, over gp_mem_plateaus of common/analysis.c): each plateau is a level, its median
  * the hit latency, the step after it the capacity, refined by extra points
  * inside each step.  A second sweep with loads that skip L1 gives the L2
  * latency directly.  Line size: a sequential chase at strides 8..1024 B over
@@ -33,7 +33,7 @@
 #include <string.h>
 
 #include "cache_latency.h"
-#include "memory_analysis.h"
+#include "cache_latency_analysis.h"
 #include "probe.h"
 #include "progress.h"
 #include "stats.h"

@@ -9,7 +9,7 @@
  * is saturated: cycles per wave-wide load then count the passes the access
  * needs.  Degree(stride) = cycles(stride) / cycles(stride 1) of the same
  * element size.  Bank width and count from the power-of-two strides
- * (common/memory_analysis.c); the pad for a [32][32 + p] tile read by
+ * (lds_analysis.c); the pad for a [32][32 + p] tile read by
  * column is the stride 32 + p with the smallest degree — the column read is
  * exactly the lane * (32 + p) pattern, so it is measured by the sweep. */
 #include <math.h>
@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "lds.h"
-#include "memory_analysis.h"
+#include "lds_analysis.h"
 #include "probe.h"
 #include "progress.h"
 #include "stats.h"
@@ -108,7 +108,7 @@ static void analyse_banks(gp_probe_ctx *ctx, const bank_curve *c4, const bank_cu
     gp_record *r = ctx->rec;
     int banks = 0, bw = 0;
     double conf;
-    if (gp_mem_bank_geometry(c4->stride, c4->degree, c4->n, 4, &banks, &bw, &conf) == 0) {
+    if (gp_mem_bank_geometry(c4->stride, c4->degree, c4->n, GP_LDS_BANK_ELEM_BYTES, &banks, &bw, &conf) == 0) {
         char m[256];
         snprintf(m, sizeof m,
                  "4-byte accesses at power-of-two strides: degree doubles from stride %d to %d and then "
@@ -128,7 +128,7 @@ static void analyse_banks(gp_probe_ctx *ctx, const bank_curve *c4, const bank_cu
     }
     int tile = banks > 0 ? banks : 32;
     double best;
-    int pad = gp_mem_best_pad(c4->stride, c4->degree, c4->n, tile, 4, &best);
+    int pad = gp_mem_best_pad(c4->stride, c4->degree, c4->n, tile, GP_LDS_MAX_PAD, &best);
     if (pad >= 0) {
         char m[256];
         snprintf(m, sizeof m,

@@ -7,7 +7,7 @@
  * bytes (hipFuncGetAttributes) and blocks per CU (occupancy API); each runs
  * the same FMA work on a grid of two full waves of blocks, timed with events.
  * From registers -> resident threads: occupancy cliffs, the allocation
- * granule and the register file per CU (common/register_analysis.c); the
+ * granule and the register file per CU (register_limits_analysis.c); the
  * first variant with local bytes is the spill point. */
 #include <math.h>
 #include <stdio.h>
@@ -17,7 +17,7 @@
 #include "harness.h"
 #include "probe.h"
 #include "progress.h"
-#include "register_analysis.h"
+#include "register_limits_analysis.h"
 #include "register_limits.h"
 #include "stats.h"
 
@@ -152,8 +152,8 @@ static void analyse(gp_probe_ctx *ctx, const reg_point *p, int n)
         gp_record_none(r, "per_cu", "registers", why);
     }
     int idx[MAX_VAR];
-    int nc = gp_register_cliffs(thr, (size_t)n, 0.02, idx, MAX_VAR);
-    int fol = gp_register_cliffs_followed(thr, rate, (size_t)n, idx, nc < MAX_VAR ? nc : MAX_VAR, 0.5);
+    int nc = gp_register_cliffs(thr, (size_t)n, GP_REGLIM_CLIFF_REL, idx, MAX_VAR);
+    int fol = gp_register_cliffs_followed(thr, rate, (size_t)n, idx, nc < MAX_VAR ? nc : MAX_VAR, GP_REGLIM_FOLLOW_FRAC);
     gp_record_value(r, "occupancy_cliffs", nc, "count", -1, "drops of resident threads per CU as registers grow");
     gp_record_value(r, "cliffs_followed_by_throughput", fol, "count", -1,
                     "cliffs where FMA throughput drops by at least half the occupancy's relative drop");
