@@ -7,6 +7,7 @@
 
 #include "characterize.h"
 #include "gp_test.h"
+#include "probe.h"
 
 GP_TEST(characterize_table_from_h200_records)
 {
@@ -44,13 +45,16 @@ GP_TEST(characterize_needs_records)
     static gp_table t;
     gp_status st = gp_characterize_table("/nonexistent-results", tables, &t, NULL, 0, NULL);
     GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "no probe records"));
-    /* Every mapping names a key the table schema has. */
-    for (size_t i = 0; gp_char_map_at(i); i++) {
-        const gp_char_map *m = gp_char_map_at(i);
-        if (gp_table_key_index(m->section, m->table_key) < 0)
-            fprintf(stderr, "unknown key %s.%s\n", m->section, m->table_key);
-        GP_CHECK(gp_table_key_index(m->section, m->table_key) >= 0);
-    }
+    /* Every probe's table row names a key the table schema has. */
+    size_t nrows = 0;
+    for (size_t i = 0; gp_probe_at(i); i++)
+        for (size_t k = 0; k < gp_probe_at(i)->ntable_rows; k++, nrows++) {
+            const gp_probe_row *m = &gp_probe_at(i)->table_rows[k];
+            if (gp_table_key_index(m->section, m->key) < 0)
+                fprintf(stderr, "unknown key %s.%s (probe %s)\n", m->section, m->key, gp_probe_at(i)->name);
+            GP_CHECK(gp_table_key_index(m->section, m->key) >= 0);
+        }
+    GP_CHECK(nrows > 0);
     return 0;
 }
 
