@@ -230,6 +230,11 @@ void gp_doc_list_end(gp_doc *d)
 
 void gp_doc_table_begin(gp_doc *d, int ncols, const char *const *heads)
 {
+    gp_doc_table_begin_aligned(d, ncols, heads, NULL);
+}
+
+void gp_doc_table_begin_aligned(gp_doc *d, int ncols, const char *const *heads, const char *align)
+{
     block(d);
     d->ncols = ncols;
     if (html(d)) {
@@ -252,8 +257,9 @@ void gp_doc_table_begin(gp_doc *d, int ncols, const char *const *heads)
         fputs(heads ? " |" : "|", d->f);
     }
     fputs("\n|", d->f);
+    size_t nalign = align ? strlen(align) : 0;
     for (int i = 0; i < ncols; i++)
-        fputs(" --- |", d->f);
+        fputs((size_t)i < nalign && align[i] == 'r' ? " ---: |" : " --- |", d->f);
     fputc('\n', d->f);
 }
 

@@ -82,6 +82,9 @@ void gp_doc_list_end(gp_doc *d);
 /* A table of ncols columns.  heads (ncols names, or NULL): the header row;
  * without one, Markdown writes an empty header and HTML none. */
 void gp_doc_table_begin(gp_doc *d, int ncols, const char *const *heads);
+/* The same with column alignment: align[i] 'r' right-aligns column i in
+ * Markdown (numbers); anything else, or a NULL align, leaves it as is. */
+void gp_doc_table_begin_aligned(gp_doc *d, int ncols, const char *const *heads, const char *align);
 void gp_doc_row_begin(gp_doc *d);
 /* A cell spanning `span` columns (1: one); cls "th" makes a header cell. */
 void gp_doc_cell_begin(gp_doc *d, const char *cls, int span);
