@@ -10,14 +10,17 @@ static int html(const gp_doc *d)
     return d->fmt == GP_DOC_HTML;
 }
 
-/* Markdown text: '|' escaped (table cells), '<' as an entity (GitHub would
- * take <...> for HTML), line breaks flattened. */
-static void md_escape(FILE *f, const char *s)
+/* Markdown text: '|' escaped inside a table (it would end the cell), '<'
+ * as an entity where GitHub would take it for a tag ("<a", "</", "<!"),
+ * line breaks flattened. */
+static void md_escape(FILE *f, const char *s, int in_table)
 {
     for (; s && *s; s++) {
-        if (*s == '|')
+        char next = s[1];
+        if (*s == '|' && in_table)
             fputs("\\|", f);
-        else if (*s == '<')
+        else if (*s == '<' && ((next >= 'a' && next <= 'z') || (next >= 'A' && next <= 'Z') || next == '/' ||
+                               next == '!' || next == '?'))
             fputs("&lt;", f);
         else if (*s == '\n' || *s == '\r')
             fputc(' ', f);
@@ -31,7 +34,7 @@ static void esc(gp_doc *d, const char *s)
     if (html(d))
         gp_xml_escape(d->f, s ? s : "");
     else
-        md_escape(d->f, s);
+        md_escape(d->f, s, d->ncols > 0);
 }
 
 static void class_attr(gp_doc *d, const char *cls)

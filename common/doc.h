@@ -3,9 +3,9 @@
  * report, a probe's record page, compare's page, the bench table) is walked
  * once and the back end decides the markup, so the two formats cannot drift.
  *
- * Text is escaped by the back end: HTML entities in HTML; in Markdown '|' and
- * '<' are escaped and line breaks flattened, so any text is safe in a table
- * cell.  Classes (`cls`: "num", "bad", "warn", "ok", "meta", "method", ...)
+ * Text is escaped by the back end: HTML entities in HTML; in Markdown '|' is
+ * escaped inside tables, a '<' that would open a tag becomes "&lt;" and line
+ * breaks are flattened, so any text is safe in a table cell.  Classes (`cls`: "num", "bad", "warn", "ok", "meta", "method", ...)
  * style HTML and are dropped in Markdown, where "bad" and "warn" spans become
  * bold.  Calls never fail; the caller checks the FILE when it commits it. */
 #ifndef GP_DOC_H
