@@ -231,6 +231,17 @@ void gp_doc_list_end(gp_doc *d)
         fprintf(d->f, "</ul>\n");
 }
 
+void gp_doc_list_texts(gp_doc *d, const char *first, size_t stride, int n)
+{
+    gp_doc_list_begin(d);
+    for (int i = 0; i < n; i++) {
+        gp_doc_item_begin(d, NULL);
+        gp_doc_text(d, first + (size_t)i * stride);
+        gp_doc_item_end(d);
+    }
+    gp_doc_list_end(d);
+}
+
 void gp_doc_table_begin(gp_doc *d, int ncols, const char *const *heads)
 {
     gp_doc_table_begin_aligned(d, ncols, heads, NULL);

@@ -78,6 +78,9 @@ void gp_doc_list_begin(gp_doc *d);
 void gp_doc_item_begin(gp_doc *d, const char *cls);
 void gp_doc_item_end(gp_doc *d);
 void gp_doc_list_end(gp_doc *d);
+/* A list of n plain-text items laid out `stride` bytes apart (a char[n][stride]
+ * array such as a record's notes). */
+void gp_doc_list_texts(gp_doc *d, const char *first, size_t stride, int n);
 
 /* A table of ncols columns.  heads (ncols names, or NULL): the header row;
  * without one, Markdown writes an empty header and HTML none. */

@@ -403,13 +403,7 @@ static gp_status write_md(const gp_record *r, const char *path)
     gp_doc_table_end(d);
     if (r->nnotes) {
         gp_doc_para(d, NULL, "Findings:");
-        gp_doc_list_begin(d);
-        for (int i = 0; i < r->nnotes; i++) {
-            gp_doc_item_begin(d, NULL);
-            gp_doc_text(d, r->notes[i]);
-            gp_doc_item_end(d);
-        }
-        gp_doc_list_end(d);
+        gp_doc_list_texts(d, r->notes[0], sizeof r->notes[0], r->nnotes);
     }
     if (r->nseries) {
         gp_doc_para(d, NULL, "Raw series:");

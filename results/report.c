@@ -347,13 +347,7 @@ static gp_status probe_section(gp_doc *d, const rp_probe *pr, int inline_svg)
     gp_doc_para_end(d);
     if (r->nnotes) {
         gp_doc_para(d, NULL, "Findings:");
-        gp_doc_list_begin(d);
-        for (int i = 0; i < r->nnotes; i++) {
-            gp_doc_item_begin(d, NULL);
-            gp_doc_text(d, r->notes[i]);
-            gp_doc_item_end(d);
-        }
-        gp_doc_list_end(d);
+        gp_doc_list_texts(d, r->notes[0], sizeof r->notes[0], r->nnotes);
     } else {
         gp_doc_para(d, NULL, "No findings recorded.");
     }
@@ -452,10 +446,7 @@ static gp_status write_file(const report *R, const char *name, gp_doc_format fmt
     gp_doc_init(&d, f, fmt);
     gp_status st = write_doc(&d, R);
     if (st.code != GP_OK) {
-        char tmp[1300];
-        fclose(f);
-        snprintf(tmp, sizeof tmp, "%s.tmp", path);
-        remove(tmp);
+        gp_fs_abandon(f, path);
         return st;
     }
     return gp_fs_commit(f, path);

@@ -452,14 +452,6 @@ gp_status rp_plot_to(FILE *f, const rp_series *rs)
     return st;
 }
 
-static void abandon(FILE *f, const char *path)
-{
-    char tmp[1300];
-    fclose(f);
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    remove(tmp);
-}
-
 gp_status rp_write_svgs(const report *R)
 {
     for (int i = 0; i < R->nprobes; i++)
@@ -474,7 +466,7 @@ gp_status rp_write_svgs(const report *R)
             fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
             gp_status st = rp_plot_to(f, rs);
             if (st.code != GP_OK) {
-                abandon(f, path);
+                gp_fs_abandon(f, path);
                 return st;
             }
             GP_TRY(gp_fs_commit(f, path));

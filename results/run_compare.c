@@ -556,13 +556,7 @@ void gp_cmp_write_md(FILE *f, const gp_cmp_result *res)
     }
     if (res->nnotes) {
         gp_doc_para(d, NULL, "Notes:");
-        gp_doc_list_begin(d);
-        for (int i = 0; i < res->nnotes; i++) {
-            gp_doc_item_begin(d, NULL);
-            gp_doc_text(d, res->notes[i]);
-            gp_doc_item_end(d);
-        }
-        gp_doc_list_end(d);
+        gp_doc_list_texts(d, res->notes[0], sizeof res->notes[0], res->nnotes);
     }
     gp_doc_table_begin(d, 7, heads);
     for (int i = 0; i < res->nrows; i++) {
