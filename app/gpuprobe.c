@@ -11,6 +11,7 @@
 #include "kernel.h"
 #include "kernel_cmds.h"
 #include "probe.h"
+#include "report.h"
 #include "resume.h"
 #include "runtime.h"
 #include "table.h"
@@ -103,6 +104,18 @@ static gp_status run_probes(const gp_cli *cli, const char **names, int n)
     return first_fail;
 }
 
+/* The results steps over a folder of records: the tuning table, then the
+ * report (which shows the table).  The report is written even when the table
+ * could not be: it says why; the first failure is returned. */
+static gp_status table_then_report(const char *dir)
+{
+    gp_status st = gp_characterize_write(dir, tables_dir(), stderr);
+    gp_status rs = gp_report_write(dir, dir);
+    if (rs.code == GP_OK)
+        fprintf(stderr, "report: %s/report.html and report.md written\n", dir);
+    return st.code != GP_OK ? st : rs;
+}
+
 int main(int argc, char **argv)
 {
     gp_cli cli;
@@ -165,7 +178,7 @@ int main(int argc, char **argv)
         st = run_probes(&cli, names, n);
         if (st.code == GP_OK || st.code == GP_ERR_CHECK) {
             /* A failed check still leaves records worth a table and a report. */
-            gp_status fs = gp_characterize_finish(cli.out_dir, tables_dir(), stderr);
+            gp_status fs = table_then_report(cli.out_dir);
             if (st.code == GP_OK)
                 st = fs;
         }
@@ -174,7 +187,7 @@ int main(int argc, char **argv)
     case GP_CMD_REPORT:
         st = check_tables_dir();
         if (st.code == GP_OK)
-            st = gp_characterize_finish(cli.file, tables_dir(), stderr);
+            st = table_then_report(cli.file);
         break;
     case GP_CMD_TABLE_SHOW:
         st = gp_table_show(cli.file, stdout);

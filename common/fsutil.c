@@ -163,3 +163,11 @@ gp_status gp_fs_list_sorted(const char *dir, const char *suffix, const char *wha
     *names = v, *n = k;
     return gp_ok();
 }
+
+void gp_fs_abandon(FILE *f, const char *path)
+{
+    char tmp[1300];
+    fclose(f);
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    remove(tmp);
+}

@@ -11,6 +11,8 @@ gp_status gp_fs_mkdirs(const char *path);
  * renames it to `path` (on failure the .tmp is removed and `path` is untouched). */
 gp_status gp_fs_open_atomic(const char *path, FILE **f);
 gp_status gp_fs_commit(FILE *f, const char *path);
+/* Close f and remove `path`.tmp: a write that failed half way leaves nothing. */
+void gp_fs_abandon(FILE *f, const char *path);
 /* mkdir -p, then create and remove a file in it: GP_ERR_IO naming the
  * directory when nothing can be written there.  Run before a long job, so a
  * bad --out fails at once, not after the measurements. */

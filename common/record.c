@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "doc.h"
 #include "fsutil.h"
 #include "json_read.h"
 
@@ -334,57 +335,88 @@ static gp_status write_csv(const gp_series *s, const char *path)
     return gp_fs_commit(f, path);
 }
 
-static void md_value(FILE *f, const gp_value *v)
+static void md_value(gp_doc *d, const gp_value *v)
 {
-    if (!v->detected) {
-        fprintf(f, "| `%s` | not detected | %s | | %s |\n", v->key, v->unit, v->note);
-        return;
-    }
-    fprintf(f, "| `%s` | %.6g | %s | ", v->key, v->value, v->unit);
-    if (v->spread >= 0)
-        fprintf(f, "%.1f%%%s", 100 * v->spread, v->unstable ? " (unstable)" : "");
-    fprintf(f, " | %s%s%s |\n", v->method, v->note[0] ? "; " : "", v->note);
+    char num[48], spread[48];
+    gp_doc_row_begin(d);
+    gp_doc_cell(d, NULL, GP_DOC_CODE, v->key);
+    snprintf(num, sizeof num, "%.6g", v->value);
+    gp_doc_cell(d, "num", GP_DOC_PLAIN, v->detected ? num : "not detected");
+    gp_doc_cell(d, NULL, GP_DOC_PLAIN, v->unit);
+    spread[0] = '\0';
+    if (v->detected && v->spread >= 0)
+        snprintf(spread, sizeof spread, "%.1f%%%s", 100 * v->spread, v->unstable ? " (unstable)" : "");
+    gp_doc_cell(d, "num", GP_DOC_PLAIN, spread);
+    gp_doc_cell_begin(d, "method", 1);
+    gp_doc_text(d, v->detected ? v->method : "");
+    if (v->detected && v->note[0])
+        gp_doc_text(d, "; ");
+    gp_doc_text(d, v->note);
+    gp_doc_cell_end(d);
+    gp_doc_row_end(d);
 }
 
-static void md_clock(FILE *f, const char *when, const gp_clock_reading *c)
+static void md_clock(gp_doc *d, const char *when, const gp_clock_reading *c)
 {
-    fprintf(f, "- %s: measured %.0f MHz (CUs %.0f..%.0f)", when, c->measured_mhz,
-            c->measured_min_mhz, c->measured_max_mhz);
+    gp_doc_item_begin(d, NULL);
+    gp_doc_textf(d, "%s: measured %.0f MHz (CUs %.0f..%.0f)", when, c->measured_mhz, c->measured_min_mhz,
+                 c->measured_max_mhz);
     if (c->smi.available)
-        fprintf(f, ", reported %.0f MHz by %s", c->smi.sm_clock_mhz, c->smi.source);
+        gp_doc_textf(d, ", reported %.0f MHz by %s", c->smi.sm_clock_mhz, c->smi.source);
     else
-        fprintf(f, ", no vendor reading");
+        gp_doc_text(d, ", no vendor reading");
     if (c->timer_suspect)
-        fprintf(f, " — timer rate disagrees with event time (ratio %.3f)", c->timer_vs_event);
-    fputc('\n', f);
+        gp_doc_textf(d, " \xe2\x80\x94 timer rate disagrees with event time (ratio %.3f)", c->timer_vs_event);
+    gp_doc_item_end(d);
 }
 
+/* The probe's own page, <probe>.md, through the document writer. */
 static gp_status write_md(const gp_record *r, const char *path)
 {
+    static const char *const heads[] = {"key", "value", "unit", "spread (p90-p10)/median", "method"};
     FILE *f;
+    char title[640];
     GP_TRY(gp_fs_open_atomic(path, &f));
-    fprintf(f, "# %s on %s\n\n", r->probe, r->dev.name);
-    fprintf(f, "Device: %s (%s, %s), %d compute units, wave size %d. Measured %s.\n\n", r->dev.name,
-            r->dev.vendor, r->dev.arch, r->dev.compute_units, r->dev.wave_size, r->date);
+    gp_doc doc, *d = &doc;
+    gp_doc_init(d, f, GP_DOC_MD);
+    snprintf(title, sizeof title, "%s on %s", r->probe, r->dev.name);
+    gp_doc_heading(d, 1, NULL, title);
+    gp_doc_para_begin(d, NULL);
+    gp_doc_textf(d, "Device: %s (%s, %s), %d compute units, wave size %d. Measured %s.", r->dev.name,
+                 r->dev.vendor, r->dev.arch, r->dev.compute_units, r->dev.wave_size, r->date);
+    gp_doc_para_end(d);
     if (r->have_clock) {
-        fprintf(f, "Core clock (in-kernel cycles against the constant-rate timer):\n\n");
-        md_clock(f, "before", &r->clock_before);
-        md_clock(f, "after", &r->clock_after);
-        fprintf(f, "%s\n", r->clock_moved ? "\n**The clock moved during the probe: cycle figures are uncertain.**\n"
-                                          : "");
+        gp_doc_para(d, NULL, "Core clock (in-kernel cycles against the constant-rate timer):");
+        gp_doc_list_begin(d);
+        md_clock(d, "before", &r->clock_before);
+        md_clock(d, "after", &r->clock_after);
+        gp_doc_list_end(d);
+        if (r->clock_moved) {
+            gp_doc_para_begin(d, NULL);
+            gp_doc_span(d, GP_DOC_BAD, "The clock moved during the probe: cycle figures are uncertain.");
+            gp_doc_para_end(d);
+        }
     }
-    fprintf(f, "| key | value | unit | spread (p90-p10)/median | method |\n| --- | --- | --- | --- | --- |\n");
+    gp_doc_table_begin(d, 5, heads);
     for (int i = 0; i < r->nvalues; i++)
-        md_value(f, &r->values[i]);
+        md_value(d, &r->values[i]);
+    gp_doc_table_end(d);
     if (r->nnotes) {
-        fprintf(f, "\nFindings:\n\n");
-        for (int i = 0; i < r->nnotes; i++)
-            fprintf(f, "- %s\n", r->notes[i]);
+        gp_doc_para(d, NULL, "Findings:");
+        gp_doc_list_texts(d, r->notes[0], sizeof r->notes[0], r->nnotes);
     }
     if (r->nseries) {
-        fprintf(f, "\nRaw series:\n\n");
-        for (int i = 0; i < r->nseries; i++)
-            fprintf(f, "- `%s_%s.csv` (%zu rows)\n", r->probe, r->series[i].name, r->series[i].nrows);
+        gp_doc_para(d, NULL, "Raw series:");
+        gp_doc_list_begin(d);
+        for (int i = 0; i < r->nseries; i++) {
+            char name[160];
+            snprintf(name, sizeof name, "%s_%s.csv", r->probe, r->series[i].name);
+            gp_doc_item_begin(d, NULL);
+            gp_doc_span(d, GP_DOC_CODE, name);
+            gp_doc_textf(d, " (%zu rows)", r->series[i].nrows);
+            gp_doc_item_end(d);
+        }
+        gp_doc_list_end(d);
     }
     return gp_fs_commit(f, path);
 }

@@ -613,10 +613,7 @@ gp_status gp_table_write(const gp_table *t, const char *path)
     GP_TRY(gp_fs_open_atomic(path, &f));
     gp_status st = gp_table_write_file(t, f);
     if (st.code) {
-        char tmp[1100];
-        fclose(f);
-        snprintf(tmp, sizeof tmp, "%s.tmp", path);
-        remove(tmp);
+        gp_fs_abandon(f, path);
         return st;
     }
     return gp_fs_commit(f, path);

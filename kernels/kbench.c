@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "doc.h"
 #include "evtimer.h"
 #include "fsutil.h"
 
@@ -195,31 +196,50 @@ double gp_bench_speedup(const gp_bench *b, int i)
 
 void gp_bench_print_markdown(const gp_bench *b, FILE *out)
 {
-    fprintf(out, "| kernel | problem | implementation | table | median ms | spread | floor ms | "
-                 "time / floor | speed-up vs baseline | parameters | paired vs baseline (p10-p90) |\n");
-    fprintf(out, "| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | --- | ---: |\n");
+    static const char *const heads[] = {"kernel", "problem", "implementation", "table", "median ms", "spread",
+                                        "floor ms", "time / floor", "speed-up vs baseline", "parameters",
+                                        "paired vs baseline (p10-p90)"};
+    gp_doc doc, *d = &doc;
+    char t[256];
+    gp_doc_init(d, out, GP_DOC_MD);
+    gp_doc_table_begin_aligned(d, 11, heads, "llllrrrrrlr");
     for (int i = 0; i < b->nrows; i++) {
         const gp_bench_row *r = &b->rows[i];
         double spread = gp_stats_rel_spread(&r->ms);
-        fprintf(out, "| %s | %s | %s%s | %s | %.4f | %.1f%%%s | ", r->kernel, r->problem, r->impl,
-                r->is_baseline ? " (baseline)" : "", r->table, r->ms.median, 100 * spread,
-                r->stable ? "" : " unstable");
-        if (r->floor_ms > 0)
-            fprintf(out, "%.4f (%s) | %.2f | ", r->floor_ms, r->floor_note, r->ms.median / r->floor_ms);
-        else
-            fprintf(out, "- | - | ");
+        gp_doc_row_begin(d);
+        gp_doc_cell(d, NULL, GP_DOC_PLAIN, r->kernel);
+        gp_doc_cell(d, NULL, GP_DOC_PLAIN, r->problem);
+        snprintf(t, sizeof t, "%s%s", r->impl, r->is_baseline ? " (baseline)" : "");
+        gp_doc_cell(d, NULL, GP_DOC_PLAIN, t);
+        gp_doc_cell(d, NULL, GP_DOC_PLAIN, r->table);
+        snprintf(t, sizeof t, "%.4f", r->ms.median);
+        gp_doc_cell(d, "num", GP_DOC_PLAIN, t);
+        snprintf(t, sizeof t, "%.1f%%%s", 100 * spread, r->stable ? "" : " unstable");
+        gp_doc_cell(d, "num", GP_DOC_PLAIN, t);
+        if (r->floor_ms > 0) {
+            snprintf(t, sizeof t, "%.4f (%s)", r->floor_ms, r->floor_note);
+            gp_doc_cell(d, "num", GP_DOC_PLAIN, t);
+            snprintf(t, sizeof t, "%.2f", r->ms.median / r->floor_ms);
+            gp_doc_cell(d, "num", GP_DOC_PLAIN, t);
+        } else {
+            gp_doc_cell(d, "num", GP_DOC_PLAIN, "-");
+            gp_doc_cell(d, "num", GP_DOC_PLAIN, "-");
+        }
         double s = gp_bench_speedup(b, i);
         if (r->is_baseline || s <= 0)
-            fprintf(out, "- | ");
+            snprintf(t, sizeof t, "-");
         else
-            fprintf(out, "%.2fx | ", s);
-        fprintf(out, "%s | ", r->params);
+            snprintf(t, sizeof t, "%.2fx", s);
+        gp_doc_cell(d, "num", GP_DOC_PLAIN, t);
+        gp_doc_cell(d, NULL, GP_DOC_PLAIN, r->params);
+        t[0] = '\0';
         if (r->has_pair)
-            fprintf(out, "%.3fx (%.3f-%.3f), %d rounds ABBA |\n", r->pair_ratio.median, r->pair_ratio.p10,
-                    r->pair_ratio.p90, r->pair_rounds);
-        else
-            fprintf(out, " |\n");
+            snprintf(t, sizeof t, "%.3fx (%.3f-%.3f), %d rounds ABBA", r->pair_ratio.median, r->pair_ratio.p10,
+                     r->pair_ratio.p90, r->pair_rounds);
+        gp_doc_cell(d, "num", GP_DOC_PLAIN, t);
+        gp_doc_row_end(d);
     }
+    gp_doc_table_end(d);
 }
 
 gp_status gp_bench_write_csv(const gp_bench *b, const char *path)

@@ -23,6 +23,49 @@ typedef struct gp_probe_ctx {
     double clock_mhz;     /* measured before the probe: convert times to cycles with this */
 } gp_probe_ctx;
 
+/* One tuning-table row a probe feeds: its record value `value_key` sets
+ * `section.key` (results/characterize.c walks these for every probe). */
+typedef struct gp_probe_row {
+    const char *value_key, *section, *key;
+} gp_probe_row;
+
+/* How the report plots one series of the probe (results/report_plots.c reads
+ * these).  Keyed by series name; series "*" matches any series of the probe
+ * (its title then gets the series name).  Column fields list alternatives
+ * separated by '|' (the first present and not constant wins); y lists the
+ * plotted lines separated by ','.  A plot whose columns are absent is skipped,
+ * so the report still plots a changed probe through a later entry or the
+ * generic fallback.
+ *
+ * split names columns whose values part the rows into separate lines (one
+ * legend entry each), e.g. a sweep run once with the L1 and once without;
+ * where keeps only the rows with the given values (`col=v,col=v`).  Both, and
+ * the category columns of a bar chart, use the column-list syntax
+ *     col{v=name;v=name},col2
+ * where the braces name the ids a probe writes as numbers (a value without a
+ * name is shown as col=value).  A bar chart (GP_PLOT_BARS) is for categorical
+ * series: x names the category columns, y the value, logy puts the value axis
+ * on a log scale and ylabel labels it; bars run horizontally. */
+enum {
+    GP_PLOT_YZERO = 1,  /* linear y axis from zero: rates and ratios must not exaggerate noise */
+    GP_PLOT_POINTS = 2, /* markers only: y jumps between neighbours (conflict degree vs stride) */
+    GP_PLOT_BARS = 4,   /* categorical x: horizontal bars */
+    GP_PLOT_XBYTES = 8, /* x is a byte count: power-of-two ticks in KiB/MiB/GiB */
+    GP_PLOT_YPOW2 = 16, /* y takes powers of two (log y): power-of-two ticks */
+    GP_PLOT_XPOW2 = 32, /* x takes powers of two (log x): power-of-two ticks */
+};
+
+typedef struct gp_probe_plot {
+    const char *series;
+    const char *x, *y;
+    int logx, logy;
+    const char *title, *xlabel, *ylabel; /* NULL labels: the column names */
+    int opts;                            /* GP_PLOT_* */
+    const char *split, *where;           /* NULL: none */
+} gp_probe_plot;
+
+#define GP_COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
 typedef struct gp_probe {
     const char *name;
     const char *summary;
@@ -31,6 +74,11 @@ typedef struct gp_probe {
     /* Sanity checks of the findings against the device; GP_ERR_CHECK with the
      * reason when a finding contradicts it. */
     gp_status (*check)(const gp_record *rec, const gp_device_info *dev);
+    /* What the probe feeds downstream, defined beside it in <name>.c. */
+    const gp_probe_row *table_rows;
+    size_t ntable_rows;
+    const gp_probe_plot *plots;  /* first match wins, in this order */
+    size_t nplots;
 } gp_probe;
 
 size_t gp_probe_count(void);

@@ -231,9 +231,21 @@ static gp_status atomics_check(const gp_record *rec, const gp_device_info *dev)
     return gp_ok();
 }
 
+/* How the report plots this probe's series (probe.h has the syntax). */
+static const gp_probe_plot atomics_plots[] = {
+    {"atomics",
+     "mode{0=uncontended;1=one address per wave;2=one address per grid (LDS: block);3=consecutive addresses}", "gops",
+     0, 1, "Atomic add throughput by contention", NULL, "Gop/s", GP_PLOT_BARS, "lds{0=global;1=LDS},is_float{0=int32;1=fp32}",
+     NULL},
+};
+
 const gp_probe gp_probe_atomics = {
     "atomics",
     "global and LDS atomicAdd throughput, int32/fp32, uncontended vs wave- and grid-contended; counts verified",
     atomics_run,
     atomics_check,
+    NULL,
+    0,
+    atomics_plots,
+    GP_COUNT(atomics_plots),
 };

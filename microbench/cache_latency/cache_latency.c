@@ -769,10 +769,44 @@ static gp_status cache_latency_check(const gp_record *rec, const gp_device_info 
     return gp_ok();
 }
 
+/* The tuning-table rows this probe measures (record value -> section.key). */
+static const gp_probe_row cache_latency_table_rows[] = {
+    {"l1_bytes", "cache.l1", "bytes"},
+    {"l1_line_bytes", "cache.l1", "line_bytes"},
+    {"l1_latency_cycles", "cache.l1", "latency_cycles"},
+    {"l2_bytes", "cache.l2", "bytes"},
+    {"l2_line_bytes", "cache.l2", "line_bytes"},
+    {"l2_latency_cycles", "cache.l2", "latency_cycles"},
+    {"l2_far_latency_cycles", "cache.l2", "far_latency_cycles"},
+    {"dram_latency_cycles", "dram", "latency_cycles"},
+    {"dram_latency_ns", "dram", "latency_ns"},
+    {"dram_near_latency_cycles", "dram", "near_latency_cycles"},
+    {"dram_far_latency_cycles", "dram", "far_latency_cycles"},
+};
+
+/* How the report plots this probe's series (probe.h has the syntax). */
+#define CACHE_BYTES_X "bytes|footprint_bytes|footprint|size_bytes"
+#define CACHE_LAT_Y "cycles_per_load|cycles|latency_cycles"
+static const gp_probe_plot cache_latency_plots[] = {
+    {"footprint", CACHE_BYTES_X, CACHE_LAT_Y, 1, 0, "Load latency vs footprint (pointer chase)",
+     "footprint (bytes)", "latency (cycles per load)", GP_PLOT_YZERO | GP_PLOT_XBYTES,
+     "bypass_l1{0=cached loads (L1 and L2);1=L1 bypassed (L2 and DRAM)}", NULL},
+    {"stride", "stride_bytes", CACHE_LAT_Y, 1, 0, "Load latency vs stride (line size)",
+     "stride between loads (bytes)", "latency (cycles per load)", GP_PLOT_YZERO | GP_PLOT_XBYTES,
+     "bypass_l1{0=L2-resident footprint, L1 on;1=DRAM footprint, L1 bypassed}", NULL},
+    /* A guess for a series not named above: skipped when the columns differ. */
+    {"*", CACHE_BYTES_X, "cycles|latency_cycles|cycles_per_load|ns|latency_ns", 1, 0,
+     "Latency vs footprint", NULL, NULL, GP_PLOT_YZERO, NULL, NULL},
+};
+
 const gp_probe gp_probe_cache_latency = {
     "cache_latency",
     "capacity, hit latency and line size of every cache level, DRAM latency and TLB reach "
     "(one-thread random pointer chase over a footprint sweep)",
     cache_latency_run,
     cache_latency_check,
+    cache_latency_table_rows,
+    GP_COUNT(cache_latency_table_rows),
+    cache_latency_plots,
+    GP_COUNT(cache_latency_plots),
 };

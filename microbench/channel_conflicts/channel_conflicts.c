@@ -291,9 +291,31 @@ static gp_status channel_conflicts_check(const gp_record *rec, const gp_device_i
     return gp_ok();
 }
 
+/* The tuning-table rows this probe measures (record value -> section.key). */
+static const gp_probe_row channel_conflicts_table_rows[] = {
+    {"interleave_bytes", "channels", "interleave_bytes"},
+    {"count", "channels", "count"},
+    {"pad_elems", "channels", "pad_elems"},
+};
+
+/* How the report plots this probe's series (probe.h has the syntax). */
+static const gp_probe_plot channel_conflicts_plots[] = {
+    {"window", "window_bytes", "gbs", 1, 0, "Bandwidth vs channel window",
+     "window of each row touched (bytes)", "bandwidth (GB/s)", GP_PLOT_YZERO | GP_PLOT_XBYTES, NULL, NULL},
+    {"leading_dim", "pad_elems", "gbs", 0, 0, "Bandwidth vs leading-dimension pad",
+     "pad added to the leading dimension (elements)", "bandwidth (GB/s)", GP_PLOT_YZERO, NULL, NULL},
+    /* A guess for a series not named above: skipped when the columns differ. */
+    {"*", "window_bytes|window|stride_bytes|stride", "gbps|bandwidth_gbps|gb_per_s|gbs", 1, 0,
+     "Bandwidth vs channel window", NULL, NULL, GP_PLOT_YZERO, NULL, NULL},
+};
+
 const gp_probe gp_probe_channel_conflicts = {
     "channel_conflicts",
     "memory channel interleave from bandwidth vs address window; leading-dimension padding",
     channel_conflicts_run,
     channel_conflicts_check,
+    channel_conflicts_table_rows,
+    GP_COUNT(channel_conflicts_table_rows),
+    channel_conflicts_plots,
+    GP_COUNT(channel_conflicts_plots),
 };

@@ -255,9 +255,27 @@ static gp_status divergence_check(const gp_record *rec, const gp_device_info *de
     return gp_ok();
 }
 
+/* The tuning-table rows this probe measures (record value -> section.key). */
+static const gp_probe_row divergence_table_rows[] = {
+    {"wave_size_from_divergence", "device", "wave_size"},
+};
+
+/* How the report plots this probe's series (probe.h has the syntax). */
+static const gp_probe_plot divergence_plots[] = {
+    {"lanes", "divergent_lanes", "ratio", 1, 0, "Divergence cost vs divergent lanes per wave",
+     "divergent lanes per wave", "time / uniform time", GP_PLOT_YZERO | GP_PLOT_XPOW2, NULL, NULL},
+    {"groups", "group_size", "ratio_to_uniform_mean|ratio", 1, 0,
+     "Divergence cost vs branch group size (wave size: where it drops to 1)", "lanes per branch group",
+     "time / uniform time", GP_PLOT_YZERO | GP_PLOT_XPOW2, NULL, NULL},
+};
+
 const gp_probe gp_probe_divergence = {
     "divergence",
     "cost of divergent lanes in a wave, the operand-swap rewrite, and the wave size seen from divergence",
     divergence_run,
     divergence_check,
+    divergence_table_rows,
+    GP_COUNT(divergence_table_rows),
+    divergence_plots,
+    GP_COUNT(divergence_plots),
 };

@@ -389,9 +389,39 @@ static gp_status fma_throughput_check(const gp_record *rec, const gp_device_info
     return gp_ok();
 }
 
+/* The tuning-table rows this probe measures (record value -> section.key). */
+static const gp_probe_row fma_throughput_table_rows[] = {
+    {"detected_compute_units", "device", "compute_units"},
+    {"fp32_fma_per_cycle_per_cu", "compute", "fp32_fma_per_cycle_per_cu"},
+    {"fp32_peak_fraction", "compute", "fp32_peak_fraction"},
+    {"fp64_fma_per_cycle_per_cu", "compute", "fp64_fma_per_cycle_per_cu"},
+    {"min_waves_for_peak", "compute", "min_waves_for_peak"},
+};
+
+/* How the report plots this probe's series (probe.h has the syntax). */
+static const gp_probe_plot fma_throughput_plots[] = {
+    {"one_cu", "threads", "fma_per_cycle", 0, 0, "FMA per cycle vs threads (one block on one CU)",
+     "threads in the block", "fp32 FMA per cycle (one CU)", GP_PLOT_YZERO, NULL, NULL},
+    {"chip", "blocks", "fma_per_cycle", 0, 0, "FMA per cycle vs blocks (whole chip, one block per CU)",
+     "blocks", "fp32 FMA per cycle (chip)", GP_PLOT_YZERO, NULL, NULL},
+    {"types", "type{0=fp32;1=fp64;2=fp16x2 (a packed FMA counts 2)}", "fma_per_cycle", 0, 0,
+     "fp64 and packed fp16 FMA per cycle (one CU)", NULL, "FMA per cycle (one CU)", GP_PLOT_BARS, NULL, NULL},
+    {"loops",
+     "shape{0=no pragma (compiler unroll);1=#pragma unroll 1;2=#pragma unroll 16;3=double loop (inner 100)}",
+     "fma_per_cycle", 0, 0, "FMA per cycle by loop shape (one CU, one chain per thread)", NULL,
+     "fp32 FMA per cycle (one CU)", GP_PLOT_BARS, NULL, NULL},
+    /* A guess for a series not named above: skipped when the columns differ. */
+    {"*", "threads|threads_per_block|blocks|waves|warps",
+     "fma_per_cycle|fma_per_cycle_per_cu|flops_per_cycle", 0, 0, "FMA per cycle", NULL, NULL, GP_PLOT_YZERO, NULL, NULL},
+};
+
 const gp_probe gp_probe_fma_throughput = {
     PROBE,
     "FMA per cycle per CU and per chip (fp32, fp64, fp16x2), loop shapes, compute units from a time step",
     fma_throughput_run,
     fma_throughput_check,
+    fma_throughput_table_rows,
+    GP_COUNT(fma_throughput_table_rows),
+    fma_throughput_plots,
+    GP_COUNT(fma_throughput_plots),
 };

@@ -297,9 +297,32 @@ static gp_status launch_rate_check(const gp_record *rec, const gp_device_info *d
     return gp_ok();
 }
 
+/* The tuning-table rows this probe measures (record value -> section.key). */
+static const gp_probe_row launch_rate_table_rows[] = {
+    {"peak_threads_per_cycle", "launch", "peak_threads_per_cycle"},
+    {"min_block_for_peak", "launch", "min_block_for_peak"},
+    {"launch_us", "launch", "launch_us"},
+    {"graph_launch_us", "launch", "graph_launch_us"},
+    {"blocks_per_cycle", "launch", "blocks_per_cycle"},
+};
+
+/* How the report plots this probe's series (probe.h has the syntax). */
+static const gp_probe_plot launch_rate_plots[] = {
+    {"1d", "threads_per_block", "threads_per_cycle", 0, 0, "Launch rate vs block size (1D blocks)",
+     "threads per block", "threads launched per cycle", GP_PLOT_YZERO, NULL, NULL},
+    {"2d", "threads_per_block", "threads_per_cycle", 0, 0, "Launch rate vs block size (2D blocks)",
+     "threads per block", "threads launched per cycle", GP_PLOT_YZERO, NULL, NULL},
+    {"3d", "threads_per_block", "threads_per_cycle", 0, 0, "Launch rate vs block size (3D blocks)",
+     "threads per block", "threads launched per cycle", GP_PLOT_YZERO, NULL, NULL},
+};
+
 const gp_probe gp_probe_launch_rate = {
     "launch_rate",
     "threads launched per cycle by block shape; launch cost per kernel and per graph node",
     launch_rate_run,
     launch_rate_check,
+    launch_rate_table_rows,
+    GP_COUNT(launch_rate_table_rows),
+    launch_rate_plots,
+    GP_COUNT(launch_rate_plots),
 };

@@ -228,9 +228,31 @@ static gp_status lds_check(const gp_record *rec, const gp_device_info *dev)
     return gp_ok();
 }
 
+/* The tuning-table rows this probe measures (record value -> section.key). */
+static const gp_probe_row lds_table_rows[] = {
+    {"bytes_per_cu", "lds", "bytes_per_cu"},
+    {"banks", "lds", "banks"},
+    {"bank_bytes", "lds", "bank_bytes"},
+    {"latency_cycles", "lds", "latency_cycles"},
+};
+
+/* How the report plots this probe's series (probe.h has the syntax). */
+static const gp_probe_plot lds_plots[] = {
+    {"conflicts", "stride", "degree|conflict_degree|ways", 0, 1, "LDS bank-conflict degree vs stride",
+     "stride (elements of the access width)", "conflict degree (ways)", GP_PLOT_POINTS | GP_PLOT_YPOW2,
+     "bytes_per_access{4=4-byte accesses;8=8-byte accesses;16=16-byte accesses}", NULL},
+    /* A guess for a series not named above: skipped when the columns differ. */
+    {"*", "stride|stride_words|stride_bytes", "conflict_degree|degree|ways", 0, 0, "Conflict degree vs stride",
+     NULL, NULL, GP_PLOT_YZERO, NULL, NULL},
+};
+
 const gp_probe gp_probe_lds = {
     "lds",
     "shared memory (LDS): latency, banks, bank width, conflict degree by stride and access size, padding",
     lds_run,
     lds_check,
+    lds_table_rows,
+    GP_COUNT(lds_table_rows),
+    lds_plots,
+    GP_COUNT(lds_plots),
 };

@@ -269,9 +269,21 @@ static gp_status math_functions_check(const gp_record *rec, const gp_device_info
     return gp_ok();
 }
 
+/* How the report plots this probe's series (probe.h has the syntax). */
+static const gp_probe_plot math_functions_plots[] = {
+    {"ops",
+     "op_id{0=sin;1=cos;2=exp;3=log;4=sqrt;5=rsqrt;6=division;7=x*c+d (FMA baseline)}", "per_cycle_per_cu", 0, 1,
+     "Math function throughput", NULL, "operations per cycle per CU", GP_PLOT_BARS,
+     "prec_id{0=fp32 precise;1=fp32 fast intrinsics;2=fp64}", NULL},
+};
+
 const gp_probe gp_probe_math_functions = {
     "math_functions",
     "latency and throughput of sin, cos, exp, log, sqrt, rsqrt and division in fp32, fp32 fast and fp64",
     math_functions_run,
     math_functions_check,
+    NULL,
+    0,
+    math_functions_plots,
+    GP_COUNT(math_functions_plots),
 };

@@ -603,9 +603,34 @@ static gp_status memory_bandwidth_check(const gp_record *rec, const gp_device_in
     return gp_ok();
 }
 
+/* The tuning-table rows this probe measures (record value -> section.key). */
+static const gp_probe_row memory_bandwidth_table_rows[] = {
+    {"bandwidth_gbs", "dram", "bandwidth_gbs"},
+    {"peak_gbs", "dram", "peak_gbs"},
+};
+
+/* How the report plots this probe's series (probe.h has the syntax). */
+static const gp_probe_plot memory_bandwidth_plots[] = {
+    {"best", "footprint_bytes", "gbs", 1, 0, "Bandwidth vs footprint (best configuration)",
+     "footprint (bytes)", "bandwidth (GB/s)", GP_PLOT_YZERO | GP_PLOT_XBYTES,
+     "kernel{0=read;1=write;2=copy;3=triad;4=read, blocks rotating (no L1 reuse)}", NULL},
+    {"sweep", "footprint_bytes", "gbs", 1, 0,
+     "Read bandwidth vs footprint by access width (256-thread blocks, 8 per CU)", "footprint (bytes)",
+     "bandwidth (GB/s)", GP_PLOT_YZERO | GP_PLOT_XBYTES, "vec_bytes{4=4-byte loads;8=8-byte loads;16=16-byte loads}",
+     "kernel=0,block=256,blocks_per_cu=8,unroll=1,hint=0"},
+    /* A guess for a series not named above: skipped when the columns differ. */
+    {"*", "footprint_bytes|footprint|bytes|size_bytes",
+     "gbps|bandwidth_gbps|gb_per_s|GBps|gbs|bytes_per_cycle", 1, 0, "Bandwidth vs footprint", NULL, NULL, GP_PLOT_YZERO,
+     NULL, NULL},
+};
+
 const gp_probe gp_probe_memory_bandwidth = {
     "memory_bandwidth",
     "read/write/copy/triad bandwidth of L1, L2 and DRAM vs footprint, width and occupancy",
     memory_bandwidth_run,
     memory_bandwidth_check,
+    memory_bandwidth_table_rows,
+    GP_COUNT(memory_bandwidth_table_rows),
+    memory_bandwidth_plots,
+    GP_COUNT(memory_bandwidth_plots),
 };

@@ -210,9 +210,31 @@ static gp_status register_limits_check(const gp_record *rec, const gp_device_inf
     return gp_ok();
 }
 
+/* The tuning-table rows this probe measures (record value -> section.key). */
+static const gp_probe_row register_limits_table_rows[] = {
+    {"per_thread_max", "registers", "per_thread_max"},
+    {"per_cu", "registers", "per_cu"},
+    {"alloc_granule", "registers", "alloc_granule"},
+};
+
+/* How the report plots this probe's series (probe.h has the syntax). */
+static const gp_probe_plot register_limits_plots[] = {
+    {"occupancy", "regs_per_thread|registers|regs|vgprs", "waves_per_cu|occupancy|active_waves", 0,
+     0, "Occupancy vs registers per thread", "registers per thread (allocated)", "resident waves per CU", GP_PLOT_YZERO,
+     NULL, NULL},
+    /* A guess for a series not named above: skipped when the columns differ. */
+    {"*", "registers|regs|regs_per_thread|vgprs",
+     "occupancy|waves_per_cu|blocks_per_cu|active_waves", 0, 0, "Occupancy vs registers", NULL, NULL, GP_PLOT_YZERO,
+     NULL, NULL},
+};
+
 const gp_probe gp_probe_register_limits = {
     PROBE,
     "registers per thread vs occupancy and throughput: cliffs, allocation granule, register file, spill point",
     register_limits_run,
     register_limits_check,
+    register_limits_table_rows,
+    GP_COUNT(register_limits_table_rows),
+    register_limits_plots,
+    GP_COUNT(register_limits_plots),
 };

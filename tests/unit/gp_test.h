@@ -42,6 +42,17 @@ static inline int gp_test_source_path(char *out, size_t n, const char *rel)
     return snprintf(out, n, "%s/%s", src, rel) < (int)n;
 }
 
+/* Write `text` to `path` (a fixture file).  1 on success, 0 when the file
+ * could not be written. */
+static inline int gp_test_write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return 0;
+    fputs(text, f);
+    return fclose(f) == 0;
+}
+
 /* Deterministic pseudo-random numbers for synthetic curves (xorshift64*). */
 static inline double gp_test_rand(unsigned long long *state)
 {

@@ -7,6 +7,7 @@
 
 #include "characterize.h"
 #include "gp_test.h"
+#include "probe.h"
 
 GP_TEST(characterize_table_from_h200_records)
 {
@@ -44,13 +45,16 @@ GP_TEST(characterize_needs_records)
     static gp_table t;
     gp_status st = gp_characterize_table("/nonexistent-results", tables, &t, NULL, 0, NULL);
     GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "no probe records"));
-    /* Every mapping names a key the table schema has. */
-    for (size_t i = 0; gp_char_map_at(i); i++) {
-        const gp_char_map *m = gp_char_map_at(i);
-        if (gp_table_key_index(m->section, m->table_key) < 0)
-            fprintf(stderr, "unknown key %s.%s\n", m->section, m->table_key);
-        GP_CHECK(gp_table_key_index(m->section, m->table_key) >= 0);
-    }
+    /* Every probe's table row names a key the table schema has. */
+    size_t nrows = 0;
+    for (size_t i = 0; gp_probe_at(i); i++)
+        for (size_t k = 0; k < gp_probe_at(i)->ntable_rows; k++, nrows++) {
+            const gp_probe_row *m = &gp_probe_at(i)->table_rows[k];
+            if (gp_table_key_index(m->section, m->key) < 0)
+                fprintf(stderr, "unknown key %s.%s (probe %s)\n", m->section, m->key, gp_probe_at(i)->name);
+            GP_CHECK(gp_table_key_index(m->section, m->key) >= 0);
+        }
+    GP_CHECK(nrows > 0);
     return 0;
 }
 
@@ -104,5 +108,34 @@ GP_TEST(characterize_keeps_swept_kernel_parameters)
     char cmd[1100];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     GP_CHECK(system(cmd) == 0);
+    return 0;
+}
+
+/* The table step walks the probes in registry order: that order must not
+ * matter, so no table key is fed by two rows.  And every plot a probe declares
+ * names its series and columns and has a title. */
+GP_TEST(probe_rows_and_plots_well_formed)
+{
+    size_t nplots = 0;
+    for (size_t i = 0; gp_probe_at(i); i++) {
+        const gp_probe *p = gp_probe_at(i);
+        for (size_t k = 0; k < p->ntable_rows; k++)
+            for (size_t j = i; gp_probe_at(j); j++) {
+                const gp_probe *q = gp_probe_at(j);
+                for (size_t m = (j == i ? k + 1 : 0); m < q->ntable_rows; m++)
+                    if (!strcmp(p->table_rows[k].section, q->table_rows[m].section) &&
+                        !strcmp(p->table_rows[k].key, q->table_rows[m].key)) {
+                        fprintf(stderr, "%s.%s fed by %s and %s\n", p->table_rows[k].section,
+                                p->table_rows[k].key, p->name, q->name);
+                        return 1;
+                    }
+            }
+        for (size_t k = 0; k < p->nplots; k++, nplots++) {
+            const gp_probe_plot *pl = &p->plots[k];
+            GP_CHECK(pl->series && pl->series[0] && pl->x && pl->x[0] && pl->y && pl->y[0]);
+            GP_CHECK(pl->title && pl->title[0]);
+        }
+    }
+    GP_CHECK(nplots > 0);
     return 0;
 }

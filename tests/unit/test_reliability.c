@@ -57,15 +57,6 @@ static int write_record(const char *dir, const char *probe, const gp_device_info
     return ok;
 }
 
-static int write_text(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return 0;
-    fputs(text, f);
-    return fclose(f) == 0;
-}
-
 static char *read_all(const char *path)
 {
     FILE *f = fopen(path, "rb");
@@ -107,7 +98,7 @@ GP_TEST(rel_table_lookup_rejects_measured_table_of_other_arch)
     char *text = read_all(src);
     GP_CHECK(text);
     snprintf(dst, sizeof dst, "%s/table.txt", dir);
-    GP_CHECK(write_text(dst, text));
+    GP_CHECK(gp_test_write_text(dst, text));
     free(text);
     gp_table *t = malloc(sizeof *t);
     gp_status st = gp_table_lookup(dir, tables, "sm_90", t, NULL, 0);
@@ -136,7 +127,7 @@ GP_TEST(rel_fs_check_writable)
     gp_status st = gp_fs_check_writable("/proc/gp-forbidden");
     GP_CHECK(st.code == GP_ERR_IO && gp_status_exit_code(&st) == 2 && strstr(st.msg, "/proc/gp-forbidden"));
     snprintf(p, sizeof p, "%s/file", dir);
-    GP_CHECK(write_text(p, "x"));
+    GP_CHECK(gp_test_write_text(p, "x"));
     st = gp_fs_check_writable(p);
     GP_CHECK(st.code == GP_ERR_IO && strstr(st.msg, "not a directory"));
     return 0;
@@ -251,7 +242,7 @@ GP_TEST(rel_resume_refuses_failed_check_and_broken_files)
     GP_CHECK(strstr(why, "noseries_curve.csv"));
     GP_CHECK(write_record(dir, "short", &d, "ok"));
     snprintf(p, sizeof p, "%s/short_curve.csv", dir);
-    GP_CHECK(write_text(p, "x,y\n0,0\n1,2\n"));
+    GP_CHECK(gp_test_write_text(p, "x,y\n0,0\n1,2\n"));
     GP_CHECK(gp_resume_reusable(dir, "short", &d, VER, 0, why, sizeof why) == 0);
     GP_CHECK(strstr(why, "2 rows") && strstr(why, "says 5"));
     /* A record under another probe's name. */
@@ -285,7 +276,7 @@ GP_TEST(rel_resume_plan_names_reused_and_missing)
     GP_CHECK(write_record(dir, "launch_rate", &d, "ok"));
     GP_CHECK(write_record(dir, "lds", &d, "failed: latency 0"));
     snprintf(p, sizeof p, "%s/memory_bandwidth.json.tmp", dir); /* a write the kill cut short */
-    GP_CHECK(write_text(p, "{\"probe\": \"memory_b"));
+    GP_CHECK(gp_test_write_text(p, "{\"probe\": \"memory_b"));
     const char *probes[] = {"launch_rate", "lds", "memory_bandwidth"};
     int reuse[3];
     char logp[512];

@@ -41,15 +41,6 @@ static int count(const char *hay, const char *needle)
     return n;
 }
 
-static void write_file(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    if (f) {
-        fputs(text, f);
-        fclose(f);
-    }
-}
-
 /* Remove a flat temporary directory and the files in it. */
 static void rm_dir(const char *dir)
 {
@@ -406,7 +397,7 @@ GP_TEST(report_from_synthetic_dir)
     snprintf(p, sizeof p, "%s/zeta_probe_gone.csv", dir);
     GP_CHECK(remove(p) == 0);
     snprintf(p, sizeof p, "%s/table.txt", dir);
-    write_file(p, "# tuning table <test>\nkernel gemm tile 64\n");
+    gp_test_write_text(p, "# tuning table <test>\nkernel gemm tile 64\n");
 
     gp_status st = gp_report_write(dir, out);
     if (st.code != GP_OK)
@@ -467,11 +458,11 @@ GP_TEST(report_errors)
     GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "/nonexistent/results"));
     char p[600];
     snprintf(p, sizeof p, "%s/broken.json", dir);
-    write_file(p, "{\n  \"probe\": \"broken\",\n  \"values\": [1,]\n}\n");
+    gp_test_write_text(p, "{\n  \"probe\": \"broken\",\n  \"values\": [1,]\n}\n");
     st = gp_report_write(dir, dir);
     GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "broken.json:3:")); /* file and position */
     /* JSON that is not a record: none left, still a usage error. */
-    write_file(p, "[1, 2]");
+    gp_test_write_text(p, "[1, 2]");
     st = gp_report_write(dir, dir);
     GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, dir));
     snprintf(p, sizeof p, "%s/report.html", dir);
@@ -556,7 +547,7 @@ GP_TEST(report_duplicate_probe_and_long_series)
     snprintf(b, sizeof b, "%s/sweep_probe_rerun.json", dir);
     char *json = slurp(a);
     GP_CHECK(json != NULL);
-    write_file(b, json);
+    gp_test_write_text(b, json);
     free(json);
     GP_CHECK(gp_report_write(dir, dir).code == GP_OK);
     snprintf(a, sizeof a, "%s/sweep_probe_long.svg", dir);

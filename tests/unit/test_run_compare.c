@@ -1,4 +1,4 @@
-/* gpuprobe compare: two runs' records, value by value (common/run_compare.c,
+/* gpuprobe compare: two runs' records, value by value (results/run_compare.c,
  * app/compare_cmd.c).  Values are hand-made so each rule has a case on
  * either side of its line. */
 #define _POSIX_C_SOURCE 200809L
@@ -360,15 +360,6 @@ GP_TEST(cmp_runs_different_devices_flagged)
     return 0;
 }
 
-static int write_text(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return 0;
-    fputs(text, f);
-    return fclose(f) == 0;
-}
-
 GP_TEST(cmp_load_bad_input)
 {
     char dir[] = "/tmp/gp_unit_cmpXXXXXX", p[512];
@@ -379,15 +370,15 @@ GP_TEST(cmp_load_bad_input)
     st = gp_cmp_load_dir(dir, &R); /* empty */
     GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "no probe records") && strstr(st.msg, dir));
     snprintf(p, sizeof p, "%s/notes.json", dir);
-    GP_CHECK(write_text(p, "{\"title\": \"not a record\"}\n"));
+    GP_CHECK(gp_test_write_text(p, "{\"title\": \"not a record\"}\n"));
     st = gp_cmp_load_dir(dir, &R);
     GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "none with a \"probe\" member"));
     snprintf(p, sizeof p, "%s/lds.json", dir);
-    GP_CHECK(write_text(p, "{\"probe\": \"lds\",\n \"values\": [1,]}\n"));
+    GP_CHECK(gp_test_write_text(p, "{\"probe\": \"lds\",\n \"values\": [1,]}\n"));
     st = gp_cmp_load_dir(dir, &R);
     GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "lds.json:2:"));
     GP_CHECK(gp_status_exit_code(&st) == 2);
-    GP_CHECK(write_text(p, "{\"probe\": \"lds\", \"values\": [{\"key\": \"banks\", \"value\": 32, \"unit\": \"banks\"}]}"));
+    GP_CHECK(gp_test_write_text(p, "{\"probe\": \"lds\", \"values\": [{\"key\": \"banks\", \"value\": 32, \"unit\": \"banks\"}]}"));
     GP_CHECK(gp_cmp_load_dir(dir, &R).code == GP_OK);
     GP_CHECK(R.nrecs == 1 && R.nskipped == 1 && R.recs[0].nvalues == 1 && R.recs[0].values[0].spread < 0);
     GP_CHECK(R.recs[0].values[0].detected && R.recs[0].values[0].value == 32);
@@ -407,9 +398,9 @@ GP_TEST(cmp_runs_no_common_probe_is_bad_input)
     GP_CHECK(gp_fs_mkdirs(a).code == GP_OK && gp_fs_mkdirs(b).code == GP_OK);
     char p[512];
     snprintf(p, sizeof p, "%s/lds.json", a);
-    GP_CHECK(write_text(p, "{\"probe\": \"lds\", \"values\": []}"));
+    GP_CHECK(gp_test_write_text(p, "{\"probe\": \"lds\", \"values\": []}"));
     snprintf(p, sizeof p, "%s/atomics.json", b);
-    GP_CHECK(write_text(p, "{\"probe\": \"atomics\", \"values\": []}"));
+    GP_CHECK(gp_test_write_text(p, "{\"probe\": \"atomics\", \"values\": []}"));
     gp_cmp_run A, B;
     gp_cmp_result res;
     GP_CHECK(gp_cmp_load_dir(a, &A).code == GP_OK && gp_cmp_load_dir(b, &B).code == GP_OK);

@@ -110,15 +110,6 @@ static int make_tmpdir(char *dir, size_t n)
 
 static int mkdir_p_ok(const char *path) { return gp_fs_mkdirs(path).code == GP_OK; }
 
-static int write_text(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return 0;
-    fputs(text, f);
-    return fclose(f) == 0;
-}
-
 /* good_text with the first `find` replaced by `repl`; *line gets the line
  * number where the replacement starts.  Caller frees. */
 static char *variant(const char *find, const char *repl, int *line)
@@ -152,7 +143,7 @@ static int expect_bad(const char *find, const char *repl, int line_off, const ch
     }
     GP_CHECK(make_tmpdir(dir, sizeof dir));
     snprintf(path, sizeof path, "%s/bad", dir);
-    GP_CHECK(write_text(path, text));
+    GP_CHECK(gp_test_write_text(path, text));
     free(text);
     gp_table t;
     gp_status st = gp_table_load(path, &t);
@@ -398,7 +389,7 @@ GP_TEST(table_lookup_order)
     char *gen = variant("arch = sm_90 ", "arch = generic ", NULL);
     GP_CHECK(gen);
     snprintf(p, sizeof p, "%s/generic", tabs);
-    GP_CHECK(write_text(p, gen));
+    GP_CHECK(gp_test_write_text(p, gen));
     free(gen);
     st = gp_table_lookup(res, tabs, "sm_90", &t, chosen, sizeof chosen);
     if (st.code)
@@ -408,13 +399,13 @@ GP_TEST(table_lookup_order)
     GP_CHECK(gp_table_lookup(NULL, tabs, "sm_90", &t, chosen, sizeof chosen).code == GP_OK && !strcmp(chosen, p));
     /* The arch's shipped table wins over generic. */
     snprintf(p, sizeof p, "%s/sm_90", tabs);
-    GP_CHECK(write_text(p, good_text));
+    GP_CHECK(gp_test_write_text(p, good_text));
     GP_CHECK(gp_table_lookup(res, tabs, "sm_90", &t, chosen, sizeof chosen).code == GP_OK && !strcmp(chosen, p));
     /* The measured table wins over both. */
     char *meas = variant("pad_elems = 16                # rule pad_from_channels",
                          "pad_elems = 32 # rule pad_from_channels", NULL);
     snprintf(p, sizeof p, "%s/table.txt", res);
-    GP_CHECK(write_text(p, meas));
+    GP_CHECK(gp_test_write_text(p, meas));
     free(meas);
     GP_CHECK(gp_table_lookup(res, tabs, "sm_90", &t, chosen, sizeof chosen).code == GP_OK && !strcmp(chosen, p));
     long long pad = 0;
@@ -449,14 +440,14 @@ GP_TEST(table_arch_mismatch)
     GP_CHECK(mkdir_p_ok(tabs));
     /* An sm_90 table filed as tables/sm_80 is rejected, not used. */
     snprintf(p, sizeof p, "%s/sm_80", tabs);
-    GP_CHECK(write_text(p, good_text));
+    GP_CHECK(gp_test_write_text(p, good_text));
     gp_status st = gp_table_lookup(NULL, tabs, "sm_80", &t, chosen, sizeof chosen);
     GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "is for arch 'sm_90', not 'sm_80'"));
     GP_CHECK(strncmp(st.msg, p, strlen(p)) == 0);
     GP_CHECK(gp_table_load_arch(p, "sm_90", &t).code == GP_OK);
     /* A defective shipped table is an error too, not a reason to fall back. */
     snprintf(p, sizeof p, "%s/gfx900", tabs);
-    GP_CHECK(write_text(p, "[device]\nname = x # rule y\n"));
+    GP_CHECK(gp_test_write_text(p, "[device]\nname = x # rule y\n"));
     st = gp_table_lookup(NULL, tabs, "gfx900", &t, chosen, sizeof chosen);
     GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "gfx900:"));
     remove(p);
@@ -474,7 +465,7 @@ GP_TEST(table_check_file_io_and_show)
     char dir[64], p[128];
     GP_CHECK(make_tmpdir(dir, sizeof dir));
     snprintf(p, sizeof p, "%s/t", dir);
-    GP_CHECK(write_text(p, good_text));
+    GP_CHECK(gp_test_write_text(p, good_text));
     GP_CHECK(gp_table_check_file(p).code == GP_OK);
     FILE *out = tmpfile();
     GP_CHECK(out);
@@ -496,7 +487,7 @@ GP_TEST(table_check_file_io_and_show)
         crlf[j++] = *c;
     }
     crlf[j] = '\0';
-    GP_CHECK(write_text(p, crlf));
+    GP_CHECK(gp_test_write_text(p, crlf));
     free(crlf);
     GP_CHECK(gp_table_check_file(p).code == GP_OK);
     remove(p);

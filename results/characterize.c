@@ -7,49 +7,7 @@
 
 #include "fsutil.h"
 #include "json_read.h"
-#include "report.h"
-
-static const gp_char_map maps[] = {
-    {"launch_rate", "peak_threads_per_cycle", "launch", "peak_threads_per_cycle"},
-    {"launch_rate", "min_block_for_peak", "launch", "min_block_for_peak"},
-    {"launch_rate", "launch_us", "launch", "launch_us"},
-    {"launch_rate", "graph_launch_us", "launch", "graph_launch_us"},
-    {"launch_rate", "blocks_per_cycle", "launch", "blocks_per_cycle"},
-    {"fma_throughput", "detected_compute_units", "device", "compute_units"},
-    {"fma_throughput", "fp32_fma_per_cycle_per_cu", "compute", "fp32_fma_per_cycle_per_cu"},
-    {"fma_throughput", "fp32_peak_fraction", "compute", "fp32_peak_fraction"},
-    {"fma_throughput", "fp64_fma_per_cycle_per_cu", "compute", "fp64_fma_per_cycle_per_cu"},
-    {"fma_throughput", "min_waves_for_peak", "compute", "min_waves_for_peak"},
-    {"divergence", "wave_size_from_divergence", "device", "wave_size"},
-    {"register_limits", "per_thread_max", "registers", "per_thread_max"},
-    {"register_limits", "per_cu", "registers", "per_cu"},
-    {"register_limits", "alloc_granule", "registers", "alloc_granule"},
-    {"cache_latency", "l1_bytes", "cache.l1", "bytes"},
-    {"cache_latency", "l1_line_bytes", "cache.l1", "line_bytes"},
-    {"cache_latency", "l1_latency_cycles", "cache.l1", "latency_cycles"},
-    {"cache_latency", "l2_bytes", "cache.l2", "bytes"},
-    {"cache_latency", "l2_line_bytes", "cache.l2", "line_bytes"},
-    {"cache_latency", "l2_latency_cycles", "cache.l2", "latency_cycles"},
-    {"cache_latency", "l2_far_latency_cycles", "cache.l2", "far_latency_cycles"},
-    {"cache_latency", "dram_latency_cycles", "dram", "latency_cycles"},
-    {"cache_latency", "dram_latency_ns", "dram", "latency_ns"},
-    {"cache_latency", "dram_near_latency_cycles", "dram", "near_latency_cycles"},
-    {"cache_latency", "dram_far_latency_cycles", "dram", "far_latency_cycles"},
-    {"memory_bandwidth", "bandwidth_gbs", "dram", "bandwidth_gbs"},
-    {"memory_bandwidth", "peak_gbs", "dram", "peak_gbs"},
-    {"lds", "bytes_per_cu", "lds", "bytes_per_cu"},
-    {"lds", "banks", "lds", "banks"},
-    {"lds", "bank_bytes", "lds", "bank_bytes"},
-    {"lds", "latency_cycles", "lds", "latency_cycles"},
-    {"channel_conflicts", "interleave_bytes", "channels", "interleave_bytes"},
-    {"channel_conflicts", "count", "channels", "count"},
-    {"channel_conflicts", "pad_elems", "channels", "pad_elems"},
-};
-
-const gp_char_map *gp_char_map_at(size_t i)
-{
-    return i < sizeof maps / sizeof maps[0] ? &maps[i] : NULL;
-}
+#include "probe.h"
 
 /* The record values of one probe, read from <dir>/<probe>.json. */
 typedef struct loaded {
@@ -76,29 +34,29 @@ static void logf_(FILE *log, const char *fmt, const char *a, const char *b, cons
 
 /* Set one table key from one record value; a value the probe could not detect
  * becomes `none` with the probe's reason. */
-static gp_status apply(gp_table *t, const gp_char_map *m, const gp_json *root, FILE *log)
+static gp_status apply(gp_table *t, const char *probe, const gp_probe_row *m, const gp_json *root, FILE *log)
 {
     const gp_json *v = find_value(root, m->value_key);
     char prov[GP_TABLE_PROV_LEN];
     const char *date = gp_json_str_of(root, "date", "0000-00-00");
     if (!v) {
         logf_(log, "table: %s.%s kept from the base table (%s did not record it)\n", m->section,
-              m->table_key, m->probe);
+              m->key, probe);
         return gp_ok();
     }
     double x = gp_json_num_of(v, "value", NAN);
     if (!gp_json_bool_of(v, "detected", 0) || !isfinite(x)) {
-        snprintf(prov, sizeof prov, "measured %s %s not detected: %.120s", m->probe, date,
+        snprintf(prov, sizeof prov, "measured %s %s not detected: %.120s", probe, date,
                  gp_json_str_of(v, "note", "no reason given"));
-        return gp_table_set_none(t, m->section, m->table_key, prov);
+        return gp_table_set_none(t, m->section, m->key, prov);
     }
-    int ki = gp_table_key_index(m->section, m->table_key);
+    int ki = gp_table_key_index(m->section, m->key);
     if (ki >= 0 && gp_table_key_at((size_t)ki)->type == GP_TV_INT)
         x = (double)llround(x);
-    snprintf(prov, sizeof prov, "measured %s %s", m->probe, date);
-    gp_status st = gp_table_set(t, m->section, m->table_key, x, prov);
+    snprintf(prov, sizeof prov, "measured %s %s", probe, date);
+    gp_status st = gp_table_set(t, m->section, m->key, x, prov);
     if (st.code != GP_OK) /* out of the key's physical range: a finding, keep the base value */
-        logf_(log, "table: %s.%s not taken: %s\n", m->section, m->table_key, st.msg);
+        logf_(log, "table: %s.%s not taken: %s\n", m->section, m->key, st.msg);
     return gp_ok();
 }
 
@@ -198,17 +156,24 @@ gp_status gp_characterize_table(const char *results_dir, const char *tables_dir,
     gp_json_free(&dev_rec.root);
     GP_TRY(st);
 
-    for (size_t i = 0; gp_char_map_at(i); i++) {
-        const gp_char_map *m = gp_char_map_at(i);
-        loaded rec;
-        GP_TRY(load_record(results_dir, m->probe, &rec));
-        if (!rec.ok) {
-            logf_(log, "table: %s.%s kept from the base table (no %s record)\n", m->section, m->table_key,
-                  m->probe);
+    /* Every probe's own table rows (gp_probe.table_rows), its record read once. */
+    for (size_t i = 0; gp_probe_at(i); i++) {
+        const gp_probe *p = gp_probe_at(i);
+        if (!p->ntable_rows)
             continue;
+        loaded rec;
+        GP_TRY(load_record(results_dir, p->name, &rec));
+        for (size_t k = 0; k < p->ntable_rows; k++) {
+            const gp_probe_row *m = &p->table_rows[k];
+            if (!rec.ok)
+                logf_(log, "table: %s.%s kept from the base table (no %s record)\n", m->section, m->key, p->name);
+            else
+                st = apply(t, p->name, m, &rec.root, log);
+            if (st.code != GP_OK)
+                break;
         }
-        st = apply(t, m, &rec.root, log);
-        gp_json_free(&rec.root);
+        if (rec.ok)
+            gp_json_free(&rec.root);
         GP_TRY(st);
     }
     apply_rules(t, log);
@@ -216,20 +181,14 @@ gp_status gp_characterize_table(const char *results_dir, const char *tables_dir,
     return gp_table_validate(t, "measured table");
 }
 
-gp_status gp_characterize_finish(const char *results_dir, const char *tables_dir, FILE *log)
+gp_status gp_characterize_write(const char *results_dir, const char *tables_dir, FILE *log)
 {
     static gp_table t; /* ~50 KB: off the stack */
     char base[GP_TABLE_PATH_LEN], path[1024];
-    gp_status st = gp_characterize_table(results_dir, tables_dir, &t, base, sizeof base, log);
-    if (st.code == GP_OK) {
-        GP_TRY(gp_fs_join(path, sizeof path, results_dir, GP_TABLE_RESULTS_NAME));
-        st = gp_table_write(&t, path);
-        if (st.code == GP_OK && log)
-            fprintf(log, "table: %s written (base: %s)\n", path, base);
-    }
-    /* The report is written even when the table could not be: it says why. */
-    gp_status rs = gp_report_write(results_dir, results_dir);
-    if (rs.code == GP_OK && log)
-        fprintf(log, "report: %s/report.html and report.md written\n", results_dir);
-    return st.code != GP_OK ? st : rs;
+    GP_TRY(gp_characterize_table(results_dir, tables_dir, &t, base, sizeof base, log));
+    GP_TRY(gp_fs_join(path, sizeof path, results_dir, GP_TABLE_RESULTS_NAME));
+    GP_TRY(gp_table_write(&t, path));
+    if (log)
+        fprintf(log, "table: %s written (base: %s)\n", path, base);
+    return gp_ok();
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "doc.h"
 #include "fsutil.h"
 #include "stats.h"
 
@@ -395,34 +396,18 @@ void gp_cmp_result_free(gp_cmp_result *res)
     res->nrows = res->nnotes = 0;
 }
 
-/* ---- Markdown ---- */
+/* ---- the page, through the document writer (Markdown) ---- */
 
-/* Text for a table cell: '|' and newlines would break the row. */
-static void cell(FILE *f, const char *s)
+static void value_cell(gp_doc *d, int in, int det, double v, const char *unit)
 {
-    for (; *s; s++) {
-        if (*s == '|')
-            fputs("\\|", f);
-        else if (*s == '\n' || *s == '\r')
-            fputc(' ', f);
-        else
-            fputc(*s, f);
-    }
-}
-
-static void value_cell(FILE *f, int in, int det, double v, const char *unit)
-{
+    char t[160];
     if (!in)
-        fputs("(absent)", f);
+        snprintf(t, sizeof t, "(absent)");
     else if (!det)
-        fputs("none", f);
-    else {
-        fprintf(f, "%.6g", v);
-        if (unit[0]) {
-            fputc(' ', f);
-            cell(f, unit);
-        }
-    }
+        snprintf(t, sizeof t, "none");
+    else
+        snprintf(t, sizeof t, "%.6g%s%s", v, unit[0] ? " " : "", unit);
+    gp_doc_cell(d, "num", GP_DOC_PLAIN, t);
 }
 
 static void diff_text(char *out, size_t n, const gp_cmp_row *r)
@@ -452,34 +437,33 @@ static void band_text(char *out, size_t n, const gp_cmp_row *r)
                                                         : "floor");
 }
 
-static void side_line(FILE *f, const char *which, const char *dir, const gp_cmp_side *s)
+static void side_line(gp_doc *d, const char *which, const char *dir, const gp_cmp_side *s)
 {
-    fprintf(f, "- Run %s: `", which);
-    cell(f, dir);
-    fprintf(f, "`: ");
-    cell(f, s->name);
-    fprintf(f, " (%s", s->arch[0] ? s->arch : "arch unknown");
+    gp_doc_item_begin(d, NULL);
+    gp_doc_textf(d, "Run %s: ", which);
+    gp_doc_span(d, GP_DOC_CODE, dir);
+    gp_doc_textf(d, ": %s (%s", s->name, s->arch[0] ? s->arch : "arch unknown");
     if (s->pci_bus_id[0])
-        fprintf(f, ", bus %s", s->pci_bus_id);
+        gp_doc_textf(d, ", bus %s", s->pci_bus_id);
     if (isfinite(s->reported_mhz))
-        fprintf(f, ", reported clock %.0f MHz", s->reported_mhz);
-    fprintf(f, "), %d probe record%s", s->nrecs, s->nrecs == 1 ? "" : "s");
+        gp_doc_textf(d, ", reported clock %.0f MHz", s->reported_mhz);
+    gp_doc_textf(d, "), %d probe record%s", s->nrecs, s->nrecs == 1 ? "" : "s");
     if (s->date_first[0]) {
         if (strcmp(s->date_first, s->date_last))
-            fprintf(f, ", measured %s to %s", s->date_first, s->date_last);
+            gp_doc_textf(d, ", measured %s to %s", s->date_first, s->date_last);
         else
-            fprintf(f, ", measured %s", s->date_first);
+            gp_doc_textf(d, ", measured %s", s->date_first);
     }
     if (s->version[0])
-        fprintf(f, ", gpuprobe %s", s->version);
+        gp_doc_textf(d, ", gpuprobe %s", s->version);
     if (s->quick)
-        fprintf(f, ", --quick");
+        gp_doc_text(d, ", --quick");
     if (isfinite(s->clock_median))
-        fprintf(f, "; clock measured in-kernel %.0f-%.0f MHz (median %.0f)", s->clock_min, s->clock_max,
-                s->clock_median);
+        gp_doc_textf(d, "; clock measured in-kernel %.0f-%.0f MHz (median %.0f)", s->clock_min, s->clock_max,
+                     s->clock_median);
     else
-        fprintf(f, "; no measured clock in the records");
-    fputc('\n', f);
+        gp_doc_text(d, "; no measured clock in the records");
+    gp_doc_item_end(d);
 }
 
 static int row_listed(const gp_cmp_row *r)
@@ -489,85 +473,107 @@ static int row_listed(const gp_cmp_row *r)
 
 void gp_cmp_write_md(FILE *f, const gp_cmp_result *res)
 {
+    static const char *const heads[] = {"probe", "key", "run A", "run B", "difference", "band", "verdict"};
     const gp_cmp_side *sa = &res->side_a, *sb = &res->side_b;
     int compared = res->agree + res->differ + res->unstable;
-    char d[64], b[64];
-    fprintf(f, "# Two runs compared\n\n");
-    side_line(f, "A", res->dir_a, sa);
-    side_line(f, "B", res->dir_b, sb);
-    fprintf(f, "- A value agrees when |difference| <= band = max(spread A, spread B, floor %.3g%%); the difference "
-               "is (B - A) / |A|; counts and sizes without a spread must be equal (\"exact\"); a value either run "
-               "flagged unstable is reported, not failed.\n\n",
-            100 * res->floor);
+    char dt[64], bt[64];
+    gp_doc doc, *d = &doc;
+    gp_doc_init(d, f, GP_DOC_MD);
+    gp_doc_heading(d, 1, NULL, "Two runs compared");
+    gp_doc_list_begin(d);
+    side_line(d, "A", res->dir_a, sa);
+    side_line(d, "B", res->dir_b, sb);
+    gp_doc_item_begin(d, NULL);
+    gp_doc_textf(d, "A value agrees when |difference| <= band = max(spread A, spread B, floor %.3g%%); the "
+                    "difference is (B - A) / |A|; counts and sizes without a spread must be equal (\"exact\"); a "
+                    "value either run flagged unstable is reported, not failed.",
+                 100 * res->floor);
+    gp_doc_item_end(d);
+    gp_doc_list_end(d);
+    gp_doc_para_begin(d, NULL);
     if (res->devices_differ) {
-        fprintf(f, "**The runs are from different devices:** A is ");
-        cell(f, sa->name);
-        fprintf(f, " (%s, %.0f MHz), B is ", sa->arch, sa->reported_mhz);
-        cell(f, sb->name);
-        fprintf(f, " (%s, %.0f MHz). The comparison below still pairs their values.\n\n", sb->arch, sb->reported_mhz);
+        gp_doc_span(d, GP_DOC_STRONG, "The runs are from different devices:");
+        gp_doc_textf(d, " A is %s (%s, %.0f MHz), B is %s (%s, %.0f MHz). The comparison below still pairs their "
+                        "values.",
+                     sa->name, sa->arch, sa->reported_mhz, sb->name, sb->arch, sb->reported_mhz);
     } else {
-        fprintf(f, "Same device in both runs: ");
-        cell(f, sa->name);
-        fprintf(f, " (%s)", sa->arch);
+        gp_doc_textf(d, "Same device in both runs: %s (%s)", sa->name, sa->arch);
         if (strcmp(sa->pci_bus_id, sb->pci_bus_id))
-            fprintf(f, "; PCI bus %s in A, %s in B (another board of the model, or another machine)",
-                    sa->pci_bus_id[0] ? sa->pci_bus_id : "?", sb->pci_bus_id[0] ? sb->pci_bus_id : "?");
-        fprintf(f, ".\n\n");
+            gp_doc_textf(d, "; PCI bus %s in A, %s in B (another board of the model, or another machine)",
+                         sa->pci_bus_id[0] ? sa->pci_bus_id : "?", sb->pci_bus_id[0] ? sb->pci_bus_id : "?");
+        gp_doc_text(d, ".");
     }
-    if (res->clocks_differ)
-        fprintf(f, "**The measured clocks differ by %+.1f%%** (median %.0f MHz in A, %.0f MHz in B): per-cycle "
-                   "figures compare, per-second figures scale with the clock.\n\n",
-                100 * (sb->clock_median - sa->clock_median) / sa->clock_median, sa->clock_median, sb->clock_median);
-    fprintf(f, "**%d of %d characteristics agree within their spreads; %d differ; %d unstable.**", res->agree, compared,
-            res->differ, res->unstable);
-    fprintf(f, " (%d probe%s in both runs", res->probes_common, res->probes_common == 1 ? "" : "s");
-    if (res->only_one)
-        fprintf(f, "; %d key%s in one run only", res->only_one, res->only_one == 1 ? "" : "s");
-    if (res->none_both)
-        fprintf(f, "; %d not detected in either run, not listed", res->none_both);
-    fprintf(f, ".)\n\n");
-    if (res->differ || res->unstable) {
-        for (int pass = 0; pass < 2; pass++) {
-            int shown = 0;
-            for (int i = 0; i < res->nrows; i++) {
-                const gp_cmp_row *r = &res->rows[i];
-                if (pass == 0 ? !gp_cmp_counts_as_differs(r->verdict) : r->verdict != GP_CMP_UNSTABLE)
-                    continue;
-                if (!shown++)
-                    fprintf(f, "%s\n\n", pass == 0 ? "Differ:" : "Unstable in a run (the probe warned):");
-                diff_text(d, sizeof d, r);
-                band_text(b, sizeof b, r);
-                fprintf(f, "- %s `%s`: ", r->probe, r->key);
-                if (r->verdict == GP_CMP_NONE_IN_A || r->verdict == GP_CMP_NONE_IN_B)
-                    fprintf(f, "not detected in run %s\n", r->verdict == GP_CMP_NONE_IN_A ? "A" : "B");
-                else
-                    fprintf(f, "%s, band %s\n", d, b);
+    gp_doc_para_end(d);
+    if (res->clocks_differ) {
+        char t[96];
+        gp_doc_para_begin(d, NULL);
+        snprintf(t, sizeof t, "The measured clocks differ by %+.1f%%",
+                 100 * (sb->clock_median - sa->clock_median) / sa->clock_median);
+        gp_doc_span(d, GP_DOC_STRONG, t);
+        gp_doc_textf(d, " (median %.0f MHz in A, %.0f MHz in B): per-cycle figures compare, per-second figures "
+                        "scale with the clock.",
+                     sa->clock_median, sb->clock_median);
+        gp_doc_para_end(d);
+    }
+    {
+        char t[160];
+        gp_doc_para_begin(d, NULL);
+        snprintf(t, sizeof t, "%d of %d characteristics agree within their spreads; %d differ; %d unstable.",
+                 res->agree, compared, res->differ, res->unstable);
+        gp_doc_span(d, GP_DOC_STRONG, t);
+        gp_doc_textf(d, " (%d probe%s in both runs", res->probes_common, res->probes_common == 1 ? "" : "s");
+        if (res->only_one)
+            gp_doc_textf(d, "; %d key%s in one run only", res->only_one, res->only_one == 1 ? "" : "s");
+        if (res->none_both)
+            gp_doc_textf(d, "; %d not detected in either run, not listed", res->none_both);
+        gp_doc_text(d, ".)");
+        gp_doc_para_end(d);
+    }
+    for (int pass = 0; pass < 2 && (res->differ || res->unstable); pass++) {
+        int shown = 0;
+        for (int i = 0; i < res->nrows; i++) {
+            const gp_cmp_row *r = &res->rows[i];
+            if (pass == 0 ? !gp_cmp_counts_as_differs(r->verdict) : r->verdict != GP_CMP_UNSTABLE)
+                continue;
+            if (!shown++) {
+                gp_doc_para(d, NULL, pass == 0 ? "Differ:" : "Unstable in a run (the probe warned):");
+                gp_doc_list_begin(d);
             }
-            if (shown)
-                fputc('\n', f);
+            diff_text(dt, sizeof dt, r);
+            band_text(bt, sizeof bt, r);
+            gp_doc_item_begin(d, NULL);
+            gp_doc_textf(d, "%s ", r->probe);
+            gp_doc_span(d, GP_DOC_CODE, r->key);
+            gp_doc_text(d, ": ");
+            if (r->verdict == GP_CMP_NONE_IN_A || r->verdict == GP_CMP_NONE_IN_B)
+                gp_doc_textf(d, "not detected in run %s", r->verdict == GP_CMP_NONE_IN_A ? "A" : "B");
+            else
+                gp_doc_textf(d, "%s, band %s", dt, bt);
+            gp_doc_item_end(d);
         }
+        if (shown)
+            gp_doc_list_end(d);
     }
     if (res->nnotes) {
-        fprintf(f, "Notes:\n\n");
-        for (int i = 0; i < res->nnotes; i++) {
-            fprintf(f, "- ");
-            cell(f, res->notes[i]);
-            fputc('\n', f);
-        }
-        fputc('\n', f);
+        gp_doc_para(d, NULL, "Notes:");
+        gp_doc_list_texts(d, res->notes[0], sizeof res->notes[0], res->nnotes);
     }
-    fprintf(f, "| probe | key | run A | run B | difference | band | verdict |\n");
-    fprintf(f, "| --- | --- | --- | --- | --- | --- | --- |\n");
+    gp_doc_table_begin(d, 7, heads);
     for (int i = 0; i < res->nrows; i++) {
         const gp_cmp_row *r = &res->rows[i];
         if (!row_listed(r))
             continue;
-        fprintf(f, "| %s | `%s` | ", r->probe, r->key);
-        value_cell(f, r->in_a, r->det_a, r->a, r->unit);
-        fputs(" | ", f);
-        value_cell(f, r->in_b, r->det_b, r->b, r->unit);
-        diff_text(d, sizeof d, r);
-        band_text(b, sizeof b, r);
-        fprintf(f, " | %s | %s | %s |\n", d, b, gp_cmp_verdict_name(r->verdict));
+        gp_doc_row_begin(d);
+        gp_doc_cell(d, NULL, GP_DOC_PLAIN, r->probe);
+        gp_doc_cell(d, NULL, GP_DOC_CODE, r->key);
+        value_cell(d, r->in_a, r->det_a, r->a, r->unit);
+        value_cell(d, r->in_b, r->det_b, r->b, r->unit);
+        diff_text(dt, sizeof dt, r);
+        band_text(bt, sizeof bt, r);
+        gp_doc_cell(d, "num", GP_DOC_PLAIN, dt);
+        gp_doc_cell(d, "num", GP_DOC_PLAIN, bt);
+        gp_doc_cell(d, NULL, GP_DOC_PLAIN, gp_cmp_verdict_name(r->verdict));
+        gp_doc_row_end(d);
     }
+    gp_doc_table_end(d);
 }

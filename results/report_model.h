@@ -1,0 +1,77 @@
+/* The report's model: the records of a results folder as read back, and how
+ * each series is plotted.  Shared by report_load.c (reading),
+ * report_plots.c (plot choice and SVG) and report.c (the sections). */
+#ifndef GP_REPORT_MODEL_H
+#define GP_REPORT_MODEL_H
+
+#include <stdio.h>
+
+#include "csv.h"
+#include "gp_status.h"
+#include "record.h"
+
+#define MAX_LINES 8    /* series in one plot (the palette's colours) */
+#define MAX_KEYCOLS 4  /* columns in one split or category list */
+#define MAX_CATS 64    /* bars in one chart */
+#define MAX_WHERE 8
+
+/* A parsed column list: `col{v=name;...},col` resolved against a series. */
+typedef struct key_cols {
+    int n;
+    int col[MAX_KEYCOLS];
+    const char *map[MAX_KEYCOLS]; /* "v=name;v=name" (not terminated: maplen) */
+    size_t maplen[MAX_KEYCOLS];
+} key_cols;
+
+typedef struct plot_choice {
+    int xcol, ycols[MAX_LINES], ny;
+    int logx, logy, opts, sort;
+    key_cols split, cats;       /* cats: bar charts only */
+    int nwhere, wcol[MAX_WHERE];
+    double wval[MAX_WHERE];
+    char title[200], xlabel[96], ylabel[96];
+} plot_choice;
+
+/* ---- the records, as read back ---- */
+
+typedef struct rp_series {
+    char name[48], file[160], svg[200];
+    gp_series data;              /* data.data NULL when the CSV could not be read */
+    char err[GP_STATUS_MSG_LEN]; /* why, when it could not */
+    plot_choice plot;
+} rp_series;
+
+typedef struct rp_probe {
+    char file[256];
+    gp_record rec;               /* probe, date, device, clock, values, notes */
+    rp_series series[GP_RECORD_MAX_SERIES];
+    int nseries;
+    int dropped;                 /* values/series/notes beyond the record limits */
+} rp_probe;
+
+typedef struct report {
+    const char *results_dir, *out_dir;
+    rp_probe *probes;
+    int nprobes;
+    char skipped[16][GP_STATUS_MSG_LEN]; /* JSON files that are not records */
+    int nskipped;
+    char *table;                 /* table.txt, NULL when absent */
+    char table_path[1024];
+} report;
+
+
+/* Read every record of R->results_dir (and table.txt) into R. */
+gp_status rp_load(report *R);
+void rp_free(report *R);
+
+/* How rs is plotted: the first of the probe's own plots (gp_probe.plots)
+ * whose columns rs has, else a generic choice. */
+void rp_choose_plot(const char *probe, rp_series *rs);
+/* rs's plot as one <svg> element. */
+gp_status rp_plot_to(FILE *f, const rp_series *rs);
+/* Each plot as <out_dir>/<probe>_<series>.svg. */
+gp_status rp_write_svgs(const report *R);
+/* `in` with every character outside [A-Za-z0-9_.-] replaced by '_'. */
+void rp_safe_name(char *out, size_t n, const char *in);
+
+#endif
