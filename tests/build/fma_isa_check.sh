@@ -34,11 +34,10 @@ case "$target" in
         f32='fma\.rn\.f32' f64='fma\.rn\.f64'
         ;;
     gfx*)
-        hipcc=$(command -v hipcc || true)
-        [ -n "$hipcc" ] || { echo "hipcc not found: skipping $target"; exit 77; }
-        export HIP_PLATFORM=amd
+        source "$src/tests/build/amd_hipcc.sh"
+        amd_setup "$target" "$work"
         out=$work/fma_throughput_$target.s
-        "$hipcc" -x hip --offload-arch="$target" --cuda-device-only -O3 -S -I"$src/platform" -I"$src/common" \
+        "$hipcc" -x hip --offload-arch="$target" "${AMD_FLAGS[@]}" --cuda-device-only -O3 -S -I"$src/platform" -I"$src/common" \
             -o "$out" "$hip" 2>"$work/fma_isa_$target.log" || {
             echo "FAIL: hipcc -S failed"; cat "$work/fma_isa_$target.log"; exit 1; }
         f32='v_(fma|fmac|pk_fma)_f32' f64='v_fma_f64'
