@@ -25,12 +25,17 @@ case "$target" in
     *) echo "unknown target $target" >&2; exit 2 ;;
 esac
 
-# Allowed scratch bytes for a kernel: the first rule whose regex matches, else 0.
+# Allowed scratch bytes for a kernel: the first rule whose regex matches the
+# kernel (and whose targets=REGEX, if given, matches the target), else 0.
 allowed_scratch() {
-    local name=$1 re max
+    local name=$1 re max tg
     [ -f "$rules" ] || { echo 0; return; }
-    while read -r re max _; do
+    while read -r re max tg _; do
         [[ -z "$re" || "$re" == \#* ]] && continue
+        if [[ "$tg" == targets=* ]]; then
+            tg=${tg#targets=}
+            [[ "$target" =~ $tg ]] || continue
+        fi
         if [[ "$name" =~ $re ]]; then echo "${max#scratch_max=}"; return; fi
     done <"$rules"
     echo 0

@@ -6,7 +6,9 @@
 #   - the fp32 chain kernel: GP_FMA_ACC x GP_FMA_INNER FMAs in its loop body,
 #   - the fp64 chain kernel: the same count of fp64 FMAs,
 #   - the loop-shape kernels: >= GP_FMA_LOOP_UNROLL_N (unroll) and
-#     >= GP_FMA_LOOP_INNER (double loop) FMAs in their loop bodies.
+#     >= GP_FMA_LOOP_INNER (double loop) FMAs in their loop bodies, and more
+#     FMAs in loop_plain's body than in loop_nounroll's (else they are one
+#     shape twice).  A packed v_pk_fma_f32 (gfx90a, gfx940) counts as 2.
 # sm_*: nvcc -ptx, counting fma.rn.f32/f64 between a label and the branch back
 # to it.  gfx*: hipcc --cuda-device-only -S, counting v_fma_f32/v_fmac_f32
 # (v_fma_f64) between a loop label and its back-branch.  A multiply and a
@@ -76,4 +78,12 @@ check "fp32 chain" 'gp_fma_chain_kernelIfE' "$f32" "$chain"
 check "fp64 chain" 'gp_fma_chain_kernelIdE' "$f64" "$chain"
 check "loop unroll" 'gp_fma_loop_unroll' "$f32" "$unroll"
 check "loop double" 'gp_fma_loop_double' "$f32" "$dinner"
+# The plain loop (the compiler's unroll) and the rolled one must differ, or
+# their comparison measures nothing.
+plain=$(loop_fmas 'gp_fma_loop_plain' "$f32") rolled=$(loop_fmas 'gp_fma_loop_nounroll' "$f32")
+if [ "$plain" -le "$rolled" ]; then
+    echo "FAIL $target loop plain: $plain FMAs per loop body, the same as loop nounroll ($rolled): one shape twice"; fail=1
+else
+    echo "ok   $target loop plain: $plain FMAs per loop body, nounroll $rolled"
+fi
 exit $fail
