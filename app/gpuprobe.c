@@ -51,6 +51,7 @@ static void print_info(const gp_device_info *d)
     printf("mem_clock_mhz        %.0f\n", d->mem_clock_mhz);
     printf("core_clock_mhz       %.0f (reported maximum)\n", d->core_clock_mhz);
     printf("timer_hz             %.0f\n", d->timer_hz);
+    printf("timer_source         %s\n", d->timer_source);
     printf("backend              %s (device code for %s)\n", gp_rt_backend(), gp_rt_compiled_archs());
 }
 

@@ -27,6 +27,36 @@ int gp_clock_moved(const gp_clock_reading *before, const gp_clock_reading *after
     return gp_clock_rel_change(before->measured_mhz, after->measured_mhz) > tolerance;
 }
 
+void gp_clock_from_spin(const long long *cycles, const long long *ticks, int blocks, double event_ms,
+                        double nominal_hz, double tolerance, gp_clock_reading *out)
+{
+    memset(out, 0, sizeof *out);
+    out->timer_nominal_hz = nominal_hz;
+    out->timer_hz = nominal_hz;
+    if (blocks < 1 || !(event_ms > 0) || ticks[0] <= 0)
+        return;
+    /* The event brackets the launch as well as the spin, so the event rate
+     * is low by the launch overhead: ~0.1% of a 20 ms spin. */
+    double event_hz = (double)ticks[0] / (event_ms / 1e3);
+    out->timer_vs_event = nominal_hz > 0 ? event_hz / nominal_hz : 0;
+    if (!(nominal_hz > 0) || fabs(out->timer_vs_event - 1) > tolerance) {
+        out->timer_hz = event_hz;
+        out->timer_calibrated = 1;
+    }
+    out->timer_suspect = !out->timer_calibrated && (out->timer_vs_event < 0.8 || out->timer_vs_event > 1.05);
+    double *mhz = malloc(sizeof *mhz * (size_t)blocks);
+    if (!mhz)
+        return; /* measured_mhz stays 0: the caller reports it cannot convert */
+    for (int i = 0; i < blocks; i++)
+        mhz[i] = gp_clock_mhz(cycles[i], ticks[i], out->timer_hz);
+    gp_summary s;
+    gp_stats_summarize(mhz, (size_t)blocks, &s);
+    free(mhz);
+    out->measured_mhz = s.median;
+    out->measured_min_mhz = s.min;
+    out->measured_max_mhz = s.max;
+}
+
 gp_status gp_clock_measure(const gp_device_info *dev, double spin_ms, gp_clock_reading *out)
 {
     memset(out, 0, sizeof *out);
@@ -36,11 +66,10 @@ gp_status gp_clock_measure(const gp_device_info *dev, double spin_ms, gp_clock_r
     long long spin_cycles = (long long)(spin_ms * 1e3 * guess_mhz);
     long long *cycles = calloc((size_t)blocks, sizeof *cycles);
     long long *ticks = calloc((size_t)blocks, sizeof *ticks);
-    double *mhz = calloc((size_t)blocks, sizeof *mhz);
     gp_evtimer tm;
     memset(&tm, 0, sizeof tm);
     gp_status st = gp_ok();
-    if (!cycles || !ticks || !mhz) {
+    if (!cycles || !ticks) {
         st = gp_fail(GP_ERR_NOMEM, "clock: host allocation failed");
         goto done;
     }
@@ -53,20 +82,12 @@ gp_status gp_clock_measure(const gp_device_info *dev, double spin_ms, gp_clock_r
     double ms = 0;
     if ((st = gp_evtimer_stop_ms(&tm, &ms)).code)
         goto done;
-    for (int i = 0; i < blocks; i++)
-        mhz[i] = gp_clock_mhz(cycles[i], ticks[i], dev->timer_hz);
-    gp_summary s;
-    gp_stats_summarize(mhz, (size_t)blocks, &s);
-    out->measured_mhz = s.median;
-    out->measured_min_mhz = s.min;
-    out->measured_max_mhz = s.max;
-    double tick_s = (double)ticks[0] / dev->timer_hz;
-    out->timer_vs_event = ms > 0 ? tick_s / (ms / 1e3) : 0;
-    out->timer_suspect = out->timer_vs_event < 0.8 || out->timer_vs_event > 1.05;
+    gp_smi_reading smi = out->smi;
+    gp_clock_from_spin(cycles, ticks, blocks, ms, dev->timer_hz, GP_TIMER_CAL_TOLERANCE, out);
+    out->smi = smi;
 done:
     gp_evtimer_destroy(&tm);
     free(cycles);
     free(ticks);
-    free(mhz);
     return st;
 }

@@ -146,6 +146,11 @@ static void json_clock(FILE *f, const char *name, const gp_clock_reading *c)
     json_num(f, c->measured_max_mhz);
     fprintf(f, ", \"timer_vs_event\": ");
     json_num(f, c->timer_vs_event);
+    fprintf(f, ", \"timer_hz\": ");
+    json_num(f, c->timer_hz);
+    fprintf(f, ", \"timer_nominal_hz\": ");
+    json_num(f, c->timer_nominal_hz);
+    fprintf(f, ", \"timer_calibrated\": %s", c->timer_calibrated ? "true" : "false");
     fprintf(f, ", \"reported_source\": ");
     json_str(f, c->smi.source);
     fprintf(f, ", \"reported_mhz\": ");
@@ -172,7 +177,11 @@ static void read_clock(const gp_json *c, gp_clock_reading *r)
     r->measured_min_mhz = gp_json_num_of(c, "measured_min_mhz", NAN);
     r->measured_max_mhz = gp_json_num_of(c, "measured_max_mhz", NAN);
     r->timer_vs_event = gp_json_num_of(c, "timer_vs_event", NAN);
-    r->timer_suspect = isfinite(r->timer_vs_event) && (r->timer_vs_event < 0.8 || r->timer_vs_event > 1.05);
+    r->timer_hz = gp_json_num_of(c, "timer_hz", NAN);
+    r->timer_nominal_hz = gp_json_num_of(c, "timer_nominal_hz", NAN);
+    r->timer_calibrated = gp_json_bool_of(c, "timer_calibrated", 0);
+    r->timer_suspect = !r->timer_calibrated && isfinite(r->timer_vs_event) &&
+                       (r->timer_vs_event < 0.8 || r->timer_vs_event > 1.05);
     copy_str(r->smi.source, sizeof r->smi.source, gp_json_str_of(c, "reported_source", "none"));
     r->smi.sm_clock_mhz = gp_json_num_of(c, "reported_mhz", NAN);
     r->smi.available = isfinite(r->smi.sm_clock_mhz);
@@ -367,6 +376,9 @@ static void md_clock(gp_doc *d, const char *when, const gp_clock_reading *c)
         gp_doc_text(d, ", no vendor reading");
     if (c->timer_suspect)
         gp_doc_textf(d, " \xe2\x80\x94 timer rate disagrees with event time (ratio %.3f)", c->timer_vs_event);
+    if (c->timer_calibrated)
+        gp_doc_textf(d, " \xe2\x80\x94 timer rate calibrated against event time: %.4g MHz (nominal %.4g MHz)",
+                     c->timer_hz / 1e6, c->timer_nominal_hz / 1e6);
     gp_doc_item_end(d);
 }
 

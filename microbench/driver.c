@@ -19,6 +19,14 @@ gp_status gp_probe_execute(const gp_probe *p, const gp_probe_opts *opts, gp_reco
     ctx.rec = rec;
 
     GP_TRY(gp_clock_measure(&ctx.dev, CLOCK_SPIN_MS, &rec->clock_before));
+    if (rec->clock_before.timer_calibrated) {
+        gp_record_note(rec, "constant-rate timer calibrated against event time: nominal %.4g MHz (%s) is off by a "
+                            "factor %.3f; cycles use the calibrated %.4g MHz",
+                       ctx.dev.timer_hz / 1e6, ctx.dev.timer_source, rec->clock_before.timer_vs_event,
+                       rec->clock_before.timer_hz / 1e6);
+        /* The probe and the closing reading use the calibrated rate. */
+        ctx.dev.timer_hz = rec->clock_before.timer_hz;
+    }
     ctx.clock_mhz = rec->clock_before.measured_mhz;
     if (!(ctx.clock_mhz > 0))
         return gp_fail(GP_ERR_CHECK, "%s: the measured clock is %.1f MHz; cannot convert to cycles",

@@ -10,13 +10,17 @@
 __global__ void gp_clock_spin_kernel(long long spin_cycles, long long *cycles, long long *ticks)
 {
     long long t0 = gp_timer();
-    long long c0 = gp_cycles();
-    long long c1 = c0;
-    while (c1 - c0 < spin_cycles)
-        c1 = gp_cycles();
+    long long c = gp_cycles(), total = 0;
+    /* Summed short deltas, so a counter narrower than the spin (gfx11's 20
+     * bits) neither wraps the sum nor spins forever. */
+    while (total < spin_cycles) {
+        long long n = gp_cycles();
+        total += gp_cycle_delta(c, n);
+        c = n;
+    }
     long long t1 = gp_timer();
     /* One thread per block writes; blockIdx selects the slot. */
-    cycles[blockIdx.x] = c1 - c0;
+    cycles[blockIdx.x] = total;
     ticks[blockIdx.x] = t1 - t0;
 }
 

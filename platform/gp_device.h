@@ -21,18 +21,21 @@
 #include "gp_status.h"
 
 /* GP_WAVE_SIZE: compile-time wave width of the target being compiled, from the
- * target's macros, never from warpSize (not a constant in newer HIP).  gfx9
+ * compiler's macros, never from warpSize (not a constant in newer HIP).  gfx9
  * (gfx900/906/908/90a/94x) runs wave64; RDNA (gfx10+) runs wave32 in HIP's
- * default mode; NVIDIA runs 32.  The host pass of a HIP compile sees no target
- * macro; it never runs device code, so any value there is inert. */
+ * default mode, wave64 under -mwavefrontsize64: clang's
+ * __AMDGCN_WAVEFRONT_SIZE follows the mode, so it comes first; the target
+ * macros are the fallback.  NVIDIA runs 32.  The host pass of a HIP compile
+ * sees no target macro; it never runs device code, so any value there is
+ * inert.  tests/build/check_gpu_build.sh checks every kernel's wave size. */
 #if defined(GP_VENDOR_NVIDIA)
 #define GP_WAVE_SIZE 32
+#elif defined(__HIP_DEVICE_COMPILE__) && defined(__AMDGCN_WAVEFRONT_SIZE)
+#define GP_WAVE_SIZE __AMDGCN_WAVEFRONT_SIZE
 #elif defined(__GFX9__)
 #define GP_WAVE_SIZE 64
 #elif defined(__GFX10__) || defined(__GFX11__) || defined(__GFX12__)
 #define GP_WAVE_SIZE 32
-#elif defined(__AMDGCN_WAVEFRONT_SIZE)
-#define GP_WAVE_SIZE __AMDGCN_WAVEFRONT_SIZE
 #else
 #define GP_WAVE_SIZE 64 /* host pass of a HIP compile: inert */
 #endif
@@ -45,13 +48,33 @@ static __device__ __forceinline__ long long gp_cycles(void)
 #if defined(GP_VENDOR_NVIDIA)
     return clock64();
 #else
-    return (long long)clock64(); /* s_memtime on gfx9 */
+    return (long long)clock64(); /* s_memtime (gfx9, gfx10); s_getreg SHADER_CYCLES (gfx11, 20 bits) */
+#endif
+}
+
+/* Width of gp_cycles' counter.  gfx11 has no s_memtime: clock64 reads
+ * HW_REG_SHADER_CYCLES, a 20-bit counter (s_getreg_b32 ... 0, 20 in the ISA)
+ * that wraps every 2^20 cycles (~0.4 ms at 2.5 GHz).  Differences of
+ * gp_cycles go through gp_cycle_delta, right for intervals under one wrap. */
+#if defined(GP_VENDOR_AMD) && defined(__GFX11__)
+#define GP_CYCLE_BITS 20
+#else
+#define GP_CYCLE_BITS 64
+#endif
+
+static __device__ __forceinline__ long long gp_cycle_delta(long long c0, long long c1)
+{
+#if GP_CYCLE_BITS < 64
+    return (c1 - c0) & ((1ll << GP_CYCLE_BITS) - 1);
+#else
+    return c1 - c0;
 #endif
 }
 
 /* Constant-rate timer; its rate is gp_device_info.timer_hz. NVIDIA's globaltimer
  * counts nanoseconds (updated coarsely, ~1 us on recent parts); AMD's
- * s_memrealtime counts at the device's wall-clock rate (100 MHz on gfx9). */
+ * s_memrealtime counts at the device's wall-clock rate (25 MHz on gfx9 before
+ * gfx940, 100 MHz on gfx940+, gfx10, gfx11; platform/timer_rate.c). */
 static __device__ __forceinline__ long long gp_timer(void)
 {
 #if defined(GP_VENDOR_NVIDIA)

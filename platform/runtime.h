@@ -37,7 +37,8 @@ typedef struct gp_device_info {
     int mem_bus_bits;
     double mem_clock_mhz;     /* as reported; DDR factor not applied */
     double core_clock_mhz;    /* as reported: the maximum (boost) clock */
-    double timer_hz;          /* rate of the device's constant-rate timer */
+    double timer_hz;          /* nominal rate of the device's constant-rate timer (0: unknown) */
+    char timer_source[160];   /* where timer_hz comes from */
 } gp_device_info;
 
 typedef struct gp_event_s *gp_event;

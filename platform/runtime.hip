@@ -3,6 +3,7 @@
  * gp_hip_to_cuda.h (included by gp_device.h). */
 #include "gp_device.h"
 #include "runtime.h"
+#include "timer_rate.h"
 
 #include <string.h>
 
@@ -73,13 +74,25 @@ extern "C" gp_status gp_rt_device_open(int index, gp_device_info *info)
     char *colon = strchr(info->arch, ':');
     if (colon)
         *colon = '\0';
-    /* s_memrealtime runs at 100 MHz on gfx9/gfx10/gfx11; the clock probe checks
-     * this against event time and reports a disagreement. */
-    info->timer_hz = 100e6;
+    /* s_memrealtime's rate differs by target (25 MHz on gfx9 before gfx940,
+     * 100 MHz on gfx940+, gfx10, gfx11): the runtime's attribute where this
+     * HIP has it, else the per-target table.  The clock module calibrates it
+     * against event time either way (common/clock.c). */
+    const char *src = NULL;
+    info->timer_hz = gp_amd_timer_hz(info->arch, &src);
+#if defined(GP_HAVE_HIP_WALL_CLOCK_RATE)
+    int khz = attr(hipDeviceAttributeWallClockRate, index);
+    if (khz > 0) {
+        info->timer_hz = khz * 1e3;
+        src = "HIP runtime (hipDeviceAttributeWallClockRate)";
+    }
+#endif
+    snprintf(info->timer_source, sizeof info->timer_source, "%s", src ? src : "unknown");
 #else
     snprintf(info->vendor, sizeof info->vendor, "NVIDIA");
     snprintf(info->arch, sizeof info->arch, "sm_%d%d", p.major, p.minor);
     info->timer_hz = 1e9; /* %globaltimer counts nanoseconds */
+    snprintf(info->timer_source, sizeof info->timer_source, "%%globaltimer counts nanoseconds (PTX ISA)");
 #endif
     if (hipDeviceGetPCIBusId(info->pci_bus_id, (int)sizeof info->pci_bus_id, index) != hipSuccess) {
         (void)hipGetLastError();

@@ -56,12 +56,16 @@ static __device__ __forceinline__ const u64 *load_bypass(const u64 *p)
  * that the caches hold what fits; then `reps` timed passes of `loads` loads
  * each, cycles per pass in cycles_out[r].  The final pointer is stored only
  * when it equals `magic` (never, at run time) so the chase cannot be
- * deleted. */
+ * deleted.  The start is start + (threadIdx.x & zero), zero = 0 at run time:
+ * a pointer the compiler cannot prove uniform across the wave.  With the
+ * bare kernel argument, AMD's compiler chases the warm-up with scalar loads
+ * (s_load_dwordx2, through the scalar cache, no glc slc): the vector L1 the
+ * timed loop reads was never warmed (gfx900 ISA; tests/build/amd_chase_isa.sh). */
 #define CHASE_KERNEL(NAME, LOAD)                                                            \
     __global__ void NAME(const u64 *start, long long warm, long long loads, int reps,       \
-                         long long *cycles_out, u64 *sink, u64 magic)                       \
+                         long long *cycles_out, u64 *sink, u64 magic, u64 zero)             \
     {                                                                                       \
-        const u64 *p = start;                                                               \
+        const u64 *p = (const u64 *)((u64)start + ((u64)threadIdx.x & zero));               \
         for (long long i = 0; i < warm; i += CHASE_UNROLL) {                                \
             CHASE16(LOAD);                                                                  \
         }                                                                                   \
@@ -151,10 +155,10 @@ extern "C" gp_status gp_cache_chase_run(const void *start, int bypass, long long
     (void)hipGetLastError();
     if (bypass)
         gp_cache_chase_bypass_kernel<<<1, 1>>>((const u64 *)start, warm, loads, reps, d_cycles,
-                                                (u64 *)d_sink, 1ull);
+                                                (u64 *)d_sink, 1ull, 0ull);
     else
         gp_cache_chase_cached_kernel<<<1, 1>>>((const u64 *)start, warm, loads, reps, d_cycles,
-                                                (u64 *)d_sink, 1ull);
+                                                (u64 *)d_sink, 1ull, 0ull);
     GP_TRY(gp_launch_status("cache_latency chase"));
     return gp_hip_status(hipDeviceSynchronize(), "cache_latency chase");
 }

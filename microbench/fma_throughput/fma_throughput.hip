@@ -57,10 +57,18 @@ __global__ void gp_fma_chain_kernel(float *out, int iters, float af, float bf, f
 }
 
 /* Single dependent chain, as in the seed: the loop shape decides how much
- * loop overhead sits between the FMAs. */
+ * loop overhead sits between the FMAs.  plain: the unroll the compiler picks
+ * for a loop of run-time length.  nvcc unrolls it by 4; AMDGPU's default
+ * leaves it rolled (the gfx90a ISA was the same as loop_nounroll's, so the
+ * comparison showed nothing), so on AMD runtime unrolling is enabled and the
+ * compiler still picks the count (8 with clang 15). tests/build/fma_isa_check.sh
+ * checks that plain holds more FMAs per loop body than nounroll. */
 __global__ void gp_fma_loop_plain(float *out, int n, float a, float b, float magic)
 {
     float s = (float)threadIdx.x * 1e-3f;
+#if defined(GP_VENDOR_AMD)
+#pragma clang loop unroll(enable)
+#endif
     for (int i = 0; i < n; i++)
         s = fmaf(s, a, b);
     if (s == magic)

@@ -38,15 +38,11 @@ __global__ void GP_LAUNCH_BOUNDS(GP_REGLIM_BLOCK) gp_reglim_chain(float *out, in
 #define GP_REGLIM_MAGIC -12345.678f
 
 typedef void (*reglim_fn)(float *, int, float, float);
-#define V(R) {R, gp_reglim_chain<R>}
+#define V(R) {R, gp_reglim_chain<R>},
 static const struct {
     int live;
     reglim_fn fn;
-} variants[] = {
-    V(16), V(24), V(32), V(40), V(48), V(56), V(64), V(72), V(80), V(88), V(96),
-    V(104), V(112), V(120), V(128), V(136), V(144), V(152), V(160), V(168), V(176), V(184),
-    V(192), V(200), V(208), V(216), V(224), V(232), V(240), V(248), V(256), V(264), V(272),
-};
+} variants[] = {GP_REGLIM_VARIANTS(V)};
 #undef V
 #define NVAR ((int)(sizeof variants / sizeof variants[0]))
 

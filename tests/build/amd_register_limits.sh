@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# amd_register_limits.sh GFX_TARGET WORK_DIR
+# amd_register_limits.sh GFX_TARGET WORK_DIR [SOURCE_DIR]
 #
 # Highest VGPR and SGPR a kernel may name on an AMD target, found the way
 # seed 003 (sections 2.3-2.4) found v255 and s101 on gfx900: compile a tiny
@@ -8,12 +8,18 @@
 # Prints "vgpr_max = N" and "sgpr_max = N" and writes them to
 # WORK_DIR/register_limits_<target>.txt for the report.  Exit 77 without
 # hipcc; exit 1 when a limit is not found.
+#
+# With SOURCE_DIR: also the VGPRs each register_limits chain variant compiles
+# to (printed as "live vgprs scratch"; the unit test register_granule_*_compiled
+# holds them as data), and a check that some variant's count rounds up
+# differently to multiples of 4 and of 8 (count mod 8 in 1..4): without one,
+# the probe cannot tell an allocation granule of 4 (gfx9) from 8 (gfx90a).
 set -u
-target=$1 work=$2
-hipcc=$(command -v hipcc || true)
-[ -n "$hipcc" ] || { echo "hipcc not found: skipping $target"; exit 77; }
-export HIP_PLATFORM=amd
+target=$1 work=$2 src=${3:-}
 mkdir -p "$work"
+here=$(cd "$(dirname "$0")" && pwd)
+source "$here/amd_hipcc.sh"
+amd_setup "$target" "$work"
 
 # accepts KIND N: 0 when a kernel writing register <KIND><N> compiles.  The
 # clobber list tells the compiler the register is used, as a real kernel would.
@@ -25,7 +31,7 @@ accepts() {
 #include <hip/hip_runtime.h>
 __global__ void probe_reg(float *a) { asm volatile("$insn" ::: "$kind$n"); if (a) a[0] = 0; }
 SRC
-    "$hipcc" -x hip --offload-arch="$target" --cuda-device-only -O1 -c -o "$work/reg_${kind}${n}.o" "$src" \
+    "$hipcc" -x hip --offload-arch="$target" "${AMD_FLAGS[@]}" --cuda-device-only -O1 -c -o "$work/reg_${kind}${n}.o" "$src" \
         >"$work/reg_${kind}${n}.log" 2>&1
 }
 
@@ -56,4 +62,26 @@ fail=0
 [ "$smax" -ge 0 ] || { echo "FAIL $target: no SGPR name accepted (see $work/reg_s0.log)"; fail=1; }
 [ "$vmax" -lt 1024 ] || { echo "FAIL $target: every VGPR name accepted: the test is not testing"; fail=1; }
 [ "$smax" -lt 256 ] || { echo "FAIL $target: every SGPR name accepted: the test is not testing"; fail=1; }
+
+if [ -n "$src" ]; then
+    rl=$work/register_limits_$target.s
+    if ! "$hipcc" -x hip --offload-arch="$target" "${AMD_FLAGS[@]}" --cuda-device-only -O3 -S -I"$src/platform" \
+            -I"$src/common" -I"$src/microbench" -o "$rl" "$src/microbench/register_limits.hip" 2>"$rl.log"; then
+        echo "FAIL $target: register_limits.hip does not compile"; cat "$rl.log"; exit 1
+    fi
+    awk '/^ *\.name:/ { n = $2 } /^ *\.private_segment_fixed_size:/ { s = $2 }
+         /^ *\.vgpr_count:/ && n ~ /gp_reglim_chain/ { r = n; sub(/^_Z15gp_reglim_chainILi/, "", r); sub(/E.*/, "", r)
+                                                     print r, $2, s }' "$rl" | sort -n >"$work/reglim_vgprs_$target.txt"
+    echo "# register_limits variants on $target: live values, VGPRs, scratch bytes"
+    tr '\n' ';' <"$work/reglim_vgprs_$target.txt"; echo
+    nvar=$(wc -l <"$work/reglim_vgprs_$target.txt")
+    split=$(awk '$3 == 0 && $2 % 8 >= 1 && $2 % 8 <= 4' "$work/reglim_vgprs_$target.txt" | wc -l)
+    if [ "$nvar" -lt 2 ]; then
+        echo "FAIL $target: no register_limits variants found in the ISA"; fail=1
+    elif [ "$split" -eq 0 ]; then
+        echo "FAIL $target: no variant compiles to a VGPR count that is 1..4 mod 8: granule 4 and 8 look alike"; fail=1
+    else
+        echo "ok   $target: $split of $nvar variants separate granule 4 from granule 8"
+    fi
+fi
 exit $fail

@@ -19,19 +19,23 @@ case "$target" in
         [ -x "$nvcc" ] || { echo "nvcc not found: skipping $target"; exit 77; }
         ;;
     gfx*)
-        hipcc=$(command -v hipcc || true)
-        [ -n "$hipcc" ] || { echo "hipcc not found: skipping $target"; exit 77; }
-        export HIP_PLATFORM=amd
+        source "$src/tests/build/amd_hipcc.sh"
+        amd_setup "$target" "$work"
         ;;
     *) echo "unknown target $target" >&2; exit 2 ;;
 esac
 
-# Allowed scratch bytes for a kernel: the first rule whose regex matches, else 0.
+# Allowed scratch bytes for a kernel: the first rule whose regex matches the
+# kernel (and whose targets=REGEX, if given, matches the target), else 0.
 allowed_scratch() {
-    local name=$1 re max
+    local name=$1 re max tg
     [ -f "$rules" ] || { echo 0; return; }
-    while read -r re max _; do
+    while read -r re max tg _; do
         [[ -z "$re" || "$re" == \#* ]] && continue
+        if [[ "$tg" == targets=* ]]; then
+            tg=${tg#targets=}
+            [[ "$target" =~ $tg ]] || continue
+        fi
         if [[ "$name" =~ $re ]]; then echo "${max#scratch_max=}"; return; fi
     done <"$rules"
     echo 0
@@ -60,7 +64,7 @@ for rel in "${sources[@]}"; do
                                           print name, regs, stack + spill, smem }' "$base.log" >"$base.usage"
             ;;
         gfx*)
-            if ! "$hipcc" -x hip --offload-arch="$target" --cuda-device-only -O3 -S \
+            if ! "$hipcc" -x hip --offload-arch="$target" "${AMD_FLAGS[@]}" --cuda-device-only -O3 -S \
                     -I"$src/platform" -I"$src/common" -I"$(dirname "$src/$rel")" -o "$base.s" "$src/$rel" 2>"$base.log"; then
                 echo "FAIL $rel: hipcc --offload-arch=$target failed"; cat "$base.log"; fail=1; continue
             fi
@@ -72,9 +76,12 @@ for rel in "${sources[@]}"; do
                 /^ *\.sgpr_count:/ { sgpr = $2 }
                 /^ *\.vgpr_count:/ { print name, $2 "v/" sgpr "s", scratch, shared }
                 /^ *\.wavefront_size:/ { wave = $2 }' "$base.s" >"$base.usage"
-            if [[ "$target" == gfx9* ]] && grep -q "\.wavefront_size:" "$base.s" \
-                    && grep "\.wavefront_size:" "$base.s" | grep -vq "64"; then
-                echo "FAIL $rel: $target kernel not built for wave64"; fail=1
+            # gfx9 (GCN/CDNA) runs wave64 only; gfx10+ (RDNA) defaults to wave32
+            # in HIP, which GP_WAVE_SIZE and every block shape must follow.
+            want=64
+            [[ "$target" == gfx9* ]] || want=32
+            if grep "\.wavefront_size:" "$base.s" | grep -vq ": *$want\$"; then
+                echo "FAIL $rel: $target kernel not built for wave$want"; fail=1
             fi
             ;;
     esac

@@ -6,7 +6,9 @@
 #   - the fp32 chain kernel: GP_FMA_ACC x GP_FMA_INNER FMAs in its loop body,
 #   - the fp64 chain kernel: the same count of fp64 FMAs,
 #   - the loop-shape kernels: >= GP_FMA_LOOP_UNROLL_N (unroll) and
-#     >= GP_FMA_LOOP_INNER (double loop) FMAs in their loop bodies.
+#     >= GP_FMA_LOOP_INNER (double loop) FMAs in their loop bodies, and more
+#     FMAs in loop_plain's body than in loop_nounroll's (else they are one
+#     shape twice).  A packed v_pk_fma_f32 (gfx90a, gfx940) counts as 2.
 # sm_*: nvcc -ptx, counting fma.rn.f32/f64 between a label and the branch back
 # to it.  gfx*: hipcc --cuda-device-only -S, counting v_fma_f32/v_fmac_f32
 # (v_fma_f64) between a loop label and its back-branch.  A multiply and a
@@ -34,11 +36,10 @@ case "$target" in
         f32='fma\.rn\.f32' f64='fma\.rn\.f64'
         ;;
     gfx*)
-        hipcc=$(command -v hipcc || true)
-        [ -n "$hipcc" ] || { echo "hipcc not found: skipping $target"; exit 77; }
-        export HIP_PLATFORM=amd
+        source "$src/tests/build/amd_hipcc.sh"
+        amd_setup "$target" "$work"
         out=$work/fma_throughput_$target.s
-        "$hipcc" -x hip --offload-arch="$target" --cuda-device-only -O3 -S -I"$src/platform" -I"$src/common" \
+        "$hipcc" -x hip --offload-arch="$target" "${AMD_FLAGS[@]}" --cuda-device-only -O3 -S -I"$src/platform" -I"$src/common" \
             -o "$out" "$hip" 2>"$work/fma_isa_$target.log" || {
             echo "FAIL: hipcc -S failed"; cat "$work/fma_isa_$target.log"; exit 1; }
         f32='v_(fma|fmac|pk_fma)_f32' f64='v_fma_f64'
@@ -77,4 +78,12 @@ check "fp32 chain" 'gp_fma_chain_kernelIfE' "$f32" "$chain"
 check "fp64 chain" 'gp_fma_chain_kernelIdE' "$f64" "$chain"
 check "loop unroll" 'gp_fma_loop_unroll' "$f32" "$unroll"
 check "loop double" 'gp_fma_loop_double' "$f32" "$dinner"
+# The plain loop (the compiler's unroll) and the rolled one must differ, or
+# their comparison measures nothing.
+plain=$(loop_fmas 'gp_fma_loop_plain' "$f32") rolled=$(loop_fmas 'gp_fma_loop_nounroll' "$f32")
+if [ "$plain" -le "$rolled" ]; then
+    echo "FAIL $target loop plain: $plain FMAs per loop body, the same as loop nounroll ($rolled): one shape twice"; fail=1
+else
+    echo "ok   $target loop plain: $plain FMAs per loop body, nounroll $rolled"
+fi
 exit $fail

@@ -1,6 +1,8 @@
 #include "fma_throughput_analysis.h"
 #include "gp_test.h"
 
+#include <string.h>
+
 /* Kernel time over blocks with one block per CU: flat up to `cus`, then one
  * more stair per further multiple; `noise` relative. */
 static size_t stair_curve(double *x, double *y, int cus, int xmax, int step, double noise,
@@ -79,5 +81,18 @@ GP_TEST(compute_published_lanes)
     GP_CHECK(gp_compute_published_fp32_lanes("gfx90a", &src) == 128);
     GP_CHECK(gp_compute_published_fp32_lanes("gfx1100", &src) == 0 && !src);
     GP_CHECK(gp_compute_published_fp32_lanes(NULL, NULL) == 0);
+    return 0;
+}
+
+GP_TEST(compute_published_lanes_packed_fp32)
+{
+    /* Packed FP32 targets (the fp32 chain compiles to v_pk_fma_f32): the
+     * peak counts 2 FMA per lane per clock, and the source says so. */
+    const char *src = NULL;
+    GP_CHECK(gp_compute_published_fp32_lanes("gfx90a", &src) == 128 && src && strstr(src, "packed"));
+    GP_CHECK(gp_compute_published_fp32_lanes("gfx940", &src) == 128 && src && strstr(src, "packed"));
+    /* gfx906/gfx908 have no packed FP32: 64. RDNA2 (wave32): 2 SIMD32 = 64. */
+    GP_CHECK(gp_compute_published_fp32_lanes("gfx906", &src) == 64);
+    GP_CHECK(gp_compute_published_fp32_lanes("gfx1030", &src) == 64 && src);
     return 0;
 }
