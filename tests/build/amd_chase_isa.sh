@@ -16,12 +16,12 @@ target=$1 src=$2 work=$3
 mkdir -p "$work"
 source "$src/tests/build/amd_hipcc.sh"
 amd_setup "$target" "$work"
-hip=$src/microbench/cache_latency.hip
+hip=$src/microbench/cache_latency/cache_latency.hip
 unroll=$(sed -n 's/^#define CHASE_UNROLL \([0-9]*\).*/\1/p' "$hip")
 [ -n "$unroll" ] || { echo "FAIL: cannot read CHASE_UNROLL from $hip"; exit 1; }
 out=$work/cache_latency_$target.s
 "$hipcc" -x hip --offload-arch="$target" "${AMD_FLAGS[@]}" --cuda-device-only -O3 -S -I"$src/platform" -I"$src/common" \
-    -I"$src/microbench" -o "$out" "$hip" 2>"$work/chase_isa_$target.log" || {
+    -I"$src/microbench" -I"$src/microbench/cache_latency" -o "$out" "$hip" 2>"$work/chase_isa_$target.log" || {
     echo "FAIL: hipcc -S failed"; cat "$work/chase_isa_$target.log"; exit 1; }
 
 # One line per loop of the kernel whose name contains $1 (a label, then a

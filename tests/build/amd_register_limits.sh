@@ -66,7 +66,7 @@ fail=0
 if [ -n "$src" ]; then
     rl=$work/register_limits_$target.s
     if ! "$hipcc" -x hip --offload-arch="$target" "${AMD_FLAGS[@]}" --cuda-device-only -O3 -S -I"$src/platform" \
-            -I"$src/common" -I"$src/microbench" -o "$rl" "$src/microbench/register_limits.hip" 2>"$rl.log"; then
+            -I"$src/common" -I"$src/microbench" -I"$src/microbench/register_limits" -o "$rl" "$src/microbench/register_limits/register_limits.hip" 2>"$rl.log"; then
         echo "FAIL $target: register_limits.hip does not compile"; cat "$rl.log"; exit 1
     fi
     awk '/^ *\.name:/ { n = $2 } /^ *\.private_segment_fixed_size:/ { s = $2 }
