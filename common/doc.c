@@ -297,18 +297,17 @@ void gp_doc_cell_begin(gp_doc *d, const char *cls, int span)
         fputc('>', d->f);
     } else {
         fputc(' ', d->f);
-        /* The spanned columns stay empty in Markdown. */
-        for (int i = 1; i < span; i++)
-            fputs("|", d->f);
     }
+    d->span = span;
 }
 
 void gp_doc_cell_end(gp_doc *d)
 {
     if (html(d))
         fprintf(d->f, "</%s>", d->header ? "th" : "td");
-    else
-        fputs(" |", d->f);
+    else /* the spanned columns stay empty in Markdown */
+        for (int i = 0; i < d->span; i++)
+            fputs(" |", d->f);
 }
 
 void gp_doc_row_end(gp_doc *d)

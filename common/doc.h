@@ -35,6 +35,7 @@ typedef struct gp_doc {
     int ncols;  /* of the open table */
     int cell;   /* cells written in the open row */
     int header; /* the open cell is a header cell */
+    int span;   /* columns the open cell spans */
     int muted;  /* inside a Markdown nav bar: links are not written */
 } gp_doc;
 
