@@ -875,6 +875,26 @@ static const char css[] =
     "svg{max-width:100%;height:auto;border:1px solid #e4e4e4}"
     "nav a{margin-right:14px}.meta{color:#555}";
 
+/* The `gpuprobe --version` line a record carries; older records have only
+ * the version number. */
+static const char *measured_by(const gp_record *r, char *buf, size_t n)
+{
+    if (r->build[0])
+        return r->build;
+    snprintf(buf, n, "gpuprobe %s (an older record: no build line)", r->version[0] ? r->version : "?");
+    return buf;
+}
+
+/* The first record whose build differs from the first record's, or NULL. */
+static const gp_record *other_build(const report *R)
+{
+    for (int i = 1; i < R->nprobes; i++)
+        if (strcmp(R->probes[i].rec.build, R->probes[0].rec.build) ||
+            strcmp(R->probes[i].rec.version, R->probes[0].rec.version))
+            return &R->probes[i].rec;
+    return NULL;
+}
+
 static void html_device(FILE *f, const report *R)
 {
     const gp_record *r = &R->probes[0].rec;
@@ -891,7 +911,18 @@ static void html_device(FILE *f, const report *R)
     fprintf(f, "<tr><th>reported clock</th><td>%s</td></tr>\n", clk);
     fprintf(f, "<tr><th>measured</th><td>");
     h(f, r->date);
+    char by[320];
+    fprintf(f, "</td></tr>\n<tr><th>measured by</th><td>");
+    h(f, measured_by(r, by, sizeof by));
     fprintf(f, "</td></tr>\n</table>\n");
+    const gp_record *ob = other_build(R);
+    if (ob) {
+        fprintf(f, "<p class=\"bad\">Records from more than one build: ");
+        h(f, ob->probe);
+        fprintf(f, " was measured by ");
+        h(f, measured_by(ob, by, sizeof by));
+        fprintf(f, ".</p>\n");
+    }
     for (int i = 1; i < R->nprobes; i++) {
         const gp_record *o = &R->probes[i].rec;
         if (strcmp(o->dev.name, r->dev.name) || strcmp(o->dev.arch, r->dev.arch)) {
@@ -1254,6 +1285,16 @@ static gp_status write_md(const report *R, const char *path)
     md(f, r0->dev.arch);
     fprintf(f, " |\n| compute units | %d |\n| wave size | %d |\n| reported clock | %s |\n| measured | %s |\n",
             r0->dev.compute_units, r0->dev.wave_size, buf, r0->date);
+    char by[320];
+    fprintf(f, "| measured by | ");
+    md(f, measured_by(r0, by, sizeof by));
+    fprintf(f, " |\n");
+    const gp_record *ob = other_build(R);
+    if (ob) {
+        fprintf(f, "\n**Records from more than one build:** %s was measured by ", ob->probe);
+        md(f, measured_by(ob, by, sizeof by));
+        fprintf(f, ".\n");
+    }
     for (int i = 1; i < R->nprobes; i++) {
         const gp_record *o = &R->probes[i].rec;
         if (strcmp(o->dev.name, r0->dev.name) || strcmp(o->dev.arch, r0->dev.arch)) {
