@@ -151,8 +151,9 @@ int main(int argc, char **argv)
         /* What this binary is and where its tables are first: both hold
          * without a GPU (then info still exits 77). */
         printf("build                %s\n", GP_BUILD_LINE);
-        printf("tables               %s (from %s)\n", from == GP_TABLES_FROM_NONE ? "none" : tables,
-               gp_tables_from_name(from));
+        printf("tables               %s (from %s%s)\n", from == GP_TABLES_FROM_NONE ? "none" : tables,
+               gp_tables_from_name(from),
+               from != GP_TABLES_FROM_NONE && !gp_fs_is_dir(tables) ? "; not a directory" : "");
         fflush(stdout);
         gp_device_info info;
         st = gp_rt_device_open(cli.device, &info);
