@@ -16,6 +16,7 @@ set -u
 deb=${1:?usage: package_check.sh PACKAGE.deb SOURCE_DIR} src=${2:?usage: package_check.sh PACKAGE.deb SOURCE_DIR}
 [ -f "$deb" ] || { echo "package_check: no package '$deb'" >&2; exit 2; }
 deb=$(cd "$(dirname "$deb")" && pwd)/$(basename "$deb")
+src=$(cd "$src" && pwd) || { echo "package_check: no source folder '$2'" >&2; exit 2; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gp_package.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 fail=0
