@@ -25,7 +25,8 @@ set(CPACK_PACKAGE_DESCRIPTION_SUMMARY
     "GPU microbenchmarks: hardware characterization, tuning tables, kernels (${_pkg_targets})")
 set(CPACK_PACKAGE_FILE_NAME "gpuprobe-${PROJECT_VERSION}-${_pkg_targets}-${CMAKE_SYSTEM_NAME}")
 set(CPACK_GENERATOR "TGZ;DEB")
-set(CPACK_PACKAGING_INSTALL_PREFIX "/usr")  # the .deb; the .tar.gz unpacks anywhere
+# Prefixes: CPack's defaults, /usr for the .deb, none for the .tar.gz
+# (bin/, share/ at its top folder, to unpack anywhere).
 set(CPACK_DEBIAN_PACKAGE_MAINTAINER "gpuprobe maintainers")
 set(CPACK_DEBIAN_PACKAGE_SECTION "devel")
 # Dependencies, declared by hand (dpkg-shlibdeps would need dpkg-dev) and
