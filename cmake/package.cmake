@@ -43,8 +43,8 @@ if(GP_BACKEND_USED STREQUAL "none")
 elseif(GP_BACKEND_USED STREQUAL "hip")
   string(APPEND _deps ", libamdhip64-5")
 elseif(GP_USE_CUDNN AND GP_CUDNN_LIBRARY AND GP_CUDNN_INCLUDE)
-  message(WARNING "gpuprobe: cuDNN is linked, so the package needs libcudnn where it runs "
-                  "(configure with -DGP_USE_CUDNN=OFF, as the package presets do, for a driver-only package)")
+  message(STATUS "gpuprobe: cuDNN is linked, so a package of this build needs libcudnn where it runs "
+                 "(not declared; the package presets set GP_USE_CUDNN=OFF for a driver-only package)")
 endif()
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "${_deps}")
 set(GP_PACKAGE_DEPENDS "${_deps}" CACHE INTERNAL "what the .deb declares")
