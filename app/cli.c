@@ -25,10 +25,15 @@ const char *gp_cli_usage(void)
            "  bench KERNEL...      time kernels against their floors and vendor baselines\n"
            "  tune KERNEL...       time each kernel's candidate parameters; write the fastest into\n"
            "                       DIR/table.txt (provenance: swept)\n"
+           "  selftest             the installed binary's test: every probe with its checks\n"
+           "                       into --out (default gpuprobe-selftest), the table, the\n"
+           "                       report, every kernel verified under the measured table\n"
            "  help, --help         this text\n"
-           "  --version            the version\n"
+           "  --version            version, git revision, backend and device targets,\n"
+           "                       compilers and vendor baselines of this build\n"
            "\n"
            "options:\n"
+           "  --tables DIR         shipped tuning tables (any command; before the others below)\n"
            "  --device N           GPU index (default 0)\n"
            "  --out DIR            where records go (default gpuprobe-results); verify/bench\n"
            "                       use DIR/table.txt when it exists\n"
@@ -40,7 +45,9 @@ const char *gp_cli_usage(void)
            "  --mistuned FILE      bench/verify: also use another arch's table, on purpose\n"
            "  --seed N             verify: replay the random data of an earlier run\n"
            "\n"
-           "environment: GP_TABLES_DIR  shipped tuning tables (default: the source tree's tables/)\n"
+           "environment: GP_TABLES_DIR  shipped tuning tables when --tables is not given; then\n"
+           "             ../share/gpuprobe/tables beside the executable, then the source tree's\n"
+           "             tables/ (gpuprobe info says which)\n"
            "\n"
            "exit codes: 0 success, 1 a probe or check failed, 2 bad usage or input, 77 no GPU\n";
 }
@@ -55,10 +62,34 @@ static gp_status parse_int(const char *s, const char *what, int *out)
     return gp_ok();
 }
 
-gp_status gp_cli_parse(int argc, char **argv, gp_cli *out)
+/* --tables DIR may stand anywhere, for every command: take it out of argv
+ * (into args) before the command's own parsing. */
+static gp_status take_tables(int *argc, char **argv, char **args, gp_cli *out)
 {
+    int n = 0;
+    if (*argc > GP_CLI_MAX_ARGS)
+        return gp_fail(GP_ERR_USAGE, "%d arguments: more than %d", *argc, GP_CLI_MAX_ARGS);
+    for (int i = 0; i < *argc; i++) {
+        if (i > 0 && !strcmp(argv[i], "--tables")) {
+            if (i + 1 >= *argc || !argv[i + 1][0])
+                return gp_fail(GP_ERR_USAGE, "option --tables needs a directory");
+            if (out->tables_dir)
+                return gp_fail(GP_ERR_USAGE, "option --tables given twice");
+            out->tables_dir = argv[++i];
+            continue;
+        }
+        args[n++] = argv[i];
+    }
+    *argc = n;
+    return gp_ok();
+}
+
+gp_status gp_cli_parse(int argc, char **argv_in, gp_cli *out)
+{
+    char *argv[GP_CLI_MAX_ARGS];
     memset(out, 0, sizeof *out);
     out->out_dir = "gpuprobe-results";
+    GP_TRY(take_tables(&argc, argv_in, argv, out));
     if (argc < 2)
         return gp_fail(GP_ERR_USAGE, "no command given");
     const char *cmd = argv[1];
@@ -80,6 +111,10 @@ gp_status gp_cli_parse(int argc, char **argv, gp_cli *out)
         out->cmd = GP_CMD_BENCH;
     else if (!strcmp(cmd, "tune"))
         out->cmd = GP_CMD_TUNE;
+    else if (!strcmp(cmd, "selftest")) {
+        out->cmd = GP_CMD_SELFTEST;
+        out->out_dir = "gpuprobe-selftest";
+    }
     else if (!strcmp(cmd, "report")) {
         if (argc != 3 || argv[2][0] == '-')
             return gp_fail(GP_ERR_USAGE, "report needs one results directory");

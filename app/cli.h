@@ -7,6 +7,7 @@
 
 #define GP_CLI_MAX_PROBES 64
 #define GP_CLI_MAX_TABLES 8
+#define GP_CLI_MAX_ARGS 512
 
 typedef enum {
     GP_CMD_NONE,
@@ -21,7 +22,8 @@ typedef enum {
     GP_CMD_TABLE_CHECK,
     GP_CMD_VERIFY,
     GP_CMD_BENCH,
-    GP_CMD_TUNE
+    GP_CMD_TUNE,
+    GP_CMD_SELFTEST
 } gp_cmd;
 
 typedef struct gp_cli {
@@ -29,6 +31,7 @@ typedef struct gp_cli {
     int device;
     int quick;
     const char *out_dir;
+    const char *tables_dir;  /* --tables DIR (any command), or NULL: app/tables_dir.h */
     const char *file;     /* table show|check FILE, report DIR */
     const char *probes[GP_CLI_MAX_PROBES];  /* run: probes; verify/bench: kernels */
     int nprobes;

@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "compare_cmd.h"
 #include "fsutil.h"
+#include "gp_build_info.h"
 #include "kernel.h"
 #include "kernel_cmds.h"
 #include "probe.h"
@@ -15,20 +16,8 @@
 #include "resume.h"
 #include "runtime.h"
 #include "table.h"
-
-#ifndef GP_TABLES_DIR
-#define GP_TABLES_DIR "tables"
-#endif
-
-static const char *tables_dir(void)
-{
-    const char *env = getenv("GP_TABLES_DIR");
-    return env && *env ? env : GP_TABLES_DIR;
-}
-
-#ifndef GP_VERSION
-#define GP_VERSION "0.1.0"
-#endif
+#include "tables_dir.h"
+#include "target_check.h"
 
 static void print_info(const gp_device_info *d)
 {
@@ -56,18 +45,20 @@ static void print_info(const gp_device_info *d)
 }
 
 /* Commands that build a table need the shipped tables: say so before any work. */
-static gp_status check_tables_dir(void)
+static gp_status check_tables_dir(const char *dir, gp_tables_from from)
 {
-    const char *d = tables_dir();
-    if (!gp_fs_is_dir(d))
-        return gp_fail(GP_ERR_IO, "tables directory '%s' does not exist or is not a directory (set GP_TABLES_DIR "
-                                  "to the tables/ folder of the gpuprobe sources)", d);
+    if (from == GP_TABLES_FROM_NONE)
+        return gp_fail(GP_ERR_IO, "no tables directory: give --tables DIR or set GP_TABLES_DIR (the tables/ "
+                                  "folder of the sources, or share/gpuprobe/tables of an install)");
+    if (!gp_fs_is_dir(dir))
+        return gp_fail(GP_ERR_IO, "tables directory '%s' does not exist or is not a directory (from %s)",
+                       dir, gp_tables_from_name(from));
     return gp_ok();
 }
 
 static gp_status run_probes(const gp_cli *cli, const char **names, int n)
 {
-    gp_probe_opts opts = {cli->device, cli->quick, cli->out_dir, GP_VERSION};
+    gp_probe_opts opts = {cli->device, cli->quick, cli->out_dir, GP_VERSION, GP_BUILD_LINE};
     int failed = 0;
     gp_status first_fail = gp_ok();
     for (int i = 0; i < n; i++) {
@@ -108,13 +99,39 @@ static gp_status run_probes(const gp_cli *cli, const char **names, int n)
 /* The results steps over a folder of records: the tuning table, then the
  * report (which shows the table).  The report is written even when the table
  * could not be: it says why; the first failure is returned. */
-static gp_status table_then_report(const char *dir)
+static gp_status table_then_report(const char *dir, const char *tables)
 {
-    gp_status st = gp_characterize_write(dir, tables_dir(), stderr);
+    gp_status st = gp_characterize_write(dir, tables, stderr);
     gp_status rs = gp_report_write(dir, dir);
     if (rs.code == GP_OK)
         fprintf(stderr, "report: %s/report.html and report.md written\n", dir);
     return st.code != GP_OK ? st : rs;
+}
+
+/* selftest: what `ctest -L microbench` checks, from an installed binary:
+ * every probe with its own checks, the table and the report, the table
+ * checked, then every kernel verified under the measured table. */
+static gp_status selftest(gp_cli *cli, const char *tables)
+{
+    const char *all[GP_CLI_MAX_PROBES];
+    int n = 0;
+    for (size_t i = 0; i < gp_probe_count() && n < GP_CLI_MAX_PROBES; i++)
+        all[n++] = gp_probe_at(i)->name;
+    gp_status st = run_probes(cli, all, n);
+    if (st.code != GP_OK)
+        return st;
+    GP_TRY(table_then_report(cli->out_dir, tables));
+    char table[1100];
+    GP_TRY(gp_fs_join(table, sizeof table, cli->out_dir, "table.txt"));
+    GP_TRY(gp_table_check_file(table));
+    printf("selftest: %d probes ok; %s checked\n", n, table);
+    cli->nprobes = 0;
+    for (size_t i = 0; i < gp_kernel_count() && cli->nprobes < GP_CLI_MAX_PROBES; i++)
+        cli->probes[cli->nprobes++] = gp_kernel_at(i)->name;
+    GP_TRY(gp_cmd_verify(cli, tables));
+    printf("selftest: ok (%d probes, %d kernels; records, table and report in %s)\n", n, cli->nprobes,
+           cli->out_dir);
+    return gp_ok();
 }
 
 int main(int argc, char **argv)
@@ -127,12 +144,14 @@ int main(int argc, char **argv)
         fprintf(stderr, "gpuprobe: %s\n\n%s", st.msg, gp_cli_usage());
         return 2;
     }
+    char tables[1024];
+    gp_tables_from from = gp_tables_dir_find(cli.tables_dir, tables, sizeof tables);
     switch (cli.cmd) {
     case GP_CMD_HELP:
         fputs(gp_cli_usage(), stdout);
         return 0;
     case GP_CMD_VERSION:
-        printf("gpuprobe %s (backend %s)\n", GP_VERSION, gp_rt_backend());
+        printf("%s\n", GP_BUILD_LINE);
         return 0;
     case GP_CMD_LIST: {
         for (size_t i = 0; i < gp_probe_count(); i++)
@@ -143,18 +162,45 @@ int main(int argc, char **argv)
         return 0;
     }
     case GP_CMD_INFO: {
+        /* What this binary is and where its tables are first: both hold
+         * without a GPU (then info still exits 77). */
+        printf("build                %s\n", GP_BUILD_LINE);
+        printf("tables               %s (from %s%s)\n", from == GP_TABLES_FROM_NONE ? "none" : tables,
+               gp_tables_from_name(from),
+               from != GP_TABLES_FROM_NONE && !gp_fs_is_dir(tables) ? "; not a directory" : "");
+        fflush(stdout);
         gp_device_info info;
         st = gp_rt_device_open(cli.device, &info);
-        if (st.code == GP_OK)
+        if (st.code == GP_OK) {
             print_info(&info);
+            char note[256];
+            st = gp_target_check(gp_rt_backend(), gp_rt_compiled_archs(), GP_BUILD_PTX, info.arch, info.name,
+                                 note, sizeof note);
+            printf("runs here            %s\n", st.code != GP_OK ? "no" : note[0] ? "yes, through the JIT" : "yes");
+        }
         break;
     }
     case GP_CMD_RUN:
-        /* A bad --out fails now, not after the measurements. */
+        /* A bad --out or a binary without code for this GPU fails now, not after the measurements. */
         st = gp_fs_check_writable(cli.out_dir);
+        if (st.code == GP_OK) {
+            gp_device_info dev;
+            st = gp_device_open_checked(cli.device, &dev);
+        }
         if (st.code == GP_OK)
             st = run_probes(&cli, cli.probes, cli.nprobes);
         break;
+    case GP_CMD_SELFTEST: {
+        gp_device_info dev;
+        st = check_tables_dir(tables, from);
+        if (st.code == GP_OK)
+            st = gp_fs_check_writable(cli.out_dir);
+        if (st.code == GP_OK)
+            st = gp_device_open_checked(cli.device, &dev);
+        if (st.code == GP_OK)
+            st = selftest(&cli, tables);
+        break;
+    }
     case GP_CMD_CHARACTERIZE: {
         const char *all[GP_CLI_MAX_PROBES], *names[GP_CLI_MAX_PROBES];
         int reuse[GP_CLI_MAX_PROBES];
@@ -162,11 +208,11 @@ int main(int argc, char **argv)
         gp_device_info dev;
         for (size_t i = 0; i < gp_probe_count() && nall < GP_CLI_MAX_PROBES; i++)
             all[nall++] = gp_probe_at(i)->name;
-        st = check_tables_dir();
+        st = check_tables_dir(tables, from);
         if (st.code == GP_OK)
             st = gp_fs_check_writable(cli.out_dir);
         if (st.code == GP_OK)
-            st = gp_rt_device_open(cli.device, &dev);
+            st = gp_device_open_checked(cli.device, &dev);
         if (st.code != GP_OK)
             break;
         /* Resume: a valid record of this GPU and version stands for its probe. */
@@ -179,28 +225,28 @@ int main(int argc, char **argv)
         st = run_probes(&cli, names, n);
         if (st.code == GP_OK || st.code == GP_ERR_CHECK) {
             /* A failed check still leaves records worth a table and a report. */
-            gp_status fs = table_then_report(cli.out_dir);
+            gp_status fs = table_then_report(cli.out_dir, tables);
             if (st.code == GP_OK)
                 st = fs;
         }
         break;
     }
     case GP_CMD_REPORT:
-        st = check_tables_dir();
+        st = check_tables_dir(tables, from);
         if (st.code == GP_OK)
-            st = table_then_report(cli.file);
+            st = table_then_report(cli.file, tables);
         break;
     case GP_CMD_TABLE_SHOW:
         st = gp_table_show(cli.file, stdout);
         break;
     case GP_CMD_VERIFY:
-        st = gp_cmd_verify(&cli, tables_dir());
+        st = gp_cmd_verify(&cli, tables);
         break;
     case GP_CMD_BENCH:
-        st = gp_cmd_bench(&cli, tables_dir());
+        st = gp_cmd_bench(&cli, tables);
         break;
     case GP_CMD_TUNE:
-        st = gp_cmd_tune(&cli, tables_dir());
+        st = gp_cmd_tune(&cli, tables);
         break;
     case GP_CMD_TABLE_CHECK:
         st = gp_table_check_file(cli.file);

@@ -9,6 +9,7 @@
 #include "kernel.h"
 #include "kutil.h"
 #include "table.h"
+#include "target_check.h"
 
 typedef struct labelled_table {
     gp_table t;
@@ -81,7 +82,7 @@ static gp_status open_kernels(const gp_cli *cli, const char *tables_dir, gp_kern
                               labelled_table **tables, int *ntables)
 {
     memset(o, 0, sizeof *o);
-    GP_TRY(gp_rt_device_open(cli->device, &o->dev));
+    GP_TRY(gp_device_open_checked(cli->device, &o->dev));
     o->quick = cli->quick;
     o->seed = cli->have_seed ? cli->seed : gp_fresh_seed();
     o->log = stderr;

@@ -200,6 +200,7 @@ int gp_record_from_json(const gp_json *j, gp_record *r, int *dropped, const char
     copy_str(r->probe, sizeof r->probe, probe);
     copy_str(r->date, sizeof r->date, gp_json_str_of(j, "date", ""));
     copy_str(r->version, sizeof r->version, gp_json_str_of(j, "gpuprobe_version", ""));
+    copy_str(r->build, sizeof r->build, gp_json_str_of(j, "gpuprobe_build", ""));
     copy_str(r->check, sizeof r->check, gp_json_str_of(j, "check", ""));
     r->quick = gp_json_bool_of(j, "quick", 0);
     const gp_json *d = gp_json_get(j, "device");
@@ -267,6 +268,8 @@ static gp_status write_json(const gp_record *r, const char *path)
     json_str(f, r->date);
     fprintf(f, ",\n  \"gpuprobe_version\": ");
     json_str(f, r->version);
+    fprintf(f, ",\n  \"gpuprobe_build\": ");
+    json_str(f, r->build);
     fprintf(f, ",\n  \"check\": ");
     json_str(f, r->check);
     fprintf(f, ",\n  \"quick\": %s", r->quick ? "true" : "false");

@@ -42,6 +42,8 @@ typedef struct gp_record {
     char probe[48];
     char date[16];
     char version[32];    /* gpuprobe version that measured it ("" unknown) */
+    char build[320];     /* its `gpuprobe --version` line: git revision, targets,
+                            compilers, baselines ("" in older records) */
     char check[GP_RECORD_CHECK_LEN]; /* "ok", "failed: <reason>", or "" (not run) */
     int quick;           /* measured with --quick (shorter sweeps) */
     gp_device_info dev;

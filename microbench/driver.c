@@ -14,6 +14,7 @@ gp_status gp_probe_execute(const gp_probe *p, const gp_probe_opts *opts, gp_reco
     GP_TRY(gp_rt_device_open(opts->device, &ctx.dev));
     gp_record_init(rec, p->name, &ctx.dev);
     snprintf(rec->version, sizeof rec->version, "%s", opts->version ? opts->version : "");
+    snprintf(rec->build, sizeof rec->build, "%s", opts->build ? opts->build : "");
     rec->quick = opts->quick;
     ctx.opts = opts;
     ctx.rec = rec;

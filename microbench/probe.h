@@ -14,6 +14,7 @@ typedef struct gp_probe_opts {
     int quick;            /* shorter sweeps and timings (smoke runs) */
     const char *out_dir;  /* where records are written */
     const char *version;  /* gpuprobe version, stored in the record (NULL: "") */
+    const char *build;    /* gpuprobe --version's line, stored in the record (NULL: "") */
 } gp_probe_opts;
 
 typedef struct gp_probe_ctx {

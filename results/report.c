@@ -65,6 +65,26 @@ static const char css[] =
 
 /* ---- sections ---- */
 
+/* The `gpuprobe --version` line a record carries; older records have only
+ * the version number. */
+static const char *measured_by(const gp_record *r, char *buf, size_t n)
+{
+    if (r->build[0])
+        return r->build;
+    snprintf(buf, n, "gpuprobe %s (an older record: no build line)", r->version[0] ? r->version : "?");
+    return buf;
+}
+
+/* The first record whose build differs from the first record's, or NULL. */
+static const gp_record *other_build(const report *R)
+{
+    for (int i = 1; i < R->nprobes; i++)
+        if (strcmp(R->probes[i].rec.build, R->probes[0].rec.build) ||
+            strcmp(R->probes[i].rec.version, R->probes[0].rec.version))
+            return &R->probes[i].rec;
+    return NULL;
+}
+
 static void device_section(gp_doc *d, const report *R)
 {
     const gp_record *r = &R->probes[0].rec;
@@ -73,18 +93,27 @@ static void device_section(gp_doc *d, const report *R)
     gp_doc_heading(d, 2, "device", "Device");
     gp_doc_table_begin(d, 2, NULL);
     const char *names[] = {"name", "vendor", "architecture", "compute units", "wave size", "reported clock",
-                           "measured"};
+                           "measured", "measured by"};
     char cu[16], ws[16];
     snprintf(cu, sizeof cu, "%d", r->dev.compute_units);
     snprintf(ws, sizeof ws, "%d", r->dev.wave_size);
-    const char *vals[] = {r->dev.name, r->dev.vendor, r->dev.arch, cu, ws, clk, r->date};
-    for (int i = 0; i < 7; i++) {
+    char by[320];
+    const char *vals[] = {r->dev.name, r->dev.vendor, r->dev.arch, cu, ws, clk, r->date,
+                          measured_by(r, by, sizeof by)};
+    for (int i = 0; i < 8; i++) {
         gp_doc_row_begin(d);
         gp_doc_cell(d, "th", GP_DOC_PLAIN, names[i]);
         gp_doc_cell(d, NULL, GP_DOC_PLAIN, vals[i]);
         gp_doc_row_end(d);
     }
     gp_doc_table_end(d);
+    const gp_record *ob = other_build(R);
+    if (ob) {
+        gp_doc_para_begin(d, NULL);
+        gp_doc_span(d, GP_DOC_BAD, "Records from more than one build:");
+        gp_doc_textf(d, " %s was measured by %s.", ob->probe, measured_by(ob, by, sizeof by));
+        gp_doc_para_end(d);
+    }
     for (int i = 1; i < R->nprobes; i++) {
         const gp_record *o = &R->probes[i].rec;
         if (strcmp(o->dev.name, r->dev.name) || strcmp(o->dev.arch, r->dev.arch)) {

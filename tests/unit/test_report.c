@@ -954,3 +954,45 @@ GP_TEST(report_h200_sections_and_plots)
     rm_dir(out);
     return 0;
 }
+
+/* Issue 19: a record carries its `gpuprobe --version` line, and the report
+ * shows it, and says so when the records come from more than one build. */
+GP_TEST(report_shows_build_line)
+{
+    char dir[] = "/tmp/gp_unit_buildXXXXXX";
+    GP_CHECK(mkdtemp(dir) != NULL);
+    char out[600], p[700];
+    snprintf(out, sizeof out, "%s/out", dir);
+    gp_device_info dev;
+    fake_dev(&dev);
+    gp_record a, b;
+    gp_record_init(&a, "atomics", &dev);
+    snprintf(a.version, sizeof a.version, "9.9.9");
+    snprintf(a.build, sizeof a.build, "gpuprobe 9.9.9 (git abc123); backend cuda: sm_90");
+    gp_record_value(&a, "x", 1, "", -1, "m");
+    GP_CHECK(gp_record_write(&a, dir).code == GP_OK);
+    gp_record_init(&b, "lds", &dev);
+    snprintf(b.version, sizeof b.version, "0.1.0");  /* an older record: no build line */
+    gp_record_value(&b, "y", 2, "", -1, "m");
+    GP_CHECK(gp_record_write(&b, dir).code == GP_OK);
+
+    snprintf(p, sizeof p, "%s/atomics.json", dir);
+    char *json = slurp(p);
+    GP_CHECK(json && strstr(json, "\"gpuprobe_build\": \"gpuprobe 9.9.9 (git abc123); backend cuda: sm_90\""));
+    free(json);
+    GP_CHECK(gp_report_write(dir, out).code == GP_OK);
+    snprintf(p, sizeof p, "%s/report.md", out);
+    char *md = slurp(p);
+    GP_CHECK(md && strstr(md, "| measured by | gpuprobe 9.9.9 (git abc123); backend cuda: sm_90 |"));
+    GP_CHECK(strstr(md, "more than one build:** lds was measured by gpuprobe 0.1.0 (an older record"));
+    free(md);
+    snprintf(p, sizeof p, "%s/report.html", out);
+    char *html = slurp(p);
+    GP_CHECK(html && strstr(html, "<th>measured by</th><td>gpuprobe 9.9.9 (git abc123)"));
+    free(html);
+    gp_record_free(&a);
+    gp_record_free(&b);
+    rm_dir(out);
+    rm_dir(dir);
+    return 0;
+}
