@@ -347,31 +347,6 @@ static gp_status check_cross(const gp_table *t, const char *name)
             return fail_at(name, line, "kernel.transpose: tile %lld (+pad %lld) of doubles exceeds 48 KiB of LDS",
                            tile, pad);
     }
-    long long tm = ival(t, "kernel.gemm", "tile_m", 0, NULL), tn = ival(t, "kernel.gemm", "tile_n", 0, NULL);
-    long long tk = ival(t, "kernel.gemm", "tile_k", 0, NULL), gb = ival(t, "kernel.gemm", "block", 0, &line);
-    if (tm && tn && tk && gb) {
-        if ((tm * tn) % gb)
-            return fail_at(name, line, "kernel.gemm: tile_m x tile_n = %lld is not a multiple of block = %lld",
-                           tm * tn, gb);
-        if ((tm * tn) / gb > 256)
-            return fail_at(name, line, "kernel.gemm: %lld accumulators per thread (tile_m x tile_n / block) exceeds 256",
-                           (tm * tn) / gb);
-        if ((tm + tn) * tk * 4 > lds_block)
-            return fail_at(name, line, "kernel.gemm: (tile_m + tile_n) x tile_k x 4 = %lld bytes exceeds 48 KiB of LDS",
-                           (tm + tn) * tk * 4);
-    }
-    long long sx = ival(t, "kernel.stencil", "tile_x", 0, NULL), sy = ival(t, "kernel.stencil", "tile_y", 0, &line);
-    if (sx && sy && (sx * sy < 64 || sx * sy > 1024))
-        return fail_at(name, line, "kernel.stencil: tile_x x tile_y = %lld threads, want 64..1024", sx * sy);
-    long long bnb = ival(t, "kernel.batchnorm", "block", 0, NULL);
-    long long tpc = ival(t, "kernel.batchnorm", "threads_per_channel", 0, &line);
-    if (bnb && tpc && tpc > bnb)
-        return fail_at(name, line, "kernel.batchnorm.threads_per_channel = %lld exceeds block = %lld", tpc, bnb);
-    long long hb = ival(t, "kernel.histogram", "block", 0, NULL);
-    long long hc = ival(t, "kernel.histogram", "private_copies", 0, &line);
-    if (hb && hc && hc * 64 > hb)
-        return fail_at(name, line, "kernel.histogram.private_copies = %lld: want at least 64 threads per copy (block = %lld)",
-                       hc, hb);
     return gp_ok();
 }
 
