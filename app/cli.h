@@ -19,6 +19,7 @@ typedef enum {
     GP_CMD_REPORT,
     GP_CMD_TABLE_SHOW,
     GP_CMD_TABLE_CHECK,
+    GP_CMD_TABLE_DERIVE,
     GP_CMD_VERIFY,
     GP_CMD_BENCH,
     GP_CMD_TUNE
@@ -29,7 +30,8 @@ typedef struct gp_cli {
     int device;
     int quick;
     const char *out_dir;
-    const char *file;     /* table show|check FILE, report DIR */
+    const char *file;     /* table show|check|derive FILE, report DIR */
+    const char *out_file; /* table derive -o OUT; NULL: stdout */
     const char *probes[GP_CLI_MAX_PROBES];  /* run: probes; verify/bench: kernels */
     int nprobes;
     /* verify/bench: --table FILE (arch-checked against the device) and

@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "compare_cmd.h"
 #include "fsutil.h"
+#include "derive.h"
 #include "kernel.h"
 #include "kernel_cmds.h"
 #include "probe.h"
@@ -54,6 +55,9 @@ static void print_info(const gp_device_info *d)
 }
 
 /* Commands that build a table need the shipped tables: say so before any work. */
+/* characterize's kernel rules: every kernel's rule on the run's facts. */
+static gp_status kernel_rules(const gp_table *facts, gp_table *out) { return gp_kernel_rules_apply(facts, 1, out); }
+
 static gp_status check_tables_dir(void)
 {
     const char *d = tables_dir();
@@ -165,7 +169,7 @@ int main(int argc, char **argv)
         st = run_probes(&cli, names, n);
         if (st.code == GP_OK || st.code == GP_ERR_CHECK) {
             /* A failed check still leaves records worth a table and a report. */
-            gp_status fs = gp_characterize_finish(cli.out_dir, tables_dir(), stderr);
+            gp_status fs = gp_characterize_finish(cli.out_dir, tables_dir(), kernel_rules, stderr);
             if (st.code == GP_OK)
                 st = fs;
         }
@@ -174,7 +178,7 @@ int main(int argc, char **argv)
     case GP_CMD_REPORT:
         st = check_tables_dir();
         if (st.code == GP_OK)
-            st = gp_characterize_finish(cli.file, tables_dir(), stderr);
+            st = gp_characterize_finish(cli.file, tables_dir(), kernel_rules, stderr);
         break;
     case GP_CMD_TABLE_SHOW:
         st = gp_table_show(cli.file, stdout);
@@ -187,6 +191,9 @@ int main(int argc, char **argv)
         break;
     case GP_CMD_TUNE:
         st = gp_cmd_tune(&cli, tables_dir());
+        break;
+    case GP_CMD_TABLE_DERIVE:
+        st = gp_table_derive_file(cli.file, cli.out_file, stdout);
         break;
     case GP_CMD_TABLE_CHECK:
         st = gp_table_check_file(cli.file);

@@ -13,8 +13,15 @@ gp_status gp_rule_fact_or(const gp_table *t, const char *rule, const char *secti
     *out = fallback;
     if (found)
         *found = 0;
-    if (!e || !e->present) /* a table always carries its keys (value or none): absent is a defect */
+    int ki = gp_table_key_index(section, key);
+    if (ki < 0)
+        return gp_fail(GP_ERR_USAGE, "%s: [%s] %s is not a table key (internal)", rule, section, key);
+    /* A table carries every required key (value or none): absent is a defect.
+     * An optional key may be absent, which reads like none. */
+    if ((!e || !e->present) && (gp_table_key_at((size_t)ki)->flags & GP_TK_REQUIRED))
         return gp_fail(GP_ERR_USAGE, "%s: the facts have no [%s] %s, which the rule needs", rule, section, key);
+    if (!e || !e->present)
+        return gp_ok();
     if (e->is_none)
         return gp_ok();
     if (!isfinite(e->d) || e->d <= 0)

@@ -26,7 +26,9 @@ gp_status gp_conv2d_rule(const gp_rule_in *in, gp_table *out)
     double waves, cus, line, fma, bw, clk;
     int have_waves, have_cus, have_line, have_fma, have_bw, have_clk;
     GP_TRY(gp_rule_fact_or(t, RULE, "compute", "min_waves_for_peak", 8, &waves, &have_waves));
-    GP_TRY(gp_rule_fact_or(t, RULE, "device", "compute_units", 0, &cus, &have_cus));
+    /* CUs none (the generic table): 64, the fewest of the GPUs the tables
+     * describe (MI25), so the grid is sized for a small GPU, not a single CU. */
+    GP_TRY(gp_rule_fact_or(t, RULE, "device", "compute_units", 64, &cus, &have_cus));
     GP_TRY(gp_rule_fact_or(t, RULE, "cache.l1", "line_bytes", 128, &line, &have_line));
     GP_TRY(gp_rule_fact_or(t, RULE, "compute", "fp32_fma_per_cycle_per_cu", 0, &fma, &have_fma));
     GP_TRY(gp_rule_fact_or(t, RULE, "dram", "bandwidth_gbs", 0, &bw, &have_bw));
@@ -54,7 +56,7 @@ gp_status gp_conv2d_rule(const gp_rule_in *in, gp_table *out)
      * output pixel: ceil((tile_x + k - 1) x 4 / line) x line x (tile_y + k - 1)
      * / (tile_x x tile_y). */
     long long occ = gp_rule_blocks_per_cu(&cu, block, CONV2D_REGS, 0);
-    long long slots = (have_cus ? (long long)cus : 1) * (occ > 0 ? occ : 1);
+    long long slots = (long long)cus * (occ > 0 ? occ : 1);
     long long k = HEADLINE_K, oh = s->h - k + 1, ow = s->w - k + 1;
     if (oh < 1 || ow < 1)
         oh = s->h, ow = s->w;

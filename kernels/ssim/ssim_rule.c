@@ -30,7 +30,9 @@ gp_status gp_ssim_rule(const gp_rule_in *in, gp_table *out)
     double waves, cus;
     int have_waves, have_cus;
     GP_TRY(gp_rule_fact_or(t, RULE, "compute", "min_waves_for_peak", 8, &waves, &have_waves));
-    GP_TRY(gp_rule_fact_or(t, RULE, "device", "compute_units", 0, &cus, &have_cus));
+    /* CUs none (the generic table): 64, the fewest of the GPUs the tables
+     * describe (MI25), so the grid is sized for a small GPU, not a single CU. */
+    GP_TRY(gp_rule_fact_or(t, RULE, "device", "compute_units", 64, &cus, &have_cus));
     long long want = (long long)waves * cu.wave; /* resident threads per CU for peak issue */
 
     /* tile_x: the widest row group (32, 64, 128; at least one wave) whose
@@ -64,7 +66,7 @@ gp_status gp_ssim_rule(const gp_rule_in *in, gp_table *out)
     /* tile_y: strips per block.  Time ~ rounds of resident blocks x rows per
      * strip with the 10-row halo: ceil(blocks / (CUs x occupancy)) x (ty + 10),
      * least over ty = 16..512 with the strips evened out as the kernel does. */
-    long long slots = (have_cus ? (long long)cus : 1) * occ_at;
+    long long slots = (long long)cus * occ_at;
     long long planes = s->n * s->c, h = s->h, ntx = (s->w + tile_x - 1) / tile_x;
     long long best_ty = 128;
     double best_cost = -1;
