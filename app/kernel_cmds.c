@@ -21,7 +21,9 @@ static const char *base_name(const char *path)
     return s ? s + 1 : path;
 }
 
-/* "measured", "shipped sm_90", "generic", "mistuned gfx900" */
+/* "measured sm_90", "shipped sm_90", "generic", "mistuned gfx900"; a table
+ * file of another name is labelled by its name ("rule_only sm_90"), so the
+ * rule-only, tuned and shipped tables of one device tell apart in a bench. */
 static void label_table(labelled_table *lt, const char *path, int mistuned)
 {
     const gp_table_entry *arch = gp_table_find(&lt->t, "device", "arch");
@@ -32,8 +34,10 @@ static void label_table(labelled_table *lt, const char *path, int mistuned)
         snprintf(lt->label, sizeof lt->label, "generic");
     else if (!strcmp(base_name(path), GP_TABLE_RESULTS_NAME))
         snprintf(lt->label, sizeof lt->label, "measured %s", a);
-    else
+    else if (!strcmp(base_name(path), a))
         snprintf(lt->label, sizeof lt->label, "shipped %s", a);
+    else
+        snprintf(lt->label, sizeof lt->label, "%.40s %.40s", base_name(path), a);
 }
 
 static gp_status lookup_table(const gp_cli *cli, const gp_device_info *dev, const char *tables_dir,
