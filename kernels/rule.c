@@ -125,6 +125,32 @@ double gp_rule_bytes_in_flight_per_cu(double bandwidth_gbs, double latency_cycle
     return bandwidth_gbs * 1e9 * (latency_cycles / (clock_mhz * 1e6)) / (double)cus;
 }
 
+static gp_status val(const gp_table *t, const char *rule, const char *section, const char *key, double standin,
+                     gp_rule_val *v)
+{
+    return gp_rule_fact_or(t, rule, section, key, standin, &v->v, &v->have);
+}
+
+gp_status gp_rule_read_facts(const gp_table *t, const char *rule, gp_rule_facts *f)
+{
+    gp_rule_val far;
+    GP_TRY(gp_rule_cu_facts(t, rule, &f->cu));
+    GP_TRY(val(t, rule, "compute", "min_waves_for_peak", 8, &f->waves));
+    GP_TRY(val(t, rule, "device", "compute_units", 64, &f->cus));
+    GP_TRY(val(t, rule, "device", "clock_mhz", 0, &f->clock_mhz));
+    GP_TRY(val(t, rule, "compute", "fp32_fma_per_cycle_per_cu", 0, &f->fma));
+    GP_TRY(val(t, rule, "launch", "min_block_for_peak", 256, &f->min_block));
+    GP_TRY(val(t, rule, "launch", "blocks_per_cycle", 0, &f->blocks_per_cycle));
+    GP_TRY(val(t, rule, "launch", "peak_threads_per_cycle", 0, &f->threads_per_cycle));
+    GP_TRY(val(t, rule, "dram", "bandwidth_gbs", 0, &f->dram_gbs));
+    GP_TRY(val(t, rule, "dram", "latency_cycles", 0, &f->dram_latency));
+    GP_TRY(val(t, rule, "dram", "far_latency_cycles", 0, &far));
+    if (far.have && far.v > f->dram_latency.v)
+        f->dram_latency = far;
+    GP_TRY(val(t, rule, "cache.l2", "bytes", 0, &f->l2_bytes));
+    return val(t, rule, "cache.l1", "line_bytes", 128, &f->l1_line);
+}
+
 long long gp_rule_floor_pow2(long long x)
 {
     long long p = 1;

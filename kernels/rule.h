@@ -60,6 +60,27 @@ long long gp_rule_blocks_per_cu(const gp_rule_cu *cu, long long block, long long
 double gp_rule_bytes_in_flight_per_cu(double bandwidth_gbs, double latency_cycles, double clock_mhz,
                                       long long cus);
 
+/* A fact several rules read, and whether the table had it (have = 0: `none`,
+ * v = the stand-in named below, and the rule says so in its provenance). */
+typedef struct gp_rule_val {
+    double v;
+    int have;
+} gp_rule_val;
+
+/* The facts the rules share, each read with gp_rule_fact_or (stand-ins:
+ * min_waves_for_peak 8, compute_units 64 (the fewest of the GPUs the tables
+ * describe, MI25: a grid for a small GPU, not one CU), min_block_for_peak
+ * 256, l1 line 128; the rest 0, and a rule that needs one checks `have`).
+ * dram_latency is the larger of dram.latency_cycles and
+ * dram.far_latency_cycles: the far partition's lines are outstanding longest. */
+typedef struct gp_rule_facts {
+    gp_rule_cu cu;  /* the occupancy facts (gp_rule_cu_facts) */
+    gp_rule_val waves, cus, clock_mhz, fma, min_block, blocks_per_cycle, threads_per_cycle;
+    gp_rule_val dram_gbs, dram_latency, l2_bytes, l1_line;
+} gp_rule_facts;
+
+gp_status gp_rule_read_facts(const gp_table *t, const char *rule, gp_rule_facts *f);
+
 long long gp_rule_floor_pow2(long long x);   /* largest power of 2 <= x (1 for x < 1) */
 long long gp_rule_ceil_pow2(long long x);    /* smallest power of 2 >= x (1 for x < 1) */
 long long gp_rule_clamp(long long x, long long lo, long long hi);

@@ -25,18 +25,13 @@ gp_status gp_conv2d_rule(const gp_rule_in *in, gp_table *out)
 {
     const gp_table *t = in->facts;
     const gp_rule_shape *s = in->shape && in->shape->w > 0 ? in->shape : &headline;
-    gp_rule_cu cu;
-    GP_TRY(gp_rule_cu_facts(t, RULE, &cu));
-    double waves, cus, line, fma, bw, clk;
-    int have_waves, have_cus, have_line, have_fma, have_bw, have_clk;
-    GP_TRY(gp_rule_fact_or(t, RULE, "compute", "min_waves_for_peak", 8, &waves, &have_waves));
-    /* CUs none (the generic table): 64, the fewest of the GPUs the tables
-     * describe (MI25), so the grid is sized for a small GPU, not a single CU. */
-    GP_TRY(gp_rule_fact_or(t, RULE, "device", "compute_units", 64, &cus, &have_cus));
-    GP_TRY(gp_rule_fact_or(t, RULE, "cache.l1", "line_bytes", 128, &line, &have_line));
-    GP_TRY(gp_rule_fact_or(t, RULE, "compute", "fp32_fma_per_cycle_per_cu", 0, &fma, &have_fma));
-    GP_TRY(gp_rule_fact_or(t, RULE, "dram", "bandwidth_gbs", 0, &bw, &have_bw));
-    GP_TRY(gp_rule_fact_or(t, RULE, "device", "clock_mhz", 0, &clk, &have_clk));
+    gp_rule_facts f;
+    GP_TRY(gp_rule_read_facts(t, RULE, &f));
+    const gp_rule_cu cu = f.cu;
+    double waves = f.waves.v, cus = f.cus.v, line = f.l1_line.v, fma = f.fma.v, bw = f.dram_gbs.v;
+    double clk = f.clock_mhz.v;
+    int have_waves = f.waves.have, have_cus = f.cus.have, have_line = f.l1_line.have, have_fma = f.fma.have;
+    int have_bw = f.dram_gbs.have, have_clk = f.clock_mhz.have;
 
     /* block: the waves a CU needs for peak FMA issue, within the launch bounds. */
     long long block = gp_rule_clamp(gp_rule_floor_pow2((long long)waves * cu.wave), 64, GP_CONV2D_MAX_BLOCK);

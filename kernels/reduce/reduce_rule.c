@@ -13,21 +13,13 @@
 gp_status gp_reduce_rule(const gp_rule_in *in, gp_table *out)
 {
     const gp_table *t = in->facts;
-    gp_rule_cu cu;
-    GP_TRY(gp_rule_cu_facts(t, RULE, &cu));
-    double waves, bw, lat, clk, cus, l2;
-    int have_waves, have_bw, have_lat, have_clk, have_cus, have_l2;
-    GP_TRY(gp_rule_fact_or(t, RULE, "compute", "min_waves_for_peak", 8, &waves, &have_waves));
-    GP_TRY(gp_rule_fact_or(t, RULE, "dram", "bandwidth_gbs", 0, &bw, &have_bw));
-    GP_TRY(gp_rule_fact_or(t, RULE, "dram", "latency_cycles", 0, &lat, &have_lat));
-    GP_TRY(gp_rule_fact_or(t, RULE, "device", "clock_mhz", 0, &clk, &have_clk));
-    GP_TRY(gp_rule_fact_or(t, RULE, "device", "compute_units", 0, &cus, &have_cus));
-    GP_TRY(gp_rule_fact_or(t, RULE, "cache.l2", "bytes", 0, &l2, &have_l2));
-    double far = 0;
-    int have_far = 0;
-    GP_TRY(gp_rule_fact_or(t, RULE, "dram", "far_latency_cycles", 0, &far, &have_far));
-    if (have_far && far > lat)
-        lat = far; /* the far partition's lines set how long the slowest load is outstanding */
+    gp_rule_facts f;
+    GP_TRY(gp_rule_read_facts(t, RULE, &f));
+    const gp_rule_cu cu = f.cu;
+    double waves = f.waves.v, bw = f.dram_gbs.v, lat = f.dram_latency.v, clk = f.clock_mhz.v, cus = f.cus.v;
+    double l2 = f.l2_bytes.v;
+    int have_waves = f.waves.have, have_bw = f.dram_gbs.have, have_lat = f.dram_latency.have;
+    int have_clk = f.clock_mhz.have, have_cus = f.cus.have, have_l2 = f.l2_bytes.have;
     long long elems = HEADLINE_ELEMS;
     if (in->shape && in->shape->w > 0)
         elems = in->shape->n * in->shape->c * in->shape->h * in->shape->w;

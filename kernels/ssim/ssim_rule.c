@@ -25,14 +25,11 @@ gp_status gp_ssim_rule(const gp_rule_in *in, gp_table *out)
 {
     const gp_table *t = in->facts;
     const gp_rule_shape *s = in->shape && in->shape->w > 0 ? in->shape : &headline;
-    gp_rule_cu cu;
-    GP_TRY(gp_rule_cu_facts(t, RULE, &cu));
-    double waves, cus;
-    int have_waves, have_cus;
-    GP_TRY(gp_rule_fact_or(t, RULE, "compute", "min_waves_for_peak", 8, &waves, &have_waves));
-    /* CUs none (the generic table): 64, the fewest of the GPUs the tables
-     * describe (MI25), so the grid is sized for a small GPU, not a single CU. */
-    GP_TRY(gp_rule_fact_or(t, RULE, "device", "compute_units", 64, &cus, &have_cus));
+    gp_rule_facts f;
+    GP_TRY(gp_rule_read_facts(t, RULE, &f));
+    const gp_rule_cu cu = f.cu;
+    double waves = f.waves.v, cus = f.cus.v;
+    int have_waves = f.waves.have, have_cus = f.cus.have;
     long long want = (long long)waves * cu.wave; /* resident threads per CU for peak issue */
 
     /* tile_x: the widest row group (32, 64, 128; at least one wave) whose

@@ -23,17 +23,14 @@ gp_status gp_transpose_rule(const gp_rule_in *in, gp_table *out)
     long long banks, bank_bytes, wave;
     GP_TRY(gp_rule_fact_int(t, RULE, "lds", "banks", &banks));
     GP_TRY(gp_rule_fact_int(t, RULE, "lds", "bank_bytes", &bank_bytes));
-    gp_rule_cu cu;
-    GP_TRY(gp_rule_cu_facts(t, RULE, &cu));
+    gp_rule_facts f;
+    GP_TRY(gp_rule_read_facts(t, RULE, &f));
+    const gp_rule_cu cu = f.cu;
     wave = cu.wave;
-    double bw, clk, bpc, ptpc, l2, minblk;
-    int have_bw, have_clk, have_bpc, have_ptpc, have_l2, have_minblk;
-    GP_TRY(gp_rule_fact_or(t, RULE, "dram", "bandwidth_gbs", 0, &bw, &have_bw));
-    GP_TRY(gp_rule_fact_or(t, RULE, "device", "clock_mhz", 0, &clk, &have_clk));
-    GP_TRY(gp_rule_fact_or(t, RULE, "launch", "blocks_per_cycle", 0, &bpc, &have_bpc));
-    GP_TRY(gp_rule_fact_or(t, RULE, "launch", "peak_threads_per_cycle", 0, &ptpc, &have_ptpc));
-    GP_TRY(gp_rule_fact_or(t, RULE, "cache.l2", "bytes", 0, &l2, &have_l2));
-    GP_TRY(gp_rule_fact_or(t, RULE, "launch", "min_block_for_peak", 256, &minblk, &have_minblk));
+    double bw = f.dram_gbs.v, clk = f.clock_mhz.v, bpc = f.blocks_per_cycle.v, ptpc = f.threads_per_cycle.v;
+    double l2 = f.l2_bytes.v, minblk = f.min_block.v;
+    int have_bw = f.dram_gbs.have, have_clk = f.clock_mhz.have, have_bpc = f.blocks_per_cycle.have;
+    int have_ptpc = f.threads_per_cycle.have, have_l2 = f.l2_bytes.have, have_minblk = f.min_block.have;
     long long n = HEADLINE_N;
     if (in->shape && in->shape->h > 0 && in->shape->w > 0)
         n = in->shape->h > in->shape->w ? in->shape->h : in->shape->w;
