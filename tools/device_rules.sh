@@ -11,14 +11,7 @@
 set -u
 out=$1; shift
 kernels=${*:-ssim conv2d transpose reduce}
-mkdir -p "$out"
-t0=$(date +%s)
-step() { echo "== $* ($(( $(date +%s) - t0 )) s)" | tee -a "$out/steps.txt"; }
-step configure+build
-cmake --preset sm90 >"$out/build.txt" 2>&1 && cmake --build --preset sm90 -j 16 >>"$out/build.txt" 2>&1 \
-    || { tail -50 "$out/build.txt"; exit 1; }
-g=build/sm90/app/gpuprobe
-[ -x "$g" ] || g=build/default/app/gpuprobe
+. "$(dirname "$0")/device_build.sh"
 arch=$($g info | awk '$1 == "arch" {print $2}')
 step characterize
 run=$out/run
