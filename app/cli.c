@@ -21,6 +21,8 @@ const char *gp_cli_usage(void)
            "                       [--out FILE.md] [--tolerance-floor 0.005]; exit 1 when some differ\n"
            "  table show FILE      print a tuning table (after checking it)\n"
            "  table check FILE     check a tuning table: exit 2 with FILE:LINE: reason on a defect\n"
+           "  table derive FILE [-o OUT]  fill the kernel sections of a facts table from its facts\n"
+           "                       (every kernel's rule; swept values kept), to stdout or OUT\n"
            "  verify KERNEL...     check kernels against their CPU references under a tuning table\n"
            "  bench KERNEL...      time kernels against their floors and vendor baselines\n"
            "  tune KERNEL...       time each kernel's candidate parameters; write the fastest into\n"
@@ -122,8 +124,19 @@ gp_status gp_cli_parse(int argc, char **argv_in, gp_cli *out)
         out->file = argv[2];
         return gp_ok();
     } else if (!strcmp(cmd, "table")) {
+        if (argc == 4 && !strcmp(argv[2], "derive") && argv[3][0] != '-') {
+            out->cmd = GP_CMD_TABLE_DERIVE;
+            out->file = argv[3];
+            return gp_ok();
+        }
+        if (argc == 6 && !strcmp(argv[2], "derive") && argv[3][0] != '-' && !strcmp(argv[4], "-o")) {
+            out->cmd = GP_CMD_TABLE_DERIVE;
+            out->file = argv[3];
+            out->out_file = argv[5];
+            return gp_ok();
+        }
         if (argc != 4 || (strcmp(argv[2], "show") && strcmp(argv[2], "check")))
-            return gp_fail(GP_ERR_USAGE, "table needs 'show FILE' or 'check FILE'");
+            return gp_fail(GP_ERR_USAGE, "table needs 'show FILE', 'check FILE' or 'derive FILE [-o OUT]'");
         out->cmd = strcmp(argv[2], "show") ? GP_CMD_TABLE_CHECK : GP_CMD_TABLE_SHOW;
         out->file = argv[3];
         return gp_ok();

@@ -20,6 +20,7 @@ typedef enum {
     GP_CMD_REPORT,
     GP_CMD_TABLE_SHOW,
     GP_CMD_TABLE_CHECK,
+    GP_CMD_TABLE_DERIVE,
     GP_CMD_VERIFY,
     GP_CMD_BENCH,
     GP_CMD_TUNE,
@@ -32,7 +33,8 @@ typedef struct gp_cli {
     int quick;
     const char *out_dir;
     const char *tables_dir;  /* --tables DIR (any command), or NULL: app/tables_dir.h */
-    const char *file;     /* table show|check FILE, report DIR */
+    const char *file;     /* table show|check|derive FILE, report DIR */
+    const char *out_file; /* table derive -o OUT; NULL: stdout */
     const char *probes[GP_CLI_MAX_PROBES];  /* run: probes; verify/bench: kernels */
     int nprobes;
     /* verify/bench: --table FILE (arch-checked against the device) and

@@ -9,6 +9,7 @@
 #include "compare_cmd.h"
 #include "fsutil.h"
 #include "gp_build_info.h"
+#include "derive.h"
 #include "kernel.h"
 #include "kernel_cmds.h"
 #include "probe.h"
@@ -45,6 +46,9 @@ static void print_info(const gp_device_info *d)
 }
 
 /* Commands that build a table need the shipped tables: say so before any work. */
+/* characterize's kernel rules: every kernel's rule on the run's facts. */
+static gp_status kernel_rules(const gp_table *facts, gp_table *out) { return gp_kernel_rules_apply(facts, 1, out); }
+
 static gp_status check_tables_dir(const char *dir, gp_tables_from from)
 {
     if (from == GP_TABLES_FROM_NONE)
@@ -101,7 +105,7 @@ static gp_status run_probes(const gp_cli *cli, const char **names, int n)
  * could not be: it says why; the first failure is returned. */
 static gp_status table_then_report(const char *dir, const char *tables)
 {
-    gp_status st = gp_characterize_write(dir, tables, stderr);
+    gp_status st = gp_characterize_write(dir, tables, kernel_rules, stderr);
     gp_status rs = gp_report_write(dir, dir);
     if (rs.code == GP_OK)
         fprintf(stderr, "report: %s/report.html and report.md written\n", dir);
@@ -247,6 +251,9 @@ int main(int argc, char **argv)
         break;
     case GP_CMD_TUNE:
         st = gp_cmd_tune(&cli, tables);
+        break;
+    case GP_CMD_TABLE_DERIVE:
+        st = gp_table_derive_file(cli.file, cli.out_file, stdout);
         break;
     case GP_CMD_TABLE_CHECK:
         st = gp_table_check_file(cli.file);

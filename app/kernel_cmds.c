@@ -1,6 +1,5 @@
 #include "kernel_cmds.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +9,7 @@
 #include "kutil.h"
 #include "table.h"
 #include "target_check.h"
+#include "tune_pick.h"
 
 typedef struct labelled_table {
     gp_table t;
@@ -22,7 +22,9 @@ static const char *base_name(const char *path)
     return s ? s + 1 : path;
 }
 
-/* "measured", "shipped sm_90", "generic", "mistuned gfx900" */
+/* "measured sm_90", "shipped sm_90", "generic", "mistuned gfx900"; a table
+ * file of another name is labelled by its name ("rule_only sm_90"), so the
+ * rule-only, tuned and shipped tables of one device tell apart in a bench. */
 static void label_table(labelled_table *lt, const char *path, int mistuned)
 {
     const gp_table_entry *arch = gp_table_find(&lt->t, "device", "arch");
@@ -33,8 +35,10 @@ static void label_table(labelled_table *lt, const char *path, int mistuned)
         snprintf(lt->label, sizeof lt->label, "generic");
     else if (!strcmp(base_name(path), GP_TABLE_RESULTS_NAME))
         snprintf(lt->label, sizeof lt->label, "measured %s", a);
-    else
+    else if (!strcmp(base_name(path), a))
         snprintf(lt->label, sizeof lt->label, "shipped %s", a);
+    else
+        snprintf(lt->label, sizeof lt->label, "%.40s %.40s", base_name(path), a);
 }
 
 static gp_status lookup_table(const gp_cli *cli, const gp_device_info *dev, const char *tables_dir,
@@ -202,21 +206,7 @@ gp_status gp_cmd_bench(const gp_cli *cli, const char *tables_dir)
 
 /* ---- tune: a timed sweep of each kernel's candidate parameter sets */
 
-#define GP_TUNE_MAX 32
-
-/* Geometric mean of the gpuprobe rows' medians (every problem counts the
- * same, whatever its size). */
-static double tune_score(const gp_bench *b)
-{
-    double logsum = 0;
-    int n = 0;
-    for (int i = 0; i < b->nrows; i++)
-        if (!b->rows[i].is_baseline && b->rows[i].ms.median > 0) {
-            logsum += log(b->rows[i].ms.median);
-            n++;
-        }
-    return n ? exp(logsum / n) : 0;
-}
+#define GP_TUNE_MAX GP_TUNE_MAX_CANDS
 
 static void kernel_params_text(const gp_table *t, const char *section, char *out, size_t n)
 {
@@ -231,47 +221,100 @@ static void kernel_params_text(const gp_table *t, const char *section, char *out
     }
 }
 
-static gp_status tune_one(const gp_kernel *k, gp_table *base, const gp_kernel_opts *o, gp_bench *b)
+/* Candidate c's rows into the grid: one column per problem, in the order the
+ * rule's candidate (c = 0) met them. */
+static void tune_fill(gp_tune_grid *g, char problems[][GP_BENCH_TEXT], int c, const gp_bench *b)
 {
-    char section[64], text[GP_BENCH_TEXT], date[16], prov[GP_TABLE_PROV_LEN];
+    for (int i = 0; i < b->nrows; i++) {
+        const gp_bench_row *r = &b->rows[i];
+        if (r->is_baseline || !(r->ms.median > 0))
+            continue;
+        int q = 0;
+        while (q < g->nproblems && strcmp(problems[q], r->problem))
+            q++;
+        if (q == g->nproblems) {
+            if (c != 0 || q == GP_TUNE_MAX_PROBLEMS)
+                continue;
+            snprintf(problems[q], GP_BENCH_TEXT, "%s", r->problem);
+            g->nproblems++;
+        }
+        g->ms[c][q] = r->ms;
+    }
+}
+
+/* rules.md: per problem the rule's choice, what tune keeps and the fastest
+ * candidate, with their median times. */
+static void tune_report(FILE *md, const gp_kernel *k, const gp_tune_grid *g, const gp_tune_pick *p,
+                        char problems[][GP_BENCH_TEXT], char texts[][GP_BENCH_TEXT])
+{
+    if (!md)
+        return;
+    fprintf(md, "\n## %s\n\nrule: `%s`; kept by tune: `%s` (%s); decided on the headline problem `%s`.\n\n",
+            k->name, texts[0], texts[p->chosen],
+            p->chosen ? "beat the rule beyond the spread" : "the rule's choice: nothing beat it beyond the spread",
+            problems[p->headline]);
+    fprintf(md, "| problem | rule ms (p10-p90) | kept ms | best candidate | best ms | rule / best | near ties |\n"
+                "| --- | ---: | ---: | --- | ---: | ---: | ---: |\n");
+    for (int q = 0; q < g->nproblems; q++) {
+        const gp_summary *r = &g->ms[0][q], *kept = &g->ms[p->chosen][q], *best = &g->ms[p->best[q]][q];
+        fprintf(md, "| %s%s | %.4f (%.4f-%.4f) | %.4f | `%s` | %.4f | %.3f | %d |\n", problems[q],
+                q == p->headline ? " (headline)" : "", r->median, r->p10, r->p90, kept->median, texts[p->best[q]],
+                best->median, r->median / best->median, p->near_tie[q]);
+    }
+}
+
+static gp_status tune_one(const gp_kernel *k, gp_table *base, const gp_kernel_opts *o, gp_bench *b, FILE *md)
+{
+    char section[64], date[16], prov[GP_TABLE_PROV_LEN];
     snprintf(section, sizeof section, "kernel.%s", k->name);
+    /* Candidate 0 is the rule's choice on this table's facts. */
+    gp_rule_in in = {base, NULL, 1};
+    GP_TRY(k->rule(&in, base));
     gp_table *cands = calloc(GP_TUNE_MAX, sizeof *cands);
-    if (!cands)
-        return gp_fail(GP_ERR_NOMEM, "out of host memory for tuning candidates");
-    int n = 0, best = -1;
-    double best_score = 0, first_score = 0;
-    gp_status st = k->candidates(base, &o->dev, cands, GP_TUNE_MAX, &n);
+    gp_tune_grid *g = calloc(1, sizeof *g);
+    char(*problems)[GP_BENCH_TEXT] = calloc(GP_TUNE_MAX_PROBLEMS, GP_BENCH_TEXT);
+    char(*texts)[GP_BENCH_TEXT] = calloc(GP_TUNE_MAX, GP_BENCH_TEXT);
+    gp_status st = cands && g && problems && texts ? gp_ok()
+                                                   : gp_fail(GP_ERR_NOMEM, "out of host memory for tuning candidates");
+    int n = 0;
+    if (st.code == GP_OK)
+        st = k->candidates(base, &o->dev, cands, GP_TUNE_MAX, &n);
     for (int i = 0; i < n && st.code == GP_OK; i++) {
-        kernel_params_text(&cands[i], section, text, sizeof text);
-        fprintf(stderr, "[%s] candidate %d of %d: %s\n", k->name, i + 1, n, text);
+        kernel_params_text(&cands[i], section, texts[i], GP_BENCH_TEXT);
+        fprintf(stderr, "[%s] candidate %d of %d: %s\n", k->name, i + 1, n, texts[i]);
         memset(b, 0, sizeof *b);
-        st = k->bench(&cands[i], text, 0, o, b);
+        st = k->bench(&cands[i], texts[i], 0, o, b);
         if (st.code != GP_OK)
             break;
-        double score = tune_score(b);
-        printf("| %s | %d | %s | %.4f |\n", k->name, i + 1, text, score);
-        if (i == 0)
-            first_score = score;
-        if (score > 0 && (best < 0 || score < best_score)) {
-            best = i;
-            best_score = score;
-        }
+        g->ncands = i + 1;
+        tune_fill(g, problems, i, b);
     }
-    if (st.code == GP_OK && best >= 0) {
-        gp_fs_today(date);
-        snprintf(prov, sizeof prov, "swept %s %s: fastest of %d candidates, %.4f ms vs %.4f ms for the first",
-                 k->name, date, n, best_score, first_score);
-        for (size_t i = 0; i < gp_table_nkeys() && st.code == GP_OK; i++) {
-            const gp_table_key *key = gp_table_key_at(i);
-            const gp_table_entry *e = gp_table_find(&cands[best], key->section, key->key);
-            if (!strcmp(key->section, section) && e && !e->is_none)
-                st = gp_table_set(base, key->section, key->key, e->d, prov);
+    gp_tune_pick pick;
+    if (st.code == GP_OK)
+        st = gp_tune_decide(g, &pick);
+    if (st.code == GP_OK) {
+        int h = pick.headline, c = pick.chosen;
+        for (int q = 0; q < g->nproblems; q++)
+            printf("| %s | %s | rule %.4f | best %.4f (%s) |\n", k->name, problems[q], g->ms[0][q].median,
+                   g->ms[pick.best[q]][q].median, texts[pick.best[q]]);
+        tune_report(md, k, g, &pick, problems, texts);
+        if (c != 0) {
+            gp_fs_today(date);
+            snprintf(prov, sizeof prov, "swept %s %s: %.4f ms vs the rule's %.4f ms on %.60s, beyond the spread (of %d)",
+                     k->name, date, g->ms[c][h].median, g->ms[0][h].median, problems[h], n);
+            for (size_t i = 0; i < gp_table_nkeys() && st.code == GP_OK; i++) {
+                const gp_table_key *key = gp_table_key_at(i);
+                const gp_table_entry *e = gp_table_find(&cands[c], key->section, key->key);
+                if (!strcmp(key->section, section) && e && !e->is_none)
+                    st = gp_table_set(base, key->section, key->key, e->d, prov);
+            }
         }
-        kernel_params_text(base, section, text, sizeof text);
-        fprintf(stderr, "[%s] chosen: %s (%.4f ms geometric mean over the bench problems, first %.4f ms)\n",
-                k->name, text, best_score, first_score);
+        fprintf(stderr, "[%s] kept: %s (%s on %s)\n", k->name, texts[c], c ? "swept" : "the rule's", problems[h]);
     }
     free(cands);
+    free(g);
+    free(problems);
+    free(texts);
     return st;
 }
 
@@ -290,14 +333,26 @@ gp_status gp_cmd_tune(const gp_cli *cli, const char *tables_dir)
     }
     gp_table *base = &tables[0].t;
     gp_status st = gp_ok();
-    printf("| kernel | candidate | parameters | geometric-mean ms |\n| --- | ---: | --- | ---: |\n");
+    printf("| kernel | problem | rule ms | best ms (candidate) |\n| --- | --- | ---: | --- |\n");
+    char mdpath[1024];
+    FILE *md = NULL;
+    if (gp_fs_mkdirs(cli->out_dir).code == GP_OK && gp_fs_join(mdpath, sizeof mdpath, cli->out_dir, "rules.md").code == GP_OK)
+        md = fopen(mdpath, "w");
+    if (md)
+        fprintf(md, "# Rule, tuned and best candidate per problem\n\nWritten by `gpuprobe tune` (median ms of "
+                    "event-timed repeats per candidate and problem, full size; a candidate replaces the rule's "
+                    "choice only where its p90 is below the rule's p10 on the headline problem).\n");
     for (int i = 0; i < cli->nprobes && st.code == GP_OK; i++) {
         const gp_kernel *k = gp_kernel_find(cli->probes[i]);
         if (!k->candidates) {
             fprintf(stderr, "[%s] no candidates: not tunable, table values kept\n", k->name);
             continue;
         }
-        st = tune_one(k, base, &o, b);
+        st = tune_one(k, base, &o, b, md);
+    }
+    if (md) {
+        fclose(md);
+        fprintf(stderr, "rules, tuned and best candidates: %s\n", mdpath);
     }
     if (st.code == GP_OK) {
         char path[1024];

@@ -275,7 +275,7 @@ static long long ival(const gp_table *t, const char *section, const char *key, l
     return e->i;
 }
 
-static gp_status check_required(const gp_table *t, const char *name)
+static gp_status check_required(const gp_table *t, const char *name, int facts_only)
 {
     const gp_table_entry *vendor = gp_table_find(t, "device", "vendor");
     int amd = vendor && !vendor->is_none && !strcmp(vendor->text, "AMD");
@@ -283,7 +283,7 @@ static gp_status check_required(const gp_table *t, const char *name)
     for (size_t i = 0; i < nk; i++) {
         const gp_table_key *k = gp_table_key_at(i);
         int need = (k->flags & GP_TK_REQUIRED) || (amd && (k->flags & GP_TK_REQUIRED_AMD));
-        if (!need || t->e[i].present)
+        if (!need || t->e[i].present || (facts_only && !strncmp(k->section, "kernel.", 7)))
             continue;
         int s = gp_table_section_index(k->section);
         int line = s >= 0 ? t->section_line[s] : 0;
@@ -347,31 +347,6 @@ static gp_status check_cross(const gp_table *t, const char *name)
             return fail_at(name, line, "kernel.transpose: tile %lld (+pad %lld) of doubles exceeds 48 KiB of LDS",
                            tile, pad);
     }
-    long long tm = ival(t, "kernel.gemm", "tile_m", 0, NULL), tn = ival(t, "kernel.gemm", "tile_n", 0, NULL);
-    long long tk = ival(t, "kernel.gemm", "tile_k", 0, NULL), gb = ival(t, "kernel.gemm", "block", 0, &line);
-    if (tm && tn && tk && gb) {
-        if ((tm * tn) % gb)
-            return fail_at(name, line, "kernel.gemm: tile_m x tile_n = %lld is not a multiple of block = %lld",
-                           tm * tn, gb);
-        if ((tm * tn) / gb > 256)
-            return fail_at(name, line, "kernel.gemm: %lld accumulators per thread (tile_m x tile_n / block) exceeds 256",
-                           (tm * tn) / gb);
-        if ((tm + tn) * tk * 4 > lds_block)
-            return fail_at(name, line, "kernel.gemm: (tile_m + tile_n) x tile_k x 4 = %lld bytes exceeds 48 KiB of LDS",
-                           (tm + tn) * tk * 4);
-    }
-    long long sx = ival(t, "kernel.stencil", "tile_x", 0, NULL), sy = ival(t, "kernel.stencil", "tile_y", 0, &line);
-    if (sx && sy && (sx * sy < 64 || sx * sy > 1024))
-        return fail_at(name, line, "kernel.stencil: tile_x x tile_y = %lld threads, want 64..1024", sx * sy);
-    long long bnb = ival(t, "kernel.batchnorm", "block", 0, NULL);
-    long long tpc = ival(t, "kernel.batchnorm", "threads_per_channel", 0, &line);
-    if (bnb && tpc && tpc > bnb)
-        return fail_at(name, line, "kernel.batchnorm.threads_per_channel = %lld exceeds block = %lld", tpc, bnb);
-    long long hb = ival(t, "kernel.histogram", "block", 0, NULL);
-    long long hc = ival(t, "kernel.histogram", "private_copies", 0, &line);
-    if (hb && hc && hc * 64 > hb)
-        return fail_at(name, line, "kernel.histogram.private_copies = %lld: want at least 64 threads per copy (block = %lld)",
-                       hc, hb);
     return gp_ok();
 }
 
@@ -379,7 +354,7 @@ gp_status gp_table_validate(const gp_table *t, const char *name)
 {
     if (!name)
         name = tname(t);
-    GP_TRY(check_required(t, name));
+    GP_TRY(check_required(t, name, 0));
     return check_cross(t, name);
 }
 
@@ -454,7 +429,7 @@ static gp_status parse_line(gp_table *t, const char *name, int lineno, char *lin
     return gp_ok();
 }
 
-gp_status gp_table_parse(gp_table *t, const char *text, const char *name)
+static gp_status parse_text(gp_table *t, const char *text, const char *name, int facts_only)
 {
     gp_table_init(t);
     if (gp_table_nkeys() > GP_TABLE_MAX_KEYS || gp_table_nsections() > GP_TABLE_MAX_SECTIONS)
@@ -482,10 +457,20 @@ gp_status gp_table_parse(gp_table *t, const char *text, const char *name)
         p = nl ? nl + 1 : p + len;
     }
     t->nlines = lineno;
-    return gp_table_validate(t, name);
+    if (!facts_only)
+        return gp_table_validate(t, name);
+    GP_TRY(check_required(t, name, 1));
+    return check_cross(t, name);
 }
 
-gp_status gp_table_load(const char *path, gp_table *t)
+gp_status gp_table_parse(gp_table *t, const char *text, const char *name) { return parse_text(t, text, name, 0); }
+
+gp_status gp_table_parse_facts(gp_table *t, const char *text, const char *name)
+{
+    return parse_text(t, text, name, 1);
+}
+
+static gp_status load_file(const char *path, gp_table *t, int facts_only)
 {
     gp_table_init(t);
     FILE *f = fopen(path, "rb");
@@ -508,11 +493,15 @@ gp_status gp_table_load(const char *path, gp_table *t)
         st = gp_fail(GP_ERR_USAGE, "%s: contains NUL bytes, not a tuning table", path);
     else {
         buf[n] = '\0';
-        st = gp_table_parse(t, buf, path);
+        st = parse_text(t, buf, path, facts_only);
     }
     free(buf);
     return st;
 }
+
+gp_status gp_table_load(const char *path, gp_table *t) { return load_file(path, t, 0); }
+
+gp_status gp_table_load_facts(const char *path, gp_table *t) { return load_file(path, t, 1); }
 
 gp_status gp_table_load_arch(const char *path, const char *arch, gp_table *t)
 {
@@ -570,6 +559,12 @@ gp_status gp_table_write_file(const gp_table *t, FILE *f)
     const gp_table_entry *ar = gp_table_find(t, "device", "arch");
     fprintf(f, "# gpuprobe tuning table: %s (%s)\n", nm ? nm->text : "?", ar ? ar->text : "?");
     fprintf(f, "# Format, keys and provenance grammar: docs/tuning-table.md\n");
+    return gp_table_write_body(t, f);
+}
+
+gp_status gp_table_write_body(const gp_table *t, FILE *f)
+{
+    GP_TRY(gp_table_validate(t, NULL));
     size_t nk = gp_table_nkeys(), i = 0;
     while (i < nk) {
         /* One section: rows i..j-1 of the schema. */

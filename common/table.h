@@ -75,6 +75,12 @@ void gp_table_init(gp_table *t);
 gp_status gp_table_parse(gp_table *t, const char *text, const char *name);
 /* Read and parse a file. */
 gp_status gp_table_load(const char *path, gp_table *t);
+/* The same for a facts table (`gpuprobe table derive`): its [kernel.*]
+ * sections may be absent or partial (the rules fill them); everything else is
+ * checked as gp_table_parse does.  The result is not a complete table until
+ * the rules ran (gp_table_validate). */
+gp_status gp_table_parse_facts(gp_table *t, const char *text, const char *name);
+gp_status gp_table_load_facts(const char *path, gp_table *t);
 /* Load and require device.arch == arch: a table written for another
  * architecture is rejected. */
 gp_status gp_table_load_arch(const char *path, const char *arch, gp_table *t);
@@ -96,6 +102,9 @@ gp_status gp_table_show(const char *path, FILE *out);
  * equals t (gp_table_equal).  gp_table_write is atomic (temp file + rename). */
 gp_status gp_table_write_file(const gp_table *t, FILE *f);
 gp_status gp_table_write(const gp_table *t, const char *path);
+/* The sections only, without the two header comment lines (derive keeps the
+ * input's own header). */
+gp_status gp_table_write_body(const gp_table *t, FILE *f);
 
 /* 1 when both tables hold the same keys, values and provenance. */
 int gp_table_equal(const gp_table *a, const gp_table *b);

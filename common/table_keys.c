@@ -75,16 +75,20 @@ static const gp_table_key keys[] = {
     /* ---- caches */
     {"cache.l1", "bytes", GP_TV_INT, "bytes", 1 * KB, 16 * MB, R, "measured cache_latency (pointer chase step)",
      "batchnorm/ssim rules (working set per CU)", "L1 / vector cache capacity per CU"},
-    {"cache.l1", "line_bytes", GP_TV_INT, "bytes", 16, 512, R | P2, "measured cache_line",
-     "rules (access granularity)", "L1 line size"},
+    {"cache.l1", "line_bytes", GP_TV_INT, "bytes", 16, 512, R | P2, "published vendor guide (not measured yet)",
+     "conv2d rule (lines staged per tile row)", "L1 line: the allocation and tag granule (128 B on NVIDIA, 64 B on gfx9)"},
+    {"cache.l1", "sector_bytes", GP_TV_INT, "bytes", 16, 512, P2, "measured cache_latency (stride knee)",
+     "rules (fetch granularity)", "L1 miss fetch granule: the sector (32 B on NVIDIA; the line where there are no sectors)"},
     {"cache.l1", "latency_cycles", GP_TV_DOUBLE, "cycles", 1, 2000, R, "measured cache_latency",
      "report", "L1 hit latency"},
     {"cache.l1", "far_latency_cycles", GP_TV_DOUBLE, "cycles", 1, 4000, 0, "measured cache_latency",
      "report", "second plateau where the level has two"},
     {"cache.l2", "bytes", GP_TV_INT, "bytes", 64 * KB, 4096 * MB, R, "measured cache_latency (pointer chase step)",
      "rules (blocking for L2 reuse)", "L2 capacity (whole device)"},
-    {"cache.l2", "line_bytes", GP_TV_INT, "bytes", 16, 512, R | P2, "measured cache_line",
-     "rules (access granularity)", "L2 line size"},
+    {"cache.l2", "line_bytes", GP_TV_INT, "bytes", 16, 512, R | P2, "published vendor guide (not measured yet)",
+     "rules (access granularity)", "L2 line: the allocation and tag granule (128 B on NVIDIA, 64 B on gfx9)"},
+    {"cache.l2", "sector_bytes", GP_TV_INT, "bytes", 16, 512, P2, "measured cache_latency (stride knee)",
+     "rules (fetch granularity)", "L2 miss fetch granule from DRAM (a sector or more: 64 B measured on the H200)"},
     {"cache.l2", "latency_cycles", GP_TV_DOUBLE, "cycles", 1, 5000, R, "measured cache_latency",
      "report", "L2 hit latency (near partition)"},
     {"cache.l2", "far_latency_cycles", GP_TV_DOUBLE, "cycles", 1, 10000, 0, "measured cache_latency",
@@ -124,62 +128,25 @@ static const gp_table_key keys[] = {
     {"channels", "pad_elems", GP_TV_INT, "elements", 0, 4096, R, "measured channel_conflicts, rule pad_from_channels",
      "gemm, padding, transpose (row pitch padding)", "4-byte elements added to a row pitch to spread channels"},
 
-    /* ---- application kernels: every value is a launch parameter, never none */
-    {"kernel.ssim", "tile_x", GP_TV_INT, "pixels", 8, 128, R | NN | P2, "rule tile_from_banks, swept ssim", "ssim", "output columns per row group (one thread each; 32, 64, 128 built)"},
-    {"kernel.ssim", "tile_y", GP_TV_INT, "pixels", 1, 4096, R | NN, "rule ssim_halo, swept ssim", "ssim", "output rows per strip one row group walks (halo cost 10 / tile_y)"},
-    {"kernel.ssim", "block", GP_TV_INT, "threads", 64, 1024, R | NN | P2, "rule block_from_launch, swept ssim", "ssim", "threads per block (tile_x x row groups; at most 256 used)"},
-    {"kernel.ssim", "variant", GP_TV_INT, "", 0, 1, NN, "rule ssim_variant, swept ssim", "ssim", "0: next pass prefetched into registers, 1: loaded after the vertical pass"},
-
-    {"kernel.conv2d", "tile_x", GP_TV_INT, "pixels", 4, 64, R | NN | P2, "rule tile_from_lds, swept conv2d", "conv2d", "output tile width per block"},
-    {"kernel.conv2d", "tile_y", GP_TV_INT, "pixels", 1, 64, R | NN, "rule tile_from_lds, swept conv2d", "conv2d", "output tile height per block"},
-    {"kernel.conv2d", "block", GP_TV_INT, "threads", 64, 1024, R | NN | P2, "rule block_from_launch, swept conv2d", "conv2d", "threads per block"},
-    {"kernel.conv2d", "out_channels_per_block", GP_TV_INT, "channels", 1, 64, R | NN, "rule tile_from_registers, swept conv2d", "conv2d", "output channels one block computes"},
-    {"kernel.conv2d", "variant", GP_TV_INT, "", 0, 3, NN, "rule generic-conservative, swept conv2d", "conv2d", "code path: 0 tiled with compiled kernel sizes, 1 tiled generic, 2 direct, 3 as 0 with the kernel-row loop rolled; optional, default 0"},
-
-    {"kernel.transpose", "tile", GP_TV_INT, "elements", 8, 64, R | NN | P2, "rule tile_from_banks, swept transpose", "transpose", "square tile edge"},
-    {"kernel.transpose", "pad", GP_TV_INT, "elements", 0, 8, R | NN, "rule pad_from_banks", "transpose", "LDS row padding against bank conflicts"},
-    {"kernel.transpose", "block_rows", GP_TV_INT, "rows", 1, 64, R | NN | P2, "rule block_from_launch, swept transpose", "transpose", "tile rows per pass (block = tile x block_rows)"},
-    {"kernel.transpose", "vec", GP_TV_INT, "elements", 1, 4, NN | P2, "rule generic-conservative, swept transpose", "transpose", "elements per global access (1, 2, 4: 4-, 8-, 16-byte loads/stores); optional, default 1"},
-    {"kernel.transpose", "group", GP_TV_INT, "tile rows", 1, 4096, NN, "rule generic-conservative, swept transpose", "transpose", "tile rows per group of the block order (1: row-major tile order); optional, default 1"},
-    {"kernel.transpose", "swizzle", GP_TV_INT, "", 0, 1, NN, "rule generic-conservative, swept transpose", "transpose", "1: unpadded shared tile with XOR-swizzled chunks and vector shared accesses (vec 2, 4; tiles 32, 64); optional, default 0"},
-    {"kernel.transpose", "stream", GP_TV_INT, "", 0, 3, NN, "rule generic-conservative, swept transpose", "transpose", "streaming (evict-first) global accesses: bit 0 loads, bit 1 stores (tiles 32, 64); optional, default 0"},
-    {"kernel.transpose", "tiles_per_block", GP_TV_INT, "tiles", 1, 64, NN, "rule generic-conservative, swept transpose", "transpose", "tiles one block moves (1: one tile per block, no grid-stride); optional, default 1"},
-
-    {"kernel.reduce", "block", GP_TV_INT, "threads", 64, 1024, R | NN | P2, "rule block_from_launch, swept reduce", "reduce", "threads per block"},
-    {"kernel.reduce", "items_per_thread", GP_TV_INT, "vectors", 1, 64, R | NN, "rule ilp_from_dram_latency, swept reduce", "reduce", "16-byte loads (4 elements) each thread issues per pass, one accumulator each"},
-    {"kernel.reduce", "grid_per_cu", GP_TV_INT, "blocks/CU", 1, 64, R | NN, "rule grid_from_occupancy, swept reduce", "reduce", "blocks launched per CU (grid-stride loop)"},
-    {"kernel.reduce", "one_pass", GP_TV_INT, "", 0, 1, NN, "rule generic-conservative, swept reduce", "reduce", "1: one pass, as many blocks as the data needs (grid_per_cu unused); 0: grid_per_cu x CUs blocks, grid-stride; optional, default 0"},
-    {"kernel.reduce", "stream", GP_TV_INT, "", 0, 1, NN, "rule generic-conservative, swept reduce", "reduce", "1: streaming (evict-first / non-temporal) 16-byte loads; optional, default 0"},
-
-    {"kernel.gemm", "tile_m", GP_TV_INT, "elements", 16, 256, R | NN | P2, "rule tile_from_registers, swept gemm", "gemm", "block tile rows of C"},
-    {"kernel.gemm", "tile_n", GP_TV_INT, "elements", 16, 256, R | NN | P2, "rule tile_from_registers, swept gemm", "gemm", "block tile columns of C"},
-    {"kernel.gemm", "tile_k", GP_TV_INT, "elements", 4, 64, R | NN | P2, "rule tile_from_lds, swept gemm", "gemm", "depth of the LDS stage"},
-    {"kernel.gemm", "block", GP_TV_INT, "threads", 64, 1024, R | NN | P2, "rule block_from_launch, swept gemm", "gemm", "threads per block"},
-
-    {"kernel.scan", "block", GP_TV_INT, "threads", 64, 1024, R | NN | P2, "rule block_from_launch, swept scan", "scan", "threads per block"},
-    {"kernel.scan", "items_per_thread", GP_TV_INT, "elements", 1, 32, R | NN, "rule ilp_from_dram_latency, swept scan", "scan", "elements each thread scans serially"},
-
-    {"kernel.histogram", "block", GP_TV_INT, "threads", 64, 1024, R | NN | P2, "rule block_from_launch, swept histogram", "histogram", "threads per block"},
-    {"kernel.histogram", "items_per_thread", GP_TV_INT, "elements", 1, 64, R | NN, "rule ilp_from_dram_latency, swept histogram", "histogram", "elements each thread bins"},
-    {"kernel.histogram", "private_copies", GP_TV_INT, "copies", 1, 32, R | NN | P2, "rule copies_from_lds, swept histogram", "histogram", "LDS sub-histograms per block against atomic contention"},
-
-    {"kernel.spmv", "block", GP_TV_INT, "threads", 64, 1024, R | NN | P2, "rule block_from_launch, swept spmv", "spmv", "threads per block"},
-    {"kernel.spmv", "threads_per_row", GP_TV_INT, "threads", 1, 32, R | NN | P2, "rule row_group_from_nnz, swept spmv", "spmv", "threads sharing one CSR row (within one wave on any GPU)"},
-
-    {"kernel.stencil", "tile_x", GP_TV_INT, "points", 16, 128, R | NN | P2, "rule tile_from_line, swept stencil", "stencil", "tile width (threads in x)"},
-    {"kernel.stencil", "tile_y", GP_TV_INT, "points", 1, 64, R | NN | P2, "rule tile_from_launch, swept stencil", "stencil", "tile height (threads in y)"},
-
-    {"kernel.padding", "block", GP_TV_INT, "threads", 64, 1024, R | NN | P2, "rule block_from_launch, swept padding", "padding", "threads per block"},
-    {"kernel.padding", "channels_per_thread", GP_TV_INT, "channels", 1, 64, R | NN, "rule ilp_from_dram_latency, swept padding", "padding", "channels each thread copies (seed 2.13)"},
-
-    {"kernel.batchnorm", "block", GP_TV_INT, "threads", 64, 1024, R | NN | P2, "rule block_from_launch, swept batchnorm", "batchnorm", "threads per block"},
-    {"kernel.batchnorm", "threads_per_channel", GP_TV_INT, "threads", 1, 1024, R | NN | P2, "rule split_from_registers, swept batchnorm", "batchnorm", "threads sharing one channel's batch (seed 2.14)"},
+    /* ---- application kernels: every value is a launch parameter, never none.
+     * Each kernel's rows live beside it in kernels/<k>/<k>_keys.inc (format:
+     * kernels/kernel.h); the top-level CMakeLists.txt generates the list of
+     * #include lines from the kernel folders. */
+#define GP_KERNEL_KEY(k, key, type, unit, min, max, flags, doc) \
+    {"kernel." #k, #key, type, unit, min, max, flags, "rule gp_" #k "_rule, swept " #k, #k, doc},
+#include "gp_kernel_keys.inc"
+#undef GP_KERNEL_KEY
 };
 
 #define NKEYS (sizeof keys / sizeof keys[0])
 
-static const char *const kernels[] = {"ssim", "conv2d", "transpose", "reduce", "gemm", "scan",
-                                      "histogram", "spmv", "stencil", "padding", "batchnorm"};
+/* The kernel folders, from the same generated list as the registry. */
+static const char *const kernels[] = {
+#define GP_KERNEL(name) #name,
+#include "gp_kernel_table.h"
+#undef GP_KERNEL
+    NULL /* keeps the array non-empty while no kernel exists */
+};
 
 size_t gp_table_nkeys(void) { return NKEYS; }
 
@@ -225,6 +192,6 @@ int gp_table_section_index(const char *section)
     return -1;
 }
 
-size_t gp_table_nkernels(void) { return sizeof kernels / sizeof kernels[0]; }
+size_t gp_table_nkernels(void) { return sizeof kernels / sizeof kernels[0] - 1; }
 
 const char *gp_table_kernel_at(size_t i) { return i < gp_table_nkernels() ? kernels[i] : NULL; }

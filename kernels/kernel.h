@@ -10,7 +10,38 @@
  *   <k>_ref.c    CPU reference (double accumulation)
  *   <k>_bench.c  verify (against the reference) and bench (against the floor
  *                and the vendor baseline), and the gp_kernel_<k> entry
- *   none.c       launcher stubs for the CPU-only build */
+ *   <k>_rule.c   gp_<k>_rule: every kernel.<k> parameter from the device
+ *                facts (see "Rules" below; the models in docs/kernels/<k>.md)
+ *   <k>_keys.inc the [kernel.<k>] rows of the tuning-table schema (see "Kernel
+ *                keys" below)
+ *   none.c       launcher stubs for the CPU-only build
+ *
+ * Kernel keys.  <k>_keys.inc holds one line per key of [kernel.<k>]:
+ *
+ *   GP_KERNEL_KEY(k, key, type, "unit", min, max, flags, "what it means")
+ *
+ * k and key are bare words (ssim, tile_x); type is GP_TV_INT or
+ * GP_TV_DOUBLE; min..max the inclusive range any valid value lies in; flags
+ * the GP_TK_* of table_keys.h (kernel keys carry GP_TK_NO_NONE: a kernel needs
+ * a value).  No default and no provenance are written there: the value of
+ * every key comes from the rule (its provenance names the model and the facts)
+ * or from a sweep.  The top-level CMakeLists.txt includes every kernel
+ * folder's file into the schema (common/table_keys.c), so a kernel folder
+ * brings its keys with it and no shared list is edited.
+ *
+ * Rules.  gp_<k>_rule(in, out) reads the facts of in->facts ([device],
+ * [launch], [compute], [registers], [cache.*], [dram], [lds], [channels]; any
+ * kernel section there is ignored), the kernel's resource use (registers per
+ * thread and LDS per instantiation: today the constants in <k>_rule.c, which
+ * tests/build/rule_regs.txt checks against ptxas's report for sm_80/sm_90;
+ * in->use_device says a device is open, for the runtime's function
+ * attributes once a platform call reads them) and the problem shape (in->shape; NULL
+ * means the kernel's headline bench problem), and sets every kernel.<k> key of
+ * `out` with gp_rule_set (kernels/rule.h): provenance
+ * "rule gp_<k>_rule <model>: <facts used> -> <value>".  It never reads or
+ * writes another section of `out`.  A missing, `none`, zero or negative fact
+ * it needs is GP_ERR_USAGE naming [section] key (exit 2), never a division by
+ * zero; kernels/rule.h has the checked getters. */
 #ifndef GP_KERNEL_H
 #define GP_KERNEL_H
 
@@ -27,6 +58,21 @@ typedef struct gp_kernel_opts {
     unsigned long long seed;  /* random data; a fresh seed per run unless fixed */
     FILE *log;            /* progress and per-case lines (stderr) */
 } gp_kernel_opts;
+
+/* The problem a rule sizes its launch for (the kernel's own dims meaning:
+ * n x c x h x w images, or a flat count in w with n = c = h = 1). */
+typedef struct gp_rule_shape {
+    long long n, c, h, w;
+} gp_rule_shape;
+
+typedef struct gp_rule_in {
+    const gp_table *facts;       /* device facts (kernel sections ignored) */
+    const gp_rule_shape *shape;  /* NULL: the kernel's headline bench problem */
+    int use_device;              /* 1: resource use from the open device (gp_func_attributes);
+                                    0: the build constants (table derive, unit tests) */
+} gp_rule_in;
+
+typedef gp_status (*gp_kernel_rule_fn)(const gp_rule_in *in, gp_table *out);
 
 typedef struct gp_kernel {
     const char *name;
@@ -50,7 +96,14 @@ typedef struct gp_kernel {
      * (with_baselines 0) and keeps the fastest, recorded as `swept <name>`. */
     gp_status (*candidates)(const gp_table *base, const gp_device_info *dev, gp_table *out, int max,
                             int *n);
+    /* Required: every kernel.<name> key from the facts (see "Rules" above).
+     * characterize, `gpuprobe table derive` and tune's starting point call it. */
+    gp_kernel_rule_fn rule;
 } gp_kernel;
+
+/* Run every kernel's rule on `facts` into `out` (a copy of facts with every
+ * kernel section set); swept values are not kept here (see characterize). */
+gp_status gp_kernel_rules_apply(const gp_table *facts, int use_device, gp_table *out);
 
 size_t gp_kernel_count(void);
 const gp_kernel *gp_kernel_at(size_t i);   /* NULL past the end */

@@ -27,3 +27,18 @@ const gp_kernel *gp_kernel_find(const char *name)
             return kernels[i];
     return NULL;
 }
+
+gp_status gp_kernel_rules_apply(const gp_table *facts, int use_device, gp_table *out)
+{
+    if (out != facts)
+        *out = *facts;
+    gp_rule_in in = {facts, NULL, use_device};
+    for (size_t i = 0; i < gp_kernel_count(); i++) {
+        const gp_kernel *k = kernels[i];
+        if (!k->rule)
+            return gp_fail(GP_ERR_USAGE, "kernel %s has no rule (gp_kernel.rule): every kernel derives its "
+                           "parameters from the facts", k->name);
+        GP_TRY(k->rule(&in, out));
+    }
+    return gp_ok();
+}

@@ -75,21 +75,6 @@ static gp_status load_record(const char *dir, const char *probe, loaded *l)
     return gp_ok();
 }
 
-/* Kernel parameters that follow from measured characteristics. */
-static void apply_rules(gp_table *t, FILE *log)
-{
-    double banks;
-    if (gp_table_get_double(t, "lds", "banks", &banks).code != GP_OK || banks < 8 || banks > 64)
-        return;
-    /* A tile as wide as the bank count: a padded column read touches each bank once. */
-    if (gp_table_set(t, "kernel.transpose", "tile", banks, "rule tile_from_banks").code != GP_OK && log)
-        fprintf(log, "table: rule tile_from_banks not applied\n");
-    /* One 4-byte element of padding skews successive rows by one bank (the
-     * lds probe measures that pad 1 removes the column conflict). */
-    if (gp_table_set(t, "kernel.transpose", "pad", 1, "rule pad_from_banks").code != GP_OK && log)
-        fprintf(log, "table: rule pad_from_banks not applied\n");
-}
-
 /* A timed sweep (`gpuprobe tune`) outranks a rule: kernel parameters the
  * results' current table.txt holds as `swept` survive a rebuild. */
 static void keep_swept(const char *results_dir, const char *arch, gp_table *t, FILE *log)
@@ -116,9 +101,11 @@ static void keep_swept(const char *results_dir, const char *arch, gp_table *t, F
     }
 }
 
-gp_status gp_characterize_table(const char *results_dir, const char *tables_dir, gp_table *t, char *base,
-                                size_t n, FILE *log)
+gp_status gp_characterize_table(const char *results_dir, const char *tables_dir, gp_char_rules_fn rules,
+                                gp_table *t, char *base, size_t n, FILE *log)
 {
+    if (!rules)
+        return gp_fail(GP_ERR_USAGE, "characterize: no kernel rules given (every kernel section comes from them)");
     /* Any record gives the device; launch_rate runs first and always. */
     loaded dev_rec;
     const char *probes_for_device[] = {"launch_rate", "fma_throughput", "cache_latency", "lds"};
@@ -176,16 +163,21 @@ gp_status gp_characterize_table(const char *results_dir, const char *tables_dir,
             gp_json_free(&rec.root);
         GP_TRY(st);
     }
-    apply_rules(t, log);
+    /* Every kernel section from this run's facts: nothing of the base table's
+     * kernel sections (another GPU's sweep) survives. */
+    GP_TRY(rules(t, t));
+    if (log)
+        fprintf(log, "table: every kernel section derived by its rule from the facts\n");
     keep_swept(results_dir, arch, t, log);
     return gp_table_validate(t, "measured table");
 }
 
-gp_status gp_characterize_write(const char *results_dir, const char *tables_dir, FILE *log)
+gp_status gp_characterize_write(const char *results_dir, const char *tables_dir, gp_char_rules_fn rules,
+                                 FILE *log)
 {
     static gp_table t; /* ~50 KB: off the stack */
     char base[GP_TABLE_PATH_LEN], path[1024];
-    GP_TRY(gp_characterize_table(results_dir, tables_dir, &t, base, sizeof base, log));
+    GP_TRY(gp_characterize_table(results_dir, tables_dir, rules, &t, base, sizeof base, log));
     GP_TRY(gp_fs_join(path, sizeof path, results_dir, GP_TABLE_RESULTS_NAME));
     GP_TRY(gp_table_write(&t, path));
     if (log)

@@ -5,14 +5,7 @@
 set -u
 out=$1; shift
 kernels=${*:-ssim conv2d transpose reduce}
-mkdir -p "$out"
-t0=$(date +%s)
-step() { echo "== $* ($(( $(date +%s) - t0 )) s)" | tee -a "$out/steps.txt"; }
-step configure+build
-cmake --preset sm90 >"$out/build.txt" 2>&1 && cmake --build --preset sm90 -j 16 >>"$out/build.txt" 2>&1 \
-    || { tail -50 "$out/build.txt"; exit 1; }
-g=build/default/app/gpuprobe
-[ -x build/sm90/app/gpuprobe ] && g=build/sm90/app/gpuprobe
+. "$(dirname "$0")/device_build.sh"
 step verify
 $g verify $kernels --mistuned tables/gfx900 --mistuned tables/sm_80 >"$out/verify.txt" 2>&1; echo "rc=$?" >>"$out/verify.txt"
 $g verify $kernels >>"$out/verify.txt" 2>&1; echo "rc=$?" >>"$out/verify.txt"

@@ -175,6 +175,12 @@ int gp_conv2d_fma_lanes(const gp_device_info *dev);
  * are checked by gp_conv2d_run. */
 gp_status gp_conv2d_launch(const gp_conv2d_plan *p, const float *d_x, const float *d_w, float *d_y);
 
+/* Every kernel.conv2d parameter from the device facts (kernel.h "Rules";
+ * the models: docs/kernels/conv2d.md, "Rule"). */
+struct gp_rule_in;
+struct gp_table;
+gp_status gp_conv2d_rule(const struct gp_rule_in *in, struct gp_table *out);
+
 #ifdef __cplusplus
 }
 #endif

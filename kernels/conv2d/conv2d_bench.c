@@ -412,4 +412,5 @@ const gp_kernel gp_kernel_conv2d = {
     verify,
     bench,
     candidates,
+    gp_conv2d_rule,
 };

@@ -113,6 +113,12 @@ gp_status gp_reduce_launch_f32(const float *d_in, size_t n, float *d_out, void *
 gp_status gp_reduce_launch_i32(const int32_t *d_in, size_t n, int32_t *d_out, void *d_ws, int ws_grid, int grid,
                                int block, int vecs, int stream);
 
+/* Every kernel.reduce parameter from the device facts (kernel.h "Rules";
+ * the models: docs/kernels/reduce.md, "Rule"). */
+struct gp_rule_in;
+struct gp_table;
+gp_status gp_reduce_rule(const struct gp_rule_in *in, struct gp_table *out);
+
 #ifdef __cplusplus
 }
 #endif

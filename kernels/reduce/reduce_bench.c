@@ -566,4 +566,5 @@ const gp_kernel gp_kernel_reduce = {
     verify,
     bench,
     candidates,
+    gp_reduce_rule,
 };

@@ -173,6 +173,12 @@ gp_status gp_ssim_launch_fused(const gp_ssim_args *a, int tile_x, int variant, i
 gp_status gp_ssim_launch_naive(const gp_ssim_args *a, long long nblocks_x, long long nblocks);
 gp_status gp_ssim_launch_mean(const double *partials, long long n, double inv_count, double *mean);
 
+/* Every kernel.ssim parameter from the device facts (kernel.h "Rules";
+ * the models: docs/kernels/ssim.md, "Rule"). */
+struct gp_rule_in;
+struct gp_table;
+gp_status gp_ssim_rule(const struct gp_rule_in *in, struct gp_table *out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -649,4 +649,5 @@ const gp_kernel gp_kernel_ssim = {
     ssim_verify,
     ssim_bench,
     ssim_candidates,
+    gp_ssim_rule,
 };

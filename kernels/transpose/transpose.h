@@ -128,6 +128,12 @@ gp_status gp_transpose_launch(const float *d_in, float *d_out, size_t rows, size
                               int items, int vec, int group, int swizzle, int stream, int tiles_per_block);
 gp_status gp_transpose_copy_launch(const float *d_in, float *d_out, size_t n, int grid, int block, int stream);
 
+/* Every kernel.transpose parameter from the device facts (kernel.h "Rules";
+ * the models: docs/kernels/transpose.md, "Rule"). */
+struct gp_rule_in;
+struct gp_table;
+gp_status gp_transpose_rule(const struct gp_rule_in *in, struct gp_table *out);
+
 #ifdef __cplusplus
 }
 #endif

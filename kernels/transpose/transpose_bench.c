@@ -447,4 +447,5 @@ const gp_kernel gp_kernel_transpose = {
     verify,
     bench,
     candidates,
+    gp_transpose_rule,
 };

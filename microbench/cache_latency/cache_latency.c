@@ -772,10 +772,12 @@ static gp_status cache_latency_check(const gp_record *rec, const gp_device_info 
 /* The tuning-table rows this probe measures (record value -> section.key). */
 static const gp_probe_row cache_latency_table_rows[] = {
     {"l1_bytes", "cache.l1", "bytes"},
-    {"l1_line_bytes", "cache.l1", "line_bytes"},
+    /* The stride knee finds the granule a miss fetches (its record key says
+     * line for history): the sector, not the allocation line. */
+    {"l1_line_bytes", "cache.l1", "sector_bytes"},
     {"l1_latency_cycles", "cache.l1", "latency_cycles"},
     {"l2_bytes", "cache.l2", "bytes"},
-    {"l2_line_bytes", "cache.l2", "line_bytes"},
+    {"l2_line_bytes", "cache.l2", "sector_bytes"},
     {"l2_latency_cycles", "cache.l2", "latency_cycles"},
     {"l2_far_latency_cycles", "cache.l2", "far_latency_cycles"},
     {"dram_latency_cycles", "dram", "latency_cycles"},

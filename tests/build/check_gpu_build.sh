@@ -98,6 +98,28 @@ for rel in "${sources[@]}"; do
     done <"$base.usage"
 done
 cat "$report"
+
+# The registers a thread that the kernel rules assume (kernels/<k>/<k>_rule.c,
+# their occupancy models) must bound what the compiler reports: each line of
+# tests/build/rule_regs.txt is "<kernel name regex> <rule file> <macro>".  On
+# NVIDIA targets only: ptxas reports registers per thread directly; the AMD
+# reports count VGPRs of a 64-lane wave against other limits (the rules'
+# AMD register facts come from registers.vgpr_max).
+if [[ "$target" == sm_* && -f "$src/tests/build/rule_regs.txt" ]]; then
+    while read -r re file macro _; do
+        [[ -z "$re" || "$re" == \#* ]] && continue
+        bound=$(sed -n "s/^#define $macro \([0-9][0-9]*\).*/\1/p" "$src/$file")
+        [ -n "$bound" ] || { echo "FAIL rule_regs: no #define $macro in $file"; fail=1; continue; }
+        most=$(awk -v re="$re" '$2 ~ re {if ($4 + 0 > m) m = $4 + 0; n++} END {print (n ? m : -1)}' "$report")
+        if [ "$most" -lt 0 ]; then
+            echo "FAIL rule_regs: no kernel matches $re for $macro"; fail=1
+        elif [ "$most" -gt "$bound" ]; then
+            echo "FAIL rule_regs: $re uses up to $most registers, $file assumes $macro = $bound"; fail=1
+        else
+            echo "rule_regs: $re at most $most registers <= $macro = $bound ($file)"
+        fi
+    done <"$src/tests/build/rule_regs.txt"
+fi
 echo "$target: $nsrc sources, $nkern kernels checked"
 [ "$nkern" -gt 0 ] || { echo "FAIL: no kernels found in the resource report"; fail=1; }
 exit $fail

@@ -8,6 +8,9 @@
 #include "characterize.h"
 #include "gp_test.h"
 #include "probe.h"
+#include "kernel.h"
+
+static gp_status rules(const gp_table *facts, gp_table *out) { return gp_kernel_rules_apply(facts, 0, out); }
 
 GP_TEST(characterize_table_from_h200_records)
 {
@@ -15,7 +18,7 @@ GP_TEST(characterize_table_from_h200_records)
     GP_CHECK(gp_test_source_path(rec, sizeof rec, "tests/data/h200/records"));
     GP_CHECK(gp_test_source_path(tables, sizeof tables, "tables"));
     static gp_table t;
-    gp_status st = gp_characterize_table(rec, tables, &t, base, sizeof base, NULL);
+    gp_status st = gp_characterize_table(rec, tables, rules, &t, base, sizeof base, NULL);
     if (st.code)
         fprintf(stderr, "%s\n", st.msg);
     GP_CHECK(st.code == GP_OK);
@@ -26,9 +29,18 @@ GP_TEST(characterize_table_from_h200_records)
     GP_CHECK(gp_table_get_int(&t, "device", "wave_size", &v).code == GP_OK && v == 32);
     GP_CHECK(gp_table_get_int(&t, "device", "compute_units", &v).code == GP_OK && v == 132);
     GP_CHECK(gp_table_get_int(&t, "lds", "banks", &v).code == GP_OK && v == 32);
-    /* A rule over a measured characteristic. */
-    const gp_table_entry *e = gp_table_find(&t, "kernel.transpose", "tile");
-    GP_CHECK(e && e->d == 32 && strstr(e->prov, "rule tile_from_banks"));
+    /* Every kernel value is a rule's over this run's facts: none of the base
+     * table's swept values (tables/sm_90) survives, and the rules name the
+     * measured facts they used. */
+    for (size_t i = 0; i < gp_table_nkeys(); i++) {
+        const gp_table_key *k = gp_table_key_at(i);
+        if (!strncmp(k->section, "kernel.", 7) && t.e[i].present)
+            GP_CHECK(t.e[i].kind == GP_PROV_RULE && strstr(t.e[i].prov, "rule gp_"));
+    }
+    const gp_table_entry *e = gp_table_find(&t, "kernel.transpose", "pad");
+    GP_CHECK(e && e->d == 1 && strstr(e->prov, "32 banks x 4 B"));
+    e = gp_table_find(&t, "kernel.reduce", "items_per_thread");
+    GP_CHECK(e && strstr(e->prov, "Little: dram"));
     /* Measured provenance carries the probe. */
     e = gp_table_find(&t, "compute", "fp32_fma_per_cycle_per_cu");
     GP_CHECK(e && strstr(e->prov, "measured fma_throughput"));
@@ -43,7 +55,7 @@ GP_TEST(characterize_needs_records)
     char tables[512];
     GP_CHECK(gp_test_source_path(tables, sizeof tables, "tables"));
     static gp_table t;
-    gp_status st = gp_characterize_table("/nonexistent-results", tables, &t, NULL, 0, NULL);
+    gp_status st = gp_characterize_table("/nonexistent-results", tables, rules, &t, NULL, 0, NULL);
     GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "no probe records"));
     /* Every probe's table row names a key the table schema has. */
     size_t nrows = 0;
@@ -92,7 +104,7 @@ GP_TEST(characterize_keeps_swept_kernel_parameters)
     GP_CHECK(mkdtemp(dir) != NULL);
     GP_CHECK(copy_dir(rec, dir));
     static gp_table t;
-    GP_CHECK(gp_characterize_table(dir, tables, &t, NULL, 0, NULL).code == GP_OK);
+    GP_CHECK(gp_characterize_table(dir, tables, rules, &t, NULL, 0, NULL).code == GP_OK);
     /* A sweep wrote block = 512 into the results' table ... */
     GP_CHECK(gp_table_set(&t, "kernel.reduce", "block", 512, "swept reduce 2026-01-01: fastest of 4").code ==
              GP_OK);
@@ -100,7 +112,7 @@ GP_TEST(characterize_keeps_swept_kernel_parameters)
     GP_CHECK(gp_table_write(&t, path).code == GP_OK);
     /* ... and a rebuild from the records keeps it, while rules still apply. */
     static gp_table again;
-    GP_CHECK(gp_characterize_table(dir, tables, &again, NULL, 0, stderr).code == GP_OK);
+    GP_CHECK(gp_characterize_table(dir, tables, rules, &again, NULL, 0, stderr).code == GP_OK);
     const gp_table_entry *e = gp_table_find(&again, "kernel.reduce", "block");
     GP_CHECK(e && e->d == 512 && e->kind == GP_PROV_SWEPT);
     e = gp_table_find(&again, "kernel.transpose", "tile");

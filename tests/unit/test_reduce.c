@@ -255,11 +255,12 @@ GP_TEST(reduce_params_from_tables)
     gp_device_info h200 = fake_dev(32, 1024, 132);
     GP_CHECK(load_table("generic", &t));
     GP_CHECK(gp_reduce_params_from_table(&t, &h200, &p).code == GP_OK);
-    GP_CHECK(p.block == 256 && p.vecs == 4 && p.grid_per_cu == 4 && p.grid == 528 && !p.note[0]);
-    GP_CHECK(p.one_pass == 0 && p.stream == 0);
+    /* generic's rule values: 8 resident blocks of 256 at 32 registers, streamed (1 GiB > its 1 MiB L2) */
+    GP_CHECK(p.block == 256 && p.vecs == 4 && p.grid_per_cu == 8 && p.grid == 1056 && !p.note[0]);
+    GP_CHECK(p.one_pass == 0 && p.stream == 1);
     char b[192];
     gp_reduce_params_format(&p, b, sizeof b);
-    GP_CHECK(strstr(b, "block=256") && strstr(b, "grid 528") && strstr(b, "stream=0"));
+    GP_CHECK(strstr(b, "block=256") && strstr(b, "grid 1056") && strstr(b, "stream=1"));
     /* The optional keys are read; absent, they are 0. */
     gp_table u = t;
     GP_CHECK(gp_table_set(&u, "kernel.reduce", "one_pass", 1, "rule test").code == GP_OK);

@@ -302,10 +302,10 @@ GP_TEST(ssim_params_from_shipped_tables)
     /* gfx900's table (wave 64) on an NVIDIA device: legal as it stands */
     GP_CHECK(load_table("tables/gfx900", &t));
     GP_CHECK(gp_ssim_params_from_table(&t, &d, &p).code == GP_OK);
-    GP_CHECK(p.tile_x == 64 && p.groups == 2 && p.block == 128 && p.variant == 1 && p.tile_y == 128);
+    GP_CHECK(p.tile_x == 128 && p.groups == 1 && p.block == 128 && p.variant == 1 && p.tile_y == 128);
     GP_CHECK(load_table("tables/generic", &t));
     GP_CHECK(gp_ssim_params_from_table(&t, &d, &p).code == GP_OK);
-    GP_CHECK(p.tile_x == 64 && p.block == 64 && p.variant == 1);
+    GP_CHECK(p.tile_x == 128 && p.block == 128 && p.variant == 0);
 
     /* clamps: tile_x 16 -> 32; block 1024 -> 256 (registers) -> 128 (LDS) */
     GP_CHECK(gp_table_set(&t, "kernel.ssim", "tile_x", 16, "rule test").code == GP_OK);

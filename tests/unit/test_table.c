@@ -75,31 +75,7 @@ static const char good_text[] =
     "[kernel.reduce]\n"
     "block = 512 # swept reduce\n"
     "items_per_thread = 8 # swept reduce\n"
-    "grid_per_cu = 2 # swept reduce\n"
-    "[kernel.gemm]\n"
-    "tile_m = 128 # swept gemm\n"
-    "tile_n = 128 # swept gemm\n"
-    "tile_k = 16 # swept gemm\n"
-    "block = 256 # swept gemm\n"
-    "[kernel.scan]\n"
-    "block = 512 # swept scan\n"
-    "items_per_thread = 8 # swept scan\n"
-    "[kernel.histogram]\n"
-    "block = 256 # swept histogram\n"
-    "items_per_thread = 16 # swept histogram\n"
-    "private_copies = 2 # swept histogram\n"
-    "[kernel.spmv]\n"
-    "block = 256 # swept spmv\n"
-    "threads_per_row = 8 # swept spmv\n"
-    "[kernel.stencil]\n"
-    "tile_x = 32 # swept stencil\n"
-    "tile_y = 8 # swept stencil\n"
-    "[kernel.padding]\n"
-    "block = 256 # swept padding\n"
-    "channels_per_thread = 4 # swept padding\n"
-    "[kernel.batchnorm]\n"
-    "block = 256 # swept batchnorm\n"
-    "threads_per_channel = 4 # swept batchnorm\n";
+    "grid_per_cu = 2 # swept reduce\n";
 
 /* A fresh temporary directory per test. */
 static int make_tmpdir(char *dir, size_t n)
@@ -181,8 +157,8 @@ GP_TEST(table_good_parses)
     /* get_double reads integer keys too. */
     GP_CHECK(gp_table_get_double(&t, "cache.l2", "bytes", &mhz).code == GP_OK && mhz == 52428800.0);
     GP_CHECK(gp_table_get_text(&t, "device", "arch", &arch).code == GP_OK && !strcmp(arch, "sm_90"));
-    const gp_table_entry *e = gp_table_find(&t, "kernel.gemm", "tile_k");
-    GP_CHECK(e && e->i == 16 && e->kind == GP_PROV_SWEPT && !strcmp(e->prov, "swept gemm"));
+    const gp_table_entry *e = gp_table_find(&t, "kernel.reduce", "items_per_thread");
+    GP_CHECK(e && e->i == 8 && e->kind == GP_PROV_SWEPT && !strcmp(e->prov, "swept reduce"));
     GP_CHECK(gp_table_find(&t, "device", "global_bytes") == NULL);
     return 0;
 }
@@ -269,7 +245,7 @@ GP_TEST(table_bad_duplicate)
 {
     GP_CHECK(!expect_bad("launch_us = 2.25 ", "launch_us = 2.5 # rule x\nlaunch_us = 2.25 ", 1,
                          "duplicate key launch.launch_us"));
-    GP_CHECK(!expect_bad("[kernel.scan]\n", "[kernel.ssim]\n", 0, "section [kernel.ssim] repeated"));
+    GP_CHECK(!expect_bad("[kernel.reduce]\n", "[kernel.ssim]\n", 0, "section [kernel.ssim] repeated"));
     return 0;
 }
 
@@ -279,8 +255,9 @@ GP_TEST(table_bad_missing_required)
     GP_CHECK(!expect_bad("banks = 32                    # measured lds_banks 2025-01-02\n", "", -1,
                          "[lds] is missing required key 'banks'"));
     /* Missing section: reported at the end of the file. */
-    GP_CHECK(!expect_bad("[kernel.padding]\nblock = 256 # swept padding\nchannels_per_thread = 4 # swept padding\n",
-                         "", -1, "missing section [kernel.padding]"));
+    GP_CHECK(!expect_bad("[kernel.reduce]\nblock = 512 # swept reduce\nitems_per_thread = 8 # swept reduce\n"
+                         "grid_per_cu = 2 # swept reduce\n",
+                         "", -1, "missing section [kernel.reduce]"));
     /* AMD tables must carry vgpr_max and sgpr_max. */
     GP_CHECK(!expect_bad("vendor = NVIDIA ", "vendor = AMD ", -1, "missing required key 'vgpr_max' (required when vendor is AMD)"));
     return 0;
@@ -319,7 +296,6 @@ GP_TEST(table_bad_cross_rules)
     /* Kernel parameters that would make an illegal launch. */
     GP_CHECK(!expect_bad("block_rows = 8 # swept transpose", "block_rows = 64 # swept transpose", 0,
                          "must divide tile"));
-    GP_CHECK(!expect_bad("tile_k = 16 # swept gemm", "tile_k = 64 # swept gemm", -1, "exceeds 48 KiB of LDS"));
     GP_CHECK(!expect_bad("bytes = 52428800 ", "bytes = 131072 ", 0, "not larger than cache.l1.bytes"));
     return 0;
 }
@@ -355,7 +331,7 @@ GP_TEST(table_set_checks)
     GP_CHECK(gp_table_set(&t, "device", "compute_units", 100, "rule x # y").code == GP_ERR_USAGE);
     GP_CHECK(gp_table_set(&t, "device", "name", 1, "rule x").code == GP_ERR_USAGE);
     GP_CHECK(gp_table_set(&t, "nope", "name", 1, "rule x").code == GP_ERR_USAGE);
-    GP_CHECK(gp_table_set_none(&t, "kernel.gemm", "block", "rule x: no idea").code == GP_ERR_USAGE);
+    GP_CHECK(gp_table_set_none(&t, "kernel.reduce", "block", "rule x: no idea").code == GP_ERR_USAGE);
     GP_CHECK(gp_table_set_none(&t, "dram", "peak_gbs", "published").code == GP_ERR_USAGE);
     GP_CHECK(gp_table_set_text(&t, "device", "arch", "../etc", "rule x").code == GP_ERR_USAGE);
     /* Failed sets leave the table as it was. */
@@ -477,7 +453,7 @@ GP_TEST(table_check_file_io_and_show)
     fclose(out);
     GP_CHECK(strstr(buf, "NVIDIA H200 (sm_90)"));
     GP_CHECK(strstr(buf, "cache.l2.bytes"));
-    GP_CHECK(strstr(buf, "swept gemm"));
+    GP_CHECK(strstr(buf, "swept reduce"));
     /* CRLF line ends are read like LF. */
     char *crlf = malloc(2 * sizeof good_text);
     size_t j = 0;

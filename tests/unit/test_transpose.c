@@ -114,12 +114,14 @@ GP_TEST(transpose_params_from_generic)
     GP_CHECK(load_table("generic", &t));
     gp_device_info h200 = fake_dev(32, 1024, 48 * 1024);
     GP_CHECK(gp_transpose_params_from_table(&t, &h200, &p).code == GP_OK);
-    GP_CHECK(p.tile == 32 && p.pad == 1 && p.block_rows == 8 && p.vec == 1 && p.group == 1);
-    GP_CHECK(p.swizzle == 0 && p.stream == 0 && p.tiles_per_block == 1);
+    /* generic's rule values: the bank tile (no bandwidth to model dispatch), column order and streamed stores
+     * (the move exceeds its 1 MiB L2) */
+    GP_CHECK(p.tile == 32 && p.pad == 1 && p.block_rows == 8 && p.vec == 1 && p.group == 256);
+    GP_CHECK(p.swizzle == 0 && p.stream == 2 && p.tiles_per_block == 1);
     GP_CHECK(p.note[0] == '\0');
     char b[192];
     gp_transpose_params_format(&p, b, sizeof b);
-    GP_CHECK(strstr(b, "tile=32") && strstr(b, "block 32x8") && strstr(b, "stream=0"));
+    GP_CHECK(strstr(b, "tile=32") && strstr(b, "block 32x8") && strstr(b, "stream=2"));
     /* The new optional keys are read. */
     gp_table w = t;
     GP_CHECK(gp_table_set(&w, "kernel.transpose", "tile", 64, "rule test").code == GP_OK);

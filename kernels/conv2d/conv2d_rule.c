@@ -1,0 +1,94 @@
+/* gp_conv2d_rule: every kernel.conv2d parameter from the device facts and the
+ * problem.  The models: docs/kernels/conv2d.md, "Rule". */
+#include <stdio.h>
+
+#include "conv2d.h"
+#include "kernel.h"
+#include "rule.h"
+
+#define RULE "gp_conv2d_rule"
+/* Registers per thread of the tiled kernels with 4 x RY pixels a thread:
+ * ptxas -v reports at most 91 (sm_80) / 80 (sm_90) at RY = 1 and 120 / 123 at
+ * RY = 2, over the compiled kernel sizes; rounded up to the allocation
+ * granule of 8.  tests/build/check_gpu_build.sh checks these bounds. */
+#define CONV2D_REGS_RY1 96
+#define CONV2D_REGS_RY2 128
+#define CONV2D_REGS(ry) ((ry) == 1 ? CONV2D_REGS_RY1 : CONV2D_REGS_RY2)
+/* The most output channels per block compiled in. */
+#define CONV2D_MAX_OCB 8
+/* The headline problem: the seed's 1 x 6 x 768 x 512 input, 6 x 6 kernel,
+ * 6 output channels, 'valid'. */
+static const gp_rule_shape headline = {1, 6, 768, 512};
+#define HEADLINE_K 6
+
+gp_status gp_conv2d_rule(const gp_rule_in *in, gp_table *out)
+{
+    const gp_table *t = in->facts;
+    const gp_rule_shape *s = in->shape && in->shape->w > 0 ? in->shape : &headline;
+    gp_rule_facts f;
+    GP_TRY(gp_rule_read_facts(t, RULE, &f));
+    const gp_rule_cu cu = f.cu;
+    double waves = f.waves.v, cus = f.cus.v, line = f.l1_line.v, fma = f.fma.v, bw = f.dram_gbs.v;
+    double clk = f.clock_mhz.v;
+    int have_waves = f.waves.have, have_cus = f.cus.have, have_line = f.l1_line.have, have_fma = f.fma.have;
+    int have_bw = f.dram_gbs.have, have_clk = f.clock_mhz.have;
+
+    /* block: the waves a CU needs for peak FMA issue, within the launch bounds. */
+    long long block = gp_rule_clamp(gp_rule_floor_pow2((long long)waves * cu.wave), 64, GP_CONV2D_MAX_BLOCK);
+    GP_TRY(gp_rule_set(out, "conv2d", "block", block, "occupancy",
+                       "compute.min_waves_for_peak %.0f%s x wave %lld, launch bound %d", waves,
+                       have_waves ? "" : " (none: 8)", cu.wave, GP_CONV2D_MAX_BLOCK));
+
+    /* out_channels_per_block: every input pixel staged is reused by OCB output
+     * channels; the most compiled.  The machine balance says which floor binds:
+     * a 6x6 kernel does 72 FMA per input load per output channel, far above it. */
+    char bal[96] = "machine balance unknown (facts none)";
+    if (have_fma && have_bw && have_clk && have_cus)
+        snprintf(bal, sizeof bal, "machine balance %.1f FLOP/B (fp32 %.0f x %.0f CU @%.0f MHz vs %.0f GB/s)",
+                 2.0 * fma * cus * clk * 1e6 / (bw * 1e9), fma, cus, clk, bw);
+    GP_TRY(gp_rule_set(out, "conv2d", "out_channels_per_block", CONV2D_MAX_OCB, "reuse",
+                       "the most reuse per staged pixel; %s", bal));
+
+    /* tile: threads_x = tile_x / 4 (4 pixels per thread in x), RY rows per
+     * thread.  Time ~ rounds of resident blocks x tile area; ties go to fewer
+     * accumulators per thread (RY), then to the fewest L1 lines staged per
+     * output pixel: ceil((tile_x + k - 1) x 4 / line) x line x (tile_y + k - 1)
+     * / (tile_x x tile_y). */
+    long long k = HEADLINE_K, oh = s->h - k + 1, ow = s->w - k + 1;
+    if (oh < 1 || ow < 1)
+        oh = s->h, ow = s->w;
+    long long best_tx = 32, best_ty = 32, best_ry = 1, best_slots = 0, best_occ = 0;
+    double best_cost = -1, best_traffic = 0;
+    for (long long tx = 16; tx <= 64; tx *= 2) {
+        long long thx = tx / GP_CONV2D_RX, thy = block / thx;
+        if (thx < 1 || thy < 1)
+            continue;
+        for (long long ry = 1; ry <= 2 && GP_CONV2D_RX * ry * CONV2D_MAX_OCB <= GP_CONV2D_MAX_ACC; ry *= 2) {
+            long long ty = thy * ry;
+            if (ty > 64)
+                continue;
+            long long occ = gp_rule_blocks_per_cu(&cu, block, CONV2D_REGS(ry), 0);
+            long long slots = (long long)cus * (occ > 0 ? occ : 1);
+            long long blocks = ((ow + tx - 1) / tx) * ((oh + ty - 1) / ty) * s->n;
+            double cost = (double)((blocks + slots - 1) / slots) * (double)(tx * ty);
+            long long row_lines = ((tx + k - 1) * 4 + (long long)line - 1) / (long long)line;
+            double traffic = (double)(row_lines * (long long)line * (ty + k - 1)) / (double)(tx * ty);
+            int better = best_cost < 0 || cost < best_cost * 0.999 ||
+                         (cost <= best_cost * 1.001 && (ry < best_ry || (ry == best_ry && traffic < best_traffic)));
+            if (better)
+                best_cost = cost, best_traffic = traffic, best_tx = tx, best_ty = ty, best_ry = ry, best_slots = slots,
+                best_occ = occ;
+        }
+    }
+    GP_TRY(gp_rule_set(out, "conv2d", "tile_x", best_tx, "waves",
+                       "%lldx%lld out (k%lld): %lld slots (%lld blocks/CU at %d regs); %.2f B/px in %.0f B lines%s",
+                       oh, ow, k, best_slots, best_occ, CONV2D_REGS(best_ry), best_traffic, line,
+                       have_line ? "" : " (none: 128)"));
+    GP_TRY(gp_rule_set(out, "conv2d", "tile_y", best_ty, "waves", "%lld rows/thread x %lld thread rows; %lldx%lld out",
+                       best_ry, block / (best_tx / GP_CONV2D_RX), oh, ow));
+    /* variant: the tiled kernel with the compiled kernel sizes (it falls back
+     * to the generic tiled code for other sizes by itself). */
+    GP_TRY(gp_rule_set(out, "conv2d", "variant", 0, "compiled", "tiled with compiled kernel sizes 3 5 6 7%s%s",
+                       cu.fallback[0] ? "; " : "", cu.fallback));
+    return gp_ok();
+}

@@ -1,0 +1,170 @@
+/* Helpers for the kernel rules: see rule.h. */
+#include "rule.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+gp_status gp_rule_fact_or(const gp_table *t, const char *rule, const char *section, const char *key,
+                          double fallback, double *out, int *found)
+{
+    const gp_table_entry *e = gp_table_find(t, section, key);
+    *out = fallback;
+    if (found)
+        *found = 0;
+    int ki = gp_table_key_index(section, key);
+    if (ki < 0)
+        return gp_fail(GP_ERR_USAGE, "%s: [%s] %s is not a table key (internal)", rule, section, key);
+    /* A table carries every required key (value or none): absent is a defect.
+     * An optional key may be absent, which reads like none. */
+    if ((!e || !e->present) && (gp_table_key_at((size_t)ki)->flags & GP_TK_REQUIRED))
+        return gp_fail(GP_ERR_USAGE, "%s: the facts have no [%s] %s, which the rule needs", rule, section, key);
+    if (!e || !e->present)
+        return gp_ok();
+    if (e->is_none)
+        return gp_ok();
+    if (!isfinite(e->d) || e->d <= 0)
+        return gp_fail(GP_ERR_USAGE, "%s: [%s] %s = %g: the rule needs a positive value", rule, section, key,
+                       e->d);
+    *out = e->d;
+    if (found)
+        *found = 1;
+    return gp_ok();
+}
+
+gp_status gp_rule_fact(const gp_table *t, const char *rule, const char *section, const char *key, double *out)
+{
+    const gp_table_entry *e = gp_table_find(t, section, key);
+    if (e && e->present && e->is_none)
+        return gp_fail(GP_ERR_USAGE, "%s: [%s] %s is none (%s), and the rule needs it", rule, section, key,
+                       e->prov);
+    int found = 0;
+    GP_TRY(gp_rule_fact_or(t, rule, section, key, 0, out, &found));
+    return gp_ok();
+}
+
+gp_status gp_rule_fact_int(const gp_table *t, const char *rule, const char *section, const char *key,
+                           long long *out)
+{
+    double d = 0;
+    GP_TRY(gp_rule_fact(t, rule, section, key, &d));
+    *out = llround(d);
+    return gp_ok();
+}
+
+gp_status gp_rule_set(gp_table *out, const char *k, const char *key, long long v, const char *model,
+                      const char *why_fmt, ...)
+{
+    char why[GP_TABLE_PROV_LEN], prov[2 * GP_TABLE_PROV_LEN], section[64];
+    va_list ap;
+    va_start(ap, why_fmt);
+    vsnprintf(why, sizeof why, why_fmt, ap);
+    va_end(ap);
+    snprintf(prov, sizeof prov, "rule gp_%s_rule %s: %s", k, model, why);
+    prov[GP_TABLE_PROV_LEN - 1] = '\0'; /* a provenance is one line of the table: cut, never overflow */
+    snprintf(section, sizeof section, "kernel.%s", k);
+    gp_status st = gp_table_set(out, section, key, (double)v, prov);
+    if (st.code != GP_OK)
+        return gp_fail(st.code, "gp_%s_rule: %s.%s = %lld rejected: %s", k, section, key, v, st.msg);
+    return gp_ok();
+}
+
+/* One CU fact, or its stand-in (noted in cu->fallback) when it is none. */
+static gp_status cu_fact(const gp_table *t, const char *rule, const char *section, const char *key,
+                         double standin, long long *out, gp_rule_cu *cu)
+{
+    double d;
+    int found;
+    GP_TRY(gp_rule_fact_or(t, rule, section, key, standin, &d, &found));
+    *out = (long long)d;
+    if (!found) {
+        size_t len = strlen(cu->fallback);
+        snprintf(cu->fallback + len, sizeof cu->fallback - len, "%s%s.%s none: %.0f", len ? ", " : "", section,
+                 key, standin);
+    }
+    return gp_ok();
+}
+
+gp_status gp_rule_cu_facts(const gp_table *t, const char *rule, gp_rule_cu *cu)
+{
+    memset(cu, 0, sizeof *cu);
+    GP_TRY(cu_fact(t, rule, "device", "wave_size", 64, &cu->wave, cu));
+    GP_TRY(cu_fact(t, rule, "registers", "per_cu", 65536, &cu->regs_per_cu, cu));
+    GP_TRY(cu_fact(t, rule, "registers", "alloc_granule", 8, &cu->reg_granule, cu));
+    GP_TRY(cu_fact(t, rule, "lds", "bytes_per_cu", 48 * 1024, &cu->lds_per_cu, cu));
+    GP_TRY(cu_fact(t, rule, "lds", "bytes_per_block", 48 * 1024, &cu->lds_per_block, cu));
+    if (cu->lds_per_block > cu->lds_per_cu)
+        cu->lds_per_block = cu->lds_per_cu;
+    /* Resident-thread cap per CU: 64 warps (2048 threads) on sm_80/sm_90
+     * (CUDA C++ Programming Guide, compute capabilities table), 10 waves per
+     * SIMD x 4 SIMDs = 40 waves on GCN/CDNA (AMD GCN ISA guide).  Not a
+     * measured fact yet: the wave size picks the vendor's figure. */
+    cu->max_threads_cu = cu->wave == 64 ? 40 * 64 : 2048;
+    return gp_ok();
+}
+
+long long gp_rule_blocks_per_cu(const gp_rule_cu *cu, long long block, long long regs, long long lds)
+{
+    if (block <= 0 || block > 1024)
+        return 0;
+    long long g = cu->reg_granule > 0 ? cu->reg_granule : 1;
+    long long r = regs < 1 ? 1 : (regs + g - 1) / g * g;
+    long long waves = (block + cu->wave - 1) / cu->wave;
+    long long by_regs = cu->regs_per_cu / (r * waves * cu->wave);
+    long long by_lds = lds > 0 ? (lds <= cu->lds_per_block ? cu->lds_per_cu / lds : 0) : 1 << 20;
+    long long by_threads = cu->max_threads_cu / (waves * cu->wave);
+    long long n = by_regs < by_lds ? by_regs : by_lds;
+    return n < by_threads ? n : by_threads;
+}
+
+double gp_rule_bytes_in_flight_per_cu(double bandwidth_gbs, double latency_cycles, double clock_mhz,
+                                      long long cus)
+{
+    /* bytes = (B/s) x (s): latency_cycles / (clock_mhz x 1e6) seconds. */
+    return bandwidth_gbs * 1e9 * (latency_cycles / (clock_mhz * 1e6)) / (double)cus;
+}
+
+static gp_status val(const gp_table *t, const char *rule, const char *section, const char *key, double standin,
+                     gp_rule_val *v)
+{
+    return gp_rule_fact_or(t, rule, section, key, standin, &v->v, &v->have);
+}
+
+gp_status gp_rule_read_facts(const gp_table *t, const char *rule, gp_rule_facts *f)
+{
+    gp_rule_val far;
+    GP_TRY(gp_rule_cu_facts(t, rule, &f->cu));
+    GP_TRY(val(t, rule, "compute", "min_waves_for_peak", 8, &f->waves));
+    GP_TRY(val(t, rule, "device", "compute_units", 64, &f->cus));
+    GP_TRY(val(t, rule, "device", "clock_mhz", 0, &f->clock_mhz));
+    GP_TRY(val(t, rule, "compute", "fp32_fma_per_cycle_per_cu", 0, &f->fma));
+    GP_TRY(val(t, rule, "launch", "min_block_for_peak", 256, &f->min_block));
+    GP_TRY(val(t, rule, "launch", "blocks_per_cycle", 0, &f->blocks_per_cycle));
+    GP_TRY(val(t, rule, "launch", "peak_threads_per_cycle", 0, &f->threads_per_cycle));
+    GP_TRY(val(t, rule, "dram", "bandwidth_gbs", 0, &f->dram_gbs));
+    GP_TRY(val(t, rule, "dram", "latency_cycles", 0, &f->dram_latency));
+    GP_TRY(val(t, rule, "dram", "far_latency_cycles", 0, &far));
+    if (far.have && far.v > f->dram_latency.v)
+        f->dram_latency = far;
+    GP_TRY(val(t, rule, "cache.l2", "bytes", 0, &f->l2_bytes));
+    return val(t, rule, "cache.l1", "line_bytes", 128, &f->l1_line);
+}
+
+long long gp_rule_floor_pow2(long long x)
+{
+    long long p = 1;
+    while (p * 2 <= x)
+        p *= 2;
+    return p;
+}
+
+long long gp_rule_ceil_pow2(long long x)
+{
+    long long p = 1;
+    while (p < x)
+        p *= 2;
+    return p;
+}
+
+long long gp_rule_clamp(long long x, long long lo, long long hi) { return x < lo ? lo : x > hi ? hi : x; }

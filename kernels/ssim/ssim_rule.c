@@ -1,0 +1,94 @@
+/* gp_ssim_rule: every kernel.ssim parameter from the device facts and the
+ * problem.  The models: docs/kernels/ssim.md, "Rule". */
+#include <stdio.h>
+
+#include "kernel.h"
+#include "rule.h"
+#include "ssim.h"
+
+#define RULE "gp_ssim_rule"
+/* Registers per thread of every fused instantiation (tile_x 32/64/128 x
+ * prefetch/direct x scalar/float4): ptxas -v for sm_80 and sm_90 reports 128,
+ * the bound the kernel's launch bounds give 256 threads in a 64 Ki file. */
+#define SSIM_REGS 128
+/* The headline problem: bench's 1 x 3 x 2160 x 3840 image, border 'same'. */
+static const gp_rule_shape headline = {1, 3, 2160, 3840};
+
+/* LDS of one row group (ssim.c's lds_per_group: the moments and the staging
+ * rows). */
+static long long lds_per_group(long long tile_x)
+{
+    return (long long)GP_SSIM_ROWS * (tile_x + 1) * 16 + 2ll * GP_SSIM_ROWS * (tile_x + 20) * 4;
+}
+
+gp_status gp_ssim_rule(const gp_rule_in *in, gp_table *out)
+{
+    const gp_table *t = in->facts;
+    const gp_rule_shape *s = in->shape && in->shape->w > 0 ? in->shape : &headline;
+    gp_rule_facts f;
+    GP_TRY(gp_rule_read_facts(t, RULE, &f));
+    const gp_rule_cu cu = f.cu;
+    double waves = f.waves.v, cus = f.cus.v;
+    int have_waves = f.waves.have, have_cus = f.cus.have;
+    long long want = (long long)waves * cu.wave; /* resident threads per CU for peak issue */
+
+    /* tile_x: the widest row group (32, 64, 128; at least one wave) whose
+     * occupancy (registers, LDS, thread cap) still gives the threads per CU
+     * the fma probe needed for peak; if none does, the one with the most
+     * resident threads, the wider on a tie (the halo costs 10 / tile_x). */
+    long long tile_x = 0, best_thr = -1, occ_at = 0;
+    for (long long tx = 32; tx <= 128; tx *= 2) {
+        if (tx < cu.wave || lds_per_group(tx) > cu.lds_per_block)
+            continue;
+        long long occ = gp_rule_blocks_per_cu(&cu, tx, SSIM_REGS, lds_per_group(tx));
+        long long thr = occ * tx;
+        if (occ > 0 && (thr >= want || thr >= best_thr)) {
+            tile_x = tx, best_thr = thr, occ_at = occ;
+        }
+    }
+    if (!tile_x)
+        return gp_fail(GP_ERR_UNSUPPORTED, "%s: no row group of 32..128 columns fits lds.bytes_per_block %lld", RULE,
+                       cu.lds_per_block);
+    GP_TRY(gp_rule_set(out, "ssim", "tile_x", tile_x, "occupancy",
+                       "%lld blocks/CU (%d regs, %lld B LDS) x %lld thr vs %lld wanted (min_waves %.0f%s x wave %lld)%s%s",
+                       occ_at, SSIM_REGS, lds_per_group(tile_x), tile_x, want, waves, have_waves ? "" : " none: 8",
+                       cu.wave, cu.fallback[0] ? "; " : "", cu.fallback));
+
+    /* block: one row group; more groups per block only bundle strips the
+     * CU's block slots would run anyway. */
+    long long block = tile_x < cu.wave ? cu.wave : tile_x;
+    block = gp_rule_clamp(block, 64, GP_SSIM_MAX_BLOCK);
+    GP_TRY(gp_rule_set(out, "ssim", "block", block, "wave", "one row group of %lld (wave %lld)", tile_x, cu.wave));
+
+    /* tile_y: strips per block.  Time ~ rounds of resident blocks x rows per
+     * strip with the 10-row halo: ceil(blocks / (CUs x occupancy)) x (ty + 10),
+     * least over ty = 16..512 with the strips evened out as the kernel does. */
+    long long slots = (long long)cus * occ_at;
+    long long planes = s->n * s->c, h = s->h, ntx = (s->w + tile_x - 1) / tile_x;
+    long long best_ty = 128;
+    double best_cost = -1;
+    for (long long ty = 16; ty <= 512; ty *= 2) {
+        long long strips = (h + ty - 1) / ty;
+        long long even = (h + strips - 1) / strips;
+        long long blocks = planes * ntx * strips;
+        double cost = (double)((blocks + slots - 1) / slots) * (double)(even + 2 * GP_SSIM_HALF);
+        if (best_cost < 0 || cost < best_cost)
+            best_cost = cost, best_ty = ty;
+    }
+    GP_TRY(gp_rule_set(out, "ssim", "tile_y", best_ty, "waves",
+                       "%lldx%lldx%lldx%lld: %lld planes x %lld column tiles, %lld slots (%s%.0f CUs x %lld) -> "
+                       "fewest rounds x (rows + halo)",
+                       s->n, s->c, s->h, s->w, planes, ntx, slots, have_cus ? "" : "compute_units none: ", cus,
+                       occ_at));
+
+    /* variant: prefetch holds the next pass's rows in registers; take it when
+     * the registers per thread at the occupancy target, registers.per_cu /
+     * (min_waves x wave), cover the kernel's SSIM_REGS. */
+    long long budget = cu.regs_per_cu / (want > 0 ? want : 1);
+    int prefetch = budget >= SSIM_REGS;
+    GP_TRY(gp_rule_set(out, "ssim", "variant", prefetch ? GP_SSIM_VARIANT_PREFETCH : GP_SSIM_VARIANT_DIRECT,
+                       "registers", "registers.per_cu %lld / %lld threads = %lld regs/thread %s %d -> %s",
+                       cu.regs_per_cu, want, budget, prefetch ? ">=" : "<", SSIM_REGS,
+                       prefetch ? "prefetch" : "direct"));
+    return gp_ok();
+}

@@ -1,0 +1,250 @@
+/* The kernel rules (kernels/<k>/<k>_rule.c): on the facts of every shipped
+ * table, on randomized facts, one fact at a time, on bad facts; and the
+ * shipped tables' kernel sections against what `table derive` computes. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "conv2d.h"
+#include "derive.h"
+#include "gp_test.h"
+#include "gp_test_table.h"
+#include "kernel.h"
+#include "reduce.h"
+#include "ssim.h"
+#include "transpose.h"
+
+static const char *const shipped[] = {"tables/generic", "tables/gfx900", "tables/sm_80", "tables/sm_90"};
+#define NSHIPPED (sizeof shipped / sizeof shipped[0])
+
+/* Every kernel's parameters, read back the way the kernels read them (no
+ * device: the table's values clamped to what the code is built for). */
+static int kernels_accept(const gp_table *t)
+{
+    gp_ssim_params sp;
+    gp_transpose_params tp;
+    gp_reduce_params rp;
+    gp_status st = gp_ssim_params_from_table(t, NULL, &sp);
+    if (st.code == GP_OK)
+        st = gp_transpose_params_from_table(t, NULL, &tp);
+    if (st.code == GP_OK)
+        st = gp_reduce_params_from_table(t, NULL, &rp);
+    if (st.code != GP_OK)
+        fprintf(stderr, "kernel parameters refused: %s\n", st.msg);
+    return st.code == GP_OK;
+}
+
+static long long kval(const gp_table *t, const char *k, const char *key)
+{
+    char sec[64];
+    long long v = -1;
+    snprintf(sec, sizeof sec, "kernel.%s", k);
+    if (gp_table_get_int(t, sec, key, &v).code != GP_OK)
+        return -1;
+    return v;
+}
+
+/* The facts of tables/sm_90 (kernel sections as the rules make them). */
+static int sm90_ruled(gp_table *t)
+{
+    static gp_table base;
+    if (!gp_test_load_table("tables/sm_90", &base))
+        return 0;
+    return gp_kernel_rules_apply(&base, 0, t).code == GP_OK;
+}
+
+GP_TEST(rules_on_every_shipped_table)
+{
+    for (size_t i = 0; i < NSHIPPED; i++) {
+        static gp_table t, r;
+        GP_CHECK(gp_test_load_table(shipped[i], &t));
+        gp_status st = gp_kernel_rules_apply(&t, 0, &r);
+        if (st.code)
+            fprintf(stderr, "%s: %s\n", shipped[i], st.msg);
+        GP_CHECK(st.code == GP_OK);
+        GP_CHECK(gp_table_validate(&r, shipped[i]).code == GP_OK);
+        /* Every kernel key set by its rule, with the rule and a model named. */
+        for (size_t k = 0; k < gp_table_nkeys(); k++) {
+            const gp_table_key *key = gp_table_key_at(k);
+            if (strncmp(key->section, "kernel.", 7))
+                continue;
+            char want[64];
+            snprintf(want, sizeof want, "rule gp_%s_rule ", key->section + 7);
+            GP_CHECK(r.e[k].present && r.e[k].kind == GP_PROV_RULE && !strncmp(r.e[k].prov, want, strlen(want)));
+        }
+        GP_CHECK(kernels_accept(&r));
+    }
+    return 0;
+}
+
+/* The shipped kernel sections are what `gpuprobe table derive` computes from
+ * the tables' facts (swept values kept): regenerate them with
+ *   gpuprobe table derive tables/<t> -o tables/<t>
+ * when a rule or a fact changes.  No hand-typed rule provenance remains. */
+GP_TEST(rules_shipped_tables_are_derived)
+{
+    for (size_t i = 0; i < NSHIPPED; i++) {
+        static gp_table t, d;
+        GP_CHECK(gp_test_load_table(shipped[i], &t));
+        GP_CHECK(gp_kernel_derive(&t, 0, &d).code == GP_OK);
+        for (size_t k = 0; k < gp_table_nkeys(); k++) {
+            const gp_table_key *key = gp_table_key_at(k);
+            if (strncmp(key->section, "kernel.", 7) || !t.e[k].present)
+                continue;
+            int same = d.e[k].present && d.e[k].d == t.e[k].d && !strcmp(d.e[k].prov, t.e[k].prov);
+            if (!same)
+                fprintf(stderr, "%s: %s.%s = %g # %s, derive gives %g # %s\n", shipped[i], key->section, key->key,
+                        t.e[k].d, t.e[k].prov, d.e[k].d, d.e[k].prov);
+            GP_CHECK(same);
+            GP_CHECK(t.e[k].kind == GP_PROV_SWEPT || !strncmp(t.e[k].prov, "rule gp_", 8));
+        }
+    }
+    return 0;
+}
+
+/* A numeric fact drawn log-uniformly in its schema range (powers of two and
+ * integers where the key asks). */
+static double draw(const gp_table_key *k, unsigned long long *rng)
+{
+    double lo = k->min > 0 ? k->min : 1, hi = k->max;
+    double x = exp(log(lo) + gp_test_rand(rng) * (log(hi) - log(lo)));
+    if (k->flags & GP_TK_WAVE)
+        return gp_test_rand(rng) < 0.5 ? 32 : 64;
+    if (k->flags & GP_TK_POW2)
+        x = pow(2.0, floor(log2(x)));
+    if (k->type == GP_TV_INT)
+        x = floor(x);
+    return x < lo ? lo : x > hi ? hi : x;
+}
+
+GP_TEST(rules_on_random_facts_give_valid_parameters)
+{
+    static gp_table base, t, r;
+    unsigned long long rng = 20261123;
+    GP_CHECK(gp_test_load_table("tables/sm_90", &base));
+    int ok = 0, refused = 0, tries = 0;
+    /* 200 consistent random devices (draws whose facts contradict each other,
+     * L1 above L2 and the like, are not devices: drawn again). */
+    for (int it = 0; ok + refused < 200 && tries < 20000; it++, tries++) {
+        t = base;
+        for (size_t k = 0; k < gp_table_nkeys(); k++) {
+            const gp_table_key *key = gp_table_key_at(k);
+            if (key->type == GP_TV_TEXT || !strncmp(key->section, "kernel.", 7) || !t.e[k].present)
+                continue;
+            if (gp_test_rand(&rng) < 0.1 && !(key->flags & GP_TK_NO_NONE)) {
+                gp_table_set_none(&t, key->section, key->key, "measured test not detected: randomized");
+                continue;
+            }
+            gp_table_set(&t, key->section, key->key, draw(key, &rng), "measured test 2026-11-23");
+        }
+        if (gp_table_validate(&t, "random").code != GP_OK) /* facts that contradict each other: not a device */
+            continue;
+        gp_status st = gp_kernel_rules_apply(&t, 0, &r);
+        if (st.code == GP_ERR_UNSUPPORTED) { /* e.g. LDS per block below one ssim row group */
+            refused++;
+            continue;
+        }
+        if (st.code != GP_OK)
+            fprintf(stderr, "iteration %d: %s\n", it, st.msg);
+        GP_CHECK(st.code == GP_OK);
+        GP_CHECK(gp_table_validate(&r, "ruled").code == GP_OK);
+        GP_CHECK(kernels_accept(&r));
+        /* The launch shapes are legal on any GPU. */
+        GP_CHECK(kval(&r, "transpose", "tile") * kval(&r, "transpose", "block_rows") <= 1024);
+        GP_CHECK(kval(&r, "ssim", "block") % kval(&r, "ssim", "tile_x") == 0);
+        ok++;
+    }
+    fprintf(stderr, "random facts: %d ruled, %d refused\n", ok, refused);
+    GP_CHECK(ok + refused == 200 && ok >= 150); /* refusals only where an ssim row group cannot fit */
+    return 0;
+}
+
+/* Change one fact, see the parameter its model names move the right way. */
+static int with_fact(const char *section, const char *key, double v, gp_table *r)
+{
+    static gp_table t;
+    if (!gp_test_load_table("tables/sm_90", &t))
+        return 0;
+    gp_status st = gp_table_set(&t, section, key, v, "measured test 2026-11-23");
+    if (st.code == GP_OK)
+        st = gp_kernel_rules_apply(&t, 0, r);
+    if (st.code)
+        fprintf(stderr, "%s.%s = %g: %s\n", section, key, v, st.msg);
+    return st.code == GP_OK;
+}
+
+GP_TEST(rules_follow_one_fact)
+{
+    static gp_table a, b;
+    GP_CHECK(sm90_ruled(&a));
+    /* transpose pad: one bank of skew, 8-byte banks need 2 elements. */
+    GP_CHECK(kval(&a, "transpose", "pad") == 1);
+    GP_CHECK(with_fact("lds", "bank_bytes", 8, &b) && kval(&b, "transpose", "pad") == 2);
+    /* transpose tile: a fast block dispatcher needs no big tile. */
+    GP_CHECK(kval(&a, "transpose", "tile") == 64);
+    GP_CHECK(with_fact("launch", "blocks_per_cycle", 100, &b) && kval(&b, "transpose", "tile") == 32);
+    /* transpose block: the launch peak's block size. */
+    GP_CHECK(with_fact("launch", "min_block_for_peak", 256, &b) && kval(&b, "transpose", "block_rows") == 4);
+    /* transpose / reduce streaming: a matrix that fits the L2 is cached. */
+    GP_CHECK(kval(&a, "transpose", "stream") == 2 && kval(&a, "reduce", "stream") == 1);
+    GP_CHECK(with_fact("cache.l2", "bytes", 2048.0 * 1024 * 1024, &b) && kval(&b, "transpose", "stream") == 0 &&
+             kval(&b, "reduce", "stream") == 0 && kval(&b, "transpose", "group") == 1);
+    /* reduce / conv2d block: the waves a CU needs for peak. */
+    GP_CHECK(kval(&a, "reduce", "block") == 256 && kval(&a, "conv2d", "block") == 256);
+    GP_CHECK(with_fact("compute", "min_waves_for_peak", 4, &b) && kval(&b, "reduce", "block") == 128 &&
+             kval(&b, "conv2d", "block") == 128);
+    /* reduce grid: half the registers, half the resident blocks. */
+    GP_CHECK(with_fact("registers", "per_cu", 32768, &b) && kval(&b, "reduce", "grid_per_cu") ==
+                                                                 kval(&a, "reduce", "grid_per_cu") / 2);
+    /* ssim tile_x: a 16 KiB block LDS holds a 64-column row group, not 128. */
+    GP_CHECK(kval(&a, "ssim", "tile_x") == 128);
+    GP_CHECK(with_fact("lds", "bytes_per_block", 16384, &b) && kval(&b, "ssim", "tile_x") == 64);
+    /* ssim variant: wave 64 with 12 waves for peak leaves 85 registers a
+     * thread, too few to prefetch (gfx900); wave 32 and 8 waves leave 256. */
+    GP_CHECK(kval(&a, "ssim", "variant") == GP_SSIM_VARIANT_PREFETCH);
+    GP_CHECK(with_fact("compute", "min_waves_for_peak", 12, &b));
+    GP_CHECK(kval(&b, "ssim", "variant") == GP_SSIM_VARIANT_PREFETCH); /* 12 x 32: 170 registers */
+    static gp_table t;
+    GP_CHECK(gp_test_load_table("tables/gfx900", &t));
+    GP_CHECK(gp_kernel_rules_apply(&t, 0, &b).code == GP_OK && kval(&b, "ssim", "variant") == GP_SSIM_VARIANT_DIRECT);
+    /* conv2d tile: 128 B lines favour a wide tile, 32 B a square one. */
+    GP_CHECK(kval(&a, "conv2d", "tile_x") == 64 && kval(&a, "conv2d", "tile_y") == 16);
+    GP_CHECK(with_fact("cache.l1", "line_bytes", 32, &b) && kval(&b, "conv2d", "tile_x") == 32);
+    /* ssim tile_y follows the problem: a 1 Mpixel image gets shorter strips
+     * than the 4K one, so its grid still fills the GPU. */
+    gp_rule_shape small = {1, 1, 1024, 1024};
+    gp_rule_in in = {&a, &small, 0};
+    b = a;
+    GP_CHECK(gp_ssim_rule(&in, &b).code == GP_OK);
+    GP_CHECK(kval(&b, "ssim", "tile_y") < kval(&a, "ssim", "tile_y"));
+    return 0;
+}
+
+/* Bad facts: exit 2 (GP_ERR_USAGE) naming the key, never a division by zero. */
+GP_TEST(rules_bad_facts_name_the_key)
+{
+    static gp_table t, r;
+    GP_CHECK(gp_test_load_table("tables/sm_90", &t));
+    int ki = gp_table_key_index("lds", "banks");
+    GP_CHECK(ki >= 0);
+    t.e[ki].present = 0; /* missing key */
+    gp_status st = gp_kernel_rules_apply(&t, 0, &r);
+    GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "[lds] banks"));
+    GP_CHECK(gp_test_load_table("tables/sm_90", &t));
+    GP_CHECK(gp_table_set_none(&t, "lds", "banks", "measured lds 2026-11-23 not detected: test").code == GP_OK);
+    st = gp_kernel_rules_apply(&t, 0, &r);
+    GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "[lds] banks is none"));
+    /* A zero or negative value cannot be set (schema range), but a table
+     * built in memory could carry one: the getters refuse it by name. */
+    GP_CHECK(gp_test_load_table("tables/sm_90", &t));
+    ki = gp_table_key_index("dram", "bandwidth_gbs");
+    t.e[ki].d = -5;
+    st = gp_kernel_rules_apply(&t, 0, &r);
+    GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "[dram] bandwidth_gbs"));
+    GP_CHECK(gp_test_load_table("tables/sm_90", &t));
+    ki = gp_table_key_index("lds", "banks");
+    t.e[ki].d = 0, t.e[ki].i = 0;
+    st = gp_kernel_rules_apply(&t, 0, &r);
+    GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "[lds] banks"));
+    return 0;
+}
