@@ -363,10 +363,6 @@ static gp_status check_cross(const gp_table *t, const char *name)
     long long sx = ival(t, "kernel.stencil", "tile_x", 0, NULL), sy = ival(t, "kernel.stencil", "tile_y", 0, &line);
     if (sx && sy && (sx * sy < 64 || sx * sy > 1024))
         return fail_at(name, line, "kernel.stencil: tile_x x tile_y = %lld threads, want 64..1024", sx * sy);
-    long long bnb = ival(t, "kernel.batchnorm", "block", 0, NULL);
-    long long tpc = ival(t, "kernel.batchnorm", "threads_per_channel", 0, &line);
-    if (bnb && tpc && tpc > bnb)
-        return fail_at(name, line, "kernel.batchnorm.threads_per_channel = %lld exceeds block = %lld", tpc, bnb);
     long long hb = ival(t, "kernel.histogram", "block", 0, NULL);
     long long hc = ival(t, "kernel.histogram", "private_copies", 0, &line);
     if (hb && hc && hc * 64 > hb)

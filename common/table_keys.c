@@ -173,7 +173,7 @@ static const gp_table_key keys[] = {
     {"kernel.padding", "channels_per_thread", GP_TV_INT, "channels", 1, 64, R | NN, "rule ilp_from_dram_latency, swept padding", "padding", "planes each thread copies, loads issued before stores (1, 2, 4, 8, 16 compiled; bytes in flight from DRAM latency x bandwidth)"},
 
     {"kernel.batchnorm", "block", GP_TV_INT, "threads", 64, 1024, R | NN | P2, "rule block_from_launch, swept batchnorm", "batchnorm", "threads per block"},
-    {"kernel.batchnorm", "threads_per_channel", GP_TV_INT, "threads", 1, 1024, R | NN | P2, "rule split_from_registers, swept batchnorm", "batchnorm", "threads sharing one channel's batch (seed 2.14)"},
+    {"kernel.batchnorm", "items_per_thread", GP_TV_INT, "loads", 1, 8, R | NN | P2, "rule ilp_from_dram_latency, swept batchnorm", "batchnorm", "independent loads (16 B where rows allow) each thread issues per step; blocks per channel follow from the shape"},
 };
 
 #define NKEYS (sizeof keys / sizeof keys[0])

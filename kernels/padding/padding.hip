@@ -1,12 +1,12 @@
 /* padding kernel: one thread per output position of CPT consecutive planes.
  * The flat index i over (plane group, position) is split with two
  * multiply-shift divisions (the magic numbers come from the host,
- * gp_padding_divider), so a thread spends a handful of integer instructions
+ * gp_kdivider), so a thread spends a handful of integer instructions
  * on its CPT loads and stores.  The CPT loads are independent and all issued
  * before the first store: that is the bytes in flight the rule sizes. */
 #include "gp_device.h"
 #include "padding.h"
-#include "padding_div.h"
+#include "kdiv.h"
 
 typedef struct pad_args {
     unsigned total;     /* threads of this launch: groups x howo (< 2^31) */
@@ -14,13 +14,8 @@ typedef struct pad_args {
     unsigned planes;    /* n x c */
     unsigned h, w, howo, wo;
     int top, left;
-    gp_padding_div by_howo, by_wo;
+    gp_kdiv by_howo, by_wo;
 } pad_args;
-
-static __device__ __forceinline__ unsigned div_by(unsigned x, gp_padding_div d)
-{
-    return (unsigned)(((unsigned long long)x * d.mul) >> d.shift);
-}
 
 template <int CPT>
 __global__ void GP_LAUNCH_BOUNDS(GP_PADDING_MAX_BLOCK) gp_padding_kernel(const float *__restrict__ in,
@@ -29,9 +24,9 @@ __global__ void GP_LAUNCH_BOUNDS(GP_PADDING_MAX_BLOCK) gp_padding_kernel(const f
     const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= a.total)
         return;
-    const unsigned g = div_by(i, a.by_howo);
+    const unsigned g = gp_kdiv_apply(i, a.by_howo);
     const unsigned q = i - g * a.howo;
-    const unsigned oy = div_by(q, a.by_wo);
+    const unsigned oy = gp_kdiv_apply(q, a.by_wo);
     const unsigned ox = q - oy * a.wo;
     const int iy = (int)oy - a.top, ix = (int)ox - a.left;
     const bool inside = (unsigned)iy < a.h && (unsigned)ix < a.w;
@@ -59,8 +54,8 @@ static gp_status launch(const float *in, float *out, const gp_padding_shape *s, 
     pad_args a;
     a.planes = planes, a.h = (unsigned)s->h, a.w = (unsigned)s->w, a.howo = howo, a.wo = wo;
     a.top = s->top, a.left = s->left;
-    a.by_howo = gp_padding_divider(howo);
-    a.by_wo = gp_padding_divider(wo);
+    a.by_howo = gp_kdivider(howo);
+    a.by_wo = gp_kdivider(wo);
     /* Launches of at most 2^31 - 1 threads (the dividers' domain), whole
      * plane groups each. */
     const unsigned per_launch = (unsigned)(0x7fffffffu / howo);

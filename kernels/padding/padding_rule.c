@@ -35,11 +35,11 @@ gp_status gp_padding_rule(gp_table *t)
         cpt = GP_PADDING_MAX_CPT;
     int block = gp_rule_floor_pow2(minb);
     block = block < 64 ? 64 : block > GP_PADDING_MAX_BLOCK ? GP_PADDING_MAX_BLOCK : block;
-    char prov[256];
+    char prov[192];
     snprintf(prov, sizeof prov,
-             "rule ilp_from_dram_latency: dram.bandwidth_gbs %.0f x dram.latency_ns %.0f = %.0f B in flight, "
-             "/ device.compute_units %.0f / (registers.per_cu %.0f / %d regs) / 4 B = %.2f loads",
-             bw, lat, flight, cus, regs, GP_PADDING_RULE_REGS, loads);
+             "rule ilp_from_dram_latency: dram.bandwidth_gbs %.0f x dram.latency_ns %.0f / device.compute_units "
+             "%.0f / (registers.per_cu %.0f / %d) / 4 B = %.2f",
+             bw, lat, cus, regs, GP_PADDING_RULE_REGS, loads);
     GP_TRY(gp_table_set(t, "kernel.padding", "channels_per_thread", cpt, prov));
     snprintf(prov, sizeof prov, "rule block_from_launch: launch.min_block_for_peak %.0f, power of two", minb);
     GP_TRY(gp_table_set(t, "kernel.padding", "block", block, prov));

@@ -99,7 +99,7 @@ static const char good_text[] =
     "channels_per_thread = 4 # swept padding\n"
     "[kernel.batchnorm]\n"
     "block = 256 # swept batchnorm\n"
-    "threads_per_channel = 4 # swept batchnorm\n";
+    "items_per_thread = 2 # swept batchnorm\n";
 
 /* A fresh temporary directory per test. */
 static int make_tmpdir(char *dir, size_t n)
