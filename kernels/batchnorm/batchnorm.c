@@ -34,6 +34,10 @@ void gp_batchnorm_params_fit(gp_batchnorm_params *p, const gp_device_info *dev)
         items = GP_BN_MAX_ITEMS;
     if (items != p->items)
         add_note(p, "items_per_thread rounded to 1, 2, 4 or 8");
+    if (block > GP_BN_BLOCK_LIMIT(items)) {
+        block = GP_BN_BLOCK_LIMIT(items);
+        add_note(p, "block lowered to the kernel's register budget for 8 loads");
+    }
     p->block = block;
     p->items = items;
     int per = per_cu / block;
@@ -137,7 +141,7 @@ static gp_status check_common(const char *what, const float *x, const float *y, 
                               const float *gamma, const float *beta, double eps, const gp_batchnorm_params *p)
 {
     GP_TRY(gp_batchnorm_check_shape(s));
-    if (!p || p->block < 64 || p->block > GP_BN_MAX_BLOCK || (p->block & (p->block - 1)) || p->items < 1 ||
+    if (!p || p->block < 64 || p->block > GP_BN_BLOCK_LIMIT(p->items) || (p->block & (p->block - 1)) || p->items < 1 ||
         p->items > GP_BN_MAX_ITEMS || (p->items & (p->items - 1)) || p->resident_blocks < 1)
         return gp_fail(GP_ERR_USAGE, "%s: parameters not fitted (use gp_batchnorm_params_fit)", what);
     if (!x || !y || !gamma || !beta)

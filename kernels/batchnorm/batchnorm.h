@@ -38,6 +38,9 @@ extern "C" {
 
 #define GP_BN_MAX_BLOCK 1024
 #define GP_BN_MAX_ITEMS 8 /* loads in flight per thread compiled: 1, 2, 4, 8 */
+/* Largest block per items (8 x 16-byte loads and their addresses need more
+ * than the 64 registers a 1024-thread block leaves a thread). */
+#define GP_BN_BLOCK_LIMIT(items) ((items) >= 8 ? 512 : 1024)
 
 typedef struct gp_batchnorm_params {
     int block;  /* threads per block, power of two, 64..1024 */

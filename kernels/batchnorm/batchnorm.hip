@@ -78,7 +78,7 @@ static __device__ __forceinline__ void block_sum2(float s, float q, double *out_
 }
 
 template <int VEC, int ITEMS>
-__global__ void GP_LAUNCH_BOUNDS(GP_BN_MAX_BLOCK) gp_bn_stats(bn_args a, const float *__restrict__ gamma,
+__global__ void GP_LAUNCH_BOUNDS(GP_BN_BLOCK_LIMIT(ITEMS)) gp_bn_stats(bn_args a, const float *__restrict__ gamma,
                                                               float eps, float *save_mean, float *save_invstd,
                                                               void *ws)
 {
@@ -138,7 +138,7 @@ __global__ void GP_LAUNCH_BOUNDS(GP_BN_MAX_BLOCK) gp_bn_stats(bn_args a, const f
 /* y = (x - mean) x a + beta: training reads (mean, a) from the workspace,
  * inference makes them from the given mean and variance. */
 template <int VEC, int ITEMS, int INFER>
-__global__ void GP_LAUNCH_BOUNDS(GP_BN_MAX_BLOCK) gp_bn_apply(bn_args a, const float *__restrict__ gamma,
+__global__ void GP_LAUNCH_BOUNDS(GP_BN_BLOCK_LIMIT(ITEMS)) gp_bn_apply(bn_args a, const float *__restrict__ gamma,
                                                               const float *__restrict__ beta,
                                                               const float *__restrict__ mean_in,
                                                               const float *__restrict__ var_in, float eps,
