@@ -347,6 +347,19 @@ static gp_status check_cross(const gp_table *t, const char *name)
             return fail_at(name, line, "kernel.transpose: tile %lld (+pad %lld) of doubles exceeds 48 KiB of LDS",
                            tile, pad);
     }
+    long long tm = ival(t, "kernel.gemm", "tile_m", 0, NULL), tn = ival(t, "kernel.gemm", "tile_n", 0, NULL);
+    long long tk = ival(t, "kernel.gemm", "tile_k", 0, NULL), gb = ival(t, "kernel.gemm", "block", 0, &line);
+    if (tm && tn && tk && gb) {
+        if ((tm * tn) % gb)
+            return fail_at(name, line, "kernel.gemm: tile_m x tile_n = %lld is not a multiple of block = %lld",
+                           tm * tn, gb);
+        if ((tm * tn) / gb > 256)
+            return fail_at(name, line, "kernel.gemm: %lld accumulators per thread (tile_m x tile_n / block) exceeds 256",
+                           (tm * tn) / gb);
+        if ((tm + tn) * tk * 4 > lds_block)
+            return fail_at(name, line, "kernel.gemm: (tile_m + tile_n) x tile_k x 4 = %lld bytes exceeds 48 KiB of LDS",
+                           (tm + tn) * tk * 4);
+    }
     return gp_ok();
 }
 

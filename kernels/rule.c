@@ -125,6 +125,22 @@ double gp_rule_bytes_in_flight_per_cu(double bandwidth_gbs, double latency_cycle
     return bandwidth_gbs * 1e9 * (latency_cycles / (clock_mhz * 1e6)) / (double)cus;
 }
 
+double gp_rule_loads_in_flight(const gp_rule_facts *f, long long threads_per_cu, double load_bytes, char *why,
+                               size_t n)
+{
+    if (!f->dram_gbs.have || !f->dram_latency.have || !f->clock_mhz.have || threads_per_cu < 1) {
+        snprintf(why, n, "Little's bound unknown (dram/clock facts none)");
+        return 0;
+    }
+    double per_cu = gp_rule_bytes_in_flight_per_cu(f->dram_gbs.v, f->dram_latency.v, f->clock_mhz.v,
+                                                   (long long)f->cus.v);
+    double loads = per_cu / ((double)threads_per_cu * load_bytes);
+    snprintf(why, n, "dram %.0f GB/s x %.0f cycles @%.0f MHz / %.0f CUs%s = %.1f KiB/CU over %lld thr x %.0f B = %.2f",
+             f->dram_gbs.v, f->dram_latency.v, f->clock_mhz.v, f->cus.v, f->cus.have ? "" : " (none: 64)",
+             per_cu / 1024.0, threads_per_cu, load_bytes, loads);
+    return loads;
+}
+
 static gp_status val(const gp_table *t, const char *rule, const char *section, const char *key, double standin,
                      gp_rule_val *v)
 {

@@ -81,6 +81,15 @@ typedef struct gp_rule_facts {
 
 gp_status gp_rule_read_facts(const gp_table *t, const char *rule, gp_rule_facts *f);
 
+/* Little's law per thread, for the streaming kernels (padding, batchnorm):
+ * the loads of load_bytes each of threads_per_cu resident threads must keep
+ * outstanding so a CU holds its share of dram bandwidth x latency (clock,
+ * compute units as read).  0 when dram.bandwidth_gbs, the DRAM latency or
+ * device.clock_mhz is none: the caller says so and takes its stand-in.  `why`
+ * gets the facts and the arithmetic for the provenance. */
+double gp_rule_loads_in_flight(const gp_rule_facts *f, long long threads_per_cu, double load_bytes, char *why,
+                               size_t n);
+
 long long gp_rule_floor_pow2(long long x);   /* largest power of 2 <= x (1 for x < 1) */
 long long gp_rule_ceil_pow2(long long x);    /* smallest power of 2 >= x (1 for x < 1) */
 long long gp_rule_clamp(long long x, long long lo, long long hi);

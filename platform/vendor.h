@@ -4,8 +4,9 @@
  * configure time or the backend has no such library wired in, and callers
  * then skip that comparison and say so.
  *
- * NVIDIA: CUB (ships with the CUDA toolkit) and cuDNN (found at configure:
- * GP_HAVE_CUDNN).  AMD: hipCUB and MIOpen are not wired in yet. */
+ * NVIDIA: CUB (ships with the CUDA toolkit), cuDNN (found at configure:
+ * GP_HAVE_CUDNN) and cuBLAS (found at configure: GP_HAVE_CUBLAS).  AMD:
+ * hipCUB, MIOpen and rocBLAS are not wired in yet. */
 #ifndef GP_VENDOR_H
 #define GP_VENDOR_H
 
@@ -40,6 +41,26 @@ const char *gp_vendor_conv2d_algo(const gp_vendor_conv *c);
 void gp_vendor_conv2d_destroy(gp_vendor_conv *c);
 /* Name of the library behind the conv baseline ("cuDNN 9.x"), or NULL. */
 const char *gp_vendor_conv_name(void);
+
+/* ---- Batch normalization (cuDNN cudnnBatchNormalizationForwardTraining,
+ * CUDNN_BATCHNORM_SPATIAL), NCHW fp32: y, and the saved mean and inverse
+ * standard deviation (C values each); no running averages. */
+typedef struct gp_vendor_bn gp_vendor_bn;
+gp_status gp_vendor_bn_create(gp_vendor_bn **b, int n, int c, int h, int w);
+gp_status gp_vendor_bn_train(gp_vendor_bn *b, const float *d_x, float *d_y, const float *d_gamma,
+                             const float *d_beta, double eps, float *d_save_mean, float *d_save_invstd);
+void gp_vendor_bn_destroy(gp_vendor_bn *b);
+
+/* ---- SGEMM (cuBLAS cublasSgemm, fp32 math: CUBLAS_PEDANTIC_MATH, no TF32),
+ * column-major as BLAS: C = alpha op(A) op(B) + beta C, op = transpose when
+ * trans_* is nonzero; on the default stream. */
+typedef struct gp_vendor_blas gp_vendor_blas;
+gp_status gp_vendor_blas_create(gp_vendor_blas **b);
+gp_status gp_vendor_sgemm(gp_vendor_blas *b, int trans_a, int trans_b, int m, int n, int k, float alpha,
+                          const float *d_a, int lda, const float *d_b, int ldb, float beta, float *d_c, int ldc);
+void gp_vendor_blas_destroy(gp_vendor_blas *b);
+/* "cuBLAS 13.0.0", or NULL. */
+const char *gp_vendor_blas_name(void);
 
 #ifdef __cplusplus
 }

@@ -1,4 +1,5 @@
-/* Convolution baseline: cuDNN's fastest forward algorithm (found by timing
+/* Convolution and batch-normalization baselines (cudnnBatchNormalizationForwardTraining,
+ * spatial, at the end of this file).  Convolution: cuDNN's fastest forward algorithm (found by timing
  * them all), fp32 data and fp32 math (CUDNN_FMA_MATH: no TF32), when cuDNN
  * was found at configure time (GP_HAVE_CUDNN).
  *
@@ -197,6 +198,69 @@ extern "C" const char *gp_vendor_conv_name(void)
     return name;
 }
 
+/* ---- Batch normalization: cudnnBatchNormalizationForwardTraining, spatial
+ * mode (per-channel statistics over N, H, W), no running averages. */
+struct gp_vendor_bn {
+    cudnnHandle_t handle;
+    cudnnTensorDescriptor_t xd, pd;
+};
+
+extern "C" void gp_vendor_bn_destroy(gp_vendor_bn *b)
+{
+    if (!b)
+        return;
+    if (b->pd)
+        (void)cudnnDestroyTensorDescriptor(b->pd);
+    if (b->xd)
+        (void)cudnnDestroyTensorDescriptor(b->xd);
+    if (b->handle)
+        (void)cudnnDestroy(b->handle);
+    free(b);
+}
+
+static gp_status bn_setup(gp_vendor_bn *b, int n, int c, int h, int w)
+{
+    GP_TRY(dnn(cudnnCreate(&b->handle), "cudnnCreate"));
+    GP_TRY(dnn(cudnnSetStream(b->handle, (cudaStream_t)0), "cudnnSetStream"));
+    GP_TRY(dnn(cudnnCreateTensorDescriptor(&b->xd), "cudnnCreateTensorDescriptor(x)"));
+    GP_TRY(dnn(cudnnCreateTensorDescriptor(&b->pd), "cudnnCreateTensorDescriptor(bn)"));
+    GP_TRY(dnn(cudnnSetTensor4dDescriptor(b->xd, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, n, c, h, w),
+               "cudnnSetTensor4dDescriptor(x)"));
+    GP_TRY(dnn(cudnnDeriveBNTensorDescriptor(b->pd, b->xd, CUDNN_BATCHNORM_SPATIAL), "cudnnDeriveBNTensorDescriptor"));
+    return gp_ok();
+}
+
+extern "C" gp_status gp_vendor_bn_create(gp_vendor_bn **b, int n, int c, int h, int w)
+{
+    *b = NULL;
+    if (n < 1 || c < 1 || h < 1 || w < 1)
+        return gp_fail(GP_ERR_USAGE, "cuDNN batchnorm: bad shape %dx%dx%dx%d", n, c, h, w);
+    gp_vendor_bn *v = (gp_vendor_bn *)calloc(1, sizeof *v);
+    if (!v)
+        return gp_fail(GP_ERR_NOMEM, "cuDNN baseline: out of host memory");
+    gp_status st = bn_setup(v, n, c, h, w);
+    if (st.code != GP_OK) {
+        gp_vendor_bn_destroy(v);
+        return st;
+    }
+    *b = v;
+    return gp_ok();
+}
+
+extern "C" gp_status gp_vendor_bn_train(gp_vendor_bn *b, const float *d_x, float *d_y, const float *d_gamma,
+                                        const float *d_beta, double eps, float *d_save_mean, float *d_save_invstd)
+{
+    if (!b)
+        return gp_fail(GP_ERR_USAGE, "cuDNN batchnorm: no plan");
+    if (eps < CUDNN_BN_MIN_EPSILON)
+        return gp_fail(GP_ERR_USAGE, "cuDNN batchnorm: eps %g below CUDNN_BN_MIN_EPSILON", eps);
+    const float one = 1.0f, zero = 0.0f;
+    return dnn(cudnnBatchNormalizationForwardTraining(b->handle, CUDNN_BATCHNORM_SPATIAL, &one, &zero, b->xd, d_x,
+                                                      b->xd, d_y, b->pd, d_gamma, d_beta, 0.0, NULL, NULL, eps,
+                                                      d_save_mean, d_save_invstd),
+               "cudnnBatchNormalizationForwardTraining");
+}
+
 #else
 gp_status gp_vendor_conv2d_create(gp_vendor_conv **c, int n, int in_c, int h, int w, int out_c, int kh,
                                   int kw, int pad_h, int pad_w)
@@ -221,4 +285,20 @@ const char *gp_vendor_conv2d_algo(const gp_vendor_conv *c)
 void gp_vendor_conv2d_destroy(gp_vendor_conv *c) { (void)c; }
 
 const char *gp_vendor_conv_name(void) { return NULL; }
+
+gp_status gp_vendor_bn_create(gp_vendor_bn **b, int n, int c, int h, int w)
+{
+    (void)n, (void)c, (void)h, (void)w;
+    *b = NULL;
+    return gp_fail(GP_ERR_UNSUPPORTED, "batchnorm baseline: cuDNN was not found at configure time");
+}
+
+gp_status gp_vendor_bn_train(gp_vendor_bn *b, const float *d_x, float *d_y, const float *d_gamma,
+                             const float *d_beta, double eps, float *d_save_mean, float *d_save_invstd)
+{
+    (void)b, (void)d_x, (void)d_y, (void)d_gamma, (void)d_beta, (void)eps, (void)d_save_mean, (void)d_save_invstd;
+    return gp_fail(GP_ERR_UNSUPPORTED, "batchnorm baseline: cuDNN was not found at configure time");
+}
+
+void gp_vendor_bn_destroy(gp_vendor_bn *b) { (void)b; }
 #endif

@@ -48,3 +48,37 @@ const char *gp_vendor_conv2d_algo(const gp_vendor_conv *c)
 void gp_vendor_conv2d_destroy(gp_vendor_conv *c) { (void)c; }
 
 const char *gp_vendor_conv_name(void) { return NULL; }
+
+gp_status gp_vendor_bn_create(gp_vendor_bn **b, int n, int c, int h, int w)
+{
+    (void)n, (void)c, (void)h, (void)w;
+    *b = NULL;
+    return absent("batchnorm");
+}
+
+gp_status gp_vendor_bn_train(gp_vendor_bn *b, const float *d_x, float *d_y, const float *d_gamma,
+                             const float *d_beta, double eps, float *d_save_mean, float *d_save_invstd)
+{
+    (void)b, (void)d_x, (void)d_y, (void)d_gamma, (void)d_beta, (void)eps, (void)d_save_mean, (void)d_save_invstd;
+    return absent("batchnorm");
+}
+
+void gp_vendor_bn_destroy(gp_vendor_bn *b) { (void)b; }
+
+gp_status gp_vendor_blas_create(gp_vendor_blas **b)
+{
+    *b = NULL;
+    return absent("sgemm");
+}
+
+gp_status gp_vendor_sgemm(gp_vendor_blas *b, int trans_a, int trans_b, int m, int n, int k, float alpha,
+                          const float *d_a, int lda, const float *d_b, int ldb, float beta, float *d_c, int ldc)
+{
+    (void)b, (void)trans_a, (void)trans_b, (void)m, (void)n, (void)k, (void)alpha, (void)d_a, (void)lda;
+    (void)d_b, (void)ldb, (void)beta, (void)d_c, (void)ldc;
+    return absent("sgemm");
+}
+
+void gp_vendor_blas_destroy(gp_vendor_blas *b) { (void)b; }
+
+const char *gp_vendor_blas_name(void) { return NULL; }

@@ -48,7 +48,7 @@ for rel in "${sources[@]}"; do
     base=$work/$(echo "$rel" | tr '/' '_')
     case "$target" in
         sm_*)
-            if ! "$nvcc" -arch="$target" -cubin -O3 -x cu -Xptxas -v -I"$src/platform" -I"$src/common" -I"$(dirname "$src/$rel")" \
+            if ! "$nvcc" -arch="$target" -cubin -O3 -x cu -Xptxas -v -I"$src/platform" -I"$src/common" -I"$src/kernels" -I"$(dirname "$src/$rel")" \
                     -o "$base.cubin" "$src/$rel" >"$base.log" 2>&1; then
                 echo "FAIL $rel: nvcc -arch=$target failed"; cat "$base.log"; fail=1; continue
             fi
@@ -65,7 +65,7 @@ for rel in "${sources[@]}"; do
             ;;
         gfx*)
             if ! "$hipcc" -x hip --offload-arch="$target" "${AMD_FLAGS[@]}" --cuda-device-only -O3 -S \
-                    -I"$src/platform" -I"$src/common" -I"$(dirname "$src/$rel")" -o "$base.s" "$src/$rel" 2>"$base.log"; then
+                    -I"$src/platform" -I"$src/common" -I"$src/kernels" -I"$(dirname "$src/$rel")" -o "$base.s" "$src/$rel" 2>"$base.log"; then
                 echo "FAIL $rel: hipcc --offload-arch=$target failed"; cat "$base.log"; fail=1; continue
             fi
             # Kernel metadata (YAML in the .s): .name precedes .private_segment_fixed_size.

@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "gp_test.h"
+#include "kernel.h"
 #include "table.h"
 
 /* Load the table at `rel` under the source tree; 0, with the reason on
@@ -18,6 +19,19 @@ static inline int gp_test_load_table(const char *rel, gp_table *t)
     if (st.code != GP_OK)
         fprintf(stderr, "%s\n", st.msg);
     return st.code == GP_OK;
+}
+
+/* Run one kernel's rule on the facts of t (headline problem, build
+ * constants) and write its kernel section into t. */
+static inline gp_status gp_test_rule(gp_kernel_rule_fn rule, gp_table *t)
+{
+    static gp_table out;
+    out = *t;
+    gp_rule_in in = {t, NULL, 0};
+    gp_status st = rule(&in, &out);
+    if (st.code == GP_OK)
+        *t = out;
+    return st;
 }
 
 #endif

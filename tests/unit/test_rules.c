@@ -5,11 +5,14 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "batchnorm.h"
 #include "conv2d.h"
 #include "derive.h"
+#include "gemm.h"
 #include "gp_test.h"
 #include "gp_test_table.h"
 #include "kernel.h"
+#include "padding.h"
 #include "reduce.h"
 #include "ssim.h"
 #include "transpose.h"
@@ -24,11 +27,20 @@ static int kernels_accept(const gp_table *t)
     gp_ssim_params sp;
     gp_transpose_params tp;
     gp_reduce_params rp;
+    gp_gemm_params gp;
+    gp_padding_params pp;
+    gp_batchnorm_params bp;
     gp_status st = gp_ssim_params_from_table(t, NULL, &sp);
     if (st.code == GP_OK)
         st = gp_transpose_params_from_table(t, NULL, &tp);
     if (st.code == GP_OK)
         st = gp_reduce_params_from_table(t, NULL, &rp);
+    if (st.code == GP_OK)
+        st = gp_gemm_params_from_table(t, NULL, &gp);
+    if (st.code == GP_OK)
+        st = gp_padding_params_from_table(t, NULL, &pp);
+    if (st.code == GP_OK)
+        st = gp_batchnorm_params_from_table(t, NULL, &bp);
     if (st.code != GP_OK)
         fprintf(stderr, "kernel parameters refused: %s\n", st.msg);
     return st.code == GP_OK;
@@ -152,6 +164,7 @@ GP_TEST(rules_on_random_facts_give_valid_parameters)
         /* The launch shapes are legal on any GPU. */
         GP_CHECK(kval(&r, "transpose", "tile") * kval(&r, "transpose", "block_rows") <= 1024);
         GP_CHECK(kval(&r, "ssim", "block") % kval(&r, "ssim", "tile_x") == 0);
+        GP_CHECK(kval(&r, "gemm", "tile_m") * kval(&r, "gemm", "tile_n") % kval(&r, "gemm", "block") == 0);
         ok++;
     }
     fprintf(stderr, "random facts: %d ruled, %d refused\n", ok, refused);

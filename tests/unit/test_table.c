@@ -75,7 +75,18 @@ static const char good_text[] =
     "[kernel.reduce]\n"
     "block = 512 # swept reduce\n"
     "items_per_thread = 8 # swept reduce\n"
-    "grid_per_cu = 2 # swept reduce\n";
+    "grid_per_cu = 2 # swept reduce\n"
+    "[kernel.gemm]\n"
+    "tile_m = 128 # swept gemm\n"
+    "tile_n = 128 # swept gemm\n"
+    "tile_k = 16 # swept gemm\n"
+    "block = 256 # swept gemm\n"
+    "[kernel.padding]\n"
+    "block = 256 # swept padding\n"
+    "channels_per_thread = 4 # swept padding\n"
+    "[kernel.batchnorm]\n"
+    "block = 256 # swept batchnorm\n"
+    "items_per_thread = 2 # swept batchnorm\n";
 
 /* A fresh temporary directory per test. */
 static int make_tmpdir(char *dir, size_t n)
@@ -297,6 +308,7 @@ GP_TEST(table_bad_cross_rules)
     GP_CHECK(!expect_bad("block_rows = 8 # swept transpose", "block_rows = 64 # swept transpose", 0,
                          "must divide tile"));
     GP_CHECK(!expect_bad("bytes = 52428800 ", "bytes = 131072 ", 0, "not larger than cache.l1.bytes"));
+    GP_CHECK(!expect_bad("tile_k = 16 # swept gemm", "tile_k = 64 # swept gemm", -1, "exceeds 48 KiB of LDS"));
     return 0;
 }
 

@@ -1,0 +1,184 @@
+/* batchnorm host API: parameters from [kernel.batchnorm] fitted to what is
+ * compiled and to the device, the workspace, and argument checks before any
+ * device call. */
+#include "batchnorm.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "rule.h"
+
+static void add_note(gp_batchnorm_params *p, const char *what)
+{
+    size_t len = strlen(p->note);
+    snprintf(p->note + len, sizeof p->note - len, "%s%s", len ? "; " : "", what);
+}
+
+void gp_batchnorm_params_fit(gp_batchnorm_params *p, const gp_device_info *dev)
+{
+    int max_threads = GP_BN_MAX_BLOCK, cus = 1, per_cu = 2048;
+    if (dev && dev->max_threads_per_block > 0 && dev->max_threads_per_block < max_threads)
+        max_threads = dev->max_threads_per_block;
+    if (dev && dev->compute_units > 0)
+        cus = dev->compute_units;
+    if (dev && dev->max_threads_per_cu > 0)
+        per_cu = dev->max_threads_per_cu;
+    int block = p->block < 64 ? 64 : (int)gp_rule_floor_pow2(p->block);
+    if (block > gp_rule_floor_pow2(max_threads))
+        block = (int)gp_rule_floor_pow2(max_threads);
+    if (block != p->block)
+        add_note(p, "block fitted to a power of two the device allows");
+    int items = p->items < 1 ? 1 : (int)gp_rule_floor_pow2(p->items);
+    if (items > GP_BN_MAX_ITEMS)
+        items = GP_BN_MAX_ITEMS;
+    if (items != p->items)
+        add_note(p, "items_per_thread rounded to 1, 2, 4 or 8");
+    if (block > GP_BN_BLOCK_LIMIT(items)) {
+        block = GP_BN_BLOCK_LIMIT(items);
+        add_note(p, "block lowered to the kernel's register budget for 8 loads");
+    }
+    p->block = block;
+    p->items = items;
+    int per = per_cu / block;
+    p->resident_blocks = cus * (per > 0 ? per : 1);
+}
+
+gp_status gp_batchnorm_params_from_table(const gp_table *t, const gp_device_info *dev, gp_batchnorm_params *p)
+{
+    long long block, items;
+    memset(p, 0, sizeof *p);
+    GP_TRY(gp_table_get_int(t, "kernel.batchnorm", "block", &block));
+    GP_TRY(gp_table_get_int(t, "kernel.batchnorm", "items_per_thread", &items));
+    p->block = (int)block;
+    p->items = (int)items;
+    gp_batchnorm_params_fit(p, dev);
+    return gp_ok();
+}
+
+void gp_batchnorm_params_format(const gp_batchnorm_params *p, char *buf, size_t n)
+{
+    snprintf(buf, n, "block=%d items_per_thread=%d (resident blocks %d)", p->block, p->items, p->resident_blocks);
+}
+
+size_t gp_batchnorm_elems(const gp_batchnorm_shape *s)
+{
+    return (size_t)s->n * (size_t)s->c * (size_t)s->h * (size_t)s->w;
+}
+
+gp_status gp_batchnorm_check_shape(const gp_batchnorm_shape *s)
+{
+    if (!s)
+        return gp_fail(GP_ERR_USAGE, "batchnorm: shape is NULL");
+    const struct {
+        const char *name;
+        int v;
+    } f[] = {{"n", s->n}, {"c", s->c}, {"h", s->h}, {"w", s->w}};
+    for (size_t i = 0; i < 4; i++)
+        if (f[i].v < 1)
+            return gp_fail(GP_ERR_USAGE, "batchnorm: %s = %d, want >= 1", f[i].name, f[i].v);
+    /* A channel's values are indexed in 32 bits (the dividers' domain), the
+     * channels are a grid dimension (at most 65535). */
+    if ((long long)s->n * s->h * s->w >= 0x7fffffffll)
+        return gp_fail(GP_ERR_USAGE, "batchnorm: n x h x w = %lld values per channel, want fewer than 2^31",
+                       (long long)s->n * s->h * s->w);
+    if (s->c > 65535)
+        return gp_fail(GP_ERR_USAGE, "batchnorm: c = %d, want at most 65535", s->c);
+    if ((double)gp_batchnorm_elems(s) * 4.0 >= (double)SIZE_MAX / 2)
+        return gp_fail(GP_ERR_USAGE, "batchnorm: tensor overflows the address space");
+    return gp_ok();
+}
+
+int gp_batchnorm_split(const gp_batchnorm_params *p, const gp_batchnorm_shape *s)
+{
+    long long want = ((long long)p->resident_blocks + s->c - 1) / s->c;
+    long long per_block = (long long)p->block * p->items * 4;
+    long long need = ((long long)s->n * s->h * s->w + per_block - 1) / per_block;
+    long long split = want < need ? want : need;
+    return split < 1 ? 1 : split > 65535 ? 65535 : (int)split;
+}
+
+size_t gp_batchnorm_ws_offsets(int channels, int split, size_t *part_off, size_t *fin_off)
+{
+    size_t c = channels < 1 ? 1 : (size_t)channels, sp = split < 1 ? 1 : (size_t)split;
+    size_t part = (4 * c + 15) / 16 * 16;
+    size_t fin = part + 16 * c * sp;
+    if (part_off)
+        *part_off = part;
+    if (fin_off)
+        *fin_off = fin;
+    return fin + 8 * c;
+}
+
+gp_status gp_batchnorm_ws_create(gp_batchnorm_ws *ws, const gp_batchnorm_shape *s, const gp_batchnorm_params *p)
+{
+    memset(ws, 0, sizeof *ws);
+    GP_TRY(gp_batchnorm_check_shape(s));
+    if (!p || p->resident_blocks < 1)
+        return gp_fail(GP_ERR_USAGE, "batchnorm workspace: parameters not fitted (use gp_batchnorm_params_fit)");
+    int split = gp_batchnorm_split(p, s);
+    size_t bytes = gp_batchnorm_ws_offsets(s->c, split, NULL, NULL);
+    GP_TRY(gp_rt_malloc(&ws->d, bytes));
+    gp_status st = gp_rt_memset(ws->d, 0, bytes);
+    if (st.code != GP_OK) {
+        gp_rt_free(ws->d);
+        ws->d = NULL;
+        return st;
+    }
+    ws->bytes = bytes, ws->channels = s->c, ws->split = split;
+    return gp_ok();
+}
+
+void gp_batchnorm_ws_destroy(gp_batchnorm_ws *ws)
+{
+    if (ws && ws->d)
+        gp_rt_free(ws->d);
+    if (ws)
+        memset(ws, 0, sizeof *ws);
+}
+
+static gp_status check_common(const char *what, const float *x, const float *y, const gp_batchnorm_shape *s,
+                              const float *gamma, const float *beta, double eps, const gp_batchnorm_params *p)
+{
+    GP_TRY(gp_batchnorm_check_shape(s));
+    if (!p || p->block < 64 || p->block > GP_BN_BLOCK_LIMIT(p->items) || (p->block & (p->block - 1)) || p->items < 1 ||
+        p->items > GP_BN_MAX_ITEMS || (p->items & (p->items - 1)) || p->resident_blocks < 1)
+        return gp_fail(GP_ERR_USAGE, "%s: parameters not fitted (use gp_batchnorm_params_fit)", what);
+    if (!x || !y || !gamma || !beta)
+        return gp_fail(GP_ERR_USAGE, "%s: %s pointer is NULL", what,
+                       !x ? "x" : !y ? "y" : !gamma ? "gamma" : "beta");
+    if ((uintptr_t)x % 4 || (uintptr_t)y % 4)
+        return gp_fail(GP_ERR_USAGE, "%s: x and y must be 4-byte aligned", what);
+    if (!(eps > 0) || !isfinite(eps))
+        return gp_fail(GP_ERR_USAGE, "%s: eps = %g, want a finite value > 0", what, eps);
+    size_t bytes = gp_batchnorm_elems(s) * 4;
+    if ((const char *)x < (const char *)y + bytes && (const char *)y < (const char *)x + bytes && x != y)
+        return gp_fail(GP_ERR_USAGE, "%s: x and y overlap without being the same buffer", what);
+    return gp_ok();
+}
+
+gp_status gp_batchnorm_train_f32(const float *d_x, float *d_y, const gp_batchnorm_shape *s, const float *d_gamma,
+                                 const float *d_beta, double eps, float *d_save_mean, float *d_save_invstd,
+                                 gp_batchnorm_ws *ws, const gp_batchnorm_params *p)
+{
+    GP_TRY(check_common("batchnorm train", d_x, d_y, s, d_gamma, d_beta, eps, p));
+    if (d_x == d_y)
+        return gp_fail(GP_ERR_USAGE, "batchnorm train: in place is not supported (x is read twice)");
+    int split = gp_batchnorm_split(p, s);
+    if (!ws || !ws->d || ws->channels != s->c || ws->split != split)
+        return gp_fail(GP_ERR_USAGE, "batchnorm train: workspace missing or made for another shape (%d channels x %d, want %d x %d)",
+                       ws ? ws->channels : 0, ws ? ws->split : 0, s->c, split);
+    return gp_batchnorm_launch_train(d_x, d_y, s, d_gamma, d_beta, (float)eps, d_save_mean, d_save_invstd, ws->d,
+                                     split, p->block, p->items);
+}
+
+gp_status gp_batchnorm_infer_f32(const float *d_x, float *d_y, const gp_batchnorm_shape *s, const float *d_gamma,
+                                 const float *d_beta, const float *d_mean, const float *d_var, double eps,
+                                 const gp_batchnorm_params *p)
+{
+    GP_TRY(check_common("batchnorm inference", d_x, d_y, s, d_gamma, d_beta, eps, p));
+    if (!d_mean || !d_var)
+        return gp_fail(GP_ERR_USAGE, "batchnorm inference: %s pointer is NULL", d_mean ? "var" : "mean");
+    return gp_batchnorm_launch_infer(d_x, d_y, s, d_gamma, d_beta, d_mean, d_var, (float)eps,
+                                     gp_batchnorm_split(p, s), p->block, p->items);
+}

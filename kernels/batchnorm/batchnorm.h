@@ -1,0 +1,115 @@
+/* batchnorm: batch normalization of an NCHW fp32 tensor, per channel
+ * (cuDNN's spatial mode).  Docs: docs/kernels/batchnorm.md.
+ *
+ * Training forward: over the M = N x H x W values of channel c,
+ *     mean_c = sum x / M,  var_c = sum (x - mean_c)^2 / M  (biased),
+ *     invstd_c = 1 / sqrt(var_c + eps),
+ *     y = (x - mean_c) x (gamma_c x invstd_c) + beta_c,
+ * with mean_c and invstd_c saved (what the backward pass needs).
+ * Inference: the same y from given mean and (unbiased or not, as given)
+ * variance.
+ *
+ * Numerics: sums of x - K_c, where the shift K_c is the channel's first
+ * value, and of its square ("two-pass with shifted data"): the variance is
+ * Q/M - (S/M)^2 of shifted sums, so a large mean does not cancel away the
+ * variance (Chan, Golub and LeVeque, "Algorithms for computing the sample
+ * variance", 1983).  Per thread in fp32 (under a few hundred values), per
+ * block and across blocks in double, in a fixed order: the result does not
+ * depend on timing.
+ *
+ * Passes: two kernels.  Statistics (read x once; per-block partials, the last
+ * block of a channel finishes it) and normalize (read x again, write y):
+ * each element is read twice and written once; the floor is 3 x 4 x N C H W
+ * bytes at the DRAM bandwidth (the second read hits L2 when x fits in it).
+ * Parameters from [kernel.batchnorm] (block, items_per_thread). */
+#ifndef GP_BATCHNORM_H
+#define GP_BATCHNORM_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "gp_status.h"
+#include "runtime.h"
+#include "table.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define GP_BN_MAX_BLOCK 1024
+#define GP_BN_MAX_ITEMS 8 /* loads in flight per thread compiled: 1, 2, 4, 8 */
+/* Largest block per items (8 x 16-byte loads and their addresses need more
+ * than the 64 registers a 1024-thread block leaves a thread). */
+#define GP_BN_BLOCK_LIMIT(items) ((items) >= 8 ? 512 : 1024)
+
+typedef struct gp_batchnorm_params {
+    int block;  /* threads per block, power of two, 64..1024 */
+    int items;  /* independent loads (16 B where rows allow) per thread per step */
+    int resident_blocks; /* blocks of `block` threads the device holds at once (set by fit) */
+    char note[160];
+} gp_batchnorm_params;
+
+typedef struct gp_batchnorm_shape {
+    int n, c, h, w;
+} gp_batchnorm_shape;
+
+gp_status gp_batchnorm_params_from_table(const gp_table *t, const gp_device_info *dev, gp_batchnorm_params *p);
+void gp_batchnorm_params_fit(gp_batchnorm_params *p, const gp_device_info *dev);
+void gp_batchnorm_params_format(const gp_batchnorm_params *p, char *buf, size_t n);
+gp_status gp_batchnorm_check_shape(const gp_batchnorm_shape *s);
+size_t gp_batchnorm_elems(const gp_batchnorm_shape *s);
+/* Blocks per channel a launch uses for shape s: enough for resident_blocks
+ * over all channels, at
+ * most one per block x items x 4 values of the channel. */
+int gp_batchnorm_split(const gp_batchnorm_params *p, const gp_batchnorm_shape *s);
+
+/* Workspace: per channel an arrival counter, the blocks' partial sums
+ * (double) and the finished (mean, scale) pair; zeroed at creation and left
+ * zeroed by every run (runs in stream order, not concurrently). */
+typedef struct gp_batchnorm_ws {
+    void *d;
+    size_t bytes;
+    int channels, split;
+} gp_batchnorm_ws;
+gp_status gp_batchnorm_ws_create(gp_batchnorm_ws *ws, const gp_batchnorm_shape *s, const gp_batchnorm_params *p);
+void gp_batchnorm_ws_destroy(gp_batchnorm_ws *ws);
+
+/* Training forward on the default stream; save_mean / save_invstd (C
+ * values each, device) may be NULL.  eps > 0.  Bad arguments: GP_ERR_USAGE
+ * before any device call. */
+gp_status gp_batchnorm_train_f32(const float *d_x, float *d_y, const gp_batchnorm_shape *s, const float *d_gamma,
+                                 const float *d_beta, double eps, float *d_save_mean, float *d_save_invstd,
+                                 gp_batchnorm_ws *ws, const gp_batchnorm_params *p);
+/* Inference: y from the given per-channel mean and variance. */
+gp_status gp_batchnorm_infer_f32(const float *d_x, float *d_y, const gp_batchnorm_shape *s, const float *d_gamma,
+                                 const float *d_beta, const float *d_mean, const float *d_var, double eps,
+                                 const gp_batchnorm_params *p);
+
+/* CPU reference (batchnorm_ref.c): two passes in double.  mean, invstd
+ * (C values each) may be NULL.  Inference with var given. */
+void gp_batchnorm_ref_train(const float *x, float *y, const gp_batchnorm_shape *s, const float *gamma,
+                            const float *beta, double eps, double *mean, double *invstd);
+void gp_batchnorm_ref_infer(const float *x, float *y, const gp_batchnorm_shape *s, const float *gamma,
+                            const float *beta, const float *mean, const float *var, double eps);
+
+/* The rule (batchnorm_rule.c). */
+struct gp_rule_in;
+gp_status gp_batchnorm_rule(const struct gp_rule_in *in, struct gp_table *out);
+
+/* Workspace layout for `channels` channels split `split` ways: counters
+ * (4 B each) at 0, partial sums (2 doubles per block) at *part_off, the
+ * finished (mean, scale) float pairs at *fin_off; returns the bytes. */
+size_t gp_batchnorm_ws_offsets(int channels, int split, size_t *part_off, size_t *fin_off);
+
+/* GPU launchers (batchnorm.hip; none.c), arguments checked by the callers. */
+gp_status gp_batchnorm_launch_train(const float *x, float *y, const gp_batchnorm_shape *s, const float *gamma,
+                                    const float *beta, float eps, float *save_mean, float *save_invstd, void *ws,
+                                    int split, int block, int items);
+gp_status gp_batchnorm_launch_infer(const float *x, float *y, const gp_batchnorm_shape *s, const float *gamma,
+                                    const float *beta, const float *mean, const float *var, float eps, int split,
+                                    int block, int items);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,249 @@
+/* batchnorm kernels: statistics (shifted sums, per-block partials, the last
+ * block of a channel finishes it) and normalize (training or inference).
+ * Grid: split x C blocks; block s of channel c walks the channel's units
+ * (4 values when H x W is a multiple of 4 and x is 16-byte aligned, else 1)
+ * with a stride of split x block, ITEMS independent loads per step.  A unit
+ * index u of the channel is split into (image n, offset i) with a
+ * multiply-shift division (kdiv.h). */
+#include "batchnorm.h"
+#include "gp_device.h"
+#include "kdiv.h"
+
+typedef struct bn_args {
+    const float *x;
+    float *y;
+    unsigned units;  /* per channel: n x (hw / VEC) */
+    unsigned per_plane; /* hw / VEC */
+    gp_kdiv by_plane;
+    size_t hw;       /* values per plane */
+    unsigned c;      /* channels */
+    double m;        /* values per channel */
+    size_t part_off, fin_off; /* workspace: partials, finished (mean, scale) pairs */
+} bn_args;
+
+/* Workspace layout (gp_batchnorm_ws_offsets): counters, partials, finished. */
+static __device__ __forceinline__ unsigned *ws_counters(void *ws) { return (unsigned *)ws; }
+
+template <int VEC> struct bn_vec;
+template <> struct bn_vec<1> {
+    typedef float T;
+    static __device__ __forceinline__ float sum(T v, float k) { return v - k; }
+    static __device__ __forceinline__ float sq(T v, float k) { return (v - k) * (v - k); }
+    static __device__ __forceinline__ T apply(T v, float mean, float a, float b) { return fmaf(v - mean, a, b); }
+};
+template <> struct bn_vec<4> {
+    typedef float4 T;
+    static __device__ __forceinline__ float sum(T v, float k) { return ((v.x - k) + (v.y - k)) + ((v.z - k) + (v.w - k)); }
+    static __device__ __forceinline__ float sq(T v, float k)
+    {
+        float a = v.x - k, b = v.y - k, c = v.z - k, d = v.w - k;
+        return fmaf(a, a, b * b) + fmaf(c, c, d * d);
+    }
+    static __device__ __forceinline__ T apply(T v, float mean, float a, float b)
+    {
+        return make_float4(fmaf(v.x - mean, a, b), fmaf(v.y - mean, a, b), fmaf(v.z - mean, a, b),
+                           fmaf(v.w - mean, a, b));
+    }
+};
+
+/* Offset (in units of VEC values) of unit u of channel c. */
+template <int VEC>
+static __device__ __forceinline__ size_t unit_at(const bn_args &a, unsigned c, unsigned u)
+{
+    unsigned n = gp_kdiv_apply(u, a.by_plane);
+    unsigned i = u - n * a.per_plane;
+    return ((size_t)n * a.c + c) * (a.hw / VEC) + i;
+}
+
+/* Block sum of two floats into double: the wave in fp32 (a 32- or 64-term
+ * butterfly), the waves in double in a fixed order.  Thread 0 gets it. */
+static __device__ __forceinline__ void block_sum2(float s, float q, double *out_s, double *out_q)
+{
+    __shared__ double ws_s[GP_BN_MAX_BLOCK / 32], ws_q[GP_BN_MAX_BLOCK / 32];
+#pragma unroll
+    for (int o = GP_WAVE_SIZE / 2; o > 0; o /= 2) {
+        s += gp_shfl_xor(s, o);
+        q += gp_shfl_xor(q, o);
+    }
+    const unsigned wave = threadIdx.x / GP_WAVE_SIZE, nwaves = blockDim.x / GP_WAVE_SIZE;
+    if (threadIdx.x % GP_WAVE_SIZE == 0)
+        ws_s[wave] = s, ws_q[wave] = q;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        double ts = 0, tq = 0;
+        for (unsigned w = 0; w < nwaves; w++)
+            ts += ws_s[w], tq += ws_q[w];
+        *out_s = ts, *out_q = tq;
+    }
+}
+
+template <int VEC, int ITEMS>
+__global__ void GP_LAUNCH_BOUNDS(GP_BN_BLOCK_LIMIT(ITEMS)) gp_bn_stats(bn_args a, const float *__restrict__ gamma,
+                                                              float eps, float *save_mean, float *save_invstd,
+                                                              void *ws)
+{
+    typedef typename bn_vec<VEC>::T T;
+    const unsigned c = blockIdx.y, split = gridDim.x;
+    const T *x = (const T *)a.x;
+    const float k = __ldg(a.x + (size_t)c * a.hw); /* the shift: the channel's first value */
+    const unsigned stride = split * blockDim.x;
+    float s = 0.0f, q = 0.0f;
+    for (unsigned u0 = blockIdx.x * blockDim.x + threadIdx.x; u0 < a.units; u0 += stride * ITEMS) {
+        T v[ITEMS];
+#pragma unroll
+        for (int j = 0; j < ITEMS; j++) {
+            unsigned u = u0 + j * stride;
+            if (u < a.units)
+                v[j] = __ldg(x + unit_at<VEC>(a, c, u));
+        }
+#pragma unroll
+        for (int j = 0; j < ITEMS; j++)
+            if (u0 + j * stride < a.units) {
+                s += bn_vec<VEC>::sum(v[j], k);
+                q += bn_vec<VEC>::sq(v[j], k);
+            }
+    }
+    double bs, bq;
+    block_sum2(s, q, &bs, &bq);
+    if (threadIdx.x != 0)
+        return;
+    unsigned *count = ws_counters(ws);
+    double *part = (double *)((char *)ws + a.part_off);
+    float *fin = (float *)((char *)ws + a.fin_off);
+    part[2 * ((size_t)c * split + blockIdx.x)] = bs;
+    part[2 * ((size_t)c * split + blockIdx.x) + 1] = bq;
+    __threadfence();
+    if (atomicAdd(&count[c], 1u) != split - 1)
+        return;
+    /* The last block of channel c: the partials in block order (volatile:
+     * written by other CUs, not in this CU's L1). */
+    __threadfence();
+    const volatile double *vp = part + 2 * (size_t)c * split;
+    double ts = 0, tq = 0;
+    for (unsigned b = 0; b < split; b++)
+        ts += vp[2 * b], tq += vp[2 * b + 1];
+    double ms = ts / a.m;
+    double var = tq / a.m - ms * ms;
+    var = var > 0 ? var : 0;
+    double mean = (double)k + ms, invstd = 1.0 / sqrt(var + (double)eps);
+    fin[2 * c] = (float)mean;
+    fin[2 * c + 1] = (float)((double)gamma[c] * invstd);
+    if (save_mean)
+        save_mean[c] = (float)mean;
+    if (save_invstd)
+        save_invstd[c] = (float)invstd;
+    count[c] = 0; /* ready for the next run */
+}
+
+/* y = (x - mean) x a + beta: training reads (mean, a) from the workspace,
+ * inference makes them from the given mean and variance. */
+template <int VEC, int ITEMS, int INFER>
+__global__ void GP_LAUNCH_BOUNDS(GP_BN_BLOCK_LIMIT(ITEMS)) gp_bn_apply(bn_args a, const float *__restrict__ gamma,
+                                                              const float *__restrict__ beta,
+                                                              const float *__restrict__ mean_in,
+                                                              const float *__restrict__ var_in, float eps,
+                                                              const void *ws)
+{
+    typedef typename bn_vec<VEC>::T T;
+    const unsigned c = blockIdx.y, split = gridDim.x;
+    (void)split;
+    float mean, sc;
+    if (INFER) {
+        mean = mean_in[c];
+        sc = (float)((double)gamma[c] / sqrt((double)var_in[c] + (double)eps));
+    } else {
+        const float *fin = (const float *)((const char *)ws + a.fin_off);
+        mean = fin[2 * c], sc = fin[2 * c + 1];
+    }
+    const float b = beta[c];
+    const T *x = (const T *)a.x;
+    T *y = (T *)a.y;
+    const unsigned stride = split * blockDim.x;
+    for (unsigned u0 = blockIdx.x * blockDim.x + threadIdx.x; u0 < a.units; u0 += stride * ITEMS) {
+        T v[ITEMS];
+        size_t at[ITEMS];
+#pragma unroll
+        for (int j = 0; j < ITEMS; j++) {
+            unsigned u = u0 + j * stride;
+            if (u < a.units) {
+                at[j] = unit_at<VEC>(a, c, u);
+                v[j] = __ldg(x + at[j]);
+            }
+        }
+#pragma unroll
+        for (int j = 0; j < ITEMS; j++)
+            if (u0 + j * stride < a.units)
+                y[at[j]] = bn_vec<VEC>::apply(v[j], mean, sc, b);
+    }
+}
+
+static bn_args make_args(const float *x, float *y, const gp_batchnorm_shape *s, int vec)
+{
+    bn_args a;
+    a.x = x, a.y = y;
+    a.hw = (size_t)s->h * s->w;
+    a.per_plane = (unsigned)(a.hw / vec);
+    a.units = (unsigned)s->n * a.per_plane;
+    a.by_plane = gp_kdivider(a.per_plane);
+    a.c = (unsigned)s->c;
+    a.m = (double)s->n * (double)a.hw;
+    a.part_off = 0, a.fin_off = 0;
+    return a;
+}
+
+static int vec_of(const float *x, const float *y, const gp_batchnorm_shape *s)
+{
+    return ((size_t)s->h * s->w) % 4 == 0 && (uintptr_t)x % 16 == 0 && (uintptr_t)y % 16 == 0 ? 4 : 1;
+}
+
+template <int VEC, int ITEMS>
+static gp_status train(const bn_args &a, const float *gamma, const float *beta, float eps, float *sm, float *si,
+                       void *ws, dim3 grid, int block)
+{
+    gp_bn_stats<VEC, ITEMS><<<grid, block>>>(a, gamma, eps, sm, si, ws);
+    GP_TRY(gp_launch_status("batchnorm statistics"));
+    gp_bn_apply<VEC, ITEMS, 0><<<grid, block>>>(a, gamma, beta, NULL, NULL, eps, ws);
+    return gp_launch_status("batchnorm normalize");
+}
+
+template <int VEC, int ITEMS>
+static gp_status infer(const bn_args &a, const float *gamma, const float *beta, const float *mean,
+                       const float *var, float eps, dim3 grid, int block)
+{
+    gp_bn_apply<VEC, ITEMS, 1><<<grid, block>>>(a, gamma, beta, mean, var, eps, NULL);
+    return gp_launch_status("batchnorm inference");
+}
+
+#define BN_DISPATCH(fn, ...)                                                                                   \
+    switch (vec * 16 + items) {                                                                                  \
+    case 16 + 1: return fn<1, 1>(__VA_ARGS__);                                                                   \
+    case 16 + 2: return fn<1, 2>(__VA_ARGS__);                                                                   \
+    case 16 + 4: return fn<1, 4>(__VA_ARGS__);                                                                   \
+    case 16 + 8: return fn<1, 8>(__VA_ARGS__);                                                                   \
+    case 64 + 1: return fn<4, 1>(__VA_ARGS__);                                                                   \
+    case 64 + 2: return fn<4, 2>(__VA_ARGS__);                                                                   \
+    case 64 + 4: return fn<4, 4>(__VA_ARGS__);                                                                   \
+    case 64 + 8: return fn<4, 8>(__VA_ARGS__);                                                                   \
+    default: return gp_fail(GP_ERR_USAGE, "batchnorm: items_per_thread %d not compiled", items);                \
+    }
+
+extern "C" gp_status gp_batchnorm_launch_train(const float *x, float *y, const gp_batchnorm_shape *s,
+                                               const float *gamma, const float *beta, float eps, float *save_mean,
+                                               float *save_invstd, void *ws, int split, int block, int items)
+{
+    const int vec = vec_of(x, y, s);
+    bn_args a = make_args(x, y, s, vec);
+    gp_batchnorm_ws_offsets(s->c, split, &a.part_off, &a.fin_off);
+    dim3 grid((unsigned)split, (unsigned)s->c);
+    BN_DISPATCH(train, a, gamma, beta, eps, save_mean, save_invstd, ws, grid, block)
+}
+
+extern "C" gp_status gp_batchnorm_launch_infer(const float *x, float *y, const gp_batchnorm_shape *s,
+                                               const float *gamma, const float *beta, const float *mean,
+                                               const float *var, float eps, int split, int block, int items)
+{
+    const int vec = vec_of(x, y, s);
+    bn_args a = make_args(x, y, s, vec);
+    dim3 grid((unsigned)split, (unsigned)s->c);
+    BN_DISPATCH(infer, a, gamma, beta, mean, var, eps, grid, block)
+}

@@ -1,0 +1,352 @@
+/* batchnorm: verify training and inference against the CPU reference
+ * (including data with a large mean), bench against cuDNN's
+ * cudnnBatchNormalizationForwardTraining (paired ABBA) and the floor, and
+ * the gp_kernel entry. */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "batchnorm.h"
+#include "kernel.h"
+#include "kutil.h"
+#include "vendor.h"
+
+#define BN_EPS 1e-5
+
+static const int item_variants[] = {1, 2, 4, 8};
+#define NITEMS (sizeof item_variants / sizeof item_variants[0])
+
+static gp_status print_params(const gp_table *t, const gp_device_info *dev, FILE *out)
+{
+    gp_batchnorm_params p;
+    char b[160];
+    GP_TRY(gp_batchnorm_params_from_table(t, dev, &p));
+    gp_batchnorm_params_format(&p, b, sizeof b);
+    fprintf(out, "%s%s%s%s\n", b, p.note[0] ? " [adjusted: " : "", p.note, p.note[0] ? "]" : "");
+    return gp_ok();
+}
+
+/* Device copies of one problem: x, y, gamma, beta, saved statistics, and
+ * the host side: x, gamma, beta, y read back, and the reference. */
+typedef struct bn_bufs {
+    gp_batchnorm_shape s;
+    float *h_x, *h_y, *h_ref, *h_g, *h_b;
+    double *ref_mean, *ref_invstd;
+    float *d_x, *d_y, *d_g, *d_b, *d_mean, *d_invstd;
+    gp_batchnorm_ws ws;
+} bn_bufs;
+
+static void bufs_free(bn_bufs *u)
+{
+    free(u->h_x), free(u->h_y), free(u->h_ref), free(u->h_g), free(u->h_b), free(u->ref_mean), free(u->ref_invstd);
+    float *d[] = {u->d_x, u->d_y, u->d_g, u->d_b, u->d_mean, u->d_invstd};
+    for (size_t i = 0; i < 6; i++)
+        if (d[i])
+            gp_rt_free(d[i]);
+    gp_batchnorm_ws_destroy(&u->ws);
+    memset(u, 0, sizeof *u);
+}
+
+/* Allocate and fill: x = offset + U(-1, 1) x spread, gamma U(0.5, 1.5),
+ * beta U(-1, 1). */
+static gp_status bufs_make(bn_bufs *u, const gp_batchnorm_shape *s, const gp_batchnorm_params *p, double offset,
+                           double spread, uint64_t *rng)
+{
+    memset(u, 0, sizeof *u);
+    u->s = *s;
+    size_t n = gp_batchnorm_elems(s), c = (size_t)s->c;
+    u->h_x = malloc(n * 4), u->h_y = malloc(n * 4), u->h_ref = malloc(n * 4);
+    u->h_g = malloc(c * 4), u->h_b = malloc(c * 4);
+    u->ref_mean = malloc(c * 8), u->ref_invstd = malloc(c * 8);
+    if (!u->h_x || !u->h_y || !u->h_ref || !u->h_g || !u->h_b || !u->ref_mean || !u->ref_invstd)
+        return gp_fail(GP_ERR_NOMEM, "batchnorm: out of host memory for %zu values", n);
+    for (size_t i = 0; i < n; i++)
+        u->h_x[i] = (float)(offset + spread * gp_rand_uniform(rng, -1.0, 1.0));
+    gp_fill_uniform_f32(u->h_g, c, 0.5f, 1.5f, rng);
+    gp_fill_uniform_f32(u->h_b, c, -1.0f, 1.0f, rng);
+    GP_TRY(gp_dev_alloc_copy((void **)&u->d_x, u->h_x, n * 4));
+    GP_TRY(gp_rt_malloc((void **)&u->d_y, n * 4));
+    GP_TRY(gp_dev_alloc_copy((void **)&u->d_g, u->h_g, c * 4));
+    GP_TRY(gp_dev_alloc_copy((void **)&u->d_b, u->h_b, c * 4));
+    GP_TRY(gp_rt_malloc((void **)&u->d_mean, c * 4));
+    GP_TRY(gp_rt_malloc((void **)&u->d_invstd, c * 4));
+    GP_TRY(gp_batchnorm_ws_create(&u->ws, s, p));
+    gp_batchnorm_ref_train(u->h_x, u->h_ref, s, u->h_g, u->h_b, BN_EPS, u->ref_mean, u->ref_invstd);
+    return gp_ok();
+}
+
+/* y within atol + rtol |ref|: the fp32 mean carries 2^-24 |mean| of error,
+ * scaled by gamma x invstd, plus a few roundings of y itself; the saved
+ * statistics within 2^-20 relative (plus 2^-24 |mean| for the mean). */
+static gp_status check(bn_bufs *u, const char *what, int check_stats)
+{
+    size_t n = gp_batchnorm_elems(&u->s), c = (size_t)u->s.c;
+    double worst = 0;
+    for (size_t i = 0; i < c; i++) {
+        double m = fabs(u->ref_mean[i]) * u->h_g[i] * u->ref_invstd[i];
+        worst = m > worst ? m : worst;
+    }
+    double atol = 1e-5 + ldexp(worst, -22);
+    GP_TRY(gp_rt_copy_to_host(u->h_y, u->d_y, n * 4));
+    GP_TRY(gp_compare_f32(what, u->h_y, u->h_ref, n, atol, 1e-5, NULL));
+    if (!check_stats)
+        return gp_ok();
+    float *m = malloc(c * 4), *is = malloc(c * 4), *rm = malloc(c * 4), *ri = malloc(c * 4);
+    gp_status st = m && is && rm && ri ? gp_ok() : gp_fail(GP_ERR_NOMEM, "batchnorm: out of host memory");
+    double mabs = 0;
+    for (size_t i = 0; st.code == GP_OK && i < c; i++) {
+        rm[i] = (float)u->ref_mean[i], ri[i] = (float)u->ref_invstd[i];
+        mabs = fabs(u->ref_mean[i]) > mabs ? fabs(u->ref_mean[i]) : mabs;
+    }
+    char w[256];
+    if (st.code == GP_OK)
+        st = gp_rt_copy_to_host(m, u->d_mean, c * 4);
+    if (st.code == GP_OK)
+        st = gp_rt_copy_to_host(is, u->d_invstd, c * 4);
+    snprintf(w, sizeof w, "%s saved mean", what);
+    if (st.code == GP_OK)
+        st = gp_compare_f32(w, m, rm, c, ldexp(mabs, -23) + 1e-7, 1e-6, NULL);
+    snprintf(w, sizeof w, "%s saved invstd", what);
+    if (st.code == GP_OK)
+        st = gp_compare_f32(w, is, ri, c, 0.0, ldexp(1.0, -18), NULL);
+    free(m), free(is), free(rm), free(ri);
+    return st;
+}
+
+static gp_status run_train(bn_bufs *u, const gp_batchnorm_params *p)
+{
+    return gp_batchnorm_train_f32(u->d_x, u->d_y, &u->s, u->d_g, u->d_b, BN_EPS, u->d_mean, u->d_invstd, &u->ws, p);
+}
+
+static gp_status verify_one(const gp_batchnorm_shape *s, const gp_batchnorm_params *p, double offset,
+                            uint64_t *rng, FILE *log)
+{
+    bn_bufs u;
+    char what[256], pb[160];
+    gp_batchnorm_params_format(p, pb, sizeof pb);
+    snprintf(what, sizeof what, "batchnorm %dx%dx%dx%d mean %g (%s)", s->n, s->c, s->h, s->w, offset, pb);
+    gp_status st = bufs_make(&u, s, p, offset, 1.0, rng);
+    size_t n = gp_batchnorm_elems(s), c = (size_t)s->c;
+    /* Training, twice (the workspace counters must be back at zero). */
+    for (int rep = 0; rep < 2 && st.code == GP_OK; rep++) {
+        st = gp_dev_poison(u.d_y, n * 4);
+        if (st.code == GP_OK)
+            st = gp_dev_poison(u.d_mean, c * 4);
+        if (st.code == GP_OK)
+            st = gp_dev_poison(u.d_invstd, c * 4);
+        if (st.code == GP_OK)
+            st = run_train(&u, p);
+        if (st.code == GP_OK)
+            st = check(&u, what, 1);
+    }
+    /* Inference with the reference's statistics as the given ones. */
+    if (st.code == GP_OK) {
+        float *mv = malloc(2 * c * 4);
+        float *d_mv = NULL;
+        if (!mv)
+            st = gp_fail(GP_ERR_NOMEM, "batchnorm: out of host memory");
+        for (size_t i = 0; st.code == GP_OK && i < c; i++) {
+            mv[i] = (float)u.ref_mean[i];
+            mv[c + i] = (float)(1.0 / (u.ref_invstd[i] * u.ref_invstd[i]) - BN_EPS);
+        }
+        if (st.code == GP_OK)
+            st = gp_dev_alloc_copy((void **)&d_mv, mv, 2 * c * 4);
+        if (st.code == GP_OK)
+            gp_batchnorm_ref_infer(u.h_x, u.h_ref, s, u.h_g, u.h_b, mv, mv + c, BN_EPS);
+        if (st.code == GP_OK)
+            st = gp_dev_poison(u.d_y, n * 4);
+        if (st.code == GP_OK)
+            st = gp_batchnorm_infer_f32(u.d_x, u.d_y, s, u.d_g, u.d_b, d_mv, d_mv + c, BN_EPS, p);
+        char w2[300];
+        snprintf(w2, sizeof w2, "%s inference", what);
+        if (st.code == GP_OK)
+            st = check(&u, w2, 0);
+        free(mv);
+        if (d_mv)
+            gp_rt_free(d_mv);
+    }
+    if (st.code == GP_OK && log)
+        fprintf(log, "  %s: y, saved mean and invstd within tolerance; inference too\n", what);
+    bufs_free(&u);
+    return st;
+}
+
+static gp_status verify(const gp_table *t, const gp_kernel_opts *o)
+{
+    gp_batchnorm_params p;
+    GP_TRY(gp_batchnorm_params_from_table(t, &o->dev, &p));
+    /* Odd planes (scalar path), planes of multiples of 4 (vector path), one
+     * value per channel, many channels, and a large mean (1000: the shift
+     * keeps the variance). */
+    const gp_batchnorm_shape shapes[] = {{1, 1, 1, 1}, {2, 3, 5, 7},   {4, 8, 14, 14}, {3, 5, 1, 1},
+                                         {16, 64, 28, 28}, {2, 300, 3, 3}, {8, 4, 56, 56}};
+    uint64_t rng = o->seed;
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
+        GP_TRY(verify_one(&shapes[i], &p, 0.0, &rng, o->log));
+    GP_TRY(verify_one(&shapes[2], &p, 1000.0, &rng, o->log));
+    GP_TRY(verify_one(&shapes[6], &p, -300.0, &rng, o->log));
+    for (size_t k = 0; k < NITEMS; k++) {
+        gp_batchnorm_params q = p;
+        q.items = item_variants[k];
+        q.note[0] = '\0';
+        gp_batchnorm_params_fit(&q, &o->dev);
+        GP_TRY(verify_one(&shapes[1], &q, 0.0, &rng, NULL));
+        GP_TRY(verify_one(&shapes[6], &q, 5.0, &rng, NULL));
+    }
+    if (o->log)
+        fprintf(o->log, "  items_per_thread 1..8: within tolerance on 2 shapes each\n");
+    return gp_ok();
+}
+
+/* ---------------------------------------------------------------- bench */
+
+typedef struct bctx {
+    bn_bufs *u;
+    const gp_batchnorm_params *p;
+    gp_vendor_bn *vb;
+} bctx;
+
+static gp_status work_ours(void *c)
+{
+    bctx *x = c;
+    return run_train(x->u, x->p);
+}
+
+static gp_status work_cudnn(void *c)
+{
+    bctx *x = c;
+    bn_bufs *u = x->u;
+    return gp_vendor_bn_train(x->vb, u->d_x, u->d_y, u->d_g, u->d_b, BN_EPS, u->d_mean, u->d_invstd);
+}
+
+static gp_status bench_problem(const gp_table *t, const char *label, int with_baselines, const gp_kernel_opts *o,
+                               gp_bench *b, const gp_batchnorm_shape *s, int floor_verdict)
+{
+    gp_batchnorm_params p;
+    GP_TRY(gp_batchnorm_params_from_table(t, &o->dev, &p));
+    bn_bufs u;
+    uint64_t rng = o->seed ^ gp_batchnorm_elems(s);
+    gp_vendor_bn *vb = NULL;
+    gp_status st = bufs_make(&u, s, &p, 0.5, 1.0, &rng);
+    char problem[64], params[160], src[96], note[GP_BENCH_TEXT], what[256];
+    snprintf(problem, sizeof problem, "%dx%dx%dx%d train", s->n, s->c, s->h, s->w);
+    gp_batchnorm_params_format(&p, params, sizeof params);
+    double bytes = 4.0 * (double)gp_batchnorm_elems(s);
+    double gbs = gp_bench_dram_gbs(t, &o->dev, src, sizeof src);
+    /* Floor of the chosen passes: x read twice, y written once. */
+    double floor_ms = gbs > 0 ? 3 * bytes / (gbs * 1e9) * 1e3 : 0;
+    snprintf(note, sizeof note, "DRAM 3 x %.0f MB (x read twice, y written) at %.0f GB/s (%.48s)%s", bytes / 1e6, gbs,
+             src, bytes < (double)o->dev.l2_bytes ? "; x fits in L2" : "");
+    bctx x = {&u, &p, NULL};
+    gp_harness_result r;
+    snprintf(what, sizeof what, "timed batchnorm %s (%s)", problem, params);
+    if (st.code == GP_OK)
+        st = gp_dev_poison(u.d_y, (size_t)bytes);
+    if (st.code == GP_OK)
+        st = gp_bench_time(work_ours, &x, o->quick, &r);
+    if (st.code == GP_OK)
+        st = check(&u, what, 1);
+    if (st.code == GP_OK)
+        st = gp_bench_add(b, "batchnorm", problem, "gpuprobe", label, params, 0, &r, floor_ms, note);
+    int main_row = b->nrows - 1;
+    if (st.code == GP_OK && o->log)
+        fprintf(o->log, "  batchnorm %s: %.4f ms, %.2fx the floor (%.4f ms)%s, checked\n", problem, r.summary.median,
+                floor_ms > 0 ? r.summary.median / floor_ms : 0, floor_ms,
+                floor_verdict ? (r.summary.median <= 1.3 * floor_ms ? ": within 1.3x: yes" : ": within 1.3x: no")
+                              : "");
+    if (st.code != GP_OK || !with_baselines) {
+        bufs_free(&u);
+        return st;
+    }
+    /* Our items_per_thread variants (context for the rule). */
+    for (size_t k = 0; k < NITEMS && st.code == GP_OK; k++) {
+        gp_batchnorm_params q = p;
+        q.items = item_variants[k];
+        q.note[0] = '\0';
+        gp_batchnorm_params_fit(&q, &o->dev);
+        bctx xq = {&u, &q, NULL};
+        char impl[64], qp[160];
+        snprintf(impl, sizeof impl, "gpuprobe variant=items%d", q.items);
+        gp_batchnorm_params_format(&q, qp, sizeof qp);
+        st = gp_bench_time(work_ours, &xq, o->quick, &r);
+        if (st.code == GP_OK)
+            st = check(&u, impl, 1);
+        if (st.code == GP_OK)
+            st = gp_bench_add(b, "batchnorm", problem, impl, label, qp, 0, &r, floor_ms, note);
+    }
+    gp_status vs = st.code == GP_OK ? gp_vendor_bn_create(&vb, s->n, s->c, s->h, s->w) : st;
+    if (st.code == GP_OK && vs.code == GP_ERR_UNSUPPORTED) {
+        if (o->log)
+            fprintf(o->log, "  %s: cuDNN baseline skipped: %s\n", problem, vs.msg);
+        bufs_free(&u);
+        return gp_ok();
+    }
+    st = vs;
+    x.vb = vb;
+    if (st.code == GP_OK)
+        st = gp_bench_time(work_cudnn, &x, o->quick, &r);
+    if (st.code == GP_OK)
+        st = check(&u, "cuDNN batchnorm", 1);
+    char impl[GP_BENCH_TEXT];
+    const char *name = gp_vendor_conv_name();
+    snprintf(impl, sizeof impl, "%s BatchNormalizationForwardTraining", name ? name : "cuDNN");
+    if (st.code == GP_OK)
+        st = gp_bench_add(b, "batchnorm", problem, impl, "", "", 1, &r, floor_ms, note);
+    /* The issue's verdict: ours against cuDNN interleaved (ABBA); every
+     * round ends with ours, so the output is checked again afterwards. */
+    gp_bench_paired pp;
+    if (st.code == GP_OK)
+        st = gp_bench_pair(work_ours, &x, work_cudnn, &x, o->quick, &pp);
+    if (st.code == GP_OK)
+        st = check(&u, "batchnorm after the paired loop", 1);
+    if (st.code == GP_OK)
+        st = gp_bench_set_pair(b, main_row, &pp);
+    if (st.code == GP_OK && o->log)
+        fprintf(o->log,
+                "batchnorm %s: gpuprobe vs cuDNN paired median %.3fx (p10 %.3f, p90 %.3f): at least as fast: %s "
+                "(%d rounds ABBA; medians %.4f vs %.4f ms)\n",
+                problem, pp.ratio_s.median, pp.ratio_s.p10, pp.ratio_s.p90,
+                gp_bench_verdict_word(gp_bench_pair_at_least(&pp, 1.0)), pp.rounds, pp.a_median_ms, pp.b_median_ms);
+    gp_vendor_bn_destroy(vb);
+    bufs_free(&u);
+    return st;
+}
+
+static gp_status bench(const gp_table *t, const char *label, int with_baselines, const gp_kernel_opts *o,
+                       gp_bench *b)
+{
+    const gp_batchnorm_shape shapes[2] = {{o->quick ? 32 : 128, 64, 56, 56}, {32, 256, 14, 14}};
+    GP_TRY(bench_problem(t, label, with_baselines, o, b, &shapes[0], 1));
+    return bench_problem(t, label, with_baselines, o, b, &shapes[1], 0);
+}
+
+static gp_status candidates(const gp_table *base, const gp_device_info *dev, gp_table *out, int max, int *n)
+{
+    (void)dev;
+    *n = 0;
+    if (max < 1)
+        return gp_ok();
+    out[(*n)++] = *base;
+    static const int blocks[] = {256, 512, 1024};
+    for (size_t bi = 0; bi < 3; bi++)
+        for (size_t k = 0; k < NITEMS && *n < max; k++) {
+            gp_table *c = &out[*n];
+            *c = *base;
+            GP_TRY(gp_table_set(c, "kernel.batchnorm", "block", blocks[bi], "rule tune_candidate"));
+            GP_TRY(gp_table_set(c, "kernel.batchnorm", "items_per_thread", item_variants[k], "rule tune_candidate"));
+            GP_TRY(gp_table_validate(c, "batchnorm candidate"));
+            (*n)++;
+        }
+    return gp_ok();
+}
+
+const gp_kernel gp_kernel_batchnorm = {
+    "batchnorm",
+    "batch normalization forward (training with saved mean/invstd, and inference), NCHW fp32 (vs cuDNN)",
+    print_params,
+    verify,
+    bench,
+    candidates,
+    gp_batchnorm_rule,
+};

@@ -1,0 +1,152 @@
+/* gemm host API: parameters snapped to a compiled configuration, problem
+ * checks, and the column-major -> row-major mapping, all before any device
+ * call. */
+#include "gemm.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+/* The order gemm.hip's launcher dispatches in. */
+const int gp_gemm_configs[GP_GEMM_NCONFIGS][4] = {
+    {128, 128, 8, 256}, {128, 128, 16, 256}, {128, 64, 8, 128}, {64, 64, 8, 64}};
+
+size_t gp_gemm_lds_bytes(int tile_m, int tile_n, int tile_k)
+{
+    return 2u * (size_t)tile_k * (size_t)(tile_m + tile_n + 2 * GP_GEMM_LDS_PAD) * 4u;
+}
+
+void gp_gemm_params_fit(gp_gemm_params *p, const gp_device_info *dev)
+{
+    size_t lds = dev && dev->lds_per_block ? dev->lds_per_block : 49152;
+    int pick = -1;
+    for (int i = 0; i < GP_GEMM_NCONFIGS; i++) {
+        const int *c = gp_gemm_configs[i];
+        if (c[0] == p->tile_m && c[1] == p->tile_n && c[2] == p->tile_k && c[3] == p->block &&
+            gp_gemm_lds_bytes(c[0], c[1], c[2]) <= lds)
+            pick = i;
+    }
+    if (pick < 0) {
+        for (int i = GP_GEMM_NCONFIGS - 1; i >= 0; i--)
+            if (gp_gemm_lds_bytes(gp_gemm_configs[i][0], gp_gemm_configs[i][1], gp_gemm_configs[i][2]) <= lds)
+                pick = i;
+        if (pick < 0)
+            pick = GP_GEMM_NCONFIGS - 1;
+        snprintf(p->note, sizeof p->note, "%dx%dx%d/%d is not compiled (or exceeds LDS per block): nearest compiled",
+                 p->tile_m, p->tile_n, p->tile_k, p->block);
+    }
+    p->config = pick;
+    p->tile_m = gp_gemm_configs[pick][0], p->tile_n = gp_gemm_configs[pick][1];
+    p->tile_k = gp_gemm_configs[pick][2], p->block = gp_gemm_configs[pick][3];
+}
+
+gp_status gp_gemm_params_from_table(const gp_table *t, const gp_device_info *dev, gp_gemm_params *p)
+{
+    long long v[4];
+    static const char *const keys[4] = {"tile_m", "tile_n", "tile_k", "block"};
+    memset(p, 0, sizeof *p);
+    for (int i = 0; i < 4; i++)
+        GP_TRY(gp_table_get_int(t, "kernel.gemm", keys[i], &v[i]));
+    p->tile_m = (int)v[0], p->tile_n = (int)v[1], p->tile_k = (int)v[2], p->block = (int)v[3];
+    gp_gemm_params_fit(p, dev);
+    return gp_ok();
+}
+
+void gp_gemm_params_format(const gp_gemm_params *p, char *buf, size_t n)
+{
+    snprintf(buf, n, "tile %dx%dx%d block=%d (thread tile %dx%d, 2 LDS stages, %zu B)", p->tile_m, p->tile_n,
+             p->tile_k, p->block, 8, 8, gp_gemm_lds_bytes(p->tile_m, p->tile_n, p->tile_k));
+}
+
+/* Stored rows x columns of A and B (as laid out in memory, in the problem's
+ * layout: a row-major r x c matrix, or a column-major one). */
+static void a_dims(const gp_gemm_problem *q, long long *r, long long *c)
+{
+    *r = q->trans_a ? q->k : q->m, *c = q->trans_a ? q->m : q->k;
+}
+static void b_dims(const gp_gemm_problem *q, long long *r, long long *c)
+{
+    *r = q->trans_b ? q->n : q->k, *c = q->trans_b ? q->k : q->n;
+}
+
+/* Elements spanned: ld x (rows for row-major, columns for column-major). */
+static size_t span(const gp_gemm_problem *q, long long r, long long c, int ld)
+{
+    long long outer = q->layout == GP_GEMM_ROW_MAJOR ? r : c, inner = q->layout == GP_GEMM_ROW_MAJOR ? c : r;
+    return (size_t)((outer - 1) * (long long)ld + inner);
+}
+
+size_t gp_gemm_a_elems(const gp_gemm_problem *q)
+{
+    long long r, c;
+    a_dims(q, &r, &c);
+    return span(q, r, c, q->lda);
+}
+size_t gp_gemm_b_elems(const gp_gemm_problem *q)
+{
+    long long r, c;
+    b_dims(q, &r, &c);
+    return span(q, r, c, q->ldb);
+}
+size_t gp_gemm_c_elems(const gp_gemm_problem *q) { return span(q, q->m, q->n, q->ldc); }
+
+gp_status gp_gemm_check_problem(const gp_gemm_problem *q)
+{
+    if (!q)
+        return gp_fail(GP_ERR_USAGE, "gemm: problem is NULL");
+    if (q->layout != GP_GEMM_ROW_MAJOR && q->layout != GP_GEMM_COL_MAJOR)
+        return gp_fail(GP_ERR_USAGE, "gemm: layout %d, want row-major (0) or column-major (1)", (int)q->layout);
+    if ((q->trans_a != 0 && q->trans_a != 1) || (q->trans_b != 0 && q->trans_b != 1))
+        return gp_fail(GP_ERR_USAGE, "gemm: trans_a = %d, trans_b = %d, want 0 or 1", q->trans_a, q->trans_b);
+    if (q->m < 1 || q->n < 1 || q->k < 1)
+        return gp_fail(GP_ERR_USAGE, "gemm: m = %d, n = %d, k = %d, want each >= 1", q->m, q->n, q->k);
+    if (!isfinite(q->alpha) || !isfinite(q->beta))
+        return gp_fail(GP_ERR_USAGE, "gemm: alpha = %g, beta = %g, want finite values", (double)q->alpha,
+                       (double)q->beta);
+    const int rm = q->layout == GP_GEMM_ROW_MAJOR;
+    long long ar, ac, br, bc;
+    a_dims(q, &ar, &ac);
+    b_dims(q, &br, &bc);
+    const struct {
+        const char *name;
+        int ld;
+        long long need;
+    } lds[3] = {{"lda", q->lda, rm ? ac : ar}, {"ldb", q->ldb, rm ? bc : br}, {"ldc", q->ldc, rm ? q->n : q->m}};
+    for (int i = 0; i < 3; i++)
+        if ((long long)lds[i].ld < lds[i].need)
+            return gp_fail(GP_ERR_USAGE, "gemm: %s = %d is below the %lld stored %s of the %s layout", lds[i].name,
+                           lds[i].ld, lds[i].need, rm ? "columns" : "rows", rm ? "row-major" : "column-major");
+    if (q->m > 65535 * 64)
+        return gp_fail(GP_ERR_USAGE, "gemm: m = %d exceeds the grid (65535 row tiles)", q->m);
+    /* The kernel steps through A and B with 32-bit offsets. */
+    if (gp_gemm_a_elems(q) >= 0x7fffffffu || gp_gemm_b_elems(q) >= 0x7fffffffu)
+        return gp_fail(GP_ERR_USAGE, "gemm: A (%zu) or B (%zu elements) spans 2^31 elements or more",
+                       gp_gemm_a_elems(q), gp_gemm_b_elems(q));
+    if ((double)gp_gemm_c_elems(q) * 4 >= (double)SIZE_MAX / 4)
+        return gp_fail(GP_ERR_USAGE, "gemm: C overflows the address space");
+    return gp_ok();
+}
+
+gp_status gp_gemm_f32(const gp_gemm_problem *q, const float *d_a, const float *d_b, float *d_c,
+                      const gp_gemm_params *p)
+{
+    GP_TRY(gp_gemm_check_problem(q));
+    if (!p || p->config < 0 || p->config >= GP_GEMM_NCONFIGS)
+        return gp_fail(GP_ERR_USAGE, "gemm: parameters not fitted (use gp_gemm_params_fit)");
+    if (!d_a || !d_b || !d_c)
+        return gp_fail(GP_ERR_USAGE, "gemm: %s pointer is NULL", !d_a ? "A" : !d_b ? "B" : "C");
+    if ((uintptr_t)d_a % 4 || (uintptr_t)d_b % 4 || (uintptr_t)d_c % 4)
+        return gp_fail(GP_ERR_USAGE, "gemm: pointers must be 4-byte aligned");
+    const char *c0 = (const char *)d_c, *c1 = c0 + gp_gemm_c_elems(q) * 4;
+    const char *a0 = (const char *)d_a, *a1 = a0 + gp_gemm_a_elems(q) * 4;
+    const char *b0 = (const char *)d_b, *b1 = b0 + gp_gemm_b_elems(q) * 4;
+    if ((c0 < a1 && a0 < c1) || (c0 < b1 && b0 < c1))
+        return gp_fail(GP_ERR_USAGE, "gemm: C overlaps A or B");
+    /* Row-major: A K-contiguous unless transposed, B K-contiguous when
+     * transposed.  Column-major: the row-major C^T = op(B)^T op(A)^T. */
+    if (q->layout == GP_GEMM_ROW_MAJOR)
+        return gp_gemm_launch_rm(p->config, !q->trans_a, q->trans_b, q->m, q->n, q->k, q->alpha, d_a, q->lda, d_b,
+                                 q->ldb, q->beta, d_c, q->ldc);
+    return gp_gemm_launch_rm(p->config, q->trans_b, !q->trans_a, q->n, q->m, q->k, q->alpha, d_b, q->ldb, d_a, q->lda,
+                             q->beta, d_c, q->ldc);
+}

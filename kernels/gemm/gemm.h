@@ -1,0 +1,97 @@
+/* gemm: single-precision matrix multiply, C = alpha op(A) op(B) + beta C,
+ * row- or column-major, op = identity or transpose, any M, N, K >= 1, any
+ * leading dimensions.  Docs: docs/kernels/gemm.md.
+ *
+ * The kernel is the classic shared-memory and joint register tiling: a block
+ * computes a tile_m x tile_n tile of C, walking K in steps of tile_k whose A
+ * and B slabs go through LDS double-buffered (the next slab's global loads
+ * are in registers while the current one is multiplied); each thread holds
+ * an (tile_m x tile_n / block) register tile, fed per k by 16-byte LDS reads
+ * of its A column and B row fragments.  Column-major problems are the
+ * row-major problem C^T = op(B)^T op(A)^T on the same memory.  beta = 0
+ * does not read C (it may hold NaN, as in BLAS).
+ * Parameters from [kernel.gemm] (tile_m, tile_n, tile_k, block), one of the
+ * compiled configurations (GP_GEMM_CONFIGS). */
+#ifndef GP_GEMM_H
+#define GP_GEMM_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "gp_status.h"
+#include "runtime.h"
+#include "table.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum gp_gemm_layout { GP_GEMM_ROW_MAJOR = 0, GP_GEMM_COL_MAJOR = 1 } gp_gemm_layout;
+
+/* The compiled configurations {tile_m, tile_n, tile_k, block}; thread tile
+ * tile_m x tile_n / block = 8 x 8 in each. */
+#define GP_GEMM_NCONFIGS 4
+extern const int gp_gemm_configs[GP_GEMM_NCONFIGS][4];
+/* LDS padding (floats per row of a stage) against bank conflicts of the
+ * transposing stores. */
+#define GP_GEMM_LDS_PAD 4
+/* Registers per thread the kernels are bounded to on NVIDIA (launch bounds):
+ * the 128x128x8 tile, and the tiles with 8 + 8 prefetched values. */
+#define GP_GEMM_REGS 128
+#define GP_GEMM_REGS_WIDE 168
+
+typedef struct gp_gemm_params {
+    int tile_m, tile_n, tile_k, block;
+    int config; /* index into gp_gemm_configs */
+    char note[160];
+} gp_gemm_params;
+
+gp_status gp_gemm_params_from_table(const gp_table *t, const gp_device_info *dev, gp_gemm_params *p);
+/* Snap to a compiled configuration (the exact one, else the first that the
+ * device's LDS per block holds), noting the change. */
+void gp_gemm_params_fit(gp_gemm_params *p, const gp_device_info *dev);
+void gp_gemm_params_format(const gp_gemm_params *p, char *buf, size_t n);
+/* LDS bytes a configuration uses: 2 stages x tile_k x (tile_m + tile_n + 2 pad) x 4. */
+size_t gp_gemm_lds_bytes(int tile_m, int tile_n, int tile_k);
+
+typedef struct gp_gemm_problem {
+    gp_gemm_layout layout;
+    int trans_a, trans_b;
+    int m, n, k;
+    float alpha, beta;
+    int lda, ldb, ldc;
+} gp_gemm_problem;
+
+/* Check a problem: GP_ERR_USAGE naming the field for m, n, k < 1, a leading
+ * dimension below the stored rows (column-major) or columns (row-major), or
+ * sizes beyond 32-bit indexing of one matrix. */
+gp_status gp_gemm_check_problem(const gp_gemm_problem *q);
+/* Elements of the stored A, B, C (ld x rows or columns). */
+size_t gp_gemm_a_elems(const gp_gemm_problem *q);
+size_t gp_gemm_b_elems(const gp_gemm_problem *q);
+size_t gp_gemm_c_elems(const gp_gemm_problem *q);
+
+/* C = alpha op(A) op(B) + beta C on the default stream; bad arguments give
+ * GP_ERR_USAGE before any device call. */
+gp_status gp_gemm_f32(const gp_gemm_problem *q, const float *d_a, const float *d_b, float *d_c,
+                      const gp_gemm_params *p);
+
+/* CPU reference (gemm_ref.c), accumulated in double: all of C, or one
+ * element (i, j) (the bench checks big products on a sample). */
+void gp_gemm_ref_f32(const gp_gemm_problem *q, const float *a, const float *b, float *c);
+double gp_gemm_ref_at(const gp_gemm_problem *q, const float *a, const float *b, const float *c_in, int i, int j,
+                      double *abs_sum);
+
+/* The rule (gemm_rule.c). */
+struct gp_rule_in;
+gp_status gp_gemm_rule(const struct gp_rule_in *in, struct gp_table *out);
+
+/* GPU launcher (gemm.hip; none.c): the row-major problem with A K-contiguous
+ * (a_kc) or M-contiguous, B K-contiguous (b_kc) or N-contiguous. */
+gp_status gp_gemm_launch_rm(int config, int a_kc, int b_kc, int m, int n, int k, float alpha, const float *a,
+                            int lda, const float *b, int ldb, float beta, float *c, int ldc);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

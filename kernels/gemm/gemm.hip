@@ -1,0 +1,227 @@
+/* gemm kernel: the row-major problem C (M x N) = alpha A (M x K) B (K x N)
+ * + beta C, with A stored K-contiguous (A[m][k]) or M-contiguous (A[k][m]),
+ * B stored N-contiguous (B[k][n]) or K-contiguous (B[n][k]).
+ *
+ * Block: BM x BN tile of C, THREADS threads as a (BM/8) x (BN/8) grid, each
+ * thread an 8 x 8 register tile: rows ty*4 + {0..3} and BM/2 + ty*4 + {0..3},
+ * columns likewise (two 16-byte LDS reads per operand per k, each quarter
+ * wave reading distinct 16-byte words).  LDS holds two stages of As[BK][BM]
+ * and Bs[BK][BN] (k-major, so a thread's fragments are contiguous); the
+ * K-contiguous operand is transposed on its way in (rows padded by 4 floats:
+ * the 8 k values a wave stores land in distinct banks).
+ *
+ * Loop over k-slabs: the next slab's global loads go to registers, the
+ * current slab is multiplied from LDS, the registers are stored to the other
+ * stage, one barrier.  Loads outside the matrix (rows past M or N, k past
+ * K) are zeros, so every tile runs the same code. */
+#include "gemm.h"
+#include "gp_device.h"
+
+#define PAD GP_GEMM_LDS_PAD
+
+/* NVIDIA: at least as many resident blocks as keep a thread within R
+ * registers (GP_GEMM_REGS for the 4 + 4 prefetch of the 128x128x8 tile,
+ * GP_GEMM_REGS_WIDE for the 8 + 8 of the others: 128 spills them). */
+#if defined(GP_VENDOR_NVIDIA)
+#define GEMM_MINB(T, R) ((65536 / (R)) / (T) > 0 ? (65536 / (R)) / (T) : 1)
+#define GEMM_BOUNDS(T, R) __launch_bounds__(T, GEMM_MINB(T, R))
+#else
+#define GEMM_BOUNDS(T, R) GP_LAUNCH_BOUNDS(T)
+#endif
+
+typedef struct gemm_args {
+    int m, n, k;
+    float alpha, beta;
+    const float *a, *b;
+    float *c;
+    int lda, ldb, ldc;
+} gemm_args;
+
+/* Global -> registers for one operand slab (ROWS = BM or BN along the
+ * non-k dimension; KC: stored k-contiguous).  Thread t loads PER values:
+ *   KC: k = t % BK, rows t / BK + i x THREADS / BK (a wave reads 32-byte
+ *       runs of 4 or 8 rows);
+ *   otherwise: row t % ROWS, k = t / ROWS + i x THREADS / ROWS (a wave reads
+ *       128 contiguous bytes).
+ * The thread keeps one pointer (advanced per slab), the 32-bit distance
+ * between its loads and a bit mask of its rows inside the matrix: few
+ * registers next to the 64 accumulators. */
+template <int ROWS, int BK, int THREADS, int KC>
+struct slab {
+    enum { PER = ROWS * BK / THREADS, RSTEP = THREADS / BK, KSTEP = THREADS / ROWS };
+    const float *ptr; /* this thread's first load of the current slab */
+    int stride;       /* elements between its loads i and i + 1 */
+    int k;            /* k of its first load within a slab */
+    unsigned rows_ok; /* bit i: load i's row is inside the matrix */
+    int advance;      /* elements from one slab to the next */
+
+    __device__ __forceinline__ void init(const float *p, int ld, int row0, int rows)
+    {
+        const int t = threadIdx.x;
+        rows_ok = 0;
+        if (KC) {
+            k = t % BK;
+            const int r = row0 + t / BK;
+            ptr = p + (size_t)(r < rows ? r : 0) * ld + k;
+            stride = RSTEP * ld;
+#pragma unroll
+            for (int i = 0; i < PER; i++)
+                rows_ok |= (r + i * RSTEP < rows ? 1u : 0u) << i;
+            advance = BK;
+        } else {
+            k = t / ROWS;
+            const int r = row0 + t % ROWS;
+            ptr = p + (size_t)k * ld + (r < rows ? r : 0);
+            stride = KSTEP * ld;
+            rows_ok = r < rows ? (1u << PER) - 1u : 0u;
+            advance = BK * ld;
+        }
+    }
+    /* Load the slab starting at k0 (zeros past kmax or outside the rows),
+     * then step the pointer to the next slab. */
+    __device__ __forceinline__ void load(float (&r)[PER], int k0, int kmax)
+    {
+#pragma unroll
+        for (int i = 0; i < PER; i++) {
+            const int kg = k0 + k + (KC ? 0 : i * KSTEP);
+            r[i] = 0.0f;
+            if (((rows_ok >> i) & 1u) && kg < kmax) {
+                const float *q = ptr + i * stride;
+                r[i] = __ldg(q);
+            }
+        }
+        ptr += advance;
+    }
+    __device__ __forceinline__ void store(const float (&r)[PER], float *s) const
+    {
+        const int t = threadIdx.x;
+#pragma unroll
+        for (int i = 0; i < PER; i++) {
+            if (KC)
+                s[(t % BK) * (ROWS + PAD) + t / BK + i * RSTEP] = r[i];
+            else
+                s[(t / ROWS + i * KSTEP) * (ROWS + PAD) + t % ROWS] = r[i];
+        }
+    }
+};
+
+template <int BM, int BN, int BK, int THREADS, int AKC, int BKC>
+__global__ void GEMM_BOUNDS(THREADS, (BM + BN) * BK / THREADS > 8 ? GP_GEMM_REGS_WIDE : GP_GEMM_REGS)
+    gp_gemm_kernel(gemm_args g)
+{
+    typedef slab<BM, BK, THREADS, AKC> SA;
+    typedef slab<BN, BK, THREADS, BKC> SB;
+    __shared__ __align__(16) float As[2][BK * (BM + PAD)];
+    __shared__ __align__(16) float Bs[2][BK * (BN + PAD)];
+    const int tx = threadIdx.x % (BN / 8), ty = threadIdx.x / (BN / 8);
+    const int m0 = blockIdx.y * BM, n0 = blockIdx.x * BN;
+
+    float acc[8][8];
+#pragma unroll
+    for (int i = 0; i < 8; i++)
+#pragma unroll
+        for (int j = 0; j < 8; j++)
+            acc[i][j] = 0.0f;
+
+    SA sa;
+    SB sb;
+    sa.init(g.a, g.lda, m0, g.m);
+    sb.init(g.b, g.ldb, n0, g.n);
+    float ra[SA::PER], rb[SB::PER];
+    sa.load(ra, 0, g.k);
+    sb.load(rb, 0, g.k);
+    sa.store(ra, As[0]);
+    sb.store(rb, Bs[0]);
+    __syncthreads();
+
+    const int nk = (g.k + BK - 1) / BK;
+    for (int kt = 0; kt < nk; kt++) {
+        const int cur = kt & 1;
+        const bool more = kt + 1 < nk;
+        if (more) {
+            sa.load(ra, (kt + 1) * BK, g.k);
+            sb.load(rb, (kt + 1) * BK, g.k);
+        }
+        const float *as = As[cur], *bs = Bs[cur];
+#pragma unroll
+        for (int kk = 0; kk < BK; kk++) {
+            const float4 a0 = *(const float4 *)(as + kk * (BM + PAD) + ty * 4);
+            const float4 a1 = *(const float4 *)(as + kk * (BM + PAD) + BM / 2 + ty * 4);
+            const float4 b0 = *(const float4 *)(bs + kk * (BN + PAD) + tx * 4);
+            const float4 b1 = *(const float4 *)(bs + kk * (BN + PAD) + BN / 2 + tx * 4);
+            const float av[8] = {a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w};
+            const float bv[8] = {b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w};
+#pragma unroll
+            for (int i = 0; i < 8; i++)
+#pragma unroll
+                for (int j = 0; j < 8; j++)
+                    acc[i][j] = fmaf(av[i], bv[j], acc[i][j]);
+        }
+        if (more) {
+            sa.store(ra, As[cur ^ 1]);
+            sb.store(rb, Bs[cur ^ 1]);
+        }
+        __syncthreads();
+    }
+
+    /* Epilogue: 16-byte stores where the row is aligned and whole. */
+    const bool vec = (g.ldc % 4) == 0 && ((uintptr_t)g.c % 16) == 0;
+#pragma unroll
+    for (int i = 0; i < 8; i++) {
+        const int row = m0 + (i < 4 ? ty * 4 + i : BM / 2 + ty * 4 + i - 4);
+        if (row >= g.m)
+            continue;
+        float *crow = g.c + (size_t)row * g.ldc;
+#pragma unroll
+        for (int h = 0; h < 2; h++) {
+            const int col = n0 + h * (BN / 2) + tx * 4;
+            float v[4];
+#pragma unroll
+            for (int j = 0; j < 4; j++)
+                v[j] = g.alpha * acc[i][h * 4 + j];
+            if (vec && col + 3 < g.n) {
+                float4 *cp = (float4 *)(crow + col);
+                if (g.beta != 0.0f) {
+                    float4 o = *cp;
+                    v[0] = fmaf(g.beta, o.x, v[0]), v[1] = fmaf(g.beta, o.y, v[1]);
+                    v[2] = fmaf(g.beta, o.z, v[2]), v[3] = fmaf(g.beta, o.w, v[3]);
+                }
+                *cp = make_float4(v[0], v[1], v[2], v[3]);
+            } else {
+#pragma unroll
+                for (int j = 0; j < 4; j++)
+                    if (col + j < g.n)
+                        crow[col + j] = g.beta != 0.0f ? fmaf(g.beta, crow[col + j], v[j]) : v[j];
+            }
+        }
+    }
+}
+
+template <int BM, int BN, int BK, int THREADS>
+static gp_status launch_cfg(int a_kc, int b_kc, const gemm_args &g)
+{
+    dim3 grid((unsigned)((g.n + BN - 1) / BN), (unsigned)((g.m + BM - 1) / BM));
+    switch (a_kc * 2 + b_kc) {
+    case 0: gp_gemm_kernel<BM, BN, BK, THREADS, 0, 0><<<grid, THREADS>>>(g); break;
+    case 1: gp_gemm_kernel<BM, BN, BK, THREADS, 0, 1><<<grid, THREADS>>>(g); break;
+    case 2: gp_gemm_kernel<BM, BN, BK, THREADS, 1, 0><<<grid, THREADS>>>(g); break;
+    default: gp_gemm_kernel<BM, BN, BK, THREADS, 1, 1><<<grid, THREADS>>>(g); break;
+    }
+    return gp_launch_status("gemm");
+}
+
+extern "C" gp_status gp_gemm_launch_rm(int config, int a_kc, int b_kc, int m, int n, int k, float alpha,
+                                       const float *a, int lda, const float *b, int ldb, float beta, float *c,
+                                       int ldc)
+{
+    gemm_args g;
+    g.m = m, g.n = n, g.k = k, g.alpha = alpha, g.beta = beta;
+    g.a = a, g.b = b, g.c = c, g.lda = lda, g.ldb = ldb, g.ldc = ldc;
+    switch (config) {
+    case 0: return launch_cfg<128, 128, 8, 256>(a_kc, b_kc, g);
+    case 1: return launch_cfg<128, 128, 16, 256>(a_kc, b_kc, g);
+    case 2: return launch_cfg<128, 64, 8, 128>(a_kc, b_kc, g);
+    case 3: return launch_cfg<64, 64, 8, 64>(a_kc, b_kc, g);
+    default: return gp_fail(GP_ERR_USAGE, "gemm: configuration %d not compiled", config);
+    }
+}

@@ -1,0 +1,113 @@
+/* padding host API: parameters from [kernel.padding] fitted to what is
+ * compiled and to the device, shape checks, and argument checks before any
+ * device call. */
+#include "padding.h"
+
+#include <stdint.h>
+#include <string.h>
+
+static int floor_pow2(long long v)
+{
+    int p = 1;
+    while ((long long)p * 2 <= v && p < (1 << 30))
+        p *= 2;
+    return p;
+}
+
+static void add_note(gp_padding_params *p, const char *what)
+{
+    size_t len = strlen(p->note);
+    snprintf(p->note + len, sizeof p->note - len, "%s%s", len ? "; " : "", what);
+}
+
+void gp_padding_params_fit(gp_padding_params *p, const gp_device_info *dev)
+{
+    int max_threads = GP_PADDING_MAX_BLOCK;
+    if (dev && dev->max_threads_per_block > 0 && dev->max_threads_per_block < max_threads)
+        max_threads = dev->max_threads_per_block;
+    int block = p->block < 64 ? 64 : floor_pow2(p->block);
+    if (block > floor_pow2(max_threads))
+        block = floor_pow2(max_threads);
+    if (block != p->block)
+        add_note(p, "block fitted to a power of two the device allows");
+    int cpt = p->channels_per_thread < 1 ? 1 : floor_pow2(p->channels_per_thread);
+    if (cpt > GP_PADDING_MAX_CPT)
+        cpt = GP_PADDING_MAX_CPT;
+    if (cpt != p->channels_per_thread)
+        add_note(p, "channels_per_thread rounded to 1, 2, 4, 8 or 16");
+    p->block = block;
+    p->channels_per_thread = cpt;
+}
+
+gp_status gp_padding_params_from_table(const gp_table *t, const gp_device_info *dev, gp_padding_params *p)
+{
+    long long block, cpt;
+    memset(p, 0, sizeof *p);
+    GP_TRY(gp_table_get_int(t, "kernel.padding", "block", &block));
+    GP_TRY(gp_table_get_int(t, "kernel.padding", "channels_per_thread", &cpt));
+    p->block = (int)block;
+    p->channels_per_thread = (int)cpt;
+    gp_padding_params_fit(p, dev);
+    return gp_ok();
+}
+
+void gp_padding_params_format(const gp_padding_params *p, char *buf, size_t n)
+{
+    snprintf(buf, n, "block=%d channels_per_thread=%d", p->block, p->channels_per_thread);
+}
+
+int gp_padding_out_h(const gp_padding_shape *s) { return s->h + s->top + s->bottom; }
+int gp_padding_out_w(const gp_padding_shape *s) { return s->w + s->left + s->right; }
+
+size_t gp_padding_in_elems(const gp_padding_shape *s)
+{
+    return (size_t)s->n * (size_t)s->c * (size_t)s->h * (size_t)s->w;
+}
+
+size_t gp_padding_out_elems(const gp_padding_shape *s)
+{
+    return (size_t)s->n * (size_t)s->c * (size_t)gp_padding_out_h(s) * (size_t)gp_padding_out_w(s);
+}
+
+gp_status gp_padding_check_shape(const gp_padding_shape *s)
+{
+    if (!s)
+        return gp_fail(GP_ERR_USAGE, "padding: shape is NULL");
+    const struct {
+        const char *name;
+        int v, min;
+    } f[] = {{"n", s->n, 1},        {"c", s->c, 1},           {"h", s->h, 1},        {"w", s->w, 1},
+             {"top", s->top, 0},    {"bottom", s->bottom, 0}, {"left", s->left, 0}, {"right", s->right, 0}};
+    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
+        if (f[i].v < f[i].min)
+            return gp_fail(GP_ERR_USAGE, "padding: %s = %d, want >= %d", f[i].name, f[i].v, f[i].min);
+    /* Output rows and planes are indexed in 32 bits (the dividers' domain:
+     * one plane below 2^31 elements, n x c below 2^32). */
+    long long ho = (long long)s->h + s->top + s->bottom, wo = (long long)s->w + s->left + s->right;
+    if (ho * wo >= 0x7fffffffll)
+        return gp_fail(GP_ERR_USAGE, "padding: output plane %lld x %lld has 2^31 or more elements", ho, wo);
+    if ((long long)s->n * s->c >= 0xffffffffll)
+        return gp_fail(GP_ERR_USAGE, "padding: n x c = %lld planes, want fewer than 2^32", (long long)s->n * s->c);
+    if ((double)s->n * s->c * (double)(ho * wo) * 4.0 >= (double)SIZE_MAX / 2)
+        return gp_fail(GP_ERR_USAGE, "padding: %d x %d x %lld x %lld overflows the address space", s->n, s->c, ho,
+                       wo);
+    return gp_ok();
+}
+
+gp_status gp_padding_f32(const float *d_in, float *d_out, const gp_padding_shape *s, const gp_padding_params *p)
+{
+    GP_TRY(gp_padding_check_shape(s));
+    if (!p || p->block < 64 || p->block > GP_PADDING_MAX_BLOCK || (p->block & (p->block - 1)) ||
+        p->channels_per_thread < 1 || p->channels_per_thread > GP_PADDING_MAX_CPT ||
+        (p->channels_per_thread & (p->channels_per_thread - 1)))
+        return gp_fail(GP_ERR_USAGE, "padding: parameters not fitted (use gp_padding_params_fit)");
+    if (!d_in || !d_out)
+        return gp_fail(GP_ERR_USAGE, "padding: %s pointer is NULL", d_in ? "output" : "input");
+    if ((uintptr_t)d_in % 4 || (uintptr_t)d_out % 4)
+        return gp_fail(GP_ERR_USAGE, "padding: pointers must be 4-byte aligned");
+    const char *ib = (const char *)d_in, *ob = (const char *)d_out;
+    size_t in_b = gp_padding_in_elems(s) * 4, out_b = gp_padding_out_elems(s) * 4;
+    if (ib < ob + out_b && ob < ib + in_b)
+        return gp_fail(GP_ERR_USAGE, "padding: input and output overlap (out of place only)");
+    return gp_padding_launch_f32(d_in, d_out, s, p->block, p->channels_per_thread);
+}

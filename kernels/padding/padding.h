@@ -1,0 +1,77 @@
+/* padding: zero padding of an NCHW fp32 tensor by any top, bottom, left and
+ * right amounts (the copy before a convolution), out of place, no scratch.
+ * Docs: docs/kernels/padding.md.
+ *
+ * out[n][c][y][x] = in[n][c][y - top][x - left] inside the input, 0 outside;
+ * the output is N x C x (H + top + bottom) x (W + left + right).
+ *
+ * Each thread owns one output position of `channels_per_thread` consecutive
+ * planes (n, c flattened): it issues that many independent loads before its
+ * stores, which is what keeps enough bytes in flight to cover the DRAM
+ * latency (the rule, padding_rule.c).  Parameters come from
+ * [kernel.padding] (block, channels_per_thread), clamped to what is
+ * compiled. */
+#ifndef GP_PADDING_H
+#define GP_PADDING_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "gp_status.h"
+#include "runtime.h"
+#include "table.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define GP_PADDING_MAX_BLOCK 1024
+#define GP_PADDING_MAX_CPT 16 /* channels per thread compiled in: 1, 2, 4, 8, 16 */
+
+typedef struct gp_padding_params {
+    int block;               /* threads per block, a power of two, 64..1024 */
+    int channels_per_thread; /* planes each thread copies: 1, 2, 4, 8 or 16 */
+    char note[160];          /* what was adjusted ("" when nothing) */
+} gp_padding_params;
+
+typedef struct gp_padding_shape {
+    int n, c, h, w;                    /* input */
+    int top, bottom, left, right;      /* zeros added on each side, >= 0 */
+} gp_padding_shape;
+
+gp_status gp_padding_params_from_table(const gp_table *t, const gp_device_info *dev, gp_padding_params *p);
+void gp_padding_params_fit(gp_padding_params *p, const gp_device_info *dev);
+void gp_padding_params_format(const gp_padding_params *p, char *buf, size_t n);
+
+/* Output height and width, and element counts of input and output. */
+int gp_padding_out_h(const gp_padding_shape *s);
+int gp_padding_out_w(const gp_padding_shape *s);
+size_t gp_padding_in_elems(const gp_padding_shape *s);
+size_t gp_padding_out_elems(const gp_padding_shape *s);
+
+/* Check a shape: GP_ERR_USAGE naming the field and its value for a
+ * non-positive size, a negative pad, or sizes that overflow 32-bit plane
+ * indices or the address space. */
+gp_status gp_padding_check_shape(const gp_padding_shape *s);
+
+/* d_out = pad(d_in), on the default stream.  Bad arguments give GP_ERR_USAGE
+ * before any device call. */
+gp_status gp_padding_f32(const float *d_in, float *d_out, const gp_padding_shape *s, const gp_padding_params *p);
+
+/* CPU reference (padding_ref.c). */
+void gp_padding_ref_f32(const float *in, float *out, const gp_padding_shape *s);
+
+/* The rule (padding_rule.c): channels_per_thread from the bytes that must be
+ * in flight (DRAM bandwidth x latency, Little's law) over the threads the
+ * device keeps resident, block from launch.min_block_for_peak. */
+struct gp_rule_in;
+gp_status gp_padding_rule(const struct gp_rule_in *in, struct gp_table *out);
+
+/* GPU launcher (padding.hip; none.c without a GPU backend), arguments checked
+ * by gp_padding_f32. */
+gp_status gp_padding_launch_f32(const float *d_in, float *d_out, const gp_padding_shape *s, int block, int cpt);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
