@@ -141,6 +141,23 @@ double gp_rule_loads_in_flight(const gp_rule_facts *f, long long threads_per_cu,
     return loads;
 }
 
+gp_status gp_rule_streaming(const gp_table *facts, const gp_rule_stream *s, gp_table *out)
+{
+    gp_rule_facts f;
+    GP_TRY(gp_rule_read_facts(facts, s->rule, &f));
+    long long block = gp_rule_clamp(gp_rule_floor_pow2((long long)f.min_block.v), 64, s->max_block);
+    GP_TRY(gp_rule_set(out, s->k, "block", block, "launch",
+                       "launch.min_block_for_peak %.0f%s -> %lld threads (power of 2, 64..%lld)", f.min_block.v,
+                       f.min_block.have ? "" : " (none: 256)", block, s->max_block));
+    long long threads = gp_rule_blocks_per_cu(&f.cu, block, s->regs, 0) * block;
+    char why[200];
+    double loads = gp_rule_loads_in_flight(&f, threads, s->load_bytes, why, sizeof why);
+    long long items = loads > 0 ? gp_rule_clamp(gp_rule_ceil_pow2((long long)(loads + 0.999999)), 1, s->max_items)
+                                : s->standin;
+    return gp_rule_set(out, s->k, s->items_key, items, "little", "%s -> %lld%s%s%s", why, items,
+                       loads > 0 ? "" : " (stand-in)", f.cu.fallback[0] ? "; " : "", f.cu.fallback);
+}
+
 static gp_status val(const gp_table *t, const char *rule, const char *section, const char *key, double standin,
                      gp_rule_val *v)
 {

@@ -90,6 +90,19 @@ gp_status gp_rule_read_facts(const gp_table *t, const char *rule, gp_rule_facts 
 double gp_rule_loads_in_flight(const gp_rule_facts *f, long long threads_per_cu, double load_bytes, char *why,
                                size_t n);
 
+/* The rule of a streaming kernel (padding, batchnorm): block =
+ * floor_pow2(launch.min_block_for_peak), 64..max_block; items_key = the
+ * loads of load_bytes each resident thread (the occupancy at `regs`
+ * registers) keeps in flight by Little's law, ceil_pow2, 1..max_items, or
+ * `standin` (named) when the DRAM facts are none. */
+typedef struct gp_rule_stream {
+    const char *k, *rule, *items_key;
+    long long regs;
+    double load_bytes;
+    long long max_items, max_block, standin;
+} gp_rule_stream;
+gp_status gp_rule_streaming(const gp_table *facts, const gp_rule_stream *s, gp_table *out);
+
 long long gp_rule_floor_pow2(long long x);   /* largest power of 2 <= x (1 for x < 1) */
 long long gp_rule_ceil_pow2(long long x);    /* smallest power of 2 >= x (1 for x < 1) */
 long long gp_rule_clamp(long long x, long long lo, long long hi);
