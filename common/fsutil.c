@@ -89,6 +89,14 @@ int gp_fs_is_dir(const char *path)
     return path && stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+gp_status gp_fs_require_dir(const char *path, const char *what)
+{
+    if (gp_fs_is_dir(path))
+        return gp_ok();
+    return gp_fail(GP_ERR_USAGE, "'%s' %s (%s)", path ? path : "", gp_fs_exists(path) ? "is not a directory"
+                                                                                    : "does not exist", what);
+}
+
 int gp_fs_exists(const char *path)
 {
     struct stat st;

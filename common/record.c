@@ -247,6 +247,72 @@ int gp_record_from_json(const gp_json *j, gp_record *r, int *dropped, const char
     return 1;
 }
 
+static const char *json_type_name(const gp_json *v)
+{
+    switch (v->type) {
+    case GP_JSON_NULL: return "null";
+    case GP_JSON_BOOL: return "a boolean";
+    case GP_JSON_NUM: return "a number";
+    case GP_JSON_STR: return "a string";
+    case GP_JSON_ARR: return "an array";
+    case GP_JSON_OBJ: return "an object";
+    }
+    return "?";
+}
+
+gp_status gp_record_check_json(const gp_json *j, const char *file)
+{
+    const gp_json *vals = gp_json_get(j, "values");
+    if (!file)
+        file = "record";
+    if (vals && vals->type != GP_JSON_ARR)
+        return gp_fail(GP_ERR_USAGE, "%s: \"values\" is %s, not an array", file, json_type_name(vals));
+    for (size_t i = 0; vals && i < vals->nkids; i++) {
+        const gp_json *v = &vals->kids[i];
+        if (v->type != GP_JSON_OBJ)
+            return gp_fail(GP_ERR_USAGE, "%s: values[%zu] is %s, not an object", file, i, json_type_name(v));
+        const gp_json *key = gp_json_get(v, "key");
+        if (key && key->type != GP_JSON_STR)
+            return gp_fail(GP_ERR_USAGE, "%s: values[%zu]: \"key\" is %s, not a string", file, i,
+                           json_type_name(key));
+        const char *k = key ? key->str : "(no key)";
+        static const char *const strings[] = {"unit", "method", "note"};
+        for (size_t m = 0; m < sizeof strings / sizeof strings[0]; m++) {
+            const gp_json *x = gp_json_get(v, strings[m]);
+            if (x && x->type != GP_JSON_STR)
+                return gp_fail(GP_ERR_USAGE, "%s: key '%.63s': \"%s\" is %s, not a string", file, k, strings[m],
+                               json_type_name(x));
+        }
+        static const char *const bools[] = {"detected", "unstable"};
+        for (size_t m = 0; m < sizeof bools / sizeof bools[0]; m++) {
+            const gp_json *x = gp_json_get(v, bools[m]);
+            if (x && x->type != GP_JSON_BOOL)
+                return gp_fail(GP_ERR_USAGE, "%s: key '%.63s': \"%s\" is %s, not true or false", file, k, bools[m],
+                               json_type_name(x));
+        }
+        const gp_json *sp = gp_json_get(v, "spread");
+        if (sp && sp->type != GP_JSON_NULL && (sp->type != GP_JSON_NUM || !isfinite(sp->num)))
+            return gp_fail(GP_ERR_USAGE, "%s: key '%.63s': \"spread\" is %s, not a finite number or null", file, k,
+                           sp->type == GP_JSON_NUM ? "out of range" : json_type_name(sp));
+        const gp_json *val = gp_json_get(v, "value");
+        const gp_json *det = gp_json_get(v, "detected");
+        if (val && val->type == GP_JSON_NUM && !isfinite(val->num))
+            return gp_fail(GP_ERR_USAGE, "%s: key '%.63s': \"value\" is out of range (not a finite number)", file, k);
+        if (val && val->type != GP_JSON_NUM && val->type != GP_JSON_NULL)
+            return gp_fail(GP_ERR_USAGE, "%s: key '%.63s': \"value\" is %s, not a number or null", file, k,
+                           json_type_name(val));
+        int is_num = val && val->type == GP_JSON_NUM;
+        if (!is_num && det && det->num != 0)
+            return gp_fail(GP_ERR_USAGE, "%s: key '%.63s': \"detected\" is true but \"value\" is %s", file, k,
+                           val ? "null" : "missing");
+        int detected = is_num && (!det || det->num != 0);
+        const char *note = gp_json_str_of(v, "note", "");
+        if (!detected && !note[0])
+            return gp_fail(GP_ERR_USAGE, "%s: key '%.63s': not detected, and no \"note\" says why", file, k);
+    }
+    return gp_ok();
+}
+
 static gp_status write_json(const gp_record *r, const char *path)
 {
     FILE *f;

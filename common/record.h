@@ -88,6 +88,14 @@ gp_status gp_record_write(const gp_record *r, const char *dir);
 struct gp_json;
 int gp_record_from_json(const struct gp_json *j, gp_record *r, int *dropped, const char **why);
 
+/* Check the values of a parsed record before it is believed: each value's
+ * "value" is a finite number, or null with "detected" not true and a
+ * non-empty "note" (the reason it was not detected); "spread" a finite
+ * number or null; "detected"/"unstable" booleans; "key"/"unit"/"method"/
+ * "note" strings.  GP_ERR_USAGE (exit 2) naming `file` and the key
+ * otherwise: a corrupt record must not read as "not detected". */
+gp_status gp_record_check_json(const struct gp_json *j, const char *file);
+
 /* Noisy-machine flags of a record (DESIGN.md "Measuring honestly"). */
 #define GP_NOISE_CLOCK 1   /* the measured clock moved beyond the tolerance */
 #define GP_NOISE_SHARED 2  /* another process used the GPU */

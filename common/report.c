@@ -177,7 +177,23 @@ typedef struct report {
     int nskipped;
     char *table;                 /* table.txt, NULL when absent */
     char table_path[1024];
+    /* What the pages name: folders by their base name, the table relative to
+     * its folder, never a path of the machine that wrote them (committed
+     * reports must not carry /home/... or /work/...). */
+    char results_name[256], out_name[256], table_name[300];
 } report;
+
+/* "results" for "/work/build/results/" (trailing slashes dropped). */
+static void base_name_of(char *out, size_t n, const char *path)
+{
+    size_t len = strlen(path);
+    while (len > 1 && path[len - 1] == '/')
+        len--;
+    size_t start = len;
+    while (start > 0 && path[start - 1] != '/')
+        start--;
+    snprintf(out, n, "%.*s", (int)(len - start), path + start);
+}
 
 static int col_constant(const gp_series *s, int c)
 {
@@ -496,6 +512,17 @@ static int from_json(const gp_json *j, rp_probe *pr, const char **why)
     return 1;
 }
 
+/* Drop every "dir/" from msg: the pages name files relative to the
+ * results folder, never by a path of the machine that wrote them. */
+static void strip_dir(char *msg, const char *dir)
+{
+    char prefix[1100];
+    snprintf(prefix, sizeof prefix, "%s/", dir);
+    size_t n = strlen(prefix);
+    for (char *p; n > 1 && (p = strstr(msg, prefix)) != NULL;)
+        memmove(p, p + n, strlen(p + n) + 1);
+}
+
 static void load_series(const char *dir, rp_series *rs)
 {
     char path[1200];
@@ -508,11 +535,12 @@ static void load_series(const char *dir, rp_series *rs)
     gp_status st = gp_csv_read(path, &rs->data);
     if (st.code != GP_OK) {
         snprintf(rs->err, sizeof rs->err, "%s", st.msg);
+        strip_dir(rs->err, dir);
         memset(&rs->data, 0, sizeof rs->data);
         return;
     }
     if (rs->data.ncols == 0) {
-        snprintf(rs->err, sizeof rs->err, "%.200s: no columns", path);
+        snprintf(rs->err, sizeof rs->err, "%.200s: no columns", rs->file);
         free(rs->data.data);
         memset(&rs->data, 0, sizeof rs->data);
         return;
@@ -575,6 +603,10 @@ static gp_status load(report *R)
         rp_probe *pr = &R->probes[R->nprobes];
         copy_str(pr->file, sizeof pr->file, names[i]);
         const char *why = NULL;
+        if (gp_json_get(&j, "probe") && (st = gp_record_check_json(&j, path)).code != GP_OK) {
+            gp_json_free(&j);
+            break;
+        }
         if (from_json(&j, pr, &why)) {
             R->nprobes++;
             for (int s = 0; s < pr->nseries; s++) {
@@ -605,9 +637,12 @@ static gp_status load(report *R)
         return st;
 
     /* The tuning table, where the characterize run writes it. */
-    const char *dirs[2] = {R->out_dir, R->results_dir};
+    base_name_of(R->results_name, sizeof R->results_name, R->results_dir);
+    base_name_of(R->out_name, sizeof R->out_name, R->out_dir);
+    const char *dirs[2] = {R->out_dir, R->results_dir}, *names_[2] = {R->out_name, R->results_name};
     for (int i = 0; i < 2 && !R->table; i++) {
         snprintf(R->table_path, sizeof R->table_path, "%s/table.txt", dirs[i]);
+        snprintf(R->table_name, sizeof R->table_name, "%s/table.txt", names_[i]);
         R->table = read_text(R->table_path, 1u << 20);
     }
     return gp_ok();
@@ -1170,7 +1205,7 @@ static gp_status write_html(const report *R, const char *path)
     h(f, r0->dev.name);
     fprintf(f, "</h1>\n<p class=\"meta\">Written by gpuprobe from %d probe record%s in <code>", R->nprobes,
             R->nprobes == 1 ? "" : "s");
-    h(f, R->results_dir);
+    h(f, R->results_name);
     fprintf(f, "</code>.</p>\n<nav><a href=\"#device\">Device</a><a href=\"#clocks\">Clocks</a>"
                "<a href=\"#summary\">Summary</a><a href=\"#attention\">Unstable or undetected</a>"
                "<a href=\"#flagged\">Flagged</a>"
@@ -1191,15 +1226,15 @@ static gp_status write_html(const report *R, const char *path)
     fprintf(f, "<h2 id=\"tuning-table\">Tuning table</h2>\n");
     if (R->table) {
         fprintf(f, "<p class=\"meta\">From <code>");
-        h(f, R->table_path);
+        h(f, R->table_name);
         fprintf(f, "</code>, verbatim.</p>\n<pre>");
         h(f, R->table);
         fprintf(f, "</pre>\n");
     } else {
         fprintf(f, "<p>No tuning table (<code>table.txt</code>) in <code>");
-        h(f, R->out_dir);
+        h(f, R->out_name);
         fprintf(f, "</code> or <code>");
-        h(f, R->results_dir);
+        h(f, R->results_name);
         fprintf(f, "</code>.</p>\n");
     }
     fprintf(f, "</body>\n</html>\n");
@@ -1244,7 +1279,7 @@ static gp_status write_md(const report *R, const char *path)
     fprintf(f, "# Hardware characterization: ");
     md(f, r0->dev.name);
     fprintf(f, "\n\nWritten by gpuprobe from %d probe record%s in `%s`.\n\n## Device\n\n", R->nprobes,
-            R->nprobes == 1 ? "" : "s", R->results_dir);
+            R->nprobes == 1 ? "" : "s", R->results_name);
     fmt_num(buf, sizeof buf, r0->dev.core_clock_mhz, "%.0f MHz");
     fprintf(f, "| | |\n| --- | --- |\n| name | ");
     md(f, r0->dev.name);
@@ -1399,10 +1434,10 @@ static gp_status write_md(const report *R, const char *path)
         if (fence > 16)
             fence = 16;
         size_t len = strlen(R->table);
-        fprintf(f, "From `%s`, verbatim.\n\n%.*s\n%s%s%.*s\n", R->table_path, fence, "````````````````",
+        fprintf(f, "From `%s`, verbatim.\n\n%.*s\n%s%s%.*s\n", R->table_name, fence, "````````````````",
                 R->table, len && R->table[len - 1] == '\n' ? "" : "\n", fence, "````````````````");
     } else {
-        fprintf(f, "No tuning table (`table.txt`) in `%s` or `%s`.\n", R->out_dir, R->results_dir);
+        fprintf(f, "No tuning table (`table.txt`) in `%s` or `%s`.\n", R->out_name, R->results_name);
     }
     return gp_fs_commit(f, path);
 }
@@ -1413,6 +1448,8 @@ gp_status gp_report_write(const char *results_dir, const char *out_dir)
         return gp_fail(GP_ERR_USAGE, "report: no results directory given");
     if (!out_dir || !out_dir[0])
         out_dir = results_dir;
+    if (gp_fs_exists(results_dir))
+        GP_TRY(gp_fs_require_dir(results_dir, "name the results directory that holds the probe records"));
     report R;
     memset(&R, 0, sizeof R);
     R.results_dir = results_dir;

@@ -180,6 +180,10 @@ gp_status gp_cmp_load_dir(const char *dir, gp_cmp_run *run)
         st = gp_json_read_file(path, &j);
         if (st.code != GP_OK)
             break;
+        if (gp_json_get(&j, "probe") && (st = gp_record_check_json(&j, path)).code != GP_OK) {
+            gp_json_free(&j);
+            break;
+        }
         gp_record *r = &run->recs[run->nrecs];
         const char *why = NULL;
         if (gp_record_from_json(&j, r, NULL, &why)) {
@@ -273,16 +277,27 @@ static void add_note(gp_cmp_result *res, const char *fmt, ...)
     va_end(ap);
 }
 
-/* Probes of `run` that `other` lacks, as one note line. */
-static void note_only_in(gp_cmp_result *res, const gp_cmp_run *run, const gp_cmp_run *other, const char *which)
+static int wanted(const char *probe, const char *const *only, int nonly)
+{
+    for (int i = 0; i < nonly; i++)
+        if (!strcmp(only[i], probe))
+            return 1;
+    return nonly == 0;
+}
+
+/* Probes of `run` that `other` lacks, as one note line; each one counts as
+ * a difference (res->probes_missing). */
+static void note_only_in(gp_cmp_result *res, const gp_cmp_run *run, const gp_cmp_run *other, const char *which,
+                         const char *const *only, int nonly)
 {
     char line[320];
     int k = 0;
     size_t used = 0;
     line[0] = '\0';
     for (int i = 0; i < run->nrecs; i++) {
-        if (find_probe(other, run->recs[i].probe))
+        if (find_probe(other, run->recs[i].probe) || !wanted(run->recs[i].probe, only, nonly))
             continue;
+        res->probes_missing++;
         int w = snprintf(line + used, sizeof line - used, "%s%s", k++ ? ", " : "", run->recs[i].probe);
         if (w < 0 || (size_t)w >= sizeof line - used) {
             used = sizeof line - 1;
@@ -291,7 +306,8 @@ static void note_only_in(gp_cmp_result *res, const gp_cmp_run *run, const gp_cmp
         used += (size_t)w;
     }
     if (k)
-        add_note(res, "probe%s only in run %s (not compared): %s", k > 1 ? "s" : "", which, line);
+        add_note(res, "probe%s only in run %s (a difference: the other run has no record): %s", k > 1 ? "s" : "",
+                 which, line);
 }
 
 static void note_record(gp_cmp_result *res, const gp_record *r, const char *which)
@@ -308,7 +324,17 @@ static void note_record(gp_cmp_result *res, const gp_record *r, const char *whic
 
 gp_status gp_cmp_runs(const gp_cmp_run *A, const gp_cmp_run *B, double floor_, gp_cmp_result *res)
 {
+    return gp_cmp_runs_only(A, B, floor_, NULL, 0, res);
+}
+
+gp_status gp_cmp_runs_only(const gp_cmp_run *A, const gp_cmp_run *B, double floor_, const char *const *only,
+                           int nonly, gp_cmp_result *res)
+{
     memset(res, 0, sizeof *res);
+    for (int i = 0; i < nonly; i++)
+        if (!find_probe(A, only[i]) && !find_probe(B, only[i]))
+            return gp_fail(GP_ERR_USAGE, "--only %s: no record of that probe in '%.200s' or '%.200s'", only[i],
+                           A->dir, B->dir);
     res->dir_a = A->dir;
     res->dir_b = B->dir;
     res->floor = isfinite(floor_) && floor_ >= 0 ? floor_ : GP_CMP_DEFAULT_FLOOR;
@@ -324,7 +350,7 @@ gp_status gp_cmp_runs(const gp_cmp_run *A, const gp_cmp_run *B, double floor_, g
     size_t cap = 0, ncap = 4 + 3 * (size_t)(A->nrecs + B->nrecs);
     for (int i = 0; i < A->nrecs; i++) {
         const gp_record *rb = find_probe(B, A->recs[i].probe);
-        if (rb)
+        if (rb && wanted(rb->probe, only, nonly))
             cap += (size_t)A->recs[i].nvalues + (size_t)rb->nvalues;
     }
     if (cap == 0) {
@@ -347,8 +373,8 @@ gp_status gp_cmp_runs(const gp_cmp_run *A, const gp_cmp_run *B, double floor_, g
         gp_cmp_result_free(res);
         return gp_fail(GP_ERR_NOMEM, "out of host memory comparing '%s' and '%s'", A->dir, B->dir);
     }
-    note_only_in(res, A, B, "A");
-    note_only_in(res, B, A, "B");
+    note_only_in(res, A, B, "A", only, nonly);
+    note_only_in(res, B, A, "B", only, nonly);
     if (sa->mixed_devices)
         add_note(res, "run A holds records from more than one device; the header names the first");
     if (sb->mixed_devices)
@@ -358,7 +384,7 @@ gp_status gp_cmp_runs(const gp_cmp_run *A, const gp_cmp_run *B, double floor_, g
                  sa->quick ? "B" : "A");
     for (int i = 0; i < A->nrecs; i++) {
         const gp_record *ra = &A->recs[i], *rb = find_probe(B, ra->probe);
-        if (!rb)
+        if (!rb || !wanted(ra->probe, only, nonly))
             continue;
         res->probes_common++;
         note_record(res, ra, "A");
@@ -521,6 +547,8 @@ void gp_cmp_write_md(FILE *f, const gp_cmp_result *res)
     fprintf(f, "**%d of %d characteristics agree within their spreads; %d differ; %d unstable.**", res->agree, compared,
             res->differ, res->unstable);
     fprintf(f, " (%d probe%s in both runs", res->probes_common, res->probes_common == 1 ? "" : "s");
+    if (res->probes_missing)
+        fprintf(f, "; **%d probe%s in one run only**", res->probes_missing, res->probes_missing == 1 ? "" : "s");
     if (res->only_one)
         fprintf(f, "; %d key%s in one run only", res->only_one, res->only_one == 1 ? "" : "s");
     if (res->none_both)

@@ -119,6 +119,9 @@ typedef struct gp_cmp_result {
     int nrows;
     int agree, differ, unstable, only_one, none_both;
     int probes_common;
+    /* probes with a record in one run only (not narrowed away by an `only`
+     * list): a difference, because a probe that vanished measured nothing */
+    int probes_missing;
     /* probes in one folder only, and per-probe notes (noise flags, checks),
      * as ready-made lines */
     char (*notes)[320];
@@ -127,6 +130,10 @@ typedef struct gp_cmp_result {
 
 /* Compare two loaded runs.  GP_ERR_USAGE when they share no probe. */
 gp_status gp_cmp_runs(const gp_cmp_run *A, const gp_cmp_run *B, double floor, gp_cmp_result *res);
+/* The same, narrowed to the probes named in only[0..nonly) (nonly 0: all).
+ * GP_ERR_USAGE when a named probe is in neither run. */
+gp_status gp_cmp_runs_only(const gp_cmp_run *A, const gp_cmp_run *B, double floor, const char *const *only,
+                           int nonly, gp_cmp_result *res);
 void gp_cmp_result_free(gp_cmp_result *res);
 /* The Markdown report: header (folders, devices, dates, clocks), the summary
  * line "N of M characteristics agree within their spreads; K differ; U
