@@ -21,6 +21,15 @@ typedef struct gp_value {
     int unstable;        /* spread above the probe's stability threshold */
     char unit[32];
     double spread;       /* relative spread (p90-p10)/median of the samples behind it; <0 unknown */
+    /* between-launch spread: the same measurement repeated in fresh launches,
+     * (max-min)/median of the per-launch values; <0 not measured.  It catches
+     * what one launch's samples share (placement, a clock state) */
+    double spread_between;
+    /* a near-tie recorded as a range (every candidate within the plateau's
+     * spread, e.g. block sizes 256..768): range_lo <= value <= range_hi
+     * when has_range; a point otherwise */
+    int has_range;
+    double range_lo, range_hi;
     char method[256];
     char note[256];
 } gp_value;
@@ -62,6 +71,11 @@ void gp_record_free(gp_record *r);
 /* Add a measured value; spread < 0 means unknown.  Returns the slot or NULL when full. */
 gp_value *gp_record_value(gp_record *r, const char *key, double value, const char *unit,
                           double spread, const char *method);
+/* Give v a between-launch spread from n per-launch values (n >= 2; the
+ * spread is (max - min) / |median|); no-op for v NULL or n < 2. */
+void gp_value_between(gp_value *v, const double *per_launch, int n);
+/* Record v as a range [lo, hi] (a near-tie, not an arg-max). */
+void gp_value_range(gp_value *v, double lo, double hi);
 /* Add a value the probe could not detect, with the reason. */
 gp_value *gp_record_none(gp_record *r, const char *key, const char *unit, const char *reason);
 const gp_value *gp_record_find(const gp_record *r, const char *key);

@@ -41,6 +41,16 @@ static int is_integer(double v)
     return isfinite(v) && fabs(v) < 9007199254740992.0 && v == floor(v);
 }
 
+/* The larger of the within-run and between-launch spreads; -1 when neither
+ * was measured. */
+static double wider_spread(const gp_value *v)
+{
+    double w = isfinite(v->spread) && v->spread >= 0 ? v->spread : -1;
+    if (isfinite(v->spread_between) && v->spread_between > 0 && v->spread_between > w)
+        w = v->spread_between;
+    return w;
+}
+
 void gp_cmp_value(const char *probe, const gp_value *a, const gp_value *b, double floor_, gp_cmp_row *out)
 {
     memset(out, 0, sizeof *out);
@@ -56,14 +66,20 @@ void gp_cmp_value(const char *probe, const gp_value *a, const gp_value *b, doubl
         out->in_a = 1;
         out->det_a = a->detected && isfinite(a->value);
         out->a = out->det_a ? a->value : NAN;
-        out->spread_a = isfinite(a->spread) && a->spread >= 0 ? a->spread : -1;
+        out->spread_a = wider_spread(a);
+        out->lo_a = a->has_range ? a->range_lo : a->value;
+        out->hi_a = a->has_range ? a->range_hi : a->value;
+        out->range |= a->has_range;
         out->unstable_a = a->unstable != 0;
     }
     if (b) {
         out->in_b = 1;
         out->det_b = b->detected && isfinite(b->value);
         out->b = out->det_b ? b->value : NAN;
-        out->spread_b = isfinite(b->spread) && b->spread >= 0 ? b->spread : -1;
+        out->spread_b = wider_spread(b);
+        out->lo_b = b->has_range ? b->range_lo : b->value;
+        out->hi_b = b->has_range ? b->range_hi : b->value;
+        out->range |= b->has_range;
         out->unstable_b = b->unstable != 0;
         if (!a)
             snprintf(out->unit, sizeof out->unit, "%s", b->unit);
@@ -86,7 +102,13 @@ void gp_cmp_value(const char *probe, const gp_value *a, const gp_value *b, doubl
         out->diff = (B - A) / fabs(A);
     else
         out->diff = B == 0 ? 0 : copysign(INFINITY, B);
-    if (out->exact) {
+    if (out->range) {
+        /* A near-tie: which candidate wins is noise; the plateaus must meet. */
+        out->exact = 0;
+        out->band = 0;
+        out->band_src = GP_CMP_BAND_RANGE;
+        agrees = out->lo_a <= out->hi_b && out->lo_b <= out->hi_a;
+    } else if (out->exact) {
         out->band = 0;
         out->band_src = GP_CMP_BAND_EXACT;
         agrees = A == B;
@@ -471,6 +493,8 @@ static void band_text(char *out, size_t n, const gp_cmp_row *r)
         snprintf(out, n, "—");
     else if (r->band_src == GP_CMP_BAND_EXACT)
         snprintf(out, n, "exact");
+    else if (r->band_src == GP_CMP_BAND_RANGE)
+        snprintf(out, n, "ranges overlap");
     else
         snprintf(out, n, "%.3g%% (%s)", 100 * r->band,
                  r->band_src == GP_CMP_BAND_SPREAD_A   ? "spread A"

@@ -356,3 +356,76 @@ GP_TEST(rel2_no_driver_says_no_gpu)
     GP_CHECK(st.code == GP_ERR_NO_GPU && strstr(st.msg, "no GPU: the cuda driver sees no device"));
     return 0;
 }
+
+/* ---- between-launch spreads and near-tie ranges ---- */
+
+static gp_value point(const char *key, double x, double spread, const char *unit)
+{
+    gp_record r;
+    gp_record_init(&r, "p", NULL);
+    gp_value v = *gp_record_value(&r, key, x, unit, spread, "test");
+    gp_record_free(&r);
+    return v;
+}
+
+GP_TEST(rel2_compare_uses_between_launch_spread)
+{
+    /* l2_far_latency: 0.3 % within the run, 1.2 % between fresh launches;
+     * a second run 0.9 % away agrees only through the between-launch spread. */
+    gp_value a = point("l2_far_latency_cycles", 513.5, 0.003, "cycles");
+    gp_value b = point("l2_far_latency_cycles", 513.5 * 1.009, 0.003, "cycles");
+    gp_cmp_row row;
+    gp_cmp_value("cache_latency", &a, &b, GP_CMP_DEFAULT_FLOOR, &row);
+    GP_CHECK(row.verdict == GP_CMP_DIFFERS);
+    double launches[5] = {510.0, 513.5, 516.1, 512.0, 514.9};
+    gp_value_between(&a, launches, 5);
+    GP_CHECK_NEAR(a.spread_between, (516.1 - 510.0) / 513.5, 1e-12);
+    gp_cmp_value("cache_latency", &a, &b, GP_CMP_DEFAULT_FLOOR, &row);
+    GP_CHECK(row.verdict == GP_CMP_AGREES && row.band_src == GP_CMP_BAND_SPREAD_A);
+    /* ...and survives the record's JSON */
+    char dir[] = "/tmp/gp_unit_rel2XXXXXX", path[300];
+    GP_CHECK(mkdtemp(dir) != NULL);
+    static gp_record r;
+    gp_record_init(&r, "cache_latency", NULL);
+    gp_value *v = gp_record_value(&r, "l2_far_latency_cycles", 513.5, "cycles", 0.003, "chase");
+    gp_value_between(v, launches, 5);
+    gp_value *best = gp_record_value(&r, "fp32_best_block_threads", 256, "threads", -1, "plateau");
+    gp_value_range(best, 256, 768);
+    GP_CHECK(gp_record_write(&r, dir).code == GP_OK);
+    gp_record_free(&r);
+    snprintf(path, sizeof path, "%s/cache_latency.json", dir);
+    gp_json j;
+    GP_CHECK(gp_json_read_file(path, &j).code == GP_OK);
+    GP_CHECK(gp_record_check_json(&j, path).code == GP_OK);
+    const char *why = NULL;
+    GP_CHECK(gp_record_from_json(&j, &r, NULL, &why));
+    gp_json_free(&j);
+    const gp_value *rv = gp_record_find(&r, "l2_far_latency_cycles");
+    GP_CHECK(rv && fabs(rv->spread_between - a.spread_between) < 1e-6);
+    rv = gp_record_find(&r, "fp32_best_block_threads");
+    GP_CHECK(rv && rv->has_range && rv->range_lo == 256 && rv->range_hi == 768);
+    gp_record_free(&r);
+    return 0;
+}
+
+GP_TEST(rel2_compare_ranges_agree_when_they_overlap)
+{
+    gp_value a = point("fp32_best_block_threads", 256, -1, "threads");
+    gp_value b = point("fp32_best_block_threads", 768, -1, "threads");
+    gp_cmp_row row;
+    gp_cmp_value("fma_throughput", &a, &b, GP_CMP_DEFAULT_FLOOR, &row);
+    GP_CHECK(row.verdict == GP_CMP_DIFFERS); /* two arg-maxes of a flat plateau */
+    gp_value_range(&a, 256, 768);
+    gp_value_range(&b, 512, 1024);
+    gp_cmp_value("fma_throughput", &a, &b, GP_CMP_DEFAULT_FLOOR, &row);
+    GP_CHECK(row.verdict == GP_CMP_AGREES && row.band_src == GP_CMP_BAND_RANGE);
+    gp_value c = point("fp32_best_block_threads", 128, -1, "threads");
+    gp_value_range(&c, 64, 192);
+    gp_cmp_value("fma_throughput", &a, &c, GP_CMP_DEFAULT_FLOOR, &row);
+    GP_CHECK(row.verdict == GP_CMP_DIFFERS);
+    /* a point inside the other run's range agrees */
+    gp_value d = point("fp32_best_block_threads", 512, -1, "threads");
+    gp_cmp_value("fma_throughput", &a, &d, GP_CMP_DEFAULT_FLOOR, &row);
+    GP_CHECK(row.verdict == GP_CMP_AGREES);
+    return 0;
+}
