@@ -71,6 +71,9 @@ void gp_record_free(gp_record *r);
 /* Add a measured value; spread < 0 means unknown.  Returns the slot or NULL when full. */
 gp_value *gp_record_value(gp_record *r, const char *key, double value, const char *unit,
                           double spread, const char *method);
+/* How many fresh launches a probe repeats a run-to-run-sensitive value in
+ * (the first launch counts): cheap, and enough to see the spread. */
+#define GP_BETWEEN_LAUNCHES 3
 /* Give v a between-launch spread from n per-launch values (n >= 2; the
  * spread is (max - min) / |median|); no-op for v NULL or n < 2. */
 void gp_value_between(gp_value *v, const double *per_launch, int n);

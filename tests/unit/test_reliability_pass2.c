@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "analysis.h"
 #include "fsutil.h"
 #include "gp_test.h"
 #include "gp_test_table.h"
@@ -427,5 +428,19 @@ GP_TEST(rel2_compare_ranges_agree_when_they_overlap)
     gp_value d = point("fp32_best_block_threads", 512, -1, "threads");
     gp_cmp_value("fma_throughput", &a, &d, GP_CMP_DEFAULT_FLOOR, &row);
     GP_CHECK(row.verdict == GP_CMP_AGREES);
+    return 0;
+}
+
+GP_TEST(rel2_plateau_is_the_near_tie_range)
+{
+    /* one-CU fp32 rate by block size: flat within 0.05 % from 256 to 768 */
+    const double y[8] = {60.0, 110.0, 124.90, 124.93, 124.88, 124.94, 120.0, 124.94};
+    int lo, hi;
+    gp_analysis_plateau(y, 8, 5, 0.001, &lo, &hi);
+    GP_CHECK(lo == 2 && hi == 5); /* contiguous: index 7 is past a dip */
+    gp_analysis_plateau(y, 8, 5, 0.0, &lo, &hi);
+    GP_CHECK(lo == 5 && hi == 5);
+    gp_analysis_plateau(y, 8, 9, 0.001, &lo, &hi);
+    GP_CHECK(lo == -1 && hi == -1);
     return 0;
 }
