@@ -502,10 +502,29 @@ static void band_text(char *out, size_t n, const gp_cmp_row *r)
                                                         : "floor");
 }
 
+/* A folder as the page names it: as given when relative, by its base name
+ * when absolute (a committed comparison must not carry /home/... paths). */
+static void shown_dir(char *out, size_t n, const char *dir)
+{
+    if (!dir || dir[0] != '/') {
+        snprintf(out, n, "%s", dir ? dir : "");
+        return;
+    }
+    size_t len = strlen(dir);
+    while (len > 1 && dir[len - 1] == '/')
+        len--;
+    size_t start = len;
+    while (start > 0 && dir[start - 1] != '/')
+        start--;
+    snprintf(out, n, "%.*s", (int)(len - start), dir + start);
+}
+
 static void side_line(FILE *f, const char *which, const char *dir, const gp_cmp_side *s)
 {
+    char shown[512];
+    shown_dir(shown, sizeof shown, dir);
     fprintf(f, "- Run %s: `", which);
-    cell(f, dir);
+    cell(f, shown);
     fprintf(f, "`: ");
     cell(f, s->name);
     fprintf(f, " (%s", s->arch[0] ? s->arch : "arch unknown");

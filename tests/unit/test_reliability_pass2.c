@@ -70,6 +70,7 @@ GP_TEST(rel2_compare_missing_probe_differs_unless_narrowed)
     gp_cmp_write_md(f, &res);
     fclose(f);
     GP_CHECK(strstr(md, "**1 probe in one run only**"));
+    GP_CHECK(!strstr(md, dir) && strstr(md, "- Run B: `b`")); /* absolute folders by base name */
     GP_CHECK(strstr(md, "probe only in run A (a difference: the other run has no record): lds"));
     gp_cmp_result_free(&res);
     /* --only narrows: lds not named, nothing missing */
