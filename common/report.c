@@ -183,18 +183,6 @@ typedef struct report {
     char results_name[256], out_name[256], table_name[300];
 } report;
 
-/* "results" for "/work/build/results/" (trailing slashes dropped). */
-static void base_name_of(char *out, size_t n, const char *path)
-{
-    size_t len = strlen(path);
-    while (len > 1 && path[len - 1] == '/')
-        len--;
-    size_t start = len;
-    while (start > 0 && path[start - 1] != '/')
-        start--;
-    snprintf(out, n, "%.*s", (int)(len - start), path + start);
-}
-
 static int col_constant(const gp_series *s, int c)
 {
     double first = NAN;
@@ -637,8 +625,8 @@ static gp_status load(report *R)
         return st;
 
     /* The tuning table, where the characterize run writes it. */
-    base_name_of(R->results_name, sizeof R->results_name, R->results_dir);
-    base_name_of(R->out_name, sizeof R->out_name, R->out_dir);
+    gp_fs_base_name(R->results_name, sizeof R->results_name, R->results_dir);
+    gp_fs_base_name(R->out_name, sizeof R->out_name, R->out_dir);
     const char *dirs[2] = {R->out_dir, R->results_dir}, *names_[2] = {R->out_name, R->results_name};
     for (int i = 0; i < 2 && !R->table; i++) {
         snprintf(R->table_path, sizeof R->table_path, "%s/table.txt", dirs[i]);

@@ -506,17 +506,10 @@ static void band_text(char *out, size_t n, const gp_cmp_row *r)
  * when absolute (a committed comparison must not carry /home/... paths). */
 static void shown_dir(char *out, size_t n, const char *dir)
 {
-    if (!dir || dir[0] != '/') {
+    if (dir && dir[0] == '/')
+        gp_fs_base_name(out, n, dir);
+    else
         snprintf(out, n, "%s", dir ? dir : "");
-        return;
-    }
-    size_t len = strlen(dir);
-    while (len > 1 && dir[len - 1] == '/')
-        len--;
-    size_t start = len;
-    while (start > 0 && dir[start - 1] != '/')
-        start--;
-    snprintf(out, n, "%.*s", (int)(len - start), dir + start);
 }
 
 static void side_line(FILE *f, const char *which, const char *dir, const gp_cmp_side *s)
