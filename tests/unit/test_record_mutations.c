@@ -38,27 +38,6 @@ static uint64_t rng(void)
     return rng_state;
 }
 
-static char *slurp(const char *path, size_t *n)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long len = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)len + 1);
-    if (buf && fread(buf, 1, (size_t)len, f) != (size_t)len) {
-        free(buf);
-        buf = NULL;
-    }
-    fclose(f);
-    if (buf) {
-        buf[len] = '\0';
-        *n = (size_t)len;
-    }
-    return buf;
-}
-
 static int spit(const char *path, const char *text, size_t n)
 {
     FILE *f = fopen(path, "wb");
@@ -176,13 +155,22 @@ static int clear_dir(const mut_ctx *c)
         size_t n;
         snprintf(in, sizeof in, "%s/%s", c->src_records, record_files[i]);
         snprintf(out, sizeof out, "%s/%s", c->dir, record_files[i]);
-        char *text = slurp(in, &n);
+        char *text = gp_test_read_text(in, &n);
         int ok = text && spit(out, text, n);
         free(text);
         if (!ok)
             return 0;
     }
     return 1;
+}
+
+/* One recorded file, picked by the seeded generator, read whole. */
+static char *random_record(const mut_ctx *c, const char **file, size_t *n)
+{
+    char in[1200];
+    *file = record_files[rng() % NFILES];
+    snprintf(in, sizeof in, "%s/%s", c->src_records, *file);
+    return gp_test_read_text(in, n);
 }
 
 GP_TEST(mut_corrupt_values_are_bad_input_everywhere)
@@ -193,11 +181,10 @@ GP_TEST(mut_corrupt_values_are_bad_input_everywhere)
     rng_state = 0x15C0FFEEull;
     int tried = 0;
     for (int round = 0; round < 40; round++) {
-        const char *file = record_files[rng() % NFILES];
-        char in[1200], path[1200];
+        const char *file;
+        char path[1200];
         size_t n;
-        snprintf(in, sizeof in, "%s/%s", c.src_records, file);
-        char *text = slurp(in, &n);
+        char *text = random_record(&c, &file, &n);
         GP_CHECK(text != NULL);
         int nv = count_of(text, "\"value\": ");
         GP_CHECK(nv > 0);
@@ -229,7 +216,7 @@ GP_TEST(mut_null_while_detected_and_reasonless_none_are_bad_input)
     char in[1200], path[1200];
     size_t n;
     snprintf(in, sizeof in, "%s/register_limits.json", c.src_records);
-    char *text = slurp(in, &n);
+    char *text = gp_test_read_text(in, &n);
     GP_CHECK(text != NULL);
     /* per_cu: 65536 -> null, "detected" still true (the case) */
     char *at = strstr(text, "\"key\": \"per_cu\", \"value\": ");
@@ -267,11 +254,10 @@ GP_TEST(mut_random_bytes_never_crash)
     GP_CHECK(setup(&c));
     rng_state = 0x2026112315ull;
     for (int round = 0; round < 40; round++) {
-        const char *file = record_files[rng() % NFILES];
-        char in[1200], path[1200];
+        const char *file;
+        char path[1200];
         size_t n;
-        snprintf(in, sizeof in, "%s/%s", c.src_records, file);
-        char *text = slurp(in, &n);
+        char *text = random_record(&c, &file, &n);
         GP_CHECK(text != NULL && n > 0);
         int edits = 1 + (int)(rng() % 4);
         for (int e = 0; e < edits && n > 1; e++) {
