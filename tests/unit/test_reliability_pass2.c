@@ -280,6 +280,29 @@ GP_TEST(rel2_report_names_its_input_by_base_name)
     return 0;
 }
 
+/* The tuning table the pages quote is named relative to its folder too. */
+GP_TEST(rel2_report_names_its_table_by_base_name)
+{
+    char src[1024], dir[] = "/tmp/gp_unit_rel2XXXXXX", r[300], path[400];
+    GP_CHECK(gp_test_source_path(src, sizeof src, "tests/data/h200/records"));
+    GP_CHECK(mkdtemp(dir) != NULL);
+    snprintf(r, sizeof r, "%s/results", dir);
+    GP_CHECK(copy_records(src, r, NULL));
+    snprintf(path, sizeof path, "%s/table.txt", r);
+    GP_CHECK(gp_test_write_text(path, "[device]\nname = test\n"));
+    GP_CHECK(gp_report_write(r, r).code == GP_OK);
+    static const char *const pages[] = {"report.md", "report.html"};
+    for (int i = 0; i < 2; i++) {
+        snprintf(path, sizeof path, "%s/%s", r, pages[i]);
+        char *text = gp_test_read_text(path, NULL);
+        GP_CHECK(text != NULL);
+        int ok = strstr(text, "results/table.txt") && !strstr(text, dir);
+        free(text);
+        GP_CHECK(ok);
+    }
+    return 0;
+}
+
 /* ---- messages ---- */
 
 GP_TEST(rel2_table_check_dir_says_directory)
