@@ -174,9 +174,7 @@ GP_TEST(rel2_table_sector_divides_line_once_both_exist)
         printf("note: cache.l1.sector_bytes not in the schema yet; rule waits for it\n");
         return 0;
     }
-    gp_status st = check_edited("line_bytes     = 32",
-                                "line_bytes = 32  # measured cache_latency 2026-11-21\n"
-                                "sector_bytes = 64  # measured cache_latency 2026-11-21");
+    gp_status st = check_edited("sector_bytes   = 32", "sector_bytes = 256  # measured cache_latency 2026-11-21");
     GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "must divide its line_bytes"));
     return 0;
 }

@@ -961,17 +961,17 @@ GP_TEST(report_shows_build_line)
     GP_CHECK(gp_record_write(&b, dir).code == GP_OK);
 
     snprintf(p, sizeof p, "%s/atomics.json", dir);
-    char *json = slurp(p);
+    char *json = gp_test_read_text(p, NULL);
     GP_CHECK(json && strstr(json, "\"gpuprobe_build\": \"gpuprobe 9.9.9 (git abc123); backend cuda: sm_90\""));
     free(json);
     GP_CHECK(gp_report_write(dir, out).code == GP_OK);
     snprintf(p, sizeof p, "%s/report.md", out);
-    char *md = slurp(p);
+    char *md = gp_test_read_text(p, NULL);
     GP_CHECK(md && strstr(md, "| measured by | gpuprobe 9.9.9 (git abc123); backend cuda: sm_90 |"));
     GP_CHECK(strstr(md, "more than one build:** lds was measured by gpuprobe 0.1.0 (an older record"));
     free(md);
     snprintf(p, sizeof p, "%s/report.html", out);
-    char *html = slurp(p);
+    char *html = gp_test_read_text(p, NULL);
     GP_CHECK(html && strstr(html, "<th>measured by</th><td>gpuprobe 9.9.9 (git abc123)"));
     free(html);
     gp_record_free(&a);
