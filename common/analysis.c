@@ -305,3 +305,19 @@ void gp_analysis_plateau(const double *y, size_t n, int ipk, double rel, int *lo
     *lo = a;
     *hi = b;
 }
+
+void gp_analysis_near_ties(const double *y, size_t n, int ipk, double rel, int *lo, int *hi)
+{
+    *lo = *hi = -1;
+    if (!y || ipk < 0 || (size_t)ipk >= n || !isfinite(y[ipk]))
+        return;
+    if (!(rel >= 0) || !isfinite(rel))
+        rel = 0;
+    double bar = y[ipk] * (1 - rel);
+    for (size_t i = 0; i < n; i++)
+        if (isfinite(y[i]) && y[i] >= bar) {
+            if (*lo < 0)
+                *lo = (int)i;
+            *hi = (int)i;
+        }
+}

@@ -148,14 +148,16 @@ static gp_status sweep_one_cu(gp_probe_ctx *ctx, fma_run *t, double target_ms, i
     snprintf(m, sizeof m, "one block on one CU, %d independent fp32 FMA chains per thread, best over "
                           "%d..%d threads; FMA count / (event time x measured clock)", GP_FMA_ACC, w, max);
     set_value(ctx->rec, "fp32_fma_per_cycle_per_cu", y[ipk], "FMA/cycle", sp[ipk], m);
-    /* A flat plateau makes the arg-max a coin toss between runs (256 and 768
-     * on the H200, 0.05 % apart): record every block size within the peak's
-     * spread as a range; the value stays the arg-max. */
+    /* Near-ties make the arg-max a coin toss between runs (256, 512 and 768
+     * on the H200, 0.05 % apart, with lower rates between them: the one-CU
+     * curve is a saw-tooth over whole groups of 8 waves): record the span from
+     * the first to the last block size within the peak's spread as a range;
+     * the value stays the arg-max. */
     int plo, phi;
-    gp_analysis_plateau(y, (size_t)n, ipk, sp[ipk] > 0.001 ? sp[ipk] : 0.001, &plo, &phi);
+    gp_analysis_near_ties(y, (size_t)n, ipk, sp[ipk] > 0.001 ? sp[ipk] : 0.001, &plo, &phi);
     gp_value *best = set_value(ctx->rec, "fp32_best_block_threads", thr[ipk], "threads", -1,
-                               "block size of the one-CU peak; range: the block sizes within the peak's spread "
-                               "(at least 0.1 %)");
+                               "block size of the one-CU peak; range: first to last block size within the peak's "
+                               "spread (at least 0.1 %)");
     if (plo >= 0)
         gp_value_range(best, thr[plo], thr[phi]);
     int imin = gp_analysis_first_reaching(x, y, (size_t)n, y[ipk], PEAK_FRAC);
