@@ -8,8 +8,9 @@
 #      the shipped table, benched in one run (rules.md)
 #   B  `ctest -L kernels` (every kernel under every table), the new-GPU test
 #      (this arch's shipped table hidden), the second-wave benches
-#   C  the quick test label's duration, and the sm_90 package unpacked
-#      outside the build tree: characterize from there, compare with A's run
+#   C  the two microbench runs and their comparison again, the quick test
+#      label's duration, and the sm_90 package unpacked outside the build
+#      tree: characterize from there, compare with the build tree's run
 # Logs and results land in OUT (fetch them before the next call empties it).
 set -uo pipefail
 out=$1 part=$2
@@ -35,8 +36,7 @@ arch=$($g info | awk '$1 == "arch" {print $2}')
 kernels1="ssim conv2d transpose reduce"
 kernels2=$($g list 2>/dev/null | awk '/^kernels/ {k = 1; next} k && NF {print $1}' | grep -vxE 'ssim|conv2d|transpose|reduce' | tr '\n' ' ')
 
-case $part in
-A)
+repeat_runs() {
     for r in 1 2; do
         step "ctest -L microbench, run $r"
         rm -rf "$b/results"
@@ -52,6 +52,11 @@ A)
     $g compare "$out/run1" "$out/run2" --out "$out/repeat-runs.md" >/dev/null
     echo "compare rc=$?"
     grep -m3 -E "agree|differ|one run only" "$out/repeat-runs.md"
+}
+
+case $part in
+A)
+    repeat_runs
     step "tune ($kernels1) on a copy of run 2"
     cp "$out/run2/table.txt" "$out/rule_only"
     rm -rf "$out/tune" && cp -r "$out/run2" "$out/tune"
@@ -62,6 +67,13 @@ A)
     [ -f "tables/$arch" ] && tables="$tables --table tables/$arch"
     $g bench $kernels1 --out "$out/bench1" $tables >"$out/bench1.md" 2>"$out/bench1_log.txt" \
         || tail -20 "$out/bench1_log.txt"
+    if [ -n "${GP_WITH_QUICK:-}" ]; then
+        step "ctest -L quick"
+        ctest --test-dir "$b" -L quick --timeout 600 --output-on-failure >"$out/ctest_quick.raw" 2>&1
+        echo "ctest -L quick rc=$?" >>"$out/ctest_quick.raw"
+        clean "$out/ctest_quick.raw" >"$out/ctest_quick.txt" && rm "$out/ctest_quick.raw"
+        tail -3 "$out/ctest_quick.txt"
+    fi
     ;;
 B)
     [ -f "$b/results/table.txt" ] || { step "no results from part A here: ctest -L microbench"; \
@@ -83,6 +95,7 @@ B)
     fi
     ;;
 C)
+    repeat_runs
     step "ctest -L quick (the test workflow's GPU part)"
     s=$(date +%s)
     ctest --test-dir "$b" -L quick --timeout 600 --output-on-failure >"$out/ctest_quick.raw" 2>&1
