@@ -176,11 +176,33 @@ extern __shared__ float gp_transpose_smem[];
 #define GP_T_BOUNDS(TILE, ITEMS, VEC, SWZ) __launch_bounds__(GP_T_THREADS(TILE, ITEMS, VEC))
 #endif
 
+/* Items a thread stages in registers at once (GP_T_CHUNK), and the pragma of
+ * the loop over chunks.  clang 15 (Debian's ROCm 5.2) gives a gfx11 kernel at
+ * most 128 VGPRs whatever its block size, launch bounds, amdgpu_waves_per_eu
+ * or amdgpu_num_vgpr (the same IR compiled for gfx1030 or gfx1010 gets up to
+ * 256): read from `.vgpr_count` with -Rpass-analysis=kernel-resource-usage.
+ * With 16 items (8 of VEC 4) fully unrolled, the hoisted 64-bit row offsets
+ * and staged values need 134-204 VGPRs (gfx900's counts), so gfx11 spilled
+ * 32-344 bytes.  There the items go in chunks of at most 16 elements, one
+ * chunk live at a time, in a loop kept rolled, and the other loops over
+ * rows (GP_T_ROW_UNROLL: write-out, partial tiles) stay rolled too, so no
+ * row offsets are hoisted across the tile loop.  Elsewhere one chunk of ITEMS, fully unrolled loops: the
+ * code the other targets always had. */
+#if defined(GP_VENDOR_AMD) && defined(__GFX11__)
+#define GP_T_CHUNK(ITEMS, VEC) ((ITEMS) * (VEC) > 16 ? 16 / (VEC) : (ITEMS))
+#define GP_T_CHUNK_LOOP _Pragma("unroll 1")
+#define GP_T_ROW_UNROLL _Pragma("unroll 1")
+#else
+#define GP_T_CHUNK(ITEMS, VEC) (ITEMS)
+#define GP_T_CHUNK_LOOP
+#define GP_T_ROW_UNROLL _Pragma("unroll")
+#endif
+
 template <int TILE, int ITEMS, int VEC, int SWZ, int S>
 __global__ void GP_T_BOUNDS(TILE, ITEMS, VEC, SWZ)
 gp_transpose_kernel(const float *__restrict__ in, float *__restrict__ out, gp_transpose_geom g, int pitch)
 {
-    enum { BR = TILE / ITEMS, NC = TILE / VEC };
+    enum { BR = TILE / ITEMS, NC = TILE / VEC, CH = GP_T_CHUNK(ITEMS, VEC) };
     float *tile = gp_transpose_smem;
     const int tx = threadIdx.x, ty = threadIdx.y;
     const long long rows = g.rows, cols = g.cols;
@@ -192,25 +214,28 @@ gp_transpose_kernel(const float *__restrict__ in, float *__restrict__ out, gp_tr
         /* Steps 1 and 2: global -> (registers) -> shared. */
         const float *src = in + row0 * cols + col0;
         if (full) {
-            float v[ITEMS][VEC];
             const float *p = src + (long long)ty * cols + tx * VEC;
+            GP_T_CHUNK_LOOP
+            for (int k0 = 0; k0 < ITEMS; k0 += CH) {
+                float v[CH][VEC];
 #pragma unroll
-            for (int k = 0; k < ITEMS; k++)
-                gp_tvec<VEC>::template load<S>(p + (long long)(k * BR) * cols, v[k]);
+                for (int k = 0; k < CH; k++)
+                    gp_tvec<VEC>::template load<S>(p + (long long)((k0 + k) * BR) * cols, v[k]);
 #pragma unroll
-            for (int k = 0; k < ITEMS; k++) {
-                const int r = ty + k * BR;
-                if (SWZ) {
-                    gp_tvec<VEC>::template store<0>(tile + smem_at<TILE, VEC, SWZ>(r, tx * VEC, pitch), v[k]);
-                } else {
+                for (int k = 0; k < CH; k++) {
+                    const int r = ty + (k0 + k) * BR;
+                    if (SWZ) {
+                        gp_tvec<VEC>::template store<0>(tile + smem_at<TILE, VEC, SWZ>(r, tx * VEC, pitch), v[k]);
+                    } else {
 #pragma unroll
-                    for (int e = 0; e < VEC; e++)
-                        tile[smem_at<TILE, VEC, SWZ>(r, tx * VEC + e, pitch)] = v[k][e];
+                        for (int e = 0; e < VEC; e++)
+                            tile[smem_at<TILE, VEC, SWZ>(r, tx * VEC + e, pitch)] = v[k][e];
+                    }
                 }
             }
         } else {
             const int nr = (int)min((long long)TILE, rows - row0), nc = (int)min((long long)TILE, cols - col0);
-#pragma unroll
+            GP_T_ROW_UNROLL
             for (int k = 0; k < ITEMS; k++) {
                 const int r = ty + k * BR;
 #pragma unroll
@@ -228,7 +253,7 @@ gp_transpose_kernel(const float *__restrict__ in, float *__restrict__ out, gp_tr
         if (full && SWZ) {
             /* VEC x VEC sub-blocks: input rows tx*VEC.., columns cb*VEC.. (NC
              * and BR are powers of two: with BR > NC the rows ty >= NC idle). */
-#pragma unroll
+            GP_T_ROW_UNROLL
             for (int k = 0; k < (NC + BR - 1) / BR; k++) {
                 const int cb = ty + k * BR;
                 if (BR > NC && cb >= NC)
@@ -249,7 +274,7 @@ gp_transpose_kernel(const float *__restrict__ in, float *__restrict__ out, gp_tr
             }
         } else if (full) {
             float *p = dst + (long long)ty * rows + tx * VEC;
-#pragma unroll
+            GP_T_ROW_UNROLL
             for (int k = 0; k < ITEMS; k++) {
                 const int c = ty + k * BR;
                 float w[VEC];
@@ -260,7 +285,7 @@ gp_transpose_kernel(const float *__restrict__ in, float *__restrict__ out, gp_tr
             }
         } else {
             const int nr = (int)min((long long)TILE, rows - row0), nc = (int)min((long long)TILE, cols - col0);
-#pragma unroll
+            GP_T_ROW_UNROLL
             for (int k = 0; k < ITEMS; k++) {
                 const int c = ty + k * BR;
 #pragma unroll
