@@ -157,7 +157,7 @@ static const gp_table_key keys[] = {
     {"kernel.gemm", "block", GP_TV_INT, "threads", 64, 1024, R | NN | P2, "rule block_from_launch, swept gemm", "gemm", "threads per block"},
 
     {"kernel.scan", "block", GP_TV_INT, "threads", 64, 1024, R | NN | P2, "rule block_from_launch, swept scan", "scan", "threads per block"},
-    {"kernel.scan", "items_per_thread", GP_TV_INT, "elements", 1, 32, R | NN, "rule ilp_from_dram_latency, swept scan", "scan", "elements each thread scans serially"},
+    {"kernel.scan", "items_per_thread", GP_TV_INT, "elements", 1, 32, R | NN, "rule ilp_from_dram_latency, swept scan", "scan", "elements per thread per tile, whole 16-byte vectors: 4, 8, 16 or 32 (others are rounded)"},
 
     {"kernel.histogram", "block", GP_TV_INT, "threads", 64, 1024, R | NN | P2, "rule block_from_launch, swept histogram", "histogram", "threads per block"},
     {"kernel.histogram", "items_per_thread", GP_TV_INT, "elements", 1, 64, R | NN, "rule ilp_from_dram_latency, swept histogram", "histogram", "elements each thread bins"},
