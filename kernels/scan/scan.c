@@ -6,25 +6,13 @@
 #include <math.h>
 #include <string.h>
 
+#include "kutil.h"
+
 /* Descriptors start here in the workspace (after the tile counter); scan.hip
  * GP_SCAN_WS_DESC. */
 #define WS_DESC 16
 /* Epochs fit in 30 bits of the descriptor (scan.hip). */
 #define EPOCH_LIMIT (1u << 30)
-
-static int floor_pow2(long long v)
-{
-    int p = 1;
-    while ((long long)p * 2 <= v && p < (1 << 30))
-        p *= 2;
-    return p;
-}
-
-static void add_note(gp_scan_params *p, const char *what)
-{
-    size_t len = strlen(p->note);
-    snprintf(p->note + len, sizeof p->note - len, "%s%s", len ? "; " : "", what);
-}
 
 void gp_scan_params_fit(gp_scan_params *p, const gp_device_info *dev)
 {
@@ -39,18 +27,20 @@ void gp_scan_params_fit(gp_scan_params *p, const gp_device_info *dev)
     }
     int items = p->items < GP_SCAN_MIN_ITEMS   ? GP_SCAN_MIN_ITEMS
                 : p->items > GP_SCAN_MAX_ITEMS ? GP_SCAN_MAX_ITEMS
-                                               : floor_pow2(p->items);
+                                               : gp_floor_pow2(p->items);
     if (items != p->items)
-        add_note(p, "items_per_thread rounded to 4, 8, 16 or 32 (whole 16-byte vectors)");
+        gp_note_append(p->note, sizeof p->note,
+                       "items_per_thread rounded to 4, 8, 16 or 32 (whole 16-byte vectors)");
     /* Whole waves of 64 (every wave size divides it), at most what the device
      * and the kernel's register budget allow. */
-    int block = p->block < wave ? wave : floor_pow2(p->block);
+    int block = p->block < wave ? wave : gp_floor_pow2(p->block);
     int lim = GP_SCAN_BLOCK_LIMIT(items);
-    lim = floor_pow2(max_threads < lim ? max_threads : lim);
+    lim = gp_floor_pow2(max_threads < lim ? max_threads : lim);
     if (block > lim)
         block = lim;
     if (block != p->block)
-        add_note(p, "block fitted to the device and the kernel's register budget");
+        gp_note_append(p->note, sizeof p->note,
+                       "block fitted to the device and the kernel's register budget");
     p->block = block;
     p->items = items;
 }
@@ -98,13 +88,7 @@ gp_status gp_scan_ws_create(gp_scan_ws *ws, size_t max_tiles)
     if (max_tiles < 1 || max_tiles >= GP_SCAN_MAX_TILES)
         return gp_fail(GP_ERR_USAGE, "scan workspace: %zu tiles outside 1..%zu", max_tiles, GP_SCAN_MAX_TILES - 1);
     size_t bytes = gp_scan_ws_bytes(max_tiles);
-    GP_TRY(gp_rt_malloc(&ws->d, bytes));
-    gp_status st = gp_rt_memset(ws->d, 0, bytes);
-    if (st.code != GP_OK) {
-        gp_rt_free(ws->d);
-        ws->d = NULL;
-        return st;
-    }
+    GP_TRY(gp_dev_alloc_zero(&ws->d, bytes));
     ws->bytes = bytes;
     ws->max_tiles = max_tiles;
     return gp_ok();
@@ -159,26 +143,35 @@ static gp_status next_epoch(gp_scan_ws *ws, unsigned *epoch)
     return gp_ok();
 }
 
+/* Checks, then the run's epoch; *go = 0 when there is nothing to launch. */
+static gp_status prepare(const char *what, const void *d_in, const void *d_out, size_t n, int exclusive,
+                         gp_scan_ws *ws, const gp_scan_params *p, unsigned *epoch, int *go)
+{
+    *go = 0;
+    GP_TRY(check_args(what, d_in, d_out, n, exclusive, ws, p));
+    if (n == 0)
+        return gp_ok();
+    GP_TRY(next_epoch(ws, epoch));
+    *go = 1;
+    return gp_ok();
+}
+
 gp_status gp_scan_f32(const float *d_in, float *d_out, size_t n, int exclusive, gp_scan_ws *ws,
                       const gp_scan_params *p)
 {
-    unsigned epoch;
-    GP_TRY(check_args("scan f32", d_in, d_out, n, exclusive, ws, p));
-    if (n == 0)
-        return gp_ok();
-    GP_TRY(next_epoch(ws, &epoch));
-    return gp_scan_launch_f32(d_in, d_out, n, exclusive, ws->d, epoch, p->block, p->items);
+    unsigned epoch = 0;
+    int go;
+    GP_TRY(prepare("scan f32", d_in, d_out, n, exclusive, ws, p, &epoch, &go));
+    return go ? gp_scan_launch_f32(d_in, d_out, n, exclusive, ws->d, epoch, p->block, p->items) : gp_ok();
 }
 
 gp_status gp_scan_i32(const int32_t *d_in, int32_t *d_out, size_t n, int exclusive, gp_scan_ws *ws,
                       const gp_scan_params *p)
 {
-    unsigned epoch;
-    GP_TRY(check_args("scan i32", d_in, d_out, n, exclusive, ws, p));
-    if (n == 0)
-        return gp_ok();
-    GP_TRY(next_epoch(ws, &epoch));
-    return gp_scan_launch_i32(d_in, d_out, n, exclusive, ws->d, epoch, p->block, p->items);
+    unsigned epoch = 0;
+    int go;
+    GP_TRY(prepare("scan i32", d_in, d_out, n, exclusive, ws, p, &epoch, &go));
+    return go ? gp_scan_launch_i32(d_in, d_out, n, exclusive, ws->d, epoch, p->block, p->items) : gp_ok();
 }
 
 static int ceil_log2(long long v)

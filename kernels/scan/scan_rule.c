@@ -19,6 +19,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "kutil.h"
 #include "scan.h"
 
 #define SCAN_REGS_PER_THREAD 64
@@ -33,22 +34,6 @@ static gp_status fact(const gp_table *t, const char *sec, const char *key, doubl
     return gp_ok();
 }
 
-static int floor_pow2(double v)
-{
-    int p = 1;
-    while (p * 2 <= v && p < (1 << 30))
-        p *= 2;
-    return p;
-}
-
-static int ceil_pow2(double v)
-{
-    int p = 1;
-    while (p < v && p < (1 << 30))
-        p *= 2;
-    return p;
-}
-
 gp_status gp_scan_rule(gp_table *t)
 {
     double wave, cus, regs, bw, lat, minblock;
@@ -59,14 +44,14 @@ gp_status gp_scan_rule(gp_table *t)
     GP_TRY(fact(t, "dram", "latency_ns", 1, 1e5, &lat));
     GP_TRY(fact(t, "launch", "min_block_for_peak", 1, 1024, &minblock));
 
-    int block = floor_pow2(minblock);
+    int block = gp_floor_pow2(minblock);
     int lo = 4 * (int)wave < 64 ? 64 : 4 * (int)wave;
     block = block < lo ? lo : block > 512 ? 512 : block;
 
     double need = 2.0 * bw * lat / cus;          /* bytes in flight per CU (GB/s x ns = bytes) */
     double resident = floor(regs / SCAN_REGS_PER_THREAD);
     double per_thread = need / resident;         /* bytes each resident thread keeps in flight */
-    int items = 4 * ceil_pow2(per_thread / 16.0); /* whole 16-byte vectors */
+    int items = 4 * gp_ceil_pow2(per_thread / 16.0); /* whole 16-byte vectors */
     items = items < 4 ? 4 : items > 16 ? 16 : items;
 
     char prov[256];

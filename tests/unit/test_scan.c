@@ -16,24 +16,6 @@
 
 static const char *const table_names[] = {"generic", "sm_90", "sm_80", "gfx900"};
 
-static gp_device_info fake_dev(int wave, int max_threads, int cus)
-{
-    gp_device_info d;
-    memset(&d, 0, sizeof d);
-    d.compute_units = cus;
-    d.wave_size = wave;
-    d.max_threads_per_block = max_threads;
-    d.max_block_dim[0] = max_threads, d.max_block_dim[1] = max_threads, d.max_block_dim[2] = 64;
-    d.max_grid_dim[0] = 0x7fffffff;
-    return d;
-}
-
-static int load_table(const char *name, gp_table *t)
-{
-    char rel[64];
-    snprintf(rel, sizeof rel, "tables/%s", name);
-    return gp_test_load_table(rel, t);
-}
 
 GP_TEST(scan_ref_hand)
 {
@@ -251,10 +233,10 @@ GP_TEST(scan_bound_holds_for_the_gpu_order)
 
 GP_TEST(scan_params_from_tables)
 {
-    const gp_device_info devs[3] = {fake_dev(32, 1024, 132), fake_dev(64, 1024, 64), fake_dev(64, 256, 8)};
+    const gp_device_info devs[3] = {gp_test_fake_dev(32, 1024, 132), gp_test_fake_dev(64, 1024, 64), gp_test_fake_dev(64, 256, 8)};
     for (size_t i = 0; i < sizeof table_names / sizeof table_names[0]; i++) {
         gp_table t;
-        GP_CHECK(load_table(table_names[i], &t));
+        GP_CHECK(gp_test_load_shipped(table_names[i], &t));
         for (int d = 0; d < 3; d++) {
             gp_scan_params p;
             GP_CHECK(gp_scan_params_from_table(&t, &devs[d], &p).code == GP_OK);
@@ -268,7 +250,7 @@ GP_TEST(scan_params_from_tables)
 
 GP_TEST(scan_params_clamped)
 {
-    gp_device_info d = fake_dev(64, 1024, 64);
+    gp_device_info d = gp_test_fake_dev(64, 1024, 64);
     gp_scan_params p = {1024, 32, ""};
     gp_scan_params_fit(&p, &d);
     GP_CHECK(p.block == 512 && p.items == 32 && strstr(p.note, "block"));
@@ -332,10 +314,10 @@ GP_TEST(scan_registered_with_candidates)
     const gp_kernel *k = gp_kernel_find("scan");
     GP_CHECK(k && k->verify && k->bench && k->print_params && k->candidates);
     gp_table base;
-    GP_CHECK(load_table("gfx900", &base));
+    GP_CHECK(gp_test_load_shipped("gfx900", &base));
     static gp_table out[32];
     int n = 0;
-    gp_device_info h200 = fake_dev(32, 1024, 132);
+    gp_device_info h200 = gp_test_fake_dev(32, 1024, 132);
     GP_CHECK(k->candidates(&base, &h200, out, 32, &n).code == GP_OK);
     GP_CHECK(n > 4 && n <= 32 && gp_table_equal(&out[0], &base));
     int tiles[8] = {0}; /* distinct tile sizes 2^10 .. 2^14 seen */
@@ -360,7 +342,7 @@ GP_TEST(scan_registered_with_candidates)
 
 static int rule_on(const char *name, gp_table *t, long long *block, long long *items, gp_status *st)
 {
-    if (!load_table(name, t))
+    if (!gp_test_load_shipped(name, t))
         return 0;
     *st = gp_scan_rule(t);
     if (st->code == GP_OK) {
@@ -401,7 +383,7 @@ GP_TEST(scan_shipped_rule_rows_match_the_rule)
     int checked = 0;
     for (size_t i = 0; i < sizeof table_names / sizeof table_names[0]; i++) {
         gp_table shipped, derived;
-        GP_CHECK(load_table(table_names[i], &shipped) && load_table(table_names[i], &derived));
+        GP_CHECK(gp_test_load_shipped(table_names[i], &shipped) && gp_test_load_shipped(table_names[i], &derived));
         if (gp_scan_rule(&derived).code != GP_OK)
             continue;
         const char *keys[2] = {"block", "items_per_thread"};
