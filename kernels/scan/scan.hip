@@ -6,7 +6,8 @@
  * ("virtual" indices: real index + head, head = (d_in mod 16) / 4), so every
  * group of 4 virtual elements is one aligned 16-byte vector.  A block takes
  * the next tile from an atomic counter (so it only waits on tiles already
- * taken, by blocks already running) and owns block x items elements: each
+ * taken, by blocks already running; it loads tile blockIdx.x meanwhile, the
+ * usual answer) and owns block x items elements: each
  * wave a contiguous segment of V = items/4 rows of GP_WAVE_SIZE vectors, lane
  * l loading vector l of every row (each row one coalesced 16-byte load per
  * lane; all V loads issued before the first add: V x 16 bytes in flight per
@@ -169,6 +170,26 @@ static __device__ __forceinline__ void store_vec(E *out, size_t vi, size_t head,
 #undef GP_SCAN_ST
 }
 
+/* The calling thread's V vectors of the tile at virtual element tbase (its
+ * wave's segment plus its lane: woff): 16-byte loads, all issued before any
+ * use; element by element only in a tile at either end. */
+template <typename E, int V>
+static __device__ __forceinline__ void load_tile(const E *in, size_t tbase, size_t tile_elems, size_t woff,
+                                                 size_t head, size_t end, typename gp_sc<E>::V *v)
+{
+    typedef typename gp_sc<E>::V Vt;
+    const size_t seg = tbase + woff;
+    if (tbase >= head && tbase + tile_elems <= end) {
+#pragma unroll
+        for (int j = 0; j < V; j++)
+            v[j] = *(const Vt *)(in + (seg + (size_t)j * GP_WAVE_SIZE * 4 - head));
+    } else {
+#pragma unroll
+        for (int j = 0; j < V; j++)
+            v[j] = load_vec(in, seg + (size_t)j * GP_WAVE_SIZE * 4, head, end);
+    }
+}
+
 /* Block limit per V (scan.h GP_SCAN_BLOCK_LIMIT): 1024 threads within 64
  * registers up to 4 vectors per thread, 512 within 128 for 8. */
 #define GP_SCAN_LB(V) ((V) <= 4 ? 1024 : 512)
@@ -192,23 +213,23 @@ gp_scan_kernel(const E *in, E *out, size_t n, size_t head, int exclusive, unsign
             atomicExch(counter, 0u); /* the last ticket: ready for the next run */
         s_tile = t;
     }
-    __syncthreads();
-    const unsigned tile = s_tile;
-    const size_t tile_elems = (size_t)blockDim.x * 4 * V;
-    const size_t tbase = (size_t)tile * tile_elems, end = head + n;
-    const size_t seg = tbase + (size_t)wid * W * 4 * V + (size_t)lane * 4;
-    const bool full = tbase >= head && tbase + tile_elems <= end;
-
+    /* Load tile blockIdx.x while the ticket travels (blocks start in index
+     * order in practice, so the ticket is nearly always that tile): the
+     * ticket's round trip hides under the loads.  A different ticket loads
+     * again; the guess is only ever read, never trusted. */
+    unsigned tile = blockIdx.x;
+    const size_t tile_elems = (size_t)blockDim.x * 4 * V, end = head + n;
+    const size_t woff = (size_t)wid * W * 4 * V + (size_t)lane * 4;
     Vt v[V];
-    if (full) {
-#pragma unroll
-        for (int j = 0; j < V; j++)
-            v[j] = *(const Vt *)(in + (seg + (size_t)j * W * 4 - head));
-    } else {
-#pragma unroll
-        for (int j = 0; j < V; j++)
-            v[j] = load_vec(in, seg + (size_t)j * W * 4, head, end);
+    load_tile<E, V>(in, (size_t)tile * tile_elems, tile_elems, woff, head, end, v);
+    __syncthreads();
+    if (s_tile != tile) {
+        tile = s_tile;
+        load_tile<E, V>(in, (size_t)tile * tile_elems, tile_elems, woff, head, end, v);
     }
+    const size_t tbase = (size_t)tile * tile_elems;
+    const size_t seg = tbase + woff;
+    const bool full = tbase >= head && tbase + tile_elems <= end;
 
     /* Steps 1-3: each vector's own sums, the rows' lane prefixes, the carry. */
     E pre[V];
