@@ -11,6 +11,7 @@
 #include "gp_test_table.h"
 #include "kernel.h"
 #include "reduce.h"
+#include "scan.h"
 #include "ssim.h"
 #include "transpose.h"
 
@@ -24,11 +25,14 @@ static int kernels_accept(const gp_table *t)
     gp_ssim_params sp;
     gp_transpose_params tp;
     gp_reduce_params rp;
+    gp_scan_params scp;
     gp_status st = gp_ssim_params_from_table(t, NULL, &sp);
     if (st.code == GP_OK)
         st = gp_transpose_params_from_table(t, NULL, &tp);
     if (st.code == GP_OK)
         st = gp_reduce_params_from_table(t, NULL, &rp);
+    if (st.code == GP_OK)
+        st = gp_scan_params_from_table(t, NULL, &scp);
     if (st.code != GP_OK)
         fprintf(stderr, "kernel parameters refused: %s\n", st.msg);
     return st.code == GP_OK;
