@@ -27,8 +27,8 @@
 
 #define RULE "gp_scan_rule"
 /* Registers per thread of the kernels up to 16 items: their launch bounds
- * (1024 threads, scan.hip GP_SCAN_LB) cap them at 65536 / 1024; checked
- * against ptxas by tests/build/rule_regs.txt. */
+ * (1024 threads, scan.hip GP_SCAN_LB) cap them at 65536 / 1024 (ptxas sm_90
+ * reports 32..48); checked against ptxas by tests/build/rule_regs.txt. */
 #define SCAN_REGS 64
 /* LDS per block: the tile ticket and one total per wave (scan.hip s_tile,
  * s_wave), sized for the most waves a block can have. */
