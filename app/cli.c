@@ -95,8 +95,28 @@ gp_status gp_cli_parse(int argc, char **argv_in, gp_cli *out)
     if (argc < 2)
         return gp_fail(GP_ERR_USAGE, "no command given");
     const char *cmd = argv[1];
-    if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h"))
+    static const char *const commands[] = {"info", "list", "run", "characterize", "report", "compare", "table",
+                                           "verify", "bench", "tune", "help"};
+    int known = 0;
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        known |= !strcmp(cmd, commands[i]);
+    /* `gpuprobe run --help` and `gpuprobe help run`: the usage, not an error. */
+    for (int i = 2; known && i < argc; i++)
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            out->cmd = GP_CMD_HELP;
+            return gp_ok();
+        }
+    if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
         out->cmd = GP_CMD_HELP;
+        if (argc > 3)
+            return gp_fail(GP_ERR_USAGE, "help takes at most one command name");
+        for (size_t i = 0; argc == 3 && i < sizeof commands / sizeof commands[0]; i++)
+            if (!strcmp(argv[2], commands[i]))
+                return gp_ok();
+        if (argc == 3)
+            return gp_fail(GP_ERR_USAGE, "help: unknown command '%s'", argv[2]);
+        return gp_ok();
+    }
     else if (!strcmp(cmd, "--version"))
         out->cmd = GP_CMD_VERSION;
     else if (!strcmp(cmd, "info"))

@@ -9,9 +9,10 @@
 #include "run_compare.h"
 
 static const char usage[] =
-    "usage: gpuprobe compare DIR_A DIR_B [--out FILE.md] [--tolerance-floor F]\n"
+    "usage: gpuprobe compare DIR_A DIR_B [--out FILE.md] [--tolerance-floor F] [--only PROBE...]\n"
     "  compare the probe records of two results folders value by value; a value agrees when\n"
     "  |B - A| / |A| <= max(spread A, spread B, F) (F a fraction, default 0.005 = 0.5 %)\n"
+    "  a probe recorded in one run only is a difference, unless --only names the probes to compare\n"
     "  exit 0: all agree (unstable values are reported, not failed); 1: some differ; 2: bad input\n";
 
 gp_status gp_compare_parse(int argc, char **argv, gp_compare_opts *o)
@@ -21,7 +22,25 @@ gp_status gp_compare_parse(int argc, char **argv, gp_compare_opts *o)
     int ndirs = 0;
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i];
-        if (!strcmp(a, "--out") || !strcmp(a, "--tolerance-floor")) {
+        if (!strcmp(a, "--only")) {
+            /* PROBE words up to the next option; commas separate too */
+            int before = o->nonly;
+            while (i + 1 < argc && argv[i + 1][0] != '-') {
+                char *w = argv[++i];
+                for (char *tok = w, *comma; tok; tok = comma) {
+                    comma = strchr(tok, ',');
+                    if (comma)
+                        *comma++ = '\0';
+                    if (!*tok)
+                        continue;
+                    if (o->nonly >= GP_COMPARE_MAX_ONLY)
+                        return gp_fail(GP_ERR_USAGE, "--only: more than %d probes", GP_COMPARE_MAX_ONLY);
+                    o->only[o->nonly++] = tok;
+                }
+            }
+            if (o->nonly == before)
+                return gp_fail(GP_ERR_USAGE, "--only needs one or more probe names (e.g. --only lds atomics)");
+        } else if (!strcmp(a, "--out") || !strcmp(a, "--tolerance-floor")) {
             if (i + 1 >= argc)
                 return gp_fail(GP_ERR_USAGE, "option %s needs a value", a);
             const char *v = argv[++i];
@@ -84,7 +103,7 @@ gp_status gp_compare_run(const gp_compare_opts *o, FILE *out)
         gp_cmp_run_free(&A);
         return st;
     }
-    st = gp_cmp_runs(&A, &B, o->floor, &res);
+    st = gp_cmp_runs_only(&A, &B, o->floor, o->only, o->nonly, &res);
     if (st.code == GP_OK) {
         if (out) {
             gp_cmp_write_md(out, &res);
@@ -95,6 +114,10 @@ gp_status gp_compare_run(const gp_compare_opts *o, FILE *out)
         if (st.code == GP_OK && res.differ > 0)
             st = gp_fail(GP_ERR_CHECK, "%d of %d characteristics differ beyond their spreads (the table says which)",
                          res.differ, res.agree + res.differ + res.unstable);
+        else if (st.code == GP_OK && res.probes_missing > 0)
+            st = gp_fail(GP_ERR_CHECK, "%d probe%s recorded in one run only (the notes name %s; --only narrows the "
+                         "comparison)", res.probes_missing, res.probes_missing == 1 ? "" : "s",
+                         res.probes_missing == 1 ? "it" : "them");
         gp_cmp_result_free(&res);
     }
     gp_cmp_run_free(&A);

@@ -11,6 +11,11 @@ typedef struct gp_compare_opts {
     const char *dir_a, *dir_b;
     const char *out_file;    /* NULL: stdout only */
     double floor;            /* smallest band, a fraction (0.005 = 0.5 %) */
+    /* --only PROBE...: compare these probes only (a probe missing from one
+     * run is then a difference only when named); nonly 0: every probe */
+#define GP_COMPARE_MAX_ONLY 32
+    const char *only[GP_COMPARE_MAX_ONLY];
+    int nonly;
 } gp_compare_opts;
 
 /* Parse argv of `gpuprobe compare ...` (argv[0] "gpuprobe", argv[1]

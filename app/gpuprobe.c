@@ -65,6 +65,9 @@ static gp_status run_probes(const gp_cli *cli, const char **names, int n)
     gp_probe_opts opts = {cli->device, cli->quick, cli->out_dir, GP_VERSION, GP_BUILD_LINE};
     int failed = 0;
     gp_status first_fail = gp_ok();
+    /* No GPU: say only that (main prints it), before any "running" line. */
+    int count = 0;
+    GP_TRY(gp_rt_device_count(&count));
     for (int i = 0; i < n; i++) {
         const gp_probe *p = gp_probe_find(names[i]);
         gp_record rec;

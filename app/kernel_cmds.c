@@ -41,13 +41,31 @@ static void label_table(labelled_table *lt, const char *path, int mistuned)
         snprintf(lt->label, sizeof lt->label, "%.40s %.40s", base_name(path), a);
 }
 
+/* Where this device's measured table is looked for: --out when given, else
+ * the first of gpuprobe-results/ (a plain `gpuprobe characterize`) and
+ * results/ (what `cmake --workflow --preset characterize` leaves in the build
+ * folder) that holds a table.txt, so `gpuprobe bench ssim` run from the build
+ * folder finds it as `verify` does. */
+static const char *results_dir(const gp_cli *cli)
+{
+    static const char *const dirs[] = {"gpuprobe-results", "results"};
+    if (cli->out_given)
+        return cli->out_dir;
+    for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
+        char path[256];
+        if (gp_fs_join(path, sizeof path, dirs[i], GP_TABLE_RESULTS_NAME).code == GP_OK && gp_fs_exists(path))
+            return dirs[i];
+    }
+    return cli->out_dir;
+}
+
 static gp_status lookup_table(const gp_cli *cli, const gp_device_info *dev, const char *tables_dir,
                               labelled_table *lt)
 {
     char chosen[GP_TABLE_PATH_LEN];
-    GP_TRY(gp_table_lookup(cli->out_dir, tables_dir, dev->arch, &lt->t, chosen, sizeof chosen));
+    GP_TRY(gp_table_lookup(results_dir(cli), tables_dir, dev->arch, &lt->t, chosen, sizeof chosen));
     fprintf(stderr, "table: %s (lookup for %s: measured in %s, else shipped, else generic)\n", chosen,
-            dev->arch, cli->out_dir);
+            dev->arch, results_dir(cli));
     label_table(lt, chosen, 0);
     return gp_ok();
 }
@@ -161,9 +179,14 @@ gp_status gp_cmd_bench(const gp_cli *cli, const char *tables_dir)
         return gp_fail(GP_ERR_NOMEM, "out of host memory for bench results");
     }
     /* Read once: every kernel and table below shares these facts. */
-    gp_status first = gp_table_lookup(cli->out_dir, tables_dir, o.dev.arch, facts, NULL, 0);
+    char chosen[GP_TABLE_PATH_LEN] = "", why[256] = "";
+    gp_status first = gp_table_lookup(results_dir(cli), tables_dir, o.dev.arch, facts, chosen, sizeof chosen);
     fprintf(stderr, "bench on %s (%s); floors from this device's own table, parameters from each table\n",
             o.dev.name, o.dev.arch);
+    if (first.code == GP_OK && !gp_table_keep_own_facts(facts, o.dev.name, why, sizeof why))
+        fprintf(stderr, "floors: %s: %s; floors use what this device reports (bus width x memory clock, its "
+                        "clock and CU count) or are unknown (run gpuprobe characterize)\n",
+                chosen, why);
     for (int i = 0; i < cli->nprobes && first.code == GP_OK; i++) {
         const gp_kernel *k = gp_kernel_find(cli->probes[i]);
         for (int j = 0; j < nt; j++) {
@@ -356,9 +379,9 @@ gp_status gp_cmd_tune(const gp_cli *cli, const char *tables_dir)
     }
     if (st.code == GP_OK) {
         char path[1024];
-        st = gp_fs_mkdirs(cli->out_dir);
+        st = gp_fs_mkdirs(results_dir(cli));
         if (st.code == GP_OK)
-            st = gp_fs_join(path, sizeof path, cli->out_dir, GP_TABLE_RESULTS_NAME);
+            st = gp_fs_join(path, sizeof path, results_dir(cli), GP_TABLE_RESULTS_NAME);
         if (st.code == GP_OK)
             st = gp_table_write(base, path);
         if (st.code == GP_OK)

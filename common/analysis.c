@@ -288,3 +288,20 @@ int gp_bw_plateaus(const double *y, size_t n, double rel_tol, size_t min_points,
     }
     return np;
 }
+
+void gp_analysis_plateau(const double *y, size_t n, int ipk, double rel, int *lo, int *hi)
+{
+    *lo = *hi = -1;
+    if (!y || ipk < 0 || (size_t)ipk >= n || !isfinite(y[ipk]))
+        return;
+    if (!(rel >= 0) || !isfinite(rel))
+        rel = 0;
+    double bar = y[ipk] * (1 - rel);
+    int a = ipk, b = ipk;
+    while (a > 0 && isfinite(y[a - 1]) && y[a - 1] >= bar)
+        a--;
+    while ((size_t)b + 1 < n && isfinite(y[b + 1]) && y[b + 1] >= bar)
+        b++;
+    *lo = a;
+    *hi = b;
+}

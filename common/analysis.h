@@ -14,6 +14,10 @@ int gp_analysis_argmax(const double *y, size_t n);
 
 /* Index of the smallest x whose y reaches frac * peak, or -1.  x need not be sorted. */
 int gp_analysis_first_reaching(const double *x, const double *y, size_t n, double peak, double frac);
+/* The plateau around the peak y[ipk]: the contiguous run of points with
+ * y >= y[ipk] x (1 - rel), rel the peak's spread (a near-tie is within it).
+ * *lo and *hi get the first and last index; -1 in both on bad input. */
+void gp_analysis_plateau(const double *y, size_t n, int ipk, double rel, int *lo, int *hi);
 
 /* Rate loss of sizes that are not multiples of `modulus`.  Each such point x
  * (x > modulus) is compared with the linear interpolation between the

@@ -89,6 +89,27 @@ int gp_fs_is_dir(const char *path)
     return path && stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+void gp_fs_base_name(char *out, size_t n, const char *path)
+{
+    if (!path)
+        path = "";
+    size_t len = strlen(path);
+    while (len > 1 && path[len - 1] == '/')
+        len--;
+    size_t start = len;
+    while (start > 0 && path[start - 1] != '/')
+        start--;
+    snprintf(out, n, "%.*s", (int)(len - start), path + start);
+}
+
+gp_status gp_fs_require_dir(const char *path, const char *what)
+{
+    if (gp_fs_is_dir(path))
+        return gp_ok();
+    return gp_fail(GP_ERR_USAGE, "'%s' %s (%s)", path ? path : "", gp_fs_exists(path) ? "is not a directory"
+                                                                                    : "does not exist", what);
+}
+
 int gp_fs_exists(const char *path)
 {
     struct stat st;

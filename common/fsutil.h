@@ -20,6 +20,13 @@ gp_status gp_fs_check_writable(const char *dir);
 /* 1 when path names a directory / anything at all. */
 int gp_fs_is_dir(const char *path);
 int gp_fs_exists(const char *path);
+/* The last component of path, trailing slashes dropped ("results" for
+ * "/work/build/results/"), into out (size n): how pages name a folder
+ * without a path of the machine that wrote them. */
+void gp_fs_base_name(char *out, size_t n, const char *path);
+/* GP_OK when path is an existing directory; otherwise GP_ERR_USAGE saying
+ * "'PATH' is not a directory (WHAT)" or "... does not exist (WHAT)". */
+gp_status gp_fs_require_dir(const char *path, const char *what);
 /* Join dir and name into out (size n); fails when it does not fit. */
 gp_status gp_fs_join(char *out, size_t n, const char *dir, const char *name);
 /* The names (not paths) of the files in dir ending in `suffix`, hidden ones

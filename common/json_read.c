@@ -404,7 +404,9 @@ gp_status gp_json_parse(const char *text, size_t len, const char *name, gp_json 
     parser p = {text, len, 0, name ? name : "<json>", 0, gp_ok()};
     memset(out, 0, sizeof *out);
     char fb[16];
-    if (parse_value(&p, out)) {
+    if (len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3))
+        fail(&p, "starts with a UTF-8 byte-order mark (bytes EF BB BF): save the file without it");
+    else if (parse_value(&p, out)) {
         skip_ws(&p);
         if (p.pos != p.len)
             fail(&p, "unexpected %s after the end of the value", found(&p, fb));

@@ -8,6 +8,7 @@
 #include "doc.h"
 #include "fsutil.h"
 #include "json_read.h"
+#include "stats.h"
 
 void gp_record_init(gp_record *r, const char *probe, const gp_device_info *dev)
 {
@@ -37,8 +38,36 @@ gp_value *gp_record_value(gp_record *r, const char *key, double value, const cha
     snprintf(v->method, sizeof v->method, "%s", method ? method : "");
     v->value = value;
     v->spread = spread;
+    v->spread_between = -1;
+    v->range_lo = v->range_hi = NAN;
     v->detected = isfinite(value);
     return v;
+}
+
+void gp_value_between(gp_value *v, const double *per_launch, int n)
+{
+    if (!v || !per_launch || n < 2 || n > 64)
+        return;
+    double s[64];
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        if (isfinite(per_launch[i]))
+            s[k++] = per_launch[i];
+    if (k < 2)
+        return;
+    gp_stats_sort(s, (size_t)k);
+    double med = k % 2 ? s[k / 2] : 0.5 * (s[k / 2 - 1] + s[k / 2]);
+    if (med != 0)
+        v->spread_between = (s[k - 1] - s[0]) / fabs(med);
+}
+
+void gp_value_range(gp_value *v, double lo, double hi)
+{
+    if (!v || !isfinite(lo) || !isfinite(hi) || lo > hi)
+        return;
+    v->has_range = 1;
+    v->range_lo = lo;
+    v->range_hi = hi;
 }
 
 gp_value *gp_record_none(gp_record *r, const char *key, const char *unit, const char *reason)
@@ -237,6 +266,16 @@ int gp_record_from_json(const gp_json *j, gp_record *r, int *dropped, const char
         copy_str(gv->unit, sizeof gv->unit, gp_json_str_of(v, "unit", ""));
         double sp = gp_json_num_of(v, "spread", NAN);
         gv->spread = isfinite(sp) && sp >= 0 ? sp : -1; /* < 0: unknown, as gp_record_value */
+        double sb = gp_json_num_of(v, "spread_between", NAN);
+        gv->spread_between = isfinite(sb) && sb >= 0 ? sb : -1;
+        const gp_json *rg = gp_json_get(v, "range");
+        gv->range_lo = gv->range_hi = NAN;
+        if (rg && rg->type == GP_JSON_ARR && rg->nkids == 2 && rg->kids[0].type == GP_JSON_NUM &&
+            rg->kids[1].type == GP_JSON_NUM && rg->kids[0].num <= rg->kids[1].num) {
+            gv->has_range = 1;
+            gv->range_lo = rg->kids[0].num;
+            gv->range_hi = rg->kids[1].num;
+        }
         gv->detected = gp_json_bool_of(v, "detected", isfinite(gv->value)) && isfinite(gv->value);
         gv->unstable = gp_json_bool_of(v, "unstable", 0);
         copy_str(gv->method, sizeof gv->method, gp_json_str_of(v, "method", ""));
@@ -256,6 +295,82 @@ int gp_record_from_json(const gp_json *j, gp_record *r, int *dropped, const char
     if (dropped)
         *dropped += lost;
     return 1;
+}
+
+static const char *json_type_name(const gp_json *v)
+{
+    switch (v->type) {
+    case GP_JSON_NULL: return "null";
+    case GP_JSON_BOOL: return "a boolean";
+    case GP_JSON_NUM: return "a number";
+    case GP_JSON_STR: return "a string";
+    case GP_JSON_ARR: return "an array";
+    case GP_JSON_OBJ: return "an object";
+    }
+    return "?";
+}
+
+gp_status gp_record_check_json(const gp_json *j, const char *file)
+{
+    const gp_json *vals = gp_json_get(j, "values");
+    if (!file)
+        file = "record";
+    if (vals && vals->type != GP_JSON_ARR)
+        return gp_fail(GP_ERR_USAGE, "%s: \"values\" is %s, not an array", file, json_type_name(vals));
+    for (size_t i = 0; vals && i < vals->nkids; i++) {
+        const gp_json *v = &vals->kids[i];
+        if (v->type != GP_JSON_OBJ)
+            return gp_fail(GP_ERR_USAGE, "%s: values[%zu] is %s, not an object", file, i, json_type_name(v));
+        const gp_json *key = gp_json_get(v, "key");
+        if (key && key->type != GP_JSON_STR)
+            return gp_fail(GP_ERR_USAGE, "%s: values[%zu]: \"key\" is %s, not a string", file, i,
+                           json_type_name(key));
+        const char *k = key ? key->str : "(no key)";
+        static const char *const strings[] = {"unit", "method", "note"};
+        for (size_t m = 0; m < sizeof strings / sizeof strings[0]; m++) {
+            const gp_json *x = gp_json_get(v, strings[m]);
+            if (x && x->type != GP_JSON_STR)
+                return gp_fail(GP_ERR_USAGE, "%s: key '%.63s': \"%s\" is %s, not a string", file, k, strings[m],
+                               json_type_name(x));
+        }
+        static const char *const bools[] = {"detected", "unstable"};
+        for (size_t m = 0; m < sizeof bools / sizeof bools[0]; m++) {
+            const gp_json *x = gp_json_get(v, bools[m]);
+            if (x && x->type != GP_JSON_BOOL)
+                return gp_fail(GP_ERR_USAGE, "%s: key '%.63s': \"%s\" is %s, not true or false", file, k, bools[m],
+                               json_type_name(x));
+        }
+        const gp_json *sp = gp_json_get(v, "spread");
+        if (sp && sp->type != GP_JSON_NULL && (sp->type != GP_JSON_NUM || !isfinite(sp->num)))
+            return gp_fail(GP_ERR_USAGE, "%s: key '%.63s': \"spread\" is %s, not a finite number or null", file, k,
+                           sp->type == GP_JSON_NUM ? "out of range" : json_type_name(sp));
+        const gp_json *sb = gp_json_get(v, "spread_between");
+        if (sb && sb->type != GP_JSON_NULL && (sb->type != GP_JSON_NUM || !isfinite(sb->num)))
+            return gp_fail(GP_ERR_USAGE, "%s: key '%.63s': \"spread_between\" is %s, not a finite number or null",
+                           file, k, sb->type == GP_JSON_NUM ? "out of range" : json_type_name(sb));
+        const gp_json *rg = gp_json_get(v, "range");
+        if (rg && !(rg->type == GP_JSON_ARR && rg->nkids == 2 && rg->kids[0].type == GP_JSON_NUM &&
+                    rg->kids[1].type == GP_JSON_NUM && isfinite(rg->kids[0].num) && isfinite(rg->kids[1].num) &&
+                    rg->kids[0].num <= rg->kids[1].num))
+            return gp_fail(GP_ERR_USAGE, "%s: key '%.63s': \"range\" is not [low, high] with finite low <= high",
+                           file, k);
+        const gp_json *val = gp_json_get(v, "value");
+        const gp_json *det = gp_json_get(v, "detected");
+        if (val && val->type == GP_JSON_NUM && !isfinite(val->num))
+            return gp_fail(GP_ERR_USAGE, "%s: key '%.63s': \"value\" is out of range (not a finite number)", file, k);
+        if (val && val->type != GP_JSON_NUM && val->type != GP_JSON_NULL)
+            return gp_fail(GP_ERR_USAGE, "%s: key '%.63s': \"value\" is %s, not a number or null", file, k,
+                           json_type_name(val));
+        int is_num = val && val->type == GP_JSON_NUM;
+        if (!is_num && det && det->num != 0)
+            return gp_fail(GP_ERR_USAGE, "%s: key '%.63s': \"detected\" is true but \"value\" is %s", file, k,
+                           val ? "null" : "missing");
+        int detected = is_num && (!det || det->num != 0);
+        const char *note = gp_json_str_of(v, "note", "");
+        if (!detected && !note[0])
+            return gp_fail(GP_ERR_USAGE, "%s: key '%.63s': not detected, and no \"note\" says why", file, k);
+    }
+    return gp_ok();
 }
 
 static gp_status write_json(const gp_record *r, const char *path)
@@ -309,6 +424,17 @@ static gp_status write_json(const gp_record *r, const char *path)
         json_str(f, v->unit);
         fprintf(f, ", \"spread\": ");
         json_num(f, v->spread >= 0 ? v->spread : NAN);
+        if (v->spread_between >= 0) {
+            fprintf(f, ", \"spread_between\": ");
+            json_num(f, v->spread_between);
+        }
+        if (v->has_range) {
+            fprintf(f, ", \"range\": [");
+            json_num(f, v->range_lo);
+            fprintf(f, ", ");
+            json_num(f, v->range_hi);
+            fprintf(f, "]");
+        }
         fprintf(f, ", \"detected\": %s, \"unstable\": %s, \"method\": ", v->detected ? "true" : "false",
                 v->unstable ? "true" : "false");
         json_str(f, v->method);

@@ -21,6 +21,15 @@ typedef struct gp_value {
     int unstable;        /* spread above the probe's stability threshold */
     char unit[32];
     double spread;       /* relative spread (p90-p10)/median of the samples behind it; <0 unknown */
+    /* between-launch spread: the same measurement repeated in fresh launches,
+     * (max-min)/median of the per-launch values; <0 not measured.  It catches
+     * what one launch's samples share (placement, a clock state) */
+    double spread_between;
+    /* a near-tie recorded as a range (every candidate within the plateau's
+     * spread, e.g. block sizes 256..768): range_lo <= value <= range_hi
+     * when has_range; a point otherwise */
+    int has_range;
+    double range_lo, range_hi;
     char method[256];
     char note[256];
 } gp_value;
@@ -64,6 +73,14 @@ void gp_record_free(gp_record *r);
 /* Add a measured value; spread < 0 means unknown.  Returns the slot or NULL when full. */
 gp_value *gp_record_value(gp_record *r, const char *key, double value, const char *unit,
                           double spread, const char *method);
+/* How many fresh launches a probe repeats a run-to-run-sensitive value in
+ * (the first launch counts): cheap, and enough to see the spread. */
+#define GP_BETWEEN_LAUNCHES 3
+/* Give v a between-launch spread from n per-launch values (n >= 2; the
+ * spread is (max - min) / |median|); no-op for v NULL or n < 2. */
+void gp_value_between(gp_value *v, const double *per_launch, int n);
+/* Record v as a range [lo, hi] (a near-tie, not an arg-max). */
+void gp_value_range(gp_value *v, double lo, double hi);
 /* Add a value the probe could not detect, with the reason. */
 gp_value *gp_record_none(gp_record *r, const char *key, const char *unit, const char *reason);
 const gp_value *gp_record_find(const gp_record *r, const char *key);
@@ -89,6 +106,14 @@ gp_status gp_record_write(const gp_record *r, const char *dir);
  * notes beyond the record's limits. */
 struct gp_json;
 int gp_record_from_json(const struct gp_json *j, gp_record *r, int *dropped, const char **why);
+
+/* Check the values of a parsed record before it is believed: each value's
+ * "value" is a finite number, or null with "detected" not true and a
+ * non-empty "note" (the reason it was not detected); "spread" a finite
+ * number or null; "detected"/"unstable" booleans; "key"/"unit"/"method"/
+ * "note" strings.  GP_ERR_USAGE (exit 2) naming `file` and the key
+ * otherwise: a corrupt record must not read as "not detected". */
+gp_status gp_record_check_json(const struct gp_json *j, const char *file);
 
 /* Noisy-machine flags of a record (DESIGN.md "Measuring honestly"). */
 #define GP_NOISE_CLOCK 1   /* the measured clock moved beyond the tolerance */

@@ -155,6 +155,14 @@ gp_status gp_table_check_provenance(const char *prov, int is_none, gp_prov_kind 
     if (is_none) {
         while (*p == ' ' || *p == '\t' || *p == ':' || *p == ',' || *p == '-' || *p == '(')
             p++;
+        /* "not detected:" is the label characterize writes before the
+         * probe's reason: the label alone says nothing about why. */
+        static const char label[] = "not detected";
+        if (!strncmp(p, label, sizeof label - 1) && (!p[sizeof label - 1] || strchr(" \t:,(", p[sizeof label - 1]))) {
+            p += sizeof label - 1;
+            while (*p == ' ' || *p == '\t' || *p == ':' || *p == ',' || *p == '-' || *p == '(')
+                p++;
+        }
         if (!*p)
             return gp_fail(GP_ERR_USAGE, "value is none: the comment must say why (after the %s name)",
                            prov_words[k]);
@@ -275,6 +283,65 @@ static long long ival(const gp_table *t, const char *section, const char *key, l
     return e->i;
 }
 
+/* Value of a decimal (or integer) key that is present and not none, else NAN. */
+static double dval(const gp_table *t, const char *section, const char *key, int *line)
+{
+    const gp_table_entry *e = entry_or_null(t, section, key);
+    if (!e || e->is_none)
+        return NAN;
+    if (line)
+        *line = e->line;
+    return e->d;
+}
+
+/* Orderings the memory hierarchy and the compute peak impose: a table that
+ * breaks one holds a mis-measured value (an L1 latency of 999 cycles beside
+ * an L2 of 376), whatever each value's own range allows.  Checked only where
+ * both sides are known (none or absent skip the rule). */
+static gp_status check_physics(const gp_table *t, const char *name)
+{
+    int line = 0;
+    double l1 = dval(t, "cache.l1", "latency_cycles", NULL), l2 = dval(t, "cache.l2", "latency_cycles", &line);
+    if (l1 >= l2)
+        return fail_at(name, line, "cache.l2.latency_cycles = %g is not above cache.l1.latency_cycles = %g", l2, l1);
+    double lds = dval(t, "lds", "latency_cycles", &line);
+    if (lds >= l2)
+        return fail_at(name, line, "lds.latency_cycles = %g is not below cache.l2.latency_cycles = %g", lds, l2);
+    double dram = dval(t, "dram", "latency_cycles", &line);
+    if (l2 >= dram)
+        return fail_at(name, line, "dram.latency_cycles = %g is not above cache.l2.latency_cycles = %g", dram, l2);
+    if (l1 >= dram)
+        return fail_at(name, line, "dram.latency_cycles = %g is not above cache.l1.latency_cycles = %g", dram, l1);
+    /* 5 % over the peak: the slack a datasheet's rounded peak needs. */
+    double bw = dval(t, "dram", "bandwidth_gbs", &line), peak = dval(t, "dram", "peak_gbs", NULL);
+    if (bw > peak * 1.05)
+        return fail_at(name, line, "dram.bandwidth_gbs = %g exceeds dram.peak_gbs = %g by more than 5 %%", bw, peak);
+    /* The FP32 peak per CU the table implies: the measured per-CU rate over
+     * the fraction of peak it reached.  FP64 never issues faster than FP32
+     * (equal on CDNA), and no CU issues more than 8 FMA per wave lane (4
+     * schedulers x dual issue, the widest shipped). */
+    double f32 = dval(t, "compute", "fp32_fma_per_cycle_per_cu", &line);
+    double frac = dval(t, "compute", "fp32_peak_fraction", NULL);
+    double f32_peak = frac > 0 ? f32 / frac : f32;
+    long long wave = ival(t, "device", "wave_size", 0, NULL);
+    if (wave && f32 > 8.0 * (double)wave * 1.05)
+        return fail_at(name, line, "compute.fp32_fma_per_cycle_per_cu = %g exceeds 8 FMA per lane of a %lld-wide "
+                       "wave (%lld): no CU issues that many", f32, wave, 8 * wave);
+    double f64 = dval(t, "compute", "fp64_fma_per_cycle_per_cu", &line);
+    if (f64 > f32_peak * 1.05)
+        return fail_at(name, line, "compute.fp64_fma_per_cycle_per_cu = %g exceeds the FP32 peak the table implies "
+                       "(%g = fp32_fma_per_cycle_per_cu / fp32_peak_fraction)", f64, f32_peak);
+    /* A sector is a part of a line: once a level has both keys, the sector
+     * is no larger and divides the line. */
+    static const char *const levels[] = {"cache.l1", "cache.l2"};
+    for (int i = 0; i < 2; i++) {
+        long long lb = ival(t, levels[i], "line_bytes", 0, NULL), sb = ival(t, levels[i], "sector_bytes", 0, &line);
+        if (lb && sb && (sb > lb || lb % sb))
+            return fail_at(name, line, "%s.sector_bytes = %lld must divide its line_bytes = %lld", levels[i], sb, lb);
+    }
+    return gp_ok();
+}
+
 static gp_status check_required(const gp_table *t, const char *name, int facts_only)
 {
     const gp_table_entry *vendor = gp_table_find(t, "device", "vendor");
@@ -355,7 +422,8 @@ gp_status gp_table_validate(const gp_table *t, const char *name)
     if (!name)
         name = tname(t);
     GP_TRY(check_required(t, name, 0));
-    return check_cross(t, name);
+    GP_TRY(check_cross(t, name));
+    return check_physics(t, name);
 }
 
 /* ---------------------------------------------------------------- parser */
@@ -437,6 +505,8 @@ static gp_status parse_text(gp_table *t, const char *text, const char *name, int
     if (name)
         snprintf(t->source, sizeof t->source, "%s", name);
     name = tname(t);
+    if (!strncmp(text, "\xEF\xBB\xBF", 3))
+        return fail_at(name, 1, "starts with a UTF-8 byte-order mark (bytes EF BB BF): save the file without it");
     int section = -1, lineno = 0;
     char line[1024];
     const char *p = text;
@@ -473,6 +543,9 @@ gp_status gp_table_parse_facts(gp_table *t, const char *text, const char *name)
 static gp_status load_file(const char *path, gp_table *t, int facts_only)
 {
     gp_table_init(t);
+    if (gp_fs_is_dir(path))
+        return gp_fail(GP_ERR_USAGE, "'%s' is a directory, not a tuning table file (name a file such as %s/sm_90)",
+                       path, path);
     FILE *f = fopen(path, "rb");
     if (!f)
         return gp_fail(GP_ERR_IO, "cannot read table '%s': %s", path, strerror(errno));
@@ -532,16 +605,29 @@ gp_status gp_table_show(const char *path, FILE *out)
         const gp_table_entry *nm = gp_table_find(t, "device", "name");
         const gp_table_entry *ar = gp_table_find(t, "device", "arch");
         fprintf(out, "# %s: %s (%s)\n", path, nm ? nm->text : "?", ar ? ar->text : "?");
-        fprintf(out, "%-36s %-14s %-14s %s\n", "key", "value", "unit", "provenance");
         size_t nk = gp_table_nkeys();
-        for (size_t i = 0; i < nk; i++) {
-            const gp_table_key *k = gp_table_key_at(i);
-            if (!t->e[i].present)
-                continue;
-            char full[96], val[GP_TABLE_TEXT_LEN];
-            snprintf(full, sizeof full, "%s.%s", k->section, k->key);
-            fmt_value(val, sizeof val, k, &t->e[i]);
-            fprintf(out, "%-36s %-14s %-14s %s\n", full, val, k->unit[0] ? k->unit : "-", t->e[i].prov);
+        /* Columns as wide as their longest entry (a device name, a long key):
+         * one pass to measure, one to print. */
+        int wk = 36, wv = 14, wu = 14;
+        for (int pass = 0; pass < 2; pass++) {
+            if (pass)
+                fprintf(out, "%-*s %-*s %-*s %s\n", wk, "key", wv, "value", wu, "unit", "provenance");
+            for (size_t i = 0; i < nk; i++) {
+                const gp_table_key *k = gp_table_key_at(i);
+                if (!t->e[i].present)
+                    continue;
+                char full[96], val[GP_TABLE_TEXT_LEN];
+                const char *unit = k->unit[0] ? k->unit : "-";
+                snprintf(full, sizeof full, "%s.%s", k->section, k->key);
+                fmt_value(val, sizeof val, k, &t->e[i]);
+                if (!pass) {
+                    wk = (int)strlen(full) > wk ? (int)strlen(full) : wk;
+                    wv = (int)strlen(val) > wv ? (int)strlen(val) : wv;
+                    wu = (int)strlen(unit) > wu ? (int)strlen(unit) : wu;
+                } else {
+                    fprintf(out, "%-*s %-*s %-*s %s\n", wk, full, wv, val, wu, unit, t->e[i].prov);
+                }
+            }
         }
         if (ferror(out))
             st = gp_fail(GP_ERR_IO, "error writing table listing");
@@ -799,4 +885,36 @@ gp_status gp_table_lookup(const char *results_dir, const char *tables_dir, const
     if (chosen && n)
         snprintf(chosen, n, "%s", path);
     return gp_ok();
+}
+
+int gp_table_keep_own_facts(gp_table *t, const char *dev_name, char *why, size_t n)
+{
+    char scratch[8];
+    if (!why) {
+        why = scratch;
+        n = sizeof scratch;
+    }
+    const gp_table_entry *name = gp_table_find(t, "device", "name");
+    const char *tname_ = name && !name->is_none ? name->text : "an unnamed device";
+    if (name && !name->is_none && name->kind == GP_PROV_MEASURED && dev_name && !strcmp(name->text, dev_name)) {
+        snprintf(why, n, "measured on this device (%s)", dev_name);
+        return 1;
+    }
+    snprintf(why, n, "the table describes %.60s (%s), not this %.60s: its facts are not this device's", tname_,
+             name && name->kind == GP_PROV_MEASURED ? "measured" : "not measured", dev_name ? dev_name : "device");
+    char prov[GP_TABLE_PROV_LEN];
+    snprintf(prov, sizeof prov, "rule not_this_device: %.60s's value, not measured on %.60s", tname_,
+             dev_name ? dev_name : "this device");
+    static const char *const keep[] = {"name", "vendor", "arch", "wave_size"};
+    for (size_t i = 0; i < gp_table_nkeys(); i++) {
+        const gp_table_key *k = gp_table_key_at(i);
+        if (!t->e[i].present || t->e[i].is_none || !strncmp(k->section, "kernel.", 7))
+            continue;
+        int kept = 0;
+        for (size_t j = 0; j < sizeof keep / sizeof keep[0] && !strcmp(k->section, "device"); j++)
+            kept |= !strcmp(k->key, keep[j]);
+        if (!kept)
+            (void)gp_table_set_none(t, k->section, k->key, prov);
+    }
+    return 0;
 }

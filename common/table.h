@@ -137,6 +137,15 @@ gp_status gp_table_set_none(gp_table *t, const char *section, const char *key,
  * so a reason must follow the kind and name. */
 gp_status gp_table_check_provenance(const char *prov, int is_none, gp_prov_kind *kind);
 
+/* Floors and rules may use a table's device facts only when they are this
+ * device's: device.name equals `dev_name` and its provenance is measured.
+ * Otherwise (another GPU's shipped table, a published or generic one) every
+ * fact outside [device] name/vendor/arch/wave_size and the kernel.* sections
+ * becomes `none` with the reason, so a floor falls back to what this device
+ * reports or says it is unknown.  Returns 1 when the facts were kept; `why`
+ * (size n, may be NULL) says which. */
+int gp_table_keep_own_facts(gp_table *t, const char *dev_name, char *why, size_t n);
+
 /* Find the table for a device of architecture `arch`, in this order:
  *   1. <results_dir>/table.txt   the device's own measured table (skipped
  *                                when results_dir is NULL or the file is absent)

@@ -3,6 +3,7 @@
  * gp_hip_to_cuda.h (included by gp_device.h). */
 #include "gp_device.h"
 #include "runtime.h"
+#include "no_gpu.h"
 #include "timer_rate.h"
 
 #include <string.h>
@@ -28,17 +29,21 @@ extern "C" gp_status gp_rt_device_count(int *count)
 {
     *count = 0;
     hipError_t e = hipGetDeviceCount(count);
-    if (e == hipErrorNoDevice || e == hipErrorInsufficientDriver || (e == hipSuccess && *count == 0)) {
+    if (e == hipErrorInsufficientDriver) {
         *count = 0;
         (void)hipGetLastError();
-        return gp_fail(GP_ERR_NO_GPU, "no GPU found by the %s runtime (%s)", gp_rt_backend(),
-                       e == hipSuccess ? "device count is 0" : hipGetErrorString(e));
+        return gp_rt_no_gpu(gp_rt_backend(), GP_NO_GPU_NO_DRIVER, NULL);
+    }
+    if (e == hipErrorNoDevice || (e == hipSuccess && *count == 0)) {
+        *count = 0;
+        (void)hipGetLastError();
+        return gp_rt_no_gpu(gp_rt_backend(), GP_NO_GPU_NO_DEVICE, NULL);
     }
     if (e != hipSuccess) {
         *count = 0;
-        /* A runtime that cannot start (no driver, no device node) means no GPU. */
-        return gp_fail(GP_ERR_NO_GPU, "the %s runtime found no usable GPU: %s", gp_rt_backend(),
-                       hipGetErrorString(e));
+        (void)hipGetLastError();
+        /* A runtime that cannot start (no device node, ...) means no GPU. */
+        return gp_rt_no_gpu(gp_rt_backend(), GP_NO_GPU_OTHER, hipGetErrorString(e));
     }
     return gp_ok();
 }

@@ -8,6 +8,7 @@
 #include "fsutil.h"
 #include "json_read.h"
 #include "probe.h"
+#include "record.h"
 
 /* The record values of one probe, read from <dir>/<probe>.json. */
 typedef struct loaded {
@@ -71,6 +72,11 @@ static gp_status load_record(const char *dir, const char *probe, loaded *l)
         return gp_ok(); /* probe not run: its keys stay as the base table has them */
     fclose(f);
     GP_TRY(gp_json_read_file(path, &l->root));
+    gp_status st = gp_record_check_json(&l->root, path);
+    if (st.code != GP_OK) {
+        gp_json_free(&l->root);
+        return st;
+    }
     l->ok = 1;
     return gp_ok();
 }
@@ -177,6 +183,8 @@ gp_status gp_characterize_write(const char *results_dir, const char *tables_dir,
 {
     static gp_table t; /* ~50 KB: off the stack */
     char base[GP_TABLE_PATH_LEN], path[1024];
+    if (gp_fs_exists(results_dir))
+        GP_TRY(gp_fs_require_dir(results_dir, "name the results directory that holds the probe records"));
     GP_TRY(gp_characterize_table(results_dir, tables_dir, rules, &t, base, sizeof base, log));
     GP_TRY(gp_fs_join(path, sizeof path, results_dir, GP_TABLE_RESULTS_NAME));
     GP_TRY(gp_table_write(&t, path));

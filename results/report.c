@@ -411,7 +411,7 @@ static void table_section(gp_doc *d, const report *R)
     gp_doc_para_begin(d, R->table ? "meta" : NULL);
     if (R->table) {
         gp_doc_text(d, "From ");
-        gp_doc_span(d, GP_DOC_CODE, R->table_path);
+        gp_doc_span(d, GP_DOC_CODE, R->table_name);
         gp_doc_text(d, ", verbatim.");
         gp_doc_para_end(d);
         gp_doc_pre(d, R->table);
@@ -420,9 +420,9 @@ static void table_section(gp_doc *d, const report *R)
     gp_doc_text(d, "No tuning table (");
     gp_doc_span(d, GP_DOC_CODE, "table.txt");
     gp_doc_text(d, ") in ");
-    gp_doc_span(d, GP_DOC_CODE, R->out_dir);
+    gp_doc_span(d, GP_DOC_CODE, R->out_name);
     gp_doc_text(d, " or ");
-    gp_doc_span(d, GP_DOC_CODE, R->results_dir);
+    gp_doc_span(d, GP_DOC_CODE, R->results_name);
     gp_doc_text(d, ".");
     gp_doc_para_end(d);
 }
@@ -439,7 +439,7 @@ static gp_status write_doc(gp_doc *d, const report *R)
     gp_doc_heading(d, 1, NULL, title);
     gp_doc_para_begin(d, "meta");
     gp_doc_textf(d, "Written by gpuprobe from %d probe record%s in ", R->nprobes, R->nprobes == 1 ? "" : "s");
-    gp_doc_span(d, GP_DOC_CODE, R->results_dir);
+    gp_doc_span(d, GP_DOC_CODE, R->results_name);
     gp_doc_text(d, ".");
     gp_doc_para_end(d);
     {
@@ -487,6 +487,8 @@ gp_status gp_report_write(const char *results_dir, const char *out_dir)
         return gp_fail(GP_ERR_USAGE, "report: no results directory given");
     if (!out_dir || !out_dir[0])
         out_dir = results_dir;
+    if (gp_fs_exists(results_dir))
+        GP_TRY(gp_fs_require_dir(results_dir, "name the results directory that holds the probe records"));
     report R;
     memset(&R, 0, sizeof R);
     R.results_dir = results_dir;

@@ -59,6 +59,17 @@ static int from_json(const gp_json *j, rp_probe *pr, const char **why)
     return 1;
 }
 
+/* Drop every "dir/" from msg: the pages name files relative to the
+ * results folder, never by a path of the machine that wrote them. */
+static void strip_dir(char *msg, const char *dir)
+{
+    char prefix[1100];
+    snprintf(prefix, sizeof prefix, "%s/", dir);
+    size_t n = strlen(prefix);
+    for (char *p; n > 1 && (p = strstr(msg, prefix)) != NULL;)
+        memmove(p, p + n, strlen(p + n) + 1);
+}
+
 static void load_series(const char *dir, rp_series *rs)
 {
     char path[1200];
@@ -71,11 +82,12 @@ static void load_series(const char *dir, rp_series *rs)
     gp_status st = gp_csv_read(path, &rs->data);
     if (st.code != GP_OK) {
         snprintf(rs->err, sizeof rs->err, "%s", st.msg);
+        strip_dir(rs->err, dir);
         memset(&rs->data, 0, sizeof rs->data);
         return;
     }
     if (rs->data.ncols == 0) {
-        snprintf(rs->err, sizeof rs->err, "%.200s: no columns", path);
+        snprintf(rs->err, sizeof rs->err, "%.200s: no columns", rs->file);
         free(rs->data.data);
         memset(&rs->data, 0, sizeof rs->data);
         return;
@@ -138,6 +150,10 @@ gp_status rp_load(report *R)
         rp_probe *pr = &R->probes[R->nprobes];
         copy_str(pr->file, sizeof pr->file, names[i]);
         const char *why = NULL;
+        if (gp_json_get(&j, "probe") && (st = gp_record_check_json(&j, path)).code != GP_OK) {
+            gp_json_free(&j);
+            break;
+        }
         if (from_json(&j, pr, &why)) {
             R->nprobes++;
             for (int s = 0; s < pr->nseries; s++) {
@@ -168,9 +184,12 @@ gp_status rp_load(report *R)
         return st;
 
     /* The tuning table, where the characterize run writes it. */
-    const char *dirs[2] = {R->out_dir, R->results_dir};
+    gp_fs_base_name(R->results_name, sizeof R->results_name, R->results_dir);
+    gp_fs_base_name(R->out_name, sizeof R->out_name, R->out_dir);
+    const char *dirs[2] = {R->out_dir, R->results_dir}, *names_[2] = {R->out_name, R->results_name};
     for (int i = 0; i < 2 && !R->table; i++) {
         snprintf(R->table_path, sizeof R->table_path, "%s/table.txt", dirs[i]);
+        snprintf(R->table_name, sizeof R->table_name, "%s/table.txt", names_[i]);
         R->table = read_text(R->table_path, 1u << 20);
     }
     return gp_ok();

@@ -57,6 +57,10 @@ typedef struct report {
     int nskipped;
     char *table;                 /* table.txt, NULL when absent */
     char table_path[1024];
+    /* What the pages name: folders by their base name, the table relative to
+     * its folder, never a path of the machine that wrote them (committed
+     * reports must not carry /home/... or /work/...). */
+    char results_name[256], out_name[256], table_name[300];
 } report;
 
 

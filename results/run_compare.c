@@ -42,6 +42,16 @@ static int is_integer(double v)
     return isfinite(v) && fabs(v) < 9007199254740992.0 && v == floor(v);
 }
 
+/* The larger of the within-run and between-launch spreads; -1 when neither
+ * was measured. */
+static double wider_spread(const gp_value *v)
+{
+    double w = isfinite(v->spread) && v->spread >= 0 ? v->spread : -1;
+    if (isfinite(v->spread_between) && v->spread_between > 0 && v->spread_between > w)
+        w = v->spread_between;
+    return w;
+}
+
 void gp_cmp_value(const char *probe, const gp_value *a, const gp_value *b, double floor_, gp_cmp_row *out)
 {
     memset(out, 0, sizeof *out);
@@ -57,14 +67,20 @@ void gp_cmp_value(const char *probe, const gp_value *a, const gp_value *b, doubl
         out->in_a = 1;
         out->det_a = a->detected && isfinite(a->value);
         out->a = out->det_a ? a->value : NAN;
-        out->spread_a = isfinite(a->spread) && a->spread >= 0 ? a->spread : -1;
+        out->spread_a = wider_spread(a);
+        out->lo_a = a->has_range ? a->range_lo : a->value;
+        out->hi_a = a->has_range ? a->range_hi : a->value;
+        out->range |= a->has_range;
         out->unstable_a = a->unstable != 0;
     }
     if (b) {
         out->in_b = 1;
         out->det_b = b->detected && isfinite(b->value);
         out->b = out->det_b ? b->value : NAN;
-        out->spread_b = isfinite(b->spread) && b->spread >= 0 ? b->spread : -1;
+        out->spread_b = wider_spread(b);
+        out->lo_b = b->has_range ? b->range_lo : b->value;
+        out->hi_b = b->has_range ? b->range_hi : b->value;
+        out->range |= b->has_range;
         out->unstable_b = b->unstable != 0;
         if (!a)
             snprintf(out->unit, sizeof out->unit, "%s", b->unit);
@@ -87,7 +103,13 @@ void gp_cmp_value(const char *probe, const gp_value *a, const gp_value *b, doubl
         out->diff = (B - A) / fabs(A);
     else
         out->diff = B == 0 ? 0 : copysign(INFINITY, B);
-    if (out->exact) {
+    if (out->range) {
+        /* A near-tie: which candidate wins is noise; the plateaus must meet. */
+        out->exact = 0;
+        out->band = 0;
+        out->band_src = GP_CMP_BAND_RANGE;
+        agrees = out->lo_a <= out->hi_b && out->lo_b <= out->hi_a;
+    } else if (out->exact) {
         out->band = 0;
         out->band_src = GP_CMP_BAND_EXACT;
         agrees = A == B;
@@ -181,6 +203,10 @@ gp_status gp_cmp_load_dir(const char *dir, gp_cmp_run *run)
         st = gp_json_read_file(path, &j);
         if (st.code != GP_OK)
             break;
+        if (gp_json_get(&j, "probe") && (st = gp_record_check_json(&j, path)).code != GP_OK) {
+            gp_json_free(&j);
+            break;
+        }
         gp_record *r = &run->recs[run->nrecs];
         const char *why = NULL;
         if (gp_record_from_json(&j, r, NULL, &why)) {
@@ -274,16 +300,27 @@ static void add_note(gp_cmp_result *res, const char *fmt, ...)
     va_end(ap);
 }
 
-/* Probes of `run` that `other` lacks, as one note line. */
-static void note_only_in(gp_cmp_result *res, const gp_cmp_run *run, const gp_cmp_run *other, const char *which)
+static int wanted(const char *probe, const char *const *only, int nonly)
+{
+    for (int i = 0; i < nonly; i++)
+        if (!strcmp(only[i], probe))
+            return 1;
+    return nonly == 0;
+}
+
+/* Probes of `run` that `other` lacks, as one note line; each one counts as
+ * a difference (res->probes_missing). */
+static void note_only_in(gp_cmp_result *res, const gp_cmp_run *run, const gp_cmp_run *other, const char *which,
+                         const char *const *only, int nonly)
 {
     char line[320];
     int k = 0;
     size_t used = 0;
     line[0] = '\0';
     for (int i = 0; i < run->nrecs; i++) {
-        if (find_probe(other, run->recs[i].probe))
+        if (find_probe(other, run->recs[i].probe) || !wanted(run->recs[i].probe, only, nonly))
             continue;
+        res->probes_missing++;
         int w = snprintf(line + used, sizeof line - used, "%s%s", k++ ? ", " : "", run->recs[i].probe);
         if (w < 0 || (size_t)w >= sizeof line - used) {
             used = sizeof line - 1;
@@ -292,7 +329,8 @@ static void note_only_in(gp_cmp_result *res, const gp_cmp_run *run, const gp_cmp
         used += (size_t)w;
     }
     if (k)
-        add_note(res, "probe%s only in run %s (not compared): %s", k > 1 ? "s" : "", which, line);
+        add_note(res, "probe%s only in run %s (a difference: the other run has no record): %s", k > 1 ? "s" : "",
+                 which, line);
 }
 
 static void note_record(gp_cmp_result *res, const gp_record *r, const char *which)
@@ -309,7 +347,17 @@ static void note_record(gp_cmp_result *res, const gp_record *r, const char *whic
 
 gp_status gp_cmp_runs(const gp_cmp_run *A, const gp_cmp_run *B, double floor_, gp_cmp_result *res)
 {
+    return gp_cmp_runs_only(A, B, floor_, NULL, 0, res);
+}
+
+gp_status gp_cmp_runs_only(const gp_cmp_run *A, const gp_cmp_run *B, double floor_, const char *const *only,
+                           int nonly, gp_cmp_result *res)
+{
     memset(res, 0, sizeof *res);
+    for (int i = 0; i < nonly; i++)
+        if (!find_probe(A, only[i]) && !find_probe(B, only[i]))
+            return gp_fail(GP_ERR_USAGE, "--only %s: no record of that probe in '%.200s' or '%.200s'", only[i],
+                           A->dir, B->dir);
     res->dir_a = A->dir;
     res->dir_b = B->dir;
     res->floor = isfinite(floor_) && floor_ >= 0 ? floor_ : GP_CMP_DEFAULT_FLOOR;
@@ -325,7 +373,7 @@ gp_status gp_cmp_runs(const gp_cmp_run *A, const gp_cmp_run *B, double floor_, g
     size_t cap = 0, ncap = 4 + 3 * (size_t)(A->nrecs + B->nrecs);
     for (int i = 0; i < A->nrecs; i++) {
         const gp_record *rb = find_probe(B, A->recs[i].probe);
-        if (rb)
+        if (rb && wanted(rb->probe, only, nonly))
             cap += (size_t)A->recs[i].nvalues + (size_t)rb->nvalues;
     }
     if (cap == 0) {
@@ -348,8 +396,8 @@ gp_status gp_cmp_runs(const gp_cmp_run *A, const gp_cmp_run *B, double floor_, g
         gp_cmp_result_free(res);
         return gp_fail(GP_ERR_NOMEM, "out of host memory comparing '%s' and '%s'", A->dir, B->dir);
     }
-    note_only_in(res, A, B, "A");
-    note_only_in(res, B, A, "B");
+    note_only_in(res, A, B, "A", only, nonly);
+    note_only_in(res, B, A, "B", only, nonly);
     if (sa->mixed_devices)
         add_note(res, "run A holds records from more than one device; the header names the first");
     if (sb->mixed_devices)
@@ -359,7 +407,7 @@ gp_status gp_cmp_runs(const gp_cmp_run *A, const gp_cmp_run *B, double floor_, g
                  sa->quick ? "B" : "A");
     for (int i = 0; i < A->nrecs; i++) {
         const gp_record *ra = &A->recs[i], *rb = find_probe(B, ra->probe);
-        if (!rb)
+        if (!rb || !wanted(ra->probe, only, nonly))
             continue;
         res->probes_common++;
         note_record(res, ra, "A");
@@ -430,6 +478,8 @@ static void band_text(char *out, size_t n, const gp_cmp_row *r)
         snprintf(out, n, "—");
     else if (r->band_src == GP_CMP_BAND_EXACT)
         snprintf(out, n, "exact");
+    else if (r->band_src == GP_CMP_BAND_RANGE)
+        snprintf(out, n, "ranges overlap");
     else
         snprintf(out, n, "%.3g%% (%s)", 100 * r->band,
                  r->band_src == GP_CMP_BAND_SPREAD_A   ? "spread A"
@@ -437,11 +487,23 @@ static void band_text(char *out, size_t n, const gp_cmp_row *r)
                                                         : "floor");
 }
 
+/* A folder as the page names it: as given when relative, by its base name
+ * when absolute (a committed comparison must not carry /home/... paths). */
+static void shown_dir(char *out, size_t n, const char *dir)
+{
+    if (dir && dir[0] == '/')
+        gp_fs_base_name(out, n, dir);
+    else
+        snprintf(out, n, "%s", dir ? dir : "");
+}
+
 static void side_line(gp_doc *d, const char *which, const char *dir, const gp_cmp_side *s)
 {
+    char shown[512];
+    shown_dir(shown, sizeof shown, dir);
     gp_doc_item_begin(d, NULL);
     gp_doc_textf(d, "Run %s: ", which);
-    gp_doc_span(d, GP_DOC_CODE, dir);
+    gp_doc_span(d, GP_DOC_CODE, shown);
     gp_doc_textf(d, ": %s (%s", s->name, s->arch[0] ? s->arch : "arch unknown");
     if (s->pci_bus_id[0])
         gp_doc_textf(d, ", bus %s", s->pci_bus_id);
@@ -522,6 +584,12 @@ void gp_cmp_write_md(FILE *f, const gp_cmp_result *res)
                  res->agree, compared, res->differ, res->unstable);
         gp_doc_span(d, GP_DOC_STRONG, t);
         gp_doc_textf(d, " (%d probe%s in both runs", res->probes_common, res->probes_common == 1 ? "" : "s");
+        if (res->probes_missing) {
+            snprintf(t, sizeof t, "%d probe%s in one run only", res->probes_missing,
+                     res->probes_missing == 1 ? "" : "s");
+            gp_doc_text(d, "; ");
+            gp_doc_span(d, GP_DOC_STRONG, t);
+        }
         if (res->only_one)
             gp_doc_textf(d, "; %d key%s in one run only", res->only_one, res->only_one == 1 ? "" : "s");
         if (res->none_both)

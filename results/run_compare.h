@@ -5,7 +5,9 @@
  * For each probe with a record in both folders and each value key:
  *   d    = (B - A) / |A|                     relative difference
  *   band = max(spread_A, spread_B, floor)    spreads as stored, (p90-p10)/median;
- *                                            a run without a spread adds nothing
+ *                                            each run's the larger of its within-run
+ *                                            and between-launch (fresh launches)
+ *                                            spreads; a run without one adds nothing
  * and the value agrees when |d| <= band.  Exceptions, in this order:
  *   - a key in one record only: "only in A" / "only in B" (listed, not counted);
  *   - not detected in both runs: skipped (counted as "not detected in either");
@@ -21,6 +23,9 @@
  *   - a `fraction` whose run-A value lies within +-floor of zero (a loss of
  *     -0.002 %): d is B - A in absolute fraction points, a relative change of
  *     nothing meaning nothing;
+ *   - a near-tie recorded as a range in either run (fp32_best_block_threads:
+ *     every block size within the plateau's spread): agrees when the two
+ *     ranges overlap, a plain value counting as a range of one;
  *   - A = 0 (outside that case): agrees only when B = 0 too.
  *
  * Pure host C: no GPU, no output beyond the FILE given. */
@@ -54,7 +59,8 @@ typedef enum gp_cmp_band_src {
     GP_CMP_BAND_FLOOR,
     GP_CMP_BAND_SPREAD_A,
     GP_CMP_BAND_SPREAD_B,
-    GP_CMP_BAND_EXACT
+    GP_CMP_BAND_EXACT,
+    GP_CMP_BAND_RANGE        /* near-tie ranges: agree when they overlap */
 } gp_cmp_band_src;
 
 typedef struct gp_cmp_row {
@@ -64,7 +70,11 @@ typedef struct gp_cmp_row {
     int in_a, in_b;          /* the key is in the record */
     int det_a, det_b;        /* detected (a finite value) */
     double a, b;
-    double spread_a, spread_b; /* <0: none stored */
+    double spread_a, spread_b; /* <0: none stored; the larger of the within-run
+                                * and the between-launch spread */
+    int range;               /* either run recorded a near-tie range: agrees when
+                              * the ranges (a point is a range of one) overlap */
+    double lo_a, hi_a, lo_b, hi_b;
     int unstable_a, unstable_b;
     int exact;               /* structural: exact equality required */
     int absolute;            /* diff is B - A (near-zero fraction), not relative */
@@ -119,6 +129,9 @@ typedef struct gp_cmp_result {
     int nrows;
     int agree, differ, unstable, only_one, none_both;
     int probes_common;
+    /* probes with a record in one run only (not narrowed away by an `only`
+     * list): a difference, because a probe that vanished measured nothing */
+    int probes_missing;
     /* probes in one folder only, and per-probe notes (noise flags, checks),
      * as ready-made lines */
     char (*notes)[320];
@@ -127,6 +140,10 @@ typedef struct gp_cmp_result {
 
 /* Compare two loaded runs.  GP_ERR_USAGE when they share no probe. */
 gp_status gp_cmp_runs(const gp_cmp_run *A, const gp_cmp_run *B, double floor, gp_cmp_result *res);
+/* The same, narrowed to the probes named in only[0..nonly) (nonly 0: all).
+ * GP_ERR_USAGE when a named probe is in neither run. */
+gp_status gp_cmp_runs_only(const gp_cmp_run *A, const gp_cmp_run *B, double floor, const char *const *only,
+                           int nonly, gp_cmp_result *res);
 void gp_cmp_result_free(gp_cmp_result *res);
 /* The Markdown report: header (folders, devices, dates, clocks), the summary
  * line "N of M characteristics agree within their spreads; K differ; U

@@ -5,6 +5,8 @@
 #             latency moved by +0.3 % (inside its band): exit 1 for the count only;
 #             --out writes the same Markdown (and leaves no .tmp)
 #   bad_json  the copy with one record cut short: exit 2 naming the file
+#   missing_probe  lds.json removed from the copy: exit 1 naming it; --only narrows
+#   corrupt_value  a value "abc", null or 1e999: exit 2 naming file and key
 set -u
 case_=$1 gpuprobe=$2 src=$3
 here=$(cd "$(dirname "$0")" && pwd)
@@ -48,6 +50,25 @@ bad_json)
     head -c 200 "$runA/lds.json" >"$runB/lds.json"
     check 2 "lds.json:[0-9]+:[0-9]+: " "$gpuprobe" compare "$runA" "$runB"
     check 2 "no probe records \(\*.json\) in '$tmp/empty'" bash -c "mkdir -p '$tmp/empty' && exec '$gpuprobe' compare '$runA' '$tmp/empty'"
+    ;;
+missing_probe)
+    # lds.json gone from B: a difference (exit 1, named), unless --only
+    # narrows the comparison to probes both runs hold.
+    rm -f "$runB/lds.json"
+    check 1 "probe only in run A \(a difference: the other run has no record\): lds" \
+        "$gpuprobe" compare "$runA" "$runB"
+    check 0 "; 0 differ; " "$gpuprobe" compare "$runA" "$runB" --only atomics cache_latency
+    check 1 "1 probe recorded in one run only" "$gpuprobe" compare "$runA" "$runB" --only lds,atomics
+    ;;
+corrupt_value)
+    # register_limits per_cu: "abc", null with detected true, 1e999: exit 2
+    # naming the file and the key (compare and report).
+    for bad in '"abc"' null 1e999; do
+        sed "s/\"key\": \"per_cu\", \"value\": [0-9]*/\"key\": \"per_cu\", \"value\": $bad/" \
+            "$runA/register_limits.json" >"$runB/register_limits.json"
+        check 2 "register_limits.json: key 'per_cu'" "$gpuprobe" compare "$runA" "$runB"
+        check 2 "register_limits.json: key 'per_cu'" "$gpuprobe" report "$runB"
+    done
     ;;
 *)
     echo "compare_check.sh: unknown case '$case_'" >&2

@@ -5,10 +5,14 @@
 # spread, else all the rule's) and rules.md its per-problem verdict, and
 # rebuild the report so it shows the tuned table.
 # Skipped (77) without a measured table (no GPU, or microbench not run).
+# tune_check.sh BIN DIR [--quick] KERNEL...: --quick (the test workflow's
+# smoke run) times each candidate briefly; the sweep's path is the same.
 set -u
 bin=$1 dir=$2; shift 2
+quick=()
+[ "${1:-}" = --quick ] && { quick=(--quick); shift; }
 [ -f "$dir/table.txt" ] || { echo "no measured table in $dir: run ctest -L microbench first"; exit 77; }
-"$bin" tune "$@" --out "$dir" || exit $?  # full-size problems: quick ones favour small tiles
+"$bin" tune "$@" "${quick[@]}" --out "$dir" || exit $?  # full runs: full-size timings; quick ones favour small tiles
 "$bin" table check "$dir/table.txt" || exit 1
 for k in "$@"; do
     grep -q "^\[kernel\.$k\]" "$dir/table.txt" || { echo "no [kernel.$k] in $dir/table.txt"; exit 1; }

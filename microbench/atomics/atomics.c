@@ -117,19 +117,25 @@ static gp_status measure(gp_probe_ctx *ctx, at_run *r, gp_series *ser, const cha
     out->verified = 1;
     double row[10] = {r->lds, r->is_float, r->mode, r->grid, BLOCK, r->iters, res.summary.median, out->gops,
                       out->per_cycle, out->spread};
-    GP_TRY(gp_series_append(ser, row));
+    if (ser)
+        GP_TRY(gp_series_append(ser, row));
     return gp_ok();
 }
 
-static void record(gp_probe_ctx *ctx, const char *key, const at_result *a, const char *method)
+/* between (may be NULL): the rate in nb fresh launches, for both keys'
+ * between-launch spread. */
+static void record(gp_probe_ctx *ctx, const char *key, const at_result *a, const char *method,
+                   const double *between, int nb)
 {
     gp_value *v = gp_record_value(ctx->rec, key, a->gops, "Gop/s", a->spread, method);
     if (v)
         v->unstable = a->spread > 0.1;
+    gp_value_between(v, between, nb);
     char k2[64];
     snprintf(k2, sizeof k2, "%.*s_per_cycle", (int)(strlen(key) > 5 ? strlen(key) - 5 : strlen(key)), key);
-    gp_record_value(ctx->rec, k2, a->per_cycle, "op/cycle", a->spread,
-                    "the same adds per cycle of the measured core clock, whole device");
+    gp_value_between(gp_record_value(ctx->rec, k2, a->per_cycle, "op/cycle", a->spread,
+                                     "the same adds per cycle of the measured core clock, whole device"),
+                     between, nb);
 }
 
 static gp_status atomics_run(gp_probe_ctx *ctx)
@@ -165,6 +171,20 @@ static gp_status atomics_run(gp_probe_ctx *ctx)
                     gp_progress("atomics", ++done, total, "%s: %.1f Gop/s (%.2f per cycle)", what,
                                 res[lds][fl][m].gops, res[lds][fl][m].per_cycle);
             }
+    /* Between-launch spread of the uncontended rates: the whole measurement
+     * (calibration included) again in fresh launches.  One launch's samples
+     * share a placement of the counters, so the within-run spread understated
+     * run-to-run change on the H200 (issue 15). */
+    double between[2][GP_BETWEEN_LAUNCHES];
+    for (int fl = 0; fl < 2 && st.code == GP_OK; fl++) {
+        between[fl][0] = res[0][fl][GP_ATOM_SPREAD].gops;
+        for (int k = 1; k < GP_BETWEEN_LAUNCHES && st.code == GP_OK; k++) {
+            at_result again;
+            r.lds = 0, r.is_float = fl, r.mode = GP_ATOM_SPREAD;
+            st = measure(ctx, &r, NULL, "global uncontended (again)", &again);
+            between[fl][k] = again.gops;
+        }
+    }
     gp_evtimer_destroy(&r.tm);
     gp_rt_free(r.buf);
     GP_TRY(st);
@@ -174,20 +194,22 @@ static gp_status atomics_run(gp_probe_ctx *ctx)
         const char *t = fl ? "_fp32" : "";
         char k[64];
         snprintf(k, sizeof k, "global_atomic_uncontended%s_gops", t);
-        record(ctx, k, &res[0][fl][GP_ATOM_SPREAD], "atomicAdd, each thread its own counter on its own 128-byte line");
+        record(ctx, k, &res[0][fl][GP_ATOM_SPREAD], "atomicAdd, each thread its own counter on its own 128-byte line; "
+                                                     "spread_between: the measurement in fresh launches",
+               between[fl], GP_BETWEEN_LAUNCHES);
         snprintf(k, sizeof k, "global_atomic_coalesced%s_gops", t);
-        record(ctx, k, &res[0][fl][GP_ATOM_COALESCED], "atomicAdd, each thread its own counter, a wave's in consecutive words");
+        record(ctx, k, &res[0][fl][GP_ATOM_COALESCED], "atomicAdd, each thread its own counter, a wave's in consecutive words", NULL, 0);
         snprintf(k, sizeof k, "global_atomic_wave_contended%s_gops", t);
         record(ctx, k, &res[0][fl][GP_ATOM_WAVE], "atomicAdd, all lanes of a wave on one counter (the compiler may "
-                                                  "aggregate a wave's adds)");
+                                                  "aggregate a wave's adds)", NULL, 0);
         snprintf(k, sizeof k, "global_atomic_grid_contended%s_gops", t);
-        record(ctx, k, &res[0][fl][GP_ATOM_ALL], "atomicAdd, every thread of the grid on one counter");
+        record(ctx, k, &res[0][fl][GP_ATOM_ALL], "atomicAdd, every thread of the grid on one counter", NULL, 0);
         snprintf(k, sizeof k, "lds_atomic_uncontended%s_gops", t);
-        record(ctx, k, &res[1][fl][GP_ATOM_SPREAD], "LDS atomicAdd, each thread its own word");
+        record(ctx, k, &res[1][fl][GP_ATOM_SPREAD], "LDS atomicAdd, each thread its own word", NULL, 0);
         snprintf(k, sizeof k, "lds_atomic_wave_contended%s_gops", t);
-        record(ctx, k, &res[1][fl][GP_ATOM_WAVE], "LDS atomicAdd, all lanes of a wave on one word");
+        record(ctx, k, &res[1][fl][GP_ATOM_WAVE], "LDS atomicAdd, all lanes of a wave on one word", NULL, 0);
         snprintf(k, sizeof k, "lds_atomic_block_contended%s_gops", t);
-        record(ctx, k, &res[1][fl][GP_ATOM_ALL], "LDS atomicAdd, every thread of a block on one word");
+        record(ctx, k, &res[1][fl][GP_ATOM_ALL], "LDS atomicAdd, every thread of a block on one word", NULL, 0);
     }
     /* Histogram privatization: LDS copies of the bins per block pay when the
      * bins fit in LDS with room for >= 2 blocks per CU; the gain is the LDS

@@ -258,10 +258,10 @@ static gp_status stride_sweep(chase_env *e, size_t base, double capacity, int by
     return gp_ok();
 }
 
-static void record_cycles(gp_probe_ctx *ctx, const char *key, double cycles, double spread,
-                          const char *method)
+static gp_value *record_cycles(gp_probe_ctx *ctx, const char *key, double cycles, double spread,
+                               const char *method)
 {
-    gp_record_value(ctx->rec, key, cycles, "cycles", spread, method);
+    return gp_record_value(ctx->rec, key, cycles, "cycles", spread, method);
 }
 
 static double spread_on(const curve *c, double xlo, double xhi)
@@ -274,8 +274,9 @@ static double spread_on(const curve *c, double xlo, double xhi)
     return k ? gp_stats_median(sp, k) : -1;
 }
 
-static void record_level(gp_probe_ctx *ctx, const curve *c, const gp_mem_level *lv, int idx,
-                         const char *name, const char *what)
+/* Returns the latency value recorded (NULL: none). */
+static gp_value *record_level(gp_probe_ctx *ctx, const curve *c, const gp_mem_level *lv, int idx,
+                              const char *name, const char *what)
 {
     char key[64], method[256];
     if (idx < 0) {
@@ -283,7 +284,7 @@ static void record_level(gp_probe_ctx *ctx, const curve *c, const gp_mem_level *
         char reason[160];
         snprintf(reason, sizeof reason, "no %s plateau in the latency-vs-footprint curve", what);
         gp_record_none(ctx->rec, key, "cycles", reason);
-        return;
+        return NULL;
     }
     const gp_mem_level *l = &lv[idx];
     double sp = spread_on(c, l->x_first, l->x_last);
@@ -292,10 +293,11 @@ static void record_level(gp_probe_ctx *ctx, const curve *c, const gp_mem_level *
              "median cycles/load over the %d footprints of the %s plateau (%.0f..%.0f KiB), random "
              "pointer chase, one thread, gp_cycles",
              l->npoints, what, l->x_first / 1024, l->x_last / 1024);
-    record_cycles(ctx, key, l->latency, sp, method);
+    gp_value *v = record_cycles(ctx, key, l->latency, sp, method);
     snprintf(key, sizeof key, "%s_latency_ns", name);
     gp_record_value(ctx->rec, key, 1e3 * l->latency / ctx->clock_mhz, "ns", sp,
                     "latency cycles / measured clock");
+    return v;
 }
 
 static void record_capacity(gp_probe_ctx *ctx, const gp_mem_level *l, const char *name, const char *what)
@@ -615,7 +617,15 @@ static gp_status run_all(chase_env *e)
                        l2cap_v->value / 1048576, ctx->dev.l2_bytes / 1048576.0,
                        100 * fabs(l2cap_v->value / (double)ctx->dev.l2_bytes - 1));
     if (h.l2_far >= 0) {
-        record_level(ctx, &cc, lv, h.l2_far, "l2_far", "far L2");
+        gp_value *far = record_level(ctx, &cc, lv, h.l2_far, "l2_far", "far L2");
+        /* The far-L2 latency moved between two H200 runs by more than its
+         * plateau's spread (issue 15): chase the plateau's middle footprint
+         * in fresh launches, each over a new random chain, and record how far
+         * they spread. */
+        double mid = sqrt(lv[h.l2_far].x_first * lv[h.l2_far].x_last), per[GP_BETWEEN_LAUNCHES], sp_;
+        for (int k = 0; k < GP_BETWEEN_LAUNCHES && far; k++)
+            GP_TRY(measure_footprint(e, (size_t)mid, 0, l2r, &per[k], &sp_));
+        gp_value_between(far, per, GP_BETWEEN_LAUNCHES);
         record_capacity(ctx, &lv[h.l2], "l2_near", "near L2");
     } else {
         gp_record_none(r, "l2_far_latency_cycles", "cycles", "no second L2 plateau before DRAM");

@@ -101,12 +101,13 @@ static gp_status measure(gp_probe_ctx *ctx, fma_run *t, double *ms, double *spre
     return gp_ok();
 }
 
-static void set_value(gp_record *r, const char *key, double v, const char *unit, double spread,
-                      const char *method)
+static gp_value *set_value(gp_record *r, const char *key, double v, const char *unit, double spread,
+                           const char *method)
 {
     gp_value *p = gp_record_value(r, key, v, unit, spread, method);
     if (p)
         p->unstable = spread > 0.05;
+    return p;
 }
 
 /* One block on one CU, threads growing wave by wave. */
@@ -147,7 +148,16 @@ static gp_status sweep_one_cu(gp_probe_ctx *ctx, fma_run *t, double target_ms, i
     snprintf(m, sizeof m, "one block on one CU, %d independent fp32 FMA chains per thread, best over "
                           "%d..%d threads; FMA count / (event time x measured clock)", GP_FMA_ACC, w, max);
     set_value(ctx->rec, "fp32_fma_per_cycle_per_cu", y[ipk], "FMA/cycle", sp[ipk], m);
-    set_value(ctx->rec, "fp32_best_block_threads", thr[ipk], "threads", -1, "block size of the one-CU peak");
+    /* A flat plateau makes the arg-max a coin toss between runs (256 and 768
+     * on the H200, 0.05 % apart): record every block size within the peak's
+     * spread as a range; the value stays the arg-max. */
+    int plo, phi;
+    gp_analysis_plateau(y, (size_t)n, ipk, sp[ipk] > 0.001 ? sp[ipk] : 0.001, &plo, &phi);
+    gp_value *best = set_value(ctx->rec, "fp32_best_block_threads", thr[ipk], "threads", -1,
+                               "block size of the one-CU peak; range: the block sizes within the peak's spread "
+                               "(at least 0.1 %)");
+    if (plo >= 0)
+        gp_value_range(best, thr[plo], thr[phi]);
     int imin = gp_analysis_first_reaching(x, y, (size_t)n, y[ipk], PEAK_FRAC);
     if (imin < 0) {
         gp_record_none(ctx->rec, "min_waves_for_peak", "waves", "no block size reached 95% of the peak");

@@ -125,10 +125,17 @@ static gp_status measure_throughput(gp_probe_ctx *ctx, mf_run *r, int max_bpc, m
     return gp_ok();
 }
 
-static void record_variant(gp_probe_ctx *ctx, int op, int prec, const mf_result *res, double ident_raw)
+/* *lat_v and *tput_v (may be NULL) get the two values recorded, for a
+ * between-launch spread added afterwards. */
+static void record_variant(gp_probe_ctx *ctx, int op, int prec, const mf_result *res, double ident_raw,
+                           gp_value **lat_v, gp_value **tput_v)
 {
     char key[64], method[256];
     gp_value *v;
+    if (lat_v)
+        *lat_v = NULL;
+    if (tput_v)
+        *tput_v = NULL;
     int ident = op == GP_MF_IDENTITY;
     if (!gp_math_key(key, sizeof key, op, prec, "latency_cycles"))
         return;
@@ -146,6 +153,8 @@ static void record_variant(gp_probe_ctx *ctx, int op, int prec, const mf_result 
         v = gp_record_value(ctx->rec, key, lat, "cycles", res->lat_spread, method);
         if (v)
             v->unstable = !res->lat_stable;
+        if (lat_v)
+            *lat_v = v;
     } else {
         gp_record_none(ctx->rec, key, "cycles", "no valid cycle count (or no identity baseline)");
     }
@@ -159,6 +168,8 @@ static void record_variant(gp_probe_ctx *ctx, int op, int prec, const mf_result 
         v = gp_record_value(ctx->rec, key, res->tput, "ops/cycle/CU", res->tput_spread, method);
         if (v)
             v->unstable = !res->tput_stable;
+        if (tput_v)
+            *tput_v = v;
     } else {
         gp_record_none(ctx->rec, key, "ops/cycle/CU", "no valid event time");
     }
@@ -195,7 +206,24 @@ static gp_status run_all(gp_probe_ctx *ctx, mf_run *r, int max_bpc)
         double base = prec == GP_MF_F32FAST ? ident_raw[GP_MF_F32] : ident_raw[prec];
         res->lat_net = gp_math_net_latency(res->lat_raw, base);
         GP_TRY(measure_throughput(ctx, r, max_bpc, res));
-        record_variant(ctx, op, prec, res, base);
+        gp_value *lat_v, *tput_v;
+        record_variant(ctx, op, prec, res, base, &lat_v, &tput_v);
+        if (op == GP_MF_COS && prec == GP_MF_F64) {
+            /* fp64 cos moved between two H200 runs by more than its
+             * within-run spread (issue 15): measure it again in fresh
+             * launches and record how far the launches spread. */
+            double lat[GP_BETWEEN_LAUNCHES], tput[GP_BETWEEN_LAUNCHES];
+            lat[0] = res->lat_net, tput[0] = res->tput;
+            for (int k = 1; k < GP_BETWEEN_LAUNCHES; k++) {
+                mf_result again = *res;
+                GP_TRY(measure_latency(ctx, r, &again));
+                GP_TRY(measure_throughput(ctx, r, max_bpc, &again));
+                lat[k] = gp_math_net_latency(again.lat_raw, base);
+                tput[k] = again.tput;
+            }
+            gp_value_between(lat_v, lat, GP_BETWEEN_LAUNCHES);
+            gp_value_between(tput_v, tput, GP_BETWEEN_LAUNCHES);
+        }
         double row[9] = {op, prec, op == GP_MF_IDENTITY ? res->lat_raw : res->lat_net, res->lat_raw,
                          res->lat_spread, res->tput, res->tput_spread, res->tput_ms, res->bpc};
         GP_TRY(gp_series_append(ser, row));

@@ -53,6 +53,31 @@ static inline int gp_test_write_text(const char *path, const char *text)
     return fclose(f) == 0;
 }
 
+/* The whole of `path`, NUL-terminated, in malloc'd memory (the caller
+ * frees it); its length in *n when n is not NULL.  NULL when the file cannot
+ * be read whole. */
+static inline char *gp_test_read_text(const char *path, size_t *n)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long len = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *buf = len >= 0 ? malloc((size_t)len + 1) : NULL;
+    if (buf && fread(buf, 1, (size_t)len, f) != (size_t)len) {
+        free(buf);
+        buf = NULL;
+    }
+    fclose(f);
+    if (buf) {
+        buf[len] = '\0';
+        if (n)
+            *n = (size_t)len;
+    }
+    return buf;
+}
+
 /* Deterministic pseudo-random numbers for synthetic curves (xorshift64*). */
 static inline double gp_test_rand(unsigned long long *state)
 {

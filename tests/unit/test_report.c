@@ -16,22 +16,6 @@
 
 /* ---- helpers ---- */
 
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 1);
-    size_t got = buf ? fread(buf, 1, (size_t)n, f) : 0;
-    fclose(f);
-    if (buf)
-        buf[got] = '\0';
-    return buf;
-}
-
 static int count(const char *hay, const char *needle)
 {
     int n = 0;
@@ -404,7 +388,7 @@ GP_TEST(report_from_synthetic_dir)
         fprintf(stderr, "%s\n", st.msg);
     GP_CHECK(st.code == GP_OK);
     snprintf(p, sizeof p, "%s/report.html", out);
-    char *html = slurp(p);
+    char *html = gp_test_read_text(p, NULL);
     GP_CHECK(html != NULL);
     for (size_t i = 0; i < sizeof sections / sizeof sections[0]; i++) {
         char hd[80];
@@ -427,7 +411,7 @@ GP_TEST(report_from_synthetic_dir)
     free(html);
 
     snprintf(p, sizeof p, "%s/report.md", out);
-    char *md = slurp(p);
+    char *md = gp_test_read_text(p, NULL);
     GP_CHECK(md != NULL);
     for (size_t i = 0; i < sizeof sections / sizeof sections[0]; i++) {
         char hd[80];
@@ -438,7 +422,7 @@ GP_TEST(report_from_synthetic_dir)
     GP_CHECK(strstr(md, "```\n# tuning table <test>\nkernel gemm tile 64\n```\n"));
     free(md);
     snprintf(p, sizeof p, "%s/cache_latency_sweep.svg", out);
-    char *svg = slurp(p);
+    char *svg = gp_test_read_text(p, NULL);
     GP_CHECK(svg && xml_balanced(svg) && count(svg, "class=\"pt\"") == 20 && strstr(svg, "(log scale)"));
     free(svg);
     gp_record_free(&a);
@@ -509,13 +493,13 @@ GP_TEST(report_h200_launch_rate)
     GP_CHECK(gp_report_write(dir, dir).code == GP_OK);
     char p[700];
     snprintf(p, sizeof p, "%s/report.html", dir);
-    char *html = slurp(p);
+    char *html = gp_test_read_text(p, NULL);
     GP_CHECK(html && count(html, "<svg") == 3 && count(html, "Launch rate vs block size (") == 3 * 2);
     GP_CHECK(count(html, "class=\"pt\"") == (int)(rows[0] + rows[1] + rows[2]));
     free(html);
     for (int k = 0; k < 3; k++) {
         snprintf(p, sizeof p, "%s/launch_rate_%s.svg", dir, names[k]);
-        char *svg = slurp(p);
+        char *svg = gp_test_read_text(p, NULL);
         GP_CHECK(svg && xml_balanced(svg) && !has_nan_text(svg));
         GP_CHECK(count(svg, "<polyline") == 1 && count(svg, "class=\"pt\"") == (int)rows[k]);
         GP_CHECK(strstr(svg, "threads per block") && strstr(svg, ">1000<"));
@@ -545,20 +529,20 @@ GP_TEST(report_duplicate_probe_and_long_series)
     char a[600], b[600];
     snprintf(a, sizeof a, "%s/sweep_probe.json", dir);
     snprintf(b, sizeof b, "%s/sweep_probe_rerun.json", dir);
-    char *json = slurp(a);
+    char *json = gp_test_read_text(a, NULL);
     GP_CHECK(json != NULL);
     gp_test_write_text(b, json);
     free(json);
     GP_CHECK(gp_report_write(dir, dir).code == GP_OK);
     snprintf(a, sizeof a, "%s/sweep_probe_long.svg", dir);
     snprintf(b, sizeof b, "%s/sweep_probe_long_2.svg", dir);
-    char *s1 = slurp(a), *s2 = slurp(b);
+    char *s1 = gp_test_read_text(a, NULL), *s2 = gp_test_read_text(b, NULL);
     GP_CHECK(s1 && s2 && xml_balanced(s1));
     GP_CHECK(count(s1, "<polyline") == 1 && count(s1, "class=\"pt\"") == 0);
     free(s1);
     free(s2);
     snprintf(a, sizeof a, "%s/report.md", dir);
-    char *md = slurp(a);
+    char *md = gp_test_read_text(a, NULL);
     GP_CHECK(md && strstr(md, "](sweep_probe_long.svg)") && strstr(md, "](sweep_probe_long_2.svg)"));
     free(md);
     gp_record_free(&r);
@@ -711,7 +695,7 @@ static char *read_in(const char *dir, const char *name)
 {
     char p[1200];
     snprintf(p, sizeof p, "%s/%s", dir, name);
-    return slurp(p);
+    return gp_test_read_text(p, NULL);
 }
 
 /* The cached and the L1-bypass sweeps of cache_latency are two lines with a
@@ -977,17 +961,17 @@ GP_TEST(report_shows_build_line)
     GP_CHECK(gp_record_write(&b, dir).code == GP_OK);
 
     snprintf(p, sizeof p, "%s/atomics.json", dir);
-    char *json = slurp(p);
+    char *json = gp_test_read_text(p, NULL);
     GP_CHECK(json && strstr(json, "\"gpuprobe_build\": \"gpuprobe 9.9.9 (git abc123); backend cuda: sm_90\""));
     free(json);
     GP_CHECK(gp_report_write(dir, out).code == GP_OK);
     snprintf(p, sizeof p, "%s/report.md", out);
-    char *md = slurp(p);
+    char *md = gp_test_read_text(p, NULL);
     GP_CHECK(md && strstr(md, "| measured by | gpuprobe 9.9.9 (git abc123); backend cuda: sm_90 |"));
     GP_CHECK(strstr(md, "more than one build:** lds was measured by gpuprobe 0.1.0 (an older record"));
     free(md);
     snprintf(p, sizeof p, "%s/report.html", out);
-    char *html = slurp(p);
+    char *html = gp_test_read_text(p, NULL);
     GP_CHECK(html && strstr(html, "<th>measured by</th><td>gpuprobe 9.9.9 (git abc123)"));
     free(html);
     gp_record_free(&a);

@@ -311,7 +311,8 @@ GP_TEST(cmp_runs_differ_unstable_and_missing_probe)
     char md[16384];
     GP_CHECK(md_of(&res, md, sizeof md));
     GP_CHECK(strstr(md, "0 of 3 characteristics agree within their spreads; 2 differ; 1 unstable"));
-    GP_CHECK(strstr(md, "probe only in run A (not compared): divergence"));
+    GP_CHECK(strstr(md, "probe only in run A (a difference: the other run has no record): divergence"));
+    GP_CHECK(res.probes_missing == 1);
     GP_CHECK(strstr(md, "| lds | `latency_cycles` | 23 cycles | 23.46 cycles | +2% | 0.5% (floor) | **differs** |"));
     GP_CHECK(strstr(md, "| atomics | `global_gops` | 97.5 Gop/s | 97.5 Gop/s | 0 | 14% (spread A) | unstable (warned) |"));
     gp_cmp_result_free(&res);
@@ -458,7 +459,7 @@ GP_TEST(cmp_command_status_and_out_file)
     gp_device_info d = h200();
     GP_CHECK(write_run(a, &d, 1980, 1.0, 32, 0, 0).code == GP_OK);
     GP_CHECK(write_run(b, &d, 1980, 1.003, 32, 0, 0).code == GP_OK);
-    gp_compare_opts o = {a, b, out, GP_CMP_DEFAULT_FLOOR};
+    gp_compare_opts o = {a, b, out, GP_CMP_DEFAULT_FLOOR, {0}, 0};
     GP_CHECK(gp_compare_run(&o, NULL).code == GP_OK); /* +0.3 % inside 0.5 % */
     GP_CHECK(read_file(out, md, sizeof md) && strstr(md, "3 of 3 characteristics agree"));
     snprintf(tmp, sizeof tmp, "%s.tmp", out);
