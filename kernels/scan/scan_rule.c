@@ -37,8 +37,8 @@
 #define RULE_MAX_BLOCK 512
 #define RULE_MAX_ITEMS 16
 
-/* "a none: x, b none: y" of the facts Little's law needs that the table does
- * not have; "" when it has them all. */
+/* The facts Little's law needs that the table has as none, "a, b"; "" when
+ * it has them all. */
 static void missing_dram_facts(const gp_rule_facts *f, char *buf, size_t n)
 {
     buf[0] = '\0';
