@@ -2,6 +2,8 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <string.h>
 #include <time.h>
 
 #include "runtime.h"
@@ -57,6 +59,18 @@ gp_status gp_dev_alloc_copy(void **d, const void *h, size_t bytes)
     return st;
 }
 
+gp_status gp_dev_alloc_zero(void **d, size_t bytes)
+{
+    *d = NULL;
+    GP_TRY(gp_rt_malloc(d, bytes));
+    gp_status st = gp_rt_memset(*d, 0, bytes);
+    if (st.code != GP_OK) {
+        gp_rt_free(*d);
+        *d = NULL;
+    }
+    return st;
+}
+
 gp_status gp_dev_poison(void *d, size_t bytes) { return gp_rt_memset(d, 0xFF, bytes); }
 
 gp_status gp_compare_f32(const char *what, const float *got, const float *ref, size_t n,
@@ -90,4 +104,11 @@ gp_status gp_compare_i32(const char *what, const int32_t *got, const int32_t *re
             return gp_fail(GP_ERR_CHECK, "%s: element %zu is %d, reference %d", what, i, (int)got[i],
                            (int)ref[i]);
     return gp_ok();
+}
+
+void gp_note_append(char *note, size_t n, const char *what)
+{
+    size_t len = strlen(note);
+    if (len + 1 < n)
+        snprintf(note + len, n - len, "%s%s", len ? "; " : "", what);
 }

@@ -22,6 +22,8 @@ uint64_t gp_fresh_seed(void);
 /* Device buffer helpers: allocate, copy in, fill with 0xFF bytes (NaN as
  * fp32, -1 as int32) so an output the kernel forgot to write cannot pass. */
 gp_status gp_dev_alloc_copy(void **d, const void *h, size_t bytes);
+/* Allocate and zero (workspaces of counters); NULL again on failure. */
+gp_status gp_dev_alloc_zero(void **d, size_t bytes);
 gp_status gp_dev_poison(void *d, size_t bytes);
 
 /* Compare got[] with ref[] (n values): |got - ref| <= atol + rtol * |ref|,
@@ -31,5 +33,10 @@ gp_status gp_dev_poison(void *d, size_t bytes);
 gp_status gp_compare_f32(const char *what, const float *got, const float *ref, size_t n,
                          double atol, double rtol, double *max_abs);
 gp_status gp_compare_i32(const char *what, const int32_t *got, const int32_t *ref, size_t n);
+
+/* Parameter fitting: "a; b" notes of what was adjusted, appended within the
+ * buffer's n bytes (powers of two: gp_rule_floor_pow2/gp_rule_ceil_pow2 in
+ * rule.h). */
+void gp_note_append(char *note, size_t n, const char *what);
 
 #endif

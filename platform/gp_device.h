@@ -128,6 +128,37 @@ static __device__ __forceinline__ float gp_shfl_xor(float v, int mask)
 #endif
 }
 
+/* Read `v` from lane (this lane - delta) of the calling wave; lanes below
+ * delta get their own `v` back (a scan's shift).  All lanes must call it. */
+static __device__ __forceinline__ float gp_shfl_up(float v, int delta)
+{
+#if defined(GP_VENDOR_NVIDIA)
+    return __shfl_up_sync(0xffffffffu, v, (unsigned)delta);
+#else
+    return __shfl_up(v, (unsigned)delta);
+#endif
+}
+
+static __device__ __forceinline__ int gp_shfl_up_int(int v, int delta)
+{
+#if defined(GP_VENDOR_NVIDIA)
+    return __shfl_up_sync(0xffffffffu, v, (unsigned)delta);
+#else
+    return __shfl_up(v, (unsigned)delta);
+#endif
+}
+
+/* Bit l set when lane l of the calling wave has `pred` != 0 (64 bits wide
+ * for any wave size); all lanes must call it. */
+static __device__ __forceinline__ unsigned long long gp_ballot(int pred)
+{
+#if defined(GP_VENDOR_NVIDIA)
+    return (unsigned long long)__ballot_sync(0xffffffffu, pred);
+#else
+    return (unsigned long long)__ballot(pred);
+#endif
+}
+
 /* Host side of a launcher: turn the launch's error state into a gp_status. */
 static inline gp_status gp_launch_status(const char *what)
 {

@@ -28,6 +28,13 @@ gp_status gp_vendor_reduce_sum_i32(const int32_t *d_in, size_t n, int32_t *d_out
 /* Name of the library behind the reduce baseline ("CUB 3.0.0"), or NULL. */
 const char *gp_vendor_reduce_name(void);
 
+/* ---- Prefix sum (CUB DeviceScan::InclusiveSum / ExclusiveSum; exclusive 0
+ * or 1).  Scratch as for the reduction.  Enqueued on the default stream. */
+gp_status gp_vendor_scan_f32(const float *d_in, float *d_out, size_t n, int exclusive, void *d_tmp,
+                             size_t *tmp_bytes);
+gp_status gp_vendor_scan_i32(const int32_t *d_in, int32_t *d_out, size_t n, int exclusive, void *d_tmp,
+                             size_t *tmp_bytes);
+
 /* ---- 2D convolution (cuDNN), NCHW fp32, stride 1, fp32 math (no TF32).
  * Create picks the fastest forward algorithm by timing them all
  * (cudnnFindConvolutionForwardAlgorithm) and owns its workspace. */

@@ -1,6 +1,8 @@
-/* Reduce baseline: CUB's DeviceReduce::Sum, which ships with every CUDA
- * toolkit, so it is always present on the CUDA backend. */
+/* Reduce and scan baselines: CUB's DeviceReduce::Sum and DeviceScan, which
+ * ship with every CUDA toolkit, so they are always present on the CUDA
+ * backend. */
 #include <cub/device/device_reduce.cuh>
+#include <cub/device/device_scan.cuh>
 #include <cuda_runtime.h>
 #include <stdio.h>
 
@@ -32,6 +34,30 @@ extern "C" gp_status gp_vendor_reduce_sum_i32(const int32_t *d_in, size_t n, int
                                               size_t *tmp_bytes)
 {
     return reduce_sum(d_in, n, d_out, d_tmp, tmp_bytes);
+}
+
+template <typename T>
+static gp_status scan(const T *d_in, T *d_out, size_t n, int exclusive, void *d_tmp, size_t *tmp_bytes)
+{
+    if (n > (size_t)0x7fffffff)
+        return gp_fail(GP_ERR_USAGE, "CUB scan: %zu elements exceed the int range this wrapper passes", n);
+    if (exclusive)
+        return cuda_status(cub::DeviceScan::ExclusiveSum(d_tmp, *tmp_bytes, d_in, d_out, (int)n, (cudaStream_t)0),
+                           "CUB DeviceScan::ExclusiveSum");
+    return cuda_status(cub::DeviceScan::InclusiveSum(d_tmp, *tmp_bytes, d_in, d_out, (int)n, (cudaStream_t)0),
+                       "CUB DeviceScan::InclusiveSum");
+}
+
+extern "C" gp_status gp_vendor_scan_f32(const float *d_in, float *d_out, size_t n, int exclusive, void *d_tmp,
+                                        size_t *tmp_bytes)
+{
+    return scan(d_in, d_out, n, exclusive, d_tmp, tmp_bytes);
+}
+
+extern "C" gp_status gp_vendor_scan_i32(const int32_t *d_in, int32_t *d_out, size_t n, int exclusive,
+                                        void *d_tmp, size_t *tmp_bytes)
+{
+    return scan(d_in, d_out, n, exclusive, d_tmp, tmp_bytes);
 }
 
 extern "C" const char *gp_vendor_reduce_name(void)

@@ -25,6 +25,20 @@ gp_status gp_vendor_reduce_sum_i32(const int32_t *d_in, size_t n, int32_t *d_out
 
 const char *gp_vendor_reduce_name(void) { return NULL; }
 
+gp_status gp_vendor_scan_f32(const float *d_in, float *d_out, size_t n, int exclusive, void *d_tmp,
+                             size_t *tmp_bytes)
+{
+    (void)d_in, (void)d_out, (void)n, (void)exclusive, (void)d_tmp, (void)tmp_bytes;
+    return absent("scan");
+}
+
+gp_status gp_vendor_scan_i32(const int32_t *d_in, int32_t *d_out, size_t n, int exclusive, void *d_tmp,
+                             size_t *tmp_bytes)
+{
+    (void)d_in, (void)d_out, (void)n, (void)exclusive, (void)d_tmp, (void)tmp_bytes;
+    return absent("scan");
+}
+
 gp_status gp_vendor_conv2d_create(gp_vendor_conv **c, int n, int in_c, int h, int w, int out_c, int kh,
                                   int kw, int pad_h, int pad_w)
 {

@@ -6,6 +6,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "kutil.h"
+
 /* Largest block the kernel for `vecs` loads per thread is compiled for
  * (reduce.hip GP_RED_LB: about 4 x vecs + 4 live registers per thread). */
 static int block_limit(int vecs) { return vecs <= 4 ? 1024 : vecs == 8 ? 512 : 256; }
@@ -148,13 +150,7 @@ gp_status gp_reduce_ws_create(gp_reduce_ws *ws, const gp_reduce_params *p)
     if (!p || p->grid < 1 || p->grid > GP_REDUCE_ONE_PASS_MAX_GRID)
         return gp_fail(GP_ERR_USAGE, "reduce workspace: parameters without a grid (use gp_reduce_params_fit)");
     size_t bytes = gp_reduce_ws_bytes(p->grid);
-    GP_TRY(gp_rt_malloc(&ws->d, bytes));
-    gp_status st = gp_rt_memset(ws->d, 0, bytes);
-    if (st.code != GP_OK) {
-        gp_rt_free(ws->d);
-        ws->d = NULL;
-        return st;
-    }
+    GP_TRY(gp_dev_alloc_zero(&ws->d, bytes));
     ws->bytes = bytes;
     ws->max_grid = p->grid;
     return gp_ok();

@@ -3,9 +3,11 @@
 #define GP_TEST_TABLE_H
 
 #include <stdio.h>
+#include <string.h>
 
 #include "gp_test.h"
 #include "kernel.h"
+#include "runtime.h"
 #include "table.h"
 
 /* Load the table at `rel` under the source tree; 0, with the reason on
@@ -32,6 +34,28 @@ static inline gp_status gp_test_rule(gp_kernel_rule_fn rule, gp_table *t)
     if (st.code == GP_OK)
         *t = out;
     return st;
+}
+
+/* The shipped table tables/<name> ("sm_90", "generic", ...). */
+static inline int gp_test_load_shipped(const char *name, gp_table *t)
+{
+    char rel[64];
+    snprintf(rel, sizeof rel, "tables/%s", name);
+    return gp_test_load_table(rel, t);
+}
+
+/* A device as the kernels' parameter fitting sees it: wave size, the
+ * largest block, the CU count; the largest grids of any current GPU. */
+static inline gp_device_info gp_test_fake_dev(int wave, int max_threads, int cus)
+{
+    gp_device_info d;
+    memset(&d, 0, sizeof d);
+    d.compute_units = cus;
+    d.wave_size = wave;
+    d.max_threads_per_block = max_threads;
+    d.max_block_dim[0] = max_threads, d.max_block_dim[1] = max_threads, d.max_block_dim[2] = 64;
+    d.max_grid_dim[0] = 0x7fffffff;
+    return d;
 }
 
 #endif

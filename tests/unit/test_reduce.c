@@ -16,24 +16,6 @@
 
 static const char *const table_names[] = {"generic", "sm_90", "sm_80", "gfx900"};
 
-static gp_device_info fake_dev(int wave, int max_threads, int cus)
-{
-    gp_device_info d;
-    memset(&d, 0, sizeof d);
-    d.compute_units = cus;
-    d.wave_size = wave;
-    d.max_threads_per_block = max_threads;
-    d.max_block_dim[0] = max_threads, d.max_block_dim[1] = max_threads, d.max_block_dim[2] = 64;
-    d.max_grid_dim[0] = 0x7fffffff;
-    return d;
-}
-
-static int load_table(const char *name, gp_table *t)
-{
-    char rel[64];
-    snprintf(rel, sizeof rel, "tables/%s", name);
-    return gp_test_load_table(rel, t);
-}
 
 GP_TEST(reduce_ref_hand)
 {
@@ -107,7 +89,7 @@ GP_TEST(reduce_grid_for_length)
     gp_reduce_params p;
     memset(&p, 0, sizeof p);
     p.block = 256, p.vecs = 4, p.grid_per_cu = 4;
-    gp_device_info d = fake_dev(32, 1024, 132);
+    gp_device_info d = gp_test_fake_dev(32, 1024, 132);
     gp_reduce_params_fit(&p, &d);
     GP_CHECK(p.grid == 528);
     GP_CHECK(gp_reduce_grid_for(&p, 0) == 1);
@@ -205,7 +187,7 @@ GP_TEST(reduce_bound_holds_for_the_gpu_order)
     memset(ps, 0, sizeof ps);
     ps[0].block = 64, ps[0].vecs = 4, ps[0].grid_per_cu = 2;
     ps[1].block = 64, ps[1].vecs = 1, ps[1].one_pass = 1;
-    gp_device_info d = fake_dev(32, 1024, 4);
+    gp_device_info d = gp_test_fake_dev(32, 1024, 4);
     gp_reduce_params_fit(&ps[0], &d);
     gp_reduce_params_fit(&ps[1], &d);
     const size_t n = 300001;
@@ -252,8 +234,8 @@ GP_TEST(reduce_params_from_tables)
 {
     gp_table t;
     gp_reduce_params p;
-    gp_device_info h200 = fake_dev(32, 1024, 132);
-    GP_CHECK(load_table("generic", &t));
+    gp_device_info h200 = gp_test_fake_dev(32, 1024, 132);
+    GP_CHECK(gp_test_load_shipped("generic", &t));
     GP_CHECK(gp_reduce_params_from_table(&t, &h200, &p).code == GP_OK);
     /* generic's rule values: 8 resident blocks of 256 at 32 registers, streamed (1 GiB > its 1 MiB L2) */
     GP_CHECK(p.block == 256 && p.vecs == 4 && p.grid_per_cu == 8 && p.grid == 1056 && !p.note[0]);
@@ -277,9 +259,9 @@ GP_TEST(reduce_params_from_tables)
     GP_CHECK(gp_reduce_params_from_table(&t, &h200, &p).code == GP_ERR_USAGE);
     /* Every shipped table on every kind of device: a block the kernel for
      * its vector count is compiled for, whole waves, within the device. */
-    gp_device_info devs[3] = {fake_dev(32, 1024, 132), fake_dev(64, 1024, 64), fake_dev(64, 256, 8)};
+    gp_device_info devs[3] = {gp_test_fake_dev(32, 1024, 132), gp_test_fake_dev(64, 1024, 64), gp_test_fake_dev(64, 256, 8)};
     for (size_t i = 0; i < sizeof table_names / sizeof table_names[0]; i++) {
-        GP_CHECK(load_table(table_names[i], &t));
+        GP_CHECK(gp_test_load_shipped(table_names[i], &t));
         for (int k = 0; k < 3; k++) {
             GP_CHECK(gp_reduce_params_from_table(&t, &devs[k], &p).code == GP_OK);
             GP_CHECK(p.block >= devs[k].wave_size && p.block <= devs[k].max_threads_per_block);
@@ -292,7 +274,7 @@ GP_TEST(reduce_params_from_tables)
 
 GP_TEST(reduce_params_clamped)
 {
-    gp_device_info d = fake_dev(64, 1024, 10);
+    gp_device_info d = gp_test_fake_dev(64, 1024, 10);
     gp_reduce_params p;
     memset(&p, 0, sizeof p);
     p.block = 1024, p.vecs = 64, p.grid_per_cu = 100;
@@ -309,7 +291,7 @@ GP_TEST(reduce_params_clamped)
     /* The persistent grid is what a CU holds at once: 2048 threads and 64K
      * registers per CU; U <= 4 stays within 32 registers, U = 8 within 64,
      * U = 16 within 128. */
-    gp_device_info h = fake_dev(32, 1024, 132);
+    gp_device_info h = gp_test_fake_dev(32, 1024, 132);
     h.max_threads_per_cu = 2048, h.regs_per_cu = 65536;
     const int cases[][4] = {/* block, U, grid_per_cu asked, kept */
                             {256, 4, 8, 8},  {256, 2, 16, 8}, {1024, 2, 4, 2}, {256, 8, 8, 4},
@@ -343,7 +325,7 @@ GP_TEST(reduce_bad_arguments)
     gp_reduce_params p;
     memset(&p, 0, sizeof p);
     p.block = 256, p.vecs = 4, p.grid_per_cu = 4;
-    gp_device_info d = fake_dev(32, 1024, 132);
+    gp_device_info d = gp_test_fake_dev(32, 1024, 132);
     gp_reduce_params_fit(&p, &d);
     gp_reduce_ws ws = {(void *)(uintptr_t)0x40000, gp_reduce_ws_bytes(528), 528};
     gp_reduce_ws small = {(void *)(uintptr_t)0x40000, 16 + 4, 1};
@@ -389,10 +371,10 @@ GP_TEST(reduce_registered_with_candidates)
     const gp_kernel *k = gp_kernel_find("reduce");
     GP_CHECK(k && k->verify && k->bench && k->print_params && k->candidates);
     gp_table base;
-    GP_CHECK(load_table("gfx900", &base));
+    GP_CHECK(gp_test_load_shipped("gfx900", &base));
     static gp_table out[32];
     int n = 0;
-    gp_device_info h200 = fake_dev(32, 1024, 132);
+    gp_device_info h200 = gp_test_fake_dev(32, 1024, 132);
     GP_CHECK(k->candidates(&base, &h200, out, 32, &n).code == GP_OK);
     GP_CHECK(n > 4 && n <= 32 && gp_table_equal(&out[0], &base));
     int one = 0, cs = 0;

@@ -14,6 +14,7 @@
 #include "kernel.h"
 #include "padding.h"
 #include "reduce.h"
+#include "scan.h"
 #include "ssim.h"
 #include "transpose.h"
 
@@ -30,6 +31,7 @@ static int kernels_accept(const gp_table *t)
     gp_gemm_params gp;
     gp_padding_params pp;
     gp_batchnorm_params bp;
+    gp_scan_params scp;
     gp_status st = gp_ssim_params_from_table(t, NULL, &sp);
     if (st.code == GP_OK)
         st = gp_transpose_params_from_table(t, NULL, &tp);
@@ -41,6 +43,7 @@ static int kernels_accept(const gp_table *t)
         st = gp_padding_params_from_table(t, NULL, &pp);
     if (st.code == GP_OK)
         st = gp_batchnorm_params_from_table(t, NULL, &bp);
+        st = gp_scan_params_from_table(t, NULL, &scp);
     if (st.code != GP_OK)
         fprintf(stderr, "kernel parameters refused: %s\n", st.msg);
     return st.code == GP_OK;

@@ -1,0 +1,212 @@
+/* scan host API: parameters from the tuning table clamped to the device, the
+ * workspace and its epochs, argument checks before any device call, and the
+ * fp32 error bound. */
+#include "scan.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "kutil.h"
+#include "rule.h"
+
+/* Descriptors start here in the workspace (after the tile counter); scan.hip
+ * GP_SCAN_WS_DESC. */
+#define WS_DESC 16
+/* Epochs fit in 30 bits of the descriptor (scan.hip). */
+#define EPOCH_LIMIT (1u << 30)
+
+void gp_scan_params_fit(gp_scan_params *p, const gp_device_info *dev)
+{
+    int max_threads = GP_SCAN_MAX_BLOCK, wave = 64;
+    if (dev) {
+        if (dev->max_threads_per_block > 0 && dev->max_threads_per_block < max_threads)
+            max_threads = dev->max_threads_per_block;
+        if (dev->max_block_dim[0] > 0 && dev->max_block_dim[0] < max_threads)
+            max_threads = dev->max_block_dim[0];
+        if (dev->wave_size > wave)
+            wave = dev->wave_size;
+    }
+    int items = p->items < GP_SCAN_MIN_ITEMS   ? GP_SCAN_MIN_ITEMS
+                : p->items > GP_SCAN_MAX_ITEMS ? GP_SCAN_MAX_ITEMS
+                                               : (int)gp_rule_floor_pow2(p->items);
+    if (items != p->items)
+        gp_note_append(p->note, sizeof p->note,
+                       "items_per_thread rounded to 4, 8, 16 or 32 (whole 16-byte vectors)");
+    /* Whole waves of 64 (every wave size divides it), at most what the device
+     * and the kernel's register budget allow. */
+    int block = p->block < wave ? wave : (int)gp_rule_floor_pow2(p->block);
+    int lim = GP_SCAN_BLOCK_LIMIT(items);
+    lim = (int)gp_rule_floor_pow2(max_threads < lim ? max_threads : lim);
+    if (block > lim)
+        block = lim;
+    if (block != p->block)
+        gp_note_append(p->note, sizeof p->note,
+                       "block fitted to the device and the kernel's register budget");
+    p->block = block;
+    p->items = items;
+}
+
+gp_status gp_scan_params_from_table(const gp_table *t, const gp_device_info *dev, gp_scan_params *p)
+{
+    long long block, items;
+    memset(p, 0, sizeof *p);
+    GP_TRY(gp_table_get_int(t, "kernel.scan", "block", &block));
+    GP_TRY(gp_table_get_int(t, "kernel.scan", "items_per_thread", &items));
+    p->block = (int)block;
+    p->items = (int)items;
+    gp_scan_params_fit(p, dev);
+    return gp_ok();
+}
+
+void gp_scan_params_format(const gp_scan_params *p, char *buf, size_t n)
+{
+    snprintf(buf, n, "block=%d items_per_thread=%d (tile %zu)", p->block, p->items, gp_scan_tile(p));
+}
+
+size_t gp_scan_tile(const gp_scan_params *p) { return (size_t)p->block * (size_t)p->items; }
+
+size_t gp_scan_tiles_for(const gp_scan_params *p, size_t n, size_t head)
+{
+    size_t tile = gp_scan_tile(p);
+    if (n == 0 || tile == 0)
+        return 0;
+    return (head + n + tile - 1) / tile;
+}
+
+static int params_ok(const gp_scan_params *p)
+{
+    int i = p->items;
+    if (i != 4 && i != 8 && i != 16 && i != 32)
+        return 0;
+    return p->block >= 32 && p->block <= GP_SCAN_BLOCK_LIMIT(i) && !(p->block & (p->block - 1));
+}
+
+size_t gp_scan_ws_bytes(size_t max_tiles) { return WS_DESC + 8 * (max_tiles < 1 ? 1 : max_tiles); }
+
+gp_status gp_scan_ws_create(gp_scan_ws *ws, size_t max_tiles)
+{
+    memset(ws, 0, sizeof *ws);
+    if (max_tiles < 1 || max_tiles >= GP_SCAN_MAX_TILES)
+        return gp_fail(GP_ERR_USAGE, "scan workspace: %zu tiles outside 1..%zu", max_tiles, GP_SCAN_MAX_TILES - 1);
+    size_t bytes = gp_scan_ws_bytes(max_tiles);
+    GP_TRY(gp_dev_alloc_zero(&ws->d, bytes));
+    ws->bytes = bytes;
+    ws->max_tiles = max_tiles;
+    return gp_ok();
+}
+
+void gp_scan_ws_destroy(gp_scan_ws *ws)
+{
+    if (ws && ws->d)
+        gp_rt_free(ws->d);
+    if (ws)
+        memset(ws, 0, sizeof *ws);
+}
+
+static gp_status check_args(const char *what, const void *d_in, const void *d_out, size_t n, int exclusive,
+                            const gp_scan_ws *ws, const gp_scan_params *p)
+{
+    if (!p || !params_ok(p))
+        return gp_fail(GP_ERR_USAGE, "%s: parameters not fitted (use gp_scan_params_fit)", what);
+    if (exclusive != 0 && exclusive != 1)
+        return gp_fail(GP_ERR_USAGE, "%s: exclusive must be 0 or 1, not %d", what, exclusive);
+    if (n == 0)
+        return gp_ok();
+    if (!d_in || !d_out)
+        return gp_fail(GP_ERR_USAGE, "%s: %s pointer is NULL for %zu elements", what, d_in ? "output" : "input",
+                       n);
+    if ((uintptr_t)d_in % 4 || (uintptr_t)d_out % 4)
+        return gp_fail(GP_ERR_USAGE, "%s: pointers must be 4-byte aligned", what);
+    if (n > SIZE_MAX / 4 - 16 || (uintptr_t)d_in > UINTPTR_MAX - n * 4 || (uintptr_t)d_out > UINTPTR_MAX - n * 4)
+        return gp_fail(GP_ERR_USAGE, "%s: %zu elements overflow the address space", what, n);
+    uintptr_t a = (uintptr_t)d_in, b = (uintptr_t)d_out;
+    if (a != b && a < b + n * 4 && b < a + n * 4)
+        return gp_fail(GP_ERR_USAGE, "%s: input and output overlap without being the same array", what);
+    size_t tiles = gp_scan_tiles_for(p, n, (size_t)(a & 15) / 4);
+    if (tiles >= GP_SCAN_MAX_TILES)
+        return gp_fail(GP_ERR_USAGE, "%s: %zu elements need %zu tiles, more than %zu", what, n, tiles,
+                       GP_SCAN_MAX_TILES - 1);
+    if (!ws || !ws->d || ws->max_tiles < tiles)
+        return gp_fail(GP_ERR_USAGE, "%s: workspace missing or made for fewer tiles (%zu < %zu)", what,
+                       ws && ws->d ? ws->max_tiles : 0, tiles);
+    return gp_ok();
+}
+
+/* The run's epoch: one past the last; at the 30-bit limit the descriptors
+ * are cleared (in stream order, before the launch) and epochs restart. */
+static gp_status next_epoch(gp_scan_ws *ws, unsigned *epoch)
+{
+    if (ws->epoch + 1 >= EPOCH_LIMIT) {
+        GP_TRY(gp_rt_memset(ws->d, 0, ws->bytes));
+        ws->epoch = 0;
+    }
+    *epoch = ++ws->epoch;
+    return gp_ok();
+}
+
+/* Checks, then the run's epoch; *go = 0 when there is nothing to launch. */
+static gp_status prepare(const char *what, const void *d_in, const void *d_out, size_t n, int exclusive,
+                         gp_scan_ws *ws, const gp_scan_params *p, unsigned *epoch, int *go)
+{
+    *go = 0;
+    GP_TRY(check_args(what, d_in, d_out, n, exclusive, ws, p));
+    if (n == 0)
+        return gp_ok();
+    GP_TRY(next_epoch(ws, epoch));
+    *go = 1;
+    return gp_ok();
+}
+
+gp_status gp_scan_f32(const float *d_in, float *d_out, size_t n, int exclusive, gp_scan_ws *ws,
+                      const gp_scan_params *p)
+{
+    unsigned epoch = 0;
+    int go;
+    GP_TRY(prepare("scan f32", d_in, d_out, n, exclusive, ws, p, &epoch, &go));
+    return go ? gp_scan_launch_f32(d_in, d_out, n, exclusive, ws->d, epoch, p->block, p->items) : gp_ok();
+}
+
+gp_status gp_scan_i32(const int32_t *d_in, int32_t *d_out, size_t n, int exclusive, gp_scan_ws *ws,
+                      const gp_scan_params *p)
+{
+    unsigned epoch = 0;
+    int go;
+    GP_TRY(prepare("scan i32", d_in, d_out, n, exclusive, ws, p, &epoch, &go));
+    return go ? gp_scan_launch_i32(d_in, d_out, n, exclusive, ws->d, epoch, p->block, p->items) : gp_ok();
+}
+
+static int ceil_log2(long long v)
+{
+    int l = 0;
+    while ((1ll << l) < v)
+        l++;
+    return l;
+}
+
+long long gp_scan_f32_depth(const gp_scan_params *p, size_t i, size_t head, int wave)
+{
+    size_t tile = gp_scan_tile(p);
+    if (tile == 0 || wave < 1)
+        return 0;
+    int lw = ceil_log2(wave);
+    int waves = p->block / wave < 1 ? 1 : p->block / wave;
+    long long in_tile = 3                    /* the vector's own serial sums */
+                        + lw                 /* Kogge-Stone over the row's lanes */
+                        + p->items / 4       /* carry chain over the rows, and row prefix */
+                        + ceil_log2(waves)   /* Kogge-Stone over the wave totals */
+                        + 3;                 /* q = tile + wave prefix; base = q + row; + element */
+    long long t = (long long)((i + head) / tile);
+    /* Per tile on the look-back chain: the window butterfly (lw), adding the
+     * window to the prefix so far (1), prefix + aggregate (1), and one more
+     * for a window without an inclusive prefix in it (1). */
+    return in_tile + t * (lw + 3);
+}
+
+double gp_scan_f32_bound(long long depth, double sum_abs)
+{
+    const double u = ldexp(1.0, -24);
+    double du = (double)depth * u;
+    if (du >= 1.0)
+        return HUGE_VAL;
+    return du / (1.0 - du) * sum_abs;
+}

@@ -1,0 +1,125 @@
+/* scan: inclusive or exclusive prefix sum of an fp32 or int32 array of any
+ * length in one pass (single-pass scan with decoupled look-back, Merrill and
+ * Garland, NVIDIA tech report NVR-2016-002).  Docs: docs/kernels/scan.md.
+ *
+ * Results:
+ *   - inclusive: out[i] = x[0] + ... + x[i]; exclusive: out[i] = x[0] + ... +
+ *     x[i-1], out[0] = 0.  n = 0 writes nothing.  In place (out == in) is
+ *     fine; any other overlap is refused.
+ *   - int32: the two's-complement wrapped sums (uint32 arithmetic), exact and
+ *     the same bits on every run.
+ *   - fp32: accumulated in fp32 in the order gp_scan_f32_depth() describes;
+ *     |out[i] - exact| <= gp_scan_f32_bound(depth(i), sum_{j<=i} |x_j|).  The
+ *     look-back adds predecessor tiles in an order that depends on block
+ *     timing, so two runs may differ in the last bits (within the bound).
+ * Parameters come from [kernel.scan] (block, items_per_thread), clamped to
+ * the device. */
+#ifndef GP_SCAN_H
+#define GP_SCAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "gp_status.h"
+#include "runtime.h"
+#include "table.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define GP_SCAN_MAX_BLOCK 1024
+/* items_per_thread compiled in: 4, 8, 16, 32 elements (1, 2, 4, 8 16-byte
+ * vectors per thread). */
+#define GP_SCAN_MIN_ITEMS 4
+#define GP_SCAN_MAX_ITEMS 32
+/* Largest block the kernel for `items` elements per thread is compiled for:
+ * its launch bounds keep the registers within 64 per thread at 1024 threads
+ * (items <= 16) and 128 at 512 (items = 32). */
+#define GP_SCAN_BLOCK_LIMIT(items) ((items) <= 16 ? 1024 : 512)
+/* Tiles one launch may have: the tile index travels in 32 bits. */
+#define GP_SCAN_MAX_TILES ((size_t)1 << 31)
+
+typedef struct gp_scan_params {
+    int block;      /* threads per block, a power of two, >= 64 */
+    int items;      /* elements per thread (items_per_thread): 4, 8, 16 or 32 */
+    char note[192]; /* what was adjusted to fit the device ("" when nothing) */
+} gp_scan_params;
+
+/* Read [kernel.scan] and clamp it to `dev`. */
+gp_status gp_scan_params_from_table(const gp_table *t, const gp_device_info *dev, gp_scan_params *p);
+/* Clamp hand-made parameters the same way (bench variants, tests). */
+void gp_scan_params_fit(gp_scan_params *p, const gp_device_info *dev);
+void gp_scan_params_format(const gp_scan_params *p, char *buf, size_t n);
+
+/* Elements per tile (one block's share) and tiles for n elements starting
+ * `head` elements past a 16-byte boundary (the first tile starts at that
+ * boundary, so its first `head` slots are empty). */
+size_t gp_scan_tile(const gp_scan_params *p);
+size_t gp_scan_tiles_for(const gp_scan_params *p, size_t n, size_t head);
+
+/* Device workspace: a tile counter (the order blocks take tiles in, so a
+ * block only ever waits on tiles already taken) and one 8-byte descriptor per
+ * tile: status and value in one word, stamped with the run's epoch so that a
+ * run never reads a previous run's descriptors and the workspace needs no
+ * clearing between runs (the host bumps the epoch per run; after 2^30 runs
+ * the workspace is cleared once).  Runs in stream order share it; two runs
+ * at the same time must not. */
+typedef struct gp_scan_ws {
+    void *d;
+    size_t bytes;
+    size_t max_tiles;
+    unsigned epoch; /* of the last run; 0 when new */
+} gp_scan_ws;
+
+size_t gp_scan_ws_bytes(size_t max_tiles);
+gp_status gp_scan_ws_create(gp_scan_ws *ws, size_t max_tiles);
+void gp_scan_ws_destroy(gp_scan_ws *ws);
+
+/* d_out[0..n) = the inclusive (exclusive = 0) or exclusive (exclusive = 1)
+ * prefix sums of d_in[0..n).  4-byte aligned pointers; when d_in and d_out
+ * share their offset within 16 bytes both sides use 16-byte accesses, else
+ * the stores are 4-byte.  Enqueued on the default stream.  Bad arguments give
+ * GP_ERR_USAGE before any device call. */
+gp_status gp_scan_f32(const float *d_in, float *d_out, size_t n, int exclusive, gp_scan_ws *ws,
+                      const gp_scan_params *p);
+gp_status gp_scan_i32(const int32_t *d_in, int32_t *d_out, size_t n, int exclusive, gp_scan_ws *ws,
+                      const gp_scan_params *p);
+
+/* Error analysis of the fp32 scan.  Every element's result is a sum whose
+ * summation tree has height at most gp_scan_f32_depth(p, i, head, wave) for
+ * output i (see scan.hip for the order): the in-tile steps, plus
+ * (log2 wave + 3) per tile before it on the look-back chain.  With u = 2^-24
+ * the bound for a tree of height d (Higham, Accuracy and Stability of
+ * Numerical Algorithms, 4.2) is gamma_d * sum |x_j|, gamma_d = d u / (1 - d u). */
+long long gp_scan_f32_depth(const gp_scan_params *p, size_t i, size_t head, int wave);
+double gp_scan_f32_bound(long long depth, double sum_abs);
+
+/* CPU references (scan_ref.c), chunk by chunk: *acc (and *acc_abs) carry
+ * the running sums in and out (NULL: start from 0), so a long array can be
+ * checked in pieces.  fp32: prefix sums in double (a double accumulation of
+ * n fp32 values is off by at most n 2^-53 sum |x|), with sum_abs[i] = the
+ * magnitudes through x[i] (out, sum_abs may be NULL).  int32: the wrapped
+ * prefix sums. */
+void gp_scan_ref_f32(const float *x, size_t n, int exclusive, double *acc, double *acc_abs, double *out,
+                     double *sum_abs);
+void gp_scan_ref_i32(const int32_t *x, size_t n, int exclusive, uint32_t *acc, int32_t *out);
+
+/* Every kernel.scan parameter from the device facts (kernel.h "Rules"; the
+ * models: docs/kernels/scan.md, "Rule"). */
+struct gp_rule_in;
+struct gp_table;
+gp_status gp_scan_rule(const struct gp_rule_in *in, struct gp_table *out);
+
+/* ---- GPU launchers (scan.hip; none.c without a GPU backend).  Arguments
+ * checked by the callers above. */
+gp_status gp_scan_launch_f32(const float *d_in, float *d_out, size_t n, int exclusive, void *d_ws,
+                             unsigned epoch, int block, int items);
+gp_status gp_scan_launch_i32(const int32_t *d_in, int32_t *d_out, size_t n, int exclusive, void *d_ws,
+                             unsigned epoch, int block, int items);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

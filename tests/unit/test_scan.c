@@ -1,0 +1,482 @@
+/* scan on the CPU: references by hand and chunk by chunk, the depth formula
+ * by hand, the error bound against a float model of the GPU's order of
+ * additions (look-back patterns included), parameters from every shipped
+ * table, bad arguments refused before any device call, the tuning
+ * candidates, and the rule on every shipped table's facts. */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gp_test.h"
+#include "gp_test_table.h"
+#include "kernel.h"
+#include "scan.h"
+#include "table.h"
+
+static const char *const table_names[] = {"generic", "sm_90", "sm_80", "gfx900"};
+
+
+GP_TEST(scan_ref_hand)
+{
+    const float x[5] = {1.0f, 2.0f, 3.5f, -4.0f, 0.25f};
+    const double inc[5] = {1.0, 3.0, 6.5, 2.5, 2.75}, exc[5] = {0.0, 1.0, 3.0, 6.5, 2.5};
+    const double mag[5] = {1.0, 3.0, 6.5, 10.5, 10.75};
+    double out[5], sa[5];
+    gp_scan_ref_f32(x, 5, 0, NULL, NULL, out, sa);
+    for (int i = 0; i < 5; i++)
+        GP_CHECK(out[i] == inc[i] && sa[i] == mag[i]);
+    gp_scan_ref_f32(x, 5, 1, NULL, NULL, out, NULL);
+    for (int i = 0; i < 5; i++)
+        GP_CHECK(out[i] == exc[i]);
+    /* In two chunks with the running sums carried: the same. */
+    double acc = 0, acc_abs = 0;
+    gp_scan_ref_f32(x, 2, 1, &acc, &acc_abs, out, sa);
+    gp_scan_ref_f32(x + 2, 3, 1, &acc, &acc_abs, out + 2, sa + 2);
+    for (int i = 0; i < 5; i++)
+        GP_CHECK(out[i] == exc[i] && sa[i] == mag[i]);
+    GP_CHECK(acc == 2.75 && acc_abs == 10.75);
+    /* fp32 values a float sum would lose: the double reference keeps them. */
+    const float y[3] = {16777216.0f, 1.0f, 1.0f};
+    gp_scan_ref_f32(y, 3, 0, NULL, NULL, out, NULL);
+    GP_CHECK(out[2] == 16777218.0);
+    return 0;
+}
+
+GP_TEST(scan_ref_i32_wraps)
+{
+    const int32_t a[4] = {INT32_MAX, 1, -1, INT32_MIN};
+    const int32_t inc[4] = {INT32_MAX, INT32_MIN, INT32_MAX, -1};
+    const int32_t exc[4] = {0, INT32_MAX, INT32_MIN, INT32_MAX};
+    int32_t out[4];
+    gp_scan_ref_i32(a, 4, 0, NULL, out);
+    GP_CHECK(memcmp(out, inc, sizeof out) == 0);
+    gp_scan_ref_i32(a, 4, 1, NULL, out);
+    GP_CHECK(memcmp(out, exc, sizeof out) == 0);
+    uint32_t acc = 0;
+    gp_scan_ref_i32(a, 3, 0, &acc, out);
+    gp_scan_ref_i32(a + 3, 1, 0, &acc, out + 3);
+    GP_CHECK(memcmp(out, inc, sizeof out) == 0 && acc == 0xffffffffu);
+    return 0;
+}
+
+GP_TEST(scan_depth_by_hand)
+{
+    gp_scan_params p = {256, 16, ""};
+    /* In a tile (wave 32, 8 waves): 3 + 5 + 4 rows + 3 + 3 = 18; per tile
+     * before it: 5 + 3 = 8. */
+    GP_CHECK(gp_scan_tile(&p) == 4096);
+    GP_CHECK(gp_scan_f32_depth(&p, 0, 0, 32) == 18);
+    GP_CHECK(gp_scan_f32_depth(&p, 4095, 0, 32) == 18);
+    GP_CHECK(gp_scan_f32_depth(&p, 4096, 0, 32) == 26);
+    GP_CHECK(gp_scan_f32_depth(&p, 4093, 3, 32) == 26); /* head shifts the tiles */
+    /* wave 64: 3 + 6 + 4 + 2 + 3 = 18, then 9 per tile. */
+    GP_CHECK(gp_scan_f32_depth(&p, 3 * 4096, 0, 64) == 18 + 27);
+    GP_CHECK(gp_scan_tiles_for(&p, 0, 0) == 0);
+    GP_CHECK(gp_scan_tiles_for(&p, 4096, 0) == 1 && gp_scan_tiles_for(&p, 4096, 1) == 2);
+    /* The bound: gamma_d x sum|x|, infinite once d u reaches 1. */
+    GP_CHECK_NEAR(gp_scan_f32_bound(18, 1.0), 18 * ldexp(1.0, -24) / (1 - 18 * ldexp(1.0, -24)), 1e-20);
+    GP_CHECK(isinf(gp_scan_f32_bound(1ll << 24, 1.0)));
+    return 0;
+}
+
+/* ------------------------------------------------------------ GPU model
+ * The kernel's order of fp32 additions (scan.hip, steps 1-6), in float.  The
+ * look-back sees tile s as finished with its inclusive prefix when s % K == 0
+ * and with its aggregate only otherwise (K = 1: always the predecessor's
+ * prefix; K > wave: walks of several windows). */
+static void ks_scan(float *s, int w)
+{
+    float t[64];
+    for (int o = 1; o < w; o *= 2) {
+        for (int l = 0; l < w; l++)
+            t[l] = l >= o ? s[l - o] + s[l] : s[l];
+        memcpy(s, t, (size_t)w * sizeof(float));
+    }
+}
+
+static float butterfly(float *v, int w)
+{
+    float t[64];
+    for (int o = w / 2; o > 0; o /= 2) {
+        for (int l = 0; l < w; l++)
+            t[l] = v[l] + v[l ^ o];
+        memcpy(v, t, (size_t)w * sizeof(float));
+    }
+    return v[0];
+}
+
+static void model_scan(const float *x, size_t n, size_t head, const gp_scan_params *p, int w, int K, int exclusive,
+                       float *out)
+{
+    const int B = p->block, V = p->items / 4, nw = B / w;
+    const size_t tile = gp_scan_tile(p), ntiles = gp_scan_tiles_for(p, n, head), end = head + n;
+    float *agg = malloc(ntiles * sizeof(float)), *incl = malloc(ntiles * sizeof(float));
+    float *loc = malloc((size_t)B * V * 4 * sizeof(float)), *pre = malloc((size_t)B * V * sizeof(float));
+    float wt[64], s[64];
+    for (size_t t = 0; t < ntiles; t++) {
+        for (int wid = 0; wid < nw; wid++) {
+            float carry = 0.0f;
+            for (int j = 0; j < V; j++) {
+                for (int l = 0; l < w; l++) {
+                    size_t vi = t * tile + (size_t)wid * w * 4 * V + (size_t)l * 4 + (size_t)j * w * 4;
+                    float *e = loc + (((size_t)wid * w + l) * V + j) * 4;
+                    for (int k = 0; k < 4; k++)
+                        e[k] = vi + k >= head && vi + k < end ? x[vi + k - head] : 0.0f;
+                    e[1] = e[0] + e[1], e[2] = e[1] + e[2], e[3] = e[2] + e[3];
+                    s[l] = e[3];
+                }
+                ks_scan(s, w);
+                for (int l = 0; l < w; l++)
+                    pre[((size_t)wid * w + l) * V + j] = l == 0 ? carry : carry + s[l - 1];
+                carry = carry + s[w - 1];
+            }
+            wt[wid] = carry;
+        }
+        for (int l = 0; l < w; l++)
+            s[l] = l < nw ? wt[l] : 0.0f;
+        ks_scan(s, w);
+        agg[t] = s[nw - 1];
+        float tpre = 0.0f;
+        if (t > 0) {
+            long long base = (long long)t - 1;
+            for (;;) {
+                float v[64];
+                int pl = -1;
+                for (int l = 0; l < w; l++) {
+                    long long idx = base - l;
+                    int is_p = idx < 0 || idx % K == 0;
+                    if (is_p && pl < 0)
+                        pl = l;
+                    v[l] = idx < 0 ? 0.0f : is_p ? incl[idx] : agg[idx];
+                }
+                for (int l = pl >= 0 ? pl + 1 : w; l < w; l++)
+                    v[l] = 0.0f;
+                tpre = butterfly(v, w) + tpre;
+                if (pl >= 0)
+                    break;
+                base -= w;
+            }
+        }
+        incl[t] = t == 0 ? agg[0] : tpre + agg[t];
+        for (int wid = 0; wid < nw; wid++) {
+            float q = wid == 0 ? 0.0f : s[wid - 1];
+            q = t == 0 ? q : tpre + q;
+            for (int l = 0; l < w; l++)
+                for (int j = 0; j < V; j++) {
+                    float b = q + pre[((size_t)wid * w + l) * V + j];
+                    const float *e = loc + (((size_t)wid * w + l) * V + j) * 4;
+                    size_t vi = t * tile + (size_t)wid * w * 4 * V + (size_t)l * 4 + (size_t)j * w * 4;
+                    for (int k = 0; k < 4; k++) {
+                        float o = exclusive ? (k == 0 ? b : b + e[k - 1]) : b + e[k];
+                        if (vi + k >= head && vi + k < end)
+                            out[vi + k - head] = o;
+                    }
+                }
+        }
+    }
+    free(agg), free(incl), free(loc), free(pre);
+}
+
+GP_TEST(scan_bound_holds_for_the_gpu_order)
+{
+    const size_t n = 200003;
+    float *x = malloc(n * sizeof(float)), *got = malloc(n * sizeof(float));
+    double *ref = malloc(n * sizeof(double)), *sa = malloc(n * sizeof(double));
+    GP_CHECK(x && got && ref && sa);
+    const gp_scan_params ps[3] = {{64, 8, ""}, {128, 4, ""}, {64, 32, ""}};
+    unsigned long long rng = 11;
+    double worst = 0;
+    for (int c = 0; c < 6; c++) {
+        const gp_scan_params *p = &ps[c % 3];
+        const int w = c < 3 ? 32 : 64, K = c % 2 ? 1 : 2 * w + 1;
+        const int ex = c % 2;
+        const size_t head = (size_t)(c % 4);
+        for (int kind = 0; kind < 3; kind++) {
+            for (size_t i = 0; i < n; i++) {
+                double r = gp_test_rand(&rng);
+                /* 0: uniform [-1, 1); 1: positive, spread over 2^20 in
+                 * magnitude; 2: 1 + 2^-20 everywhere, whose low bits the
+                 * growing prefix drops at every tile, all one way (the
+                 * error grows with the tiles: the per-tile term is needed). */
+                x[i] = kind == 0 ? (float)(2 * r - 1) : kind == 1 ? (float)ldexp(1.0 + r, (int)(r * 20))
+                                                                  : 1.0f + 0x1p-20f;
+            }
+            model_scan(x, n, head, p, w, K, ex, got);
+            gp_scan_ref_f32(x, n, ex, NULL, NULL, ref, sa);
+            for (size_t i = 0; i < n; i++) {
+                double err = fabs((double)got[i] - ref[i]);
+                double bound = gp_scan_f32_bound(gp_scan_f32_depth(p, i, head, w), sa[i]);
+                if (!(err <= bound))
+                    fprintf(stderr, "case %d kind %d: out[%zu] error %g > bound %g\n", c, kind, i, err, bound);
+                GP_CHECK(err <= bound);
+                if (bound > 0 && err / bound > worst)
+                    worst = err / bound;
+            }
+            /* Not vacuous at the end: well below the magnitudes summed. */
+            GP_CHECK(gp_scan_f32_bound(gp_scan_f32_depth(p, n - 1, head, w), sa[n - 1]) < 0.05 * sa[n - 1]);
+        }
+    }
+    GP_CHECK(worst > 0); /* the model does round */
+    /* The model drops nothing: small integers scan exactly, in every pattern. */
+    for (size_t i = 0; i < n; i++)
+        x[i] = (float)((int)(gp_test_rand(&rng) * 17) - 8);
+    for (int c = 0; c < 4; c++) {
+        model_scan(x, n, (size_t)c, &ps[c % 3], 32 << (c % 2), c < 2 ? 1 : 97, c % 2, got);
+        gp_scan_ref_f32(x, n, c % 2, NULL, NULL, ref, NULL);
+        for (size_t i = 0; i < n; i++)
+            GP_CHECK((double)got[i] == ref[i]);
+    }
+    free(x), free(got), free(ref), free(sa);
+    return 0;
+}
+
+GP_TEST(scan_params_from_tables)
+{
+    const gp_device_info devs[3] = {gp_test_fake_dev(32, 1024, 132), gp_test_fake_dev(64, 1024, 64), gp_test_fake_dev(64, 256, 8)};
+    for (size_t i = 0; i < sizeof table_names / sizeof table_names[0]; i++) {
+        gp_table t;
+        GP_CHECK(gp_test_load_shipped(table_names[i], &t));
+        for (int d = 0; d < 3; d++) {
+            gp_scan_params p;
+            GP_CHECK(gp_scan_params_from_table(&t, &devs[d], &p).code == GP_OK);
+            GP_CHECK(p.items == 4 || p.items == 8 || p.items == 16 || p.items == 32);
+            GP_CHECK(p.block >= 64 && p.block <= GP_SCAN_BLOCK_LIMIT(p.items) &&
+                     p.block <= devs[d].max_threads_per_block && !(p.block & (p.block - 1)));
+        }
+    }
+    return 0;
+}
+
+GP_TEST(scan_params_clamped)
+{
+    gp_device_info d = gp_test_fake_dev(64, 1024, 64);
+    gp_scan_params p = {1024, 32, ""};
+    gp_scan_params_fit(&p, &d);
+    GP_CHECK(p.block == 512 && p.items == 32 && strstr(p.note, "block"));
+    p = (gp_scan_params){100, 6, ""};
+    gp_scan_params_fit(&p, &d);
+    GP_CHECK(p.block == 64 && p.items == 4 && strstr(p.note, "items_per_thread"));
+    p = (gp_scan_params){32, 1, ""}; /* below a wave of 64 and below one vector */
+    gp_scan_params_fit(&p, &d);
+    GP_CHECK(p.block == 64 && p.items == 4);
+    p = (gp_scan_params){256, 64, ""};
+    gp_scan_params_fit(&p, &d);
+    GP_CHECK(p.items == 32 && p.block == 256);
+    p = (gp_scan_params){256, 16, ""};
+    gp_scan_params_fit(&p, &d);
+    GP_CHECK(p.note[0] == '\0');
+    return 0;
+}
+
+GP_TEST(scan_bad_arguments)
+{
+    gp_scan_params p = {256, 16, ""};
+    gp_scan_ws ws = {(void *)(uintptr_t)0x40000, gp_scan_ws_bytes(1000), 1000, 0};
+    const float *x = (const float *)(uintptr_t)0x100000;
+    float *out = (float *)(uintptr_t)0x8000000;
+    /* Every refusal happens before a device call (these pointers are fake). */
+    GP_CHECK(gp_scan_f32(x, NULL, 100, 0, &ws, &p).code == GP_ERR_USAGE);
+    GP_CHECK(gp_scan_f32(NULL, out, 100, 0, &ws, &p).code == GP_ERR_USAGE);
+    GP_CHECK(gp_scan_f32(x, out, 100, 0, NULL, &p).code == GP_ERR_USAGE);
+    GP_CHECK(gp_scan_f32(x, out, 100, 0, &ws, NULL).code == GP_ERR_USAGE);
+    GP_CHECK(gp_scan_f32(x, out, 100, 2, &ws, &p).code == GP_ERR_USAGE);
+    GP_CHECK(gp_scan_f32((const float *)((const char *)x + 2), out, 100, 0, &ws, &p).code == GP_ERR_USAGE);
+    GP_CHECK(gp_scan_i32((const int32_t *)x, (int32_t *)((char *)out + 1), 100, 1, &ws, &p).code == GP_ERR_USAGE);
+    gp_status st = gp_scan_f32(x, (float *)(x + 50), 100, 0, &ws, &p);
+    GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "overlap"));
+    st = gp_scan_f32(x, out, (size_t)1000 * 4096 + 1, 0, &ws, &p);
+    GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "workspace"));
+    GP_CHECK(gp_scan_f32(x, out, SIZE_MAX / 2, 0, &ws, &p).code == GP_ERR_USAGE);
+    gp_scan_params q = p;
+    q.items = 12;
+    st = gp_scan_i32((const int32_t *)x, (int32_t *)out, 100, 0, &ws, &q);
+    GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "not fitted"));
+    q = (gp_scan_params){1024, 32, ""}; /* beyond the 32-item kernel's register budget */
+    GP_CHECK(gp_scan_f32(x, out, 100, 0, &ws, &q).code == GP_ERR_USAGE);
+    /* Without a GPU backend, accepted arguments reach the launcher (NO_GPU,
+     * not USAGE) with the next epoch; in place is fine. */
+    if (strcmp(gp_rt_backend(), "none") == 0) {
+        unsigned e0 = ws.epoch;
+        st = gp_scan_f32(x, (float *)x, 100, 1, &ws, &p);
+        GP_CHECK(st.code == GP_ERR_NO_GPU && ws.epoch == e0 + 1);
+    }
+    /* n = 0 writes nothing and needs neither pointers nor a workspace. */
+    GP_CHECK(gp_scan_i32(NULL, NULL, 0, 0, NULL, &p).code == GP_OK);
+    gp_scan_ws w;
+    GP_CHECK(gp_scan_ws_create(&w, 0).code == GP_ERR_USAGE && w.d == NULL);
+    gp_scan_ws_destroy(&w); /* safe on an empty workspace */
+    return 0;
+}
+
+GP_TEST(scan_registered_with_candidates)
+{
+    const gp_kernel *k = gp_kernel_find("scan");
+    GP_CHECK(k && k->verify && k->bench && k->print_params && k->candidates);
+    gp_table base;
+    GP_CHECK(gp_test_load_shipped("gfx900", &base));
+    static gp_table out[32];
+    int n = 0;
+    gp_device_info h200 = gp_test_fake_dev(32, 1024, 132);
+    GP_CHECK(k->candidates(&base, &h200, out, 32, &n).code == GP_OK);
+    GP_CHECK(n > 4 && n <= 32 && gp_table_equal(&out[0], &base));
+    int tiles[8] = {0}; /* distinct tile sizes 2^10 .. 2^14 seen */
+    for (int i = 1; i < n; i++) {
+        gp_scan_params p;
+        GP_CHECK(gp_table_validate(&out[i], "candidate").code == GP_OK);
+        GP_CHECK(gp_scan_params_from_table(&out[i], &h200, &p).code == GP_OK);
+        GP_CHECK(p.note[0] == '\0'); /* every candidate is legal as written */
+        size_t t = gp_scan_tile(&p);
+        for (int l = 10; l <= 14; l++)
+            if (t == ((size_t)1 << l))
+                tiles[l - 10] = 1;
+    }
+    GP_CHECK(tiles[0] + tiles[1] + tiles[2] + tiles[3] + tiles[4] >= 4);
+    FILE *devnull = fopen("/dev/null", "w");
+    GP_CHECK(devnull && k->print_params(&base, &h200, devnull).code == GP_OK);
+    fclose(devnull);
+    return 0;
+}
+
+/* ----------------------------------------------------------------- rule */
+
+/* The scan rule on the facts of t (kernel.h "Rules"), its values written
+ * back into t and read out. */
+static gp_status rule_run(gp_table *t, long long *block, long long *items)
+{
+    gp_rule_in in = {t, NULL, 0};
+    gp_status st = gp_scan_rule(&in, t);
+    if (st.code == GP_OK) {
+        gp_table_get_int(t, "kernel.scan", "block", block);
+        gp_table_get_int(t, "kernel.scan", "items_per_thread", items);
+    }
+    return st;
+}
+
+static int rule_on(const char *name, gp_table *t, long long *block, long long *items, gp_status *st)
+{
+    if (!gp_test_load_shipped(name, t))
+        return 0;
+    *st = rule_run(t, block, items);
+    return 1;
+}
+
+static const char *prov_of(const gp_table *t, const char *key)
+{
+    const gp_table_entry *e = gp_table_find(t, "kernel.scan", key);
+    return e ? e->prov : "";
+}
+
+GP_TEST(scan_rule_on_shipped_tables)
+{
+    gp_table t;
+    long long block = 0, items = 0;
+    gp_status st;
+    /* H200: min_block_for_peak 992 -> 512; 2 x 4342 GB/s x 718 cycles (the
+     * far partition) @1980 MHz / 132 SMs = 23.9 kB over 1024 threads (2
+     * blocks of 512 at 64 registers) = 23 B each -> 2 vectors = 8 items. */
+    GP_CHECK(rule_on("sm_90", &t, &block, &items, &st) && st.code == GP_OK);
+    GP_CHECK(block == 512 && items == 8);
+    GP_CHECK(strncmp(prov_of(&t, "items_per_thread"), "rule gp_scan_rule little:", 25) == 0);
+    GP_CHECK(strstr(prov_of(&t, "items_per_thread"), "4342 GB/s x 718 cycles"));
+    GP_CHECK(strncmp(prov_of(&t, "block"), "rule gp_scan_rule launch:", 25) == 0);
+    GP_CHECK(gp_table_validate(&t, "sm_90 after the scan rule").code == GP_OK);
+    /* gfx900: 256 (and 4 waves of 64); 2 x 450 GB/s x 647 cycles @1536 MHz /
+     * 64 = 5.9 kB over 1024 threads: under one vector -> 4 items. */
+    GP_CHECK(rule_on("gfx900", &t, &block, &items, &st) && st.code == GP_OK);
+    GP_CHECK(block == 256 && items == 4);
+    /* Tables without some facts: rule.h's stand-ins, named in the
+     * provenance.  generic: wave none -> 64, so at least 4 waves of 64; no
+     * DRAM facts -> one vector per thread. */
+    GP_CHECK(rule_on("generic", &t, &block, &items, &st) && st.code == GP_OK);
+    GP_CHECK(block == 256 && items == 4);
+    GP_CHECK(strstr(prov_of(&t, "block"), "device.wave_size none: 64"));
+    GP_CHECK(strstr(prov_of(&t, "items_per_thread"), "dram.bandwidth_gbs") &&
+             strstr(prov_of(&t, "items_per_thread"), "none"));
+    /* sm_80: no launch peak measured (stand-in 256) and no DRAM bandwidth. */
+    GP_CHECK(rule_on("sm_80", &t, &block, &items, &st) && st.code == GP_OK);
+    GP_CHECK(block == 256 && items == 4);
+    GP_CHECK(strstr(prov_of(&t, "block"), "(none: 256)"));
+    GP_CHECK(strstr(prov_of(&t, "items_per_thread"), "dram.bandwidth_gbs"));
+    GP_CHECK(gp_table_validate(&t, "sm_80 after the scan rule").code == GP_OK);
+    return 0;
+}
+
+/* A shipped table whose [kernel.scan] rows say they come from the rule holds
+ * what the rule derives from that table's facts (a swept value may differ). */
+GP_TEST(scan_shipped_rule_rows_match_the_rule)
+{
+    int checked = 0;
+    for (size_t i = 0; i < sizeof table_names / sizeof table_names[0]; i++) {
+        gp_table shipped, derived;
+        long long block, items;
+        GP_CHECK(gp_test_load_shipped(table_names[i], &shipped) && gp_test_load_shipped(table_names[i], &derived));
+        GP_CHECK(rule_run(&derived, &block, &items).code == GP_OK);
+        const char *keys[2] = {"block", "items_per_thread"};
+        for (int k = 0; k < 2; k++) {
+            const gp_table_entry *e = gp_table_find(&shipped, "kernel.scan", keys[k]);
+            GP_CHECK(e);
+            if (strncmp(e->prov, "rule ", 5) || !strcmp(e->prov, "rule generic-conservative"))
+                continue;
+            long long a = -1, b = -2;
+            GP_CHECK(gp_table_get_int(&shipped, "kernel.scan", keys[k], &a).code == GP_OK);
+            GP_CHECK(gp_table_get_int(&derived, "kernel.scan", keys[k], &b).code == GP_OK);
+            if (a != b)
+                fprintf(stderr, "tables/%s kernel.scan %s = %lld, the rule gives %lld\n", table_names[i], keys[k],
+                        a, b);
+            GP_CHECK(a == b);
+            checked++;
+        }
+    }
+    GP_CHECK(checked >= 4); /* sm_90 and gfx900, both keys */
+    return 0;
+}
+
+GP_TEST(scan_rule_follows_its_facts)
+{
+    gp_table t;
+    long long block = 0, items = 0;
+    gp_status st;
+    GP_CHECK(rule_on("sm_90", &t, &block, &items, &st) && st.code == GP_OK && items == 8);
+    /* Twice the far partition's DRAM latency (the one the rule takes, the
+     * larger): twice the bytes in flight -> 16 items. */
+    GP_CHECK(gp_table_set(&t, "dram", "far_latency_cycles", 1436, "measured test 2026-11-23").code == GP_OK);
+    GP_CHECK(rule_run(&t, &block, &items).code == GP_OK && items == 16);
+    /* Eight times the bandwidth as well: capped at 16 (the 64-register budget). */
+    GP_CHECK(gp_table_set(&t, "dram", "bandwidth_gbs", 34000, "measured test 2026-11-23").code == GP_OK);
+    GP_CHECK(rule_run(&t, &block, &items).code == GP_OK && items == 16);
+    /* Four times the SMs on the first facts: a quarter of the bytes -> 4 items. */
+    GP_CHECK(rule_on("sm_90", &t, &block, &items, &st) && st.code == GP_OK);
+    GP_CHECK(gp_table_set(&t, "device", "compute_units", 528, "measured test 2026-11-23").code == GP_OK);
+    GP_CHECK(rule_run(&t, &block, &items).code == GP_OK && items == 4);
+    /* The launch peak at 200 threads: block 128 (4 waves of 32). */
+    GP_CHECK(gp_table_set(&t, "launch", "min_block_for_peak", 200, "measured test 2026-11-23").code == GP_OK);
+    GP_CHECK(rule_run(&t, &block, &items).code == GP_OK && block == 128);
+    /* Waves of 64: at least 256. */
+    GP_CHECK(gp_table_set(&t, "device", "wave_size", 64, "measured test 2026-11-23").code == GP_OK);
+    GP_CHECK(rule_run(&t, &block, &items).code == GP_OK && block == 256);
+    /* The DRAM latency not detected (either partition): Little's bound is
+     * unknown, one vector per thread, and the provenance says which fact. */
+    GP_CHECK(rule_on("sm_90", &t, &block, &items, &st) && st.code == GP_OK && items == 8);
+    GP_CHECK(gp_table_set_none(&t, "dram", "latency_cycles", "measured test 2026-11-23 not detected: no chase").code ==
+             GP_OK);
+    GP_CHECK(gp_table_set_none(&t, "dram", "far_latency_cycles", "measured test 2026-11-23 not detected: no chase")
+                 .code == GP_OK);
+    GP_CHECK(rule_run(&t, &block, &items).code == GP_OK && items == 4 && block == 512);
+    GP_CHECK(strstr(prov_of(&t, "items_per_thread"), "dram.latency_cycles none"));
+    /* A bad fact (a table built in memory can hold what the parser refuses):
+     * refused, named, never a division by it. */
+    GP_CHECK(gp_test_load_shipped("sm_90", &t));
+    int ki = gp_table_key_index("dram", "bandwidth_gbs");
+    GP_CHECK(ki >= 0);
+    t.e[ki].d = -5;
+    st = rule_run(&t, &block, &items);
+    GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "[dram] bandwidth_gbs"));
+    GP_CHECK(gp_test_load_shipped("sm_90", &t));
+    ki = gp_table_key_index("launch", "min_block_for_peak");
+    GP_CHECK(ki >= 0);
+    t.e[ki].present = 0;
+    st = rule_run(&t, &block, &items);
+    GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "[launch] min_block_for_peak"));
+    return 0;
+}
