@@ -83,16 +83,16 @@ B)
     echo "ctest -L kernels rc=$?" >>"$out/ctest_kernels.raw"
     clean "$out/ctest_kernels.raw" >"$out/ctest_kernels.txt" && rm "$out/ctest_kernels.raw"
     tail -4 "$out/ctest_kernels.txt"
-    step "ctest -L newgpu"
-    ctest --test-dir "$b" -L newgpu --timeout 600 --output-on-failure >"$out/ctest_newgpu.raw" 2>&1
-    echo "ctest -L newgpu rc=$?" >>"$out/ctest_newgpu.raw"
-    clean "$out/ctest_newgpu.raw" >"$out/ctest_newgpu.txt" && rm "$out/ctest_newgpu.raw"
-    tail -3 "$out/ctest_newgpu.txt"
     if [ -n "$kernels2" ]; then
         step "bench $kernels2"
         (cd "$b" && $g bench $kernels2 --out "$here/$out/bench2" --table lookup --table "$here/tables/generic" \
             >"$here/$out/bench2.md" 2>"$here/$out/bench2_log.txt") || tail -20 "$out/bench2_log.txt"
     fi
+    step "ctest -L newgpu"
+    ctest --test-dir "$b" -L newgpu --timeout 600 --output-on-failure >"$out/ctest_newgpu.raw" 2>&1
+    echo "ctest -L newgpu rc=$?" >>"$out/ctest_newgpu.raw"
+    clean "$out/ctest_newgpu.raw" >"$out/ctest_newgpu.txt" && rm "$out/ctest_newgpu.raw"
+    tail -3 "$out/ctest_newgpu.txt"
     ;;
 C)
     repeat_runs
