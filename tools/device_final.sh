@@ -16,6 +16,7 @@ set -uo pipefail
 out=$1 part=$2
 preset=${GP_PRESET:-sm90}
 mkdir -p "$out"
+out=$(cd "$out" && pwd)
 export PATH=/usr/local/cuda/bin:$PATH
 t0=$(date +%s)
 step() { echo "== $* ($(($(date +%s) - t0)) s)" | tee -a "$out/steps.txt"; }
@@ -85,8 +86,8 @@ B)
     tail -4 "$out/ctest_kernels.txt"
     if [ -n "$kernels2" ]; then
         step "bench $kernels2"
-        (cd "$b" && $g bench $kernels2 --out "$here/$out/bench2" --table lookup --table "$here/tables/generic" \
-            >"$here/$out/bench2.md" 2>"$here/$out/bench2_log.txt") || tail -20 "$out/bench2_log.txt"
+        (cd "$b" && $g bench $kernels2 --out "$out/bench2" --table lookup --table "$here/tables/generic" \
+            >"$out/bench2.md" 2>"$out/bench2_log.txt") || tail -20 "$out/bench2_log.txt"
     fi
     step "ctest -L newgpu"
     ctest --test-dir "$b" -L newgpu --timeout 600 --output-on-failure >"$out/ctest_newgpu.raw" 2>&1
