@@ -147,6 +147,6 @@ gp_status gp_gemm_f32(const gp_gemm_problem *q, const float *d_a, const float *d
     if (q->layout == GP_GEMM_ROW_MAJOR)
         return gp_gemm_launch_rm(p->config, !q->trans_a, q->trans_b, q->m, q->n, q->k, q->alpha, d_a, q->lda, d_b,
                                  q->ldb, q->beta, d_c, q->ldc);
-    return gp_gemm_launch_rm(p->config, q->trans_b, !q->trans_a, q->n, q->m, q->k, q->alpha, d_b, q->ldb, d_a, q->lda,
+    return gp_gemm_launch_rm(p->config, !q->trans_b, q->trans_a, q->n, q->m, q->k, q->alpha, d_b, q->ldb, d_a, q->lda,
                              q->beta, d_c, q->ldc);
 }
