@@ -115,7 +115,7 @@ int gp_record_from_json(const struct gp_json *j, gp_record *r, int *dropped, con
  * otherwise: a corrupt record must not read as "not detected". */
 gp_status gp_record_check_json(const struct gp_json *j, const char *file);
 
-/* Noisy-machine flags of a record (DESIGN.md "Measuring honestly"). */
+/* Noisy-machine flags of a record (docs/architecture.md "Measuring honestly"). */
 #define GP_NOISE_CLOCK 1   /* the measured clock moved beyond the tolerance */
 #define GP_NOISE_SHARED 2  /* another process used the GPU */
 /* The GP_NOISE_* bits of r; *sharing_known (may be NULL) is 0 when no vendor

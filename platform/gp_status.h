@@ -62,7 +62,7 @@ static inline gp_status gp_fail(int code, const char *fmt, ...)
             return gp_try_s_;                \
     } while (0)
 
-/* Exit code the CLI maps a status to (DESIGN.md: 0, 1, 2, 77). */
+/* Exit code the CLI maps a status to (docs/architecture.md: 0, 1, 2, 77). */
 static inline int gp_status_exit_code(const gp_status *s)
 {
     switch (s->code) {

@@ -1,5 +1,5 @@
 /* Vendor-library baselines the application kernels are measured against.
- * Optional by design (DESIGN.md, Dependencies): each call returns
+ * Optional by design (docs/architecture.md, Dependencies): each call returns
  * GP_ERR_UNSUPPORTED with the reason when the library was not found at
  * configure time or the backend has no such library wired in, and callers
  * then skip that comparison and say so.

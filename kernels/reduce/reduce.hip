@@ -2,7 +2,7 @@
  * uint32: the two's-complement wrapped sum, no signed overflow) in one launch.
  *
  * Per pass of a grid-stride loop each thread issues U 16-byte loads before
- * the first add (U x 16 bytes in flight per thread; seed 004 "algorithm
+ * the first add (U x 16 bytes in flight per thread; [PMPP-cases] "algorithm
  * cascading"), adds them pairwise (a tree of log2 U steps) and adds the
  * result to its one vector accumulator: 4U + 4 live values, so U = 4 fits a
  * full SM.  A block owns a run of U x blockDim vectors per pass, so the whole

@@ -261,7 +261,7 @@ __global__ void __launch_bounds__(GP_SSIM_MAX_BLOCK, 2) gp_ssim_fused_kernel(con
         const float4 *mp = mcol;
         /* Unrolled by 2 only: the pipeline needs no moves either way (SASS
          * holds the FMAs and no extra MOVs), and the loop stays small for
-         * the instruction cache (seed 002, V3). */
+         * the instruction cache ([SSIM-log], V3). */
 #pragma unroll 2
         for (int rr = 0; rr < R; rr++, moff += a.map_w, mp += MP) {
             const float4 hv = *mp;

@@ -8,7 +8,7 @@
  *      flight per thread), coalesced along the input row;
  *   2. stores them into a shared tile.  Layout SWZ = 0: row pitch TILE + pad,
  *      so the column read of step 3 walks the banks instead of hitting one
- *      (seed 004, "Rectangle Shared Memory Padded"; pad 1 with 32 banks of 4
+ *      ([PMPP-cases], "Rectangle Shared Memory Padded"; pad 1 with 32 banks of 4
  *      bytes).  SWZ = 1 (VEC > 1): no pad; row r keeps its VEC-element chunks
  *      at chunk ^ ((r / VEC) mod (32 / VEC)), so both the row-wise vector
  *      stores and the column-wise vector loads of step 3 are conflict-free and

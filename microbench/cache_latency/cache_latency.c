@@ -1,5 +1,5 @@
 /* cache_latency: every level of the memory hierarchy seen by one thread's
- * dependent loads: capacity, hit latency and line size (seed 003 sections
+ * dependent loads: capacity, hit latency and line size ([Vega-HIP] sections
  * 2.6 and 2.7, made a random cycle and a footprint sweep).
  *
  * Method: one thread chases 64-bit pointers, one node per 128-byte slot, in

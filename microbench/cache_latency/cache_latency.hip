@@ -1,5 +1,5 @@
 /* cache_latency kernels: one thread chases 64-bit pointers through a buffer
- * (seed 003 sections 2.6/2.7, made a random cycle so no prefetcher or
+ * ([Vega-HIP] §2.6/2.7, made a random cycle so no prefetcher or
  * stride predictor can help).  Each node sits at the start of its own
  * stride-sized slot and holds the address of the next node, so each load's
  * address is the previous load's value: nothing to compute, nothing to

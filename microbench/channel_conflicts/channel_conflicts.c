@@ -1,7 +1,7 @@
 /* channel_conflicts: does the memory controller pick channels from low
  * address bits, and does a power-of-two leading dimension lose bandwidth?
  *
- * Method (seed 003 section 2.10, made DRAM-safe): a large buffer is cut into
+ * Method ([Vega-HIP] §2.10, made DRAM-safe): a large buffer is cut into
  * rows of R bytes and only a W-byte window at the start of every row is read.
  * The high address bits range over the whole buffer, the low ones stay in the
  * window.  If channels are chosen by low bits (interleave G, C channels), a

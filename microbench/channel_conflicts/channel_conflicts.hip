@@ -1,4 +1,4 @@
-/* channel_conflicts kernels (seed 003 section 2.10): reads confined to a
+/* channel_conflicts kernels ([Vega-HIP] §2.10): reads confined to a
  * narrow window of low address bits, and column strips of a matrix with a
  * power-of-two leading dimension. */
 #include "gp_device.h"

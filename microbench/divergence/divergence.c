@@ -1,7 +1,7 @@
 /* divergence: what a wave pays when its lanes take different paths, the
  * operand-swap rewrite that avoids it, and the wave size seen from it.
  *
- * Method (seed 003 section 2.5, made portable): a compute-bound kernel (four
+ * Method ([Vega-HIP] §2.5, made portable): a compute-bound kernel (four
  * independent FMA chains per thread, the chip filled in one round of resident
  * blocks) where chosen lanes run branch B and the others branch A, two FMA
  * loops of the same length that the compiler cannot merge.  Timed with

@@ -1,4 +1,4 @@
-/* divergence kernels (seed 003 section 2.5): a compute-bound FMA kernel in
+/* divergence kernels ([Vega-HIP] §2.5): a compute-bound FMA kernel in
  * which some lanes of a wave take another path.  SIMD hardware runs both
  * paths one after the other for a wave whose lanes disagree, so a single
  * divergent lane doubles the wave's time; when whole waves agree (lane groups
@@ -64,7 +64,7 @@ gp_divergence_branch_kernel(float t0, float t1, int group, int period, int count
     }
 }
 
-/* The rewrite of seed 003: both paths are foo(a, b) with swapped arguments,
+/* The rewrite of [Vega-HIP]: both paths are foo(a, b) with swapped arguments,
  * so each lane picks its operands first and all lanes run one shared chain. */
 __global__ void GP_LAUNCH_BOUNDS(1024)
 gp_divergence_swap_kernel(float t0, float t1, int group, int period, int count, int iters,

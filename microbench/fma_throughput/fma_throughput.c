@@ -1,7 +1,7 @@
 /* fma_throughput: FMA per cycle of one CU and of the chip, and the number of
  * compute units seen as a step in kernel time over block count.
  *
- * Method (seed 003 sections 2.2.1-2.2.5, made portable): a kernel of
+ * Method ([Vega-HIP] §2.2.1-2.2.5, made portable): a kernel of
  * independent FMA chains (GP_FMA_ACC accumulators, unrolled inner loop) is
  * timed with events at ~10 ms per launch; FMA/cycle = threads x FMAs per
  * thread / (seconds x measured clock).  One block (one CU) as threads grow

@@ -7,7 +7,7 @@
 
 /* Element types of the FMA chain kernel. */
 enum { GP_FMA_F32 = 0, GP_FMA_F64 = 1, GP_FMA_F16X2 = 2, GP_FMA_NTYPES = 3 };
-/* Loop shapes of the single-chain fp32 kernel (seed 003 sections 2.2.1-2.2.3). */
+/* Loop shapes of the single-chain fp32 kernel ([Vega-HIP] §2.2.1-2.2.3). */
 enum {
     GP_FMA_LOOP_PLAIN = 0,    /* no pragma: the compiler's own unroll */
     GP_FMA_LOOP_NOUNROLL = 1, /* #pragma unroll 1 */

@@ -1,4 +1,4 @@
-/* fma_throughput kernels (seed 003 section 2.2): chains of fused multiply-adds.
+/* fma_throughput kernels ([Vega-HIP] §2.2): chains of fused multiply-adds.
  *
  * Each thread runs GP_FMA_ACC independent accumulators, so one wave has that
  * many FMAs in flight and the FMA latency is hidden at a few waves per SIMD;

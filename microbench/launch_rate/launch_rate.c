@@ -1,6 +1,6 @@
 /* launch_rate: how many threads per cycle the hardware creates, by block shape.
  *
- * Method (seed 003 section 2.1, made portable): an empty kernel is launched
+ * Method ([Vega-HIP] §2.1, made portable): an empty kernel is launched
  * with enough blocks that one launch runs about 10 ms, timed with events;
  * threads per cycle = threads / (time x measured clock).  1D blocks of every
  * power of two and every multiple of the wave size, plus non-multiples; 2D

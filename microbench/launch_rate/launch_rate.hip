@@ -1,5 +1,5 @@
 /* launch_rate kernels: an empty kernel, so that the time of a launch is the
- * time the hardware takes to create its threads (seed 003 section 2.1). */
+ * time the hardware takes to create its threads ([Vega-HIP] §2.1). */
 #include "gp_device.h"
 #include "runtime.h"
 

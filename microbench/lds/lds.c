@@ -1,5 +1,5 @@
 /* lds: shared memory (LDS) latency, banks, bank width and the padding that
- * removes column-read conflicts (seed 003 section 2.9).
+ * removes column-read conflicts ([Vega-HIP] §2.9).
  *
  * Latency: one thread chases byte offsets through a random cycle in shared
  * memory; cycles per load from gp_cycles over 64K dependent loads.

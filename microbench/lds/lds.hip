@@ -1,4 +1,4 @@
-/* lds kernels: shared-memory (LDS) latency and bank conflicts (seed 003
+/* lds kernels: shared-memory (LDS) latency and bank conflicts ([Vega-HIP]
  * section 2.9). */
 #include "gp_device.h"
 #include "runtime.h"

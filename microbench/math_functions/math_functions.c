@@ -1,7 +1,7 @@
 /* math_functions: latency and throughput of sin, cos, exp, log, sqrt, rsqrt
  * and division, in fp32 (library call), fp32 fast intrinsics and fp64.
  *
- * Method (seed 003 section 2.11, extended):
+ * Method ([Vega-HIP] §2.11, extended):
  * - latency: one thread runs a dependent chain x = f(x) * c + d for a few
  *   thousand steps, timed in-kernel with the core-clock counter; the same
  *   chain without f (the identity) is timed too and subtracted, so the figure

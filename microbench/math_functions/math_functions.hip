@@ -1,4 +1,4 @@
-/* math_functions kernels (seed 003 section 2.11): latency and throughput of
+/* math_functions kernels ([Vega-HIP] §2.11): latency and throughput of
  * sin, cos, exp, log, sqrt, rsqrt and division in fp32 (library call), fp32
  * fast intrinsics and fp64.
  *

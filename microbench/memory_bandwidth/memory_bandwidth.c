@@ -1,7 +1,7 @@
 /* memory_bandwidth: bandwidth of each memory level, and the configuration
  * that reaches it.
  *
- * Method (seed 003, BabelStream/STREAM practice): read, write, copy and triad
+ * Method ([Vega-HIP], BabelStream/STREAM practice): read, write, copy and triad
  * (a = b + s*c) kernels with grid-stride loops, 4/8/16-byte accesses, a few
  * occupancy configurations (block size x blocks per CU), over footprints
  * from a few KiB per CU to 4x L2 and then >= 8x L2 (DRAM).  Cache-resident

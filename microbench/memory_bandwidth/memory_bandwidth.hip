@@ -1,7 +1,7 @@
 /* memory_bandwidth kernels: STREAM-like read, write, copy and triad over
  * float, float2 and float4 (4, 8, 16 bytes per thread access), grid-stride
  * loops, and `passes` sweeps over the data inside one launch so that a
- * cache-resident footprint still runs long enough to time (seed 003 section
+ * cache-resident footprint still runs long enough to time ([Vega-HIP] section
  * 2.8/2.10, BabelStream).
  *
  * Two knobs of the tuned STREAM codes on Hopper/CDNA, for float4 only:

@@ -1,6 +1,6 @@
 /* register_limits: registers per thread against occupancy and throughput.
  *
- * Method (seed 003 sections 2.3-2.4, run-time half; the AMD VGPR/SGPR name
+ * Method ([Vega-HIP] §2.3-2.4, run-time half; the AMD VGPR/SGPR name
  * limits are found at build time by tests/build/amd_register_limits.sh): a
  * latency-bound chain kernel is compiled with R = 16..272 live values.  For
  * each variant the runtime reports registers per thread and local (spill)

@@ -1,4 +1,4 @@
-/* register_limits kernels (seed 003 sections 2.3-2.4, run-time half): a
+/* register_limits kernels ([Vega-HIP] §2.3-2.4, run-time half): a
  * latency-bound chain whose number of live values R is a template parameter,
  * so registers per thread rise with R until the compiler spills.
  *

@@ -2,7 +2,7 @@
 # amd_register_limits.sh GFX_TARGET WORK_DIR [SOURCE_DIR]
 #
 # Highest VGPR and SGPR a kernel may name on an AMD target, found the way
-# seed 003 (sections 2.3-2.4) found v255 and s101 on gfx900: compile a tiny
+# [Vega-HIP] (sections 2.3-2.4) found v255 and s101 on gfx900: compile a tiny
 # kernel whose inline asm writes v<N> (s<N>) and see whether the compiler
 # accepts it, for rising N (binary search; acceptance is monotone in N).
 # Prints "vgpr_max = N" and "sgpr_max = N" and writes them to

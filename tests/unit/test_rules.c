@@ -43,6 +43,7 @@ static int kernels_accept(const gp_table *t)
         st = gp_padding_params_from_table(t, NULL, &pp);
     if (st.code == GP_OK)
         st = gp_batchnorm_params_from_table(t, NULL, &bp);
+    if (st.code == GP_OK)
         st = gp_scan_params_from_table(t, NULL, &scp);
     if (st.code != GP_OK)
         fprintf(stderr, "kernel parameters refused: %s\n", st.msg);
