@@ -32,6 +32,8 @@ typedef struct gp_padding_params {
     int block;               /* threads per block, a power of two, 64..1024 */
     int channels_per_thread; /* planes each thread copies: 1, 2, 4, 8 or 16 */
     char note[160];          /* what was adjusted ("" when nothing) */
+    int flat;                /* 0: the per-position kernel; 4 or 8: the flat kernel, that many consecutive
+                                output elements per thread in 16-byte stores (channels_per_thread unused) */
 } gp_padding_params;
 
 typedef struct gp_padding_shape {
@@ -69,7 +71,8 @@ gp_status gp_padding_rule(const struct gp_rule_in *in, struct gp_table *out);
 
 /* GPU launcher (padding.hip; none.c without a GPU backend), arguments checked
  * by gp_padding_f32. */
-gp_status gp_padding_launch_f32(const float *d_in, float *d_out, const gp_padding_shape *s, int block, int cpt);
+gp_status gp_padding_launch_f32(const float *d_in, float *d_out, const gp_padding_shape *s, int block, int cpt,
+                                int flat);
 
 #ifdef __cplusplus
 }

@@ -44,6 +44,90 @@ __global__ void GP_LAUNCH_BOUNDS(GP_PADDING_MAX_BLOCK) gp_padding_kernel(const f
             dst[c * (size_t)a.howo] = v[c];
 }
 
+/* The flat kernel: the output is one contiguous array of planes x howo
+ * floats, so thread t writes elements [VEC t, VEC t + VEC) of it with 16-byte
+ * stores (whole lines per wave, whatever the plane size: a 13 x 13 plane is
+ * 676 bytes, so the per-position kernel's stores start mid-line in every
+ * plane) and gathers its inside values from the input (scalar loads, all
+ * issued before the stores).  One division pair per thread; the next
+ * elements step (x, then y, then plane). */
+typedef struct pad_flat_args {
+    unsigned total;     /* output elements of this launch (< 2^31) */
+    size_t e0;          /* first output element of this launch (a multiple of 4) */
+    unsigned p0;        /* its plane */
+    unsigned h, w, ho, wo, howo;
+    int top, left;
+    gp_kdiv by_howo, by_wo;
+} pad_flat_args;
+
+template <int VEC>
+__global__ void GP_LAUNCH_BOUNDS(GP_PADDING_MAX_BLOCK) gp_padding_flat_kernel(const float *__restrict__ in,
+                                                                              float *__restrict__ out,
+                                                                              pad_flat_args a)
+{
+    const unsigned i0 = (blockIdx.x * blockDim.x + threadIdx.x) * (unsigned)VEC;
+    if (i0 >= a.total)
+        return;
+    unsigned pl = gp_kdiv_apply(i0, a.by_howo);
+    const unsigned q = i0 - pl * a.howo;
+    unsigned oy = gp_kdiv_apply(q, a.by_wo);
+    unsigned ox = q - oy * a.wo;
+    pl += a.p0;
+    const size_t hw = (size_t)a.h * a.w;
+    float v[VEC];
+#pragma unroll
+    for (int k = 0; k < VEC; k++) {
+        const int iy = (int)oy - a.top, ix = (int)ox - a.left;
+        const bool inside = (unsigned)iy < a.h && (unsigned)ix < a.w && i0 + k < a.total;
+        v[k] = inside ? __ldg(in + (size_t)pl * hw + (size_t)iy * a.w + (unsigned)ix) : 0.0f;
+        if (++ox == a.wo) {
+            ox = 0;
+            if (++oy == a.ho)
+                oy = 0, pl++;
+        }
+    }
+    float *dst = out + a.e0 + i0;
+    if (i0 + VEC <= a.total) {
+#pragma unroll
+        for (int k = 0; k < VEC; k += 4)
+            *(float4 *)(dst + k) = make_float4(v[k], v[k + 1], v[k + 2], v[k + 3]);
+    } else {
+#pragma unroll
+        for (int k = 0; k < VEC; k++)
+            if (i0 + k < a.total)
+                dst[k] = v[k];
+    }
+}
+
+template <int VEC>
+static gp_status launch_flat(const float *in, float *out, const gp_padding_shape *s, int block)
+{
+    const unsigned planes = (unsigned)s->n * (unsigned)s->c;
+    pad_flat_args a;
+    a.h = (unsigned)s->h, a.w = (unsigned)s->w;
+    a.ho = (unsigned)gp_padding_out_h(s), a.wo = (unsigned)gp_padding_out_w(s);
+    a.howo = a.ho * a.wo;
+    a.top = s->top, a.left = s->left;
+    a.by_howo = gp_kdivider(a.howo);
+    a.by_wo = gp_kdivider(a.wo);
+    /* Launches of whole planes, a multiple of 4 of them (so every launch
+     * starts on a 16-byte boundary), under 2^31 elements each. */
+    unsigned per_launch = (unsigned)(0x7fffffffu / a.howo) & ~3u;
+    if (per_launch == 0)
+        per_launch = 4; /* howo > 2^29: cannot happen after gp_padding_check_shape */
+    for (unsigned p0 = 0; p0 < planes; p0 += per_launch) {
+        unsigned np = planes - p0 < per_launch ? planes - p0 : per_launch;
+        a.p0 = p0;
+        a.e0 = (size_t)p0 * a.howo;
+        a.total = np * a.howo;
+        unsigned threads = (a.total + VEC - 1) / VEC;
+        unsigned grid = (threads + (unsigned)block - 1) / (unsigned)block;
+        gp_padding_flat_kernel<VEC><<<grid, block>>>(in, out, a);
+        GP_TRY(gp_launch_status("padding (flat)"));
+    }
+    return gp_ok();
+}
+
 template <int CPT>
 static gp_status launch(const float *in, float *out, const gp_padding_shape *s, int block)
 {
@@ -71,8 +155,15 @@ static gp_status launch(const float *in, float *out, const gp_padding_shape *s, 
 }
 
 extern "C" gp_status gp_padding_launch_f32(const float *d_in, float *d_out, const gp_padding_shape *s, int block,
-                                           int cpt)
+                                           int cpt, int flat)
 {
+    if (flat) {
+        switch (flat) {
+        case 4: return launch_flat<4>(d_in, d_out, s, block);
+        case 8: return launch_flat<8>(d_in, d_out, s, block);
+        default: return gp_fail(GP_ERR_USAGE, "padding: flat %d not compiled (4, 8)", flat);
+        }
+    }
     switch (cpt) {
     case 1: return launch<1>(d_in, d_out, s, block);
     case 2: return launch<2>(d_in, d_out, s, block);

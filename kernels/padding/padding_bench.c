@@ -111,8 +111,17 @@ static gp_status verify(const gp_table *t, const gp_kernel_opts *o)
         GP_TRY(verify_one(&shapes[2], &q, &rng, NULL));
         GP_TRY(verify_one(&shapes[6], &q, &rng, NULL));
     }
+    /* The flat kernel: every shape (tails of every length mod 4 and 8). */
+    for (int f = 4; f <= 8; f += 4) {
+        gp_padding_params q = p;
+        q.flat = f;
+        q.note[0] = '\0';
+        gp_padding_params_fit(&q, &o->dev);
+        for (size_t i = 0; i < ns; i++)
+            GP_TRY(verify_one(&shapes[i], &q, &rng, NULL));
+    }
     if (o->log)
-        fprintf(o->log, "  channels_per_thread 1..16: exact on 2 shapes each\n");
+        fprintf(o->log, "  channels_per_thread 1..16: exact on 2 shapes each; flat 4 and 8: exact on every shape\n");
     return gp_ok();
 }
 
@@ -208,17 +217,22 @@ static gp_status bench_problem(const gp_table *t, const char *label, int with_ba
                 "(%d rounds ABBA)\n",
                 problem, pp.ratio_s.median, pp.ratio_s.p10, pp.ratio_s.p90,
                 gp_bench_verdict_word(gp_bench_pair_at_least(&pp, 0.90)), verdict ? "" : " (context)", pp.rounds);
-    /* Every compiled channels_per_thread with the table's block, for the
-     * record of how far the rule's choice is from the best. */
-    for (size_t k = 0; k < NCPT; k++) {
+    /* Every compiled channels_per_thread with the table's block, then the
+     * flat kernel (4 and 8 elements per thread), for the record of how far
+     * the rule's choice is from the best. */
+    for (size_t k = 0; k < NCPT + 2; k++) {
         gp_padding_params q = p;
-        q.channels_per_thread = cpt_variants[k];
+        q.channels_per_thread = k < NCPT ? cpt_variants[k] : p.channels_per_thread;
+        q.flat = k < NCPT ? 0 : 4 * (int)(k - NCPT + 1);
         q.note[0] = '\0';
         gp_padding_params_fit(&q, &o->dev);
         bctx xq = x;
         xq.p = &q;
         char impl[64], qp[160];
-        snprintf(impl, sizeof impl, "gpuprobe variant=cpt%d", q.channels_per_thread);
+        if (q.flat)
+            snprintf(impl, sizeof impl, "gpuprobe variant=flat%d", q.flat);
+        else
+            snprintf(impl, sizeof impl, "gpuprobe variant=cpt%d", q.channels_per_thread);
         gp_padding_params_format(&q, qp, sizeof qp);
         snprintf(what, sizeof what, "timed padding %s (%s)", problem, qp);
         GP_TRY(time_and_check(bs, &xq, o, what, &r));

@@ -50,8 +50,8 @@ GP_TEST(kdiv_matches_division)
 
 GP_TEST(padding_bad_input_before_device)
 {
-    gp_padding_params p = {256, 4, ""};
-    float buf[64] = {0};
+    gp_padding_params p = {256, 4, "", 0};
+    _Alignas(16) float buf[64] = {0};
     gp_padding_shape ok = {1, 1, 2, 2, 1, 1, 1, 1};
     gp_padding_shape bad[] = {{0, 1, 2, 2, 0, 0, 0, 0}, {1, -1, 2, 2, 0, 0, 0, 0}, {1, 1, 2, 2, -1, 0, 0, 0},
                               {1, 1, 2, 2, 0, 0, 0, -3}, {1, 1, 60000, 60000, 0, 0, 0, 0}};
@@ -61,9 +61,20 @@ GP_TEST(padding_bad_input_before_device)
     }
     GP_CHECK(gp_padding_f32(NULL, buf, &ok, &p).code == GP_ERR_USAGE);
     GP_CHECK(gp_padding_f32(buf, buf + 2, &ok, &p).code == GP_ERR_USAGE); /* overlap */
-    gp_padding_params q = {256, 3, ""};
+    gp_padding_params q = {256, 3, "", 0};
     GP_CHECK(gp_padding_f32(buf, buf + 32, &ok, &q).code == GP_ERR_USAGE);
-    /* Good arguments reach the launcher (no GPU here). */
+    /* The flat kernel: 4 or 8 elements only, and a 16-byte aligned output. */
+    gp_padding_params f = {256, 4, "", 6};
+    GP_CHECK(gp_padding_f32(buf, buf + 32, &ok, &f).code == GP_ERR_USAGE);
+    f.flat = 4;
+    gp_status sf = gp_padding_f32(buf, buf + 33, &ok, &f);
+    GP_CHECK(sf.code == GP_ERR_USAGE && strstr(sf.msg, "16-byte"));
+    gp_padding_params_fit(&f, NULL);
+    GP_CHECK(f.flat == 4 && f.note[0] == '\0');
+    f.flat = 5;
+    gp_padding_params_fit(&f, NULL);
+    GP_CHECK(f.flat == 8 && strstr(f.note, "flat"));
+        /* Good arguments reach the launcher (no GPU here). */
     gp_status st = gp_padding_f32(buf, buf + 32, &ok, &p);
     GP_CHECK(st.code != GP_ERR_USAGE);
     return 0;
