@@ -35,7 +35,7 @@ void gp_scan_params_fit(gp_scan_params *p, const gp_device_info *dev)
     /* Whole waves of 64 (every wave size divides it), at most what the device
      * and the kernel's register budget allow. */
     int block = p->block < wave ? wave : (int)gp_rule_floor_pow2(p->block);
-    int lim = p->persist > 0 ? GP_SCAN_PIPE_BLOCK_LIMIT(items) : GP_SCAN_BLOCK_LIMIT(items);
+    int lim = GP_SCAN_BLOCK_LIMIT(items);
     lim = (int)gp_rule_floor_pow2(max_threads < lim ? max_threads : lim);
     if (block > lim)
         block = lim;
@@ -44,11 +44,6 @@ void gp_scan_params_fit(gp_scan_params *p, const gp_device_info *dev)
                        "block fitted to the device and the kernel's register budget");
     p->block = block;
     p->items = items;
-    /* Persistent: persist blocks per CU (64 CUs when the device is unknown,
-     * the fewest of the GPUs the tables describe). */
-    if (p->persist < 0)
-        p->persist = 0;
-    p->grid = p->persist * (dev && dev->compute_units > 0 ? dev->compute_units : 64);
 }
 
 gp_status gp_scan_params_from_table(const gp_table *t, const gp_device_info *dev, gp_scan_params *p)
@@ -65,11 +60,7 @@ gp_status gp_scan_params_from_table(const gp_table *t, const gp_device_info *dev
 
 void gp_scan_params_format(const gp_scan_params *p, char *buf, size_t n)
 {
-    if (p->persist > 0)
-        snprintf(buf, n, "block=%d items_per_thread=%d (tile %zu) persistent %d/CU (grid %d), next tile in flight",
-                 p->block, p->items, gp_scan_tile(p), p->persist, p->grid);
-    else
-        snprintf(buf, n, "block=%d items_per_thread=%d (tile %zu)", p->block, p->items, gp_scan_tile(p));
+    snprintf(buf, n, "block=%d items_per_thread=%d (tile %zu)", p->block, p->items, gp_scan_tile(p));
 }
 
 size_t gp_scan_tile(const gp_scan_params *p) { return (size_t)p->block * (size_t)p->items; }
@@ -87,10 +78,7 @@ static int params_ok(const gp_scan_params *p)
     int i = p->items;
     if (i != 4 && i != 8 && i != 16 && i != 32)
         return 0;
-    int lim = p->persist > 0 ? GP_SCAN_PIPE_BLOCK_LIMIT(i) : GP_SCAN_BLOCK_LIMIT(i);
-    if (p->persist < 0 || (p->persist > 0) != (p->grid > 0))
-        return 0;
-    return p->block >= 32 && p->block <= lim && !(p->block & (p->block - 1));
+    return p->block >= 32 && p->block <= GP_SCAN_BLOCK_LIMIT(i) && !(p->block & (p->block - 1));
 }
 
 size_t gp_scan_ws_bytes(size_t max_tiles) { return WS_DESC + 8 * (max_tiles < 1 ? 1 : max_tiles); }
@@ -175,8 +163,7 @@ gp_status gp_scan_f32(const float *d_in, float *d_out, size_t n, int exclusive, 
     unsigned epoch = 0;
     int go;
     GP_TRY(prepare("scan f32", d_in, d_out, n, exclusive, ws, p, &epoch, &go));
-    return go ? gp_scan_launch_f32(d_in, d_out, n, exclusive, ws->d, epoch, p->block, p->items, p->grid)
-              : gp_ok();
+    return go ? gp_scan_launch_f32(d_in, d_out, n, exclusive, ws->d, epoch, p->block, p->items) : gp_ok();
 }
 
 gp_status gp_scan_i32(const int32_t *d_in, int32_t *d_out, size_t n, int exclusive, gp_scan_ws *ws,
@@ -185,8 +172,7 @@ gp_status gp_scan_i32(const int32_t *d_in, int32_t *d_out, size_t n, int exclusi
     unsigned epoch = 0;
     int go;
     GP_TRY(prepare("scan i32", d_in, d_out, n, exclusive, ws, p, &epoch, &go));
-    return go ? gp_scan_launch_i32(d_in, d_out, n, exclusive, ws->d, epoch, p->block, p->items, p->grid)
-              : gp_ok();
+    return go ? gp_scan_launch_i32(d_in, d_out, n, exclusive, ws->d, epoch, p->block, p->items) : gp_ok();
 }
 
 static int ceil_log2(long long v)

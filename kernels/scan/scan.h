@@ -38,9 +38,6 @@ extern "C" {
  * its launch bounds keep the registers within 64 per thread at 1024 threads
  * (items <= 16) and 128 at 512 (items = 32). */
 #define GP_SCAN_BLOCK_LIMIT(items) ((items) <= 16 ? 1024 : 512)
-/* The persistent pipelined kernel holds two tiles' vectors per thread:
- * 1024 threads up to 8 items, 512 for 16, 256 for 32. */
-#define GP_SCAN_PIPE_BLOCK_LIMIT(items) ((items) <= 8 ? 1024 : (items) <= 16 ? 512 : 256)
 /* Tiles one launch may have: the tile index travels in 32 bits. */
 #define GP_SCAN_MAX_TILES ((size_t)1 << 31)
 
@@ -48,9 +45,6 @@ typedef struct gp_scan_params {
     int block;      /* threads per block, a power of two, >= 64 */
     int items;      /* elements per thread (items_per_thread): 4, 8, 16 or 32 */
     char note[192]; /* what was adjusted to fit the device ("" when nothing) */
-    int persist;    /* 0: one block per tile; k > 0: the persistent pipelined kernel with k blocks per CU,
-                       each loading its next tile while it looks back and stores the current one */
-    int grid;       /* persist x CUs (set by gp_scan_params_fit), 0 when persist is 0 */
 } gp_scan_params;
 
 /* Read [kernel.scan] and clamp it to `dev`. */
@@ -121,9 +115,9 @@ gp_status gp_scan_rule(const struct gp_rule_in *in, struct gp_table *out);
 /* ---- GPU launchers (scan.hip; none.c without a GPU backend).  Arguments
  * checked by the callers above. */
 gp_status gp_scan_launch_f32(const float *d_in, float *d_out, size_t n, int exclusive, void *d_ws,
-                             unsigned epoch, int block, int items, int grid);
+                             unsigned epoch, int block, int items);
 gp_status gp_scan_launch_i32(const int32_t *d_in, int32_t *d_out, size_t n, int exclusive, void *d_ws,
-                             unsigned epoch, int block, int items, int grid);
+                             unsigned epoch, int block, int items);
 
 #ifdef __cplusplus
 }

@@ -191,38 +191,42 @@ static __device__ __forceinline__ void load_tile(const E *in, size_t tbase, size
 }
 
 /* Block limit per V (scan.h GP_SCAN_BLOCK_LIMIT): 1024 threads within 64
- * registers up to 4 vectors per thread, 512 within 128 for 8.  The pipelined
- * kernel holds two tiles' vectors (scan.h GP_SCAN_PIPE_BLOCK_LIMIT). */
+ * registers up to 4 vectors per thread, 512 within 128 for 8. */
 #define GP_SCAN_LB(V) ((V) <= 4 ? 1024 : 512)
-#define GP_SCAN_PIPE_LB(V) ((V) <= 2 ? 1024 : (V) <= 4 ? 512 : 256)
 
-/* A ticket: the order tiles are taken in.  `tickets` is how many are taken
- * in all; the last one resets the counter for the next run. */
-static __device__ __forceinline__ unsigned take_ticket(unsigned *counter, unsigned tickets)
-{
-    unsigned t = atomicAdd(counter, 1u);
-    if (t == tickets - 1)
-        atomicExch(counter, 0u);
-    return t;
-}
-
-/* Steps 1-6 on tile `tile`, whose vectors are in v.  With PIPE, once the
- * block's own sums are done (the first barrier), the block reads the next
- * ticket from *s_next and issues that tile's loads into nv: they are in
- * flight during the look-back wait and the stores, which is where the
- * one-tile-per-block kernel has no loads outstanding.  Returns the next
- * tile (PIPE) or 0. */
-template <typename E, int V, int VOUT, int PIPE>
-static __device__ __forceinline__ unsigned scan_tile(const E *in, E *out, size_t head, size_t end, int exclusive,
-                                                     unsigned long long *desc, unsigned epoch, unsigned tile,
-                                                     typename gp_sc<E>::V *v, const volatile unsigned *s_next,
-                                                     unsigned ntiles, typename gp_sc<E>::V *nv, E *s_wave)
+/* No __restrict__: in == out (in place) is allowed.  Every element is read
+ * and written by the same thread, the reads first. */
+template <typename E, int V, int VOUT>
+__global__ void __launch_bounds__(GP_SCAN_LB(V), 1)
+gp_scan_kernel(const E *in, E *out, size_t n, size_t head, int exclusive, unsigned *counter,
+               unsigned long long *desc, unsigned epoch, unsigned ntiles)
 {
     typedef typename gp_sc<E>::V Vt;
+    __shared__ unsigned s_tile;
+    __shared__ E s_wave[GP_SCAN_MAX_BLOCK / GP_WAVE_SIZE];
     const int W = GP_WAVE_SIZE;
     const int lane = (int)(threadIdx.x % W), wid = (int)(threadIdx.x / W), nw = (int)(blockDim.x / W);
-    const size_t tile_elems = (size_t)blockDim.x * 4 * V;
+
+    if (threadIdx.x == 0) {
+        unsigned t = atomicAdd(counter, 1u);
+        if (t == ntiles - 1)
+            atomicExch(counter, 0u); /* the last ticket: ready for the next run */
+        s_tile = t;
+    }
+    /* Load tile blockIdx.x while the ticket travels (blocks start in index
+     * order in practice, so the ticket is nearly always that tile): the
+     * ticket's round trip hides under the loads.  A different ticket loads
+     * again; the guess is only ever read, never trusted. */
+    unsigned tile = blockIdx.x;
+    const size_t tile_elems = (size_t)blockDim.x * 4 * V, end = head + n;
     const size_t woff = (size_t)wid * W * 4 * V + (size_t)lane * 4;
+    Vt v[V];
+    load_tile<E, V>(in, (size_t)tile * tile_elems, tile_elems, woff, head, end, v);
+    __syncthreads();
+    if (s_tile != tile) {
+        tile = s_tile;
+        load_tile<E, V>(in, (size_t)tile * tile_elems, tile_elems, woff, head, end, v);
+    }
     const size_t tbase = (size_t)tile * tile_elems;
     const size_t seg = tbase + woff;
     const bool full = tbase >= head && tbase + tile_elems <= end;
@@ -246,12 +250,6 @@ static __device__ __forceinline__ unsigned scan_tile(const E *in, E *out, size_t
     if (lane == 0)
         s_wave[wid] = carry;
     __syncthreads();
-    unsigned next = 0;
-    if (PIPE) {
-        next = *s_next;
-        if (next < ntiles)
-            load_tile<E, V>(in, (size_t)next * tile_elems, tile_elems, woff, head, end, nv);
-    }
     if (wid == 0) {
         E s = wave_scan(lane < nw ? s_wave[lane] : (E)0, lane);
         E wex = gp_sc<E>::shfl_up(s, 1);
@@ -290,100 +288,14 @@ static __device__ __forceinline__ unsigned scan_tile(const E *in, E *out, size_t
         else
             store_vec<E, VOUT>(out, vi, head, end, o);
     }
-    return next;
-}
-
-/* One block per tile.  No __restrict__: in == out (in place) is allowed.
- * Every element is read and written by the same thread, the reads first. */
-template <typename E, int V, int VOUT>
-__global__ void __launch_bounds__(GP_SCAN_LB(V), 1)
-gp_scan_kernel(const E *in, E *out, size_t n, size_t head, int exclusive, unsigned *counter,
-               unsigned long long *desc, unsigned epoch, unsigned ntiles)
-{
-    typedef typename gp_sc<E>::V Vt;
-    __shared__ unsigned s_tile;
-    __shared__ E s_wave[GP_SCAN_MAX_BLOCK / GP_WAVE_SIZE];
-    const int W = GP_WAVE_SIZE;
-    const int lane = (int)(threadIdx.x % W), wid = (int)(threadIdx.x / W);
-
-    if (threadIdx.x == 0)
-        s_tile = take_ticket(counter, ntiles);
-    /* Load tile blockIdx.x while the ticket travels (blocks start in index
-     * order in practice, so the ticket is nearly always that tile): the
-     * ticket's round trip hides under the loads.  A different ticket loads
-     * again; the guess is only ever read, never trusted. */
-    unsigned tile = blockIdx.x;
-    const size_t tile_elems = (size_t)blockDim.x * 4 * V, end = head + n;
-    const size_t woff = (size_t)wid * W * 4 * V + (size_t)lane * 4;
-    Vt v[V];
-    load_tile<E, V>(in, (size_t)tile * tile_elems, tile_elems, woff, head, end, v);
-    __syncthreads();
-    if (s_tile != tile) {
-        tile = s_tile;
-        load_tile<E, V>(in, (size_t)tile * tile_elems, tile_elems, woff, head, end, v);
-    }
-    scan_tile<E, V, VOUT, 0>(in, out, head, end, exclusive, desc, epoch, tile, v, NULL, ntiles, NULL, s_wave);
-}
-
-/* Persistent and pipelined: `gridDim.x` blocks take tiles by ticket until
- * the tickets run past the last tile; each block holds the next tile's
- * vectors in flight while it finishes the current one.  Every block takes
- * exactly one ticket >= ntiles (then stops), so ntiles + gridDim.x tickets
- * are taken in all.  No deadlock: the smallest unfinished tile is always a
- * block's current tile (a block's next ticket is larger than its current
- * one), and all of its predecessors are done. */
-template <typename E, int V, int VOUT>
-__global__ void __launch_bounds__(GP_SCAN_PIPE_LB(V), 1)
-gp_scan_pipe_kernel(const E *in, E *out, size_t n, size_t head, int exclusive, unsigned *counter,
-                    unsigned long long *desc, unsigned epoch, unsigned ntiles)
-{
-    typedef typename gp_sc<E>::V Vt;
-    /* Two of each, alternating by tile: a wave may still read this tile's
-     * wave prefix while wave 0 writes the next one's. */
-    __shared__ unsigned s_tile[2];
-    __shared__ E s_wave[2][GP_SCAN_MAX_BLOCK / GP_WAVE_SIZE];
-    const int W = GP_WAVE_SIZE;
-    const int lane = (int)(threadIdx.x % W), wid = (int)(threadIdx.x / W);
-    const unsigned tickets = ntiles + gridDim.x;
-    const size_t tile_elems = (size_t)blockDim.x * 4 * V, end = head + n;
-    const size_t woff = (size_t)wid * W * 4 * V + (size_t)lane * 4;
-
-    if (threadIdx.x == 0)
-        s_tile[0] = take_ticket(counter, tickets);
-    __syncthreads();
-    unsigned tile = s_tile[0];
-    Vt v[V], nv[V];
-    if (tile < ntiles)
-        load_tile<E, V>(in, (size_t)tile * tile_elems, tile_elems, woff, head, end, v);
-    int b = 0;
-    while (tile < ntiles) {
-        if (threadIdx.x == 0)
-            s_tile[b ^ 1] = take_ticket(counter, tickets);
-        const unsigned next = scan_tile<E, V, VOUT, 1>(in, out, head, end, exclusive, desc, epoch, tile, v,
-                                                       &s_tile[b ^ 1], ntiles, nv, s_wave[b]);
-#pragma unroll
-        for (int j = 0; j < V; j++)
-            v[j] = nv[j];
-        tile = next;
-        b ^= 1;
-    }
 }
 
 template <typename E, int V>
 static gp_status launch_v(const E *in, E *out, size_t n, size_t head, int exclusive, void *ws, unsigned epoch,
-                          unsigned ntiles, int block, int vout, unsigned grid)
+                          unsigned ntiles, int block, int vout)
 {
     unsigned *counter = (unsigned *)ws;
     unsigned long long *desc = (unsigned long long *)((char *)ws + GP_SCAN_WS_DESC);
-    if (grid > 0) {
-        if (grid > ntiles)
-            grid = ntiles;
-        if (vout)
-            gp_scan_pipe_kernel<E, V, 1><<<grid, block>>>(in, out, n, head, exclusive, counter, desc, epoch, ntiles);
-        else
-            gp_scan_pipe_kernel<E, V, 0><<<grid, block>>>(in, out, n, head, exclusive, counter, desc, epoch, ntiles);
-        return gp_launch_status("scan (persistent)");
-    }
     if (vout)
         gp_scan_kernel<E, V, 1><<<ntiles, block>>>(in, out, n, head, exclusive, counter, desc, epoch, ntiles);
     else
@@ -393,7 +305,7 @@ static gp_status launch_v(const E *in, E *out, size_t n, size_t head, int exclus
 
 template <typename E>
 static gp_status launch(const E *in, E *out, size_t n, int exclusive, void *ws, unsigned epoch, int block,
-                        int items, unsigned grid)
+                        int items)
 {
     if (n == 0)
         return gp_ok();
@@ -401,30 +313,28 @@ static gp_status launch(const E *in, E *out, size_t n, int exclusive, void *ws, 
     const int vout = ((uintptr_t)in & 15) == ((uintptr_t)out & 15);
     const size_t tile = (size_t)block * (size_t)items;
     const size_t ntiles = (head + n + tile - 1) / tile;
-    const int lim = grid > 0 ? GP_SCAN_PIPE_LB(items / 4) : GP_SCAN_LB(items / 4);
-    if (block > lim || block < GP_WAVE_SIZE || block % GP_WAVE_SIZE)
+    if (block > GP_SCAN_LB(items / 4) || block < GP_WAVE_SIZE || block % GP_WAVE_SIZE)
         return gp_fail(GP_ERR_USAGE, "scan: block %d is not whole waves of %d up to %d for %d items per thread",
-                       block, GP_WAVE_SIZE, lim, items);
+                       block, GP_WAVE_SIZE, GP_SCAN_LB(items / 4), items);
     if (ntiles >= GP_SCAN_MAX_TILES)
         return gp_fail(GP_ERR_USAGE, "scan: %zu tiles exceed the launch's %zu", ntiles, GP_SCAN_MAX_TILES);
     switch (items) {
-    case 4: return launch_v<E, 1>(in, out, n, head, exclusive, ws, epoch, (unsigned)ntiles, block, vout, grid);
-    case 8: return launch_v<E, 2>(in, out, n, head, exclusive, ws, epoch, (unsigned)ntiles, block, vout, grid);
-    case 16: return launch_v<E, 4>(in, out, n, head, exclusive, ws, epoch, (unsigned)ntiles, block, vout, grid);
-    case 32: return launch_v<E, 8>(in, out, n, head, exclusive, ws, epoch, (unsigned)ntiles, block, vout, grid);
+    case 4: return launch_v<E, 1>(in, out, n, head, exclusive, ws, epoch, (unsigned)ntiles, block, vout);
+    case 8: return launch_v<E, 2>(in, out, n, head, exclusive, ws, epoch, (unsigned)ntiles, block, vout);
+    case 16: return launch_v<E, 4>(in, out, n, head, exclusive, ws, epoch, (unsigned)ntiles, block, vout);
+    case 32: return launch_v<E, 8>(in, out, n, head, exclusive, ws, epoch, (unsigned)ntiles, block, vout);
     default: return gp_fail(GP_ERR_USAGE, "scan: %d items per thread not compiled (4, 8, 16, 32)", items);
     }
 }
 
 extern "C" gp_status gp_scan_launch_f32(const float *d_in, float *d_out, size_t n, int exclusive, void *d_ws,
-                                        unsigned epoch, int block, int items, int grid)
+                                        unsigned epoch, int block, int items)
 {
-    return launch<float>(d_in, d_out, n, exclusive, d_ws, epoch, block, items, (unsigned)grid);
+    return launch<float>(d_in, d_out, n, exclusive, d_ws, epoch, block, items);
 }
 
 extern "C" gp_status gp_scan_launch_i32(const int32_t *d_in, int32_t *d_out, size_t n, int exclusive, void *d_ws,
-                                        unsigned epoch, int block, int items, int grid)
+                                        unsigned epoch, int block, int items)
 {
-    return launch<unsigned>((const unsigned *)d_in, (unsigned *)d_out, n, exclusive, d_ws, epoch, block, items,
-                            (unsigned)grid);
+    return launch<unsigned>((const unsigned *)d_in, (unsigned *)d_out, n, exclusive, d_ws, epoch, block, items);
 }

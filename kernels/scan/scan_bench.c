@@ -14,13 +14,11 @@
 /* Variants timed in the bench (with_baselines) and offered to `gpuprobe
  * tune`: {block, items_per_thread}, tiles of 1024 to 16384 elements. */
 typedef struct variant {
-    int block, items, persist; /* persist: blocks per CU of the persistent pipelined kernel (0: a block per tile) */
+    int block, items;
 } variant;
 
 static const variant variants[] = {
-    {256, 4, 0},  {256, 8, 0},   {256, 16, 0}, {512, 4, 0},  {512, 8, 0},  {512, 16, 0},
-    {128, 16, 0}, {1024, 8, 0},  {128, 32, 0}, {256, 32, 0}, {256, 16, 4}, {256, 16, 2},
-    {512, 8, 2},  {1024, 8, 1},  {256, 32, 2}, {128, 32, 4}, {512, 16, 1},
+    {256, 4}, {256, 8}, {256, 16}, {512, 4}, {512, 8}, {512, 16}, {128, 16}, {1024, 8}, {128, 32}, {256, 32},
 };
 #define NVARIANTS (sizeof variants / sizeof variants[0])
 
@@ -31,7 +29,7 @@ static const variant variants[] = {
 static void variant_params(const variant *v, const gp_device_info *dev, gp_scan_params *p)
 {
     memset(p, 0, sizeof *p);
-    p->block = v->block, p->items = v->items, p->persist = v->persist;
+    p->block = v->block, p->items = v->items;
     gp_scan_params_fit(p, dev);
 }
 
@@ -218,16 +216,13 @@ static gp_status verify_all(const gp_table *t, const gp_kernel_opts *o, vctx *v)
         variant_params(&variants[k], &o->dev, &q);
         gp_scan_params_format(&q, label, sizeof label);
         size_t qt = gp_scan_tile(&q);
-        /* The persistent kernel: a length of three tiles per block too, so
-         * every block carries a next tile across iterations. */
-        size_t multi = q.persist > 0 ? 3 * (size_t)q.grid * qt + 11 : 0;
-        size_t vs[] = {0, 5, qt + 1, (size_t)v->wave * qt + 3, 1000003, multi <= cap ? multi : cap};
+        size_t vs[] = {0, 5, qt + 1, (size_t)v->wave * qt + 3, 1000003};
         for (size_t i = 0; i < sizeof vs / sizeof vs[0]; i++)
             if (vs[i] <= cap)
                 GP_TRY(verify_len(v, vs[i], i % 4, &q, &rng, label, NULL));
     }
     if (o->log)
-        fprintf(o->log, "  %zu bench variants: f32 within bound, i32 exact, on 6 lengths each\n", NVARIANTS);
+        fprintf(o->log, "  %zu bench variants: f32 within bound, i32 exact, on 5 lengths each\n", NVARIANTS);
     return gp_ok();
 }
 
@@ -369,7 +364,7 @@ static gp_status time_baselines(bstate *s, const bproblem *pr, const gp_kernel_o
         char impl[GP_BENCH_TEXT];
         snprintf(impl, sizeof impl, "CUB DeviceScan::%s", pr->exclusive ? "ExclusiveSum" : "InclusiveSum");
         /* The bound of 256-element tiles: CUB's are larger, so its chain is shorter. */
-        gp_scan_params small = {64, 4, "", 0, 0};
+        gp_scan_params small = {64, 4, ""};
         GP_TRY(check_out(s, pr, &small, impl, wave_of(o)));
         GP_TRY(gp_bench_add(b, "scan", pr->name, impl, "", "", 1, &r, pr->floor_ms, pr->note));
         *have_cub = 1;
@@ -458,10 +453,7 @@ static gp_status bench_all(const gp_table *t, const char *label, int with_baseli
             char impl[GP_BENCH_TEXT], qp[192];
             variant_params(&variants[v], &o->dev, &q);
             GP_TRY(time_ours(s, &pr, &q, o, &r));
-            if (q.persist > 0)
-                snprintf(impl, sizeof impl, "gpuprobe variant=b%d/i%d/p%d", q.block, q.items, q.persist);
-            else
-                snprintf(impl, sizeof impl, "gpuprobe variant=b%d/i%d", q.block, q.items);
+            snprintf(impl, sizeof impl, "gpuprobe variant=b%d/i%d", q.block, q.items);
             gp_scan_params_format(&q, qp, sizeof qp);
             GP_TRY(gp_bench_add(b, "scan", pr.name, impl, label, qp, 0, &r, pr.floor_ms, pr.note));
             if (best_row < 0 || r.summary.median < b->rows[best_row].ms.median)
@@ -503,8 +495,6 @@ static gp_status candidates(const gp_table *base, const gp_device_info *dev, gp_
         return gp_ok();
     out[(*n)++] = *base;
     for (size_t k = 0; k < NVARIANTS && *n < max; k++) {
-        if (variants[k].persist) /* not a table key (yet): the bench times it */
-            continue;
         gp_table *c = &out[*n];
         *c = *base;
         GP_TRY(gp_table_set(c, "kernel.scan", "block", variants[k].block, "rule tune_candidate"));

@@ -62,7 +62,7 @@ GP_TEST(scan_ref_i32_wraps)
 
 GP_TEST(scan_depth_by_hand)
 {
-    gp_scan_params p = {256, 16, "", 0, 0};
+    gp_scan_params p = {256, 16, ""};
     /* In a tile (wave 32, 8 waves): 3 + 5 + 4 rows + 3 + 3 = 18; per tile
      * before it: 5 + 3 = 8. */
     GP_CHECK(gp_scan_tile(&p) == 4096);
@@ -184,7 +184,7 @@ GP_TEST(scan_bound_holds_for_the_gpu_order)
     float *x = malloc(n * sizeof(float)), *got = malloc(n * sizeof(float));
     double *ref = malloc(n * sizeof(double)), *sa = malloc(n * sizeof(double));
     GP_CHECK(x && got && ref && sa);
-    const gp_scan_params ps[3] = {{64, 8, "", 0, 0}, {128, 4, "", 0, 0}, {64, 32, "", 0, 0}};
+    const gp_scan_params ps[3] = {{64, 8, ""}, {128, 4, ""}, {64, 32, ""}};
     unsigned long long rng = 11;
     double worst = 0;
     for (int c = 0; c < 6; c++) {
@@ -251,51 +251,27 @@ GP_TEST(scan_params_from_tables)
 GP_TEST(scan_params_clamped)
 {
     gp_device_info d = gp_test_fake_dev(64, 1024, 64);
-    gp_scan_params p = {1024, 32, "", 0, 0};
+    gp_scan_params p = {1024, 32, ""};
     gp_scan_params_fit(&p, &d);
     GP_CHECK(p.block == 512 && p.items == 32 && strstr(p.note, "block"));
-    p = (gp_scan_params){100, 6, "", 0, 0};
+    p = (gp_scan_params){100, 6, ""};
     gp_scan_params_fit(&p, &d);
     GP_CHECK(p.block == 64 && p.items == 4 && strstr(p.note, "items_per_thread"));
-    p = (gp_scan_params){32, 1, "", 0, 0}; /* below a wave of 64 and below one vector */
+    p = (gp_scan_params){32, 1, ""}; /* below a wave of 64 and below one vector */
     gp_scan_params_fit(&p, &d);
     GP_CHECK(p.block == 64 && p.items == 4);
-    p = (gp_scan_params){256, 64, "", 0, 0};
+    p = (gp_scan_params){256, 64, ""};
     gp_scan_params_fit(&p, &d);
     GP_CHECK(p.items == 32 && p.block == 256);
-    p = (gp_scan_params){256, 16, "", 0, 0};
+    p = (gp_scan_params){256, 16, ""};
     gp_scan_params_fit(&p, &d);
     GP_CHECK(p.note[0] == '\0');
     return 0;
 }
 
-/* The persistent pipelined kernel: persist blocks per CU make its grid, and
- * its block limit is the two-tile one (a 512-thread block of 32 items would
- * not fit its registers). */
-GP_TEST(scan_params_persistent)
-{
-    gp_device_info d = gp_test_fake_dev(64, 1024, 64);
-    d.compute_units = 132;
-    gp_scan_params p = {512, 32, "", 2, 0};
-    gp_scan_params_fit(&p, &d);
-    GP_CHECK(p.block == 256 && p.grid == 264 && strstr(p.note, "block"));
-    p = (gp_scan_params){1024, 8, "", 1, 0};
-    gp_scan_params_fit(&p, &d);
-    GP_CHECK(p.block == 1024 && p.grid == 132 && p.note[0] == '\0');
-    p = (gp_scan_params){512, 32, "", 0, 0}; /* one block per tile: 512 fits there */
-    gp_scan_params_fit(&p, &d);
-    GP_CHECK(p.block == 512 && p.grid == 0);
-    /* A grid without persist (or the reverse) is not fitted. */
-    gp_scan_ws ws = {(void *)(uintptr_t)0x40000, gp_scan_ws_bytes(1000), 1000, 0};
-    p.grid = 100;
-    gp_status st = gp_scan_f32((const float *)(uintptr_t)0x100000, (float *)(uintptr_t)0x8000000, 100, 0, &ws, &p);
-    GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "not fitted"));
-    return 0;
-}
-
 GP_TEST(scan_bad_arguments)
 {
-    gp_scan_params p = {256, 16, "", 0, 0};
+    gp_scan_params p = {256, 16, ""};
     gp_scan_ws ws = {(void *)(uintptr_t)0x40000, gp_scan_ws_bytes(1000), 1000, 0};
     const float *x = (const float *)(uintptr_t)0x100000;
     float *out = (float *)(uintptr_t)0x8000000;
@@ -316,7 +292,7 @@ GP_TEST(scan_bad_arguments)
     q.items = 12;
     st = gp_scan_i32((const int32_t *)x, (int32_t *)out, 100, 0, &ws, &q);
     GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "not fitted"));
-    q = (gp_scan_params){1024, 32, "", 0, 0}; /* beyond the 32-item kernel's register budget */
+    q = (gp_scan_params){1024, 32, ""}; /* beyond the 32-item kernel's register budget */
     GP_CHECK(gp_scan_f32(x, out, 100, 0, &ws, &q).code == GP_ERR_USAGE);
     /* Without a GPU backend, accepted arguments reach the launcher (NO_GPU,
      * not USAGE) with the next epoch; in place is fine. */
