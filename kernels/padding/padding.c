@@ -37,9 +37,9 @@ void gp_padding_params_fit(gp_padding_params *p, const gp_device_info *dev)
         add_note(p, "channels_per_thread rounded to 1, 2, 4, 8 or 16");
     p->block = block;
     p->channels_per_thread = cpt;
-    if (p->flat != 0 && p->flat != 4 && p->flat != 8) {
-        p->flat = p->flat < 4 ? 4 : 8;
-        add_note(p, "flat rounded to 4 or 8 elements per thread");
+    if (p->flat != 0 && p->flat != 4 && p->flat != 8 && p->flat != 16) {
+        p->flat = p->flat < 4 ? 4 : p->flat < 16 ? 8 : 16;
+        add_note(p, "flat rounded to 4, 8 or 16 elements per thread");
     }
 }
 
@@ -106,7 +106,7 @@ gp_status gp_padding_f32(const float *d_in, float *d_out, const gp_padding_shape
     GP_TRY(gp_padding_check_shape(s));
     if (!p || p->block < 64 || p->block > GP_PADDING_MAX_BLOCK || (p->block & (p->block - 1)) ||
         p->channels_per_thread < 1 || p->channels_per_thread > GP_PADDING_MAX_CPT ||
-        (p->channels_per_thread & (p->channels_per_thread - 1)) || (p->flat != 0 && p->flat != 4 && p->flat != 8))
+        (p->channels_per_thread & (p->channels_per_thread - 1)) || (p->flat != 0 && p->flat != 4 && p->flat != 8 && p->flat != 16))
         return gp_fail(GP_ERR_USAGE, "padding: parameters not fitted (use gp_padding_params_fit)");
     if (!d_in || !d_out)
         return gp_fail(GP_ERR_USAGE, "padding: %s pointer is NULL", d_in ? "output" : "input");

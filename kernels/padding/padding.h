@@ -32,7 +32,7 @@ typedef struct gp_padding_params {
     int block;               /* threads per block, a power of two, 64..1024 */
     int channels_per_thread; /* planes each thread copies: 1, 2, 4, 8 or 16 */
     char note[160];          /* what was adjusted ("" when nothing) */
-    int flat;                /* 0: the per-position kernel; 4 or 8: the flat kernel, that many consecutive
+    int flat;                /* 0: the per-position kernel; 4, 8 or 16: the flat kernel, that many consecutive
                                 output elements per thread in 16-byte stores (channels_per_thread unused) */
 } gp_padding_params;
 

@@ -161,7 +161,8 @@ extern "C" gp_status gp_padding_launch_f32(const float *d_in, float *d_out, cons
         switch (flat) {
         case 4: return launch_flat<4>(d_in, d_out, s, block);
         case 8: return launch_flat<8>(d_in, d_out, s, block);
-        default: return gp_fail(GP_ERR_USAGE, "padding: flat %d not compiled (4, 8)", flat);
+        case 16: return launch_flat<16>(d_in, d_out, s, block);
+        default: return gp_fail(GP_ERR_USAGE, "padding: flat %d not compiled (4, 8, 16)", flat);
         }
     }
     switch (cpt) {

@@ -74,6 +74,9 @@ GP_TEST(padding_bad_input_before_device)
     f.flat = 5;
     gp_padding_params_fit(&f, NULL);
     GP_CHECK(f.flat == 8 && strstr(f.note, "flat"));
+    f.flat = 40;
+    gp_padding_params_fit(&f, NULL);
+    GP_CHECK(f.flat == 16);
         /* Good arguments reach the launcher (no GPU here). */
     gp_status st = gp_padding_f32(buf, buf + 32, &ok, &p);
     GP_CHECK(st.code != GP_ERR_USAGE);
