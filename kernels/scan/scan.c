@@ -31,7 +31,7 @@ void gp_scan_params_fit(gp_scan_params *p, const gp_device_info *dev)
                                                : (int)gp_rule_floor_pow2(p->items);
     if (items != p->items)
         gp_note_append(p->note, sizeof p->note,
-                       "items_per_thread rounded to 4, 8, 16 or 32 (whole 16-byte vectors)");
+                       "items_per_thread rounded to 4, 8, 16, 32 or 64 (whole 16-byte vectors)");
     /* Whole waves of 64 (every wave size divides it), at most what the device
      * and the kernel's register budget allow. */
     int block = p->block < wave ? wave : (int)gp_rule_floor_pow2(p->block);
@@ -76,7 +76,7 @@ size_t gp_scan_tiles_for(const gp_scan_params *p, size_t n, size_t head)
 static int params_ok(const gp_scan_params *p)
 {
     int i = p->items;
-    if (i != 4 && i != 8 && i != 16 && i != 32)
+    if (i != 4 && i != 8 && i != 16 && i != 32 && i != 64)
         return 0;
     return p->block >= 32 && p->block <= GP_SCAN_BLOCK_LIMIT(i) && !(p->block & (p->block - 1));
 }

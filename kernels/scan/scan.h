@@ -30,20 +30,20 @@ extern "C" {
 #endif
 
 #define GP_SCAN_MAX_BLOCK 1024
-/* items_per_thread compiled in: 4, 8, 16, 32 elements (1, 2, 4, 8 16-byte
- * vectors per thread). */
+/* items_per_thread compiled in: 4, 8, 16, 32, 64 elements (1, 2, 4, 8, 16
+ * 16-byte vectors per thread). */
 #define GP_SCAN_MIN_ITEMS 4
-#define GP_SCAN_MAX_ITEMS 32
+#define GP_SCAN_MAX_ITEMS 64
 /* Largest block the kernel for `items` elements per thread is compiled for:
  * its launch bounds keep the registers within 64 per thread at 1024 threads
- * (items <= 16) and 128 at 512 (items = 32). */
-#define GP_SCAN_BLOCK_LIMIT(items) ((items) <= 16 ? 1024 : 512)
+ * (items <= 16), 128 at 512 (items = 32) and 255 at 256 (items = 64). */
+#define GP_SCAN_BLOCK_LIMIT(items) ((items) <= 16 ? 1024 : (items) <= 32 ? 512 : 256)
 /* Tiles one launch may have: the tile index travels in 32 bits. */
 #define GP_SCAN_MAX_TILES ((size_t)1 << 31)
 
 typedef struct gp_scan_params {
     int block;      /* threads per block, a power of two, >= 64 */
-    int items;      /* elements per thread (items_per_thread): 4, 8, 16 or 32 */
+    int items;      /* elements per thread (items_per_thread): 4, 8, 16, 32 or 64 */
     char note[192]; /* what was adjusted to fit the device ("" when nothing) */
 } gp_scan_params;
 

@@ -191,8 +191,8 @@ static __device__ __forceinline__ void load_tile(const E *in, size_t tbase, size
 }
 
 /* Block limit per V (scan.h GP_SCAN_BLOCK_LIMIT): 1024 threads within 64
- * registers up to 4 vectors per thread, 512 within 128 for 8. */
-#define GP_SCAN_LB(V) ((V) <= 4 ? 1024 : 512)
+ * registers up to 4 vectors per thread, 512 within 128 for 8, 256 for 16. */
+#define GP_SCAN_LB(V) ((V) <= 4 ? 1024 : (V) <= 8 ? 512 : 256)
 
 /* No __restrict__: in == out (in place) is allowed.  Every element is read
  * and written by the same thread, the reads first. */
@@ -323,7 +323,8 @@ static gp_status launch(const E *in, E *out, size_t n, int exclusive, void *ws, 
     case 8: return launch_v<E, 2>(in, out, n, head, exclusive, ws, epoch, (unsigned)ntiles, block, vout);
     case 16: return launch_v<E, 4>(in, out, n, head, exclusive, ws, epoch, (unsigned)ntiles, block, vout);
     case 32: return launch_v<E, 8>(in, out, n, head, exclusive, ws, epoch, (unsigned)ntiles, block, vout);
-    default: return gp_fail(GP_ERR_USAGE, "scan: %d items per thread not compiled (4, 8, 16, 32)", items);
+    case 64: return launch_v<E, 16>(in, out, n, head, exclusive, ws, epoch, (unsigned)ntiles, block, vout);
+    default: return gp_fail(GP_ERR_USAGE, "scan: %d items per thread not compiled (4, 8, 16, 32, 64)", items);
     }
 }
 

@@ -1,22 +1,25 @@
-/* gp_scan_rule: kernel.scan block and items_per_thread from the device facts.
- * The models, with the H200 figures they land on: docs/kernels/scan.md,
- * "Rule".
+/* gp_scan_rule: kernel.scan block and items_per_thread from the device facts
+ * and the problem's length.  The models, with the H200 figures they land on:
+ * docs/kernels/scan.md, "Rule".
  *
- * block ("launch"): the largest power of two not above
- * launch.min_block_for_peak (smaller blocks leave the launcher short of its
- * peak), at least 4 waves (the wave-0 look-back then waits for 3 waves' loads
- * at most) and at most 512 (a block stalls whole while wave 0 looks back; two
- * blocks per CU at the register budget below keep one loading while the other
- * waits).
+ * Little's law ("little") sets the least items per thread: to stream at
+ * dram.bandwidth_gbs every CU needs bandwidth x latency / CUs bytes of loads
+ * in flight; a tile holds its loads for about one DRAM latency and then waits
+ * about as long on the look-back and its stores, so only half of the resident
+ * threads have loads in flight: need twice that, over the resident threads,
+ * in whole 16-byte vectors.
  *
- * items_per_thread ("little"): Little's law.  To stream at dram.bandwidth_gbs
- * every CU needs bandwidth x latency / CUs bytes of loads in flight; a tile
- * holds its loads for about one DRAM latency and then waits about as long
- * again on the look-back and its stores, so only half of the resident threads
- * have loads in flight: need twice that, over the threads the occupancy model
- * keeps resident at the kernel's register bound, rounded up to whole 16-byte
- * vectors, a power of two in 4..16 elements (the kernels up to 16 items share
- * one 64-register bound, so the choice costs no occupancy). */
+ * The tile ("tile") then takes as many items as the registers allow: every
+ * tile pays one step of the look-back chain (its descriptor published, its
+ * predecessors' read), a serial cost that more bytes in flight do not hide
+ * (H200, 2^28 fp32, 256 threads: 1.55, 0.98, 0.83, 0.76 ms at 4, 8, 16, 32
+ * items, while Little's law is met from 8).  So: the largest items per thread
+ * (64 down to Little's least) whose kernel, at its launch bound's register
+ * cap (65536 / its block limit), still keeps two blocks of at least 4 waves
+ * per CU (one loading while the other waits on its look-back), with the block
+ * at most launch.min_block_for_peak, and whose tiles still give every CU
+ * two blocks twice over for the problem's length (a short array wants small
+ * tiles to fill the GPU). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -26,16 +29,20 @@
 #include "scan.h"
 
 #define RULE "gp_scan_rule"
-/* Registers per thread of the kernels up to 16 items: their launch bounds
- * (1024 threads, scan.hip GP_SCAN_LB) cap them at 65536 / 1024 (ptxas sm_90
- * reports 32..48); checked against ptxas by tests/build/rule_regs.txt. */
-#define SCAN_REGS 64
 /* LDS per block: the tile ticket and one total per wave (scan.hip s_tile,
  * s_wave), sized for the most waves a block can have. */
 #define SCAN_LDS (4 + 4 * (GP_SCAN_MAX_BLOCK / 32))
-/* The largest block and items per thread the rule picks (see above). */
+/* The largest block the rule picks: a block stalls whole while wave 0 looks
+ * back. */
 #define RULE_MAX_BLOCK 512
-#define RULE_MAX_ITEMS 16
+/* The headline problem: 2^28 elements. */
+#define HEADLINE_N ((long long)1 << 28)
+
+/* Registers per thread the kernel for `items` may use: its launch bounds cap
+ * them at 65536 / its block limit (scan.h GP_SCAN_BLOCK_LIMIT; ptxas sm_90
+ * uses 32..48, 70 and 125 for 4..16, 32 and 64 items, checked by
+ * tests/build/rule_regs.txt). */
+static long long scan_regs(long long items) { return 65536 / GP_SCAN_BLOCK_LIMIT(items); }
 
 /* The facts Little's law needs that the table has as none, "a, b"; "" when
  * it has them all. */
@@ -50,43 +57,70 @@ static void missing_dram_facts(const gp_rule_facts *f, char *buf, size_t n)
         snprintf(buf + strlen(buf), n - strlen(buf), "%sdevice.clock_mhz", buf[0] ? ", " : "");
 }
 
+/* Little's least items per thread at `block` threads (resident as the
+ * occupancy model says at that kernel's register cap); *why gets the
+ * arithmetic. */
+static long long little_items(const gp_rule_facts *f, long long block, char *why, size_t n)
+{
+    char missing[96];
+    missing_dram_facts(f, missing, sizeof missing);
+    if (missing[0]) {
+        snprintf(why, n, "Little's bound unknown (%s none): from one 16-byte vector", missing);
+        return GP_SCAN_MIN_ITEMS;
+    }
+    long long occ = gp_rule_blocks_per_cu(&f->cu, block, scan_regs(16), SCAN_LDS);
+    long long resident = (occ < 1 ? 1 : occ) * block;
+    double need = 2.0 * gp_rule_bytes_in_flight_per_cu(f->dram_gbs.v, f->dram_latency.v, f->clock_mhz.v,
+                                                      (long long)f->cus.v);
+    double vecs = need / (double)resident / 16.0;
+    vecs = vecs > GP_SCAN_MAX_ITEMS / 4 ? GP_SCAN_MAX_ITEMS / 4 : vecs; /* before the cast: facts may be huge */
+    long long items = gp_rule_clamp(4 * gp_rule_ceil_pow2((long long)ceil(vecs)), GP_SCAN_MIN_ITEMS,
+                                    GP_SCAN_MAX_ITEMS);
+    snprintf(why, n, "Little: 2 x %.0f GB/s x %.0f cycles @%.0f MHz / %.0f CUs%s = %.0f B/CU over %lld threads "
+                     "= %.1f vectors -> at least %lld",
+             f->dram_gbs.v, f->dram_latency.v, f->clock_mhz.v, f->cus.v, f->cus.have ? "" : " (none)", need,
+             resident, need / (double)resident / 16.0, items);
+    return items;
+}
+
 gp_status gp_scan_rule(const gp_rule_in *in, gp_table *out)
 {
     gp_rule_facts f;
     GP_TRY(gp_rule_read_facts(in->facts, RULE, &f));
     const gp_rule_cu cu = f.cu;
-    /* The headline problem (2^28 elements) and any other shape get the same
-     * parameters: the model is per CU and does not depend on n. */
-    (void)in->shape;
+    /* The array's length: shape w (a flat count), else the headline 2^28. */
+    const long long n = in->shape && in->shape->w > 0 ? in->shape->n * in->shape->c * in->shape->h * in->shape->w
+                                                      : HEADLINE_N;
 
-    long long lo = gp_rule_clamp(4 * cu.wave, 64, RULE_MAX_BLOCK);
-    long long block = gp_rule_clamp(gp_rule_floor_pow2((long long)f.min_block.v), lo, RULE_MAX_BLOCK);
-    GP_TRY(gp_rule_set(out, "scan", "block", block, "launch",
-                       "launch.min_block_for_peak %.0f%s, wave %lld: a power of 2 in %lld..%d -> %lld%s%s",
-                       f.min_block.v, f.min_block.have ? "" : " (none: 256)", cu.wave, lo, RULE_MAX_BLOCK, block,
-                       cu.fallback[0] ? "; " : "", cu.fallback));
+    const long long lo = gp_rule_clamp(4 * cu.wave, 64, RULE_MAX_BLOCK);
+    const long long peak = gp_rule_clamp(gp_rule_floor_pow2((long long)f.min_block.v), lo, RULE_MAX_BLOCK);
+    char little[256];
+    const long long least = little_items(&f, peak, little, sizeof little);
+    const long long cus = (long long)f.cus.v;
 
-    /* Resident threads per CU at the kernel's register bound; a CU with
-     * fewer registers than one block needs still runs one block. */
-    long long occ = gp_rule_blocks_per_cu(&cu, block, SCAN_REGS, SCAN_LDS);
-    long long resident = (occ < 1 ? 1 : occ) * block;
-    char missing[96];
-    missing_dram_facts(&f, missing, sizeof missing);
-    if (missing[0]) {
-        /* No bandwidth-latency product to size the loads in flight: one
-         * vector per thread, the smallest tile, which fills a GPU soonest. */
-        return gp_rule_set(out, "scan", "items_per_thread", GP_SCAN_MIN_ITEMS, "little",
-                           "Little's bound unknown (%s none): one 16-byte vector per thread -> %d", missing,
-                           GP_SCAN_MIN_ITEMS);
+    long long items = least, block = peak;
+    char why[256] = "";
+    for (long long it = GP_SCAN_MAX_ITEMS; it >= least; it /= 2) {
+        /* Two blocks per CU at this kernel's register cap. */
+        long long b = gp_rule_floor_pow2(cu.regs_per_cu / (2 * scan_regs(it)));
+        b = b > peak ? peak : b;
+        b = b > GP_SCAN_BLOCK_LIMIT(it) ? GP_SCAN_BLOCK_LIMIT(it) : b;
+        if (b < lo)
+            continue;
+        long long tiles = (n + b * it - 1) / (b * it);
+        if (tiles < 4 * cus)
+            continue;
+        items = it, block = b;
+        snprintf(why, sizeof why,
+                 "%lld regs/CU / (2 blocks x %lld regs) -> block %lld (launch peak %lld, >= %lld); %lld tiles of "
+                 "%lld for n = %lld >= 4 x %lld CUs",
+                 cu.regs_per_cu, scan_regs(it), b, peak, lo, tiles, b * it, n, cus);
+        break;
     }
-    double need = 2.0 * gp_rule_bytes_in_flight_per_cu(f.dram_gbs.v, f.dram_latency.v, f.clock_mhz.v,
-                                                      (long long)f.cus.v);
-    double vecs = need / (double)resident / 16.0; /* 16-byte vectors each resident thread keeps in flight */
-    vecs = vecs > RULE_MAX_ITEMS / 4 ? RULE_MAX_ITEMS / 4 : vecs; /* before the cast: facts may be huge */
-    long long items = gp_rule_clamp(4 * gp_rule_ceil_pow2((long long)ceil(vecs)), GP_SCAN_MIN_ITEMS, RULE_MAX_ITEMS);
-    return gp_rule_set(out, "scan", "items_per_thread", items, "little",
-                       "2 x %.0f GB/s x %.0f cycles @%.0f MHz / %.0f CUs%s = %.0f B/CU over %lld resident "
-                       "threads (%d regs each, %lld a CU) -> %.1f vectors -> %lld",
-                       f.dram_gbs.v, f.dram_latency.v, f.clock_mhz.v, f.cus.v, f.cus.have ? "" : " (none)", need,
-                       resident, SCAN_REGS, cu.regs_per_cu, need / (double)resident / 16.0, items);
+    if (!why[0])
+        snprintf(why, sizeof why, "no tile of %lld..%d items fills 4 x %lld CUs for n = %lld: the least, block %lld",
+                 least, GP_SCAN_MAX_ITEMS, cus, n, block);
+    GP_TRY(gp_rule_set(out, "scan", "block", block, "tile", "%s%s%s", why, cu.fallback[0] ? "; " : "",
+                       cu.fallback));
+    return gp_rule_set(out, "scan", "items_per_thread", items, "tile", "%s; the largest tile: %lld", little, items);
 }
