@@ -40,9 +40,15 @@
 
 /* Registers per thread the kernel for `items` may use: its launch bounds cap
  * them at 65536 / its block limit (scan.h GP_SCAN_BLOCK_LIMIT; ptxas sm_90
- * uses 32..48, 70 and 125 for 4..16, 32 and 64 items, checked by
- * tests/build/rule_regs.txt). */
-static long long scan_regs(long long items) { return 65536 / GP_SCAN_BLOCK_LIMIT(items); }
+ * uses 32..48, 70 and 125 for 4..16, 32 and 64 items; tests/build/rule_regs.txt
+ * checks ptxas against these). */
+#define SCAN_REGS_16 64  /* items 4, 8, 16: 1024 threads */
+#define SCAN_REGS_32 128 /* items 32: 512 threads */
+#define SCAN_REGS_64 256 /* items 64: 256 threads */
+static long long scan_regs(long long items)
+{
+    return items <= 16 ? SCAN_REGS_16 : items <= 32 ? SCAN_REGS_32 : SCAN_REGS_64;
+}
 
 /* The facts Little's law needs that the table has as none, "a, b"; "" when
  * it has them all. */

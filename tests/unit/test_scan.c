@@ -240,7 +240,7 @@ GP_TEST(scan_params_from_tables)
         for (int d = 0; d < 3; d++) {
             gp_scan_params p;
             GP_CHECK(gp_scan_params_from_table(&t, &devs[d], &p).code == GP_OK);
-            GP_CHECK(p.items == 4 || p.items == 8 || p.items == 16 || p.items == 32);
+            GP_CHECK(p.items == 4 || p.items == 8 || p.items == 16 || p.items == 32 || p.items == 64);
             GP_CHECK(p.block >= 64 && p.block <= GP_SCAN_BLOCK_LIMIT(p.items) &&
                      p.block <= devs[d].max_threads_per_block && !(p.block & (p.block - 1)));
         }
@@ -260,9 +260,9 @@ GP_TEST(scan_params_clamped)
     p = (gp_scan_params){32, 1, ""}; /* below a wave of 64 and below one vector */
     gp_scan_params_fit(&p, &d);
     GP_CHECK(p.block == 64 && p.items == 4);
-    p = (gp_scan_params){256, 64, ""};
+    p = (gp_scan_params){256, 128, ""};
     gp_scan_params_fit(&p, &d);
-    GP_CHECK(p.items == 32 && p.block == 256);
+    GP_CHECK(p.items == 64 && p.block == 256);
     p = (gp_scan_params){256, 16, ""};
     gp_scan_params_fit(&p, &d);
     GP_CHECK(p.note[0] == '\0');
@@ -372,31 +372,31 @@ GP_TEST(scan_rule_on_shipped_tables)
     gp_table t;
     long long block = 0, items = 0;
     gp_status st;
-    /* H200: min_block_for_peak 992 -> 512; 2 x 4342 GB/s x 718 cycles (the
-     * far partition) @1980 MHz / 132 SMs = 23.9 kB over 1024 threads (2
-     * blocks of 512 at 64 registers) = 23 B each -> 2 vectors = 8 items. */
+    /* H200: Little's least is 8 items (2 x 4342 GB/s x 718 cycles @1980 MHz
+     * / 132 SMs = 23.9 kB over 1024 threads); the tile then takes the most
+     * items whose register cap keeps two blocks of 4 warps per SM: 64 items
+     * (cap 256 registers) -> 65536 / (2 x 256) = 128 threads. */
     GP_CHECK(rule_on("sm_90", &t, &block, &items, &st) && st.code == GP_OK);
-    GP_CHECK(block == 512 && items == 8);
-    GP_CHECK(strncmp(prov_of(&t, "items_per_thread"), "rule gp_scan_rule little:", 25) == 0);
+    GP_CHECK(block == 128 && items == 64);
+    GP_CHECK(strncmp(prov_of(&t, "items_per_thread"), "rule gp_scan_rule tile:", 23) == 0);
     GP_CHECK(strstr(prov_of(&t, "items_per_thread"), "4342 GB/s x 718 cycles"));
-    GP_CHECK(strncmp(prov_of(&t, "block"), "rule gp_scan_rule launch:", 25) == 0);
+    GP_CHECK(strncmp(prov_of(&t, "block"), "rule gp_scan_rule tile:", 23) == 0);
     GP_CHECK(gp_table_validate(&t, "sm_90 after the scan rule").code == GP_OK);
-    /* gfx900: 256 (and 4 waves of 64); 2 x 450 GB/s x 647 cycles @1536 MHz /
-     * 64 = 5.9 kB over 1024 threads: under one vector -> 4 items. */
+    /* gfx900: waves of 64, so 4 waves are 256 threads: 64 items would leave
+     * 128 -> 32 items (cap 128) at 256. */
     GP_CHECK(rule_on("gfx900", &t, &block, &items, &st) && st.code == GP_OK);
-    GP_CHECK(block == 256 && items == 4);
+    GP_CHECK(block == 256 && items == 32);
     /* Tables without some facts: rule.h's stand-ins, named in the
-     * provenance.  generic: wave none -> 64, so at least 4 waves of 64; no
-     * DRAM facts -> one vector per thread. */
+     * provenance.  generic: wave none -> 64, as gfx900; no DRAM facts ->
+     * Little's least unknown (one vector), the tile as the registers say. */
     GP_CHECK(rule_on("generic", &t, &block, &items, &st) && st.code == GP_OK);
-    GP_CHECK(block == 256 && items == 4);
+    GP_CHECK(block == 256 && items == 32);
     GP_CHECK(strstr(prov_of(&t, "block"), "device.wave_size none: 64"));
     GP_CHECK(strstr(prov_of(&t, "items_per_thread"), "dram.bandwidth_gbs") &&
              strstr(prov_of(&t, "items_per_thread"), "none"));
-    /* sm_80: no launch peak measured (stand-in 256) and no DRAM bandwidth. */
+    /* sm_80: no DRAM bandwidth; warps of 32 as on the H200. */
     GP_CHECK(rule_on("sm_80", &t, &block, &items, &st) && st.code == GP_OK);
-    GP_CHECK(block == 256 && items == 4);
-    GP_CHECK(strstr(prov_of(&t, "block"), "(none: 256)"));
+    GP_CHECK(block == 128 && items == 64);
     GP_CHECK(strstr(prov_of(&t, "items_per_thread"), "dram.bandwidth_gbs"));
     GP_CHECK(gp_table_validate(&t, "sm_80 after the scan rule").code == GP_OK);
     return 0;
@@ -437,32 +437,43 @@ GP_TEST(scan_rule_follows_its_facts)
     gp_table t;
     long long block = 0, items = 0;
     gp_status st;
-    GP_CHECK(rule_on("sm_90", &t, &block, &items, &st) && st.code == GP_OK && items == 8);
-    /* Twice the far partition's DRAM latency (the one the rule takes, the
-     * larger): twice the bytes in flight -> 16 items. */
-    GP_CHECK(gp_table_set(&t, "dram", "far_latency_cycles", 1436, "measured test 2026-11-23").code == GP_OK);
-    GP_CHECK(rule_run(&t, &block, &items).code == GP_OK && items == 16);
-    /* Eight times the bandwidth as well: capped at 16 (the 64-register budget). */
-    GP_CHECK(gp_table_set(&t, "dram", "bandwidth_gbs", 34000, "measured test 2026-11-23").code == GP_OK);
-    GP_CHECK(rule_run(&t, &block, &items).code == GP_OK && items == 16);
-    /* Four times the SMs on the first facts: a quarter of the bytes -> 4 items. */
-    GP_CHECK(rule_on("sm_90", &t, &block, &items, &st) && st.code == GP_OK);
-    GP_CHECK(gp_table_set(&t, "device", "compute_units", 528, "measured test 2026-11-23").code == GP_OK);
-    GP_CHECK(rule_run(&t, &block, &items).code == GP_OK && items == 4);
-    /* The launch peak at 200 threads: block 128 (4 waves of 32). */
-    GP_CHECK(gp_table_set(&t, "launch", "min_block_for_peak", 200, "measured test 2026-11-23").code == GP_OK);
-    GP_CHECK(rule_run(&t, &block, &items).code == GP_OK && block == 128);
-    /* Waves of 64: at least 256. */
+    GP_CHECK(rule_on("sm_90", &t, &block, &items, &st) && st.code == GP_OK && items == 64 && block == 128);
+    /* Waves of 64: 4 waves are 256 threads, which 64 items' register cap
+     * cannot hold twice -> 32 items at 256. */
     GP_CHECK(gp_table_set(&t, "device", "wave_size", 64, "measured test 2026-11-23").code == GP_OK);
-    GP_CHECK(rule_run(&t, &block, &items).code == GP_OK && block == 256);
+    GP_CHECK(rule_run(&t, &block, &items).code == GP_OK && items == 32 && block == 256);
+    /* Half the registers (warps of 32): 64 items would fit 64 threads twice,
+     * under 4 warps -> 32 items at 128. */
+    GP_CHECK(rule_on("sm_90", &t, &block, &items, &st) && st.code == GP_OK);
+    GP_CHECK(gp_table_set(&t, "registers", "per_cu", 32768, "measured test 2026-11-23").code == GP_OK);
+    GP_CHECK(rule_run(&t, &block, &items).code == GP_OK && items == 32 && block == 128);
+    /* A short array: 2^20 elements fill 4 x 132 SMs with no tile of 8 items
+     * or more (Little's least on the H200) -> the least, at the launch
+     * block. */
+    GP_CHECK(rule_on("sm_90", &t, &block, &items, &st) && st.code == GP_OK);
+    {
+        gp_rule_shape shp = {1, 1, 1, (long long)1 << 20};
+        gp_rule_in in = {&t, &shp, 0};
+        GP_CHECK(gp_scan_rule(&in, &t).code == GP_OK);
+        GP_CHECK(gp_table_get_int(&t, "kernel.scan", "items_per_thread", &items).code == GP_OK && items == 8);
+        GP_CHECK(gp_table_get_int(&t, "kernel.scan", "block", &block).code == GP_OK && block == 512);
+        GP_CHECK(strstr(prov_of(&t, "block"), "no tile"));
+    }
+    /* Little's least above the tile's first choice: sixteen times the DRAM
+     * latency asks for 24 vectors -> 32 -> 64 items at least. */
+    GP_CHECK(rule_on("sm_90", &t, &block, &items, &st) && st.code == GP_OK);
+    GP_CHECK(gp_table_set(&t, "dram", "far_latency_cycles", 11488, "measured test 2026-11-23").code == GP_OK);
+    GP_CHECK(gp_table_set(&t, "registers", "per_cu", 32768, "measured test 2026-11-23").code == GP_OK);
+    GP_CHECK(rule_run(&t, &block, &items).code == GP_OK && items == 64);
+    GP_CHECK(strstr(prov_of(&t, "items_per_thread"), "at least 64"));
     /* The DRAM latency not detected (either partition): Little's bound is
-     * unknown, one vector per thread, and the provenance says which fact. */
-    GP_CHECK(rule_on("sm_90", &t, &block, &items, &st) && st.code == GP_OK && items == 8);
+     * unknown, and the provenance says which fact; the tile is unchanged. */
+    GP_CHECK(rule_on("sm_90", &t, &block, &items, &st) && st.code == GP_OK);
     GP_CHECK(gp_table_set_none(&t, "dram", "latency_cycles", "measured test 2026-11-23 not detected: no chase").code ==
              GP_OK);
     GP_CHECK(gp_table_set_none(&t, "dram", "far_latency_cycles", "measured test 2026-11-23 not detected: no chase")
                  .code == GP_OK);
-    GP_CHECK(rule_run(&t, &block, &items).code == GP_OK && items == 4 && block == 512);
+    GP_CHECK(rule_run(&t, &block, &items).code == GP_OK && items == 64 && block == 128);
     GP_CHECK(strstr(prov_of(&t, "items_per_thread"), "dram.latency_cycles none"));
     /* A bad fact (a table built in memory can hold what the parser refuses):
      * refused, named, never a division by it. */
