@@ -45,12 +45,13 @@ __global__ void GP_LAUNCH_BOUNDS(GP_PADDING_MAX_BLOCK) gp_padding_kernel(const f
 }
 
 /* The flat kernel: the output is one contiguous array of planes x howo
- * floats, so thread t writes elements [VEC t, VEC t + VEC) of it with 16-byte
- * stores (whole lines per wave, whatever the plane size: a 13 x 13 plane is
- * 676 bytes, so the per-position kernel's stores start mid-line in every
- * plane) and gathers its inside values from the input (scalar loads, all
- * issued before the stores).  One division pair per thread; the next
- * elements step (x, then y, then plane). */
+ * floats, cut in groups of 4 consecutive elements (one 16-byte store each).
+ * A block owns VEC x blockDim consecutive elements; its thread t takes
+ * groups t, t + blockDim, ... (VEC / 4 of them), so each store instruction
+ * of a wave covers whole lines whatever VEC is (a 13 x 13 plane is 676 bytes,
+ * so the per-position kernel's stores start mid-line in every plane), and
+ * the thread's gathered loads (inside values only) are all issued before its
+ * first store: VEC loads in flight.  One division pair per group. */
 typedef struct pad_flat_args {
     unsigned total;     /* output elements of this launch (< 2^31) */
     size_t e0;          /* first output element of this launch (a multiple of 4) */
@@ -65,37 +66,40 @@ __global__ void GP_LAUNCH_BOUNDS(GP_PADDING_MAX_BLOCK) gp_padding_flat_kernel(co
                                                                               float *__restrict__ out,
                                                                               pad_flat_args a)
 {
-    const unsigned i0 = (blockIdx.x * blockDim.x + threadIdx.x) * (unsigned)VEC;
-    if (i0 >= a.total)
-        return;
-    unsigned pl = gp_kdiv_apply(i0, a.by_howo);
-    const unsigned q = i0 - pl * a.howo;
-    unsigned oy = gp_kdiv_apply(q, a.by_wo);
-    unsigned ox = q - oy * a.wo;
-    pl += a.p0;
+    const int G = VEC / 4;
+    const unsigned base = blockIdx.x * blockDim.x * (unsigned)VEC;
     const size_t hw = (size_t)a.h * a.w;
     float v[VEC];
 #pragma unroll
-    for (int k = 0; k < VEC; k++) {
-        const int iy = (int)oy - a.top, ix = (int)ox - a.left;
-        const bool inside = (unsigned)iy < a.h && (unsigned)ix < a.w && i0 + k < a.total;
-        v[k] = inside ? __ldg(in + (size_t)pl * hw + (size_t)iy * a.w + (unsigned)ix) : 0.0f;
-        if (++ox == a.wo) {
-            ox = 0;
-            if (++oy == a.ho)
-                oy = 0, pl++;
+    for (int g = 0; g < G; g++) {
+        const unsigned i0 = base + (threadIdx.x + (unsigned)g * blockDim.x) * 4u;
+        unsigned pl = gp_kdiv_apply(i0 < a.total ? i0 : 0, a.by_howo);
+        const unsigned q = (i0 < a.total ? i0 : 0) - pl * a.howo;
+        unsigned oy = gp_kdiv_apply(q, a.by_wo);
+        unsigned ox = q - oy * a.wo;
+        pl += a.p0;
+#pragma unroll
+        for (int k = 0; k < 4; k++) {
+            const int iy = (int)oy - a.top, ix = (int)ox - a.left;
+            const bool inside = (unsigned)iy < a.h && (unsigned)ix < a.w && i0 + k < a.total;
+            v[4 * g + k] = inside ? __ldg(in + (size_t)pl * hw + (size_t)iy * a.w + (unsigned)ix) : 0.0f;
+            if (++ox == a.wo) {
+                ox = 0;
+                if (++oy == a.ho)
+                    oy = 0, pl++;
+            }
         }
     }
-    float *dst = out + a.e0 + i0;
-    if (i0 + VEC <= a.total) {
 #pragma unroll
-        for (int k = 0; k < VEC; k += 4)
-            *(float4 *)(dst + k) = make_float4(v[k], v[k + 1], v[k + 2], v[k + 3]);
-    } else {
-#pragma unroll
-        for (int k = 0; k < VEC; k++)
-            if (i0 + k < a.total)
-                dst[k] = v[k];
+    for (int g = 0; g < G; g++) {
+        const unsigned i0 = base + (threadIdx.x + (unsigned)g * blockDim.x) * 4u;
+        float *dst = out + a.e0 + i0;
+        if (i0 + 4 <= a.total)
+            *(float4 *)dst = make_float4(v[4 * g], v[4 * g + 1], v[4 * g + 2], v[4 * g + 3]);
+        else
+            for (int k = 0; k < 4; k++)
+                if (i0 + k < a.total)
+                    dst[k] = v[4 * g + k];
     }
 }
 
@@ -120,8 +124,8 @@ static gp_status launch_flat(const float *in, float *out, const gp_padding_shape
         a.p0 = p0;
         a.e0 = (size_t)p0 * a.howo;
         a.total = np * a.howo;
-        unsigned threads = (a.total + VEC - 1) / VEC;
-        unsigned grid = (threads + (unsigned)block - 1) / (unsigned)block;
+        const unsigned per_block = (unsigned)block * VEC;
+        unsigned grid = (a.total + per_block - 1) / per_block;
         gp_padding_flat_kernel<VEC><<<grid, block>>>(in, out, a);
         GP_TRY(gp_launch_status("padding (flat)"));
     }
