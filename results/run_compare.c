@@ -111,13 +111,7 @@ void gp_cmp_value(const char *probe, const gp_value *a, const gp_value *b, doubl
         out->diff = (B - A) / fabs(A);
     else
         out->diff = B == 0 ? 0 : copysign(INFINITY, B);
-    if (out->range) {
-        /* A near-tie: which candidate wins is noise; the plateaus must meet. */
-        out->exact = 0;
-        out->band = 0;
-        out->band_src = GP_CMP_BAND_RANGE;
-        agrees = out->lo_a <= out->hi_b && out->lo_b <= out->hi_a;
-    } else if (out->exact) {
+    if (out->exact) {
         out->band = 0;
         out->band_src = GP_CMP_BAND_EXACT;
         agrees = A == B;
@@ -138,6 +132,15 @@ void gp_cmp_value(const char *probe, const gp_value *a, const gp_value *b, doubl
         }
         /* A hair of slack: a move of exactly the band agrees whatever the rounding. */
         agrees = fabs(out->diff) <= out->band * (1 + 1e-9);
+    }
+    if (out->range && !agrees) {
+        /* A near-tie (which candidate wins is noise) or a model's uncertainty
+         * interval: the value is any point of its range, so the ranges must
+         * meet.  A range widens what agrees, never narrows it: a narrow
+         * interval still has the band above. */
+        out->band = 0;
+        out->band_src = GP_CMP_BAND_RANGE;
+        agrees = out->lo_a <= out->hi_b && out->lo_b <= out->hi_a;
     }
     if (a && b && strcmp(a->unit, b->unit) != 0) {
         /* Not the same quantity any more: no number can agree. */

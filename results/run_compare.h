@@ -31,7 +31,8 @@
  *     confidence from the latencies it is computed from, a class fraction
  *     as a binomial estimate, a time in ns at a clock the GPU sets itself):
  *     agrees when the two ranges overlap, a plain value counting as a range
- *     of one;
+ *     of one (or by the rules above: a range widens what agrees, never
+ *     narrows it);
  *   - A = 0 (outside that case): agrees only when B = 0 too.
  *
  * Pure host C: no GPU, no output beyond the FILE given. */

@@ -10,6 +10,7 @@
 
 #include "cache_latency_analysis.h"
 #include "gp_test.h"
+#include "gp_test_record.h"
 #include "json_read.h"
 #include "record.h"
 #include "run_compare.h"
@@ -239,15 +240,7 @@ GP_TEST(spreads_interval_and_its_method_survive_json)
     const double per[3] = {0.5, 0.68, 0.51};
     gp_value_between(u, per, 3);
     GP_CHECK(u->unstable);
-    GP_CHECK(gp_record_write(&r, dir).code == GP_OK);
-    gp_record_free(&r);
-    snprintf(path, sizeof path, "%s/cache_latency.json", dir);
-    gp_json j;
-    GP_CHECK(gp_json_read_file(path, &j).code == GP_OK);
-    GP_CHECK(gp_record_check_json(&j, path).code == GP_OK);
-    const char *why = NULL;
-    GP_CHECK(gp_record_from_json(&j, &r, NULL, &why));
-    gp_json_free(&j);
+    GP_CHECK(gp_test_record_round_trip(&r, dir, path, sizeof path));
     const gp_value *rv = gp_record_find(&r, "dram_partition_far_fraction");
     GP_CHECK(rv && rv->has_range && rv->range_lo == 0.545 && rv->range_hi == 0.565);
     GP_CHECK(!strcmp(rv->range_method, "binomial p10..p90 over 4096 lines"));
@@ -270,9 +263,30 @@ GP_TEST(spreads_interval_and_its_method_survive_json)
     int wrote = gp_test_write_text(path, mut);
     free(mut);
     GP_CHECK(wrote);
+    gp_json j;
     GP_CHECK(gp_json_read_file(path, &j).code == GP_OK);
     gp_status st = gp_record_check_json(&j, path);
     gp_json_free(&j);
     GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "range_method"));
+    return 0;
+}
+
+GP_TEST(spreads_interval_never_narrows_the_band)
+{
+    /* Both runs at a steady 1980 MHz: the ns intervals are as narrow as the
+     * cycles' spread.  Cycles 0.2 % apart are inside the 0.5 % floor and
+     * agree, though the intervals do not meet. */
+    static gp_record ra, rb;
+    clocked_record(&ra, 1980, 1980, 1980, 1980);
+    clocked_record(&rb, 1980, 1980, 1980, 1980);
+    gp_value *a = gp_record_ns_of_cycles(&ra, "latency_ns", 100.0, 1e-4, 1980);
+    gp_value *b = gp_record_ns_of_cycles(&rb, "latency_ns", 100.2, 1e-4, 1980);
+    GP_CHECK(a && b && a->range_hi < b->range_lo);
+    gp_cmp_row row;
+    GP_CHECK(judge(a, b, &row) == GP_CMP_AGREES && row.band_src == GP_CMP_BAND_FLOOR);
+    /* and 1 % apart, beyond the floor and the intervals, differs */
+    gp_value *c = gp_record_ns_of_cycles(&rb, "latency_ns", 101.0, 1e-4, 1980);
+    GP_CHECK(judge(a, c, &row) == GP_CMP_DIFFERS && row.band_src == GP_CMP_BAND_RANGE);
+    gp_record_free(&ra), gp_record_free(&rb);
     return 0;
 }
