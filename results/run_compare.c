@@ -617,7 +617,10 @@ void gp_cmp_write_md(FILE *f, const gp_cmp_result *res)
             if (pass == 0 ? !gp_cmp_counts_as_differs(r->verdict) : r->verdict != GP_CMP_UNSTABLE)
                 continue;
             if (!shown++) {
-                gp_doc_para(d, NULL, pass == 0 ? "Differ:" : "Unstable in a run (the probe warned):");
+                gp_doc_para(d, NULL,
+                            pass == 0 ? "Differ:"
+                                      : "Unstable in a run (the probe flagged it, or its fresh launches spread "
+                                        "beyond the limit):");
                 gp_doc_list_begin(d);
             }
             diff_text(dt, sizeof dt, r);
