@@ -59,6 +59,8 @@ void gp_value_between(gp_value *v, const double *per_launch, int n)
     double med = k % 2 ? s[k / 2] : 0.5 * (s[k / 2 - 1] + s[k / 2]);
     if (med != 0)
         v->spread_between = (s[k - 1] - s[0]) / fabs(med);
+    if (v->spread_between > GP_BETWEEN_UNSTABLE)
+        v->unstable = 1;
 }
 
 void gp_value_range(gp_value *v, double lo, double hi)
@@ -68,6 +70,50 @@ void gp_value_range(gp_value *v, double lo, double hi)
     v->has_range = 1;
     v->range_lo = lo;
     v->range_hi = hi;
+}
+
+void gp_value_interval(gp_value *v, double lo, double hi, const char *why)
+{
+    if (!v || !isfinite(lo) || !isfinite(hi) || lo > hi)
+        return;
+    gp_value_range(v, lo, hi);
+    snprintf(v->range_method, sizeof v->range_method, "%s", why ? why : "");
+}
+
+int gp_binomial_interval(double p, double n, double *lo, double *hi)
+{
+    *lo = *hi = NAN;
+    if (!(n >= 1) || !isfinite(n) || !(p >= 0 && p <= 1))
+        return 0;
+    /* 1.2816: the normal's 90th percentile, so lo..hi is p10..p90 as the
+     * spreads are */
+    double h = 1.2816 * sqrt(p * (1 - p) / n);
+    *lo = fmax(0.0, p - h);
+    *hi = fmin(1.0, p + h);
+    return 1;
+}
+
+gp_value *gp_record_ns_of_cycles(gp_record *r, const char *key, double cycles, double spread, double clock_mhz)
+{
+    gp_value *v = gp_record_value(r, key, 1e3 * cycles / clock_mhz, "ns", spread, "latency cycles / measured clock");
+    if (!v || !v->detected || !(clock_mhz > 0))
+        return v;
+    const gp_clock_reading *c = &r->clock_before;
+    double f_lo = clock_mhz, f_hi = clock_mhz;
+    if (c->measured_min_mhz > 0 && c->measured_min_mhz < f_lo)
+        f_lo = c->measured_min_mhz;
+    if (c->measured_max_mhz > f_hi)
+        f_hi = c->measured_max_mhz;
+    if (r->dev.core_clock_mhz > f_hi)
+        f_hi = r->dev.core_clock_mhz;
+    double half = spread > 0 && isfinite(spread) ? spread / 2 : 0;
+    char why[160];
+    snprintf(why, sizeof why,
+             "cycles p10..p90 / core clock %.0f (lowest measured) .. %.0f MHz (maximum): the GPU sets its clock "
+             "itself",
+             f_lo, f_hi);
+    gp_value_interval(v, 1e3 * cycles * (1 - half) / f_hi, 1e3 * cycles * (1 + half) / f_lo, why);
+    return v;
 }
 
 gp_value *gp_record_none(gp_record *r, const char *key, const char *unit, const char *reason)
@@ -275,6 +321,7 @@ int gp_record_from_json(const gp_json *j, gp_record *r, int *dropped, const char
             gv->has_range = 1;
             gv->range_lo = rg->kids[0].num;
             gv->range_hi = rg->kids[1].num;
+            copy_str(gv->range_method, sizeof gv->range_method, gp_json_str_of(v, "range_method", ""));
         }
         gv->detected = gp_json_bool_of(v, "detected", isfinite(gv->value)) && isfinite(gv->value);
         gv->unstable = gp_json_bool_of(v, "unstable", 0);
@@ -326,7 +373,7 @@ gp_status gp_record_check_json(const gp_json *j, const char *file)
             return gp_fail(GP_ERR_USAGE, "%s: values[%zu]: \"key\" is %s, not a string", file, i,
                            json_type_name(key));
         const char *k = key ? key->str : "(no key)";
-        static const char *const strings[] = {"unit", "method", "note"};
+        static const char *const strings[] = {"unit", "method", "note", "range_method"};
         for (size_t m = 0; m < sizeof strings / sizeof strings[0]; m++) {
             const gp_json *x = gp_json_get(v, strings[m]);
             if (x && x->type != GP_JSON_STR)
@@ -434,6 +481,10 @@ static gp_status write_json(const gp_record *r, const char *path)
             fprintf(f, ", ");
             json_num(f, v->range_hi);
             fprintf(f, "]");
+            if (v->range_method[0]) {
+                fprintf(f, ", \"range_method\": ");
+                json_str(f, v->range_method);
+            }
         }
         fprintf(f, ", \"detected\": %s, \"unstable\": %s, \"method\": ", v->detected ? "true" : "false",
                 v->unstable ? "true" : "false");
@@ -487,6 +538,11 @@ static void md_value(gp_doc *d, const gp_value *v)
     gp_doc_cell(d, "num", GP_DOC_PLAIN, spread);
     gp_doc_cell_begin(d, "method", 1);
     gp_doc_text(d, v->detected ? v->method : "");
+    if (v->detected && v->has_range)
+        gp_doc_textf(d, "; range %.4g..%.4g%s%s", v->range_lo, v->range_hi, v->range_method[0] ? ": " : "",
+                     v->range_method);
+    if (v->detected && v->spread_between >= 0)
+        gp_doc_textf(d, "; between fresh launches %.1f%%", 100 * v->spread_between);
     if (v->detected && v->note[0])
         gp_doc_text(d, "; ");
     gp_doc_text(d, v->note);

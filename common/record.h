@@ -30,6 +30,9 @@ typedef struct gp_value {
      * when has_range; a point otherwise */
     int has_range;
     double range_lo, range_hi;
+    /* what the range is when it is an uncertainty interval rather than a
+     * near-tie (gp_value_interval): how it was derived, "" otherwise */
+    char range_method[160];
     char method[256];
     char note[256];
 } gp_value;
@@ -76,11 +79,36 @@ gp_value *gp_record_value(gp_record *r, const char *key, double value, const cha
 /* How many fresh launches a probe repeats a run-to-run-sensitive value in
  * (the first launch counts): cheap, and enough to see the spread. */
 #define GP_BETWEEN_LAUNCHES 3
+/* A value whose fresh launches spread by more than this is not reproducible
+ * to better than that: the run marks it unstable (gp_value_between) and
+ * `compare` reports it so, never as agreeing (issue 15). */
+#define GP_BETWEEN_UNSTABLE 0.10
 /* Give v a between-launch spread from n per-launch values (n >= 2; the
- * spread is (max - min) / |median|); no-op for v NULL or n < 2. */
+ * spread is (max - min) / |median|), and mark v unstable when that spread
+ * exceeds GP_BETWEEN_UNSTABLE; no-op for v NULL or n < 2. */
 void gp_value_between(gp_value *v, const double *per_launch, int n);
 /* Record v as a range [lo, hi] (a near-tie, not an arg-max). */
 void gp_value_range(gp_value *v, double lo, double hi);
+/* Record v's uncertainty as an interval [lo, hi] with how it was derived
+ * (`why`, into range_method): for a value that is a model's output rather
+ * than a median of samples (a confidence score, a class fraction, a time
+ * converted at a clock the GPU sets itself).  `compare` treats it as a range:
+ * two runs agree when their intervals overlap. */
+void gp_value_interval(gp_value *v, double lo, double hi, const char *why);
+/* The p10..p90 interval of a fraction p estimated from n independent
+ * yes/no draws (binomial, normal approximation: p +- 1.2816 sqrt(p(1-p)/n),
+ * clipped to 0..1), the same p10..p90 convention as the spreads.  0 for
+ * n < 1 or p outside 0..1 (lo = hi = NAN). */
+int gp_binomial_interval(double p, double n, double *lo, double *hi);
+/* A latency measured in cycles (relative spread `spread`, < 0 unknown),
+ * recorded as `key` in ns at the clock the probe measured (clock_mhz).  The
+ * GPU sets its core clock by power and temperature, so the time in ns is
+ * known only within [cycles_p10 / f_hi, cycles_p90 / f_lo], f_lo the lowest
+ * clock measured before the probe, f_hi the device's reported maximum (or
+ * the highest measured): the value carries that interval (an H100 run
+ * measured the same 23.0 LDS cycles as 11.6 and 12.4 ns, at 1980 and
+ * 1860 MHz). */
+gp_value *gp_record_ns_of_cycles(gp_record *r, const char *key, double cycles, double spread, double clock_mhz);
 /* Add a value the probe could not detect, with the reason. */
 gp_value *gp_record_none(gp_record *r, const char *key, const char *unit, const char *reason);
 const gp_value *gp_record_find(const gp_record *r, const char *key);

@@ -52,6 +52,14 @@ static double wider_spread(const gp_value *v)
     return w;
 }
 
+/* The run itself says the value is unstable: its probe flagged it, or its
+ * fresh launches spread by more than GP_BETWEEN_UNSTABLE (a record written
+ * before gp_value_between flagged such values says so through the spread). */
+static int run_says_unstable(const gp_value *v)
+{
+    return v->unstable != 0 || (isfinite(v->spread_between) && v->spread_between > GP_BETWEEN_UNSTABLE);
+}
+
 void gp_cmp_value(const char *probe, const gp_value *a, const gp_value *b, double floor_, gp_cmp_row *out)
 {
     memset(out, 0, sizeof *out);
@@ -71,7 +79,7 @@ void gp_cmp_value(const char *probe, const gp_value *a, const gp_value *b, doubl
         out->lo_a = a->has_range ? a->range_lo : a->value;
         out->hi_a = a->has_range ? a->range_hi : a->value;
         out->range |= a->has_range;
-        out->unstable_a = a->unstable != 0;
+        out->unstable_a = run_says_unstable(a);
     }
     if (b) {
         out->in_b = 1;
@@ -81,7 +89,7 @@ void gp_cmp_value(const char *probe, const gp_value *a, const gp_value *b, doubl
         out->lo_b = b->has_range ? b->range_lo : b->value;
         out->hi_b = b->has_range ? b->range_hi : b->value;
         out->range |= b->has_range;
-        out->unstable_b = b->unstable != 0;
+        out->unstable_b = run_says_unstable(b);
         if (!a)
             snprintf(out->unit, sizeof out->unit, "%s", b->unit);
     }
@@ -103,13 +111,7 @@ void gp_cmp_value(const char *probe, const gp_value *a, const gp_value *b, doubl
         out->diff = (B - A) / fabs(A);
     else
         out->diff = B == 0 ? 0 : copysign(INFINITY, B);
-    if (out->range) {
-        /* A near-tie: which candidate wins is noise; the plateaus must meet. */
-        out->exact = 0;
-        out->band = 0;
-        out->band_src = GP_CMP_BAND_RANGE;
-        agrees = out->lo_a <= out->hi_b && out->lo_b <= out->hi_a;
-    } else if (out->exact) {
+    if (out->exact) {
         out->band = 0;
         out->band_src = GP_CMP_BAND_EXACT;
         agrees = A == B;
@@ -130,6 +132,15 @@ void gp_cmp_value(const char *probe, const gp_value *a, const gp_value *b, doubl
         }
         /* A hair of slack: a move of exactly the band agrees whatever the rounding. */
         agrees = fabs(out->diff) <= out->band * (1 + 1e-9);
+    }
+    if (out->range && !agrees) {
+        /* A near-tie (which candidate wins is noise) or a model's uncertainty
+         * interval: the value is any point of its range, so the ranges must
+         * meet.  A range widens what agrees, never narrows it: a narrow
+         * interval still has the band above. */
+        out->band = 0;
+        out->band_src = GP_CMP_BAND_RANGE;
+        agrees = out->lo_a <= out->hi_b && out->lo_b <= out->hi_a;
     }
     if (a && b && strcmp(a->unit, b->unit) != 0) {
         /* Not the same quantity any more: no number can agree. */
@@ -548,8 +559,10 @@ void gp_cmp_write_md(FILE *f, const gp_cmp_result *res)
     gp_doc_item_begin(d, NULL);
     gp_doc_textf(d, "A value agrees when |difference| <= band = max(spread A, spread B, floor %.3g%%); the "
                     "difference is (B - A) / |A|; counts and sizes without a spread must be equal (\"exact\"); a "
-                    "value either run flagged unstable is reported, not failed.",
-                 100 * res->floor);
+                    "value with a range (a near-tie, or a model's uncertainty interval) agrees when the ranges "
+                    "overlap; a value either run flagged unstable, or whose fresh launches spread by more than "
+                    "%.3g%%, is reported, not failed.",
+                 100 * res->floor, 100 * GP_BETWEEN_UNSTABLE);
     gp_doc_item_end(d);
     gp_doc_list_end(d);
     gp_doc_para_begin(d, NULL);
@@ -604,7 +617,10 @@ void gp_cmp_write_md(FILE *f, const gp_cmp_result *res)
             if (pass == 0 ? !gp_cmp_counts_as_differs(r->verdict) : r->verdict != GP_CMP_UNSTABLE)
                 continue;
             if (!shown++) {
-                gp_doc_para(d, NULL, pass == 0 ? "Differ:" : "Unstable in a run (the probe warned):");
+                gp_doc_para(d, NULL,
+                            pass == 0 ? "Differ:"
+                                      : "Unstable in a run (the probe flagged it, or its fresh launches spread "
+                                        "beyond the limit):");
                 gp_doc_list_begin(d);
             }
             diff_text(dt, sizeof dt, r);

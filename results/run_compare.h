@@ -12,8 +12,10 @@
  *   - a key in one record only: "only in A" / "only in B" (listed, not counted);
  *   - not detected in both runs: skipped (counted as "not detected in either");
  *   - detected in one run only: "none in A" / "none in B", counted as differing;
- *   - flagged unstable in either run: "unstable (warned)", counted apart, never
- *     a failure (the probe already warned its reader); d and band still shown;
+ *   - flagged unstable in either run, or a between-launch spread above
+ *     GP_BETWEEN_UNSTABLE (10 %) in either: "unstable (warned)", counted
+ *     apart, never a failure (the run already saw it does not reproduce);
+ *     d and band still shown;
  *   - structural values need exact equality: when neither run stores a spread
  *     and the unit is a count of things (bytes, banks, lanes, CUs, registers,
  *     threads, waves, ... see gp_cmp_structural_unit) or both values are
@@ -24,8 +26,13 @@
  *     -0.002 %): d is B - A in absolute fraction points, a relative change of
  *     nothing meaning nothing;
  *   - a near-tie recorded as a range in either run (fp32_best_block_threads:
- *     every block size within the plateau's spread): agrees when the two
- *     ranges overlap, a plain value counting as a range of one;
+ *     every block size within the plateau's spread), or a model's output
+ *     recorded with its uncertainty interval (gp_value_interval: a
+ *     confidence from the latencies it is computed from, a class fraction
+ *     as a binomial estimate, a time in ns at a clock the GPU sets itself):
+ *     agrees when the two ranges overlap, a plain value counting as a range
+ *     of one (or by the rules above: a range widens what agrees, never
+ *     narrows it);
  *   - A = 0 (outside that case): agrees only when B = 0 too.
  *
  * Pure host C: no GPU, no output beyond the FILE given. */

@@ -10,7 +10,8 @@
 #      (this arch's shipped table hidden), the second-wave benches
 #   C  the two microbench runs and their comparison again, the quick test
 #      label's duration, and the sm_90 package unpacked outside the build
-#      tree: characterize from there, compare with the build tree's run
+#      tree: characterize from there, compare with the build tree's run;
+#      launch_rate alone from the package against its characterize run
 # Logs and results land in OUT (fetch them before the next call empties it).
 set -uo pipefail
 out=$1 part=$2
@@ -124,6 +125,15 @@ C)
     $p/bin/gpuprobe compare "$ref" "$d/run" --out "$out/package-compare.md" >/dev/null
     echo "compare rc=$?"
     grep -m3 -E "agree|differ|one run only" "$out/package-compare.md"
+    # characterize runs every probe in one process, ctest one process per
+    # probe: launch_rate alone from the package says which of the two a
+    # launch-cost difference follows (graph_launch_us moved +34 % on
+    # 2026-11-23 between the build tree's ctest run and the package's).
+    step "launch_rate alone from the package, compared with its characterize run"
+    "$p/bin/gpuprobe" run launch_rate --out "$d/solo" >/dev/null 2>&1
+    $p/bin/gpuprobe compare "$d/run" "$d/solo" --only launch_rate --out "$out/package-launch-solo.md" >/dev/null
+    echo "compare (launch_rate: characterize vs alone) rc=$?"
+    grep -E "launch_us" "$out/package-launch-solo.md" | grep "^|"
     ;;
 esac
 step "part $part done"

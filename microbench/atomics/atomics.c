@@ -20,6 +20,9 @@
 
 #define FP32_EXACT (1 << 24) /* fp32 counts up to 2^24 by ones exactly */
 #define BLOCK 256
+/* Global modes measured again in fresh launches: uncontended, coalesced,
+ * wave-contended (the grid-contended rate is one address: flat run to run). */
+#define GP_AGAIN_MODES 3
 
 typedef struct at_run {
     gp_evtimer tm; /* default stream */
@@ -133,9 +136,12 @@ static void record(gp_probe_ctx *ctx, const char *key, const at_result *a, const
     gp_value_between(v, between, nb);
     char k2[64];
     snprintf(k2, sizeof k2, "%.*s_per_cycle", (int)(strlen(key) > 5 ? strlen(key) - 5 : strlen(key)), key);
-    gp_value_between(gp_record_value(ctx->rec, k2, a->per_cycle, "op/cycle", a->spread,
-                                     "the same adds per cycle of the measured core clock, whole device"),
-                     between, nb);
+    gp_value *pc = gp_record_value(ctx->rec, k2, a->per_cycle, "op/cycle", a->spread,
+                                   "the same adds per cycle of the measured core clock, whole device");
+    gp_value_between(pc, between, nb);
+    /* the same samples: unstable together */
+    if (v && pc)
+        pc->unstable = v->unstable = v->unstable || pc->unstable;
 }
 
 static gp_status atomics_run(gp_probe_ctx *ctx)
@@ -171,20 +177,37 @@ static gp_status atomics_run(gp_probe_ctx *ctx)
                     gp_progress("atomics", ++done, total, "%s: %.1f Gop/s (%.2f per cycle)", what,
                                 res[lds][fl][m].gops, res[lds][fl][m].per_cycle);
             }
-    /* Between-launch spread of the uncontended rates: the whole measurement
-     * (calibration included) again in fresh launches.  One launch's samples
-     * share a placement of the counters, so the within-run spread understated
-     * run-to-run change on the H200 (issue 15). */
-    double between[2][GP_BETWEEN_LAUNCHES];
-    for (int fl = 0; fl < 2 && st.code == GP_OK; fl++) {
-        between[fl][0] = res[0][fl][GP_ATOM_SPREAD].gops;
-        for (int k = 1; k < GP_BETWEEN_LAUNCHES && st.code == GP_OK; k++) {
-            at_result again;
-            r.lds = 0, r.is_float = fl, r.mode = GP_ATOM_SPREAD;
-            st = measure(ctx, &r, NULL, "global uncontended (again)", &again);
-            between[fl][k] = again.gops;
-        }
+    /* Between-launch spreads of the global rates that moved run to run
+     * beyond their within-run spread (uncontended on the H200; coalesced and
+     * wave-contended fp32 on the H100 and in the package run, issue 15): the
+     * whole measurement (calibration included) again in fresh launches, each
+     * on an allocation of its own, so the counters sit at other addresses
+     * (other L2 slices) as in another process.  One launch's samples share
+     * one placement.  The first launch is the one measured above. */
+    static const int again_modes[GP_AGAIN_MODES] = {GP_ATOM_SPREAD, GP_ATOM_COALESCED, GP_ATOM_WAVE};
+    double between[2][GP_AGAIN_MODES][GP_BETWEEN_LAUNCHES];
+    void *held[GP_BETWEEN_LAUNCHES] = {NULL};
+    for (int fl = 0; fl < 2; fl++)
+        for (int m = 0; m < GP_AGAIN_MODES; m++)
+            between[fl][m][0] = res[0][fl][again_modes[m]].gops;
+    for (int k = 1; k < GP_BETWEEN_LAUNCHES && st.code == GP_OK; k++) {
+        /* the earlier buffers stay held, so this one cannot reuse their addresses */
+        st = gp_rt_malloc(&held[k], r.buf_bytes);
+        void *first = r.buf;
+        if (st.code == GP_OK)
+            r.buf = held[k];
+        for (int fl = 0; fl < 2 && st.code == GP_OK; fl++)
+            for (int m = 0; m < GP_AGAIN_MODES && st.code == GP_OK; m++) {
+                at_result again;
+                r.lds = 0, r.is_float = fl, r.mode = again_modes[m];
+                st = measure(ctx, &r, NULL, "global (again, fresh allocation)", &again);
+                between[fl][m][k] = again.gops;
+            }
+        r.buf = first;
     }
+    for (int k = 1; k < GP_BETWEEN_LAUNCHES; k++)
+        if (held[k])
+            gp_rt_free(held[k]);
     gp_evtimer_destroy(&r.tm);
     gp_rt_free(r.buf);
     GP_TRY(st);
@@ -195,13 +218,18 @@ static gp_status atomics_run(gp_probe_ctx *ctx)
         char k[64];
         snprintf(k, sizeof k, "global_atomic_uncontended%s_gops", t);
         record(ctx, k, &res[0][fl][GP_ATOM_SPREAD], "atomicAdd, each thread its own counter on its own 128-byte line; "
-                                                     "spread_between: the measurement in fresh launches",
-               between[fl], GP_BETWEEN_LAUNCHES);
+                                                     "spread_between: the measurement in fresh launches, each on a "
+                                                     "new allocation",
+               between[fl][0], GP_BETWEEN_LAUNCHES);
         snprintf(k, sizeof k, "global_atomic_coalesced%s_gops", t);
-        record(ctx, k, &res[0][fl][GP_ATOM_COALESCED], "atomicAdd, each thread its own counter, a wave's in consecutive words", NULL, 0);
+        record(ctx, k, &res[0][fl][GP_ATOM_COALESCED], "atomicAdd, each thread its own counter, a wave's in consecutive "
+                                                        "words; spread_between: fresh launches, new allocations",
+               between[fl][1], GP_BETWEEN_LAUNCHES);
         snprintf(k, sizeof k, "global_atomic_wave_contended%s_gops", t);
         record(ctx, k, &res[0][fl][GP_ATOM_WAVE], "atomicAdd, all lanes of a wave on one counter (the compiler may "
-                                                  "aggregate a wave's adds)", NULL, 0);
+                                                  "aggregate a wave's adds); spread_between: fresh launches, new "
+                                                  "allocations",
+               between[fl][2], GP_BETWEEN_LAUNCHES);
         snprintf(k, sizeof k, "global_atomic_grid_contended%s_gops", t);
         record(ctx, k, &res[0][fl][GP_ATOM_ALL], "atomicAdd, every thread of the grid on one counter", NULL, 0);
         snprintf(k, sizeof k, "lds_atomic_uncontended%s_gops", t);

@@ -274,6 +274,42 @@ static double spread_on(const curve *c, double xlo, double xhi)
     return k ? gp_stats_median(sp, k) : -1;
 }
 
+/* A level's latency width: its plateau's spread, or the between-launch
+ * spread of the value recorded for it where that is wider. */
+static double level_width(gp_record *r, const curve *c, const gp_mem_level *lv, const gp_mem_hierarchy *h, int idx)
+{
+    double w = spread_on(c, lv[idx].x_first, lv[idx].x_last);
+    const char *key = idx == h->l2_far ? "l2_far_latency_cycles"
+                      : idx == h->l2   ? "l2_latency_cycles"
+                      : idx == h->l1   ? "l1_latency_cycles"
+                      : idx == h->dram ? "dram_latency_cycles"
+                      : idx == h->tlb  ? "dram_tlb_miss_latency_cycles"
+                                       : NULL;
+    const gp_value *v = key ? gp_record_find(r, key) : NULL;
+    return v && v->spread_between > w ? v->spread_between : w;
+}
+
+/* <name>_bytes_confidence as an interval: the confidence is computed from a
+ * step ratio of two latencies, so it moves with them (two H200 runs: 0.641
+ * and 0.649 from a far-L2 latency 0.3 % apart; issue 15). */
+static void confidence_interval(gp_record *r, const curve *c, const gp_mem_level *lv, size_t nl,
+                                const gp_mem_hierarchy *h, int idx, const char *name)
+{
+    char key[64], why[160];
+    snprintf(key, sizeof key, "%s_bytes_confidence", name);
+    gp_value *v = NULL;
+    for (int i = 0; i < r->nvalues; i++)
+        if (!strcmp(r->values[i].key, key))
+            v = &r->values[i];
+    if (!v || !v->detected || idx < 0 || (size_t)idx + 1 >= nl)
+        return;
+    double w_this = level_width(r, c, lv, h, idx), w_next = level_width(r, c, lv, h, idx + 1), lo, hi;
+    gp_mem_confidence_interval(&lv[idx], w_this, w_next, &lo, &hi);
+    snprintf(why, sizeof why, "p10..p90: the step ratio %.3fx moved by the two latencies' widths (%.2f%%, %.2f%%)",
+             lv[idx].step_ratio, 100 * fmax(w_this, 0), 100 * fmax(w_next, 0));
+    gp_value_interval(v, lo, hi, why);
+}
+
 /* Returns the latency value recorded (NULL: none). */
 static gp_value *record_level(gp_probe_ctx *ctx, const curve *c, const gp_mem_level *lv, int idx,
                               const char *name, const char *what)
@@ -295,8 +331,7 @@ static gp_value *record_level(gp_probe_ctx *ctx, const curve *c, const gp_mem_le
              l->npoints, what, l->x_first / 1024, l->x_last / 1024);
     gp_value *v = record_cycles(ctx, key, l->latency, sp, method);
     snprintf(key, sizeof key, "%s_latency_ns", name);
-    gp_record_value(ctx->rec, key, 1e3 * l->latency / ctx->clock_mhz, "ns", sp,
-                    "latency cycles / measured clock");
+    gp_record_ns_of_cycles(ctx->rec, key, l->latency, sp, ctx->clock_mhz);
     return v;
 }
 
@@ -400,8 +435,7 @@ static void partition_class_keys(gp_probe_ctx *ctx, const gp_mem_partition *p, c
         if (v)
             v->unstable = c->dram_count < 50;
         snprintf(key, sizeof key, "dram_%s_latency_ns", name);
-        gp_record_value(ctx->rec, key, 1e3 * c->dram_median / ctx->clock_mhz, "ns", sp,
-                        "latency cycles / measured clock");
+        gp_record_ns_of_cycles(ctx->rec, key, c->dram_median, sp, ctx->clock_mhz);
     }
     snprintf(key, sizeof key, "l2_%s_hit_cycles_sampled", name);
     snprintf(method, sizeof method,
@@ -447,7 +481,18 @@ static void partition_report(gp_probe_ctx *ctx, const gp_mem_partition *p, doubl
              "(%.0f raw), each >= %.0f%% of the samples, medians >= %.2fx apart, valley <= %.2f of the peaks",
              p->by_first ? "first-load" : "re-load", p->threshold, 100 * GP_MEM_PART_MIN_FRACTION,
              GP_MEM_PART_MIN_RATIO, GP_MEM_PART_MAX_VALLEY);
-    gp_record_value(r, "dram_partition_far_fraction", p->far_fraction, "fraction", -1, method);
+    gp_value *ff = gp_record_value(r, "dram_partition_far_fraction", p->far_fraction, "fraction", -1, method);
+    /* A class fraction is a count, not a median: each sampled line's class
+     * follows its physical address, which another allocation (another run)
+     * draws anew, so the fraction is a binomial estimate over the lines kept
+     * (two H200 runs: 0.555 and 0.561 of 4096, 0.6 sigma apart). */
+    double flo, fhi;
+    if (gp_binomial_interval(p->far_fraction, (double)p->n_used, &flo, &fhi)) {
+        char why[160];
+        snprintf(why, sizeof why, "binomial p10..p90 over the %zu lines kept: a line's class follows its "
+                                  "physical address, new in every allocation", p->n_used);
+        gp_value_interval(ff, flo, fhi, why);
+    }
     const gp_mem_partition_class *n = &p->near_cls, *f = &p->far_cls;
     gp_record_note(r, "partition (classes by the %s, valley %.2f): near %zu samples: L2 %.0f, DRAM %.0f (p10 %.0f, "
                       "p90 %.0f); far %zu: L2 %.0f, DRAM %.0f (p10 %.0f, p90 %.0f) cycles; far fraction %.2f",
@@ -654,6 +699,15 @@ static gp_status run_all(chase_env *e)
         gp_record_note(r, "no further latency rise past the DRAM plateau up to %.0f MiB (TLB reach not "
                           "exceeded, or no TLB effect)", cc.n ? cc.x[cc.n - 1] / 1048576 : 0);
     }
+
+    /* The confidences once every latency (and the far L2's between-launch
+     * spread) is recorded. */
+    confidence_interval(r, &cc, lv, nl, &h, h.l1, "l1");
+    confidence_interval(r, &cc, lv, nl, &h, l2last, "l2");
+    if (h.l2_far >= 0)
+        confidence_interval(r, &cc, lv, nl, &h, h.l2, "l2_near");
+    if (h.tlb >= 0)
+        confidence_interval(r, &cc, lv, nl, &h, h.dram, "tlb_reach");
 
     /* 3. DRAM latency by L2 partition: needs the L1 latency and the reported L2. */
     GP_TRY(partition_step(e, l2r));

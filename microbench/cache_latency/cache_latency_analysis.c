@@ -13,6 +13,24 @@ static double clamp01(double v)
     return v < 0 ? 0 : v > 1 ? 1 : v;
 }
 
+double gp_mem_step_confidence(double step_ratio, double step_support)
+{
+    if (!isfinite(step_ratio) || !isfinite(step_support))
+        return NAN;
+    double sharp = clamp01(log(fmax(step_ratio, 1.0)) / log(1.5));
+    return sharp * step_support;
+}
+
+void gp_mem_confidence_interval(const gp_mem_level *l, double w_this, double w_next, double *lo, double *hi)
+{
+    *lo = *hi = l->confidence;
+    if (!isfinite(l->step_ratio) || !isfinite(l->step_support))
+        return;
+    double w = hypot(w_this > 0 && isfinite(w_this) ? w_this : 0, w_next > 0 && isfinite(w_next) ? w_next : 0);
+    *lo = gp_mem_step_confidence(l->step_ratio * (1 - w / 2), l->step_support);
+    *hi = gp_mem_step_confidence(l->step_ratio * (1 + w / 2), l->step_support);
+}
+
 size_t gp_mem_levels(const double *x, const double *y, size_t n, double tol, gp_mem_level *out,
                      size_t max_out)
 {
@@ -36,11 +54,12 @@ size_t gp_mem_levels(const double *x, const double *y, size_t n, double tol, gp_
             /* Sharp steps (>= 1.5x) with no transition points between the
              * plateaus, both backed by >= 3 points, are certain; each point
              * in the transition widens the interval the capacity is in. */
-            double sharp = clamp01(log(fmax(l->step_ratio, 1.0)) / log(1.5));
             double transition = (double)(p[i + 1].first - p[i].last - 1);
             double next_support = clamp01(p[i + 1].npoints / 3.0);
-            l->confidence = sharp * fmin(support, next_support) / (1.0 + 0.25 * transition);
+            l->step_support = fmin(support, next_support) / (1.0 + 0.25 * transition);
+            l->confidence = gp_mem_step_confidence(l->step_ratio, l->step_support);
         } else {
+            l->step_support = NAN;
             l->confidence = support;
         }
     }

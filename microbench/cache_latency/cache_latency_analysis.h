@@ -21,6 +21,8 @@ typedef struct gp_mem_level {
     double capacity_hi;   /* the next measured footprint (capacity is below this) */
     double step_ratio;    /* latency of the next level / this one; NaN for the last */
     double confidence;    /* 0..1: sharpness of the step and support of both plateaus */
+    double step_support;  /* the support factor of the step: confidence = sharpness(step_ratio)
+                           * x step_support (gp_mem_step_confidence); NaN for the last */
     double x_first, x_last;
     int npoints;
 } gp_mem_level;
@@ -29,6 +31,18 @@ typedef struct gp_mem_level {
  * number of levels written. */
 size_t gp_mem_levels(const double *x, const double *y, size_t n, double tol, gp_mem_level *out,
                      size_t max_out);
+
+/* A step's confidence: sharpness (log step_ratio / log 1.5, clipped to 0..1;
+ * a 1.5x step is full) x step_support.  NaN when either is not finite. */
+double gp_mem_step_confidence(double step_ratio, double step_support);
+/* A confidence is a model's output, not a median of samples: its p10..p90
+ * interval comes from the latencies its step ratio is made of.  With the
+ * relative p10..p90 widths of this level's and the next level's latency,
+ * the ratio spans step_ratio x (1 -+ hypot(w_this, w_next) / 2) and the
+ * confidence the sharpness at both ends.  The last level (no step) gives
+ * lo = hi = confidence.  The plateau support and transition points are
+ * counts and stay as measured. */
+void gp_mem_confidence_interval(const gp_mem_level *l, double w_this, double w_next, double *lo, double *hi);
 
 /* Which level is which.  -1 where a level was not found. */
 typedef struct gp_mem_hierarchy {

@@ -64,8 +64,7 @@ static gp_status measure_latency(gp_probe_ctx *ctx, lds_env *e)
                                   "memory; cycles/load from gp_cycles, median of passes of 64K loads");
     if (v)
         v->unstable = gp_stats_rel_spread(&s) > 0.05;
-    gp_record_value(ctx->rec, "latency_ns", 1e3 * s.median / ctx->clock_mhz, "ns", gp_stats_rel_spread(&s),
-                    "latency cycles / measured clock");
+    gp_record_ns_of_cycles(ctx->rec, "latency_ns", s.median, gp_stats_rel_spread(&s), ctx->clock_mhz);
     gp_progress("lds", 1, 1, "latency %.1f cycles", s.median);
     return gp_ok();
 }

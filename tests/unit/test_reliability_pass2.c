@@ -13,6 +13,7 @@
 #include "analysis.h"
 #include "fsutil.h"
 #include "gp_test.h"
+#include "gp_test_record.h"
 #include "gp_test_table.h"
 #include "json_read.h"
 #include "no_gpu.h"
@@ -414,15 +415,7 @@ GP_TEST(rel2_compare_uses_between_launch_spread)
     gp_value_between(v, launches, 5);
     gp_value *best = gp_record_value(&r, "fp32_best_block_threads", 256, "threads", -1, "plateau");
     gp_value_range(best, 256, 768);
-    GP_CHECK(gp_record_write(&r, dir).code == GP_OK);
-    gp_record_free(&r);
-    snprintf(path, sizeof path, "%s/cache_latency.json", dir);
-    gp_json j;
-    GP_CHECK(gp_json_read_file(path, &j).code == GP_OK);
-    GP_CHECK(gp_record_check_json(&j, path).code == GP_OK);
-    const char *why = NULL;
-    GP_CHECK(gp_record_from_json(&j, &r, NULL, &why));
-    gp_json_free(&j);
+    GP_CHECK(gp_test_record_round_trip(&r, dir, path, sizeof path));
     const gp_value *rv = gp_record_find(&r, "l2_far_latency_cycles");
     GP_CHECK(rv && fabs(rv->spread_between - a.spread_between) < 1e-6);
     rv = gp_record_find(&r, "fp32_best_block_threads");
