@@ -135,7 +135,7 @@ double gp_rule_loads_in_flight(const gp_rule_facts *f, long long threads_per_cu,
     double per_cu = gp_rule_bytes_in_flight_per_cu(f->dram_gbs.v, f->dram_latency.v, f->clock_mhz.v,
                                                    (long long)f->cus.v);
     double loads = per_cu / ((double)threads_per_cu * load_bytes);
-    snprintf(why, n, "dram %.0f GB/s x %.0f cycles @%.0f MHz / %.0f CUs%s = %.1f KiB/CU over %lld thr x %.0f B = %.2f",
+    snprintf(why, n, "dram %.0f GB/s x %.0f cycles @%.0f MHz / %.0f CUs%s = %.1f KiB/CU over %lld thr x %.3g B = %.2f",
              f->dram_gbs.v, f->dram_latency.v, f->clock_mhz.v, f->cus.v, f->cus.have ? "" : " (none: 64)",
              per_cu / 1024.0, threads_per_cu, load_bytes, loads);
     return loads;
@@ -152,7 +152,8 @@ gp_status gp_rule_streaming(const gp_table *facts, const gp_rule_stream *s, gp_t
     long long threads = gp_rule_blocks_per_cu(&f.cu, block, s->regs, 0) * block;
     char why[200];
     double loads = gp_rule_loads_in_flight(&f, threads, s->load_bytes, why, sizeof why);
-    long long items = loads > 0 ? gp_rule_clamp(gp_rule_ceil_pow2((long long)(loads + 0.999999)), 1, s->max_items)
+    long long least = s->min_items > 1 ? s->min_items : 1;
+    long long items = loads > 0 ? gp_rule_clamp(gp_rule_ceil_pow2((long long)(loads + 0.999999)), least, s->max_items)
                                 : s->standin;
     return gp_rule_set(out, s->k, s->items_key, items, "little", "%s -> %lld%s%s%s", why, items,
                        loads > 0 ? "" : " (stand-in)", f.cu.fallback[0] ? "; " : "", f.cu.fallback);

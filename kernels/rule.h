@@ -100,6 +100,7 @@ typedef struct gp_rule_stream {
     long long regs;
     double load_bytes;
     long long max_items, max_block, standin;
+    long long min_items; /* the least compiled (0: 1) */
 } gp_rule_stream;
 gp_status gp_rule_streaming(const gp_table *facts, const gp_rule_stream *s, gp_table *out);
 

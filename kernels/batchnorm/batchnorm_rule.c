@@ -24,6 +24,6 @@
 gp_status gp_batchnorm_rule(const gp_rule_in *in, gp_table *out)
 {
     const gp_rule_stream s = {"batchnorm",     RULE, "items_per_thread", BN_REGS, 16.0,
-                              GP_BN_MAX_ITEMS, GP_BN_MAX_BLOCK, BN_ITEMS_STANDIN};
+                              GP_BN_MAX_ITEMS, GP_BN_MAX_BLOCK, BN_ITEMS_STANDIN, 1};
     return gp_rule_streaming(in->facts, &s, out);
 }

@@ -2,8 +2,8 @@
  * so the CPU-only build links. */
 #include "padding.h"
 
-gp_status gp_padding_launch_f32(const float *d_in, float *d_out, const gp_padding_shape *s, int block, int cpt, int flat)
+gp_status gp_padding_launch_f32(const float *d_in, float *d_out, const gp_padding_shape *s, int block, int items)
 {
-    (void)d_in, (void)d_out, (void)s, (void)block, (void)cpt, (void)flat;
+    (void)d_in, (void)d_out, (void)s, (void)block, (void)items;
     return gp_fail(GP_ERR_NO_GPU, "no GPU backend compiled");
 }

@@ -30,37 +30,30 @@ void gp_padding_params_fit(gp_padding_params *p, const gp_device_info *dev)
         block = floor_pow2(max_threads);
     if (block != p->block)
         add_note(p, "block fitted to a power of two the device allows");
-    int cpt = p->channels_per_thread < 1 ? 1 : floor_pow2(p->channels_per_thread);
-    if (cpt > GP_PADDING_MAX_CPT)
-        cpt = GP_PADDING_MAX_CPT;
-    if (cpt != p->channels_per_thread)
-        add_note(p, "channels_per_thread rounded to 1, 2, 4, 8 or 16");
+    int items = p->items_per_thread < GP_PADDING_MIN_ITEMS ? GP_PADDING_MIN_ITEMS : floor_pow2(p->items_per_thread);
+    if (items > GP_PADDING_MAX_ITEMS)
+        items = GP_PADDING_MAX_ITEMS;
+    if (items != p->items_per_thread)
+        add_note(p, "items_per_thread rounded to 4, 8 or 16");
     p->block = block;
-    p->channels_per_thread = cpt;
-    if (p->flat != 0 && p->flat != 4 && p->flat != 8 && p->flat != 16) {
-        p->flat = p->flat < 4 ? 4 : p->flat < 16 ? 8 : 16;
-        add_note(p, "flat rounded to 4, 8 or 16 elements per thread");
-    }
+    p->items_per_thread = items;
 }
 
 gp_status gp_padding_params_from_table(const gp_table *t, const gp_device_info *dev, gp_padding_params *p)
 {
-    long long block, cpt;
+    long long block, items;
     memset(p, 0, sizeof *p);
     GP_TRY(gp_table_get_int(t, "kernel.padding", "block", &block));
-    GP_TRY(gp_table_get_int(t, "kernel.padding", "channels_per_thread", &cpt));
+    GP_TRY(gp_table_get_int(t, "kernel.padding", "items_per_thread", &items));
     p->block = (int)block;
-    p->channels_per_thread = (int)cpt;
+    p->items_per_thread = (int)items;
     gp_padding_params_fit(p, dev);
     return gp_ok();
 }
 
 void gp_padding_params_format(const gp_padding_params *p, char *buf, size_t n)
 {
-    if (p->flat)
-        snprintf(buf, n, "block=%d flat: %d output elements per thread (16-byte stores)", p->block, p->flat);
-    else
-        snprintf(buf, n, "block=%d channels_per_thread=%d", p->block, p->channels_per_thread);
+    snprintf(buf, n, "block=%d items_per_thread=%d (16-byte stores)", p->block, p->items_per_thread);
 }
 
 int gp_padding_out_h(const gp_padding_shape *s) { return s->h + s->top + s->bottom; }
@@ -105,18 +98,17 @@ gp_status gp_padding_f32(const float *d_in, float *d_out, const gp_padding_shape
 {
     GP_TRY(gp_padding_check_shape(s));
     if (!p || p->block < 64 || p->block > GP_PADDING_MAX_BLOCK || (p->block & (p->block - 1)) ||
-        p->channels_per_thread < 1 || p->channels_per_thread > GP_PADDING_MAX_CPT ||
-        (p->channels_per_thread & (p->channels_per_thread - 1)) || (p->flat != 0 && p->flat != 4 && p->flat != 8 && p->flat != 16))
+        (p->items_per_thread != 4 && p->items_per_thread != 8 && p->items_per_thread != 16))
         return gp_fail(GP_ERR_USAGE, "padding: parameters not fitted (use gp_padding_params_fit)");
     if (!d_in || !d_out)
         return gp_fail(GP_ERR_USAGE, "padding: %s pointer is NULL", d_in ? "output" : "input");
     if ((uintptr_t)d_in % 4 || (uintptr_t)d_out % 4)
         return gp_fail(GP_ERR_USAGE, "padding: pointers must be 4-byte aligned");
-    if (p->flat && (uintptr_t)d_out % 16)
-        return gp_fail(GP_ERR_USAGE, "padding: the flat kernel's output must be 16-byte aligned");
+    if ((uintptr_t)d_out % 16)
+        return gp_fail(GP_ERR_USAGE, "padding: the output must be 16-byte aligned (16-byte stores)");
     const char *ib = (const char *)d_in, *ob = (const char *)d_out;
     size_t in_b = gp_padding_in_elems(s) * 4, out_b = gp_padding_out_elems(s) * 4;
     if (ib < ob + out_b && ob < ib + in_b)
         return gp_fail(GP_ERR_USAGE, "padding: input and output overlap (out of place only)");
-    return gp_padding_launch_f32(d_in, d_out, s, p->block, p->channels_per_thread, p->flat);
+    return gp_padding_launch_f32(d_in, d_out, s, p->block, p->items_per_thread);
 }

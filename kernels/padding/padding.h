@@ -5,12 +5,13 @@
  * out[n][c][y][x] = in[n][c][y - top][x - left] inside the input, 0 outside;
  * the output is N x C x (H + top + bottom) x (W + left + right).
  *
- * Each thread owns one output position of `channels_per_thread` consecutive
- * planes (n, c flattened): it issues that many independent loads before its
- * stores, which is what keeps enough bytes in flight to cover the DRAM
- * latency (the rule, padding_rule.c).  Parameters come from
- * [kernel.padding] (block, channels_per_thread), clamped to what is
- * compiled. */
+ * The output is one contiguous array: each thread owns `items_per_thread`
+ * of its elements, in groups of 4 (one 16-byte store each) strided by the
+ * block, and issues the loads of the inside ones before its stores, which is
+ * what keeps enough bytes in flight to cover the DRAM latency (the rule,
+ * padding_rule.c).  Parameters come from [kernel.padding] (block,
+ * items_per_thread), clamped to what is compiled.  The output must be
+ * 16-byte aligned. */
 #ifndef GP_PADDING_H
 #define GP_PADDING_H
 
@@ -26,14 +27,13 @@ extern "C" {
 #endif
 
 #define GP_PADDING_MAX_BLOCK 1024
-#define GP_PADDING_MAX_CPT 16 /* channels per thread compiled in: 1, 2, 4, 8, 16 */
+#define GP_PADDING_MIN_ITEMS 4  /* items per thread compiled in: 4, 8, 16 */
+#define GP_PADDING_MAX_ITEMS 16
 
 typedef struct gp_padding_params {
     int block;               /* threads per block, a power of two, 64..1024 */
-    int channels_per_thread; /* planes each thread copies: 1, 2, 4, 8 or 16 */
+    int items_per_thread;    /* output elements per thread: 4, 8 or 16 */
     char note[160];          /* what was adjusted ("" when nothing) */
-    int flat;                /* 0: the per-position kernel; 4, 8 or 16: the flat kernel, that many consecutive
-                                output elements per thread in 16-byte stores (channels_per_thread unused) */
 } gp_padding_params;
 
 typedef struct gp_padding_shape {
@@ -63,16 +63,16 @@ gp_status gp_padding_f32(const float *d_in, float *d_out, const gp_padding_shape
 /* CPU reference (padding_ref.c). */
 void gp_padding_ref_f32(const float *in, float *out, const gp_padding_shape *s);
 
-/* The rule (padding_rule.c): channels_per_thread from the bytes that must be
- * in flight (DRAM bandwidth x latency, Little's law) over the threads the
- * device keeps resident, block from launch.min_block_for_peak. */
+/* The rule (padding_rule.c): items_per_thread from the bytes that must be in
+ * flight (DRAM bandwidth x latency, Little's law) over the threads the device
+ * keeps resident and the share of outputs that load, block from
+ * launch.min_block_for_peak. */
 struct gp_rule_in;
 gp_status gp_padding_rule(const struct gp_rule_in *in, struct gp_table *out);
 
 /* GPU launcher (padding.hip; none.c without a GPU backend), arguments checked
  * by gp_padding_f32. */
-gp_status gp_padding_launch_f32(const float *d_in, float *d_out, const gp_padding_shape *s, int block, int cpt,
-                                int flat);
+gp_status gp_padding_launch_f32(const float *d_in, float *d_out, const gp_padding_shape *s, int block, int items);
 
 #ifdef __cplusplus
 }

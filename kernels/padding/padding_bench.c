@@ -9,8 +9,8 @@
 #include "kutil.h"
 #include "padding.h"
 
-static const int cpt_variants[] = {1, 2, 4, 8, 16};
-#define NCPT (sizeof cpt_variants / sizeof cpt_variants[0])
+static const int item_variants[] = {4, 8, 16};
+#define NITEMS (sizeof item_variants / sizeof item_variants[0])
 
 static gp_status print_params(const gp_table *t, const gp_device_info *dev, FILE *out)
 {
@@ -91,8 +91,8 @@ static gp_status verify(const gp_table *t, const gp_kernel_opts *o)
 {
     gp_padding_params p;
     GP_TRY(gp_padding_params_from_table(t, &o->dev, &p));
-    /* One element; pads on one side only; planes not a multiple of any
-     * channels_per_thread; wide rows; the seed's 7x7 + 3; no padding. */
+    /* One element; pads on one side only; outputs not a multiple of
+     * 4 or of a block's share; wide rows; the seed's 7x7 + 3; no padding. */
     const gp_padding_shape shapes[] = {
         {1, 1, 1, 1, 0, 0, 0, 0},   {1, 1, 1, 1, 3, 0, 0, 5},  {2, 3, 5, 7, 1, 2, 3, 0},
         {3, 5, 4, 4, 2, 1, 1, 2},   {1, 2, 300, 517, 0, 0, 7, 0}, {8, 16, 7, 7, 3, 3, 3, 3},
@@ -102,26 +102,18 @@ static gp_status verify(const gp_table *t, const gp_kernel_opts *o)
     uint64_t rng = o->seed;
     for (size_t i = 0; i < ns; i++)
         GP_TRY(verify_one(&shapes[i], &p, &rng, o->log));
-    /* Every compiled channels_per_thread, on the shapes with odd plane counts. */
-    for (size_t k = 0; k < NCPT; k++) {
+    /* Every compiled items_per_thread, on every shape (tails of every length
+     * mod 4 x block and plane counts that are not multiples of 4). */
+    for (size_t k = 0; k < NITEMS; k++) {
         gp_padding_params q = p;
-        q.channels_per_thread = cpt_variants[k];
-        q.note[0] = '\0';
-        gp_padding_params_fit(&q, &o->dev);
-        GP_TRY(verify_one(&shapes[2], &q, &rng, NULL));
-        GP_TRY(verify_one(&shapes[6], &q, &rng, NULL));
-    }
-    /* The flat kernel: every shape (tails of every length mod 4 and 8). */
-    for (int f = 4; f <= 16; f *= 2) {
-        gp_padding_params q = p;
-        q.flat = f;
+        q.items_per_thread = item_variants[k];
         q.note[0] = '\0';
         gp_padding_params_fit(&q, &o->dev);
         for (size_t i = 0; i < ns; i++)
             GP_TRY(verify_one(&shapes[i], &q, &rng, NULL));
     }
     if (o->log)
-        fprintf(o->log, "  channels_per_thread 1..16: exact on 2 shapes each; flat 4, 8 and 16: exact on every shape\n");
+        fprintf(o->log, "  items_per_thread 4, 8, 16: exact on every shape\n");
     return gp_ok();
 }
 
@@ -217,22 +209,17 @@ static gp_status bench_problem(const gp_table *t, const char *label, int with_ba
                 "(%d rounds ABBA)\n",
                 problem, pp.ratio_s.median, pp.ratio_s.p10, pp.ratio_s.p90,
                 gp_bench_verdict_word(gp_bench_pair_at_least(&pp, 0.90)), verdict ? "" : " (context)", pp.rounds);
-    /* Every compiled channels_per_thread with the table's block, then the
-     * flat kernel (4, 8 and 16 elements per thread), for the record of how far
-     * the rule's choice is from the best. */
-    for (size_t k = 0; k < NCPT + 3; k++) {
+    /* Every compiled items_per_thread with the table's block, for the record
+     * of how far the rule's choice is from the best. */
+    for (size_t k = 0; k < NITEMS; k++) {
         gp_padding_params q = p;
-        q.channels_per_thread = k < NCPT ? cpt_variants[k] : p.channels_per_thread;
-        q.flat = k < NCPT ? 0 : 4 << (k - NCPT);
+        q.items_per_thread = item_variants[k];
         q.note[0] = '\0';
         gp_padding_params_fit(&q, &o->dev);
         bctx xq = x;
         xq.p = &q;
         char impl[64], qp[160];
-        if (q.flat)
-            snprintf(impl, sizeof impl, "gpuprobe variant=flat%d", q.flat);
-        else
-            snprintf(impl, sizeof impl, "gpuprobe variant=cpt%d", q.channels_per_thread);
+        snprintf(impl, sizeof impl, "gpuprobe variant=items%d", q.items_per_thread);
         gp_padding_params_format(&q, qp, sizeof qp);
         snprintf(what, sizeof what, "timed padding %s (%s)", problem, qp);
         GP_TRY(time_and_check(bs, &xq, o, what, &r));
@@ -282,8 +269,8 @@ static gp_status bench(const gp_table *t, const char *label, int with_baselines,
     return st;
 }
 
-/* Tuning sweep: the base table's values, then each channels_per_thread at
- * the base block and blocks 256 and 1024 at the base channels. */
+/* Tuning sweep: the base table's values, then each items_per_thread at the
+ * base block and blocks 256 and 1024 at the base items. */
 static gp_status candidates(const gp_table *base, const gp_device_info *dev, gp_table *out, int max, int *n)
 {
     (void)dev;
@@ -293,16 +280,16 @@ static gp_status candidates(const gp_table *base, const gp_device_info *dev, gp_
     out[(*n)++] = *base;
     long long b0, c0;
     GP_TRY(gp_table_get_int(base, "kernel.padding", "block", &b0));
-    GP_TRY(gp_table_get_int(base, "kernel.padding", "channels_per_thread", &c0));
-    for (size_t k = 0; k < NCPT + 2 && *n < max; k++) {
-        long long blk = k < NCPT ? b0 : k == NCPT ? 256 : 1024;
-        long long cpt = k < NCPT ? cpt_variants[k] : c0;
-        if (blk == b0 && cpt == c0)
+    GP_TRY(gp_table_get_int(base, "kernel.padding", "items_per_thread", &c0));
+    for (size_t k = 0; k < NITEMS + 2 && *n < max; k++) {
+        long long blk = k < NITEMS ? b0 : k == NITEMS ? 256 : 1024;
+        long long items = k < NITEMS ? item_variants[k] : c0;
+        if (blk == b0 && items == c0)
             continue;
         gp_table *c = &out[*n];
         *c = *base;
         GP_TRY(gp_table_set(c, "kernel.padding", "block", (double)blk, "rule tune_candidate"));
-        GP_TRY(gp_table_set(c, "kernel.padding", "channels_per_thread", (double)cpt, "rule tune_candidate"));
+        GP_TRY(gp_table_set(c, "kernel.padding", "items_per_thread", (double)items, "rule tune_candidate"));
         GP_TRY(gp_table_validate(c, "padding candidate"));
         (*n)++;
     }

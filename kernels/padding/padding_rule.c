@@ -1,12 +1,15 @@
 /* gp_padding_rule: every kernel.padding parameter from the device facts.
  *
- * channels_per_thread (Little's law): to stream at the DRAM bandwidth B with
+ * items_per_thread (Little's law): to stream at the DRAM bandwidth B with
  * latency L, B x L bytes must be in flight, B x L / CUs per CU.  A CU keeps
- * the threads the occupancy model grants at PADDING_REGS registers resident,
- * each with channels_per_thread 4-byte loads outstanding before its stores, so
- *     channels_per_thread = ceil_pow2(B L / (CUs x threads per CU x 4 B)),
- * between 1 and GP_PADDING_MAX_CPT.  Without the DRAM facts (none) the
- * stand-in is 4, the middle of the compiled 1..16.
+ * the threads the occupancy model grants at PADDING_REGS registers resident;
+ * each thread's items_per_thread outputs issue their loads before its stores,
+ * but only the outputs inside the input load (a fraction f of them: the
+ * headline problem, 7 x 7 planes padded by 3 to 13 x 13, has f = 49 / 169),
+ * so a thread has f x items 4-byte loads outstanding:
+ *     items_per_thread = ceil_pow2(B L / (CUs x threads per CU x 4 B x f)),
+ * between 4 and GP_PADDING_MAX_ITEMS.  Without the DRAM facts (none) the
+ * stand-in is 8, the middle of the compiled 4..16.
  * block: the smallest block the launch-rate probe saw reach the peak
  * (launch.min_block_for_peak, stand-in 256), as a power of two below it,
  * 64..1024.  The models: docs/kernels/padding.md. */
@@ -15,16 +18,24 @@
 #include "rule.h"
 
 #define RULE "gp_padding_rule"
-/* Registers per thread the occupancy model assumes: the variants up to 8
- * channels stay within it (ptxas sm_90: 12..32); the 16-channel variant uses
- * 46, so a rule choice of 16 overstates its residency. */
-#define PADDING_REGS 32
-/* channels_per_thread when the DRAM facts are none. */
-#define PADDING_CPT_STANDIN 4
+/* Registers per thread the occupancy model assumes: ptxas sm_90 uses 30, 32
+ * and 42 at 4, 8 and 16 items (tests/build/rule_regs.txt checks it). */
+#define PADDING_REGS 48
+/* items_per_thread when the DRAM facts are none. */
+#define PADDING_ITEMS_STANDIN 8
+/* The headline problem's share of outputs that load: 7 x 7 of 13 x 13. */
+#define HEADLINE_INSIDE (49.0 / 169.0)
 
 gp_status gp_padding_rule(const gp_rule_in *in, gp_table *out)
 {
-    const gp_rule_stream s = {"padding",          RULE, "channels_per_thread", PADDING_REGS, 4.0,
-                              GP_PADDING_MAX_CPT, GP_PADDING_MAX_BLOCK, PADDING_CPT_STANDIN};
+    const gp_rule_stream s = {"padding",
+                              RULE,
+                              "items_per_thread",
+                              PADDING_REGS,
+                              4.0 * HEADLINE_INSIDE,
+                              GP_PADDING_MAX_ITEMS,
+                              GP_PADDING_MAX_BLOCK,
+                              PADDING_ITEMS_STANDIN,
+                              GP_PADDING_MIN_ITEMS};
     return gp_rule_streaming(in->facts, &s, out);
 }

@@ -50,7 +50,7 @@ GP_TEST(kdiv_matches_division)
 
 GP_TEST(padding_bad_input_before_device)
 {
-    gp_padding_params p = {256, 4, "", 0};
+    gp_padding_params p = {256, 4, ""};
     _Alignas(16) float buf[64] = {0};
     gp_padding_shape ok = {1, 1, 2, 2, 1, 1, 1, 1};
     gp_padding_shape bad[] = {{0, 1, 2, 2, 0, 0, 0, 0}, {1, -1, 2, 2, 0, 0, 0, 0}, {1, 1, 2, 2, -1, 0, 0, 0},
@@ -61,23 +61,23 @@ GP_TEST(padding_bad_input_before_device)
     }
     GP_CHECK(gp_padding_f32(NULL, buf, &ok, &p).code == GP_ERR_USAGE);
     GP_CHECK(gp_padding_f32(buf, buf + 2, &ok, &p).code == GP_ERR_USAGE); /* overlap */
-    gp_padding_params q = {256, 3, "", 0};
+    gp_padding_params q = {256, 3, ""};
     GP_CHECK(gp_padding_f32(buf, buf + 32, &ok, &q).code == GP_ERR_USAGE);
-    /* The flat kernel: 4 or 8 elements only, and a 16-byte aligned output. */
-    gp_padding_params f = {256, 4, "", 6};
+    /* 4, 8 or 16 items only, fitted; and a 16-byte aligned output. */
+    gp_padding_params f = {256, 6, ""};
     GP_CHECK(gp_padding_f32(buf, buf + 32, &ok, &f).code == GP_ERR_USAGE);
-    f.flat = 4;
+    f.items_per_thread = 4;
     gp_status sf = gp_padding_f32(buf, buf + 33, &ok, &f);
     GP_CHECK(sf.code == GP_ERR_USAGE && strstr(sf.msg, "16-byte"));
     gp_padding_params_fit(&f, NULL);
-    GP_CHECK(f.flat == 4 && f.note[0] == '\0');
-    f.flat = 5;
+    GP_CHECK(f.items_per_thread == 4 && f.note[0] == '\0');
+    f.items_per_thread = 6;
     gp_padding_params_fit(&f, NULL);
-    GP_CHECK(f.flat == 8 && strstr(f.note, "flat"));
-    f.flat = 40;
+    GP_CHECK(f.items_per_thread == 4 && strstr(f.note, "items_per_thread"));
+    f.items_per_thread = 40;
     gp_padding_params_fit(&f, NULL);
-    GP_CHECK(f.flat == 16);
-        /* Good arguments reach the launcher (no GPU here). */
+    GP_CHECK(f.items_per_thread == 16);
+    /* Good arguments reach the launcher (no GPU here). */
     gp_status st = gp_padding_f32(buf, buf + 32, &ok, &p);
     GP_CHECK(st.code != GP_ERR_USAGE);
     return 0;
@@ -91,7 +91,7 @@ GP_TEST(padding_params_every_table)
         gp_padding_params p;
         GP_CHECK(gp_padding_params_from_table(&t, NULL, &p).code == GP_OK);
         GP_CHECK(p.block >= 64 && p.block <= 1024 && !(p.block & (p.block - 1)));
-        GP_CHECK(p.channels_per_thread >= 1 && p.channels_per_thread <= GP_PADDING_MAX_CPT);
+        GP_CHECK(p.items_per_thread >= GP_PADDING_MIN_ITEMS && p.items_per_thread <= GP_PADDING_MAX_ITEMS);
     }
     return 0;
 }
@@ -99,34 +99,36 @@ GP_TEST(padding_params_every_table)
 GP_TEST(padding_rule)
 {
     gp_table t;
-    long long cpt, block;
-    /* H200: 4342 GB/s x 718 cycles (the far partition) @1980 MHz / 132 / 2048 threads / 4 B = 1.46 -> 2;
-     * block 992 -> 512. */
+    long long items, block;
+    /* H200: 4342 GB/s x 718 cycles (the far partition) @1980 MHz / 132 SMs
+     * = 11.9 kB per SM over 1024 threads (2 blocks of 512 at 48 registers),
+     * 4 B loads for 49 of 169 outputs: 10.0 loads -> 16; block 992 -> 512. */
     GP_CHECK(gp_test_load_table("tables/sm_90", &t));
     GP_CHECK(gp_test_rule(gp_padding_rule, &t).code == GP_OK);
-    GP_CHECK(gp_table_get_int(&t, "kernel.padding", "channels_per_thread", &cpt).code == GP_OK && cpt == 2);
+    GP_CHECK(gp_table_get_int(&t, "kernel.padding", "items_per_thread", &items).code == GP_OK && items == 16);
     GP_CHECK(gp_table_get_int(&t, "kernel.padding", "block", &block).code == GP_OK && block == 512);
-    const gp_table_entry *e = gp_table_find(&t, "kernel.padding", "channels_per_thread");
+    const gp_table_entry *e = gp_table_find(&t, "kernel.padding", "items_per_thread");
     GP_CHECK(e && strstr(e->prov, "rule gp_padding_rule little: dram 4342 GB/s x 718 cycles"));
-    /* Four times the latency: 5.8 loads -> 8. */
-    GP_CHECK(gp_table_set(&t, "dram", "latency_cycles", 4 * 657.979736, "measured cache_latency 2026-11-21").code ==
+    /* A quarter of the latency: 2.5 loads -> 4. */
+    GP_CHECK(gp_table_set(&t, "dram", "latency_cycles", 657.979736 / 4, "measured cache_latency 2026-11-21").code ==
              GP_OK);
-    GP_CHECK(gp_table_set(&t, "dram", "far_latency_cycles", 4 * 718.002121, "measured cache_latency 2026-11-21")
+    GP_CHECK(gp_table_set(&t, "dram", "far_latency_cycles", 718.002121 / 4, "measured cache_latency 2026-11-21")
                  .code == GP_OK);
     GP_CHECK(gp_test_rule(gp_padding_rule, &t).code == GP_OK);
-    GP_CHECK(gp_table_get_int(&t, "kernel.padding", "channels_per_thread", &cpt).code == GP_OK && cpt == 8);
-    /* MI25: 450 GB/s x 647 cycles @1536 MHz / 64 / 2048 / 4 = 0.36 -> 1; block 256. */
+    GP_CHECK(gp_table_get_int(&t, "kernel.padding", "items_per_thread", &items).code == GP_OK && items == 4);
+    /* MI25: 450 GB/s x 647 cycles @1536 MHz / 64 CUs over 1280 threads, 1.16 B
+     * each: 2.0 loads -> the least compiled, 4; block 256. */
     GP_CHECK(gp_test_load_table("tables/gfx900", &t));
     GP_CHECK(gp_test_rule(gp_padding_rule, &t).code == GP_OK);
-    GP_CHECK(gp_table_get_int(&t, "kernel.padding", "channels_per_thread", &cpt).code == GP_OK && cpt == 1);
+    GP_CHECK(gp_table_get_int(&t, "kernel.padding", "items_per_thread", &items).code == GP_OK && items == 4);
     GP_CHECK(gp_table_get_int(&t, "kernel.padding", "block", &block).code == GP_OK && block == 256);
-    /* Without a measured DRAM bandwidth (none) the rule takes its stand-in, 4,
+    /* Without a measured DRAM bandwidth (none) the rule takes its stand-in, 8,
      * and says so; without the key at all it says which fact it lacks. */
     for (int i = 0; i < 2; i++) {
         GP_CHECK(gp_test_load_table(i ? "tables/sm_80" : "tables/generic", &t));
         GP_CHECK(gp_test_rule(gp_padding_rule, &t).code == GP_OK);
-        GP_CHECK(gp_table_get_int(&t, "kernel.padding", "channels_per_thread", &cpt).code == GP_OK && cpt == 4);
-        e = gp_table_find(&t, "kernel.padding", "channels_per_thread");
+        GP_CHECK(gp_table_get_int(&t, "kernel.padding", "items_per_thread", &items).code == GP_OK && items == 8);
+        e = gp_table_find(&t, "kernel.padding", "items_per_thread");
         GP_CHECK(e && strstr(e->prov, "dram/clock facts none") && strstr(e->prov, "(stand-in)"));
         t.e[gp_table_key_index("dram", "bandwidth_gbs")].present = 0;
         gp_status st = gp_test_rule(gp_padding_rule, &t);

@@ -86,7 +86,7 @@ static const char good_text[] =
     "block = 256 # swept gemm\n"
     "[kernel.padding]\n"
     "block = 256 # swept padding\n"
-    "channels_per_thread = 4 # swept padding\n"
+    "items_per_thread = 4 # swept padding\n"
     "[kernel.batchnorm]\n"
     "block = 256 # swept batchnorm\n"
     "items_per_thread = 2 # swept batchnorm\n";
