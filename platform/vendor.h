@@ -35,6 +35,14 @@ gp_status gp_vendor_scan_f32(const float *d_in, float *d_out, size_t n, int excl
 gp_status gp_vendor_scan_i32(const int32_t *d_in, int32_t *d_out, size_t n, int exclusive, void *d_tmp,
                              size_t *tmp_bytes);
 
+/* ---- Histogram (CUB DeviceHistogram::HistogramEven, uint32 counters).
+ * u8: 256 bins over bytes (levels 0, 1, ..., 256); u32: 4096 bins over keys
+ * (levels 0, 1, ..., 4096; keys >= 4096 not counted).  bins overwritten.
+ * Scratch as for the reduction.  Enqueued on the default stream. */
+gp_status gp_vendor_histogram_u8(const uint8_t *d_in, size_t n, uint32_t *d_bins, void *d_tmp, size_t *tmp_bytes);
+gp_status gp_vendor_histogram_u32(const uint32_t *d_keys, size_t n, uint32_t *d_bins, void *d_tmp,
+                                  size_t *tmp_bytes);
+
 /* ---- 2D convolution (cuDNN), NCHW fp32, stride 1, fp32 math (no TF32).
  * Create picks the fastest forward algorithm by timing them all
  * (cudnnFindConvolutionForwardAlgorithm) and owns its workspace. */

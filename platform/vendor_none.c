@@ -39,6 +39,19 @@ gp_status gp_vendor_scan_i32(const int32_t *d_in, int32_t *d_out, size_t n, int 
     return absent("scan");
 }
 
+gp_status gp_vendor_histogram_u8(const uint8_t *d_in, size_t n, uint32_t *d_bins, void *d_tmp, size_t *tmp_bytes)
+{
+    (void)d_in, (void)n, (void)d_bins, (void)d_tmp, (void)tmp_bytes;
+    return absent("histogram");
+}
+
+gp_status gp_vendor_histogram_u32(const uint32_t *d_keys, size_t n, uint32_t *d_bins, void *d_tmp,
+                                  size_t *tmp_bytes)
+{
+    (void)d_keys, (void)n, (void)d_bins, (void)d_tmp, (void)tmp_bytes;
+    return absent("histogram");
+}
+
 gp_status gp_vendor_conv2d_create(gp_vendor_conv **c, int n, int in_c, int h, int w, int out_c, int kh,
                                   int kw, int pad_h, int pad_w)
 {

@@ -89,7 +89,12 @@ static const char good_text[] =
     "items_per_thread = 4 # swept padding\n"
     "[kernel.batchnorm]\n"
     "block = 256 # swept batchnorm\n"
-    "items_per_thread = 2 # swept batchnorm\n";
+    "items_per_thread = 2 # swept batchnorm\n"
+    "[kernel.histogram]\n"
+    "block = 256 # swept histogram\n"
+    "items_per_thread = 1 # swept histogram\n"
+    "copies_u8 = 32 # swept histogram\n"
+    "copies_u32 = 2 # swept histogram\n";
 
 /* A fresh temporary directory per test. */
 static int make_tmpdir(char *dir, size_t n)
