@@ -25,9 +25,9 @@ void gp_stencil_params_fit(gp_stencil_params *p, const gp_device_info *dev)
     if (tx != p->tile_x || ty != p->tile_y)
         gp_note_append(p->note, sizeof p->note,
                        "tile fitted to 32..128 x 4..16 (powers of 2), at most 512 threads and the device's block");
-    int ahead = p->ahead >= 4 ? 4 : p->ahead >= 2 ? 2 : 1;
+    int ahead = (int)gp_rule_clamp(p->ahead, 1, GP_STENCIL_MAX_AHEAD);
     if (ahead != p->ahead)
-        gp_note_append(p->note, sizeof p->note, "planes_ahead rounded to 1, 2 or 4 (compiled)");
+        gp_note_append(p->note, sizeof p->note, "planes_ahead clamped to 1..3 (compiled)");
     int bpc = (int)gp_rule_clamp(p->blocks_per_cu, 1, GP_STENCIL_MAX_BLOCKS_PER_CU);
     if (bpc != p->blocks_per_cu)
         gp_note_append(p->note, sizeof p->note, "blocks_per_cu clamped to 1..64");
@@ -98,7 +98,7 @@ static int params_ok(const gp_stencil_params *p)
     const int tx = p->tile_x, ty = p->tile_y;
     return tx >= GP_STENCIL_MIN_TX && tx <= GP_STENCIL_MAX_TX && !(tx & (tx - 1)) && ty >= GP_STENCIL_MIN_TY &&
            ty <= GP_STENCIL_MAX_TY && !(ty & (ty - 1)) && tx * ty <= GP_STENCIL_MAX_BLOCK &&
-           (p->ahead == 1 || p->ahead == 2 || p->ahead == 4) && p->blocks_per_cu >= 1 && p->cus >= 1;
+           p->ahead >= 1 && p->ahead <= GP_STENCIL_MAX_AHEAD && p->blocks_per_cu >= 1 && p->cus >= 1;
 }
 
 static gp_status check_args(const char *what, const float *d_in, const float *d_out, const gp_stencil_shape *s,

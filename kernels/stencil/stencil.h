@@ -36,8 +36,9 @@ extern "C" {
 #define GP_STENCIL_MAX_TX 128
 #define GP_STENCIL_MIN_TY 4
 #define GP_STENCIL_MAX_TY 16
-/* planes_ahead compiled in: 1, 2, 4 planes of loads in flight per thread. */
-#define GP_STENCIL_MAX_AHEAD 4
+/* planes_ahead compiled in: 1, 2, 3 planes of loads in flight per thread (4
+ * spills on sm_80 within the 32 registers of the launch bounds). */
+#define GP_STENCIL_MAX_AHEAD 3
 #define GP_STENCIL_MAX_BLOCKS_PER_CU 64
 /* Each dimension: the grid's y and z launch dimensions stay within 65535. */
 #define GP_STENCIL_MAX_DIM 65535
@@ -51,7 +52,7 @@ typedef struct gp_stencil_shape {
 
 typedef struct gp_stencil_params {
     int tile_x, tile_y; /* threads per block in x and y */
-    int ahead;          /* planes_ahead: 1, 2 or 4 */
+    int ahead;          /* planes_ahead: 1, 2 or 3 */
     int blocks_per_cu;  /* blocks one CU holds at once (the z split's model) */
     int cus;            /* compute units of the device (1 without one) */
     char note[192];     /* what was adjusted to fit the device ("" when nothing) */

@@ -173,8 +173,8 @@ extern "C" gp_status gp_stencil_launch_f32(const float *d_in, float *d_out, cons
     switch (ahead) {
     case 1: gp_stencil_kernel<1><<<grid, block, lds>>>(d_in, d_out, a); break;
     case 2: gp_stencil_kernel<2><<<grid, block, lds>>>(d_in, d_out, a); break;
-    case 4: gp_stencil_kernel<4><<<grid, block, lds>>>(d_in, d_out, a); break;
-    default: return gp_fail(GP_ERR_USAGE, "stencil: planes_ahead %d not compiled (1, 2, 4)", ahead);
+    case 3: gp_stencil_kernel<3><<<grid, block, lds>>>(d_in, d_out, a); break;
+    default: return gp_fail(GP_ERR_USAGE, "stencil: planes_ahead %d not compiled (1, 2, 3)", ahead);
     }
     return gp_launch_status("stencil");
 }

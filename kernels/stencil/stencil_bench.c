@@ -20,7 +20,7 @@ typedef struct variant {
 } variant;
 
 static const variant variants[] = {
-    {64, 8, 1}, {64, 8, 2}, {64, 8, 4}, {32, 16, 2}, {32, 8, 2}, {128, 4, 2}, {64, 4, 2}, {32, 16, 4},
+    {64, 8, 1}, {64, 8, 2}, {64, 8, 3}, {32, 16, 2}, {32, 8, 2}, {128, 4, 2}, {64, 4, 2}, {32, 16, 3},
 };
 #define NVARIANTS (sizeof variants / sizeof variants[0])
 

@@ -20,7 +20,8 @@
  * latency / CUs bytes of loads in flight; each resident thread issues, per
  * plane, its center (4 B) and its share of the halo ((2 tile_x + 2 tile_y) /
  * (tile_x tile_y) x 4 B); planes ahead = that need over the resident
- * threads' bytes per plane, rounded up to 1, 2 or 4. */
+ * threads' bytes per plane, rounded up, 1..3. */
+#include <math.h>
 #include <stdio.h>
 
 #include "kernel.h"
@@ -32,7 +33,7 @@
  * them at 32; ptxas sm_90 reports 30..32 with no spills (checked by
  * tests/build/rule_regs.txt). */
 #define STENCIL_REGS 32
-/* planes_ahead when the DRAM facts are none: the middle of 1, 2, 4. */
+/* planes_ahead when the DRAM facts are none: the middle of 1..3. */
 #define STENCIL_AHEAD_STANDIN 2
 
 gp_status gp_stencil_rule(const gp_rule_in *in, gp_table *out)
@@ -76,7 +77,8 @@ gp_status gp_stencil_rule(const gp_rule_in *in, gp_table *out)
     const double per_plane = 4.0 * (1.0 + (double)(2 * tx + 2 * ty) / (double)(tx * ty));
     char why[200];
     double planes = gp_rule_loads_in_flight(&f, threads, per_plane, why, sizeof why);
-    long long ahead = planes <= 0 ? STENCIL_AHEAD_STANDIN : planes <= 1 ? 1 : planes <= 2 ? 2 : 4;
+    long long ahead = planes <= 0 ? STENCIL_AHEAD_STANDIN
+                                  : gp_rule_clamp((long long)ceil(planes), 1, GP_STENCIL_MAX_AHEAD);
     return gp_rule_set(out, "stencil", "planes_ahead", ahead, "little", "%s (%.2f B a thread a plane) -> %lld%s%s%s",
                        why, per_plane, ahead, planes > 0 ? "" : " (stand-in)", sep, cu.fallback);
 }

@@ -89,7 +89,12 @@ static const char good_text[] =
     "channels_per_thread = 4 # swept padding\n"
     "[kernel.batchnorm]\n"
     "block = 256 # swept batchnorm\n"
-    "items_per_thread = 2 # swept batchnorm\n";
+    "items_per_thread = 2 # swept batchnorm\n"
+    "[kernel.stencil]\n"
+    "tile_x = 64 # swept stencil\n"
+    "tile_y = 8 # swept stencil\n"
+    "planes_ahead = 2 # swept stencil\n"
+    "blocks_per_cu = 4 # swept stencil\n";
 
 /* A fresh temporary directory per test. */
 static int make_tmpdir(char *dir, size_t n)
