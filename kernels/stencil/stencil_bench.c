@@ -105,16 +105,6 @@ static gp_status check_out(const char *what, const float *in, const float *got, 
     return st;
 }
 
-/* The guards around an output still hold the poison (0xFF bytes). */
-static gp_status check_guards(const char *what, const uint32_t *g_lo, const uint32_t *g_hi)
-{
-    for (int k = 0; k < GUARD; k++)
-        if (g_lo[k] != 0xffffffffu || g_hi[k] != 0xffffffffu)
-            return gp_fail(GP_ERR_CHECK, "%s: a store landed outside the output (%s guard element %d)", what,
-                           g_lo[k] != 0xffffffffu ? "front" : "back", k);
-    return gp_ok();
-}
-
 typedef struct vctx {
     float *h_x;   /* input */
     float *h_got; /* output with its guards: GUARD + n + GUARD */
@@ -141,7 +131,7 @@ static gp_status run_case(vctx *v, const gp_stencil_shape *s, size_t in_off, int
         GP_TRY(gp_stencil_naive_f32(v->d_in + in_off, v->d_out + GUARD, s, c0, c1));
     GP_TRY(gp_rt_copy_to_host(v->h_got, v->d_out, (2 * GUARD + n) * 4));
     const uint32_t *g = (const uint32_t *)v->h_got;
-    GP_TRY(check_guards(what, g, g + GUARD + n));
+    GP_TRY(gp_check_guards(what, g, g + GUARD + n, GUARD));
     return check_out(what, v->h_x, v->h_got + GUARD, s, c0, c1, exact, worst);
 }
 
