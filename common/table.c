@@ -427,6 +427,11 @@ static gp_status check_cross(const gp_table *t, const char *name)
             return fail_at(name, line, "kernel.gemm: (tile_m + tile_n) x tile_k x 4 = %lld bytes exceeds 48 KiB of LDS",
                            (tm + tn) * tk * 4);
     }
+    /* stencil: the tiled kernel's launch bounds are 512 threads (its LDS,
+     * two planes of (tile_x + 2) x (tile_y + 2) floats, stays within 7 KiB). */
+    long long stx = ival(t, "kernel.stencil", "tile_x", 0, NULL), sty = ival(t, "kernel.stencil", "tile_y", 0, &line);
+    if (stx && sty && stx * sty > 512)
+        return fail_at(name, line, "kernel.stencil: tile_x x tile_y = %lld threads exceeds 512", stx * sty);
     return gp_ok();
 }
 

@@ -112,3 +112,12 @@ void gp_note_append(char *note, size_t n, const char *what)
     if (len + 1 < n)
         snprintf(note + len, n - len, "%s%s", len ? "; " : "", what);
 }
+
+gp_status gp_check_guards(const char *what, const uint32_t *g_lo, const uint32_t *g_hi, int guard)
+{
+    for (int k = 0; k < guard; k++)
+        if (g_lo[k] != 0xffffffffu || g_hi[k] != 0xffffffffu)
+            return gp_fail(GP_ERR_CHECK, "%s: a store landed outside the output (%s guard element %d)", what,
+                           g_lo[k] != 0xffffffffu ? "front" : "back", k);
+    return gp_ok();
+}

@@ -39,4 +39,9 @@ gp_status gp_compare_i32(const char *what, const int32_t *got, const int32_t *re
  * rule.h). */
 void gp_note_append(char *note, size_t n, const char *what);
 
+/* The `guard` 4-byte words before (g_lo) and after (g_hi) an output still
+ * hold the poison of gp_dev_poison (0xFF bytes): GP_ERR_CHECK naming `what`
+ * and the first word a stray store changed. */
+gp_status gp_check_guards(const char *what, const uint32_t *g_lo, const uint32_t *g_hi, int guard);
+
 #endif

@@ -96,17 +96,6 @@ static gp_status check_i32(const char *what, const int32_t *x, const int32_t *go
     return gp_ok();
 }
 
-/* The guards around an output (GUARD elements each side) still hold the
- * poison (0xFF bytes). */
-static gp_status check_guards(const char *what, const uint32_t *g_lo, const uint32_t *g_hi)
-{
-    for (int k = 0; k < GUARD; k++)
-        if (g_lo[k] != 0xffffffffu || g_hi[k] != 0xffffffffu)
-            return gp_fail(GP_ERR_CHECK, "%s: a store landed outside the output (%s guard element %d)", what,
-                           g_lo[k] != 0xffffffffu ? "front" : "back", k);
-    return gp_ok();
-}
-
 typedef struct vctx {
     float *h_x;     /* input (fp32 or int32 bits) */
     float *h_got;   /* output with its guards: GUARD + n + GUARD */
@@ -137,7 +126,7 @@ static gp_status run_case(vctx *v, size_t n, size_t in_off, size_t out_off, int 
         GP_TRY(gp_scan_i32(d_i, d_o, n, exclusive, &v->ws, p));
     GP_TRY(gp_rt_copy_to_host(v->h_got, base, (2 * GUARD + n) * 4));
     const uint32_t *g = (const uint32_t *)v->h_got;
-    GP_TRY(check_guards(what, g, g + GUARD + n));
+    GP_TRY(gp_check_guards(what, g, g + GUARD + n, GUARD));
     size_t head = (size_t)((uintptr_t)d_i & 15) / 4;
     if (is_f32)
         return check_f32(what, v->h_x, v->h_got + GUARD, n, exclusive, p, head, v->wave, exact, worst);

@@ -17,6 +17,7 @@
 #include "reduce.h"
 #include "scan.h"
 #include "ssim.h"
+#include "stencil.h"
 #include "transpose.h"
 
 static const char *const shipped[] = {"tables/generic", "tables/gfx900", "tables/sm_80", "tables/sm_90"};
@@ -34,6 +35,7 @@ static int kernels_accept(const gp_table *t)
     gp_batchnorm_params bp;
     gp_scan_params scp;
     gp_histogram_params hp;
+    gp_stencil_params stp;
     gp_status st = gp_ssim_params_from_table(t, NULL, &sp);
     if (st.code == GP_OK)
         st = gp_transpose_params_from_table(t, NULL, &tp);
@@ -49,6 +51,8 @@ static int kernels_accept(const gp_table *t)
         st = gp_scan_params_from_table(t, NULL, &scp);
     if (st.code == GP_OK)
         st = gp_histogram_params_from_table(t, NULL, &hp);
+    if (st.code == GP_OK)
+        st = gp_stencil_params_from_table(t, NULL, &stp);
     if (st.code != GP_OK)
         fprintf(stderr, "kernel parameters refused: %s\n", st.msg);
     return st.code == GP_OK;

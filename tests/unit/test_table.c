@@ -94,7 +94,12 @@ static const char good_text[] =
     "block = 256 # swept histogram\n"
     "items_per_thread = 1 # swept histogram\n"
     "copies_u8 = 32 # swept histogram\n"
-    "copies_u32 = 2 # swept histogram\n";
+    "copies_u32 = 2 # swept histogram\n"
+    "[kernel.stencil]\n"
+    "tile_x = 64 # swept stencil\n"
+    "tile_y = 8 # swept stencil\n"
+    "planes_ahead = 2 # swept stencil\n"
+    "blocks_per_cu = 4 # swept stencil\n";
 
 /* A fresh temporary directory per test. */
 static int make_tmpdir(char *dir, size_t n)

@@ -1,0 +1,118 @@
+/* stencil: one Jacobi step of the 3D 7-point stencil on fp32, tiled in x and
+ * y with register streaming in z (the CUDA casebook's register-tiled stencil,
+ * after Kirk and Hwu, Programming Massively Parallel Processors, ch. 8).
+ * Docs: docs/kernels/stencil.md.
+ *
+ * Result: for a grid of nx x ny x nz points (x fastest, then y, then z),
+ *   - interior points (1 <= x <= nx-2, 1 <= y <= ny-2, 1 <= z <= nz-2):
+ *       out = c0 x in + c1 x (in[x-1] + in[x+1] + in[y-1] + in[y+1]
+ *                              + in[z-1] + in[z+1]);
+ *   - border points (any coordinate at 0 or at its last index): Dirichlet,
+ *     out = in, bit for bit (the fixed boundary values carried over).
+ * fp32 arithmetic: |out - exact| <= gp_stencil_f32_bound(|c0 in| + |c1| x
+ * sum |neighbours|) whatever the order of the additions and FMA contraction.
+ * in and out must not overlap (a Jacobi step reads only the old values).
+ * Parameters come from [kernel.stencil], clamped to the device. */
+#ifndef GP_STENCIL_H
+#define GP_STENCIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gp_status.h"
+#include "runtime.h"
+#include "table.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The block is tile_x x tile_y threads, one column of points (x, y) each;
+ * the launch bounds allow 512 threads.  tile_x 32..128 and tile_y 4..16
+ * (powers of two) keep the halo (2 tile_x + 2 tile_y points) within one load
+ * per thread: (tile_x - 2)(tile_y - 2) >= 4. */
+#define GP_STENCIL_MAX_BLOCK 512
+#define GP_STENCIL_MIN_TX 32
+#define GP_STENCIL_MAX_TX 128
+#define GP_STENCIL_MIN_TY 4
+#define GP_STENCIL_MAX_TY 16
+/* planes_ahead compiled in: 1, 2, 3 planes of loads in flight per thread (4
+ * spills on sm_80 within the 32 registers of the launch bounds). */
+#define GP_STENCIL_MAX_AHEAD 3
+#define GP_STENCIL_MAX_BLOCKS_PER_CU 64
+/* Each dimension: the grid's y and z launch dimensions stay within 65535. */
+#define GP_STENCIL_MAX_DIM 65535
+/* LDS per block: two planes (double buffer) of (tile_x + 2) x (tile_y + 2)
+ * floats. */
+#define GP_STENCIL_LDS_BYTES(tx, ty) (2 * ((tx) + 2) * ((ty) + 2) * 4)
+
+typedef struct gp_stencil_shape {
+    int nx, ny, nz;
+} gp_stencil_shape;
+
+typedef struct gp_stencil_params {
+    int tile_x, tile_y; /* threads per block in x and y */
+    int ahead;          /* planes_ahead: 1, 2 or 3 */
+    int blocks_per_cu;  /* blocks one CU holds at once (the z split's model) */
+    int cus;            /* compute units of the device (1 without one) */
+    char note[192];     /* what was adjusted to fit the device ("" when nothing) */
+} gp_stencil_params;
+
+/* Read [kernel.stencil] and clamp it to `dev` (NULL: no device). */
+gp_status gp_stencil_params_from_table(const gp_table *t, const gp_device_info *dev, gp_stencil_params *p);
+/* Clamp hand-made parameters the same way (bench variants, tests). */
+void gp_stencil_params_fit(gp_stencil_params *p, const gp_device_info *dev);
+void gp_stencil_params_format(const gp_stencil_params *p, char *buf, size_t n);
+
+/* The z split: how many chunks of z planes the grid cuts each column of
+ * tiles into.  With T = tiles in x and y and R = blocks_per_cu x cus blocks
+ * resident at once, c chunks take ceil(T c / R) rounds of blocks, each
+ * reading ceil(nz / c) + 2 planes (the two halo planes); the smallest
+ * product wins (ties: fewer chunks).  Pure: unit-tested. */
+int gp_stencil_z_chunks(const gp_stencil_params *p, const gp_stencil_shape *s);
+/* Planes per chunk for that split. */
+int gp_stencil_z_per_chunk(const gp_stencil_params *p, const gp_stencil_shape *s);
+
+/* The shape is valid (each dimension 1..GP_STENCIL_MAX_DIM); GP_ERR_USAGE
+ * naming `what` and the dimension otherwise. */
+gp_status gp_stencil_shape_check(const char *what, const gp_stencil_shape *s);
+size_t gp_stencil_elems(const gp_stencil_shape *s);
+
+/* One Jacobi step d_out = S(d_in), tiled (parameters p, fitted) or naive
+ * (one thread per point, every neighbour loaded from global memory: the
+ * comparison the issue asks for).  4-byte aligned, non-overlapping arrays;
+ * c0, c1 finite.  Enqueued on the default stream.  Bad arguments give
+ * GP_ERR_USAGE before any device call. */
+gp_status gp_stencil_f32(const float *d_in, float *d_out, const gp_stencil_shape *s, float c0, float c1,
+                         const gp_stencil_params *p);
+gp_status gp_stencil_naive_f32(const float *d_in, float *d_out, const gp_stencil_shape *s, float c0, float c1);
+
+/* Error bound of one output: gamma_8 x mag, gamma_k = k u / (1 - k u),
+ * u = 2^-24 (Higham, Accuracy and Stability of Numerical Algorithms, 3.1):
+ * seven products and six additions in any tree (height <= 6), one rounding
+ * for each product and one for factoring c1 out. */
+double gp_stencil_f32_bound(double mag);
+
+/* CPU reference (stencil_ref.c), one output plane z at a time, in double:
+ * out[y nx + x] for the plane, and mag[] = |c0 in| + |c1| sum |neighbours|
+ * (0 on border points, whose value is the input exactly); mag may be NULL. */
+void gp_stencil_ref_plane(const float *in, const gp_stencil_shape *s, float c0, float c1, int z, double *out,
+                          double *mag);
+
+/* Every kernel.stencil parameter from the device facts (kernel.h "Rules";
+ * the models: docs/kernels/stencil.md, "Rule"). */
+struct gp_rule_in;
+struct gp_table;
+gp_status gp_stencil_rule(const struct gp_rule_in *in, struct gp_table *out);
+
+/* ---- GPU launchers (stencil.hip; none.c without a GPU backend).  Arguments
+ * checked by the callers above. */
+gp_status gp_stencil_launch_f32(const float *d_in, float *d_out, const gp_stencil_shape *s, float c0, float c1,
+                                int tile_x, int tile_y, int ahead, int z_per_chunk, int z_chunks);
+gp_status gp_stencil_launch_naive_f32(const float *d_in, float *d_out, const gp_stencil_shape *s, float c0,
+                                      float c1);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

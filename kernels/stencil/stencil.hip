@@ -1,0 +1,189 @@
+/* stencil kernels: the 3D 7-point Jacobi step, tiled in x and y with
+ * register streaming in z, and the naive one-thread-per-point kernel it is
+ * compared with.
+ *
+ * Tiled kernel.  A block of tile_x x tile_y threads owns a tile of columns
+ * (x, y) and walks a chunk of z planes.  Each thread keeps its column's
+ * below / current / above values in registers (the z neighbours never touch
+ * LDS), and the current xy plane goes to LDS with its halo, from which the
+ * four in-plane neighbours are read.  The halo (2 tile_x + 2 tile_y points)
+ * is loaded by the first threads of the block, one point each, so no thread
+ * issues more than two loads per plane.  Loads run `AHEAD` planes ahead of
+ * the plane being computed (a queue of registers: the bytes in flight the
+ * rule sizes by Little's law), so a plane's compute never waits on its own
+ * loads.  LDS is double-buffered (plane z in buffer z & 1): one barrier per
+ * plane suffices, because the write of plane z + 2 into a buffer comes after
+ * every thread passed the barrier of plane z + 1, which each thread reaches
+ * only after reading plane z.
+ *
+ * Order of the fp32 operations (stencil.h's bound covers any order):
+ *   s = ((x- + x+) + (y- + y+)) + (z- + z+);  out = c0 x center + c1 x s
+ * (the compiler may contract the last into an FMA). */
+#include "gp_device.h"
+#include "runtime.h"
+#include "stencil.h"
+
+extern __shared__ float gp_stencil_lds[];
+
+typedef struct stencil_args {
+    int nx, ny, nz;
+    int z_per_chunk;
+    float c0, c1;
+} stencil_args;
+
+/* At most 32 registers a thread: __launch_bounds__(512, 4) asks for 4 blocks
+ * of 512 per SM on NVIDIA (65536 / 2048 = 32 registers, a full SM) and 4
+ * waves per SIMD on AMD (at most 64 VGPRs); stencil_rule.c's STENCIL_REGS,
+ * checked against ptxas by tests/build/rule_regs.txt. */
+template <int AHEAD>
+__global__ void __launch_bounds__(GP_STENCIL_MAX_BLOCK, 4)
+    gp_stencil_kernel(const float *__restrict__ in, float *__restrict__ out, stencil_args a)
+{
+    const int tx = (int)blockDim.x, ty = (int)blockDim.y;
+    const int lx = (int)threadIdx.x, ly = (int)threadIdx.y;
+    const int pitch = tx + 2;
+    const int plane_lds = pitch * (ty + 2);
+    const int gx = (int)blockIdx.x * tx + lx, gy = (int)blockIdx.y * ty + ly;
+    const size_t nx = (size_t)a.nx, plane = nx * (size_t)a.ny;
+    const int z0 = (int)blockIdx.z * a.z_per_chunk;
+    const int z1 = z0 + a.z_per_chunk < a.nz ? z0 + a.z_per_chunk : a.nz;
+    /* Centers are needed from plane z0 - 1 through z1 (the plane above the
+     * chunk's last); halos only for the chunk's own planes. */
+    const int zc_last = z1 < a.nz ? z1 : a.nz - 1;
+
+    const bool own = gx < a.nx && gy < a.ny;
+    const size_t c_off = own ? (size_t)gy * nx + (size_t)gx : 0;
+    const int c_lds = (ly + 1) * pitch + lx + 1;
+    const bool interior_xy = gx >= 1 && gx <= a.nx - 2 && gy >= 1 && gy <= a.ny - 2;
+
+    /* This thread's halo point, if any: top row, bottom row, left column,
+     * right column of the tile, in that order over the linear thread id. */
+    const int t = ly * tx + lx;
+    int hx = 0, hy = 0;
+    bool halo = t < 2 * tx + 2 * ty;
+    if (t < tx)
+        hx = t, hy = -1;
+    else if (t < 2 * tx)
+        hx = t - tx, hy = ty;
+    else if (t < 2 * tx + ty)
+        hx = -1, hy = t - 2 * tx;
+    else
+        hx = tx, hy = t - 2 * tx - ty;
+    const int hgx = (int)blockIdx.x * tx + hx, hgy = (int)blockIdx.y * ty + hy;
+    halo = halo && hgx >= 0 && hgx < a.nx && hgy >= 0 && hgy < a.ny;
+    const size_t h_off = halo ? (size_t)hgy * nx + (size_t)hgx : 0;
+    const int h_lds = (hy + 1) * pitch + hx + 1;
+
+    /* The queue: qc[k] = center of plane z + 1 + k, qh[k] = halo of plane
+     * z + k (0 where the plane is outside what this chunk needs). */
+    float below = 0.0f, cur = 0.0f, qc[AHEAD], qh[AHEAD];
+    if (own && z0 >= 1)
+        below = in[(size_t)(z0 - 1) * plane + c_off];
+    if (own)
+        cur = in[(size_t)z0 * plane + c_off];
+#pragma unroll
+    for (int k = 0; k < AHEAD; k++) {
+        const int zc = z0 + 1 + k, zh = z0 + k;
+        qc[k] = own && zc <= zc_last ? in[(size_t)zc * plane + c_off] : 0.0f;
+        qh[k] = halo && zh < z1 ? in[(size_t)zh * plane + h_off] : 0.0f;
+    }
+
+    /* The loop's state in few registers (32 at most): running pointers to
+     * the next loads and the store, and the planes up to which each load is
+     * needed folded into one bound each (below any z when not needed). */
+    const float *pc = in + (size_t)(z0 + 1 + AHEAD) * plane + c_off;
+    const float *ph = in + (size_t)(z0 + AHEAD) * plane + h_off;
+    float *po = out + (size_t)z0 * plane + c_off;
+    const int lim_c = own ? zc_last - 1 - AHEAD : -1;   /* load centers while z <= lim_c */
+    const int lim_h = halo ? z1 - 1 - AHEAD : -1;       /* halos while z <= lim_h */
+    const int zi0 = interior_xy ? 1 : a.nz, zi1 = a.nz - 2; /* interior planes */
+    for (int z = z0; z < z1; z++) {
+        float *buf = gp_stencil_lds + (z & 1) * plane_lds;
+        buf[c_lds] = cur;
+        if (halo)
+            buf[h_lds] = qh[0];
+        /* The loads AHEAD planes on, issued before the barrier. */
+        const float nc = z <= lim_c ? *pc : 0.0f;
+        const float nh = z <= lim_h ? *ph : 0.0f;
+        pc += plane, ph += plane;
+        __syncthreads();
+        if (own) {
+            const float above = qc[0];
+            float r = cur;
+            if (z >= zi0 && z <= zi1) {
+                const float s = ((buf[c_lds - 1] + buf[c_lds + 1]) + (buf[c_lds - pitch] + buf[c_lds + pitch])) +
+                                (below + above);
+                r = a.c0 * cur + a.c1 * s;
+            }
+            *po = r;
+        }
+        po += plane;
+        below = cur;
+        cur = qc[0];
+#pragma unroll
+        for (int k = 0; k + 1 < AHEAD; k++)
+            qc[k] = qc[k + 1], qh[k] = qh[k + 1];
+        qc[AHEAD - 1] = nc;
+        qh[AHEAD - 1] = nh;
+    }
+}
+
+/* One thread per point, every neighbour from global memory (the caches find
+ * the reuse, or not): the baseline the tiled kernel is compared with. */
+__global__ void GP_LAUNCH_BOUNDS(256)
+    gp_stencil_naive_kernel(const float *__restrict__ in, float *__restrict__ out, stencil_args a)
+{
+    const int x = (int)(blockIdx.x * blockDim.x + threadIdx.x), y = (int)(blockIdx.y * blockDim.y + threadIdx.y);
+    const int z = (int)blockIdx.z;
+    if (x >= a.nx || y >= a.ny)
+        return;
+    const size_t nx = (size_t)a.nx, plane = nx * (size_t)a.ny;
+    const size_t i = (size_t)z * plane + (size_t)y * nx + (size_t)x;
+    const float c = in[i];
+    float r = c;
+    if (x >= 1 && x <= a.nx - 2 && y >= 1 && y <= a.ny - 2 && z >= 1 && z <= a.nz - 2) {
+        const float s = ((in[i - 1] + in[i + 1]) + (in[i - nx] + in[i + nx])) + (in[i - plane] + in[i + plane]);
+        r = a.c0 * c + a.c1 * s;
+    }
+    out[i] = r;
+}
+
+static stencil_args make_args(const gp_stencil_shape *s, float c0, float c1, int z_per_chunk)
+{
+    stencil_args a;
+    a.nx = s->nx, a.ny = s->ny, a.nz = s->nz;
+    a.z_per_chunk = z_per_chunk;
+    a.c0 = c0, a.c1 = c1;
+    return a;
+}
+
+extern "C" gp_status gp_stencil_launch_f32(const float *d_in, float *d_out, const gp_stencil_shape *s, float c0,
+                                           float c1, int tile_x, int tile_y, int ahead, int z_per_chunk,
+                                           int z_chunks)
+{
+    if (tile_x * tile_y > GP_STENCIL_MAX_BLOCK || (tile_x - 2) * (tile_y - 2) < 4 || z_per_chunk < 1 ||
+        z_chunks < 1 || z_chunks > GP_STENCIL_MAX_DIM)
+        return gp_fail(GP_ERR_USAGE, "stencil: tile %dx%d or z split %d x %d not launchable", tile_x, tile_y,
+                       z_chunks, z_per_chunk);
+    const dim3 block((unsigned)tile_x, (unsigned)tile_y, 1);
+    const dim3 grid((unsigned)((s->nx + tile_x - 1) / tile_x), (unsigned)((s->ny + tile_y - 1) / tile_y),
+                    (unsigned)z_chunks);
+    const size_t lds = (size_t)GP_STENCIL_LDS_BYTES(tile_x, tile_y);
+    const stencil_args a = make_args(s, c0, c1, z_per_chunk);
+    switch (ahead) {
+    case 1: gp_stencil_kernel<1><<<grid, block, lds>>>(d_in, d_out, a); break;
+    case 2: gp_stencil_kernel<2><<<grid, block, lds>>>(d_in, d_out, a); break;
+    case 3: gp_stencil_kernel<3><<<grid, block, lds>>>(d_in, d_out, a); break;
+    default: return gp_fail(GP_ERR_USAGE, "stencil: planes_ahead %d not compiled (1, 2, 3)", ahead);
+    }
+    return gp_launch_status("stencil");
+}
+
+extern "C" gp_status gp_stencil_launch_naive_f32(const float *d_in, float *d_out, const gp_stencil_shape *s,
+                                                 float c0, float c1)
+{
+    const dim3 block(32, 8, 1);
+    const dim3 grid((unsigned)((s->nx + 31) / 32), (unsigned)((s->ny + 7) / 8), (unsigned)s->nz);
+    gp_stencil_naive_kernel<<<grid, block>>>(d_in, d_out, make_args(s, c0, c1, s->nz));
+    return gp_launch_status("stencil naive");
+}

@@ -1,0 +1,342 @@
+/* stencil on the CPU: the reference by hand, the error bound against a float
+ * model of the kernel's order (with and without FMA), the z split's cost
+ * model by hand and against an exhaustive search, parameters from every
+ * shipped table and clamped, bad arguments refused before any device call,
+ * the tuning candidates, and the rule on every shipped table's facts. */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gp_test.h"
+#include "gp_test_table.h"
+#include "kernel.h"
+#include "kutil.h"
+#include "stencil.h"
+#include "table.h"
+
+static const char *const table_names[] = {"generic", "sm_90", "sm_80", "gfx900"};
+
+GP_TEST(stencil_ref_hand)
+{
+    /* 3x3x4: the interior is (1, 1, 1) and (1, 1, 2). in = index. */
+    const gp_stencil_shape s = {3, 3, 4};
+    float in[36];
+    for (int i = 0; i < 36; i++)
+        in[i] = (float)i;
+    double out[9], mag[9];
+    gp_stencil_ref_plane(in, &s, 0.5f, -0.25f, 1, out, mag);
+    /* Center 13: neighbours 12, 14, 10, 16, 4, 22 (sum 78). */
+    GP_CHECK(out[4] == 0.5 * 13 - 0.25 * 78);
+    GP_CHECK(mag[4] == 0.5 * 13 + 0.25 * 78);
+    for (int i = 0; i < 9; i++)
+        if (i != 4)
+            GP_CHECK(out[i] == (double)in[9 + i] && mag[i] == 0.0); /* border: the input */
+    gp_stencil_ref_plane(in, &s, 0.5f, -0.25f, 3, out, NULL); /* the last plane: all border */
+    for (int i = 0; i < 9; i++)
+        GP_CHECK(out[i] == (double)in[27 + i]);
+    /* A dimension below 3: no interior at all. */
+    const gp_stencil_shape flat = {5, 2, 5};
+    float f[50];
+    for (int i = 0; i < 50; i++)
+        f[i] = (float)(i * 3 - 7);
+    double o[10];
+    gp_stencil_ref_plane(f, &flat, 2.0f, 1.0f, 2, o, NULL);
+    for (int i = 0; i < 10; i++)
+        GP_CHECK(o[i] == (double)f[20 + i]);
+    return 0;
+}
+
+/* The kernel's order in float (stencil.hip), FMA-contracted or not. */
+static float model_point(float c0, float c1, float c, const float n[6], int fma)
+{
+    volatile float s = ((n[0] + n[1]) + (n[2] + n[3])) + (n[4] + n[5]);
+    volatile float t = c1 * s;
+    if (fma)
+        return fmaf(c0, c, t);
+    volatile float u = c0 * c;
+    return u + t;
+}
+
+GP_TEST(stencil_bound_holds_for_the_kernel_order)
+{
+    GP_CHECK_NEAR(gp_stencil_f32_bound(1.0), 8 * ldexp(1.0, -24) / (1 - 8 * ldexp(1.0, -24)), 1e-22);
+    uint64_t rng = 17;
+    double worst = 0;
+    for (int trial = 0; trial < 200000; trial++) {
+        float n[6], c = (float)gp_rand_uniform(&rng, -1, 1);
+        /* Every third trial: near-cancelling neighbours (the relative error
+         * of the sum is largest there, the bound scales with sum |n|). */
+        for (int k = 0; k < 6; k++)
+            n[k] = trial % 3 ? (float)gp_rand_uniform(&rng, -1, 1)
+                             : (float)((k % 2 ? -1.0 : 1.0) * (1.0 + gp_rand_uniform(&rng, 0, 1e-3)));
+        const float c0 = (float)gp_rand_uniform(&rng, -2, 2), c1 = (float)gp_rand_uniform(&rng, -1, 1);
+        double sum = 0, sum_abs = 0;
+        for (int k = 0; k < 6; k++)
+            sum += n[k], sum_abs += fabs(n[k]);
+        const double ref = (double)c0 * c + (double)c1 * sum;
+        const double mag = fabs((double)c0 * c) + fabs((double)c1) * sum_abs;
+        for (int fma = 0; fma <= 1; fma++) {
+            double err = fabs((double)model_point(c0, c1, c, n, fma) - ref);
+            GP_CHECK(err <= gp_stencil_f32_bound(mag));
+            if (mag > 0 && err / gp_stencil_f32_bound(mag) > worst)
+                worst = err / gp_stencil_f32_bound(mag);
+        }
+    }
+    /* Not vacuous: the worst case uses a visible part of the bound. */
+    GP_CHECK(worst > 0.05);
+    return 0;
+}
+
+/* ------------------------------------------------------------ z split */
+
+static long long cdiv(long long a, long long b) { return (a + b - 1) / b; }
+
+/* The cost model without the early stop: the smallest cost over every c. */
+static long long best_cost_exhaustive(const gp_stencil_params *p, const gp_stencil_shape *s)
+{
+    long long tiles = cdiv(s->nx, p->tile_x) * cdiv(s->ny, p->tile_y), r = (long long)p->blocks_per_cu * p->cus;
+    long long best = -1;
+    for (long long c = 1; c <= s->nz; c++) {
+        long long cost = cdiv(tiles * c, r) * (cdiv(s->nz, c) + 2);
+        if (best < 0 || cost < best)
+            best = cost;
+    }
+    return best;
+}
+
+GP_TEST(stencil_z_split_by_hand)
+{
+    gp_stencil_params p = {64, 8, 2, 4, 132, ""};
+    /* 512^3: 8 x 64 = 512 tiles, 528 resident: one round of 512 planes
+     * (514) beats two rounds of 256 (516). */
+    gp_stencil_shape s = {512, 512, 512};
+    GP_CHECK(gp_stencil_z_chunks(&p, &s) == 1 && gp_stencil_z_per_chunk(&p, &s) == 512);
+    /* 256^3: 128 tiles; 4 chunks of 64 fill one round (66). */
+    s = (gp_stencil_shape){256, 256, 256};
+    GP_CHECK(gp_stencil_z_chunks(&p, &s) == 4 && gp_stencil_z_per_chunk(&p, &s) == 64);
+    /* Two tiles, a tall column: on a big GPU 150 chunks of 2 planes fill
+     * one round (cost 4; 300 chunks would take two rounds: 6)... */
+    s = (gp_stencil_shape){9, 9, 300};
+    GP_CHECK(gp_stencil_z_chunks(&p, &s) == 150 && gp_stencil_z_per_chunk(&p, &s) == 2);
+    /* ...and on one CU of 4 blocks, 2 chunks of 150 planes (152; 4 chunks
+     * of 75 take two rounds: 154). */
+    p.cus = 1;
+    GP_CHECK(gp_stencil_z_chunks(&p, &s) == 2 && gp_stencil_z_per_chunk(&p, &s) == 150);
+    /* The chunks always cover nz: (chunks - 1) x per < nz <= chunks x per. */
+    uint64_t rng = 5;
+    for (int i = 0; i < 3000; i++) {
+        gp_stencil_params q = {32 << (int)(gp_rand_u64(&rng) % 3), 4 << (int)(gp_rand_u64(&rng) % 3),
+                               1, 1 + (int)(gp_rand_u64(&rng) % 16), 1 + (int)(gp_rand_u64(&rng) % 200), ""};
+        gp_stencil_shape t = {1 + (int)(gp_rand_u64(&rng) % 700), 1 + (int)(gp_rand_u64(&rng) % 700),
+                              1 + (int)(gp_rand_u64(&rng) % 900)};
+        int c = gp_stencil_z_chunks(&q, &t), per = gp_stencil_z_per_chunk(&q, &t);
+        GP_CHECK(c >= 1 && c <= t.nz && (long long)(c - 1) * per < t.nz && (long long)c * per >= t.nz);
+        /* The early stop never misses the best split. */
+        long long tiles = cdiv(t.nx, q.tile_x) * cdiv(t.ny, q.tile_y);
+        long long cost = cdiv(tiles * c, (long long)q.blocks_per_cu * q.cus) * (per + 2);
+        GP_CHECK(cost == best_cost_exhaustive(&q, &t));
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------ parameters */
+
+GP_TEST(stencil_params_from_tables)
+{
+    const gp_device_info devs[3] = {gp_test_fake_dev(32, 1024, 132), gp_test_fake_dev(64, 1024, 64),
+                                    gp_test_fake_dev(64, 256, 8)};
+    for (size_t i = 0; i < sizeof table_names / sizeof table_names[0]; i++) {
+        gp_table t;
+        GP_CHECK(gp_test_load_shipped(table_names[i], &t));
+        for (int d = 0; d < 3; d++) {
+            gp_stencil_params p;
+            GP_CHECK(gp_stencil_params_from_table(&t, &devs[d], &p).code == GP_OK);
+            GP_CHECK(p.tile_x >= 32 && p.tile_x <= 128 && p.tile_y >= 4 && p.tile_y <= 16);
+            GP_CHECK(p.tile_x * p.tile_y <= devs[d].max_threads_per_block && p.tile_x * p.tile_y <= 512);
+            GP_CHECK(p.ahead == 1 || p.ahead == 2 || p.ahead == 4);
+            GP_CHECK(p.cus == devs[d].compute_units && p.blocks_per_cu >= 1);
+        }
+    }
+    return 0;
+}
+
+GP_TEST(stencil_params_clamped)
+{
+    gp_device_info d = gp_test_fake_dev(64, 1024, 64);
+    gp_stencil_params p = {128, 16, 3, 8, 0, ""}; /* 2048 threads: fewer rows */
+    gp_stencil_params_fit(&p, &d);
+    GP_CHECK(p.tile_x == 128 && p.tile_y == 4 && strstr(p.note, "tile") && p.cus == 64);
+    p = (gp_stencil_params){100, 3, 4, 0, 0, ""};
+    gp_stencil_params_fit(&p, &d);
+    GP_CHECK(p.tile_x == 64 && p.tile_y == 4 && p.ahead == 3 && p.blocks_per_cu == 1);
+    GP_CHECK(strstr(p.note, "planes_ahead") && strstr(p.note, "blocks_per_cu"));
+    d = gp_test_fake_dev(32, 128, 8); /* a device granting 128 threads */
+    p = (gp_stencil_params){64, 8, 1, 4, 0, ""};
+    gp_stencil_params_fit(&p, &d);
+    GP_CHECK(p.tile_x == 32 && p.tile_y == 4);
+    p = (gp_stencil_params){64, 8, 2, 4, 0, ""};
+    gp_stencil_params_fit(&p, NULL);
+    GP_CHECK(p.note[0] == '\0' && p.cus == 1);
+    return 0;
+}
+
+GP_TEST(stencil_bad_arguments)
+{
+    gp_stencil_params p = {64, 8, 2, 4, 132, ""};
+    const float *x = (const float *)(uintptr_t)0x100000;
+    float *out = (float *)(uintptr_t)0x80000000;
+    const gp_stencil_shape s = {100, 100, 100};
+    /* Every refusal happens before a device call (these pointers are fake). */
+    GP_CHECK(gp_stencil_f32(x, NULL, &s, 1, 1, &p).code == GP_ERR_USAGE);
+    GP_CHECK(gp_stencil_f32(NULL, out, &s, 1, 1, &p).code == GP_ERR_USAGE);
+    GP_CHECK(gp_stencil_f32(x, out, NULL, 1, 1, &p).code == GP_ERR_USAGE);
+    GP_CHECK(gp_stencil_f32(x, out, &s, 1, 1, NULL).code == GP_ERR_USAGE);
+    GP_CHECK(gp_stencil_f32((const float *)((const char *)x + 2), out, &s, 1, 1, &p).code == GP_ERR_USAGE);
+    GP_CHECK(gp_stencil_naive_f32(x, (float *)((char *)out + 1), &s, 1, 1).code == GP_ERR_USAGE);
+    gp_status st = gp_stencil_f32(x, out, &s, NAN, 1, &p);
+    GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "finite"));
+    GP_CHECK(gp_stencil_naive_f32(x, out, &s, 1, INFINITY).code == GP_ERR_USAGE);
+    st = gp_stencil_f32(x, (float *)(x + 999999), &s, 1, 1, &p); /* the last element shared */
+    GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "overlap"));
+    GP_CHECK(gp_stencil_naive_f32(x, (float *)x, &s, 1, 1).code == GP_ERR_USAGE); /* in place */
+    const gp_stencil_shape bad[4] = {{0, 5, 5}, {5, -1, 5}, {5, 5, 65536}, {1 << 20, 1, 1}};
+    const char *dim[4] = {"nx", "ny", "nz", "nx"};
+    for (int i = 0; i < 4; i++) {
+        st = gp_stencil_f32(x, out, &bad[i], 1, 1, &p);
+        GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, dim[i]));
+    }
+    gp_stencil_params q = p;
+    q.ahead = 4;
+    st = gp_stencil_f32(x, out, &s, 1, 1, &q);
+    GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "not fitted"));
+    q = (gp_stencil_params){128, 8, 2, 4, 132, ""}; /* 1024 threads: beyond the launch bounds */
+    GP_CHECK(gp_stencil_f32(x, out, &s, 1, 1, &q).code == GP_ERR_USAGE);
+    /* Without a GPU backend, accepted arguments reach the launcher (NO_GPU,
+     * not USAGE). */
+    if (strcmp(gp_rt_backend(), "none") == 0) {
+        GP_CHECK(gp_stencil_f32(x, out, &s, 1, 1, &p).code == GP_ERR_NO_GPU);
+        GP_CHECK(gp_stencil_naive_f32(x, out, &s, 1, 1).code == GP_ERR_NO_GPU);
+    }
+    return 0;
+}
+
+GP_TEST(stencil_registered_with_candidates)
+{
+    const gp_kernel *k = gp_kernel_find("stencil");
+    GP_CHECK(k && k->verify && k->bench && k->print_params && k->candidates && k->rule);
+    gp_table base;
+    GP_CHECK(gp_test_load_shipped("gfx900", &base));
+    static gp_table out[32];
+    int n = 0;
+    gp_device_info h200 = gp_test_fake_dev(32, 1024, 132);
+    h200.max_threads_per_cu = 2048, h200.regs_per_cu = 65536;
+    GP_CHECK(k->candidates(&base, &h200, out, 32, &n).code == GP_OK);
+    GP_CHECK(n > 4 && n <= 32 && gp_table_equal(&out[0], &base));
+    int aheads = 0, tiles = 0;
+    for (int i = 1; i < n; i++) {
+        gp_stencil_params p;
+        GP_CHECK(gp_table_validate(&out[i], "candidate").code == GP_OK);
+        GP_CHECK(gp_stencil_params_from_table(&out[i], &h200, &p).code == GP_OK);
+        GP_CHECK(p.note[0] == '\0'); /* every candidate is legal as written */
+        GP_CHECK(p.blocks_per_cu == 2048 / (p.tile_x * p.tile_y)); /* the device's occupancy at 32 regs */
+        aheads |= 1 << p.ahead;
+        tiles |= p.tile_x == 32 ? 1 : p.tile_x == 64 ? 2 : 4;
+    }
+    GP_CHECK(aheads == (2 | 4 | 8) && tiles == 7);
+    FILE *devnull = fopen("/dev/null", "w");
+    GP_CHECK(devnull && k->print_params(&base, &h200, devnull).code == GP_OK);
+    fclose(devnull);
+    return 0;
+}
+
+/* ----------------------------------------------------------------- rule */
+
+static long long kv(const gp_table *t, const char *key)
+{
+    long long v = -1;
+    gp_table_get_int(t, "kernel.stencil", key, &v);
+    return v;
+}
+
+static const char *prov_of(const gp_table *t, const char *key)
+{
+    const gp_table_entry *e = gp_table_find(t, "kernel.stencil", key);
+    return e ? e->prov : "";
+}
+
+GP_TEST(stencil_rule_on_shipped_tables)
+{
+    gp_table t;
+    /* H200: wave 32, 32 B sectors -> tile_x 64; 64 x 8 = 512 threads at 32
+     * registers: 4 blocks (2048 threads, as 64 x 4 has), the larger tile_y
+     * wins the tie; 4342 GB/s x 718 cycles @1980 MHz / 132 = 11.6 KiB/CU
+     * over 2048 threads x 5.125 B a plane = 1.14 -> 2 planes ahead. */
+    GP_CHECK(gp_test_load_shipped("sm_90", &t) && gp_test_rule(gp_stencil_rule, &t).code == GP_OK);
+    GP_CHECK(kv(&t, "tile_x") == 64 && kv(&t, "tile_y") == 8 && kv(&t, "blocks_per_cu") == 4);
+    GP_CHECK(kv(&t, "planes_ahead") == 2);
+    GP_CHECK(strncmp(prov_of(&t, "planes_ahead"), "rule gp_stencil_rule little:", 28) == 0);
+    GP_CHECK(strstr(prov_of(&t, "planes_ahead"), "4342 GB/s x 718 cycles"));
+    GP_CHECK(strncmp(prov_of(&t, "tile_x"), "rule gp_stencil_rule sectors:", 29) == 0);
+    GP_CHECK(strncmp(prov_of(&t, "tile_y"), "rule gp_stencil_rule occupancy:", 31) == 0);
+    GP_CHECK(gp_table_validate(&t, "sm_90 after the stencil rule").code == GP_OK);
+    /* gfx900: whole 64 B lines -> tile_x 128, so tile_y 4 (512 threads);
+     * 4 blocks by registers (32 x 8 waves of 64 per block); 450 GB/s is
+     * far below what 2048 threads keep in flight -> 1 plane ahead. */
+    GP_CHECK(gp_test_load_shipped("gfx900", &t) && gp_test_rule(gp_stencil_rule, &t).code == GP_OK);
+    GP_CHECK(kv(&t, "tile_x") == 128 && kv(&t, "tile_y") == 4 && kv(&t, "blocks_per_cu") == 4);
+    GP_CHECK(kv(&t, "planes_ahead") == 1);
+    /* Tables without some facts: rule.h's stand-ins, named. generic: wave
+     * none -> 64; no DRAM facts -> 2 planes (stand-in). */
+    GP_CHECK(gp_test_load_shipped("generic", &t) && gp_test_rule(gp_stencil_rule, &t).code == GP_OK);
+    GP_CHECK(kv(&t, "tile_x") == 64 && kv(&t, "tile_y") == 8 && kv(&t, "planes_ahead") == 2);
+    GP_CHECK(strstr(prov_of(&t, "tile_x"), "device.wave_size none: 64"));
+    GP_CHECK(strstr(prov_of(&t, "planes_ahead"), "stand-in"));
+    GP_CHECK(gp_test_load_shipped("sm_80", &t) && gp_test_rule(gp_stencil_rule, &t).code == GP_OK);
+    GP_CHECK(kv(&t, "tile_x") == 64 && kv(&t, "tile_y") == 8 && kv(&t, "blocks_per_cu") == 4);
+    GP_CHECK(gp_table_validate(&t, "sm_80 after the stencil rule").code == GP_OK);
+    return 0;
+}
+
+/* The rule follows its facts: larger sectors widen the tile, fewer
+ * registers per CU lower the blocks, a faster or slower memory moves the
+ * planes ahead; a bad fact is GP_ERR_USAGE naming it. */
+GP_TEST(stencil_rule_follows_the_facts)
+{
+    gp_table t;
+    GP_CHECK(gp_test_load_shipped("sm_90", &t));
+    GP_CHECK(gp_table_set(&t, "cache.l1", "sector_bytes", 64, "measured test 2026-11-23").code == GP_OK);
+    GP_CHECK(gp_test_rule(gp_stencil_rule, &t).code == GP_OK);
+    GP_CHECK(kv(&t, "tile_x") == 128 && kv(&t, "tile_y") == 4);
+    GP_CHECK(gp_test_load_shipped("sm_90", &t));
+    GP_CHECK(gp_table_set(&t, "registers", "per_cu", 32768, "measured test 2026-11-23").code == GP_OK);
+    GP_CHECK(gp_test_rule(gp_stencil_rule, &t).code == GP_OK);
+    /* 1024 threads a CU: 2 blocks of 512, 4 of 256 -> a tie, 512 kept; the
+     * same bytes over half the threads -> 2.27 -> 3 planes. */
+    GP_CHECK(kv(&t, "blocks_per_cu") == 2 && kv(&t, "tile_y") == 8 && kv(&t, "planes_ahead") == 3);
+    GP_CHECK(gp_test_load_shipped("sm_90", &t));
+    GP_CHECK(gp_table_set(&t, "dram", "bandwidth_gbs", 1000, "measured test 2026-11-23").code == GP_OK);
+    GP_CHECK(gp_test_rule(gp_stencil_rule, &t).code == GP_OK);
+    GP_CHECK(kv(&t, "planes_ahead") == 1);
+    GP_CHECK(gp_test_load_shipped("sm_90", &t));
+    int ki = gp_table_key_index("cache.l1", "sector_bytes");
+    GP_CHECK(ki >= 0);
+    t.e[ki].d = 0, t.e[ki].i = 0; /* the fact the tile_x model reads, zero (an in-memory table) */
+    gp_status st = gp_test_rule(gp_stencil_rule, &t);
+    GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "[cache.l1] sector_bytes"));
+    return 0;
+}
+
+/* A table whose tile exceeds the kernel's 512 threads is refused by the
+ * validator, naming the section (the kernel would clamp it, but a table
+ * that says so is wrong). */
+GP_TEST(stencil_table_cross_rule)
+{
+    gp_table t;
+    GP_CHECK(gp_test_load_shipped("sm_90", &t));
+    GP_CHECK(gp_table_validate(&t, "sm_90").code == GP_OK);
+    GP_CHECK(gp_table_set(&t, "kernel.stencil", "tile_y", 16, "rule test").code == GP_OK);
+    gp_status st = gp_table_validate(&t, "sm_90 with a 64 x 16 stencil tile");
+    GP_CHECK(st.code != GP_OK && strstr(st.msg, "kernel.stencil") && strstr(st.msg, "512"));
+    return 0;
+}
