@@ -8,6 +8,8 @@
 
 #include "cache_latency_analysis.h"
 #include "gp_test.h"
+#include "probe.h"
+#include "record.h"
 
 #define KIB 1024.0
 
@@ -307,5 +309,39 @@ GP_TEST(cache_line_power_of_two_strides_alias)
     GP_CHECK(ok);
     GP_CHECK(knee[3] < 1.2 * knee[0] && knee[4] < 1.2 * knee[0]);
     GP_CHECK(gp_mem_line_fit_knees(s, knee, 5, 32, &f) == 0 || f.line != 128);
+    return 0;
+}
+
+/* The probe's check: lines and sectors are powers of two, and the L1 sector
+ * is no larger than the L1 line. */
+static gp_status check_lines(double sector, double line)
+{
+    static gp_record r;
+    gp_device_info dev;
+    memset(&dev, 0, sizeof dev);
+    gp_record_init(&r, "cache_latency", &dev);
+    gp_record_value(&r, "l1_latency_cycles", 32, "cycles", -1, "test");
+    gp_record_value(&r, "l2_latency_cycles", 281, "cycles", -1, "test");
+    gp_record_value(&r, "dram_latency_cycles", 680, "cycles", -1, "test");
+    gp_record_value(&r, "l1_sector_bytes", sector, "bytes", -1, "test");
+    if (isfinite(line))
+        gp_record_value(&r, "l1_line_bytes", line, "bytes", -1, "test");
+    else
+        gp_record_none(&r, "l1_line_bytes", "bytes", "the knees do not separate the candidates");
+    const gp_probe *p = gp_probe_find("cache_latency");
+    gp_status st = p && p->check ? p->check(&r, &dev) : gp_fail(GP_ERR_USAGE, "no cache_latency probe");
+    gp_record_free(&r);
+    return st;
+}
+
+GP_TEST(cache_line_probe_check)
+{
+    GP_CHECK(check_lines(32, 128).code == GP_OK);
+    GP_CHECK(check_lines(64, 64).code == GP_OK);
+    GP_CHECK(check_lines(32, NAN).code == GP_OK);
+    gp_status st = check_lines(64, 32);
+    GP_CHECK(st.code == GP_ERR_CHECK && strstr(st.msg, "exceeds the L1 line"));
+    st = check_lines(32, 96);
+    GP_CHECK(st.code == GP_ERR_CHECK && strstr(st.msg, "l1_line_bytes = 96"));
     return 0;
 }
