@@ -75,7 +75,7 @@ static const gp_table_key keys[] = {
     /* ---- caches */
     {"cache.l1", "bytes", GP_TV_INT, "bytes", 1 * KB, 16 * MB, R, "measured cache_latency (pointer chase step)",
      "batchnorm/ssim rules (working set per CU)", "L1 / vector cache capacity per CU"},
-    {"cache.l1", "line_bytes", GP_TV_INT, "bytes", 16, 512, R | P2, "published vendor guide (not measured yet)",
+    {"cache.l1", "line_bytes", GP_TV_INT, "bytes", 16, 512, R | P2, "measured cache_latency (capacity knees vs stride)",
      "conv2d rule (lines staged per tile row)", "L1 line: the allocation and tag granule (128 B on NVIDIA, 64 B on gfx9)"},
     {"cache.l1", "sector_bytes", GP_TV_INT, "bytes", 16, 512, P2, "measured cache_latency (stride knee)",
      "rules (fetch granularity)", "L1 miss fetch granule: the sector (32 B on NVIDIA; the line where there are no sectors)"},
@@ -85,7 +85,7 @@ static const gp_table_key keys[] = {
      "report", "second plateau where the level has two"},
     {"cache.l2", "bytes", GP_TV_INT, "bytes", 64 * KB, 4096 * MB, R, "measured cache_latency (pointer chase step)",
      "rules (blocking for L2 reuse)", "L2 capacity (whole device)"},
-    {"cache.l2", "line_bytes", GP_TV_INT, "bytes", 16, 512, R | P2, "published vendor guide (not measured yet)",
+    {"cache.l2", "line_bytes", GP_TV_INT, "bytes", 16, 512, R | P2, "published vendor guide (not measured: L2 too large to sweep cheaply)",
      "rules (access granularity)", "L2 line: the allocation and tag granule (128 B on NVIDIA, 64 B on gfx9)"},
     {"cache.l2", "sector_bytes", GP_TV_INT, "bytes", 16, 512, P2, "measured cache_latency (stride knee)",
      "rules (fetch granularity)", "L2 miss fetch granule from DRAM (a sector or more: 64 B measured on the H200)"},

@@ -83,10 +83,11 @@ static unsigned random_cycle(uint64_t *rng, unsigned *order, unsigned *next, uns
     return order[0];
 }
 
-/* Build the random cycle over `bytes` of the buffer; returns the start node address. */
-static gp_status build_random(chase_env *e, size_t bytes, void **start, long long *nodes_out)
+/* Build the random cycle over `bytes` of the buffer, one node every `slot`
+ * bytes (a multiple of 8); returns the start node address. */
+static gp_status build_random(chase_env *e, size_t bytes, int slot, void **start, long long *nodes_out)
 {
-    long long nodes = (long long)(bytes / STRIDE);
+    long long nodes = (long long)(bytes / (size_t)slot);
     long long lines = 1;
     while (nodes / lines > (long long)MAX_PAGES)
         lines *= 2;
@@ -101,8 +102,8 @@ static gp_status build_random(chase_env *e, size_t bytes, void **start, long lon
     GP_TRY(gp_rt_copy_to_device(e->d_next_page, e->h_next, pages * sizeof(unsigned)));
     unsigned l0 = random_cycle(&e->rng, e->h_order, e->h_next, (unsigned)lines);
     GP_TRY(gp_rt_copy_to_device(e->d_next_line, e->h_next, (size_t)lines * sizeof(unsigned)));
-    GP_TRY(gp_cache_chase_init(e->buf, nodes, STRIDE, (int)lines, e->d_next_page, e->d_next_line, last_page));
-    *start = e->buf + ((size_t)p0 * (size_t)lines + l0) * STRIDE;
+    GP_TRY(gp_cache_chase_init(e->buf, nodes, slot, (int)lines, e->d_next_page, e->d_next_line, last_page));
+    *start = e->buf + ((size_t)p0 * (size_t)lines + l0) * (size_t)slot;
     *nodes_out = nodes;
     return gp_ok();
 }
@@ -129,17 +130,24 @@ static long long round16(long long v)
     return (v + 15) / 16 * 16;
 }
 
-/* One footprint of the random-cycle sweep. */
-static gp_status measure_footprint(chase_env *e, size_t bytes, int bypass, double l2_bytes, double *cpl,
-                                   double *spread)
+/* One footprint of the random-cycle sweep, one node every `slot` bytes. */
+static gp_status measure_footprint_at(chase_env *e, size_t bytes, int slot, int bypass, double l2_bytes,
+                                      double *cpl, double *spread)
 {
     void *start = NULL;
     long long nodes = 0;
-    GP_TRY(build_random(e, bytes, &start, &nodes));
+    GP_TRY(build_random(e, bytes, slot, &start, &nodes));
     /* Warm the whole footprint while a cache might hold it; past 2x L2
      * nothing would, and a full pass over GiB would take seconds. */
     long long warm = (double)bytes <= 2.0 * l2_bytes ? nodes : (nodes < 32768 ? nodes : 32768);
     return chase(e, start, bypass, round16(warm), cpl, spread);
+}
+
+/* One footprint of the random-cycle sweep: a node per 128-byte slot. */
+static gp_status measure_footprint(chase_env *e, size_t bytes, int bypass, double l2_bytes, double *cpl,
+                                   double *spread)
+{
+    return measure_footprint_at(e, bytes, STRIDE, bypass, l2_bytes, cpl, spread);
 }
 
 typedef struct curve {
@@ -377,6 +385,134 @@ static void record_line(gp_probe_ctx *ctx, const char *key, const double *s, con
         v->unstable = conf < 0.5;
         snprintf(v->note, sizeof v->note, "knee confidence %.2f", conf);
     }
+}
+
+/* ---- L1 allocation line: capacity knee against stride.
+ *
+ * The random chase again, with one node every s bytes for s = the sector
+ * (the stride knee's granule) times 1, 3, 5, 7, 9: odd multiples, so the
+ * touched lines spread over every set.  The fraction of lines touched is
+ * min(1, L / s), so the capacity knee (the footprint at which the latency
+ * rises a quarter of the way from the L1 hit to the L2 hit) stays at C while
+ * s <= L and moves out to C s / L past it; gp_mem_line_fit_knees fits L.
+ * Per stride: footprints 2^(1/8) apart from 0.7x the L1 capacity (halved
+ * while already past the knee) until two in a row are past it, or 12x the
+ * capacity (a 32 B line of 32 B sectors puts the 9x stride's knee at 9x). */
+#define LINE_MULTS 5
+static const int line_mults[LINE_MULTS] = {1, 3, 5, 7, 9};
+#define LINE_PER_OCTAVE 8
+#define LINE_MAX_POINTS 48
+#define LINE_MAX_SPAN 12.0
+
+static gp_status line_point(chase_env *e, double footprint, int s, double l2r, gp_series *ser, double *fp,
+                            double *cpl)
+{
+    size_t b = (size_t)(footprint / s) * (size_t)s;
+    if (b < 8 * (size_t)s)
+        b = 8 * (size_t)s;
+    double sp;
+    GP_TRY(measure_footprint_at(e, b, s, 0, l2r, cpl, &sp));
+    *fp = (double)b;
+    double row[4] = {s, (double)b, *cpl, sp};
+    return gp_series_append(ser, row);
+}
+
+/* The capacity knee at stride s (NaN: none). */
+static gp_status knee_sweep(chase_env *e, int s, double cap, double thr, double l2r, gp_series *ser, double *knee)
+{
+    double x[LINE_MAX_POINTS], y[LINE_MAX_POINTS], f = 0.7 * cap;
+    size_t n = 0;
+    *knee = NAN;
+    GP_TRY(line_point(e, f, s, l2r, ser, &x[0], &y[0]));
+    /* Already past the knee (a capacity the 128-byte sweep overstated, as
+     * with lines under 128 B): start lower. */
+    for (int down = 0; y[0] >= thr && down < 4; down++) {
+        f /= 2;
+        GP_TRY(line_point(e, f, s, l2r, ser, &x[0], &y[0]));
+    }
+    n = 1;
+    if (y[0] >= thr)
+        return gp_ok();
+    int above = 0;
+    while (n < LINE_MAX_POINTS && above < 2) {
+        f *= pow(2.0, 1.0 / LINE_PER_OCTAVE);
+        if (f > LINE_MAX_SPAN * cap || f > (double)e->buf_bytes)
+            break;
+        GP_TRY(line_point(e, f, s, l2r, ser, &x[n], &y[n]));
+        above = y[n] >= thr ? above + 1 : 0;
+        n++;
+    }
+    *knee = gp_mem_capacity_knee(x, y, n, thr);
+    return gp_ok();
+}
+
+static void line_none(gp_record *r, const char *reason)
+{
+    gp_record_none(r, "l1_line_bytes", "bytes", reason);
+    gp_record_none(r, "l1_line_fit_residual", "fraction", reason);
+}
+
+static gp_status line_step(chase_env *e, double l2r, gp_series *ser)
+{
+    gp_record *r = e->ctx->rec;
+    const gp_value *cap = gp_record_find(r, "l1_bytes"), *l1 = gp_record_find(r, "l1_latency_cycles"),
+                   *l2 = gp_record_find(r, "l2_latency_cycles"), *sec = gp_record_find(r, "l1_sector_bytes");
+    if (!cap || !cap->detected || !l1 || !l1->detected || !l2 || !l2->detected) {
+        line_none(r, "needs the L1 capacity and the L1 and L2 hit latencies of the footprint sweep");
+        return gp_ok();
+    }
+    double thr = gp_mem_knee_threshold(l1->value, l2->value);
+    if (!isfinite(thr)) {
+        line_none(r, "L2 hit latency not above the L1 hit latency: no knee threshold");
+        return gp_ok();
+    }
+    /* The stride knee's granule, else 32 B (the smallest sector known): a
+     * base below the line still separates it, one above it would not. */
+    int sector = 32;
+    if (sec && sec->detected && sec->value >= 16 && sec->value <= 256)
+        sector = (int)lround(sec->value);
+    else
+        gp_record_note(r, "L1 line: no sector measured, strides in multiples of 32 B");
+    double s[LINE_MULTS], knee[LINE_MULTS];
+    for (int i = 0; i < LINE_MULTS; i++) {
+        s[i] = sector * line_mults[i];
+        GP_TRY(knee_sweep(e, (int)s[i], cap->value, thr, l2r, ser, &knee[i]));
+        gp_progress("cache_latency", i + 1, LINE_MULTS, "L1 line: stride %.0f B: knee %.1f KiB", s[i],
+                    knee[i] / 1024);
+    }
+    gp_mem_line_fit f;
+    gp_mem_line_fit_knees(s, knee, LINE_MULTS, sector, &f);
+    char knees[160] = "", cands[200] = "";
+    for (int i = 0, o = 0; i < LINE_MULTS && o < (int)sizeof knees; i++)
+        o += snprintf(knees + o, sizeof knees - (size_t)o, "%s%.0f B: %.0f KiB", i ? ", " : "", s[i], knee[i] / 1024);
+    for (size_t c = 0, o = 0; c < f.ncand && o < sizeof cands; c++)
+        o += (size_t)snprintf(cands + o, sizeof cands - o, "%s%.0f B %.3f", c ? ", " : "", f.cand[c],
+                              f.cand_residual[c]);
+    gp_record_note(r, "L1 line: capacity knees (latency past %.0f cycles) at stride %s", thr, knees);
+    gp_record_note(r, "L1 line: RMS log residual of knee = C max(1, s / L) by L: %s", cands);
+    if (!isfinite(f.line)) {
+        line_none(r, f.reason);
+        return gp_ok();
+    }
+    char method[256];
+    snprintf(method, sizeof method,
+             "fit of knee = C max(1, s/L) to the L1 capacity knees of a random chase touching one word every s = "
+             "%d x 1,3,5,7,9 B: C = %.0f KiB; next best L = %.0f B (residual %.3f)",
+             sector, f.capacity / 1024, f.runner_up, f.runner_up_residual);
+    gp_value *v = gp_record_value(r, "l1_line_bytes", f.line, "bytes", -1, method);
+    if (v)
+        snprintf(v->note, sizeof v->note, "fit residual %.3f (RMS of log knee / model) over %zu knees", f.residual,
+                 f.nknees);
+    gp_record_value(r, "l1_line_fit_residual", f.residual, "fraction", -1,
+                    "RMS of log(knee / (C max(1, s/L))) at the fitted line");
+    /* The 128-byte sweep's capacity counts 128-byte slots: a line under
+     * 128 B holds one of them in part, so it overstates the capacity by
+     * up to 128 / L (when the sets do not alias). */
+    if (fabs(f.capacity / cap->value - 1) > 0.15)
+        gp_record_note(r, "L1 line: the fitted capacity %.0f KiB differs from l1_bytes %.0f KiB (128-byte "
+                          "slots) by %.0f%%", f.capacity / 1024, cap->value / 1024,
+                       100 * fabs(f.capacity / cap->value - 1));
+    return gp_ok();
 }
 
 /* ---- DRAM latency by L2 partition.
@@ -623,7 +759,8 @@ static gp_status run_all(chase_env *e)
     double l2r = ctx->dev.l2_bytes > 0 ? (double)ctx->dev.l2_bytes : 64.0 * 1048576;
     gp_series *sc = gp_record_series(r, "footprint", "bytes,bypass_l1,cycles_per_load,ns_per_load,spread");
     gp_series *sl = gp_record_series(r, "stride", "stride_bytes,footprint_bytes,bypass_l1,cycles_per_load,spread");
-    if (!sc || !sl)
+    gp_series *sk = gp_record_series(r, "line_capacity", "stride_bytes,footprint_bytes,cycles_per_load,spread");
+    if (!sc || !sl || !sk)
         return gp_fail(GP_ERR_NOMEM, "cache_latency: no room for series");
 
     /* 1. Random chase, cached loads. */
@@ -712,32 +849,41 @@ static gp_status run_all(chase_env *e)
     /* 3. DRAM latency by L2 partition: needs the L1 latency and the reported L2. */
     GP_TRY(partition_step(e, l2r));
 
-    /* 4. Line sizes: a sequential chase over 4x each level's capacity. */
+    /* 4. Sectors (miss fetch granules): a sequential chase over 4x each
+     * level's capacity; then the L1 allocation line from capacity knees. */
     double s[16], y[16];
     size_t n;
     const gp_value *l1b = gp_record_find(r, "l1_bytes");
     if (l1b && l1b->detected && 4 * l1b->value < l2r / 2) {
         GP_TRY(stride_sweep(e, round_fp(4 * l1b->value), l1b->value, 0, sl, "L1", s, y, &n));
-        record_line(ctx, "l1_line_bytes", s, y, n,
+        record_line(ctx, "l1_sector_bytes", s, y, n,
                     "knee (first stride at 90% of the maximum) of cycles/load vs stride (8..1024 B), "
                     "sequential chase over 4x the L1 capacity in nodes (span grows with the stride "
                     "past 32 B), cached loads: the granularity an L1 miss fetches (the sector "
                     "where lines are sectored), not the allocation line");
     } else {
-        gp_record_none(r, "l1_line_bytes", "bytes", "no L1 capacity to size the stride sweep");
+        gp_record_none(r, "l1_sector_bytes", "bytes", "no L1 capacity to size the stride sweep");
     }
     const gp_value *l2b = gp_record_find(r, "l2_bytes");
     double l2cap = fmax(l2r, l2b && l2b->detected ? l2b->value : 0);
     if ((size_t)(4 * l2cap) <= e->buf_bytes) {
         GP_TRY(stride_sweep(e, round_fp(4 * l2cap), l2cap, 1, sl, "L2", s, y, &n));
-        record_line(ctx, "l2_line_bytes", s, y, n,
+        record_line(ctx, "l2_sector_bytes", s, y, n,
                     "knee (first stride at 90% of the maximum) of cycles/load vs stride (8..1024 B), "
                     "sequential chase over 4x the L2 in nodes (span grows with the stride past 32 B, "
                     "capped by the buffer), L1-bypassing loads, cold: the granularity an L2 miss "
                     "fetches from DRAM, not the allocation line");
     } else {
-        gp_record_none(r, "l2_line_bytes", "bytes", "buffer smaller than 4x L2");
+        gp_record_none(r, "l2_sector_bytes", "bytes", "buffer smaller than 4x L2");
     }
+    GP_TRY(line_step(e, l2r, sk));
+    /* The same knees for L2 would chase footprints to 9x its capacity (over
+     * 500 MB on the H200) at 5 strides, a full warm-up pass each: seconds
+     * the run does not spend; and NVIDIA hashes L2 addresses over slices,
+     * which blurs the knee the fit needs. */
+    gp_record_none(r, "l2_line_bytes", "bytes",
+                   "not measured: a capacity sweep to 9x the L2 at 5 strides costs seconds; the table keeps "
+                   "the published line");
     return gp_ok();
 }
 
@@ -818,13 +964,18 @@ static gp_status cache_latency_check(const gp_record *rec, const gp_device_info 
                        l2->value, dr->value);
     if (l1 && !(l1->value > 1))
         return gp_fail(GP_ERR_CHECK, "cache_latency: L1 latency %.2f cycles is not a load latency", l1->value);
-    const char *lines[] = {"l1_line_bytes", "l2_line_bytes"};
-    for (int i = 0; i < 2; i++) {
+    const char *lines[] = {"l1_sector_bytes", "l2_sector_bytes", "l1_line_bytes", "l2_line_bytes"};
+    for (int i = 0; i < 4; i++) {
         const gp_value *v = found(rec, lines[i]);
         if (v && !pow2_in(v->value, 16, 512))
             return gp_fail(GP_ERR_CHECK, "cache_latency: %s = %.0f is not a power of two in 16..512",
                            lines[i], v->value);
     }
+    /* A sector is a part of a line. */
+    const gp_value *sec = found(rec, "l1_sector_bytes"), *line = found(rec, "l1_line_bytes");
+    if (sec && line && sec->value > line->value)
+        return gp_fail(GP_ERR_CHECK, "cache_latency: L1 sector %.0f B exceeds the L1 line %.0f B", sec->value,
+                       line->value);
     const gp_value *l2b = found(rec, "l2_bytes");
     if (l2b && dev->l2_bytes > 0) {
         double ratio = l2b->value / (double)dev->l2_bytes;
@@ -839,12 +990,14 @@ static gp_status cache_latency_check(const gp_record *rec, const gp_device_info 
 /* The tuning-table rows this probe measures (record value -> section.key). */
 static const gp_probe_row cache_latency_table_rows[] = {
     {"l1_bytes", "cache.l1", "bytes"},
-    /* The stride knee finds the granule a miss fetches (its record key says
-     * line for history): the sector, not the allocation line. */
-    {"l1_line_bytes", "cache.l1", "sector_bytes"},
+    /* The stride knee finds the granule a miss fetches: the sector.  The
+     * capacity knees against stride find the allocation line. */
+    {"l1_sector_bytes", "cache.l1", "sector_bytes"},
+    {"l1_line_bytes", "cache.l1", "line_bytes"},
     {"l1_latency_cycles", "cache.l1", "latency_cycles"},
     {"l2_bytes", "cache.l2", "bytes"},
-    {"l2_line_bytes", "cache.l2", "sector_bytes"},
+    /* l2_line_bytes is not measured (none): the table keeps the published line. */
+    {"l2_sector_bytes", "cache.l2", "sector_bytes"},
     {"l2_latency_cycles", "cache.l2", "latency_cycles"},
     {"l2_far_latency_cycles", "cache.l2", "far_latency_cycles"},
     {"dram_latency_cycles", "dram", "latency_cycles"},
@@ -863,6 +1016,8 @@ static const gp_probe_plot cache_latency_plots[] = {
     {"stride", "stride_bytes", CACHE_LAT_Y, 1, 0, "Load latency vs stride (line size)",
      "stride between loads (bytes)", "latency (cycles per load)", GP_PLOT_YZERO | GP_PLOT_XBYTES,
      "bypass_l1{0=L2-resident footprint, L1 on;1=DRAM footprint, L1 bypassed}", NULL},
+    {"line_capacity", "footprint_bytes", CACHE_LAT_Y, 1, 0, "L1 capacity knee vs stride (allocation line)",
+     "footprint (bytes)", "latency (cycles per load)", GP_PLOT_YZERO | GP_PLOT_XBYTES, "stride_bytes", NULL},
     /* A guess for a series not named above: skipped when the columns differ. */
     {"*", CACHE_BYTES_X, "cycles|latency_cycles|cycles_per_load|ns|latency_ns", 1, 0,
      "Latency vs footprint", NULL, NULL, GP_PLOT_YZERO, NULL, NULL},

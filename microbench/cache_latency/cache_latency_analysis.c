@@ -166,6 +166,131 @@ double gp_mem_line_knee(const double *stride, const double *lat, size_t n, doubl
 }
 
 
+/* ---- Allocation line from capacity knees */
+
+double gp_mem_line_touched_fraction(double stride, double line)
+{
+    if (!(stride > 0) || !(line > 0))
+        return NAN;
+    return stride <= line ? 1.0 : line / stride;
+}
+
+double gp_mem_knee_threshold(double level_latency, double next_latency)
+{
+    if (!isfinite(level_latency) || !isfinite(next_latency) || !(next_latency > level_latency))
+        return NAN;
+    return level_latency + GP_MEM_KNEE_RISE * (next_latency - level_latency);
+}
+
+double gp_mem_capacity_knee(const double *x, const double *y, size_t n, double threshold)
+{
+    if (n < 2 || !isfinite(threshold))
+        return NAN;
+    for (size_t i = 0; i < n; i++) {
+        if (!isfinite(y[i]) || !(x[i] > 0))
+            return NAN;
+        if (y[i] < threshold)
+            continue;
+        /* Above: a knee only when a point below precedes it and the next
+         * point confirms it (a lone spike below the knee is skipped). */
+        if (i == 0)
+            return NAN;
+        if (i + 1 >= n)
+            return NAN;
+        if (!(y[i + 1] >= threshold))
+            continue;
+        double a = log(x[i - 1]), b = log(x[i]);
+        double t = (threshold - y[i - 1]) / (y[i] - y[i - 1]);
+        return exp(a + clamp01(t) * (b - a));
+    }
+    return NAN;
+}
+
+/* C and the RMS residual in log for one candidate line. */
+static double line_residual(const double *ls, const double *lk, size_t m, double line, double *capacity)
+{
+    double mean = 0, ss = 0;
+    for (size_t i = 0; i < m; i++)
+        mean += lk[i] - log(fmax(1.0, exp(ls[i]) / line));
+    mean /= (double)m;
+    for (size_t i = 0; i < m; i++) {
+        double r = lk[i] - log(fmax(1.0, exp(ls[i]) / line)) - mean;
+        ss += r * r;
+    }
+    *capacity = exp(mean);
+    return sqrt(ss / (double)m);
+}
+
+int gp_mem_line_fit_knees(const double *stride, const double *knee, size_t n, double sector,
+                          gp_mem_line_fit *out)
+{
+    memset(out, 0, sizeof *out);
+    out->line = out->capacity = out->residual = out->runner_up = out->runner_up_residual = NAN;
+    long sec = isfinite(sector) && sector >= 1 && sector <= 65536 ? lround(sector) : 0;
+    if (sec <= 0 || (sec & (sec - 1))) {
+        snprintf(out->reason, sizeof out->reason, "sector %g B is not a power of two: no candidate lines", sector);
+        return 0;
+    }
+    double ls[64], lk[64], smax = 0;
+    size_t m = 0;
+    for (size_t i = 0; i < n && m < 64; i++)
+        if (isfinite(stride[i]) && stride[i] > 0 && isfinite(knee[i]) && knee[i] > 0) {
+            ls[m] = log(stride[i]);
+            lk[m++] = log(knee[i]);
+            smax = fmax(smax, stride[i]);
+        }
+    out->nknees = m;
+    if (m < GP_MEM_LINE_MIN_KNEES) {
+        snprintf(out->reason, sizeof out->reason, "%zu capacity knees found (of %zu strides), need >= %d", m, n,
+                 GP_MEM_LINE_MIN_KNEES);
+        return 0;
+    }
+    /* Candidates: sector, 2 sector, ... up to twice the power of two at or
+     * above the largest stride: the last two both predict flat knees. */
+    double top = 1;
+    while (top < smax)
+        top *= 2;
+    top *= 2;
+    size_t best = 0;
+    for (double L = (double)sec; L <= top && out->ncand < GP_MEM_LINE_MAX_CANDIDATES; L *= 2) {
+        size_t c = out->ncand++;
+        double cap;
+        out->cand[c] = L;
+        out->cand_residual[c] = line_residual(ls, lk, m, L, &cap);
+        /* Ties go to the smaller line (the first seen). */
+        if (out->cand_residual[c] < out->cand_residual[best] - 1e-12 || c == 0) {
+            best = c;
+            out->capacity = cap;
+        }
+    }
+    if (out->ncand < 2) {
+        snprintf(out->reason, sizeof out->reason, "the largest stride %g B is below the sector %ld B", smax, sec);
+        return 0;
+    }
+    out->residual = out->cand_residual[best];
+    for (size_t c = 0; c < out->ncand; c++)
+        if (c != best && (!isfinite(out->runner_up_residual) || out->cand_residual[c] < out->runner_up_residual)) {
+            out->runner_up_residual = out->cand_residual[c];
+            out->runner_up = out->cand[c];
+        }
+    double need = GP_MEM_LINE_SEPARATION * fmax(out->residual, GP_MEM_LINE_NOISE_FLOOR);
+    if (!(out->residual <= GP_MEM_LINE_MAX_RESIDUAL)) {
+        snprintf(out->reason, sizeof out->reason,
+                 "the knees follow C max(1, s / L) for no line: best L = %.0f B leaves an RMS log residual %.3f "
+                 "(need <= %.2f)", out->cand[best], out->residual, GP_MEM_LINE_MAX_RESIDUAL);
+        return 0;
+    }
+    if (!(out->runner_up_residual >= need)) {
+        snprintf(out->reason, sizeof out->reason,
+                 "the knees do not separate L = %.0f B (RMS log residual %.3f) from L = %.0f B (%.3f; need >= "
+                 "%.3f): the largest stride, %g B, must exceed the line by enough to move the knee",
+                 out->cand[best], out->residual, out->runner_up, out->runner_up_residual, need, smax);
+        return 0;
+    }
+    out->line = out->cand[best];
+    return 1;
+}
+
 /* ---- DRAM latency by L2 partition */
 
 static int usable(double v)

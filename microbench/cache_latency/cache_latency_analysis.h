@@ -73,6 +73,66 @@ double gp_mem_line_knee(const double *stride, const double *lat, size_t n, doubl
                         double *confidence);
 
 
+/* Allocation (tag) line from capacity knees.  A random chase that touches
+ * one 8-byte word every s bytes touches every line of its footprint while
+ * s <= L (two words s apart cannot skip a line of L >= s bytes) and one line
+ * in s / L when s > L (no line holds two words; words never straddle a line):
+ * the fraction of lines touched is exactly min(1, L / s).  A cache of C bytes
+ * in lines of L therefore holds a footprint up to C x max(1, s / L): the
+ * capacity knee stays at C for s <= L and moves out with s past it.  The
+ * strides are odd multiples of the sector so the touched lines spread over
+ * every set (a power-of-two stride would leave sets unused and move the knee
+ * back in). */
+double gp_mem_line_touched_fraction(double stride, double line);
+
+/* Capacity knee of one stride's footprint sweep: the footprint (x ascending)
+ * at which the latency first crosses `threshold` (gp_mem_knee_threshold) and stays above it at the
+ * next point, interpolated linearly in log footprint between the last point
+ * below and the first above.  NaN when the first point is already above
+ * (no level below the knee was seen), when the curve never crosses, or when
+ * only the last point crosses (not confirmed). */
+double gp_mem_capacity_knee(const double *x, const double *y, size_t n, double threshold);
+
+/* The threshold of the knee: a quarter of the way from the level's hit
+ * latency up to the next level's.  Low enough to mark where the latency
+ * rises from the level (in an LRU cache of W ways the quarter is reached
+ * about 1 / (4 W) of the capacity past it), high enough above the plateau's
+ * noise (32 +- 1 cycles against 94 on the H200's L1). */
+#define GP_MEM_KNEE_RISE 0.25
+double gp_mem_knee_threshold(double level_latency, double next_latency);
+
+/* The fit: for each candidate L (powers of two from the sector up to twice
+ * the largest stride's power of two, so that at least two candidates predict
+ * flat knees), the capacity C that fits log knee best (the mean of
+ * log knee - log max(1, s / L)) and the RMS of what is left.  The best L
+ * stands when its residual is <= GP_MEM_LINE_MAX_RESIDUAL and every other
+ * candidate's residual is >= GP_MEM_LINE_SEPARATION x max(the best's,
+ * GP_MEM_LINE_NOISE_FLOOR): otherwise the knees do not separate the
+ * candidates and the line is none, with the reason. */
+#define GP_MEM_LINE_MIN_KNEES 3
+#define GP_MEM_LINE_MAX_RESIDUAL 0.15
+#define GP_MEM_LINE_SEPARATION 2.5
+#define GP_MEM_LINE_NOISE_FLOOR 0.03
+#define GP_MEM_LINE_MAX_CANDIDATES 16
+
+typedef struct gp_mem_line_fit {
+    double line;               /* bytes; NaN when none */
+    double capacity;           /* bytes: C of the best candidate (NaN when no fit) */
+    double residual;           /* RMS of log(knee / (C max(1, s / L))) at the best candidate */
+    double runner_up;          /* the candidate with the next smallest residual (NaN: none) */
+    double runner_up_residual;
+    size_t nknees;             /* finite, positive knees used */
+    size_t ncand;
+    double cand[GP_MEM_LINE_MAX_CANDIDATES], cand_residual[GP_MEM_LINE_MAX_CANDIDATES];
+    char reason[256];          /* why none ("" when found) */
+} gp_mem_line_fit;
+
+/* Fit L to n (stride, knee) pairs; knees that are NaN are skipped.  `sector`
+ * (bytes, a power of two > 0) is the smallest candidate.  Returns 1 when a
+ * line was found (out->line finite), else 0 with out->reason. */
+int gp_mem_line_fit_knees(const double *stride, const double *knee, size_t n, double sector,
+                          gp_mem_line_fit *out);
+
 /* DRAM latency by L2 partition.  A one-thread walk over cold sample lines
  * times, per line, the first load (t_first: an L2 miss served by DRAM) and
  * an immediate L1-bypassing re-load (t_second: an L2 hit, in the near or the

@@ -151,3 +151,81 @@ GP_TEST(probe_rows_and_plots_well_formed)
     GP_CHECK(nplots > 0);
     return 0;
 }
+
+/* Replace the first `find` in file `path` by `with`; 1 on success. */
+static int edit_file(const char *path, const char *find, const char *with)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return 0;
+    static char buf[1 << 20], out[(1 << 20) + 4096];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = 0;
+    char *at = strstr(buf, find);
+    if (!at || n + strlen(with) >= sizeof out)
+        return 0;
+    size_t head = (size_t)(at - buf);
+    memcpy(out, buf, head);
+    strcpy(out + head, with);
+    strcat(out + head, at + strlen(find));
+    f = fopen(path, "wb");
+    if (!f)
+        return 0;
+    int ok = fputs(out, f) >= 0;
+    return fclose(f) == 0 && ok;
+}
+
+/* Cache lines mean one thing (issue 13): the probe's sector (stride knee)
+ * feeds sector_bytes and its allocation line (capacity knees) line_bytes; a
+ * record without a line leaves the published line. */
+GP_TEST(characterize_line_and_sector_keys)
+{
+    char rec[512], tables[512], dir[] = "/tmp/gp_lines_XXXXXX", path[1024];
+    GP_CHECK(gp_test_source_path(rec, sizeof rec, "tests/data/h200/records"));
+    GP_CHECK(gp_test_source_path(tables, sizeof tables, "tables"));
+    static gp_table t;
+    GP_CHECK(gp_characterize_table(rec, tables, rules, &t, NULL, 0, NULL).code == GP_OK);
+    const gp_table_entry *e = gp_table_find(&t, "cache.l1", "sector_bytes");
+    GP_CHECK(e && e->d == 32 && strstr(e->prov, "measured cache_latency"));
+    e = gp_table_find(&t, "cache.l2", "sector_bytes");
+    GP_CHECK(e && e->d == 64 && strstr(e->prov, "measured cache_latency"));
+    e = gp_table_find(&t, "cache.l1", "line_bytes");
+    GP_CHECK(e && e->d == 128 && strstr(e->prov, "published"));
+    e = gp_table_find(&t, "cache.l2", "line_bytes");
+    GP_CHECK(e && e->d == 128 && strstr(e->prov, "published"));
+    /* A record with a measured line of 128 B. */
+    GP_CHECK(mkdtemp(dir) != NULL);
+    GP_CHECK(copy_dir(rec, dir));
+    snprintf(path, sizeof path, "%s/cache_latency.json", dir);
+    GP_CHECK(edit_file(path, "{\"key\": \"l1_sector_bytes\"",
+                       "{\"key\": \"l1_line_bytes\", \"value\": 128, \"unit\": \"bytes\", \"spread\": null, "
+                       "\"detected\": true, \"unstable\": false, \"method\": \"fit of knee = C max(1, s/L)\", "
+                       "\"note\": \"\"},\n    {\"key\": \"l1_sector_bytes\""));
+    static gp_table m;
+    gp_status st = gp_characterize_table(dir, tables, rules, &m, NULL, 0, NULL);
+    if (st.code)
+        fprintf(stderr, "%s\n", st.msg);
+    GP_CHECK(st.code == GP_OK);
+    e = gp_table_find(&m, "cache.l1", "line_bytes");
+    GP_CHECK(e && e->d == 128 && strstr(e->prov, "measured cache_latency"));
+    e = gp_table_find(&m, "cache.l1", "sector_bytes");
+    GP_CHECK(e && e->d == 32 && strstr(e->prov, "measured cache_latency"));
+    /* Not measured: none with the probe's reason, never the sector. */
+    GP_CHECK(edit_file(path, "{\"key\": \"l1_line_bytes\", \"value\": 128, \"unit\": \"bytes\", \"spread\": null, "
+                             "\"detected\": true, \"unstable\": false, \"method\": \"fit of knee = C max(1, s/L)\", "
+                             "\"note\": \"\"}",
+                       "{\"key\": \"l1_line_bytes\", \"value\": null, \"unit\": \"bytes\", \"spread\": null, "
+                       "\"detected\": false, \"unstable\": false, \"method\": \"\", \"note\": \"the knees do not "
+                       "separate L = 256 B from L = 512 B\"}"));
+    st = gp_characterize_table(dir, tables, rules, &m, NULL, 0, NULL);
+    if (st.code)
+        fprintf(stderr, "%s\n", st.msg);
+    GP_CHECK(st.code == GP_OK);
+    e = gp_table_find(&m, "cache.l1", "line_bytes");
+    GP_CHECK(e && e->is_none && strstr(e->prov, "not detected"));
+    char cmd[1100];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    GP_CHECK(system(cmd) == 0);
+    return 0;
+}
