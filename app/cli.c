@@ -22,6 +22,7 @@ const char *gp_cli_usage(void)
            "  fleet DIR...         compare many GPUs' results folders per device model: median, MAD,\n"
            "                       outliers, low clock or DRAM bandwidth [--threshold 3.5|5%] [--out DIR];\n"
            "                       exit 1 on an outlier (gpuprobe fleet --help)\n"
+           "  resources            CTest's resource spec (JSON) from the device list [--out FILE] [--slots N]\n"
            "  table show FILE      print a tuning table (after checking it)\n"
            "  table check FILE     check a tuning table: exit 2 with FILE:LINE: reason on a defect\n"
            "  table derive FILE [-o OUT]  fill the kernel sections of a facts table from its facts\n"
@@ -98,8 +99,8 @@ gp_status gp_cli_parse(int argc, char **argv_in, gp_cli *out)
     if (argc < 2)
         return gp_fail(GP_ERR_USAGE, "no command given");
     const char *cmd = argv[1];
-    static const char *const commands[] = {"info", "list", "run", "characterize", "report", "compare", "fleet",
-                                           "table", "verify", "bench", "tune", "help"};
+    static const char *const commands[] = {"info",  "list",    "run",    "characterize", "report", "compare",
+                                           "fleet", "resources", "table", "verify", "bench", "tune", "help"};
     int known = 0;
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         known |= !strcmp(cmd, commands[i]);
