@@ -32,19 +32,8 @@ copy() { # copy NAME: the first H200 run's records into $tmp/NAME
     mkdir -p "$tmp/$1" && cp "$h200"/*.json "$tmp/$1"/ || exit 1
 }
 lower() { # lower DIR FACTOR: scale the DRAM bandwidth values of DIR's memory_bandwidth.json
-    awk -v OFMT=%.9g -v CONVFMT=%.9g -v f="$2" '
-        function scale(key,    k, i, pre, rest) {
-            k = "\"key\": \"" key "\", \"value\": "
-            i = index($0, k)
-            if (!i) return
-            pre = substr($0, 1, i - 1 + length(k)); rest = substr($0, i + length(k))
-            $0 = pre ((rest + 0) * f) substr(rest, index(rest, ","))
-            changed++
-        }
-        { scale("bandwidth_gbs"); scale("triad_gbs"); print }
-        END { if (changed != 2) exit 1 }' "$1/memory_bandwidth.json" >"$1/mb.tmp" &&
-        mv "$1/mb.tmp" "$1/memory_bandwidth.json" ||
-        { echo "fleet_check.sh: no bandwidth_gbs and triad_gbs to lower in $1" >&2; exit 1; }
+    bash "$here/scale_values.sh" "$1/memory_bandwidth.json" "$1/memory_bandwidth.json" \
+        bandwidth_gbs "$2" triad_gbs "$2" || exit 1
 }
 h200s=("$h200" "$h200/repeat/run1" "$h200/repeat/run2")
 

@@ -88,18 +88,8 @@ sinfo -h -o %t | grep -Eq '^(idle|mix|alloc)' || fail "the node did not come up:
 # The recorded runs, one a task, and the lowered copy.
 h200=$src/docs/reports/h200
 mkdir -p "$work/lowered" && cp "$h200"/*.json "$work/lowered"/ || exit 1
-awk -v OFMT=%.9g -v CONVFMT=%.9g '
-    function scale(key,    k, i, pre, rest) {
-        k = "\"key\": \"" key "\", \"value\": "
-        i = index($0, k)
-        if (!i) return
-        pre = substr($0, 1, i - 1 + length(k)); rest = substr($0, i + length(k))
-        $0 = pre ((rest + 0) * 0.92) substr(rest, index(rest, ","))
-        changed++
-    }
-    { scale("bandwidth_gbs"); scale("triad_gbs"); print }
-    END { if (changed != 2) exit 1 }' "$h200/memory_bandwidth.json" >"$work/lowered/memory_bandwidth.json" ||
-    fail "no DRAM bandwidth to lower"
+bash "$src/tests/scale_values.sh" "$h200/memory_bandwidth.json" "$work/lowered/memory_bandwidth.json" \
+    bandwidth_gbs 0.92 triad_gbs 0.92 || fail "no DRAM bandwidth to lower"
 printf '%s\n' "$h200" "$h200/repeat/run1" "$h200/repeat/run2" "$src/tests/data/fleet/h100" "$work/lowered" \
     >"$work/replay.txt"
 
