@@ -19,6 +19,10 @@ const char *gp_cli_usage(void)
            "  report DIR           rebuild DIR/table.txt and DIR/report.{md,html} from the records in DIR\n"
            "  compare DIR_A DIR_B  compare two runs' records value by value within their spreads\n"
            "                       [--out FILE.md] [--tolerance-floor 0.005]; exit 1 when some differ\n"
+           "  fleet DIR...         compare many GPUs' results folders per device model: median, MAD,\n"
+           "                       outliers, low clock or DRAM bandwidth [--threshold 3.5|5%] [--out DIR];\n"
+           "                       exit 1 on an outlier (gpuprobe fleet --help)\n"
+           "  resources            CTest's resource spec (JSON) from the device list [--out FILE] [--slots N]\n"
            "  table show FILE      print a tuning table (after checking it)\n"
            "  table check FILE     check a tuning table: exit 2 with FILE:LINE: reason on a defect\n"
            "  table derive FILE [-o OUT]  fill the kernel sections of a facts table from its facts\n"
@@ -95,8 +99,8 @@ gp_status gp_cli_parse(int argc, char **argv_in, gp_cli *out)
     if (argc < 2)
         return gp_fail(GP_ERR_USAGE, "no command given");
     const char *cmd = argv[1];
-    static const char *const commands[] = {"info", "list", "run", "characterize", "report", "compare", "table",
-                                           "verify", "bench", "tune", "help"};
+    static const char *const commands[] = {"info",  "list",    "run",    "characterize", "report", "compare",
+                                           "fleet", "resources", "table", "verify", "bench", "tune", "help"};
     int known = 0;
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         known |= !strcmp(cmd, commands[i]);

@@ -10,10 +10,12 @@
 #include "fsutil.h"
 #include "gp_build_info.h"
 #include "derive.h"
+#include "fleet_cmd.h"
 #include "kernel.h"
 #include "kernel_cmds.h"
 #include "probe.h"
 #include "report.h"
+#include "resources_cmd.h"
 #include "resume.h"
 #include "runtime.h"
 #include "table.h"
@@ -146,6 +148,10 @@ int main(int argc, char **argv)
     gp_cli cli;
     if (argc >= 2 && !strcmp(argv[1], "compare")) /* two results folders: its own options */
         return gp_compare_main(argc, argv);
+    if (argc >= 2 && !strcmp(argv[1], "fleet")) /* many results folders: its own options */
+        return gp_fleet_main(argc, argv);
+    if (argc >= 2 && !strcmp(argv[1], "resources")) /* CTest's resource spec from the device list */
+        return gp_resources_main(argc, argv);
     gp_status st = gp_cli_parse(argc, argv, &cli);
     if (st.code != GP_OK) {
         fprintf(stderr, "gpuprobe: %s\n\n%s", st.msg, gp_cli_usage());

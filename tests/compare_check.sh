@@ -26,18 +26,7 @@ check() { # check RC PATTERN CMD...: one expectation; remember a failure
 case $case_ in
 modified)
     # Whatever the recorded values are: banks doubled, latency_cycles x 1.003.
-    awk -v OFMT=%.9g -v CONVFMT=%.9g '
-        function scale(key, f,    k, i, pre, rest) {
-            k = "\"key\": \"" key "\", \"value\": "
-            i = index($0, k)
-            if (!i) return
-            pre = substr($0, 1, i - 1 + length(k)); rest = substr($0, i + length(k))
-            $0 = pre ((rest + 0) * f) substr(rest, index(rest, ","))
-            changed++
-        }
-        { scale("banks", 2); scale("latency_cycles", 1.003); print }
-        END { if (changed != 2) exit 1 }' "$runA/lds.json" >"$runB/lds.json" ||
-        { echo "compare_check.sh: lds.json has no banks or latency_cycles value to change" >&2; exit 1; }
+    bash "$here/scale_values.sh" "$runA/lds.json" "$runB/lds.json" banks 2 latency_cycles 1.003 || exit 1
     check 1 '\| lds \| `banks` \| [0-9]+ banks \| [0-9]+ banks \| \+100% \| exact \| \*\*differs\*\* \|' \
         "$gpuprobe" compare "$runA" "$runB" --out "$tmp/out/repeat-runs.md"
     check 1 '; 1 differ; ' "$gpuprobe" compare "$runA" "$runB"

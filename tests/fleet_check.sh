@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# fleet_check.sh CASE GPUPROBE SOURCE_DIR: `gpuprobe fleet` on recorded runs,
+# through expect.sh.  The H200 runs: docs/reports/h200 and its two repeat
+# runs (one GPU measured three times: three GPUs of one model to the fleet);
+# the H100 run: tests/data/fleet/h100.
+#   models     H100 + H200: two models, grouped, one GPU each, not judged: exit 0
+#   lowered    the three H200 runs + a copy of the first with its DRAM bandwidth
+#              (bandwidth_gbs, triad_gbs) x 0.92: exit 1, the copy named as low
+#              DRAM bandwidth in stdout, fleet.md, the HTML's strip plot label
+#              and the JSON; the same fleet with the copy unchanged: exit 0
+#   percent    the lowered fleet under --threshold 10%: the 8 % is inside (the
+#              fleet still exits 1 there: a percent rule judges the best block
+#              size, an arg-max that moved 256 -> 512 -> 768 over the three
+#              runs, by the same 10 %, where the z rule scales it by its MAD);
+#              under --threshold 5%: the copy is named
+#   corrupt    a copy with memory_bandwidth.json cut short: exit 2 naming it
+#   missing    a copy without lds.json: exit 2 naming the folder and the probe
+set -u
+case_=$1 gpuprobe=$2 src=$3
+here=$(cd "$(dirname "$0")" && pwd)
+expect=(bash "$here/expect.sh")
+h200=$src/docs/reports/h200
+h100=$src/tests/data/fleet/h100
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/gp_fleet.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+check() { # check RC PATTERN CMD...: one expectation; remember a failure
+    echo "--- expect exit $1, /$2/: ${*:3}"
+    "${expect[@]}" "$@" || fail=1
+}
+copy() { # copy NAME: the first H200 run's records into $tmp/NAME
+    mkdir -p "$tmp/$1" && cp "$h200"/*.json "$tmp/$1"/ || exit 1
+}
+lower() { # lower DIR FACTOR: scale the DRAM bandwidth values of DIR's memory_bandwidth.json
+    bash "$here/scale_values.sh" "$1/memory_bandwidth.json" "$1/memory_bandwidth.json" \
+        bandwidth_gbs "$2" triad_gbs "$2" || exit 1
+}
+h200s=("$h200" "$h200/repeat/run1" "$h200/repeat/run2")
+
+case $case_ in
+models)
+    check 0 "fleet: 2 GPUs, 2 model\(s\); 0 value\(s\) outside" "$gpuprobe" fleet "$h100" "$h200"
+    check 0 "model NVIDIA H100 80GB HBM3 \(sm_90\): 1 GPU\(s\), too few to judge" "$gpuprobe" fleet "$h100" "$h200"
+    check 0 "model NVIDIA H200 \(sm_90\): 1 GPU\(s\), too few to judge" "$gpuprobe" fleet "$h100" "$h200"
+    # The H100 next to three H200 runs: still its own model, never an H200 outlier.
+    check 0 "fleet: 4 GPUs, 2 model\(s\); 0 value\(s\) outside" "$gpuprobe" fleet "${h200s[@]}" "$h100"
+    ;;
+lowered)
+    copy same
+    check 0 "fleet: 4 GPUs, 1 model\(s\); 0 value\(s\) outside" "$gpuprobe" fleet "${h200s[@]}" "$tmp/same"
+    copy lowered
+    lower "$tmp/lowered" 0.92
+    check 1 "outlier: lowered memory_bandwidth.bandwidth_gbs = [0-9.]+ GB/s \(low; .*-8\.[0-9]+ %\) \[health\]" \
+        "$gpuprobe" fleet "${h200s[@]}" "$tmp/lowered" --out "$tmp/report"
+    check 1 "1 low clock or DRAM bandwidth" "$gpuprobe" fleet "${h200s[@]}" "$tmp/lowered"
+    # Only the lowered copy is named: the three real runs stay inside.
+    out=$("$gpuprobe" fleet "${h200s[@]}" "$tmp/lowered" | grep "outlier:")
+    if grep -v "outlier: lowered memory_bandwidth\.\(bandwidth\|triad\)_gbs" <<<"$out" | grep -q .; then
+        echo "fleet_check.sh: outliers beyond the lowered DRAM bandwidth: $out" >&2; fail=1
+    fi
+    check 0 "low DRAM bandwidth" cat "$tmp/report/fleet.md"
+    check 0 "class=\"label\"[^>]*>lowered</text>" cat "$tmp/report/fleet.html"
+    check 0 "\"health_flags\": 1," cat "$tmp/report/fleet.json"
+    ls "$tmp/report"/*.tmp 2>/dev/null && { echo "fleet_check.sh: a .tmp file left" >&2; fail=1; }
+    ;;
+percent)
+    copy lowered
+    lower "$tmp/lowered" 0.92
+    check 1 "fleet: 4 GPUs" "$gpuprobe" fleet "${h200s[@]}" "$tmp/lowered" --threshold 10%
+    if "$gpuprobe" fleet "${h200s[@]}" "$tmp/lowered" --threshold 10% | grep -q "outlier: lowered"; then
+        echo "fleet_check.sh: an 8 % lower bandwidth is outside a 10 % threshold" >&2; fail=1
+    fi
+    check 1 "outlier: lowered memory_bandwidth.bandwidth_gbs" "$gpuprobe" fleet "${h200s[@]}" "$tmp/lowered" \
+        --threshold 5%
+    check 2 "--threshold: 'x5' is not a robust z" "$gpuprobe" fleet "${h200s[@]}" --threshold x5
+    ;;
+corrupt)
+    copy corrupt
+    head -c 300 "$h200/memory_bandwidth.json" >"$tmp/corrupt/memory_bandwidth.json"
+    check 2 "corrupt/memory_bandwidth.json:[0-9]+:[0-9]+" "$gpuprobe" fleet "${h200s[@]}" "$tmp/corrupt"
+    check 2 "results folder '/nonexistent-gpu' does not exist" "$gpuprobe" fleet "$h200" /nonexistent-gpu
+    ;;
+missing)
+    copy missing
+    rm "$tmp/missing/lds.json"
+    check 2 "results folder '.*/missing' has no record of probe 'lds' \(missing lds.json" \
+        "$gpuprobe" fleet "${h200s[@]}" "$tmp/missing"
+    ;;
+*)
+    echo "fleet_check.sh: unknown case '$case_'" >&2
+    exit 2
+    ;;
+esac
+exit $fail
