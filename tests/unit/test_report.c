@@ -198,7 +198,7 @@ GP_TEST(svg_well_formed)
 {
     double x[6] = {1, 2, 3, 4, 5, 6}, y1[6] = {1, 4, NAN, 16, 25, 36}, y2[6] = {2, 3, 4, 5, INFINITY, 7};
     double xs[4] = {3, 1, 2, 5}, ys[4] = {1, 2, 3, 4}; /* not a sweep: markers only */
-    gp_plot_series s[3] = {{"squares <&>", x, y1, 6}, {"line", x, y2, 6}, {"scatter", xs, ys, 4}};
+    gp_plot_series s[3] = {{"squares <&>", x, y1, 6, 0, 0}, {"line", x, y2, 6, 0, 0}, {"scatter", xs, ys, 4, 0, 0}};
     gp_plot p = {.title = "Title & \"quotes\"", .xlabel = "x <units>", .ylabel = "y", .series = s, .nseries = 3};
     char *out = render(&p);
     GP_CHECK(out != NULL);
@@ -278,7 +278,7 @@ GP_TEST(svg_log_axis)
     GP_CHECK(n >= 2 && t[0] >= lo && t[n - 1] <= hi);
     /* A footprint sweep on log x: the non-positive x is skipped, not plotted at -inf. */
     double x[5] = {0, 1e3, 1e5, 1e7, 1e9}, y[5] = {5, 30, 200, 600, 700};
-    gp_plot_series s = {"lat", x, y, 5};
+    gp_plot_series s = {"lat", x, y, 5, 0, 0};
     gp_plot p = {.title = "Latency vs footprint", .xlabel = "footprint_bytes", .ylabel = "cycles", .logx = 1,
                  .series = &s, .nseries = 1};
     char *out = render(&p);
@@ -311,7 +311,7 @@ GP_TEST(svg_degenerate_range)
     /* One point; all equal; all NaN; no series at all. */
     double x1[1] = {3}, y1[1] = {3}, xe[4] = {1, 2, 3, 4}, ye[4] = {2, 2, 2, 2};
     double xn[2] = {NAN, NAN}, yn[2] = {1, NAN};
-    gp_plot_series s[3] = {{"one", x1, y1, 1}, {"flat", xe, ye, 4}, {"nan", xn, yn, 2}};
+    gp_plot_series s[3] = {{"one", x1, y1, 1, 0, 0}, {"flat", xe, ye, 4, 0, 0}, {"nan", xn, yn, 2, 0, 0}};
     for (int k = 0; k < 4; k++) {
         gp_plot p = {.title = "degenerate", .xlabel = "x", .ylabel = "y", .logx = k == 1, .logy = k == 1,
                      .series = k < 3 ? &s[k] : NULL, .nseries = k < 3 ? 1 : 0};
@@ -641,7 +641,7 @@ GP_TEST(svg_pow2_axes_and_options)
         x[i] = 1024.0 * pow(2, i);
         y[i] = 100 + i;
     }
-    gp_plot_series s = {"lat", x, y, 23};
+    gp_plot_series s = {"lat", x, y, 23, 0, 0};
     gp_plot p = {.title = "t", .xlabel = "footprint (bytes)", .ylabel = "latency (cycles)", .logx = 1, .xbytes = 1,
                  .series = &s, .nseries = 1};
     char *out = render(&p);
@@ -658,7 +658,7 @@ GP_TEST(svg_pow2_axes_and_options)
 
     /* Conflict degrees 1..32 on a power-of-two log axis, markers only. */
     double sx[6] = {1, 2, 3, 4, 5, 32}, sy[6] = {1, 2, 1, 4, 1, 32};
-    gp_plot_series ss[2] = {{"4-byte", sx, sy, 6}, {"8-byte", sx, sy, 5}};
+    gp_plot_series ss[2] = {{"4-byte", sx, sy, 6, 0, 0}, {"8-byte", sx, sy, 5, 0, 0}};
     gp_plot q = {.title = "deg", .xlabel = "stride", .ylabel = "degree (ways)", .logy = 1, .ypow2 = 1,
                  .points_only = 1, .series = ss, .nseries = 2};
     out = render(&q);
@@ -672,7 +672,7 @@ GP_TEST(svg_pow2_axes_and_options)
     gp_plot_series many[5];
     const char *names[5] = {"read", "write", "copy", "triad", "read, blocks rotating over the data (no L1 reuse)"};
     for (int i = 0; i < 5; i++)
-        many[i] = (gp_plot_series){names[i], x, y, 23};
+        many[i] = (gp_plot_series){names[i], x, y, 23, 0, 0};
     gp_plot m = {.title = "bw", .xlabel = "x", .ylabel = "y", .series = many, .nseries = 5};
     out = render(&m);
     GP_CHECK(out && count(out, "class=\"key\"") == 5);
