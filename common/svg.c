@@ -383,25 +383,24 @@ void gp_svg_place_marks(const double *ax, const double *ay, const char *const *t
         b->w = text_w(texts[i]);
         b->end = ax[i] + b->w > right;
         b->x = b->end ? fmax(ax[i], left + b->w) : fmax(ax[i], left);
-        double y0 = fmin(fmax(ay[i], top + 12), bottom - 2), y = y0;
-        for (int step = 0, dir = 1; step < 64; step++) {
-            double x0 = b->end ? b->x - b->w : b->x, x1 = x0 + b->w;
+        double x0 = b->end ? b->x - b->w : b->x, x1 = x0 + b->w;
+        double y0 = fmin(fmax(ay[i], top + 12), bottom - 2);
+        b->y = y0;
+        /* Rows tried in turn: the anchor's, one up, one down, two up, ... */
+        for (int k = 0; k < 41; k++) {
+            double y = y0 + GP_SVG_MARK_ROW * ((k + 1) / 2) * (k % 2 ? -1 : 1);
+            if (y < top + 12 || y > bottom - 2)
+                continue;
             int clash = 0;
             for (int j = 0; j < i && !clash; j++) {
                 double j0 = out[j].end ? out[j].x - out[j].w : out[j].x, j1 = j0 + out[j].w;
                 clash = x0 < j1 + 4 && j0 < x1 + 4 && fabs(out[j].y - y) < GP_SVG_MARK_ROW;
             }
-            if (!clash)
+            if (!clash) {
+                b->y = y;
                 break;
-            y += dir * GP_SVG_MARK_ROW;
-            if (y > bottom - 2) { /* out of room below: go up from the anchor instead */
-                dir = -1;
-                y = y0 - GP_SVG_MARK_ROW;
             }
-            if (y < top + 12)
-                break; /* no free row: overlap rather than leave the frame */
         }
-        b->y = y;
     }
 }
 
@@ -488,14 +487,18 @@ gp_status gp_svg_plot(FILE *f, const gp_plot *p)
     int legend = 0;
     for (int s = 0; s < p->nseries; s++)
         legend |= p->nseries > 1 && p->series[s].label && p->series[s].label[0];
-    double ml = 74, mr = 22, mb = 48;
+    double ml = p->yunit ? 92 : 74, mr = 22, mb = 48; /* tick labels with units are wider */
     if (W < ml + mr + 40)
         W = (int)(ml + mr + 40);
+    /* The legend lists the labelled series (a roof named on the plot has no entry). */
     const char *labels[LEGEND_MAX];
     double lx[LEGEND_MAX];
-    int lrow[LEGEND_MAX], nleg = p->nseries < LEGEND_MAX ? p->nseries : LEGEND_MAX, rows = 0;
-    for (int s = 0; s < nleg; s++)
-        labels[s] = p->series[s].label;
+    int lrow[LEGEND_MAX], lser[LEGEND_MAX], nleg = 0, rows = 0;
+    for (int s = 0; s < p->nseries && nleg < LEGEND_MAX; s++)
+        if (p->series[s].label && p->series[s].label[0]) {
+            lser[nleg] = s;
+            labels[nleg++] = p->series[s].label;
+        }
     if (legend)
         rows = legend_layout(labels, nleg, ml, W - mr, lx, lrow);
     double mt = 34 + 18.0 * rows;
@@ -558,8 +561,8 @@ gp_status gp_svg_plot(FILE *f, const gp_plot *p)
     fprintf(f, "</text>\n<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" fill=\"#111\">", (ml + W - mr) / 2,
             H - 10);
     axis_label(f, p->xlabel, ax.log);
-    fprintf(f, "</text>\n<text x=\"16\" y=\"%.1f\" text-anchor=\"middle\" fill=\"#111\" "
-               "transform=\"rotate(-90 16 %.1f)\">",
+    fprintf(f, "</text>\n<text x=\"14\" y=\"%.1f\" text-anchor=\"middle\" fill=\"#111\" "
+               "transform=\"rotate(-90 14 %.1f)\">",
             (mt + H - mb) / 2, (mt + H - mb) / 2);
     axis_label(f, p->ylabel, ay.log);
     fprintf(f, "</text>\n");
@@ -612,10 +615,11 @@ gp_status gp_svg_plot(FILE *f, const gp_plot *p)
 
     /* Legend: rows under the title, so it never hides data. */
     if (legend)
-        for (int s = 0; s < nleg; s++) {
+        for (int e = 0; e < nleg; e++) {
+            int s = lser[e];
             const gp_plot_series *ps = &p->series[s];
             const char *color = palette[(ps->color > 0 ? ps->color - 1 : s) % NCOLORS];
-            double x = lx[s], y = 38 + 18.0 * lrow[s];
+            double x = lx[e], y = 38 + 18.0 * lrow[e];
             if (!p->points_only && !(ps->style & GP_SERIES_NO_LINE))
                 fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
                            "stroke-width=\"1.8\"%s/>\n",
@@ -626,7 +630,7 @@ gp_status gp_svg_plot(FILE *f, const gp_plot *p)
             else
                 marker(f, "key", s, x + 11, y, 3.3, color);
             fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" fill=\"#111\">", x + 27, y + 4);
-            gp_xml_escape(f, labels[s] ? labels[s] : "");
+            gp_xml_escape(f, labels[e]);
             fprintf(f, "</text>\n");
         }
     fprintf(f, "</svg>\n");
