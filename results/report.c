@@ -519,11 +519,11 @@ static void default_command(report *R, const gp_report_opts *o)
 
 static gp_status load_folder(report *R, const char *dir, const char *out_dir, const char *tables_dir)
 {
-    if (gp_fs_exists(dir))
-        GP_TRY(gp_fs_require_dir(dir, "name the results directory that holds the probe records"));
     R->results_dir = dir;
     R->out_dir = out_dir;
     R->tables_dir = tables_dir;
+    if (gp_fs_exists(dir))
+        GP_TRY(gp_fs_require_dir(dir, "name the results directory that holds the probe records"));
     GP_TRY(rp_load(R));
     snprintf(R->label, sizeof R->label, "%s", R->probes[0].rec.dev.name[0] ? R->probes[0].rec.dev.name : "?");
     return gp_ok();
@@ -559,9 +559,9 @@ gp_status gp_report_write_opts(const char *results_dir, const char *out_dir, con
         snprintf(R.label, sizeof R.label, "%s", R.results_name);
         snprintf(O.label, sizeof O.label, "%s", O.results_name);
     }
-    if (o && o->command)
+    if (st.code == GP_OK && o && o->command)
         snprintf(R.cmd, sizeof R.cmd, "%s", o->command);
-    else
+    else if (st.code == GP_OK)
         default_command(&R, o);
     if (st.code == GP_OK)
         st = rp_head_build(&R);
@@ -577,8 +577,7 @@ gp_status gp_report_write_opts(const char *results_dir, const char *out_dir, con
         st = write_file(&R, "report.md", GP_DOC_MD);
     rp_head_free(&O);
     rp_head_free(&R);
-    if (R.other)
-        rp_free(&O);
+    rp_free(&O); /* a zeroed folder frees nothing */
     rp_free(&R);
     return st;
 }
