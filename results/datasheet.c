@@ -81,7 +81,7 @@ void gp_ds_format_bytes(char *out, size_t n, double b)
         snprintf(out, n, "%.1f %s", v, units[k]);
 }
 
-static const gp_record *find_rec(const gp_record *const *recs, int n, const char *probe)
+const gp_record *gp_ds_record_of(const gp_record *const *recs, int n, const char *probe)
 {
     for (int i = 0; i < n; i++)
         if (recs[i] && !strcmp(recs[i]->probe, probe))
@@ -96,7 +96,7 @@ static const gp_value *good(const gp_record *r, const char *key)
     return v && v->detected && isfinite(v->value) ? v : NULL;
 }
 
-static double measured_clock(const gp_record *r)
+double gp_ds_measured_mhz(const gp_record *r)
 {
     if (r->have_clock && r->clock_after.measured_mhz > 0)
         return r->clock_after.measured_mhz;
@@ -110,7 +110,7 @@ static void fill(gp_ds_row *row, const ds_spec *s, const gp_record *r)
     const gp_value *v = good(r, s->key), *v2 = good(r, s->key2), *v3 = good(r, s->key3);
     char a[64], b[64];
     if (s->fmt == DS_CLOCK) {
-        double mhz = measured_clock(r);
+        double mhz = gp_ds_measured_mhz(r);
         if (!isfinite(mhz)) {
             row->missing = 1;
             snprintf(row->value, sizeof row->value, "not measured: the %s record has no clock reading", s->probe);
@@ -136,7 +136,7 @@ static void fill(gp_ds_row *row, const ds_spec *s, const gp_record *r)
         snprintf(row->value, sizeof row->value, "%.0f %s", v->value, s->unit);
         break;
     case DS_FLOPS: {
-        double mhz = measured_clock(r);
+        double mhz = gp_ds_measured_mhz(r);
         if (!isfinite(mhz))
             mhz = r->dev.core_clock_mhz;
         row->num = 2.0 * v->value * r->dev.compute_units * mhz * 1e6;
@@ -216,7 +216,7 @@ void gp_datasheet_build(const gp_record *const *recs, int n, const gp_table *shi
         row->label = s->label;
         row->probe = s->probe;
         row->num = NAN;
-        const gp_record *r = find_rec(recs, n, s->probe);
+        const gp_record *r = gp_ds_record_of(recs, n, s->probe);
         if (r) {
             fill(row, s, r);
         } else {

@@ -29,6 +29,12 @@ typedef struct gp_datasheet {
  * whose provenance is `published` fill the published column. */
 void gp_datasheet_build(const gp_record *const *recs, int n, const gp_table *shipped, gp_datasheet *ds);
 
+/* The record of `probe` among n (NULL entries skipped), or NULL. */
+const gp_record *gp_ds_record_of(const gp_record *const *recs, int n, const char *probe);
+/* The core clock a probe ran at, MHz: measured after it, else before;
+ * NAN when the record has no clock reading. */
+double gp_ds_measured_mhz(const gp_record *r);
+
 /* A byte count in binary units: "220 KiB", "60.0 MiB", "128 B". */
 void gp_ds_format_bytes(char *out, size_t n, double bytes);
 

@@ -334,17 +334,7 @@ static gp_status draw_roofline(FILE *f, const void *arg)
 
 gp_status rp_roofline_svg(const report *R)
 {
-    char path[1200];
-    FILE *f;
-    GP_TRY(gp_fs_join(path, sizeof path, R->out_dir, "roofline.svg"));
-    GP_TRY(gp_fs_open_atomic(path, &f));
-    fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
-    gp_status st = draw_roofline(f, R);
-    if (st.code != GP_OK) {
-        gp_fs_abandon(f, path);
-        return st;
-    }
-    return gp_fs_commit(f, path);
+    return rp_svg_file(R->out_dir, "roofline.svg", draw_roofline, R);
 }
 
 static void ceilings_table(gp_doc *d, const report *R)

@@ -100,6 +100,9 @@ typedef struct rp_plot_job {
 } rp_plot_job;
 /* The job's plot as one <svg> element (draw callback of gp_doc_figure_begin). */
 gp_status rp_plot_to(FILE *f, const void *job);
+/* <dir>/<name>: an SVG file (XML declaration, then what draw writes), atomically. */
+gp_status rp_svg_file(const char *dir, const char *name, gp_status (*draw)(FILE *f, const void *arg),
+                      const void *arg);
 /* Each plot as <out_dir>/<probe>_<series>.svg. */
 gp_status rp_write_svgs(const report *R);
 /* `in` with every character outside [A-Za-z0-9_.-] replaced by '_'. */

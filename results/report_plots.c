@@ -666,6 +666,22 @@ gp_status rp_plot_to(FILE *f, const void *arg)
     return st;
 }
 
+gp_status rp_svg_file(const char *dir, const char *name, gp_status (*draw)(FILE *f, const void *arg),
+                      const void *arg)
+{
+    char path[1200];
+    FILE *f;
+    GP_TRY(gp_fs_join(path, sizeof path, dir, name));
+    GP_TRY(gp_fs_open_atomic(path, &f));
+    fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
+    gp_status st = draw(f, arg);
+    if (st.code != GP_OK) {
+        gp_fs_abandon(f, path);
+        return st;
+    }
+    return gp_fs_commit(f, path);
+}
+
 gp_status rp_write_svgs(const report *R)
 {
     for (int i = 0; i < R->nprobes; i++)
@@ -673,19 +689,8 @@ gp_status rp_write_svgs(const report *R)
             const rp_series *rs = &R->probes[i].series[s];
             if (!rs->data.ncols)
                 continue;
-            char path[1200];
-            GP_TRY(gp_fs_join(path, sizeof path, R->out_dir, rs->svg));
-            FILE *f;
-            GP_TRY(gp_fs_open_atomic(path, &f));
-            fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
             rp_plot_job job = {R, &R->probes[i], rs};
-            gp_status st = rp_plot_to(f, &job);
-            if (st.code != GP_OK) {
-                gp_fs_abandon(f, path);
-                return st;
-            }
-            GP_TRY(gp_fs_commit(f, path));
+            GP_TRY(rp_svg_file(R->out_dir, rs->svg, rp_plot_to, &job));
         }
     return gp_ok();
 }
-

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "datasheet.h"
 #include "fsutil.h"
 
 /* Where each ceiling comes from.  FMA rates are per cycle per CU: times the
@@ -25,14 +26,6 @@ static const ceiling_src sources[] = {
     {"LDS", GP_RL_BANDWIDTH, "lds", "bandwidth_gbs|lds_bandwidth_gbs", 0},
 };
 
-static const gp_record *find_rec(const gp_record *const *recs, int n, const char *probe)
-{
-    for (int i = 0; i < n; i++)
-        if (recs[i] && !strcmp(recs[i]->probe, probe))
-            return recs[i];
-    return NULL;
-}
-
 static const gp_value *find_alt(const gp_record *r, const char *alts)
 {
     char buf[128];
@@ -45,19 +38,12 @@ static const gp_value *find_alt(const gp_record *r, const char *alts)
     return NULL;
 }
 
-/* The clock a probe ran at: measured after it, else before, else reported. */
+/* The clock a probe ran at: measured, else reported. */
 static double clock_mhz(const gp_record *r, const char **how)
 {
-    if (r->have_clock && r->clock_after.measured_mhz > 0) {
-        *how = "measured";
-        return r->clock_after.measured_mhz;
-    }
-    if (r->have_clock && r->clock_before.measured_mhz > 0) {
-        *how = "measured";
-        return r->clock_before.measured_mhz;
-    }
-    *how = "reported";
-    return r->dev.core_clock_mhz;
+    double mhz = gp_ds_measured_mhz(r);
+    *how = isfinite(mhz) ? "measured" : "reported";
+    return isfinite(mhz) ? mhz : r->dev.core_clock_mhz;
 }
 
 void gp_roofline_ceilings(const gp_record *const *recs, int n, gp_roofline *rl)
@@ -72,7 +58,7 @@ void gp_roofline_ceilings(const gp_record *const *recs, int n, gp_roofline *rl)
         snprintf(c->key, sizeof c->key, "%s", s->key);
         c->kind = s->kind;
         c->value = NAN;
-        const gp_record *r = find_rec(recs, n, s->probe);
+        const gp_record *r = gp_ds_record_of(recs, n, s->probe);
         const gp_value *v = r ? find_alt(r, s->key) : NULL;
         if (!r) {
             snprintf(c->method, sizeof c->method, "not measured: no %s record in this folder", s->probe);
