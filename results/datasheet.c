@@ -117,8 +117,7 @@ static void fill(gp_ds_row *row, const ds_spec *s, const gp_record *r)
             return;
         }
         row->num = mhz * 1e6;
-        snprintf(row->value, sizeof row->value, "%.0f MHz (measured during %s; reported %.0f MHz)", mhz, s->probe,
-                 r->dev.core_clock_mhz);
+        snprintf(row->value, sizeof row->value, "%.0f MHz (reported %.0f MHz)", mhz, r->dev.core_clock_mhz);
         return;
     }
     if (!v) {
@@ -142,16 +141,16 @@ static void fill(gp_ds_row *row, const ds_spec *s, const gp_record *r)
         row->num = 2.0 * v->value * r->dev.compute_units * mhz * 1e6;
         gp_svg_format_unit(a, sizeof a, row->num, "FLOP/s");
         if (v2)
-            snprintf(b, sizeof b, "%.1f%% of the peak", 100 * v2->value);
+            snprintf(b, sizeof b, "%.1f%% of peak", 100 * v2->value);
         else
-            snprintf(b, sizeof b, "no theoretical peak recorded");
-        snprintf(row->value, sizeof row->value, "%s (%.1f FMA/cycle/CU; %s)", a, v->value, b);
+            snprintf(b, sizeof b, "no peak recorded");
+        snprintf(row->value, sizeof row->value, "%s, %s", a, b);
         break;
     }
     case DS_GBS:
         row->num = v->value * 1e9;
         if (v2 && v3)
-            snprintf(row->value, sizeof row->value, "%.0f GB/s (%.1f%% of the %.0f GB/s peak)", v->value,
+            snprintf(row->value, sizeof row->value, "%.0f GB/s, %.1f%% of %.0f GB/s peak", v->value,
                      100 * v2->value, v3->value);
         else
             snprintf(row->value, sizeof row->value, "%.0f GB/s", v->value);

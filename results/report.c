@@ -61,7 +61,9 @@ static const char css[] =
     "pre{background:#f6f8fa;border:1px solid #ddd;padding:10px;overflow-x:auto;font-size:12.5px}"
     "figure{margin:14px 0;display:inline-block}"
     "svg{max-width:100%;height:auto;border:1px solid #e4e4e4}"
-    "nav a{margin-right:14px}.meta{color:#555}";
+    "nav a{margin-right:14px}.meta{color:#555}"
+    /* The datasheet fits one screen: values wrap, labels do not. */
+    "td.dsv{text-align:right}td.dsl{white-space:nowrap}";
 
 /* ---- sections ---- */
 

@@ -94,7 +94,7 @@ static int has_probe(const report *R, const char *probe)
 
 static void value_cell(gp_doc *d, const gp_ds_row *row)
 {
-    gp_doc_cell_begin(d, row->missing ? NULL : "num", 1);
+    gp_doc_cell_begin(d, "dsv", 1);
     if (row->missing)
         gp_doc_span(d, GP_DOC_WARN, row->value);
     else
@@ -146,7 +146,7 @@ void rp_datasheet_section(gp_doc *d, const report *R)
             gp_doc_row_end(d);
         }
         gp_doc_row_begin(d);
-        gp_doc_cell_begin(d, NULL, 1);
+        gp_doc_cell_begin(d, "dsl", 1);
         if (has_probe(R, row->probe))
             probe_link(d, row->probe, row->label);
         else
@@ -238,7 +238,7 @@ static void add_roofs(rl_plot *p, const gp_roofline *rl, double x0, double x1, d
 }
 
 /* One series of points per kernel (its colour), numbered as in the table. */
-static void add_points(rl_plot *p, const gp_roofline *rl, const char *who, int numbered)
+static void add_points(rl_plot *p, const gp_roofline *rl, const char *who, const char *prefix)
 {
     for (int i = 0; i < rl->npts; i++) {
         const gp_rl_point *pt = &rl->pts[i];
@@ -264,11 +264,9 @@ static void add_points(rl_plot *p, const gp_roofline *rl, const char *who, int n
         p->xy[s][0][ps->n] = pt->bytes / pt->flops;
         p->xy[s][1][ps->n] = pt->flops_per_s;
         ps->n++;
-        if (numbered) {
-            char num[8];
-            snprintf(num, sizeof num, "%d", i + 1);
-            add_mark(p, pt->bytes / pt->flops, pt->flops_per_s, num);
-        }
+        char num[16];
+        snprintf(num, sizeof num, "%s%d", prefix, i + 1);
+        add_mark(p, pt->bytes / pt->flops, pt->flops_per_s, num);
     }
 }
 
@@ -313,9 +311,9 @@ static gp_status draw_roofline(FILE *f, const void *arg)
         if (b)
             add_roofs(p, b, x0, x1, cmax, 1, bwho);
     }
-    add_points(p, a, who, 1);
+    add_points(p, a, who, "");
     if (b)
-        add_points(p, b, bwho, 0);
+        add_points(p, b, bwho, "b");
     char title[200];
     snprintf(title, sizeof title, "Roofline of %.60s%s%.60s: measured ceilings, kernels' bench results", R->label,
              b ? " and " : "", b ? R->other->label : "");
@@ -372,7 +370,7 @@ static void ceilings_table(gp_doc *d, const report *R)
     gp_doc_table_end(d);
 }
 
-static void points_table(gp_doc *d, const report *R, const gp_roofline *rl, const char *who)
+static void points_table(gp_doc *d, const report *R, const gp_roofline *rl, const char *who, const char *prefix)
 {
     if (rl->nfiles == 0) {
         gp_doc_para_begin(d, NULL);
@@ -400,8 +398,8 @@ static void points_table(gp_doc *d, const report *R, const gp_roofline *rl, cons
     int far = 0;
     for (int i = 0; i < rl->npts; i++) {
         const gp_rl_point *p = &rl->pts[i];
-        char num[8], ms[32], x[32], got[48], roof[48], frac[32];
-        snprintf(num, sizeof num, "%d", i + 1);
+        char num[16], ms[32], x[32], got[48], roof[48], frac[32];
+        snprintf(num, sizeof num, "%s%d", prefix, i + 1);
         snprintf(ms, sizeof ms, "%.4g ms", p->ms);
         if (p->flops > 0) {
             snprintf(x, sizeof x, "%.3g", p->bytes / p->flops);
@@ -449,7 +447,7 @@ static void points_table(gp_doc *d, const report *R, const gp_roofline *rl, cons
             if (!(isfinite(p->fraction) && p->fraction < GP_RL_FAR_BELOW))
                 continue;
             gp_doc_item_begin(d, NULL);
-            gp_doc_textf(d, "#%d %s %s: %.0f%% of its %s roof (%.4g ms against %.4g ms at the roof)", i + 1,
+            gp_doc_textf(d, "#%s%d %s %s: %.0f%% of its %s roof (%.4g ms against %.4g ms at the roof)", prefix, i + 1,
                          p->kernel, p->problem, 100 * p->fraction, p->roof_name, p->ms, p->ms * p->fraction);
             gp_doc_item_end(d);
         }
@@ -484,8 +482,8 @@ gp_status rp_roofline_section(gp_doc *d, const report *R, int inline_svg)
     if (R->other)
         gp_doc_textf(d, "%s; dashed roofs: %s.", R->label, R->other->label);
     gp_doc_figure_end(d);
-    points_table(d, R, R->rl, R->label);
+    points_table(d, R, R->rl, R->label, "");
     if (R->other)
-        points_table(d, R, R->other->rl, R->other->label);
+        points_table(d, R, R->other->rl, R->other->label, "b");
     return gp_ok();
 }
