@@ -11,9 +11,12 @@
  *   report.html            inline CSS and <svg> plots, no external resources
  *   report.md              the same sections, plots as image links to
  *   <probe>_<series>.svg   one plot per series
- * Sections: device, clocks, summary of every value, unstable or undetected
- * results, one section per probe (findings and plots), and the tuning table
- * (table.txt in out_dir, else in results_dir) verbatim.
+ *   roofline.svg           the roofline (the Markdown links it)
+ * Sections: the datasheet (headline figures), the roofline (measured
+ * ceilings, bench_*.csv rows as points), device, clocks, summary of every
+ * value, unstable or undetected results, one section per probe (findings
+ * and annotated plots), and the tuning table (table.txt in out_dir, else in
+ * results_dir) verbatim.
  * Errors: GP_ERR_USAGE when results_dir holds no record or a record is not
  * valid JSON (the message names the file, line and column); a missing or
  * unreadable series CSV is a note in the report, not an error. */
