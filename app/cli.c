@@ -17,6 +17,8 @@ const char *gp_cli_usage(void)
            "  characterize         run every probe, then write the tuning table and the report;\n"
            "                       resumes: valid records in --out from this GPU and version are reused\n"
            "  report DIR           rebuild DIR/table.txt and DIR/report.{md,html} from the records in DIR\n"
+           "    [--against DIR2]   a second results folder beside it (datasheet ratio, both series in each plot)\n"
+           "    [--out OUT]        write the report (HTML, Markdown, plots) into OUT instead of DIR\n"
            "  compare DIR_A DIR_B  compare two runs' records value by value within their spreads\n"
            "                       [--out FILE.md] [--tolerance-floor 0.005]; exit 1 when some differ\n"
            "  fleet DIR...         compare many GPUs' results folders per device model: median, MAD,\n"
@@ -142,10 +144,27 @@ gp_status gp_cli_parse(int argc, char **argv_in, gp_cli *out)
         out->out_dir = "gpuprobe-selftest";
     }
     else if (!strcmp(cmd, "report")) {
-        if (argc != 3 || argv[2][0] == '-')
+        /* report DIR [--against DIR2] [--out OUT] */
+        if (argc < 3 || argv[2][0] == '-' || !argv[2][0])
             return gp_fail(GP_ERR_USAGE, "report needs one results directory");
         out->cmd = GP_CMD_REPORT;
         out->file = argv[2];
+        for (int i = 3; i < argc; i++) {
+            const char *a = argv[i];
+            if (strcmp(a, "--against") && strcmp(a, "--out"))
+                return gp_fail(GP_ERR_USAGE, "report: unknown argument '%s' (report DIR [--against DIR2] [--out OUT])",
+                               a);
+            if (i + 1 >= argc || !argv[i + 1][0] || argv[i + 1][0] == '-')
+                return gp_fail(GP_ERR_USAGE, "report: %s needs a directory", a);
+            if (!strcmp(a, "--against")) {
+                if (out->against)
+                    return gp_fail(GP_ERR_USAGE, "report: --against given twice");
+                out->against = argv[++i];
+            } else {
+                out->out_dir = argv[++i];
+                out->out_given = 1;
+            }
+        }
         return gp_ok();
     } else if (!strcmp(cmd, "table")) {
         if (argc == 4 && !strcmp(argv[2], "derive") && argv[3][0] != '-') {

@@ -34,6 +34,7 @@ typedef struct gp_cli {
     const char *out_dir;
     const char *tables_dir;  /* --tables DIR (any command), or NULL: app/tables_dir.h */
     const char *file;     /* table show|check|derive FILE, report DIR */
+    const char *against;  /* report DIR --against DIR2, or NULL */
     const char *out_file; /* table derive -o OUT; NULL: stdout */
     const char *probes[GP_CLI_MAX_PROBES];  /* run: probes; verify/bench: kernels */
     int nprobes;

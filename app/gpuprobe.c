@@ -108,13 +108,21 @@ static gp_status run_probes(const gp_cli *cli, const char **names, int n)
 /* The results steps over a folder of records: the tuning table, then the
  * report (which shows the table).  The report is written even when the table
  * could not be: it says why; the first failure is returned. */
-static gp_status table_then_report(const char *dir, const char *tables)
+/* The same, the report written into out (another folder: a comparison)
+ * and drawn beside the records of `against` (may be NULL). */
+static gp_status table_then_report_to(const char *dir, const char *out, const char *against, const char *tables)
 {
     gp_status st = gp_characterize_write(dir, tables, kernel_rules, stderr);
-    gp_status rs = gp_report_write(dir, dir);
+    gp_report_opts o = {against, tables, NULL};
+    gp_status rs = gp_report_write_opts(dir, out, &o);
     if (rs.code == GP_OK)
-        fprintf(stderr, "report: %s/report.html and report.md written\n", dir);
+        fprintf(stderr, "report: %s/report.html and report.md written\n", out);
     return st.code != GP_OK ? st : rs;
+}
+
+static gp_status table_then_report(const char *dir, const char *tables)
+{
+    return table_then_report_to(dir, dir, NULL, tables);
 }
 
 /* selftest: what `ctest -L microbench` checks, from an installed binary:
@@ -247,7 +255,7 @@ int main(int argc, char **argv)
     case GP_CMD_REPORT:
         st = check_tables_dir(tables, from);
         if (st.code == GP_OK)
-            st = table_then_report(cli.file, tables);
+            st = table_then_report_to(cli.file, cli.out_given ? cli.out_dir : cli.file, cli.against, tables);
         break;
     case GP_CMD_TABLE_SHOW:
         st = gp_table_show(cli.file, stdout);

@@ -181,6 +181,21 @@ void gp_svg_format(char *out, size_t n, double v, double step)
     }
 }
 
+void gp_svg_format_unit(char *out, size_t n, double v, const char *unit)
+{
+    static const char *const pre[] = {"", "k", "M", "G", "T", "P", "E"};
+    double a = fabs(v);
+    int k = a >= 1 && isfinite(a) ? (int)floor(log10(a) / 3 + 1e-9) : 0;
+    k = k < 0 ? 0 : k > 6 ? 6 : k;
+    double s = v / pow(1000, k);
+    if (!isfinite(v))
+        snprintf(out, n, "?");
+    else if (v == 0)
+        snprintf(out, n, "0 %s", unit);
+    else
+        snprintf(out, n, "%.3g %s%s", s, pre[k], unit);
+}
+
 typedef struct axis {
     int log;
     double lo, hi;        /* axis bounds in data units */
@@ -360,6 +375,80 @@ static int legend_layout(const char *const *labels, int n, double x0, double x1,
     return n > 0 ? r + 1 : 0;
 }
 
+void gp_svg_place_marks(const double *ax, const double *ay, const char *const *texts, int n, double left,
+                        double right, double top, double bottom, gp_mark_box *out)
+{
+    for (int i = 0; i < n; i++) {
+        gp_mark_box *b = &out[i];
+        b->w = text_w(texts[i]);
+        b->end = ax[i] + b->w > right;
+        b->x = b->end ? fmax(ax[i], left + b->w) : fmax(ax[i], left);
+        double x0 = b->end ? b->x - b->w : b->x, x1 = x0 + b->w;
+        double y0 = fmin(fmax(ay[i], top + 12), bottom - 2);
+        b->y = y0;
+        /* Rows tried in turn: the anchor's, one up, one down, two up, ... */
+        for (int k = 0; k < 41; k++) {
+            double y = y0 + GP_SVG_MARK_ROW * ((k + 1) / 2) * (k % 2 ? -1 : 1);
+            if (y < top + 12 || y > bottom - 2)
+                continue;
+            int clash = 0;
+            for (int j = 0; j < i && !clash; j++) {
+                double j0 = out[j].end ? out[j].x - out[j].w : out[j].x, j1 = j0 + out[j].w;
+                clash = x0 < j1 + 4 && j0 < x1 + 4 && fabs(out[j].y - y) < GP_SVG_MARK_ROW;
+            }
+            if (!clash) {
+                b->y = y;
+                break;
+            }
+        }
+    }
+}
+
+#define MAX_MARKS 32
+
+/* Annotations: lines through what was detected, and their texts placed so
+ * that they stay inside the frame and do not overlap. */
+static void draw_marks(FILE *f, const gp_plot *p, const axis *ax, const axis *ay, double left, double right,
+                       double top, double bottom)
+{
+    double axs[MAX_MARKS] = {0}, ays[MAX_MARKS] = {0};
+    const char *texts[MAX_MARKS] = {0};
+    gp_mark_box box[MAX_MARKS];
+    int n = 0;
+    for (int i = 0; i < p->nmarks && n < MAX_MARKS; i++) {
+        const gp_plot_mark *m = &p->marks[i];
+        double x = m->kind == GP_MARK_Y ? NAN : m->x, y = m->kind == GP_MARK_X ? NAN : m->y;
+        if (m->kind != GP_MARK_Y && !(isfinite(x) && (!ax->log || x > 0) && x >= ax->lo && x <= ax->hi))
+            continue;
+        if (m->kind != GP_MARK_X && !(isfinite(y) && (!ay->log || y > 0) && y >= ay->lo && y <= ay->hi))
+            continue;
+        double X = m->kind == GP_MARK_Y ? right : px(ax, x), Y = m->kind == GP_MARK_X ? top : px(ay, y);
+        if (m->kind == GP_MARK_X)
+            fprintf(f, "<line class=\"mark\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#666\" "
+                       "stroke-dasharray=\"3 3\"/>\n",
+                    X, top, X, bottom);
+        else if (m->kind == GP_MARK_Y)
+            fprintf(f, "<line class=\"mark\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#666\" "
+                       "stroke-dasharray=\"3 3\"/>\n",
+                    left, Y, right, Y);
+        texts[n] = m->text ? m->text : "";
+        /* Texts start right of a vertical line, above a horizontal one (at
+         * the right end) and up-right of a point. */
+        axs[n] = m->kind == GP_MARK_X ? X + 3 : m->kind == GP_MARK_Y ? right - 4 - text_w(texts[n]) : X + 6;
+        ays[n] = m->kind == GP_MARK_X ? top + 12 : Y - 4;
+        n++;
+    }
+    if (n == 0)
+        return;
+    gp_svg_place_marks(axs, ays, texts, n, left + 2, right - 2, top, bottom, box);
+    for (int i = 0; i < n; i++) {
+        fprintf(f, "<text class=\"mark-text\" x=\"%.1f\" y=\"%.1f\" font-size=\"11\" fill=\"#222\"%s>", box[i].x,
+                box[i].y, box[i].end ? " text-anchor=\"end\"" : "");
+        gp_xml_escape(f, texts[i]);
+        fprintf(f, "</text>\n");
+    }
+}
+
 gp_status gp_svg_plot(FILE *f, const gp_plot *p)
 {
     if (!f || !p || p->nseries < 0 || (p->nseries > 0 && !p->series))
@@ -398,14 +487,18 @@ gp_status gp_svg_plot(FILE *f, const gp_plot *p)
     int legend = 0;
     for (int s = 0; s < p->nseries; s++)
         legend |= p->nseries > 1 && p->series[s].label && p->series[s].label[0];
-    double ml = 74, mr = 22, mb = 48;
+    double ml = p->yunit ? 92 : 74, mr = 22, mb = 48; /* tick labels with units are wider */
     if (W < ml + mr + 40)
         W = (int)(ml + mr + 40);
+    /* The legend lists the labelled series (a roof named on the plot has no entry). */
     const char *labels[LEGEND_MAX];
     double lx[LEGEND_MAX];
-    int lrow[LEGEND_MAX], nleg = p->nseries < LEGEND_MAX ? p->nseries : LEGEND_MAX, rows = 0;
-    for (int s = 0; s < nleg; s++)
-        labels[s] = p->series[s].label;
+    int lrow[LEGEND_MAX], lser[LEGEND_MAX], nleg = 0, rows = 0;
+    for (int s = 0; s < p->nseries && nleg < LEGEND_MAX; s++)
+        if (p->series[s].label && p->series[s].label[0]) {
+            lser[nleg] = s;
+            labels[nleg++] = p->series[s].label;
+        }
     if (legend)
         rows = legend_layout(labels, nleg, ml, W - mr, lx, lrow);
     double mt = 34 + 18.0 * rows;
@@ -449,7 +542,10 @@ gp_status gp_svg_plot(FILE *f, const gp_plot *p)
         double y = px(&ay, ay.ticks[i]);
         fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#e3e3e3\"/>\n", ml, y, W - mr,
                 y);
-        gp_svg_format(lab, sizeof lab, ay.ticks[i], ay.step);
+        if (p->yunit)
+            gp_svg_format_unit(lab, sizeof lab, ay.ticks[i] * (p->yscale > 0 ? p->yscale : 1), p->yunit);
+        else
+            gp_svg_format(lab, sizeof lab, ay.ticks[i], ay.step);
         fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" fill=\"#333\">", ml - 6, y + 4);
         gp_xml_escape(f, lab);
         fprintf(f, "</text>\n");
@@ -465,8 +561,8 @@ gp_status gp_svg_plot(FILE *f, const gp_plot *p)
     fprintf(f, "</text>\n<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" fill=\"#111\">", (ml + W - mr) / 2,
             H - 10);
     axis_label(f, p->xlabel, ax.log);
-    fprintf(f, "</text>\n<text x=\"16\" y=\"%.1f\" text-anchor=\"middle\" fill=\"#111\" "
-               "transform=\"rotate(-90 16 %.1f)\">",
+    fprintf(f, "</text>\n<text x=\"14\" y=\"%.1f\" text-anchor=\"middle\" fill=\"#111\" "
+               "transform=\"rotate(-90 14 %.1f)\">",
             (mt + H - mb) / 2, (mt + H - mb) / 2);
     axis_label(f, p->ylabel, ay.log);
     fprintf(f, "</text>\n");
@@ -477,7 +573,7 @@ gp_status gp_svg_plot(FILE *f, const gp_plot *p)
     /* Data: a line where x runs one way (a sweep), markers always. */
     for (int s = 0; s < p->nseries; s++) {
         const gp_plot_series *ps = &p->series[s];
-        const char *color = palette[s % NCOLORS];
+        const char *color = palette[(ps->color > 0 ? ps->color - 1 : s) % NCOLORS];
         size_t nd = 0;
         int up = 1, down = 1;
         double prev = 0;
@@ -491,12 +587,12 @@ gp_status gp_svg_plot(FILE *f, const gp_plot *p)
             prev = ps->x[i];
             nd++;
         }
-        int line = nd >= 2 && (up || down) && !p->points_only;
+        int line = nd >= 2 && (up || down) && !p->points_only && !(ps->style & GP_SERIES_NO_LINE);
         fprintf(f, "<g>\n");
         if (line) {
-            fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.8\" stroke-linejoin=\"round\" "
+            fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.8\" stroke-linejoin=\"round\"%s "
                        "points=\"",
-                    color);
+                    color, ps->style & GP_SERIES_DASHED ? " stroke-dasharray=\"6 4\"" : "");
             int k = 0;
             for (size_t i = 0; i < ps->n; i++)
                 if (drawable(ps->x[i], ps->y[i], logx, logy))
@@ -508,24 +604,33 @@ gp_status gp_svg_plot(FILE *f, const gp_plot *p)
         double r = nd > 150 ? 2.0 : nd > 50 ? 2.6 : 3.3;
         if (p->points_only) /* later series smaller, so that coinciding points stay visible */
             r = fmax(3.8 - 0.9 * s, 1.5);
-        for (size_t i = 0; i < ps->n && (!line || nd <= GP_SVG_MAX_MARKERS); i++)
+        for (size_t i = 0; i < ps->n && (!line || nd <= GP_SVG_MAX_MARKERS) && !(ps->style & GP_SERIES_NO_MARKERS);
+             i++)
             if (drawable(ps->x[i], ps->y[i], logx, logy))
                 marker(f, "pt", s, px(&ax, ps->x[i]), px(&ay, ps->y[i]), r, color);
         fprintf(f, "</g>\n");
     }
 
+    draw_marks(f, p, &ax, &ay, ml, W - mr, mt, H - mb);
+
     /* Legend: rows under the title, so it never hides data. */
     if (legend)
-        for (int s = 0; s < nleg; s++) {
-            const char *color = palette[s % NCOLORS];
-            double x = lx[s], y = 38 + 18.0 * lrow[s];
-            if (!p->points_only)
+        for (int e = 0; e < nleg; e++) {
+            int s = lser[e];
+            const gp_plot_series *ps = &p->series[s];
+            const char *color = palette[(ps->color > 0 ? ps->color - 1 : s) % NCOLORS];
+            double x = lx[e], y = 38 + 18.0 * lrow[e];
+            if (!p->points_only && !(ps->style & GP_SERIES_NO_LINE))
                 fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
-                           "stroke-width=\"1.8\"/>\n",
-                        x, y, x + 22, y, color);
-            marker(f, "key", s, x + 11, y, 3.3, color);
+                           "stroke-width=\"1.8\"%s/>\n",
+                        x, y, x + 22, y, color, ps->style & GP_SERIES_DASHED ? " stroke-dasharray=\"6 4\"" : "");
+            if (ps->style & GP_SERIES_NO_MARKERS)
+                fprintf(f, "<rect class=\"key\" x=\"%.1f\" y=\"%.1f\" width=\"1\" height=\"1\" fill=\"%s\"/>\n",
+                        x + 11, y, color);
+            else
+                marker(f, "key", s, x + 11, y, 3.3, color);
             fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" fill=\"#111\">", x + 27, y + 4);
-            gp_xml_escape(f, labels[s] ? labels[s] : "");
+            gp_xml_escape(f, labels[e]);
             fprintf(f, "</text>\n");
         }
     fprintf(f, "</svg>\n");

@@ -14,11 +14,45 @@
 #define GP_SVG_MAX_TICKS 16
 #define GP_SVG_MAX_MARKERS 400  /* a line with more points is drawn without markers */
 
+#define GP_SERIES_NO_MARKERS 1 /* a line alone (a roof, a model) */
+#define GP_SERIES_NO_LINE 2    /* markers alone (points that are no sweep) */
+#define GP_SERIES_DASHED 4     /* a dashed line (the second GPU of a comparison) */
+
 typedef struct gp_plot_series {
     const char *label;    /* legend text; NULL or "" for none */
     const double *x, *y;  /* n points; NaN/inf (and <= 0 on a log axis) are skipped */
     size_t n;
+    int style;            /* GP_SERIES_* bits; 0: line where x is monotonic, markers */
+    int color;            /* 0: by the series' index; k > 0: the palette's colour k - 1 */
 } gp_plot_series;
+
+/* An annotation: what was detected, drawn where it lies.  GP_MARK_X: a
+ * dashed vertical line at x (a size, a knee) with its text at the top;
+ * GP_MARK_Y: a horizontal line at y (a plateau, a ceiling) with its text at
+ * the right end; GP_MARK_POINT: text beside the point (x, y). */
+typedef enum gp_mark_kind { GP_MARK_X, GP_MARK_Y, GP_MARK_POINT } gp_mark_kind;
+
+typedef struct gp_plot_mark {
+    gp_mark_kind kind;
+    double x, y;
+    const char *text;
+} gp_plot_mark;
+
+/* Where a mark's text goes (pixels): its anchor (x, y baseline), its width
+ * and whether it is anchored at its end (text left of x). */
+typedef struct gp_mark_box {
+    double x, y, w;
+    int end;
+} gp_mark_box;
+
+/* Place n mark texts: each starts at its anchor (ax[i], ay[i]) and must stay
+ * inside [left, right] x [top, bottom]: a text that would run past `right`
+ * is anchored at its end; a text that would overlap one placed before it is
+ * moved down a row (GP_SVG_MARK_ROW px), and up from `bottom` when it runs
+ * out of room.  Pure, so tests can check the placement. */
+#define GP_SVG_MARK_ROW 14
+void gp_svg_place_marks(const double *ax, const double *ay, const char *const *texts, int n, double left,
+                        double right, double top, double bottom, gp_mark_box *out);
 
 typedef struct gp_plot {
     const char *title, *xlabel, *ylabel;
@@ -30,6 +64,13 @@ typedef struct gp_plot {
     int points_only;      /* markers without connecting lines (x a sweep, y jumping: strides, gcds) */
     int xbytes;           /* x is a byte count: on a log axis, ticks at powers of two labelled KiB/MiB/GiB */
     int xpow2, ypow2;     /* the axis takes powers of two: on a log axis, ticks at powers of two */
+    /* y values are in `yunit` times `yscale` base units ("B/s" and 1e9 for
+     * GB/s data): ticks carry an SI prefix and the unit ("4.5 TB/s");
+     * NULL: plain numbers. */
+    const char *yunit;
+    double yscale;
+    const gp_plot_mark *marks; /* annotations, drawn over the data */
+    int nmarks;
 } gp_plot;
 
 /* Write one <svg> element.  Each series with >= 2 drawable points whose x is
@@ -74,6 +115,9 @@ int gp_svg_ticks(double lo, double hi, int logscale, int target, double *ticks, 
 /* Tick label: short, no float noise ("0.3", "2k", "1.5M", "1e-6").  `step`
  * is the linear tick step (0 for log axes). */
 void gp_svg_format(char *out, size_t n, double v, double step);
+
+/* v (in base units) with an SI prefix and its unit: "4.5 TB/s", "67 TFLOP/s". */
+void gp_svg_format_unit(char *out, size_t n, double v, const char *unit);
 
 /* Write s with &, <, >, " and ' escaped (valid in XML text and attributes). */
 void gp_xml_escape(FILE *f, const char *s);

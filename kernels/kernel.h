@@ -74,6 +74,17 @@ typedef struct gp_rule_in {
 
 typedef gp_status (*gp_kernel_rule_fn)(const gp_rule_in *in, gp_table *out);
 
+/* The work one bench problem must do, by the kernel's floor model: the DRAM
+ * bytes its floor counts and the floating-point operations it counts (0 for
+ * a kernel that only moves data, or integer data).  The report's roofline
+ * places each bench row at flops / time against bytes / flops. */
+typedef struct gp_kernel_work {
+    double bytes, flops;
+    char method[160]; /* how they were counted: "2 m n k FLOP; A, B read and C written once" */
+} gp_kernel_work;
+
+typedef gp_status (*gp_kernel_work_fn)(const char *problem, gp_kernel_work *out);
+
 typedef struct gp_kernel {
     const char *name;
     const char *summary;
@@ -99,6 +110,10 @@ typedef struct gp_kernel {
     /* Required: every kernel.<name> key from the facts (see "Rules" above).
      * characterize, `gpuprobe table derive` and tune's starting point call it. */
     gp_kernel_rule_fn rule;
+    /* Required: the work of a bench problem from the label `bench` gives it
+     * (gp_bench_row.problem), by the same model as the bench's floor.
+     * GP_ERR_USAGE naming the label when it is not one of this kernel's. */
+    gp_kernel_work_fn work;
 } gp_kernel;
 
 /* Run every kernel's rule on `facts` into `out` (a copy of facts with every

@@ -2,6 +2,7 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -120,4 +121,45 @@ gp_status gp_check_guards(const char *what, const uint32_t *g_lo, const uint32_t
             return gp_fail(GP_ERR_CHECK, "%s: a store landed outside the output (%s guard element %d)", what,
                            g_lo[k] != 0xffffffffu ? "front" : "back", k);
     return gp_ok();
+}
+
+int gp_label_dims(const char *label, long long *d, int n, const char **rest)
+{
+    const char *p = label;
+    for (int i = 0; i < n; i++) {
+        if (i > 0 && *p++ != 'x')
+            return 0;
+        if (*p < '0' || *p > '9')
+            return 0;
+        char *e;
+        d[i] = strtoll(p, &e, 10);
+        if (d[i] <= 0)
+            return 0;
+        p = e;
+    }
+    if (*p == 'x')
+        return 0; /* more dimensions than asked for */
+    if (rest)
+        *rest = p;
+    return 1;
+}
+
+int gp_label_pow2(const char *label, long long *count, const char **rest)
+{
+    if (strncmp(label, "2^", 2) != 0 || label[2] < '0' || label[2] > '9')
+        return 0;
+    char *e;
+    long k = strtol(label + 2, &e, 10);
+    if (k < 0 || k > 62)
+        return 0;
+    *count = 1LL << k;
+    if (rest)
+        *rest = e;
+    return 1;
+}
+
+gp_status gp_label_unknown(const char *kernel, const char *label, const char *expected)
+{
+    return gp_fail(GP_ERR_USAGE, "%s: bench problem '%s' is not one of this kernel's (expected %s)", kernel, label,
+                   expected);
 }

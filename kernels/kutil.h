@@ -44,4 +44,14 @@ void gp_note_append(char *note, size_t n, const char *what);
  * and the first word a stray store changed. */
 gp_status gp_check_guards(const char *what, const uint32_t *g_lo, const uint32_t *g_hi, int guard);
 
+/* Bench problem labels, read back (the report's roofline): the leading
+ * "AxBx...": exactly `n` positive integers separated by 'x', into d[];
+ * *rest (may be NULL) points after them.  Returns 0 when the label does not
+ * start so. */
+int gp_label_dims(const char *label, long long *d, int n, const char **rest);
+/* "2^K ...": 2^K into *count (K in 0..62), *rest after the exponent. */
+int gp_label_pow2(const char *label, long long *count, const char **rest);
+/* The kernel's work functions' error for a label they do not know. */
+gp_status gp_label_unknown(const char *kernel, const char *label, const char *expected);
+
 #endif

@@ -61,7 +61,9 @@ static const char css[] =
     "pre{background:#f6f8fa;border:1px solid #ddd;padding:10px;overflow-x:auto;font-size:12.5px}"
     "figure{margin:14px 0;display:inline-block}"
     "svg{max-width:100%;height:auto;border:1px solid #e4e4e4}"
-    "nav a{margin-right:14px}.meta{color:#555}";
+    "nav a{margin-right:14px}.meta{color:#555}"
+    /* The datasheet fits one screen: values wrap, labels do not. */
+    "td.dsv{text-align:right}td.dsl{white-space:nowrap}";
 
 /* ---- sections ---- */
 
@@ -358,12 +360,7 @@ static void flagged_section(gp_doc *d, const report *R)
     gp_doc_list_end(d);
 }
 
-static gp_status draw_series(FILE *f, const void *rs)
-{
-    return rp_plot_to(f, rs);
-}
-
-static gp_status probe_section(gp_doc *d, const rp_probe *pr, int inline_svg)
+static gp_status probe_section(gp_doc *d, const report *R, const rp_probe *pr, int inline_svg)
 {
     const gp_record *r = &pr->rec;
     char id[80];
@@ -396,10 +393,19 @@ static gp_status probe_section(gp_doc *d, const rp_probe *pr, int inline_svg)
             gp_doc_para_end(d);
             continue;
         }
-        GP_TRY(gp_doc_figure_begin(d, rs->svg, rs->plot.title, inline_svg ? draw_series : NULL, rs));
+        rp_plot_job job = {R, pr, rs};
+        GP_TRY(gp_doc_figure_begin(d, rs->svg, rs->plot.title, inline_svg ? rp_plot_to : NULL, &job));
         gp_doc_text(d, "Data: ");
         gp_doc_span(d, GP_DOC_CODE, rs->file);
         gp_doc_textf(d, " (%zu rows)", rs->data.nrows);
+        if (R->other) {
+            const rp_series *os = rp_other_series(R, pr, rs);
+            if (os)
+                gp_doc_textf(d, "; dashed: %s, %s/%s (%zu rows)", R->other->label, R->other->results_name, os->file,
+                             os->data.nrows);
+            else
+                gp_doc_textf(d, "; %s has no such series", R->other->label);
+        }
         gp_doc_figure_end(d);
     }
     return gp_ok();
@@ -440,11 +446,19 @@ static gp_status write_doc(gp_doc *d, const report *R)
     gp_doc_para_begin(d, "meta");
     gp_doc_textf(d, "Written by gpuprobe from %d probe record%s in ", R->nprobes, R->nprobes == 1 ? "" : "s");
     gp_doc_span(d, GP_DOC_CODE, R->results_name);
+    if (R->other) {
+        gp_doc_textf(d, ", against %d from ", R->other->nprobes);
+        gp_doc_span(d, GP_DOC_CODE, R->other->results_name);
+        gp_doc_textf(d, " (%s)", R->other->label);
+    }
+    gp_doc_text(d, ". Regenerate it with ");
+    gp_doc_span(d, GP_DOC_CODE, R->cmd);
     gp_doc_text(d, ".");
     gp_doc_para_end(d);
     {
         static const char *const nav[][2] = {
-            {"#device", "Device"},   {"#clocks", "Clocks"},          {"#summary", "Summary"},
+            {"#datasheet", "Datasheet"}, {"#roofline", "Roofline"}, {"#device", "Device"},
+            {"#clocks", "Clocks"},   {"#summary", "Summary"},
             {"#attention", "Unstable or undetected"}, {"#flagged", "Flagged"}, {"#probes", "Probes"},
             {"#tuning-table", "Tuning table"}};
         gp_doc_nav_begin(d);
@@ -452,6 +466,8 @@ static gp_status write_doc(gp_doc *d, const report *R)
             gp_doc_link(d, nav[i][0], nav[i][1]);
         gp_doc_nav_end(d);
     }
+    rp_datasheet_section(d, R);
+    GP_TRY(rp_roofline_section(d, R, d->fmt == GP_DOC_HTML));
     device_section(d, R);
     clocks_section(d, R);
     summary_section(d, R);
@@ -459,7 +475,7 @@ static gp_status write_doc(gp_doc *d, const report *R)
     flagged_section(d, R);
     gp_doc_heading(d, 2, "probes", "Probes");
     for (int i = 0; i < R->nprobes; i++)
-        GP_TRY(probe_section(d, &R->probes[i], d->fmt == GP_DOC_HTML));
+        GP_TRY(probe_section(d, R, &R->probes[i], d->fmt == GP_DOC_HTML));
     table_section(d, R);
     gp_doc_end(d);
     return gp_ok();
@@ -481,27 +497,89 @@ static gp_status write_file(const report *R, const char *name, gp_doc_format fmt
     return gp_fs_commit(f, path);
 }
 
+/* A path as a page may name it: relative paths as given, absolute ones by
+ * their base name (no machine's paths in a committed report). */
+static void page_path(char *out, size_t n, const char *path)
+{
+    if (path[0] == '/')
+        gp_fs_base_name(out, n, path);
+    else
+        snprintf(out, n, "%s", path);
+}
+
+static void default_command(report *R, const gp_report_opts *o)
+{
+    char a[256], b[256] = "", c[256] = "";
+    page_path(a, sizeof a, R->results_dir);
+    if (o && o->against)
+        page_path(b, sizeof b, o->against);
+    if (strcmp(R->out_dir, R->results_dir))
+        page_path(c, sizeof c, R->out_dir);
+    snprintf(R->cmd, sizeof R->cmd, "gpuprobe report %s%s%s%s%s", a, b[0] ? " --against " : "", b,
+             c[0] ? " --out " : "", c);
+}
+
+static gp_status load_folder(report *R, const char *dir, const char *out_dir, const char *tables_dir)
+{
+    R->results_dir = dir;
+    R->out_dir = out_dir;
+    R->tables_dir = tables_dir;
+    if (gp_fs_exists(dir))
+        GP_TRY(gp_fs_require_dir(dir, "name the results directory that holds the probe records"));
+    GP_TRY(rp_load(R));
+    snprintf(R->label, sizeof R->label, "%s", R->probes[0].rec.dev.name[0] ? R->probes[0].rec.dev.name : "?");
+    return gp_ok();
+}
+
 gp_status gp_report_write(const char *results_dir, const char *out_dir)
+{
+    return gp_report_write_opts(results_dir, out_dir, NULL);
+}
+
+gp_status gp_report_write_opts(const char *results_dir, const char *out_dir, const gp_report_opts *o)
 {
     if (!results_dir || !results_dir[0])
         return gp_fail(GP_ERR_USAGE, "report: no results directory given");
     if (!out_dir || !out_dir[0])
         out_dir = results_dir;
-    if (gp_fs_exists(results_dir))
-        GP_TRY(gp_fs_require_dir(results_dir, "name the results directory that holds the probe records"));
-    report R;
+    if (o && o->against && !o->against[0])
+        return gp_fail(GP_ERR_USAGE, "report: --against needs a results directory");
+    report R, O;
     memset(&R, 0, sizeof R);
-    R.results_dir = results_dir;
-    R.out_dir = out_dir;
-    gp_status st = rp_load(&R);
+    memset(&O, 0, sizeof O);
+    const char *tables = o ? o->tables_dir : NULL;
+    gp_status st = load_folder(&R, results_dir, out_dir, tables);
+    if (st.code == GP_OK && o && o->against) {
+        st = load_folder(&O, o->against, out_dir, tables);
+        if (st.code != GP_OK)
+            st = gp_fail(st.code, "--against %s: %s", o->against, st.msg);
+        else
+            R.other = &O;
+    }
+    if (st.code == GP_OK && R.other && !strcmp(R.label, O.label)) {
+        /* The same GPU twice (another day): the legends name the folders. */
+        snprintf(R.label, sizeof R.label, "%s", R.results_name);
+        snprintf(O.label, sizeof O.label, "%s", O.results_name);
+    }
+    if (st.code == GP_OK && o && o->command)
+        snprintf(R.cmd, sizeof R.cmd, "%s", o->command);
+    else if (st.code == GP_OK)
+        default_command(&R, o);
+    if (st.code == GP_OK)
+        st = rp_head_build(&R);
     if (st.code == GP_OK)
         st = gp_fs_mkdirs(out_dir);
     if (st.code == GP_OK)
         st = rp_write_svgs(&R);
     if (st.code == GP_OK)
+        st = rp_roofline_svg(&R);
+    if (st.code == GP_OK)
         st = write_file(&R, "report.html", GP_DOC_HTML);
     if (st.code == GP_OK)
         st = write_file(&R, "report.md", GP_DOC_MD);
+    rp_head_free(&O);
+    rp_head_free(&R);
+    rp_free(&O); /* a zeroed folder frees nothing */
     rp_free(&R);
     return st;
 }

@@ -11,12 +11,32 @@
  *   report.html            inline CSS and <svg> plots, no external resources
  *   report.md              the same sections, plots as image links to
  *   <probe>_<series>.svg   one plot per series
- * Sections: device, clocks, summary of every value, unstable or undetected
- * results, one section per probe (findings and plots), and the tuning table
- * (table.txt in out_dir, else in results_dir) verbatim.
+ *   roofline.svg           the roofline (the Markdown links it)
+ * Sections: the datasheet (headline figures), the roofline (measured
+ * ceilings, bench_*.csv rows as points), device, clocks, summary of every
+ * value, unstable or undetected results, one section per probe (findings
+ * and annotated plots), and the tuning table (table.txt in out_dir, else in
+ * results_dir) verbatim.
  * Errors: GP_ERR_USAGE when results_dir holds no record or a record is not
  * valid JSON (the message names the file, line and column); a missing or
  * unreadable series CSV is a note in the report, not an error. */
 gp_status gp_report_write(const char *results_dir, const char *out_dir);
+
+/* The same with options.  The report opens with a datasheet and a roofline
+ * (ceilings from the records, points from results_dir's bench_*.csv); with
+ * `against`, a second results folder (another GPU, or another day) is read
+ * like the first and drawn beside it: a column and the ratio in the
+ * datasheet and the roofline's ceilings, its series dashed in every plot
+ * both folders have.  `tables_dir` (may be NULL) holds the shipped tables:
+ * tables_dir/<arch> gives the datasheet's published values.  `command`
+ * (may be NULL) is the command line the report names as the way to
+ * regenerate it. */
+typedef struct gp_report_opts {
+    const char *against;
+    const char *tables_dir;
+    const char *command;
+} gp_report_opts;
+
+gp_status gp_report_write_opts(const char *results_dir, const char *out_dir, const gp_report_opts *opts);
 
 #endif

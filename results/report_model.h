@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "csv.h"
+#include "doc.h"
 #include "gp_status.h"
 #include "record.h"
 
@@ -61,7 +62,24 @@ typedef struct report {
      * its folder, never a path of the machine that wrote them (committed
      * reports must not carry /home/... or /work/...). */
     char results_name[256], out_name[256], table_name[300];
+    /* --against DIR2: the second folder's records, drawn beside these in
+     * the datasheet and in every plot both have; NULL without one. */
+    struct report *other;
+    char label[256];             /* this folder's name in legends: its device ("NVIDIA H200") */
+    char cmd[700];               /* the command that regenerates the report */
+    const char *tables_dir;      /* shipped tables (published values), or NULL */
+    struct gp_datasheet *ds;     /* the first screen, built after loading */
+    struct gp_roofline *rl;
 } report;
+
+/* The first screen (report_head.c): the datasheet and the roofline, built
+ * from R's records, bench CSVs and shipped table (and R->other's). */
+gp_status rp_head_build(report *R);
+void rp_head_free(report *R);
+void rp_datasheet_section(gp_doc *d, const report *R);
+gp_status rp_roofline_section(gp_doc *d, const report *R, int inline_svg);
+/* roofline.svg in R->out_dir (the Markdown report links it). */
+gp_status rp_roofline_svg(const report *R);
 
 
 /* Read every record of R->results_dir (and table.txt) into R. */
@@ -71,8 +89,20 @@ void rp_free(report *R);
 /* How rs is plotted: the first of the probe's own plots (gp_probe.plots)
  * whose columns rs has, else a generic choice. */
 void rp_choose_plot(const char *probe, rp_series *rs);
-/* rs's plot as one <svg> element. */
-gp_status rp_plot_to(FILE *f, const rp_series *rs);
+/* The second folder's series of the same probe and name, or NULL. */
+const rp_series *rp_other_series(const report *R, const rp_probe *pr, const rp_series *rs);
+/* What one plot draws: a series of R, the same series of R->other when
+ * there is one, and marks from R's records. */
+typedef struct rp_plot_job {
+    const report *R;
+    const rp_probe *pr;
+    const rp_series *rs;
+} rp_plot_job;
+/* The job's plot as one <svg> element (draw callback of gp_doc_figure_begin). */
+gp_status rp_plot_to(FILE *f, const void *job);
+/* <dir>/<name>: an SVG file (XML declaration, then what draw writes), atomically. */
+gp_status rp_svg_file(const char *dir, const char *name, gp_status (*draw)(FILE *f, const void *arg),
+                      const void *arg);
 /* Each plot as <out_dir>/<probe>_<series>.svg. */
 gp_status rp_write_svgs(const report *R);
 /* `in` with every character outside [A-Za-z0-9_.-] replaced by '_'. */

@@ -11,6 +11,7 @@
 #include "fsutil.h"
 #include "probe.h"
 #include "svg.h"
+#include "datasheet.h"
 
 static int col_constant(const gp_series *s, int c)
 {
@@ -277,16 +278,20 @@ void rp_choose_plot(const char *probe, rp_series *rs)
     snprintf(pc->ylabel, sizeof pc->ylabel, "%s", s->cols[y]);
 }
 
+#define MAX_MARKS 12
+
 typedef struct plot_data {
     int bars;
     gp_plot plot;
-    gp_plot_series ps[MAX_LINES];
+    gp_plot_series ps[2 * MAX_LINES];  /* this folder's lines, then the other's (--against) */
     gp_bars chart;
-    gp_bar_group groups[MAX_LINES];
+    gp_bar_group groups[2 * MAX_LINES];
     const char *catp[MAX_CATS];
     char cat_names[MAX_CATS][72];
-    char names[MAX_LINES][120];
-    double *buf;
+    char names[2 * MAX_LINES][120];
+    double *buf, *buf2;                /* buf2: the other folder's bars, in this folder's categories */
+    gp_plot_mark marks[MAX_MARKS];
+    char mark_text[MAX_MARKS][96];
 } plot_data;
 
 /* Sort a series by x (insertion sort: sweeps come nearly sorted). */
@@ -439,17 +444,242 @@ static gp_status make_plot(const rp_series *rs, plot_data *pd)
     return gp_ok();
 }
 
-gp_status rp_plot_to(FILE *f, const rp_series *rs)
+const rp_series *rp_other_series(const report *R, const rp_probe *pr, const rp_series *rs)
 {
-    plot_data *pd = malloc(sizeof *pd); /* ~10 KiB of labels: keep it off the stack */
-    if (!pd)
+    const report *O = R ? R->other : NULL;
+    for (int i = 0; O && i < O->nprobes; i++) {
+        if (strcmp(O->probes[i].rec.probe, pr->rec.probe) != 0)
+            continue;
+        for (int s = 0; s < O->probes[i].nseries; s++) {
+            const rp_series *os = &O->probes[i].series[s];
+            if (!strcmp(os->name, rs->name) && os->data.ncols && !os->err[0])
+                return os;
+        }
+    }
+    return NULL;
+}
+
+/* "name, label" in place (the legend of a plot with two GPUs). */
+static void suffix(char *name, size_t n, const char *label)
+{
+    size_t k = strlen(name);
+    if (k + 3 < n)
+        snprintf(name + k, n - k, "%s%.60s", k ? ", " : "", label);
+}
+
+/* The other folder's lines into pd, dashed, each in the colour of this
+ * folder's line of the same name. */
+static void merge_lines(plot_data *pd, plot_data *po, const char *a, const char *b)
+{
+    int na = pd->plot.nseries;
+    for (int k = 0; k < na; k++)
+        suffix(pd->names[k], sizeof pd->names[k], a);
+    for (int k = 0; k < po->plot.nseries && na + k < 2 * MAX_LINES; k++) {
+        gp_plot_series *d = &pd->ps[na + k];
+        *d = po->ps[k];
+        d->style |= GP_SERIES_DASHED;
+        d->color = na + k + 1;
+        char same[120];
+        snprintf(same, sizeof same, "%s", po->names[k]);
+        suffix(same, sizeof same, a);
+        for (int j = 0; j < na; j++)
+            if (!strcmp(pd->names[j], same))
+                d->color = j + 1;
+        snprintf(pd->names[na + k], sizeof pd->names[na + k], "%s", po->names[k]);
+        suffix(pd->names[na + k], sizeof pd->names[na + k], b);
+        d->label = pd->names[na + k];
+        pd->plot.nseries++;
+    }
+}
+
+/* The other folder's bar groups, their values moved to this folder's
+ * categories by name (a category only one side has is blank there). */
+static gp_status merge_bars(plot_data *pd, plot_data *po, const char *a, const char *b)
+{
+    int na = pd->chart.ngroups, nc = pd->chart.ncats, nb = po->chart.ngroups;
+    pd->buf2 = malloc((size_t)(nb ? nb : 1) * (size_t)(nc ? nc : 1) * sizeof(double));
+    if (!pd->buf2)
+        return gp_fail(GP_ERR_NOMEM, "out of host memory plotting two folders");
+    for (int g = 0; g < na; g++)
+        suffix(pd->names[g], sizeof pd->names[g], a);
+    for (int g = 0; g < nb && na + g < 2 * MAX_LINES; g++) {
+        double *v = pd->buf2 + (size_t)g * (size_t)nc;
+        for (int c = 0; c < nc; c++) {
+            v[c] = NAN;
+            for (int oc = 0; oc < po->chart.ncats; oc++)
+                if (!strcmp(po->chart.cats[oc], pd->chart.cats[c]))
+                    v[c] = po->chart.groups[g].values[oc];
+        }
+        snprintf(pd->names[na + g], sizeof pd->names[na + g], "%s", po->names[g]);
+        suffix(pd->names[na + g], sizeof pd->names[na + g], b);
+        pd->groups[na + g].label = pd->names[na + g];
+        pd->groups[na + g].values = v;
+        pd->chart.ngroups++;
+    }
+    return gp_ok();
+}
+
+/* "l2_near_bytes" -> "L2 near"; "dram_latency_cycles" -> "DRAM". */
+static void level_name(char *out, size_t n, const char *key, const char *strip)
+{
+    char buf[64];
+    snprintf(buf, sizeof buf, "%s", key);
+    char *cut = strstr(buf, strip);
+    if (cut)
+        *cut = '\0';
+    size_t k = 0;
+    for (const char *p = buf; *p && k + 1 < n; p++) {
+        char c = *p == '_' ? ' ' : *p;
+        /* Level names are upper case (L1, L2, DRAM, LDS); their qualifiers not. */
+        int first_word = !strchr(buf, '_') || p < strchr(buf, '_');
+        out[k++] = first_word && c >= 'a' && c <= 'z' ? (char)(c - 'a' + 'A') : c;
+    }
+    out[k] = '\0';
+}
+
+static int ends_with(const char *s, const char *end)
+{
+    size_t a = strlen(s), b = strlen(end);
+    return a >= b && !strcmp(s + a - b, end);
+}
+
+static int have_mark(const plot_data *pd, gp_mark_kind kind, double v)
+{
+    for (int i = 0; i < pd->plot.nmarks; i++)
+        if (pd->marks[i].kind == kind &&
+            fabs((kind == GP_MARK_X ? pd->marks[i].x : pd->marks[i].y) - v) <= 0.01 * fabs(v))
+            return 1;
+    return 0;
+}
+
+static void add_mark(plot_data *pd, gp_mark_kind kind, double v, const char *text)
+{
+    int i = pd->plot.nmarks;
+    if (i >= MAX_MARKS || !isfinite(v) || have_mark(pd, kind, v))
+        return;
+    pd->marks[i].kind = kind;
+    pd->marks[i].x = kind == GP_MARK_X ? v : NAN;
+    pd->marks[i].y = kind == GP_MARK_Y ? v : NAN;
+    snprintf(pd->mark_text[i], sizeof pd->mark_text[i], "%s", text);
+    pd->marks[i].text = pd->mark_text[i];
+    pd->plot.marks = pd->marks;
+    pd->plot.nmarks = ++i;
+}
+
+/* Sizes a record detected, as vertical lines on a byte axis: its own
+ * `*_bytes` values, and on a footprint axis every record's cache sizes
+ * (l1_*, l2_*), each with its level's latency where the record has one. */
+static void size_marks(const report *R, const rp_probe *pr, plot_data *pd)
+{
+    int footprint = strstr(pd->plot.xlabel ? pd->plot.xlabel : "", "footprint") != NULL;
+    for (int i = 0; i < R->nprobes; i++) {
+        const gp_record *r = &R->probes[i].rec;
+        int own = &R->probes[i] == pr;
+        if (!own && !footprint)
+            continue;
+        for (int k = 0; k < r->nvalues; k++) {
+            const gp_value *v = &r->values[k];
+            if (!v->detected || strcmp(v->unit, "bytes") || !ends_with(v->key, "_bytes") || v->value <= 0)
+                continue;
+            if (!own && strncmp(v->key, "l1_", 3) && strncmp(v->key, "l2_", 3))
+                continue;
+            if (footprint && (strstr(v->key, "line") || strstr(v->key, "sector")))
+                continue; /* granules do not lie on a footprint axis */
+            char lvl[40], size[32], text[96], lat[96];
+            level_name(lvl, sizeof lvl, v->key, "_bytes");
+            gp_ds_format_bytes(size, sizeof size, v->value);
+            snprintf(lat, sizeof lat, "%.*s_latency_cycles", (int)(strlen(v->key) - 6), v->key);
+            const gp_value *l = gp_record_find(r, lat);
+            if (l && l->detected)
+                snprintf(text, sizeof text, "%s %s, %.0f cycles", lvl, size, l->value);
+            else
+                snprintf(text, sizeof text, "%s %s", lvl, size);
+            add_mark(pd, GP_MARK_X, v->value, text);
+        }
+    }
+}
+
+/* Levels on a y axis of the same unit: latencies in cycles (the plateaus of
+ * a chase), bandwidths in GB/s (the measured DRAM, L2 and peak rates). */
+static void level_marks(const rp_probe *pr, plot_data *pd)
+{
+    const char *yl = pd->plot.ylabel ? pd->plot.ylabel : "";
+    int cycles = strstr(yl, "cycles") != NULL, gbs = strstr(yl, "GB/s") != NULL;
+    const gp_record *r = &pr->rec;
+    for (int k = 0; k < r->nvalues; k++) {
+        const gp_value *v = &r->values[k];
+        char lvl[64], text[96];
+        if (!v->detected)
+            continue;
+        if (cycles && ends_with(v->key, "_latency_cycles") && !strstr(v->key, "direct") &&
+            strncmp(v->key, "dram_near", 9) && strncmp(v->key, "dram_far", 8)) {
+            level_name(lvl, sizeof lvl, v->key, "_latency_cycles");
+            snprintf(text, sizeof text, "%s %.0f cycles", lvl, v->value);
+            add_mark(pd, GP_MARK_Y, v->value, text);
+        } else if (gbs && (!strcmp(v->key, "bandwidth_gbs") || !strcmp(v->key, "l2_bandwidth_gbs") ||
+                           !strcmp(v->key, "peak_gbs"))) {
+            snprintf(text, sizeof text, "%s %.0f GB/s",
+                     !strcmp(v->key, "bandwidth_gbs") ? "DRAM (triad)" : !strcmp(v->key, "peak_gbs") ? "DRAM peak" : "L2",
+                     v->value);
+            add_mark(pd, GP_MARK_Y, v->value, text);
+        }
+    }
+}
+
+gp_status rp_plot_to(FILE *f, const void *arg)
+{
+    const rp_plot_job *job = arg;
+    const rp_series *rs = job->rs, *os = job->R ? rp_other_series(job->R, job->pr, rs) : NULL;
+    plot_data *pd = malloc(sizeof *pd), *po = os ? malloc(sizeof *po) : NULL; /* ~20 KiB: off the stack */
+    if (!pd || (os && !po)) {
+        free(pd);
+        free(po);
         return gp_fail(GP_ERR_NOMEM, "out of host memory plotting %s", rs->file);
+    }
     gp_status st = make_plot(rs, pd);
+    if (st.code == GP_OK && os && make_plot(os, po).code == GP_OK && po->bars == pd->bars) {
+        const char *a = job->R->label, *b = job->R->other->label;
+        if (pd->bars)
+            st = merge_bars(pd, po, a, b);
+        else
+            merge_lines(pd, po, a, b);
+    }
+    if (st.code == GP_OK && !pd->bars) {
+        if (strstr(pd->plot.ylabel ? pd->plot.ylabel : "", "(GB/s)")) {
+            pd->plot.yunit = "B/s";
+            pd->plot.yscale = 1e9;
+        }
+        if (job->R && job->pr) {
+            if (pd->plot.xbytes)
+                size_marks(job->R, job->pr, pd);
+            level_marks(job->pr, pd);
+        }
+    }
     if (st.code == GP_OK)
         st = pd->bars ? gp_svg_bars(f, &pd->chart) : gp_svg_plot(f, &pd->plot);
     free(pd->buf);
+    free(pd->buf2);
+    if (po)
+        free(po->buf);
     free(pd);
+    free(po);
     return st;
+}
+
+gp_status rp_svg_file(const char *dir, const char *name, gp_status (*draw)(FILE *f, const void *arg),
+                      const void *arg)
+{
+    char path[1200];
+    FILE *f;
+    GP_TRY(gp_fs_join(path, sizeof path, dir, name));
+    GP_TRY(gp_fs_open_atomic(path, &f));
+    fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
+    gp_status st = draw(f, arg);
+    if (st.code != GP_OK) {
+        gp_fs_abandon(f, path);
+        return st;
+    }
+    return gp_fs_commit(f, path);
 }
 
 gp_status rp_write_svgs(const report *R)
@@ -459,18 +689,8 @@ gp_status rp_write_svgs(const report *R)
             const rp_series *rs = &R->probes[i].series[s];
             if (!rs->data.ncols)
                 continue;
-            char path[1200];
-            GP_TRY(gp_fs_join(path, sizeof path, R->out_dir, rs->svg));
-            FILE *f;
-            GP_TRY(gp_fs_open_atomic(path, &f));
-            fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
-            gp_status st = rp_plot_to(f, rs);
-            if (st.code != GP_OK) {
-                gp_fs_abandon(f, path);
-                return st;
-            }
-            GP_TRY(gp_fs_commit(f, path));
+            rp_plot_job job = {R, &R->probes[i], rs};
+            GP_TRY(rp_svg_file(R->out_dir, rs->svg, rp_plot_to, &job));
         }
     return gp_ok();
 }
-

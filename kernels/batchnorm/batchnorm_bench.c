@@ -350,6 +350,23 @@ static gp_status candidates(const gp_table *base, const gp_device_info *dev, gp_
     return gp_ok();
 }
 
+/* The floor's model (bench_shape): x read twice and y written, 4-byte
+ * floats; about 5 FLOP an element (sum, sum of squares as an FMA, the
+ * normalising FMA). */
+static gp_status work_of(const char *problem, gp_kernel_work *w)
+{
+    long long d[4];
+    const char *rest;
+    if (!gp_label_dims(problem, d, 4, &rest) || strcmp(rest, " train") != 0)
+        return gp_label_unknown("batchnorm", problem, "NxCxHxW train");
+    double elems = (double)d[0] * (double)d[1] * (double)d[2] * (double)d[3];
+    w->bytes = 3 * 4.0 * elems;
+    w->flops = 5 * elems;
+    snprintf(w->method, sizeof w->method, "x read twice, y written (4 B each); 5 FLOP/element (sum, sum of squares FMA, "
+             "normalising FMA)");
+    return gp_ok();
+}
+
 const gp_kernel gp_kernel_batchnorm = {
     "batchnorm",
     "batch normalization forward (training with saved mean/invstd, and inference), NCHW fp32 (vs cuDNN)",
@@ -358,4 +375,5 @@ const gp_kernel gp_kernel_batchnorm = {
     bench,
     candidates,
     gp_batchnorm_rule,
+    work_of,
 };

@@ -405,6 +405,21 @@ static gp_status candidates(const gp_table *base, const gp_device_info *dev, gp_
     return gp_ok();
 }
 
+/* The floor's model (gp_conv2d_floor_of) for a bench case by its name:
+ * 2 FLOP per multiply-add, x, w and y moved once. */
+static gp_status work_of(const char *problem, gp_kernel_work *w)
+{
+    for (size_t i = 0; i < NBENCH; i++)
+        if (!strcmp(bench_cases[i].name, problem)) {
+            const gp_conv2d_shape *s = &bench_cases[i].s;
+            w->flops = gp_conv2d_flops(s);
+            w->bytes = 4.0 * (double)(gp_conv2d_x_elems(s) + gp_conv2d_w_elems(s) + gp_conv2d_y_elems(s));
+            snprintf(w->method, sizeof w->method, "2 FLOP per multiply-add; x, w and y moved once (4 B each)");
+            return gp_ok();
+        }
+    return gp_label_unknown(KNAME, problem, "one of the bench cases, e.g. '1x6x768x512 k6 oc6 valid (seed)'");
+}
+
 const gp_kernel gp_kernel_conv2d = {
     KNAME,
     "direct 2D convolution (cross-correlation), NCHW fp32, stride 1, zero padding; vs cuDNN",
@@ -413,4 +428,5 @@ const gp_kernel gp_kernel_conv2d = {
     bench,
     candidates,
     gp_conv2d_rule,
+    work_of,
 };

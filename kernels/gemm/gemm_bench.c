@@ -353,6 +353,19 @@ static gp_status candidates(const gp_table *base, const gp_device_info *dev, gp_
     return gp_ok();
 }
 
+/* The floor's model: 2 m n k FLOP; A, B read and C written once. */
+static gp_status work_of(const char *problem, gp_kernel_work *w)
+{
+    long long d[3];
+    if (!gp_label_dims(problem, d, 3, NULL))
+        return gp_label_unknown("gemm", problem, "MxNxK ...");
+    double m = (double)d[0], n = (double)d[1], k = (double)d[2];
+    w->flops = 2 * m * n * k;
+    w->bytes = 4.0 * (m * k + k * n + m * n);
+    snprintf(w->method, sizeof w->method, "2 m n k FLOP; A and B read, C written once (4 B each)");
+    return gp_ok();
+}
+
 const gp_kernel gp_kernel_gemm = {
     "gemm",
     "SGEMM C = alpha op(A) op(B) + beta C, fp32, row/column-major, transposes, any size (vs cuBLAS fp32)",
@@ -361,4 +374,5 @@ const gp_kernel gp_kernel_gemm = {
     bench,
     candidates,
     gp_gemm_rule,
+    work_of,
 };

@@ -480,6 +480,26 @@ static gp_status candidates(const gp_table *base, const gp_device_info *dev, gp_
     return gp_ok();
 }
 
+/* The floor's model: the input read once (the bins are noise); no FLOPs
+ * (integer counting). */
+static gp_status work_of(const char *problem, gp_kernel_work *w)
+{
+    long long n;
+    const char *rest;
+    int is_u32 = 0;
+    if (!gp_label_pow2(problem, &n, &rest))
+        return gp_label_unknown("histogram", problem, "2^K u8, 256 bins|u32 keys, 4096 bins KIND");
+    if (strncmp(rest, " u32 keys, 4096 bins ", 21) == 0)
+        is_u32 = 1;
+    else if (strncmp(rest, " u8, 256 bins ", 14) != 0)
+        return gp_label_unknown("histogram", problem, "2^K u8, 256 bins|u32 keys, 4096 bins KIND");
+    w->bytes = (double)n * (is_u32 ? 4.0 : 1.0);
+    w->flops = 0;
+    snprintf(w->method, sizeof w->method, "the %s input read once (the bins are noise); integer counts, no FLOPs",
+             is_u32 ? "4-byte" : "1-byte");
+    return gp_ok();
+}
+
 const gp_kernel gp_kernel_histogram = {
     "histogram",
     "256 bins over uint8 and 4096 bins over uint32 keys, LDS sub-histograms a bank each (vs CUB HistogramEven)",
@@ -488,4 +508,5 @@ const gp_kernel gp_kernel_histogram = {
     bench,
     candidates,
     gp_histogram_rule,
+    work_of,
 };

@@ -296,6 +296,23 @@ static gp_status candidates(const gp_table *base, const gp_device_info *dev, gp_
     return gp_ok();
 }
 
+/* The floor's model: the input read and the padded output written, no
+ * arithmetic. */
+static gp_status work_of(const char *problem, gp_kernel_work *w)
+{
+    long long d[4];
+    const char *rest;
+    gp_padding_shape s;
+    if (!gp_label_dims(problem, d, 4, &rest) ||
+        sscanf(rest, " pad t%d b%d l%d r%d", &s.top, &s.bottom, &s.left, &s.right) != 4)
+        return gp_label_unknown("padding", problem, "NxCxHxW pad tT bB lL rR");
+    s.n = (int)d[0], s.c = (int)d[1], s.h = (int)d[2], s.w = (int)d[3];
+    w->bytes = 4.0 * (double)(gp_padding_in_elems(&s) + gp_padding_out_elems(&s));
+    w->flops = 0;
+    snprintf(w->method, sizeof w->method, "input read, padded output written (4 B each); no arithmetic");
+    return gp_ok();
+}
+
 const gp_kernel gp_kernel_padding = {
     "padding",
     "zero padding of NCHW fp32 by any top/bottom/left/right, no scratch (vs the device copy of the same bytes)",
@@ -304,4 +321,5 @@ const gp_kernel gp_kernel_padding = {
     bench,
     candidates,
     gp_padding_rule,
+    work_of,
 };

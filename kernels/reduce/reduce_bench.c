@@ -559,6 +559,20 @@ static gp_status candidates(const gp_table *base, const gp_device_info *dev, gp_
     return gp_ok();
 }
 
+/* The floor's model: the input read once; one add an element (FLOPs for
+ * fp32 only). */
+static gp_status work_of(const char *problem, gp_kernel_work *w)
+{
+    long long n;
+    const char *rest;
+    if (!gp_label_pow2(problem, &n, &rest) || (strcmp(rest, " fp32") && strcmp(rest, " int32")))
+        return gp_label_unknown("reduce", problem, "2^K fp32|int32");
+    w->bytes = 4.0 * (double)n;
+    w->flops = strcmp(rest, " fp32") ? 0 : (double)n;
+    snprintf(w->method, sizeof w->method, "input read once (4 B); one add an element (integer adds are no FLOPs)");
+    return gp_ok();
+}
+
 const gp_kernel gp_kernel_reduce = {
     "reduce",
     "sum of fp32 / int32 arrays of any length, one launch, deterministic (vs CUB DeviceReduce)",
@@ -567,4 +581,5 @@ const gp_kernel gp_kernel_reduce = {
     bench,
     candidates,
     gp_reduce_rule,
+    work_of,
 };

@@ -495,6 +495,23 @@ static gp_status candidates(const gp_table *base, const gp_device_info *dev, gp_
     return gp_ok();
 }
 
+/* The floor's model: read once, written once; one add an element (FLOPs
+ * for fp32 only). */
+static gp_status work_of(const char *problem, gp_kernel_work *w)
+{
+    long long n;
+    const char *rest;
+    char type[8], kind[16];
+    if (!gp_label_pow2(problem, &n, &rest) || sscanf(rest, " %7s %15s", type, kind) != 2 ||
+        (strcmp(type, "fp32") && strcmp(type, "int32")))
+        return gp_label_unknown("scan", problem, "2^K fp32|int32 inclusive|exclusive");
+    w->bytes = 8.0 * (double)n;
+    w->flops = strcmp(type, "fp32") ? 0 : (double)n;
+    snprintf(w->method, sizeof w->method, "read once, written once (4 B each); one add an element (integer adds are "
+             "no FLOPs)");
+    return gp_ok();
+}
+
 const gp_kernel gp_kernel_scan = {
     "scan",
     "inclusive / exclusive prefix sum of fp32 / int32, single pass with decoupled look-back (vs CUB DeviceScan)",
@@ -503,4 +520,5 @@ const gp_kernel gp_kernel_scan = {
     bench,
     candidates,
     gp_scan_rule,
+    work_of,
 };

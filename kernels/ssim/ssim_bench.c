@@ -642,6 +642,27 @@ static gp_status ssim_candidates(const gp_table *base, const gp_device_info *dev
     return gp_ok();
 }
 
+/* The floor's model (floor_ms): both images read and the map written;
+ * OPS_PER_PIXEL fp32 instructions an output pixel, each an FMA issue slot
+ * (2 FLOP), as the floor counts them against the FMA rate. */
+static gp_status ssim_work(const char *problem, gp_kernel_work *w)
+{
+    long long d[4];
+    const char *rest;
+    gp_ssim_problem p;
+    if (!gp_label_dims(problem, d, 4, &rest) || (strcmp(rest, " same") && strcmp(rest, " valid")))
+        return gp_label_unknown("ssim", problem, "NxCxHxW same|valid");
+    gp_ssim_dims dims = {d[0], d[1], d[2], d[3]};
+    gp_status st = gp_ssim_problem_init(&p, &dims, &dims, strcmp(rest, " same") ? GP_SSIM_VALID : GP_SSIM_SAME);
+    if (st.code != GP_OK)
+        return gp_label_unknown("ssim", problem, st.msg);
+    w->bytes = 4.0 * (2.0 * (double)p.in_elems + (double)p.map_elems);
+    w->flops = 2.0 * OPS_PER_PIXEL * (double)p.map_elems;
+    snprintf(w->method, sizeof w->method, "x and y read, map written (4 B each); %d fp32 issue slots a pixel at "
+             "2 FLOP each", OPS_PER_PIXEL);
+    return gp_ok();
+}
+
 const gp_kernel gp_kernel_ssim = {
     "ssim",
     "fused SSIM forward (11x11 Gaussian, same/valid): map and mean",
@@ -650,4 +671,5 @@ const gp_kernel gp_kernel_ssim = {
     ssim_bench,
     ssim_candidates,
     gp_ssim_rule,
+    ssim_work,
 };

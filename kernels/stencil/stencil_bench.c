@@ -414,6 +414,22 @@ static gp_status candidates(const gp_table *base, const gp_device_info *dev, gp_
     return gp_ok();
 }
 
+/* The floor's model: read once, written once (4 B each); 8 FLOPs an interior
+ * point (6 neighbours summed, c1 x the sum, c0 x the centre added). */
+static gp_status work_of(const char *problem, gp_kernel_work *w)
+{
+    long long s = 0;
+    int used = 0;
+    if (sscanf(problem, "%lld^3 fp32%n", &s, &used) != 1 || used != (int)strlen(problem) || s < 3)
+        return gp_label_unknown("stencil", problem, "N^3 fp32");
+    const double n = (double)s * (double)s * (double)s, inner = (double)(s - 2) * (s - 2) * (s - 2);
+    w->bytes = 8.0 * n;
+    w->flops = 8.0 * inner;
+    snprintf(w->method, sizeof w->method, "read once, written once (4 B each); 8 FLOPs an interior point (5 + 1 adds, "
+             "2 multiplies)");
+    return gp_ok();
+}
+
 const gp_kernel gp_kernel_stencil = {
     "stencil",
     "3D 7-point Jacobi step on fp32, xy tiles in LDS with z streamed in registers (vs naive and the device copy)",
@@ -422,4 +438,5 @@ const gp_kernel gp_kernel_stencil = {
     bench,
     candidates,
     gp_stencil_rule,
+    work_of,
 };

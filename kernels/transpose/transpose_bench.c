@@ -440,6 +440,19 @@ static gp_status candidates(const gp_table *base, const gp_device_info *dev, gp_
     return gp_ok();
 }
 
+/* The floor's model: the matrix read and written once, no arithmetic. */
+static gp_status work_of(const char *problem, gp_kernel_work *w)
+{
+    long long d[2];
+    const char *rest;
+    if (!gp_label_dims(problem, d, 2, &rest) || strcmp(rest, " fp32") != 0)
+        return gp_label_unknown("transpose", problem, "RxC fp32");
+    w->bytes = 2 * 4.0 * (double)d[0] * (double)d[1];
+    w->flops = 0;
+    snprintf(w->method, sizeof w->method, "matrix read and written once (4 B each); no arithmetic");
+    return gp_ok();
+}
+
 const gp_kernel gp_kernel_transpose = {
     "transpose",
     "fp32 matrix transpose of any shape through padded shared-memory tiles (vs the vendor device copy)",
@@ -448,4 +461,5 @@ const gp_kernel gp_kernel_transpose = {
     bench,
     candidates,
     gp_transpose_rule,
+    work_of,
 };

@@ -198,7 +198,7 @@ GP_TEST(svg_well_formed)
 {
     double x[6] = {1, 2, 3, 4, 5, 6}, y1[6] = {1, 4, NAN, 16, 25, 36}, y2[6] = {2, 3, 4, 5, INFINITY, 7};
     double xs[4] = {3, 1, 2, 5}, ys[4] = {1, 2, 3, 4}; /* not a sweep: markers only */
-    gp_plot_series s[3] = {{"squares <&>", x, y1, 6}, {"line", x, y2, 6}, {"scatter", xs, ys, 4}};
+    gp_plot_series s[3] = {{"squares <&>", x, y1, 6, 0, 0}, {"line", x, y2, 6, 0, 0}, {"scatter", xs, ys, 4, 0, 0}};
     gp_plot p = {.title = "Title & \"quotes\"", .xlabel = "x <units>", .ylabel = "y", .series = s, .nseries = 3};
     char *out = render(&p);
     GP_CHECK(out != NULL);
@@ -278,7 +278,7 @@ GP_TEST(svg_log_axis)
     GP_CHECK(n >= 2 && t[0] >= lo && t[n - 1] <= hi);
     /* A footprint sweep on log x: the non-positive x is skipped, not plotted at -inf. */
     double x[5] = {0, 1e3, 1e5, 1e7, 1e9}, y[5] = {5, 30, 200, 600, 700};
-    gp_plot_series s = {"lat", x, y, 5};
+    gp_plot_series s = {"lat", x, y, 5, 0, 0};
     gp_plot p = {.title = "Latency vs footprint", .xlabel = "footprint_bytes", .ylabel = "cycles", .logx = 1,
                  .series = &s, .nseries = 1};
     char *out = render(&p);
@@ -311,7 +311,7 @@ GP_TEST(svg_degenerate_range)
     /* One point; all equal; all NaN; no series at all. */
     double x1[1] = {3}, y1[1] = {3}, xe[4] = {1, 2, 3, 4}, ye[4] = {2, 2, 2, 2};
     double xn[2] = {NAN, NAN}, yn[2] = {1, NAN};
-    gp_plot_series s[3] = {{"one", x1, y1, 1}, {"flat", xe, ye, 4}, {"nan", xn, yn, 2}};
+    gp_plot_series s[3] = {{"one", x1, y1, 1, 0, 0}, {"flat", xe, ye, 4, 0, 0}, {"nan", xn, yn, 2, 0, 0}};
     for (int k = 0; k < 4; k++) {
         gp_plot p = {.title = "degenerate", .xlabel = "x", .ylabel = "y", .logx = k == 1, .logy = k == 1,
                      .series = k < 3 ? &s[k] : NULL, .nseries = k < 3 ? 1 : 0};
@@ -398,7 +398,8 @@ GP_TEST(report_from_synthetic_dir)
             return 1;
         }
     }
-    GP_CHECK(count(html, "<svg") == 2 && count(html, "</svg>") == 2);
+    /* The two series' plots and the roofline (ceilings alone here). */
+    GP_CHECK(count(html, "<svg") == 2 + 1 && count(html, "</svg>") == 2 + 1);
     GP_CHECK(strstr(html, "Synthetic GPU") && strstr(html, "sm_90") && strstr(html, "132"));
     GP_CHECK(strstr(html, "no knee in the latency curve") && strstr(html, "unstable"));
     GP_CHECK(strstr(html, "clock moved") && strstr(html, "zeta_probe_gone.csv"));
@@ -494,7 +495,7 @@ GP_TEST(report_h200_launch_rate)
     char p[700];
     snprintf(p, sizeof p, "%s/report.html", dir);
     char *html = gp_test_read_text(p, NULL);
-    GP_CHECK(html && count(html, "<svg") == 3 && count(html, "Launch rate vs block size (") == 3 * 2);
+    GP_CHECK(html && count(html, "<svg") == 3 + 1 && count(html, "Launch rate vs block size (") == 3 * 2); /* + roofline */
     GP_CHECK(count(html, "class=\"pt\"") == (int)(rows[0] + rows[1] + rows[2]));
     free(html);
     for (int k = 0; k < 3; k++) {
@@ -641,7 +642,7 @@ GP_TEST(svg_pow2_axes_and_options)
         x[i] = 1024.0 * pow(2, i);
         y[i] = 100 + i;
     }
-    gp_plot_series s = {"lat", x, y, 23};
+    gp_plot_series s = {"lat", x, y, 23, 0, 0};
     gp_plot p = {.title = "t", .xlabel = "footprint (bytes)", .ylabel = "latency (cycles)", .logx = 1, .xbytes = 1,
                  .series = &s, .nseries = 1};
     char *out = render(&p);
@@ -658,7 +659,7 @@ GP_TEST(svg_pow2_axes_and_options)
 
     /* Conflict degrees 1..32 on a power-of-two log axis, markers only. */
     double sx[6] = {1, 2, 3, 4, 5, 32}, sy[6] = {1, 2, 1, 4, 1, 32};
-    gp_plot_series ss[2] = {{"4-byte", sx, sy, 6}, {"8-byte", sx, sy, 5}};
+    gp_plot_series ss[2] = {{"4-byte", sx, sy, 6, 0, 0}, {"8-byte", sx, sy, 5, 0, 0}};
     gp_plot q = {.title = "deg", .xlabel = "stride", .ylabel = "degree (ways)", .logy = 1, .ypow2 = 1,
                  .points_only = 1, .series = ss, .nseries = 2};
     out = render(&q);
@@ -672,7 +673,7 @@ GP_TEST(svg_pow2_axes_and_options)
     gp_plot_series many[5];
     const char *names[5] = {"read", "write", "copy", "triad", "read, blocks rotating over the data (no L1 reuse)"};
     for (int i = 0; i < 5; i++)
-        many[i] = (gp_plot_series){names[i], x, y, 23};
+        many[i] = (gp_plot_series){names[i], x, y, 23, 0, 0};
     gp_plot m = {.title = "bw", .xlabel = "x", .ylabel = "y", .series = many, .nseries = 5};
     out = render(&m);
     GP_CHECK(out && count(out, "class=\"key\"") == 5);
@@ -860,8 +861,8 @@ GP_TEST(report_h200_sections_and_plots)
     struct dirent *e;
     while ((e = readdir(d)) != NULL) {
         size_t n = strlen(e->d_name);
-        if (n < 5 || strcmp(e->d_name + n - 4, ".csv"))
-            continue;
+        if (n < 5 || strcmp(e->d_name + n - 4, ".csv") || !strncmp(e->d_name, "bench_", 6))
+            continue; /* bench CSVs are the roofline's points, not series */
         ncsv++;
         char svgname[300], link[320];
         snprintf(svgname, sizeof svgname, "%.*s.svg", (int)(n - 4), e->d_name);
@@ -876,7 +877,8 @@ GP_TEST(report_h200_sections_and_plots)
         free(svg);
     }
     closedir(d);
-    GP_CHECK(ncsv >= 19 && count(html, "<svg") == ncsv && count(html, "</svg>") == ncsv);
+    /* One plot per series, and the roofline. */
+    GP_CHECK(ncsv >= 19 && count(html, "<svg") == ncsv + 1 && count(html, "</svg>") == ncsv + 1);
 
     /* The plots the characterization names: title, axis labels with units. */
     static const struct {

@@ -1,0 +1,41 @@
+/* The report's first screen: the headline figures of a GPU, each from its
+ * probe record (with a link to the probe's section), and where the shipped
+ * table of the same architecture has a published value for it, that value
+ * and its source. */
+#ifndef GP_DATASHEET_H
+#define GP_DATASHEET_H
+
+#include "record.h"
+#include "table.h"
+
+#define GP_DS_MAX_ROWS 32
+
+typedef struct gp_ds_row {
+    const char *group, *label;
+    const char *probe;     /* the record it comes from (link target) */
+    char value[200];       /* "65.3 TFLOP/s (97.6% of peak)", or why it is missing */
+    double num;            /* the headline number in base units (ratio of two GPUs); NAN when missing */
+    int missing;           /* 1: no record or value: `value` says why */
+    char published[300];   /* "128 B: CUDA C++ Programming Guide (...)" or "" */
+} gp_ds_row;
+
+typedef struct gp_datasheet {
+    gp_ds_row rows[GP_DS_MAX_ROWS];
+    int nrows;
+} gp_datasheet;
+
+/* The rows from n records (any order, NULL entries skipped); `shipped` (may
+ * be NULL) is the shipped table of the records' architecture: its entries
+ * whose provenance is `published` fill the published column. */
+void gp_datasheet_build(const gp_record *const *recs, int n, const gp_table *shipped, gp_datasheet *ds);
+
+/* The record of `probe` among n (NULL entries skipped), or NULL. */
+const gp_record *gp_ds_record_of(const gp_record *const *recs, int n, const char *probe);
+/* The core clock a probe ran at, MHz: measured after it, else before;
+ * NAN when the record has no clock reading. */
+double gp_ds_measured_mhz(const gp_record *r);
+
+/* A byte count in binary units: "220 KiB", "60.0 MiB", "128 B". */
+void gp_ds_format_bytes(char *out, size_t n, double bytes);
+
+#endif

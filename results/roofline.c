@@ -1,0 +1,248 @@
+#define _POSIX_C_SOURCE 200809L
+/* The roofline: ceilings from the records, points from the bench CSVs. */
+#include "roofline.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "datasheet.h"
+#include "fsutil.h"
+
+/* Where each ceiling comes from.  FMA rates are per cycle per CU: times the
+ * CUs, the clock the probe measured and 2 FLOP an FMA. */
+typedef struct ceiling_src {
+    const char *name;
+    gp_rl_kind kind;
+    const char *probe, *key; /* key: first of '|'-separated alternatives present */
+    int fma_per_cu;          /* 1: FMA/cycle/CU; 0: GB/s */
+} ceiling_src;
+
+static const ceiling_src sources[] = {
+    {"fp32 FMA", GP_RL_COMPUTE, "fma_throughput", "fp32_fma_per_cycle_per_cu", 1},
+    {"fp64 FMA", GP_RL_COMPUTE, "fma_throughput", "fp64_fma_per_cycle_per_cu", 1},
+    {"DRAM", GP_RL_BANDWIDTH, "memory_bandwidth", "bandwidth_gbs", 0},
+    {"L2", GP_RL_BANDWIDTH, "memory_bandwidth", "l2_bandwidth_gbs", 0},
+    {"LDS", GP_RL_BANDWIDTH, "lds", "bandwidth_gbs|lds_bandwidth_gbs", 0},
+};
+
+static const gp_value *find_alt(const gp_record *r, const char *alts)
+{
+    char buf[128];
+    snprintf(buf, sizeof buf, "%s", alts);
+    for (char *save = NULL, *k = strtok_r(buf, "|", &save); k; k = strtok_r(NULL, "|", &save)) {
+        const gp_value *v = gp_record_find(r, k);
+        if (v)
+            return v;
+    }
+    return NULL;
+}
+
+/* The clock a probe ran at: measured, else reported. */
+static double clock_mhz(const gp_record *r, const char **how)
+{
+    double mhz = gp_ds_measured_mhz(r);
+    *how = isfinite(mhz) ? "measured" : "reported";
+    return isfinite(mhz) ? mhz : r->dev.core_clock_mhz;
+}
+
+void gp_roofline_ceilings(const gp_record *const *recs, int n, gp_roofline *rl)
+{
+    rl->nceil = 0;
+    for (size_t i = 0; i < sizeof sources / sizeof sources[0] && rl->nceil < GP_RL_MAX_CEILINGS; i++) {
+        const ceiling_src *s = &sources[i];
+        gp_rl_ceiling *c = &rl->ceil[rl->nceil++];
+        memset(c, 0, sizeof *c);
+        snprintf(c->name, sizeof c->name, "%s", s->name);
+        snprintf(c->probe, sizeof c->probe, "%s", s->probe);
+        snprintf(c->key, sizeof c->key, "%s", s->key);
+        c->kind = s->kind;
+        c->value = NAN;
+        const gp_record *r = gp_ds_record_of(recs, n, s->probe);
+        const gp_value *v = r ? find_alt(r, s->key) : NULL;
+        if (!r) {
+            snprintf(c->method, sizeof c->method, "not measured: no %s record in this folder", s->probe);
+            continue;
+        }
+        if (!v) {
+            snprintf(c->method, sizeof c->method, "not measured: the %s record has no %s value", s->probe, s->key);
+            continue;
+        }
+        snprintf(c->key, sizeof c->key, "%s", v->key);
+        if (!v->detected || !isfinite(v->value) || v->value <= 0) {
+            snprintf(c->method, sizeof c->method, "not detected: %.200s", v->note[0] ? v->note : "no reason recorded");
+            continue;
+        }
+        if (!s->fma_per_cu) {
+            c->value = v->value * 1e9;
+            snprintf(c->method, sizeof c->method, "%s %s: %.4g GB/s", s->probe, v->key, v->value);
+            continue;
+        }
+        const char *how;
+        double mhz = clock_mhz(r, &how);
+        int cus = r->dev.compute_units;
+        if (mhz <= 0 || cus <= 0) {
+            snprintf(c->method, sizeof c->method, "not derived: the %s record has no clock or CU count", s->probe);
+            continue;
+        }
+        c->value = 2.0 * v->value * cus * mhz * 1e6;
+        snprintf(c->method, sizeof c->method, "2 FLOP x %.4g FMA/cycle/CU (%s %s) x %d CUs x %.0f MHz (%s)", v->value,
+                 s->probe, v->key, cus, mhz, how);
+    }
+}
+
+const gp_rl_ceiling *gp_roofline_ceiling(const gp_roofline *rl, const char *name)
+{
+    for (int i = 0; i < rl->nceil; i++)
+        if (!strcmp(rl->ceil[i].name, name) && isfinite(rl->ceil[i].value))
+            return &rl->ceil[i];
+    return NULL;
+}
+
+int gp_csv_split_line(const char *line, char (*f)[256], int max)
+{
+    int n = 0;
+    const char *p = line;
+    while (n < max) {
+        size_t k = 0;
+        char *out = f[n];
+        if (*p == '"') {
+            for (p++; *p; p++) {
+                if (*p == '"' && p[1] == '"')
+                    p++;
+                else if (*p == '"') {
+                    p++;
+                    break;
+                }
+                if (k + 1 < 256)
+                    out[k++] = *p;
+            }
+        }
+        for (; *p && *p != ',' && *p != '\n' && *p != '\r'; p++)
+            if (k + 1 < 256)
+                out[k++] = *p;
+        out[k] = '\0';
+        n++;
+        if (*p != ',')
+            break;
+        p++;
+    }
+    return n;
+}
+
+static int col_of(char (*head)[256], int n, const char *name)
+{
+    for (int i = 0; i < n; i++)
+        if (!strcmp(head[i], name))
+            return i;
+    return -1;
+}
+
+static void skip(gp_roofline *rl, const char *fmt, const char *a, const char *b, const char *c)
+{
+    if (rl->nskipped < (int)(sizeof rl->skipped / sizeof rl->skipped[0]))
+        snprintf(rl->skipped[rl->nskipped++], sizeof rl->skipped[0], fmt, a, b, c);
+}
+
+/* A point's place under the roofs: FLOP/s against min(fp32, DRAM / x); a
+ * point without FLOPs by its bandwidth against DRAM. */
+static void place(gp_roofline *rl, gp_rl_point *p)
+{
+    const gp_rl_ceiling *fp = gp_roofline_ceiling(rl, "fp32 FMA"), *dram = gp_roofline_ceiling(rl, "DRAM");
+    double s = p->ms * 1e-3;
+    p->flops_per_s = p->flops / s;
+    p->bytes_per_s = p->bytes / s;
+    p->roof = NAN;
+    p->roof_name = NULL;
+    if (p->flops > 0) {
+        double mem = dram && p->bytes > 0 ? dram->value * p->flops / p->bytes : INFINITY;
+        double cmp = fp ? fp->value : INFINITY;
+        if (isfinite(mem) || isfinite(cmp)) {
+            p->roof = fmin(mem, cmp);
+            p->roof_name = mem < cmp ? "DRAM" : "fp32 FMA";
+        }
+        p->fraction = p->flops_per_s / p->roof;
+    } else if (dram && p->bytes > 0) {
+        p->roof = dram->value;
+        p->roof_name = "DRAM";
+        p->fraction = p->bytes_per_s / p->roof;
+    } else {
+        p->fraction = NAN;
+    }
+}
+
+static int have_point(const gp_roofline *rl, const char *kernel, const char *problem)
+{
+    for (int i = 0; i < rl->npts; i++)
+        if (!strcmp(rl->pts[i].kernel, kernel) && !strcmp(rl->pts[i].problem, problem))
+            return 1;
+    return 0;
+}
+
+static gp_status read_csv(const char *dir, const char *name, gp_rl_work_fn work, gp_roofline *rl)
+{
+    char path[1200];
+    GP_TRY(gp_fs_join(path, sizeof path, dir, name));
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return gp_fail(GP_ERR_USAGE, "%s: cannot be read", name);
+    static char head[32][256], row[32][256];
+    char line[4096];
+    int nh = fgets(line, sizeof line, f) ? gp_csv_split_line(line, head, 32) : 0;
+    int ck = col_of(head, nh, "kernel"), cp = col_of(head, nh, "problem"), ci = col_of(head, nh, "impl"),
+        ct = col_of(head, nh, "table"), cm = col_of(head, nh, "median_ms");
+    if (ck < 0 || cp < 0 || ci < 0 || ct < 0 || cm < 0) {
+        fclose(f);
+        return gp_fail(GP_ERR_USAGE, "%s: not a bench CSV (needs columns kernel, problem, impl, table, median_ms)",
+                       name);
+    }
+    for (int lineno = 2; fgets(line, sizeof line, f); lineno++) {
+        int n = gp_csv_split_line(line, row, 32);
+        if (n <= cm || strcmp(row[ci], "gpuprobe") != 0 || have_point(rl, row[ck], row[cp]))
+            continue;
+        char *end;
+        double ms = strtod(row[cm], &end);
+        if (end == row[cm] || !(ms > 0) || !isfinite(ms)) {
+            skip(rl, "%s %s: median_ms '%s' is not a positive time", row[ck], row[cp], row[cm]);
+            continue;
+        }
+        if (rl->npts >= GP_RL_MAX_POINTS) {
+            rl->dropped++;
+            continue;
+        }
+        gp_rl_point *p = &rl->pts[rl->npts];
+        memset(p, 0, sizeof *p);
+        gp_status st = work(row[ck], row[cp], &p->bytes, &p->flops, p->method, sizeof p->method);
+        if (st.code != GP_OK) {
+            skip(rl, "%s%s%s", st.msg, "", "");
+            continue;
+        }
+        snprintf(p->kernel, sizeof p->kernel, "%s", row[ck]);
+        snprintf(p->problem, sizeof p->problem, "%s", row[cp]);
+        snprintf(p->table, sizeof p->table, "%s", row[ct]);
+        snprintf(p->file, sizeof p->file, "%s", name);
+        p->ms = ms;
+        place(rl, p);
+        rl->npts++;
+    }
+    fclose(f);
+    return gp_ok();
+}
+
+gp_status gp_roofline_points(const char *dir, gp_rl_work_fn work, gp_roofline *rl)
+{
+    char **names = NULL;
+    size_t n = 0;
+    rl->npts = rl->nfiles = rl->nskipped = rl->dropped = 0;
+    GP_TRY(gp_fs_list_sorted(dir, ".csv", "results directory", &names, &n));
+    gp_status st = gp_ok();
+    for (size_t i = 0; i < n && st.code == GP_OK; i++) {
+        if (strncmp(names[i], "bench_", 6) != 0)
+            continue;
+        if (rl->nfiles < GP_RL_MAX_FILES)
+            snprintf(rl->files[rl->nfiles++], sizeof rl->files[0], "%s", names[i]);
+        st = read_csv(dir, names[i], work, rl);
+    }
+    gp_fs_names_free(names, n);
+    return st;
+}
