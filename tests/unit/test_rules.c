@@ -15,6 +15,7 @@
 #include "padding.h"
 #include "reduce.h"
 #include "scan.h"
+#include "spmv.h"
 #include "ssim.h"
 #include "transpose.h"
 
@@ -32,6 +33,7 @@ static int kernels_accept(const gp_table *t)
     gp_padding_params pp;
     gp_batchnorm_params bp;
     gp_scan_params scp;
+    gp_spmv_params smp;
     gp_status st = gp_ssim_params_from_table(t, NULL, &sp);
     if (st.code == GP_OK)
         st = gp_transpose_params_from_table(t, NULL, &tp);
@@ -45,6 +47,8 @@ static int kernels_accept(const gp_table *t)
         st = gp_batchnorm_params_from_table(t, NULL, &bp);
     if (st.code == GP_OK)
         st = gp_scan_params_from_table(t, NULL, &scp);
+    if (st.code == GP_OK)
+        st = gp_spmv_params_from_table(t, NULL, &smp);
     if (st.code != GP_OK)
         fprintf(stderr, "kernel parameters refused: %s\n", st.msg);
     return st.code == GP_OK;
