@@ -37,13 +37,17 @@
 extern "C" {
 #endif
 
-#define GP_SPMV_MAX_BLOCK 1024
+/* Blocks up to 512 threads: the kernels' launch bounds (spmv.hip), which
+ * keep every instantiation within 32 registers on NVIDIA and without
+ * scratch on gfx9 (1024 would cap gfx9 at 64 VGPRs: the 8-nonzero batches
+ * spill there). */
+#define GP_SPMV_MAX_BLOCK 512
 #define GP_SPMV_MAX_UNROLL 8
 /* Lanes per row compiled in: 1 (scalar), 2, 4, ..., the wave. */
 #define GP_SPMV_MAX_TPR 64
 
 typedef struct gp_spmv_params {
-    int block;          /* threads per block, a power of two, 64..1024 */
+    int block;          /* threads per block, a power of two, 64..512 */
     int unroll;         /* nonzeros each lane loads before it uses them: 1, 2, 4, 8 */
     int scalar_max_row; /* mean row length up to which one thread per row runs (0: never) */
     char note[192];     /* what was adjusted to fit the device ("" when nothing) */

@@ -3,8 +3,7 @@
  * "Rule".
  *
  * block ("launch"): the largest power of two not above
- * launch.min_block_for_peak, in 64..512 (512: the long-row blocks reduce
- * over at most 16 waves, and two blocks a CU still fit at 32 registers).
+ * launch.min_block_for_peak, in 64..512 (the kernels' launch bounds).
  *
  * unroll ("little"): Little's law.  To stream at dram.bandwidth_gbs every CU
  * needs bandwidth x latency / CUs bytes in flight.  A lane's nonzeros come
@@ -27,13 +26,13 @@
 #include "spmv.h"
 
 #define RULE "gp_spmv_rule"
-/* Registers a thread: the kernels' launch bounds (1024 threads, two blocks a
+/* Registers a thread: the kernels' launch bounds (512 threads, four blocks a
  * SM on NVIDIA: spmv.hip GP_SPMV_LB) cap them at 32; ptxas sm_90 reports 32
  * for every instantiation.  Checked by tests/build/rule_regs.txt. */
 #define SPMV_REGS 32
 /* LDS a block: one float per wave for the long-row reduction (spmv.hip). */
 #define SPMV_LDS (4 * (GP_SPMV_MAX_BLOCK / 32))
-#define RULE_MAX_BLOCK 512
+#define RULE_MAX_BLOCK GP_SPMV_MAX_BLOCK
 /* unroll when the DRAM facts are none: 4 nonzeros (32 bytes of matrix) a
  * lane, a whole 32-byte sector of values per lane-batch. */
 #define UNROLL_STANDIN 4
