@@ -89,7 +89,11 @@ static const char good_text[] =
     "channels_per_thread = 4 # swept padding\n"
     "[kernel.batchnorm]\n"
     "block = 256 # swept batchnorm\n"
-    "items_per_thread = 2 # swept batchnorm\n";
+    "items_per_thread = 2 # swept batchnorm\n"
+    "[kernel.spmv]\n"
+    "block = 512 # swept spmv\n"
+    "unroll = 4 # swept spmv\n"
+    "scalar_max_row = 13 # swept spmv\n";
 
 /* A fresh temporary directory per test. */
 static int make_tmpdir(char *dir, size_t n)
