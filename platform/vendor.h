@@ -5,7 +5,8 @@
  * then skip that comparison and say so.
  *
  * NVIDIA: CUB (ships with the CUDA toolkit), cuDNN (found at configure:
- * GP_HAVE_CUDNN) and cuBLAS (found at configure: GP_HAVE_CUBLAS).  AMD:
+ * GP_HAVE_CUDNN), cuBLAS (found at configure: GP_HAVE_CUBLAS) and cuSPARSE
+ * (opened with dlopen at run time; GP_HAVE_CUSPARSE_H: its header was found).  AMD:
  * hipCUB, MIOpen and rocBLAS are not wired in yet. */
 #ifndef GP_VENDOR_H
 #define GP_VENDOR_H
@@ -76,6 +77,19 @@ gp_status gp_vendor_sgemm(gp_vendor_blas *b, int trans_a, int trans_b, int m, in
 void gp_vendor_blas_destroy(gp_vendor_blas *b);
 /* "cuBLAS 13.0.0", or NULL. */
 const char *gp_vendor_blas_name(void);
+
+/* ---- SpMV (cuSPARSE cusparseSpMV, CSR with 32-bit indices, fp32,
+ * CUSPARSE_SPMV_ALG_DEFAULT): y = A x.  Create binds the matrix's device
+ * arrays and x, y, sizes the workspace and runs cusparseSpMV_preprocess (the
+ * analysis an iterative solver pays once); run enqueues one product on the
+ * default stream. */
+typedef struct gp_vendor_spmv gp_vendor_spmv;
+gp_status gp_vendor_spmv_create(gp_vendor_spmv **s, int rows, int cols, long long nnz, const int *d_row_ptr,
+                                const int *d_col, const float *d_val, const float *d_x, float *d_y);
+gp_status gp_vendor_spmv_run(gp_vendor_spmv *s);
+void gp_vendor_spmv_destroy(gp_vendor_spmv *s);
+/* "cuSPARSE 12.6.3", or NULL. */
+const char *gp_vendor_spmv_name(void);
 
 #ifdef __cplusplus
 }

@@ -109,3 +109,21 @@ gp_status gp_vendor_sgemm(gp_vendor_blas *b, int trans_a, int trans_b, int m, in
 void gp_vendor_blas_destroy(gp_vendor_blas *b) { (void)b; }
 
 const char *gp_vendor_blas_name(void) { return NULL; }
+
+gp_status gp_vendor_spmv_create(gp_vendor_spmv **s, int rows, int cols, long long nnz, const int *d_row_ptr,
+                                const int *d_col, const float *d_val, const float *d_x, float *d_y)
+{
+    (void)rows, (void)cols, (void)nnz, (void)d_row_ptr, (void)d_col, (void)d_val, (void)d_x, (void)d_y;
+    *s = NULL;
+    return absent("spmv");
+}
+
+gp_status gp_vendor_spmv_run(gp_vendor_spmv *s)
+{
+    (void)s;
+    return absent("spmv");
+}
+
+void gp_vendor_spmv_destroy(gp_vendor_spmv *s) { (void)s; }
+
+const char *gp_vendor_spmv_name(void) { return NULL; }

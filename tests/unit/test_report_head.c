@@ -184,7 +184,8 @@ GP_TEST(kernel_work_models_read_their_bench_labels)
         {"ssim", "1x3x2160x3840 same"},          {"padding", "64x64x56x56 pad t1 b2 l0 r3"},
         {"batchnorm", "128x64x56x56 train"},     {"conv2d", "1x6x768x512 k6 oc6 valid (seed)"},
         {"histogram", "2^30 u8, 256 bins skewed 90%"}, {"histogram", "2^28 u32 keys, 4096 bins uniform"},
-        {"stencil", "512^3 fp32"},
+        {"stencil", "512^3 fp32"},                {"spmv", "laplacian 5-point 4096^2"},
+        {"spmv", "uniform 4194304 rows x 16"},    {"spmv", "power-law 4194304 rows (4/l)^1.5 cut 65536"},
     };
     for (size_t i = 0; i < gp_kernel_count(); i++)
         GP_CHECK(gp_kernel_at(i)->work != NULL);

@@ -16,6 +16,7 @@
 #include "padding.h"
 #include "reduce.h"
 #include "scan.h"
+#include "spmv.h"
 #include "ssim.h"
 #include "stencil.h"
 #include "transpose.h"
@@ -36,6 +37,7 @@ static int kernels_accept(const gp_table *t)
     gp_scan_params scp;
     gp_histogram_params hp;
     gp_stencil_params stp;
+    gp_spmv_params smp;
     gp_status st = gp_ssim_params_from_table(t, NULL, &sp);
     if (st.code == GP_OK)
         st = gp_transpose_params_from_table(t, NULL, &tp);
@@ -53,6 +55,8 @@ static int kernels_accept(const gp_table *t)
         st = gp_histogram_params_from_table(t, NULL, &hp);
     if (st.code == GP_OK)
         st = gp_stencil_params_from_table(t, NULL, &stp);
+    if (st.code == GP_OK)
+        st = gp_spmv_params_from_table(t, NULL, &smp);
     if (st.code != GP_OK)
         fprintf(stderr, "kernel parameters refused: %s\n", st.msg);
     return st.code == GP_OK;

@@ -99,7 +99,11 @@ static const char good_text[] =
     "tile_x = 64 # swept stencil\n"
     "tile_y = 8 # swept stencil\n"
     "planes_ahead = 2 # swept stencil\n"
-    "blocks_per_cu = 4 # swept stencil\n";
+    "blocks_per_cu = 4 # swept stencil\n"
+    "[kernel.spmv]\n"
+    "block = 512 # swept spmv\n"
+    "unroll = 4 # swept spmv\n"
+    "scalar_max_row = 13 # swept spmv\n";
 
 /* A fresh temporary directory per test. */
 static int make_tmpdir(char *dir, size_t n)

@@ -1,0 +1,172 @@
+/* spmv: y = A x in fp32 for a sparse A in CSR (row_ptr, col, val; 32-bit
+ * indices), with the kernel chosen per matrix by a plan made once on the
+ * host (as an iterative solver multiplies by the same A many times: PMPP-cases,
+ * SpMV).  Docs: docs/kernels/spmv.md.
+ *
+ * Kernels (spmv.hip):
+ *   - CSR scalar: one thread per row (threads_per_row 1);
+ *   - CSR vector: threads_per_row = 2..wave lanes per row, a butterfly over
+ *     them at the end (Bell and Garland, "Implementing sparse matrix-vector
+ *     multiplication on throughput-oriented processors", SC 2009, with the
+ *     group narrowed to the row length);
+ *   - rows longer than a block (`long_min`) get a whole block each, in the
+ *     first blocks of the same launch, so a long row never leaves one group
+ *     running alone at the end;
+ *   - ELL (column-major, padded to the longest row) where the padding costs
+ *     no more bytes than CSR's row pointers save.
+ * The plan (gp_spmv_choose) picks among them from the row lengths and
+ * [kernel.spmv]; it is a pure host function, unit-tested on the CPU.
+ *
+ * Results: y[r] = sum_j A[r][j] x[j], each row added in fp32 in the order
+ * gp_spmv_f32_depth describes (no atomics: the same bits on every run);
+ * |y[r] - exact| <= gp_spmv_f32_bound(depth(L_r), sum_j |A[r][j] x[j]|).
+ * An empty row gives 0.  Parameters come from [kernel.spmv] (block, unroll,
+ * scalar_max_row), clamped to the device. */
+#ifndef GP_SPMV_H
+#define GP_SPMV_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "gp_status.h"
+#include "runtime.h"
+#include "table.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Blocks up to 512 threads: the kernels' launch bounds (spmv.hip), which
+ * keep every instantiation within 32 registers on NVIDIA and without
+ * scratch on gfx9 (1024 would cap gfx9 at 64 VGPRs: the 8-nonzero batches
+ * spill there). */
+#define GP_SPMV_MAX_BLOCK 512
+#define GP_SPMV_MAX_UNROLL 8
+/* Lanes per row compiled in: 1 (scalar), 2, 4, ..., the wave. */
+#define GP_SPMV_MAX_TPR 64
+
+typedef struct gp_spmv_params {
+    int block;          /* threads per block, a power of two, 64..512 */
+    int unroll;         /* nonzeros each lane loads before it uses them: 1, 2, 4, 8 */
+    int scalar_max_row; /* mean row length up to which one thread per row runs (0: never) */
+    char note[192];     /* what was adjusted to fit the device ("" when nothing) */
+} gp_spmv_params;
+
+gp_status gp_spmv_params_from_table(const gp_table *t, const gp_device_info *dev, gp_spmv_params *p);
+void gp_spmv_params_fit(gp_spmv_params *p, const gp_device_info *dev);
+void gp_spmv_params_format(const gp_spmv_params *p, char *buf, size_t n);
+
+/* A CSR matrix in host memory (the generators and references; the device
+ * copy is three plain arrays).  row_ptr has rows + 1 entries. */
+typedef struct gp_csr {
+    int rows, cols;
+    long long nnz;
+    int *row_ptr;
+    int *col;
+    float *val;
+} gp_csr;
+
+gp_status gp_csr_alloc(gp_csr *a, int rows, int cols, long long nnz);
+void gp_csr_free(gp_csr *a);
+/* Structure checks: row_ptr[0] = 0, non-decreasing, row_ptr[rows] = nnz,
+ * every column in 0..cols-1.  GP_ERR_USAGE naming `what` and the row. */
+gp_status gp_csr_check(const gp_csr *a, const char *what);
+
+/* ---- Formats and the choice among them. */
+enum { GP_SPMV_AUTO = 0, GP_SPMV_CSR = 1, GP_SPMV_ELL = 2 };
+
+typedef struct gp_spmv_choice {
+    int format;          /* GP_SPMV_CSR or GP_SPMV_ELL */
+    int tpr;             /* CSR: lanes per row (1 = the scalar kernel) */
+    int ell_width;       /* ELL: the longest row */
+    long long long_min;  /* CSR: rows longer than this get a block each */
+    long long nlong;     /* how many rows that is */
+    double mean;         /* nonzeros per row */
+    double wave_max_mean;/* mean over groups of `wave` consecutive rows of their longest */
+    int max_row;
+    char why[256];       /* the choice and the numbers behind it */
+} gp_spmv_choice;
+
+/* The choice for a matrix with these row pointers (docs/kernels/spmv.md,
+ * "Choice"): ELL when format allows it and rows x width x 8 <= nnz x 8 +
+ * (rows + 1) x 4; else CSR with tpr = 1 when mean <= p->scalar_max_row and
+ * the rows of a wave are even (wave_max_mean <= 2 mean), else tpr =
+ * floor_pow2(mean) in 2..wave; force_tpr > 0 overrides tpr (bench
+ * variants).  Pure; wave 32 or 64. */
+gp_status gp_spmv_choose(const int *row_ptr, int rows, const gp_spmv_params *p, int wave, int format,
+                         int force_tpr, gp_spmv_choice *c);
+
+/* Summation-tree height of a row of L nonzeros under the choice (the
+ * kernels' order, spmv.hip): CSR ceil(L / tpr) + log2 tpr; a long row
+ * ceil(L / block) + 2 log2 wave; ELL L.  With u = 2^-24 the error of a row
+ * is at most gamma_d sum |a_j x_j|, gamma_d = d u / (1 - d u) (Higham,
+ * Accuracy and Stability of Numerical Algorithms, 3.1: every product and
+ * add rounded once in a tree of height d; an FMA rounds once for both). */
+long long gp_spmv_f32_depth(const gp_spmv_choice *c, const gp_spmv_params *p, int wave, long long L);
+double gp_spmv_f32_bound(long long depth, double sum_abs);
+
+/* ---- A plan: the choice plus the device arrays it needs (the ELL copy, the
+ * list of long rows).  The CSR arrays stay the caller's (d_*, which must
+ * outlive the plan). */
+typedef struct gp_spmv_plan {
+    gp_spmv_choice c;
+    gp_spmv_params p;
+    int wave;
+    int rows, cols;
+    long long nnz;
+    const int *d_row_ptr, *d_col;
+    const float *d_val;
+    int *d_long;     /* the long rows, ascending */
+    int *d_ell_col;  /* width x rows, column-major; -1 in the padding */
+    float *d_ell_val;
+} gp_spmv_plan;
+
+/* Check a (host copy of the matrix whose device arrays are d_*), choose,
+ * and upload what the choice needs.  Bad input: GP_ERR_USAGE before any
+ * device call. */
+gp_status gp_spmv_plan_create(gp_spmv_plan *pl, const gp_csr *a, const int *d_row_ptr, const int *d_col,
+                              const float *d_val, const gp_spmv_params *p, int wave, int format, int force_tpr);
+void gp_spmv_plan_destroy(gp_spmv_plan *pl);
+
+/* d_y[0..rows) = A d_x (d_x has cols entries).  4-byte aligned, x and y not
+ * overlapping; on the default stream.  Bad arguments: GP_ERR_USAGE before
+ * any device call. */
+gp_status gp_spmv_run(const gp_spmv_plan *pl, const float *d_x, float *d_y);
+
+/* ---- Matrices generated in code (spmv_ref.c). */
+/* rows x cols with len[r] nonzeros in row r, at distinct random columns
+ * (sorted), values uniform in [-1, 1). */
+gp_status gp_spmv_gen_lengths(gp_csr *a, int rows, int cols, const int *len, uint64_t *rng);
+/* The 5-point Laplacian of an n x n grid (rows = n^2; 4 on the diagonal, -1
+ * to each neighbour inside the grid). */
+gp_status gp_spmv_gen_laplacian(gp_csr *a, int n);
+/* rows x cols with exactly per_row nonzeros a row at distinct random
+ * columns (sorted), values uniform in [-1, 1). */
+gp_status gp_spmv_gen_uniform(gp_csr *a, int rows, int cols, int per_row, uint64_t *rng);
+/* Power-law row lengths: P(L >= l) = (lmin / l)^alpha, cut at lmax (and
+ * cols), columns random (sorted, distinct), values uniform in [-1, 1). */
+gp_status gp_spmv_gen_powerlaw(gp_csr *a, int rows, int cols, int lmin, double alpha, int lmax, uint64_t *rng);
+
+/* CPU reference: y[r] in double, and sum_abs[r] = sum |a x| (may be NULL),
+ * for rows r0..r1-1 (y and sum_abs indexed from r0). */
+void gp_spmv_ref(const gp_csr *a, const float *x, int r0, int r1, double *y, double *sum_abs);
+
+/* Every kernel.spmv parameter from the device facts (kernel.h "Rules"; the
+ * models: docs/kernels/spmv.md, "Rule"). */
+struct gp_rule_in;
+struct gp_table;
+gp_status gp_spmv_rule(const struct gp_rule_in *in, struct gp_table *out);
+
+/* ---- GPU launchers (spmv.hip; none.c without a GPU backend).  Arguments
+ * checked by gp_spmv_run. */
+gp_status gp_spmv_launch_csr(int rows, const int *row_ptr, const int *col, const float *val, const float *x,
+                             float *y, const int *long_rows, long long nlong, long long long_min, int tpr,
+                             int unroll, int block);
+gp_status gp_spmv_launch_ell(int rows, int width, const int *ell_col, const float *ell_val, const float *x, float *y,
+                             int unroll, int block);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

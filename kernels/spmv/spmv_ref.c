@@ -1,0 +1,138 @@
+/* spmv on the CPU: the matrices the bench and verify use, generated in code
+ * (no downloads), and the reference y = A x in double with the magnitudes
+ * sum |a x| the fp32 bound scales with. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kutil.h"
+#include "spmv.h"
+
+gp_status gp_spmv_gen_laplacian(gp_csr *a, int n)
+{
+    if (n < 1 || (long long)n * n > 0x7fffffff / 5)
+        return gp_fail(GP_ERR_USAGE, "laplacian: grid %d outside 1..%d", n, (int)sqrt(0x7fffffff / 5.0));
+    const int rows = n * n;
+    GP_TRY(gp_csr_alloc(a, rows, rows, 5ll * rows - 4ll * n));
+    long long k = 0;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            const int r = i * n + j;
+            /* Columns ascending: up, left, the point, right, down. */
+            if (i > 0)
+                a->col[k] = r - n, a->val[k++] = -1.0f;
+            if (j > 0)
+                a->col[k] = r - 1, a->val[k++] = -1.0f;
+            a->col[k] = r, a->val[k++] = 4.0f;
+            if (j < n - 1)
+                a->col[k] = r + 1, a->val[k++] = -1.0f;
+            if (i < n - 1)
+                a->col[k] = r + n, a->val[k++] = -1.0f;
+            a->row_ptr[r + 1] = (int)k;
+        }
+    return gp_ok();
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+/* L distinct sorted columns in 0..cols-1 (L <= cols): random draws, sorted,
+ * then pushed apart where two collide and pulled under cols at the end. */
+static void random_columns(int *c, int L, int cols, uint64_t *rng)
+{
+    for (int k = 0; k < L; k++)
+        c[k] = (int)(gp_rand_u64(rng) % (uint64_t)cols);
+    if (L < 32) {
+        for (int k = 1; k < L; k++)
+            for (int m = k; m > 0 && c[m - 1] > c[m]; m--) {
+                int t = c[m];
+                c[m] = c[m - 1], c[m - 1] = t;
+            }
+    } else {
+        qsort(c, (size_t)L, sizeof *c, cmp_int);
+    }
+    for (int k = 1; k < L; k++)
+        if (c[k] <= c[k - 1])
+            c[k] = c[k - 1] + 1;
+    for (int k = L - 1; k >= 0; k--)
+        if (c[k] > cols - L + k)
+            c[k] = cols - L + k;
+}
+
+/* Fill col/val of a whose row_ptr is set: random distinct columns, values
+ * uniform in [-1, 1). */
+static void fill_random(gp_csr *a, uint64_t *rng)
+{
+    for (int r = 0; r < a->rows; r++) {
+        int s = a->row_ptr[r], L = a->row_ptr[r + 1] - s;
+        random_columns(a->col + s, L, a->cols, rng);
+        for (int k = 0; k < L; k++)
+            a->val[s + k] = (float)gp_rand_uniform(rng, -1.0, 1.0);
+    }
+}
+
+gp_status gp_spmv_gen_lengths(gp_csr *a, int rows, int cols, const int *len, uint64_t *rng)
+{
+    long long nnz = 0;
+    memset(a, 0, sizeof *a);
+    for (int r = 0; r < rows; r++) {
+        if (len[r] < 0 || len[r] > cols)
+            return gp_fail(GP_ERR_USAGE, "matrix: row %d of %d nonzeros in %d columns", r, len[r], cols);
+        nnz += len[r];
+    }
+    GP_TRY(gp_csr_alloc(a, rows, cols, nnz));
+    for (int r = 0; r < rows; r++)
+        a->row_ptr[r + 1] = a->row_ptr[r] + len[r];
+    fill_random(a, rng);
+    return gp_ok();
+}
+
+gp_status gp_spmv_gen_uniform(gp_csr *a, int rows, int cols, int per_row, uint64_t *rng)
+{
+    if (rows < 0 || cols < 1 || per_row < 0 || per_row > cols || (long long)rows * per_row > 0x7fffffff)
+        return gp_fail(GP_ERR_USAGE, "uniform matrix: %d x %d with %d a row is not possible", rows, cols, per_row);
+    GP_TRY(gp_csr_alloc(a, rows, cols, (long long)rows * per_row));
+    for (int r = 0; r < rows; r++)
+        a->row_ptr[r + 1] = (r + 1) * per_row;
+    fill_random(a, rng);
+    return gp_ok();
+}
+
+gp_status gp_spmv_gen_powerlaw(gp_csr *a, int rows, int cols, int lmin, double alpha, int lmax, uint64_t *rng)
+{
+    memset(a, 0, sizeof *a);
+    if (rows < 0 || cols < 1 || lmin < 0 || lmax < lmin || !(alpha > 0))
+        return gp_fail(GP_ERR_USAGE, "power-law matrix: rows %d, cols %d, lengths %d..%d, alpha %g", rows, cols,
+                       lmin, lmax, alpha);
+    int cap = lmax < cols ? lmax : cols;
+    int *len = malloc(((size_t)rows + 1) * sizeof *len);
+    if (!len)
+        return gp_fail(GP_ERR_NOMEM, "power-law matrix: out of host memory for %d rows", rows);
+    for (int r = 0; r < rows; r++) {
+        /* Inverse transform: u in (0, 1], L = lmin u^(-1/alpha). */
+        double u = 1.0 - gp_rand_uniform(rng, 0.0, 1.0);
+        double l = floor((double)lmin * pow(u, -1.0 / alpha));
+        len[r] = l > cap ? cap : (int)l;
+    }
+    gp_status st = gp_spmv_gen_lengths(a, rows, cols, len, rng);
+    free(len);
+    return st;
+}
+
+void gp_spmv_ref(const gp_csr *a, const float *x, int r0, int r1, double *y, double *sum_abs)
+{
+    for (int r = r0; r < r1; r++) {
+        double s = 0, m = 0;
+        for (int j = a->row_ptr[r]; j < a->row_ptr[r + 1]; j++) {
+            double p = (double)a->val[j] * (double)x[a->col[j]];
+            s += p;
+            m += fabs(p);
+        }
+        y[r - r0] = s;
+        if (sum_abs)
+            sum_abs[r - r0] = m;
+    }
+}

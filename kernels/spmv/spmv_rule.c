@@ -1,0 +1,81 @@
+/* gp_spmv_rule: kernel.spmv block, unroll and scalar_max_row from the device
+ * facts.  The models, with the H200 figures they land on: docs/kernels/spmv.md,
+ * "Rule".
+ *
+ * block ("launch"): the largest power of two not above
+ * launch.min_block_for_peak, in 64..512 (the kernels' launch bounds).
+ *
+ * unroll ("little"): Little's law.  To stream at dram.bandwidth_gbs every CU
+ * needs bandwidth x latency / CUs bytes in flight.  A lane's nonzeros come
+ * down a chain of three dependent loads (the row pointers, then column and
+ * value, then x at that column), and only the middle one moves the matrix's
+ * 8 bytes a nonzero, so that load must carry three times the product: unroll
+ * = 3 x need / (resident threads x 8 B), a power of two in 1..8, resident
+ * threads from the occupancy model at the kernels' 32 registers.
+ *
+ * scalar_max_row ("l1"): one thread a row makes each load instruction of a
+ * wave touch `wave` different rows; the lines it brings serve that row's
+ * next nonzeros only if every resident thread's row (mean L nonzeros x 8 B)
+ * stays in L1 meanwhile: L <= cache.l1.bytes / (8 x resident threads). */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "kernel.h"
+#include "rule.h"
+#include "spmv.h"
+
+#define RULE "gp_spmv_rule"
+/* Registers a thread: the kernels' launch bounds (512 threads, four blocks a
+ * SM on NVIDIA: spmv.hip GP_SPMV_LB) cap them at 32; ptxas sm_90 reports 32
+ * for every instantiation.  Checked by tests/build/rule_regs.txt. */
+#define SPMV_REGS 32
+/* LDS a block: one float per wave for the long-row reduction (spmv.hip). */
+#define SPMV_LDS (4 * (GP_SPMV_MAX_BLOCK / 32))
+#define RULE_MAX_BLOCK GP_SPMV_MAX_BLOCK
+/* unroll when the DRAM facts are none: 4 nonzeros (32 bytes of matrix) a
+ * lane, a whole 32-byte sector of values per lane-batch. */
+#define UNROLL_STANDIN 4
+
+gp_status gp_spmv_rule(const gp_rule_in *in, gp_table *out)
+{
+    gp_rule_facts f;
+    GP_TRY(gp_rule_read_facts(in->facts, RULE, &f));
+    const gp_rule_cu cu = f.cu;
+    /* Every matrix gets the same parameters: the choice per matrix (format,
+     * lanes a row) is the plan's, from these and the row lengths. */
+    (void)in->shape;
+
+    long long block = gp_rule_clamp(gp_rule_floor_pow2((long long)f.min_block.v), 64, RULE_MAX_BLOCK);
+    GP_TRY(gp_rule_set(out, "spmv", "block", block, "launch",
+                       "launch.min_block_for_peak %.0f%s: a power of 2 in 64..%d -> %lld%s%s", f.min_block.v,
+                       f.min_block.have ? "" : " (none: 256)", RULE_MAX_BLOCK, block, cu.fallback[0] ? "; " : "",
+                       cu.fallback));
+
+    long long occ = gp_rule_blocks_per_cu(&cu, block, SPMV_REGS, SPMV_LDS);
+    long long resident = (occ < 1 ? 1 : occ) * block;
+    char why[200];
+    double loads = gp_rule_loads_in_flight(&f, resident, 8.0, why, sizeof why);
+    if (loads > 0) {
+        long long unroll =
+            gp_rule_clamp(gp_rule_ceil_pow2((long long)ceil(3.0 * loads - 1e-9)), 1, GP_SPMV_MAX_UNROLL);
+        GP_TRY(gp_rule_set(out, "spmv", "unroll", unroll, "little", "3 x (%s) = %.2f -> %lld", why, 3.0 * loads,
+                           unroll));
+    } else {
+        GP_TRY(gp_rule_set(out, "spmv", "unroll", UNROLL_STANDIN, "little",
+                           "%s: stand-in %d (a 32-byte sector of values a lane)", why, UNROLL_STANDIN));
+    }
+
+    double l1 = 0;
+    int have_l1 = 0;
+    GP_TRY(gp_rule_fact_or(in->facts, RULE, "cache.l1", "bytes", 0, &l1, &have_l1));
+    if (!have_l1)
+        return gp_rule_set(out, "spmv", "scalar_max_row", 0, "l1",
+                           "cache.l1.bytes none: the scalar kernel's L1 reuse unknown -> 0 (vector always)");
+    double lmax = l1 / (8.0 * (double)resident);
+    long long smax = gp_rule_clamp((long long)floor(lmax), 0, 64);
+    return gp_rule_set(out, "spmv", "scalar_max_row", smax, "l1",
+                       "cache.l1.bytes %.0f / (8 B x %lld resident threads: %lld blocks of %lld at %d regs) = %.2f "
+                       "-> %lld",
+                       l1, resident, occ, block, SPMV_REGS, lmax, smax);
+}

@@ -1,0 +1,477 @@
+/* spmv on the CPU: the reference by hand, the generated matrices' structure
+ * and row-length law, the plan's choice of format and lanes a row, the depth
+ * formula by hand, the error bound against a float model of the GPU's order
+ * of additions, parameters from every shipped table, bad input refused
+ * before any device call, the tuning candidates, and the rule on every
+ * shipped table's facts. */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gp_test.h"
+#include "gp_test_table.h"
+#include "kernel.h"
+#include "kutil.h"
+#include "rule.h"
+#include "spmv.h"
+#include "table.h"
+
+static const char *const table_names[] = {"generic", "sm_90", "sm_80", "gfx900"};
+
+static const gp_spmv_params P512 = {512, 4, 13, ""};
+
+GP_TEST(spmv_ref_hand)
+{
+    /* [1 0 2; 0 0 0; -3 4 0.5] x [1, 2, 4]: 9, 0, 7. */
+    int rp[4] = {0, 2, 2, 5}, col[5] = {0, 2, 0, 1, 2};
+    float val[5] = {1, 2, -3, 4, 0.5f}, x[3] = {1, 2, 4};
+    gp_csr a = {3, 3, 5, rp, col, val};
+    double y[3], sa[3];
+    GP_CHECK(gp_csr_check(&a, "hand").code == GP_OK);
+    gp_spmv_ref(&a, x, 0, 3, y, sa);
+    GP_CHECK(y[0] == 9 && y[1] == 0 && y[2] == 7);
+    GP_CHECK(sa[0] == 9 && sa[1] == 0 && sa[2] == 13);
+    gp_spmv_ref(&a, x, 2, 3, y, NULL); /* a row range, indexed from r0 */
+    GP_CHECK(y[0] == 7);
+    return 0;
+}
+
+GP_TEST(spmv_csr_check_names_the_row)
+{
+    int rp[4] = {0, 2, 1, 3}, col[3] = {0, 1, 2};
+    float val[3] = {1, 1, 1};
+    gp_csr a = {3, 3, 3, rp, col, val};
+    gp_status st = gp_csr_check(&a, "m");
+    GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "row 1"));
+    rp[2] = 2;
+    col[2] = 3; /* past the last column */
+    st = gp_csr_check(&a, "m");
+    GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "row 2") && strstr(st.msg, "column 3"));
+    col[2] = 2;
+    rp[0] = 1;
+    st = gp_csr_check(&a, "m");
+    GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "row_ptr[0]"));
+    rp[0] = 0, rp[3] = 2;
+    st = gp_csr_check(&a, "m");
+    GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "nnz"));
+    rp[3] = 3;
+    GP_CHECK(gp_csr_check(&a, "m").code == GP_OK);
+    return 0;
+}
+
+GP_TEST(spmv_generators)
+{
+    gp_csr a;
+    uint64_t rng = 5;
+    /* Laplacian 3^2: 5 x 9 - 4 x 3 = 33 nonzeros; the centre row is the
+     * full stencil; a row sums to 0 inside, 2 at a corner, 1 on an edge. */
+    GP_CHECK(gp_spmv_gen_laplacian(&a, 3).code == GP_OK);
+    GP_CHECK(a.rows == 9 && a.cols == 9 && a.nnz == 33 && gp_csr_check(&a, "lap").code == GP_OK);
+    GP_CHECK(a.row_ptr[5] - a.row_ptr[4] == 5);
+    const int centre[5] = {1, 3, 4, 5, 7};
+    for (int k = 0; k < 5; k++)
+        GP_CHECK(a.col[a.row_ptr[4] + k] == centre[k] && a.val[a.row_ptr[4] + k] == (k == 2 ? 4.0f : -1.0f));
+    const float sums[9] = {2, 1, 2, 1, 0, 1, 2, 1, 2};
+    for (int r = 0; r < 9; r++) {
+        float s = 0;
+        for (int j = a.row_ptr[r]; j < a.row_ptr[r + 1]; j++)
+            s += a.val[j];
+        GP_CHECK(s == sums[r]);
+    }
+    gp_csr_free(&a);
+    /* Uniform: exactly per_row distinct sorted columns, values in [-1, 1). */
+    GP_CHECK(gp_spmv_gen_uniform(&a, 1000, 40, 16, &rng).code == GP_OK);
+    GP_CHECK(a.nnz == 16000 && gp_csr_check(&a, "uniform").code == GP_OK);
+    for (int r = 0; r < a.rows; r++)
+        for (int j = a.row_ptr[r] + 1; j < a.row_ptr[r + 1]; j++)
+            GP_CHECK(a.col[j] > a.col[j - 1]);
+    for (long long j = 0; j < a.nnz; j++)
+        GP_CHECK(a.val[j] >= -1.0f && a.val[j] < 1.0f);
+    gp_csr_free(&a);
+    GP_CHECK(gp_spmv_gen_uniform(&a, 10, 4, 4, &rng).code == GP_OK); /* every column */
+    for (int j = 0; j < 4; j++)
+        GP_CHECK(a.col[36 + j] == j);
+    gp_csr_free(&a);
+    GP_CHECK(gp_spmv_gen_uniform(&a, 10, 4, 5, &rng).code == GP_ERR_USAGE);
+    /* Power-law: lengths in lmin..cap, distinct sorted columns, and the
+     * tail P(L >= 16) = (4/16)^1.5 = 1/8, P(L >= 64) = 1/64. */
+    const int rows = 200000;
+    GP_CHECK(gp_spmv_gen_powerlaw(&a, rows, 100000, 4, 1.5, 5000, &rng).code == GP_OK);
+    GP_CHECK(gp_csr_check(&a, "power-law").code == GP_OK);
+    int ge16 = 0, ge64 = 0, maxl = 0;
+    for (int r = 0; r < rows; r++) {
+        int l = a.row_ptr[r + 1] - a.row_ptr[r];
+        GP_CHECK(l >= 4 && l <= 5000);
+        ge16 += l >= 16, ge64 += l >= 64, maxl = l > maxl ? l : maxl;
+        for (int j = a.row_ptr[r] + 1; j < a.row_ptr[r + 1]; j++)
+            GP_CHECK(a.col[j] > a.col[j - 1]);
+    }
+    GP_CHECK(fabs(ge16 / (double)rows - 0.125) < 0.01);
+    GP_CHECK(fabs(ge64 / (double)rows - 1.0 / 64) < 0.002);
+    GP_CHECK(maxl == 5000); /* 200000 x (4/5000)^1.5 = 4.5 rows expected at the cut */
+    gp_csr_free(&a);
+    return 0;
+}
+
+GP_TEST(spmv_choice)
+{
+    gp_csr a;
+    gp_spmv_choice c;
+    uint64_t rng = 9;
+    /* Laplacian: width 5 slots cost no more than CSR's bytes -> ELL. */
+    GP_CHECK(gp_spmv_gen_laplacian(&a, 64).code == GP_OK);
+    GP_CHECK(gp_spmv_choose(a.row_ptr, a.rows, &P512, 32, GP_SPMV_AUTO, 0, &c).code == GP_OK);
+    GP_CHECK(c.format == GP_SPMV_ELL && c.ell_width == 5 && strstr(c.why, "ELL width 5"));
+    /* Forced CSR: mean 4.94 <= 13 and even rows -> one thread a row. */
+    GP_CHECK(gp_spmv_choose(a.row_ptr, a.rows, &P512, 32, GP_SPMV_CSR, 0, &c).code == GP_OK);
+    GP_CHECK(c.format == GP_SPMV_CSR && c.tpr == 1 && c.nlong == 0);
+    gp_spmv_params q = P512;
+    q.scalar_max_row = 4; /* below the mean: vector, floor_pow2(4.94) = 4 lanes */
+    GP_CHECK(gp_spmv_choose(a.row_ptr, a.rows, &q, 32, GP_SPMV_CSR, 0, &c).code == GP_OK);
+    GP_CHECK(c.tpr == 4);
+    gp_csr_free(&a);
+    /* Uniform 16: ELL (width = mean); CSR forced: 16 lanes. */
+    GP_CHECK(gp_spmv_gen_uniform(&a, 5000, 5000, 16, &rng).code == GP_OK);
+    GP_CHECK(gp_spmv_choose(a.row_ptr, a.rows, &P512, 32, GP_SPMV_AUTO, 0, &c).code == GP_OK);
+    GP_CHECK(c.format == GP_SPMV_ELL && c.ell_width == 16);
+    GP_CHECK(gp_spmv_choose(a.row_ptr, a.rows, &P512, 64, GP_SPMV_CSR, 0, &c).code == GP_OK);
+    GP_CHECK(c.format == GP_SPMV_CSR && c.tpr == 16);
+    gp_csr_free(&a);
+    /* Power-law: ELL would pad -> CSR; the mean is under scalar_max_row but
+     * the rows of a wave are uneven -> vector; rows over a block listed. */
+    GP_CHECK(gp_spmv_gen_powerlaw(&a, 100000, 100000, 4, 1.5, 20000, &rng).code == GP_OK);
+    GP_CHECK(gp_spmv_choose(a.row_ptr, a.rows, &P512, 32, GP_SPMV_AUTO, 0, &c).code == GP_OK);
+    long long nlong = 0;
+    for (int r = 0; r < a.rows; r++)
+        nlong += a.row_ptr[r + 1] - a.row_ptr[r] > 512;
+    GP_CHECK(c.format == GP_SPMV_CSR && c.mean < 13 && c.wave_max_mean > 2 * c.mean);
+    GP_CHECK(c.tpr == (int)gp_rule_floor_pow2((long long)c.mean) && c.tpr >= 2);
+    GP_CHECK(c.long_min == 512 && c.nlong == nlong && nlong > 0);
+    /* Lanes forced, and a wave of 64 allows 64. */
+    GP_CHECK(gp_spmv_choose(a.row_ptr, a.rows, &P512, 64, GP_SPMV_AUTO, 64, &c).code == GP_OK && c.tpr == 64);
+    GP_CHECK(gp_spmv_choose(a.row_ptr, a.rows, &P512, 32, GP_SPMV_AUTO, 64, &c).code == GP_ERR_USAGE);
+    GP_CHECK(gp_spmv_choose(a.row_ptr, a.rows, &P512, 32, GP_SPMV_AUTO, 3, &c).code == GP_ERR_USAGE);
+    GP_CHECK(gp_spmv_choose(a.row_ptr, a.rows, &P512, 48, GP_SPMV_AUTO, 0, &c).code == GP_ERR_USAGE);
+    GP_CHECK(gp_spmv_choose(a.row_ptr, a.rows, &P512, 32, 7, 0, &c).code == GP_ERR_USAGE);
+    gp_csr_free(&a);
+    /* Very long rows in a short matrix: the mean caps at the wave. */
+    int len[4] = {3000, 2000, 0, 5000};
+    GP_CHECK(gp_spmv_gen_lengths(&a, 4, 6000, len, &rng).code == GP_OK);
+    GP_CHECK(gp_spmv_choose(a.row_ptr, a.rows, &P512, 32, GP_SPMV_AUTO, 0, &c).code == GP_OK);
+    GP_CHECK(c.format == GP_SPMV_CSR && c.tpr == 32 && c.nlong == 3);
+    gp_csr_free(&a);
+    return 0;
+}
+
+GP_TEST(spmv_depth_by_hand)
+{
+    gp_spmv_choice c;
+    memset(&c, 0, sizeof c);
+    c.format = GP_SPMV_CSR, c.tpr = 8, c.long_min = 512;
+    GP_CHECK(gp_spmv_f32_depth(&c, &P512, 32, 0) == 0);
+    GP_CHECK(gp_spmv_f32_depth(&c, &P512, 32, 1) == 1 + 3);
+    GP_CHECK(gp_spmv_f32_depth(&c, &P512, 32, 20) == 3 + 3);
+    GP_CHECK(gp_spmv_f32_depth(&c, &P512, 32, 512) == 64 + 3);
+    /* A long row: ceil(L / block) + 2 log2 wave. */
+    GP_CHECK(gp_spmv_f32_depth(&c, &P512, 32, 513) == 2 + 10);
+    GP_CHECK(gp_spmv_f32_depth(&c, &P512, 64, 5000) == 10 + 12);
+    c.tpr = 1;
+    GP_CHECK(gp_spmv_f32_depth(&c, &P512, 32, 7) == 7);
+    c.format = GP_SPMV_ELL, c.long_min = 1;
+    GP_CHECK(gp_spmv_f32_depth(&c, &P512, 32, 700) == 700);
+    GP_CHECK_NEAR(gp_spmv_f32_bound(10, 2.0), 2.0 * 10 * ldexp(1.0, -24) / (1 - 10 * ldexp(1.0, -24)), 1e-20);
+    GP_CHECK(isinf(gp_spmv_f32_bound(1ll << 24, 1.0)));
+    return 0;
+}
+
+/* ------------------------------------------------------------ GPU model
+ * The kernels' order (spmv.hip) in float: lane l of G takes j = l, l + G,
+ * ... serially with an FMA each (padding skipped), then the butterfly. */
+static float model_lanes(const float *a, const float *x, const int *col, int L, int G, int wave, int nested)
+{
+    float v[1024];
+    for (int l = 0; l < G; l++) {
+        float acc = 0.0f;
+        for (int j = l; j < L; j += G)
+            acc = fmaf(a[j], x[col[j]], acc);
+        v[l] = acc;
+    }
+    if (!nested) {
+        for (int o = G / 2; o > 0; o /= 2) {
+            float t[1024];
+            for (int l = 0; l < G; l++)
+                t[l] = v[l] + v[l ^ o];
+            memcpy(v, t, (size_t)G * sizeof(float));
+        }
+        return v[0];
+    }
+    /* A long row (G = the block): each wave's butterfly, then one over the
+     * wave totals padded with zeros to a wave. */
+    float w[64] = {0};
+    for (int b = 0; b < G / wave; b++) {
+        float *s = v + b * wave;
+        for (int o = wave / 2; o > 0; o /= 2) {
+            float t[64];
+            for (int l = 0; l < wave; l++)
+                t[l] = s[l] + s[l ^ o];
+            memcpy(s, t, (size_t)wave * sizeof(float));
+        }
+        w[b] = s[0];
+    }
+    for (int o = wave / 2; o > 0; o /= 2) {
+        float t[64];
+        for (int l = 0; l < wave; l++)
+            t[l] = w[l] + w[l ^ o];
+        memcpy(w, t, (size_t)wave * sizeof(float));
+    }
+    return w[0];
+}
+
+GP_TEST(spmv_bound_holds_for_the_gpu_order)
+{
+    enum { LMAX = 5000 };
+    static float a[LMAX], x[LMAX];
+    static int col[LMAX];
+    uint64_t rng = 17;
+    double worst = 0;
+    gp_spmv_params p = {256, 4, 13, ""};
+    for (int i = 0; i < LMAX; i++)
+        col[i] = i;
+    const int lens[] = {1, 2, 5, 16, 31, 33, 200, 256, 257, 1000, 4999};
+    for (int kind = 0; kind < 3; kind++)
+        for (size_t li = 0; li < sizeof lens / sizeof lens[0]; li++) {
+            const int L = lens[li];
+            for (int i = 0; i < L; i++) {
+                double r = gp_rand_uniform(&rng, 0, 1);
+                /* 0: uniform products; 1: positive, spread over 2^20; 2:
+                 * 1, then terms just under half an ulp of 1, which a serial
+                 * sum drops one by one, all the same way: the error then
+                 * nears the bound (a depth that undercounts fails here). */
+                a[i] = kind == 0   ? (float)(2 * r - 1)
+                       : kind == 1 ? (float)ldexp(1.0 + r, (int)(r * 20))
+                                   : (i == 0 ? 1.0f : 0x1.fp-25f);
+                x[i] = kind == 2 ? 1.0f : (float)gp_rand_uniform(&rng, -1, 1);
+            }
+            double ref = 0, sa = 0;
+            for (int i = 0; i < L; i++)
+                ref += (double)a[i] * x[i], sa += fabs((double)a[i] * x[i]);
+            for (int wave = 32; wave <= 64; wave *= 2)
+                for (int G = 1; G <= wave; G *= 2)
+                    for (int fmt = 0; fmt < 3; fmt++) {
+                        gp_spmv_choice c;
+                        memset(&c, 0, sizeof c);
+                        c.format = fmt == 2 ? GP_SPMV_ELL : GP_SPMV_CSR;
+                        c.tpr = fmt == 2 ? 1 : G;
+                        c.long_min = fmt == 1 ? 0 : 1 << 30; /* 1: the long-row path */
+                        float got = fmt == 1   ? model_lanes(a, x, col, L, p.block, wave, 1)
+                                    : fmt == 2 ? model_lanes(a, x, col, L, 1, wave, 0)
+                                               : model_lanes(a, x, col, L, G, wave, 0);
+                        double err = fabs((double)got - ref);
+                        double bound = gp_spmv_f32_bound(gp_spmv_f32_depth(&c, &p, wave, L), sa);
+                        if (!(err <= bound))
+                            fprintf(stderr, "kind %d L %d wave %d G %d fmt %d: error %g > bound %g\n", kind, L, wave,
+                                    G, fmt, err, bound);
+                        GP_CHECK(err <= bound);
+                        if (bound > 0 && err / bound > worst)
+                            worst = err / bound;
+                    }
+        }
+    GP_CHECK(worst > 0.5); /* the bound is nearly reached: it is not slack */
+    return 0;
+}
+
+GP_TEST(spmv_params_from_tables)
+{
+    const gp_device_info devs[3] = {gp_test_fake_dev(32, 1024, 132), gp_test_fake_dev(64, 1024, 64),
+                                    gp_test_fake_dev(64, 256, 8)};
+    for (size_t i = 0; i < sizeof table_names / sizeof table_names[0]; i++) {
+        gp_table t;
+        GP_CHECK(gp_test_load_shipped(table_names[i], &t));
+        for (int d = 0; d < 3; d++) {
+            gp_spmv_params p;
+            GP_CHECK(gp_spmv_params_from_table(&t, &devs[d], &p).code == GP_OK);
+            GP_CHECK(p.unroll == 1 || p.unroll == 2 || p.unroll == 4 || p.unroll == 8);
+            GP_CHECK(p.block >= 64 && p.block <= devs[d].max_threads_per_block && !(p.block & (p.block - 1)));
+            GP_CHECK(p.scalar_max_row >= 0);
+        }
+    }
+    return 0;
+}
+
+GP_TEST(spmv_params_clamped)
+{
+    gp_device_info d = gp_test_fake_dev(64, 256, 64);
+    gp_spmv_params p = {1024, 3, -2, ""};
+    gp_spmv_params_fit(&p, &d);
+    GP_CHECK(p.block == 256 && p.unroll == 2 && p.scalar_max_row == 0);
+    GP_CHECK(strstr(p.note, "block") && strstr(p.note, "unroll") && strstr(p.note, "scalar_max_row"));
+    p = (gp_spmv_params){32, 64, 5, ""};
+    gp_spmv_params_fit(&p, &d);
+    GP_CHECK(p.block == 64 && p.unroll == 8 && p.scalar_max_row == 5);
+    p = (gp_spmv_params){128, 4, 5, ""};
+    gp_spmv_params_fit(&p, &d);
+    GP_CHECK(p.note[0] == '\0');
+    return 0;
+}
+
+GP_TEST(spmv_bad_input_before_the_device)
+{
+    /* Fake device pointers: every refusal here happens before a device call. */
+    const int *drp = (const int *)(uintptr_t)0x100000, *dcol = (const int *)(uintptr_t)0x200000;
+    const float *dval = (const float *)(uintptr_t)0x300000, *dx = (const float *)(uintptr_t)0x400000;
+    float *dy = (float *)(uintptr_t)0x800000;
+    int rp[4] = {0, 2, 2, 5}, col[5] = {0, 2, 0, 1, 2};
+    float val[5] = {1, 2, -3, 4, 0.5f};
+    gp_csr a = {3, 3, 5, rp, col, val};
+    gp_spmv_plan pl;
+    gp_spmv_params p = {256, 4, 0, ""}, bad = {100, 4, 0, ""};
+    GP_CHECK(gp_spmv_plan_create(&pl, &a, drp, dcol, dval, &bad, 32, GP_SPMV_CSR, 0).code == GP_ERR_USAGE);
+    col[3] = 9;
+    gp_status st = gp_spmv_plan_create(&pl, &a, drp, dcol, dval, &p, 32, GP_SPMV_CSR, 0);
+    GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "row 2"));
+    col[3] = 1;
+    GP_CHECK(gp_spmv_plan_create(&pl, &a, drp, NULL, dval, &p, 32, GP_SPMV_CSR, 0).code == GP_ERR_USAGE);
+    GP_CHECK(gp_spmv_plan_create(&pl, &a, drp, dcol, dval, &p, 16, GP_SPMV_CSR, 0).code == GP_ERR_USAGE);
+    /* CSR without long rows needs no device call to plan. */
+    GP_CHECK(gp_spmv_plan_create(&pl, &a, drp, dcol, dval, &p, 32, GP_SPMV_CSR, 0).code == GP_OK);
+    GP_CHECK(gp_spmv_run(&pl, dx, NULL).code == GP_ERR_USAGE);
+    GP_CHECK(gp_spmv_run(&pl, NULL, dy).code == GP_ERR_USAGE);
+    GP_CHECK(gp_spmv_run(&pl, (const float *)((const char *)dx + 2), dy).code == GP_ERR_USAGE);
+    st = gp_spmv_run(&pl, dx, (float *)(dx + 2));
+    GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "overlap"));
+    GP_CHECK(gp_spmv_run(NULL, dx, dy).code == GP_ERR_USAGE);
+    /* Accepted arguments reach the launcher: NO_GPU without a backend. */
+    if (strcmp(gp_rt_backend(), "none") == 0)
+        GP_CHECK(gp_spmv_run(&pl, dx, dy).code == GP_ERR_NO_GPU);
+    gp_spmv_plan_destroy(&pl);
+    /* A plan never made is refused, not launched. */
+    memset(&pl, 0, sizeof pl);
+    GP_CHECK(gp_spmv_run(&pl, dx, dy).code == GP_ERR_USAGE);
+    return 0;
+}
+
+GP_TEST(spmv_registered_with_candidates)
+{
+    const gp_kernel *k = gp_kernel_find("spmv");
+    GP_CHECK(k && k->verify && k->bench && k->print_params && k->candidates && k->rule);
+    gp_table base;
+    GP_CHECK(gp_test_load_shipped("sm_90", &base));
+    static gp_table out[32];
+    int n = 0;
+    gp_device_info h200 = gp_test_fake_dev(32, 1024, 132);
+    GP_CHECK(k->candidates(&base, &h200, out, 32, &n).code == GP_OK);
+    GP_CHECK(n > 8 && n <= 32 && gp_table_equal(&out[0], &base));
+    int unrolls = 0, blocks = 0;
+    for (int i = 1; i < n; i++) {
+        gp_spmv_params p;
+        GP_CHECK(gp_table_validate(&out[i], "candidate").code == GP_OK);
+        GP_CHECK(gp_spmv_params_from_table(&out[i], &h200, &p).code == GP_OK);
+        GP_CHECK(p.note[0] == '\0'); /* every candidate is legal as written */
+        unrolls |= p.unroll, blocks |= p.block;
+    }
+    GP_CHECK(unrolls == (1 | 2 | 4 | 8) && (blocks & 256) && (blocks & 512));
+    FILE *devnull = fopen("/dev/null", "w");
+    GP_CHECK(devnull && k->print_params(&base, &h200, devnull).code == GP_OK);
+    fclose(devnull);
+    return 0;
+}
+
+/* ----------------------------------------------------------------- rule */
+
+static gp_status rule_run(gp_table *t, long long v[3])
+{
+    gp_rule_in in = {t, NULL, 0};
+    gp_status st = gp_spmv_rule(&in, t);
+    if (st.code == GP_OK) {
+        gp_table_get_int(t, "kernel.spmv", "block", &v[0]);
+        gp_table_get_int(t, "kernel.spmv", "unroll", &v[1]);
+        gp_table_get_int(t, "kernel.spmv", "scalar_max_row", &v[2]);
+    }
+    return st;
+}
+
+static const char *prov_of(const gp_table *t, const char *key)
+{
+    const gp_table_entry *e = gp_table_find(t, "kernel.spmv", key);
+    return e ? e->prov : "";
+}
+
+GP_TEST(spmv_rule_on_shipped_tables)
+{
+    gp_table t;
+    long long v[3];
+    /* H200: 992 -> 512; 3 x 4342 GB/s x 718 cycles @1980 MHz / 132 = 11.9 kB
+     * over 2048 threads x 8 B = 2.18 -> 4; 225227 / (8 x 2048) = 13.7 -> 13. */
+    GP_CHECK(gp_test_load_shipped("sm_90", &t) && rule_run(&t, v).code == GP_OK);
+    GP_CHECK(v[0] == 512 && v[1] == 4 && v[2] == 13);
+    GP_CHECK(strncmp(prov_of(&t, "unroll"), "rule gp_spmv_rule little:", 25) == 0);
+    GP_CHECK(strstr(prov_of(&t, "scalar_max_row"), "225227"));
+    /* gfx900: 256; 3 x 2.9 kB / (2048 x 8) = 0.54 -> 1; 16 KiB / (8 x 2048) -> 1. */
+    GP_CHECK(gp_test_load_shipped("gfx900", &t) && rule_run(&t, v).code == GP_OK);
+    GP_CHECK(v[0] == 256 && v[1] == 1 && v[2] == 1);
+    /* generic and sm_80: no DRAM facts -> the stand-in 4, named. */
+    GP_CHECK(gp_test_load_shipped("generic", &t) && rule_run(&t, v).code == GP_OK);
+    GP_CHECK(v[0] == 256 && v[1] == 4 && strstr(prov_of(&t, "unroll"), "stand-in"));
+    GP_CHECK(gp_test_load_shipped("sm_80", &t) && rule_run(&t, v).code == GP_OK);
+    GP_CHECK(v[0] == 256 && v[1] == 4 && v[2] == 12);
+    GP_CHECK(gp_table_validate(&t, "sm_80 after the spmv rule").code == GP_OK);
+    return 0;
+}
+
+GP_TEST(spmv_shipped_rule_rows_match_the_rule)
+{
+    int checked = 0;
+    for (size_t i = 0; i < sizeof table_names / sizeof table_names[0]; i++) {
+        gp_table shipped, derived;
+        long long v[3];
+        GP_CHECK(gp_test_load_shipped(table_names[i], &shipped) && gp_test_load_shipped(table_names[i], &derived));
+        GP_CHECK(rule_run(&derived, v).code == GP_OK);
+        const char *keys[3] = {"block", "unroll", "scalar_max_row"};
+        for (int k = 0; k < 3; k++) {
+            const gp_table_entry *e = gp_table_find(&shipped, "kernel.spmv", keys[k]);
+            GP_CHECK(e);
+            if (strncmp(e->prov, "rule ", 5))
+                continue;
+            long long a = -1;
+            GP_CHECK(gp_table_get_int(&shipped, "kernel.spmv", keys[k], &a).code == GP_OK);
+            if (a != v[k])
+                fprintf(stderr, "tables/%s kernel.spmv %s = %lld, the rule gives %lld\n", table_names[i], keys[k], a,
+                        v[k]);
+            GP_CHECK(a == v[k]);
+            checked++;
+        }
+    }
+    GP_CHECK(checked >= 6);
+    return 0;
+}
+
+GP_TEST(spmv_rule_follows_its_facts)
+{
+    gp_table t;
+    long long v[3];
+    GP_CHECK(gp_test_load_shipped("sm_90", &t) && rule_run(&t, v).code == GP_OK && v[1] == 4);
+    /* Four times the bandwidth: 8.7 -> capped at 8. */
+    GP_CHECK(gp_table_set(&t, "dram", "bandwidth_gbs", 17366, "measured test 2026-11-23").code == GP_OK);
+    GP_CHECK(rule_run(&t, v).code == GP_OK && v[1] == 8);
+    /* Twice the L1 and four times the SMs (a quarter of the bytes in flight
+     * each): scalar up to 27, and 0.55 -> 1 nonzero a lane. */
+    GP_CHECK(gp_test_load_shipped("sm_90", &t));
+    GP_CHECK(gp_table_set(&t, "cache.l1", "bytes", 450454, "measured test 2026-11-23").code == GP_OK);
+    GP_CHECK(gp_table_set(&t, "device", "compute_units", 528, "measured test 2026-11-23").code == GP_OK);
+    GP_CHECK(rule_run(&t, v).code == GP_OK && v[2] == 27 && v[1] == 1);
+    /* The launch peak at 200 threads: block 128, and 16 of them resident. */
+    GP_CHECK(gp_table_set(&t, "launch", "min_block_for_peak", 200, "measured test 2026-11-23").code == GP_OK);
+    GP_CHECK(rule_run(&t, v).code == GP_OK && v[0] == 128 && v[2] == 27);
+    /* L1 not detected: never scalar, and the provenance says why. */
+    GP_CHECK(gp_table_set_none(&t, "cache.l1", "bytes", "measured test 2026-11-23 not detected: flat").code == GP_OK);
+    GP_CHECK(rule_run(&t, v).code == GP_OK && v[2] == 0 && strstr(prov_of(&t, "scalar_max_row"), "none"));
+    /* A bad fact is refused and named. */
+    GP_CHECK(gp_test_load_shipped("sm_90", &t));
+    int ki = gp_table_key_index("dram", "bandwidth_gbs");
+    GP_CHECK(ki >= 0);
+    t.e[ki].d = -5;
+    gp_status st = rule_run(&t, v);
+    GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "[dram] bandwidth_gbs"));
+    return 0;
+}
