@@ -221,18 +221,18 @@ __global__ void __launch_bounds__(GP_SSIM_MAX_BLOCK, 2) gp_ssim_fused_kernel(con
 
     for (int k = 0; k < a.nchunks; k++) {
         /* ---- phase 1: horizontal, 8 outputs (staging columns 8pj+8 ..) from inputs 8pj+3 .. 8pj+20,
-         * in rounds of P1 outputs (SSIM_P1) from inputs 8pj+3+o0 .. 8pj+12+o0+P1 */
+         * in rounds of P1 outputs (SSIM_P1) from inputs 8pj+3+q0 .. 8pj+12+q0+P1 */
         SSIM_P1_LOOP
-        for (int o0 = 0; o0 < 8; o0 += SSIM_P1) {
+        for (int q0 = 0; q0 < 8; q0 += SSIM_P1) {
             constexpr int P1 = SSIM_P1;
             float acc[4][P1];
             float4 xa, ya;
 #pragma unroll
             for (int t = 0; t < P1 + GP_SSIM_WIN - 1; t++) {
-                /* input t is staging column 8 pj + 3 + o0 + t: load each float4 just before its first use */
+                /* input t is staging column 8 pj + 3 + q0 + t: load each float4 just before its first use */
                 if (t == 0 || ((t + 3) & 3) == 0) {
-                    xa = p1x[((t + 3) >> 2) + o0 / 4];
-                    ya = p1y[((t + 3) >> 2) + o0 / 4];
+                    xa = p1x[((t + 3) >> 2) + q0 / 4];
+                    ya = p1y[((t + 3) >> 2) + q0 / 4];
                 }
                 const float xv = ssim_comp(xa, (t + 3) & 3);
                 const float yv = ssim_comp(ya, (t + 3) & 3);
@@ -257,7 +257,7 @@ __global__ void __launch_bounds__(GP_SSIM_MAX_BLOCK, 2) gp_ssim_fused_kernel(con
             }
 #pragma unroll
             for (int o = 0; o < P1; o++)
-                p1m[o0 + o] = make_float4(acc[0][o], acc[1][o], acc[2][o], acc[3][o]);
+                p1m[q0 + o] = make_float4(acc[0][o], acc[1][o], acc[2][o], acc[3][o]);
         }
         __syncthreads();
         /* The next pass's input, loaded unconditionally: after the last pass
