@@ -19,6 +19,7 @@
 #endif
 
 #include "gp_status.h"
+#include "gp_target.h"
 
 /* GP_WAVE_SIZE: compile-time wave width of the target being compiled, from the
  * compiler's macros, never from warpSize (not a constant in newer HIP).  gfx9
@@ -41,6 +42,29 @@
 #endif
 
 #define GP_LAUNCH_BOUNDS(max_threads) __launch_bounds__(max_threads)
+
+/* GP_REG_CLASS: the register class (gp_target.h) of the target being
+ * compiled, and GP_VGPR_BUDGET the registers one thread may hold there.
+ * Kernels instantiate a shape only where its class bit is in GP_REG_CLASS.
+ * NVIDIA: the same in both passes (nvcc wants a kernel template instantiated
+ * alike with and without __CUDA_ARCH__).  AMD device pass: gfx11 is
+ * GP_REGS_128 (clang 15's cap), every other target GP_REGS_256.  AMD host
+ * pass: no target macro, so the union: the host stubs and launchers cover
+ * every AMD class, and the host code asks gp_target_reg_class(device arch)
+ * before it launches a shape (a code object of another class lacks it). */
+#if defined(GP_VENDOR_NVIDIA)
+#define GP_REG_CLASS GP_REGS_NV
+#define GP_VGPR_BUDGET 255
+#elif defined(__HIP_DEVICE_COMPILE__) && defined(__GFX11__)
+#define GP_REG_CLASS GP_REGS_128
+#define GP_VGPR_BUDGET 128
+#elif defined(__HIP_DEVICE_COMPILE__)
+#define GP_REG_CLASS GP_REGS_256
+#define GP_VGPR_BUDGET 256
+#else
+#define GP_REG_CLASS (GP_REGS_256 | GP_REGS_128)
+#define GP_VGPR_BUDGET 256 /* host pass of a HIP compile: inert */
+#endif
 
 /* Core-clock cycle counter of the CU/SM the calling wave runs on. */
 static __device__ __forceinline__ long long gp_cycles(void)

@@ -53,6 +53,10 @@ const char *gp_rt_compiled_archs(void);
 gp_status gp_rt_device_count(int *count);
 /* Select device `index` for this thread and fill `info`. */
 gp_status gp_rt_device_open(int index, gp_device_info *info);
+/* Target name ("gfx1100", "sm_90") of the device this process opened last
+ * with gp_rt_device_open; "" before any.  Launchers check that the shape
+ * they launch is compiled for it (platform/gp_target.h). */
+const char *gp_rt_open_arch(void);
 
 gp_status gp_rt_malloc(void **ptr, size_t bytes);
 gp_status gp_rt_free(void *ptr);

@@ -58,6 +58,9 @@ static int attr(hipDeviceAttribute_t a, int dev)
     return v;
 }
 
+static char open_arch[32];
+extern "C" const char *gp_rt_open_arch(void) { return open_arch; }
+
 extern "C" gp_status gp_rt_device_open(int index, gp_device_info *info)
 {
     int count = 0;
@@ -125,6 +128,7 @@ extern "C" gp_status gp_rt_device_open(int index, gp_device_info *info)
     info->mem_bus_bits = attr(hipDeviceAttributeMemoryBusWidth, index);
     info->mem_clock_mhz = attr(hipDeviceAttributeMemoryClockRate, index) / 1000.0;
     info->core_clock_mhz = attr(hipDeviceAttributeClockRate, index) / 1000.0;
+    snprintf(open_arch, sizeof open_arch, "%s", info->arch);
     return gp_ok();
 }
 

@@ -279,11 +279,22 @@ gp_status gp_conv2d_plan_fit(int tile_x, int tile_y, int block, int ocb, int var
     p->oc_per_thread = pick_ocb(ocb > 8 ? 8 : ocb, s->out_c);
     int want_ry = tile_y / ty;
     p->rows_per_thread = want_ry >= 4 ? 4 : want_ry >= 2 ? 2 : 1;
-    while (p->rows_per_thread > 1 && p->oc_per_thread * p->rows_per_thread * GP_CONV2D_RX > GP_CONV2D_MAX_ACC)
+    /* A 128-register target has the generic kernel with up to 32
+     * accumulators only (conv2d.h, GP_CONV2D_SHAPE_ON). */
+    const int regs128 = dev && gp_target_reg_class(dev->arch) == GP_REGS_128;
+    const int max_acc = regs128 ? GP_CONV2D_MAX_ACC_128 : GP_CONV2D_MAX_ACC;
+    while (p->rows_per_thread > 1 && p->oc_per_thread * p->rows_per_thread * GP_CONV2D_RX > max_acc)
         p->rows_per_thread /= 2;
     p->k_spec = (variant == GP_CONV2D_AUTO || variant == GP_CONV2D_ROLLED) && s->kh == s->kw && is_spec_size(s->kh)
                     ? s->kh
                     : 0;
+    if (p->k_spec && regs128) {
+        char t[96];
+        snprintf(t, sizeof t, "generic code: %s has no %dx%d kernel (128 VGPRs/thread)", dev->arch, p->k_spec,
+                 p->k_spec);
+        add_note(p, t);
+        p->k_spec = 0;
+    }
     p->variant = p->k_spec ? GP_CONV2D_AUTO : GP_CONV2D_GENERIC;
 
     /* Shrink the per-thread block until one input channel and its weights

@@ -20,6 +20,7 @@
 #include <stdio.h>
 
 #include "gp_status.h"
+#include "gp_target.h"
 #include "runtime.h"
 #include "table.h"
 
@@ -35,6 +36,20 @@ extern "C" {
  * runs the generic tiled kernel. */
 #define GP_CONV2D_RX 4
 #define GP_CONV2D_MAX_ACC 64
+/* Targets whose compiler grants a thread 128 registers (GP_REGS_128 of
+ * platform/gp_target.h: gfx11 under clang 15) get the generic kernel only,
+ * with at most 32 accumulators: the specialized and rolled kernels unroll
+ * kernel rows whose hoisted LDS reads need 81-101 VGPRs before a single
+ * accumulator (24-760 bytes of scratch there, even at 4 x 1 x 1), and the
+ * generic kernel needs 81 + the accumulators (112-120 VGPRs at 32; 48 and 64
+ * spill).  docs/kernels/conv2d.md, "Targets". */
+#define GP_CONV2D_MAX_ACC_128 32
+/* Whether the tiled kernel (K: specialized size or 0 = generic, RY rows,
+ * OCB channels per thread, ROLLED) is compiled for register classes CLS: any
+ * class but GP_REGS_128 has every shape listed in conv2d.hip. */
+#define GP_CONV2D_SHAPE_ON(CLS, K, RY, OCB, ROLLED)                               \
+    (((CLS) & ~GP_REGS_128) != 0 ||                                                  \
+     ((K) == 0 && !(ROLLED) && (RY) * GP_CONV2D_RX * (OCB) <= GP_CONV2D_MAX_ACC_128))
 #define GP_CONV2D_MAX_BLOCK 256 /* the kernels' launch bounds */
 #define GP_CONV2D_SPEC_SIZES {3, 5, 6, 7}
 /* 4-column input chunks per thread a stage is sized for, by compiled kernel

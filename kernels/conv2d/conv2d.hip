@@ -615,11 +615,31 @@ __global__ void CONV_BOUNDS gp_conv2d_direct(conv_args a)
 
 typedef gp_status (*conv_launch_fn)(dim3 grid, int block, size_t lds, const conv_args &a);
 
+/* A shape outside this target's register class (GP_CONV2D_SHAPE_ON) is not
+ * instantiated; its launcher only says so (the plan never picks it, and
+ * gp_conv2d_launch checks the open device's class first). */
+template <int K, int RY, int OCB, int ROLLED, bool ON>
+struct conv_tiled {
+    static gp_status launch(dim3 grid, int block, size_t lds, const conv_args &a)
+    {
+        gp_conv2d_tiled<K, RY, OCB, ROLLED><<<grid, dim3((unsigned)block, 1, 1), lds>>>(a);
+        return gp_launch_status("conv2d tiled");
+    }
+};
+template <int K, int RY, int OCB, int ROLLED>
+struct conv_tiled<K, RY, OCB, ROLLED, false> {
+    static gp_status launch(dim3, int, size_t, const conv_args &)
+    {
+        return gp_fail(GP_ERR_USAGE, "conv2d: kernel %d, %d rows x %d channels per thread%s is not compiled for this "
+                       "target's register class", K, RY, OCB, ROLLED ? " (rolled)" : "");
+    }
+};
+
 template <int K, int RY, int OCB, int ROLLED = 0>
 static gp_status launch_tiled(dim3 grid, int block, size_t lds, const conv_args &a)
 {
-    gp_conv2d_tiled<K, RY, OCB, ROLLED><<<grid, dim3((unsigned)block, 1, 1), lds>>>(a);
-    return gp_launch_status("conv2d tiled");
+    return conv_tiled<K, RY, OCB, ROLLED, GP_CONV2D_SHAPE_ON(GP_REG_CLASS, K, RY, OCB, ROLLED)>::launch(grid, block,
+                                                                                                      lds, a);
 }
 
 /* The compiled (K, RY, OCB) set; NULL for a shape that is not compiled. */
@@ -720,9 +740,13 @@ extern "C" gp_status gp_conv2d_launch(const gp_conv2d_plan *p, const float *d_x,
                        p->block);
     const int rolled = p->variant == GP_CONV2D_ROLLED;
     conv_launch_fn fn = pick(p->k_spec, p->rows_per_thread, p->oc_per_thread, rolled);
-    if (!fn)
-        return gp_fail(GP_ERR_USAGE, "conv2d: kernel %d, %d rows x %d channels per thread%s is not compiled",
-                       p->k_spec, p->rows_per_thread, p->oc_per_thread, rolled ? " (rolled)" : "");
+    /* The open device's code object has only its class's shapes: refuse
+     * another (exit 2) rather than fail the launch. */
+    const unsigned cls = gp_target_reg_class(gp_rt_open_arch());
+    if (!fn || (cls && !GP_CONV2D_SHAPE_ON(cls, p->k_spec, p->rows_per_thread, p->oc_per_thread, rolled)))
+        return gp_fail(GP_ERR_USAGE, "conv2d: kernel %d, %d rows x %d channels per thread%s is not compiled%s%s",
+                       p->k_spec, p->rows_per_thread, p->oc_per_thread, rolled ? " (rolled)" : "", fn ? " for " : "",
+                       fn ? gp_rt_open_arch() : "");
     if (p->fill_cols > p->pitch || p->nchunk < 1 || p->s_off < 0 || p->s_off > 3 ||
         4 * p->nchunk < p->fill_cols + p->s_off)
         return gp_fail(GP_ERR_USAGE, "conv2d: LDS rows (pitch %d, %d columns, %d chunks) not made by the plan",

@@ -7,9 +7,15 @@
 #include <stdint.h>
 #include <string.h>
 
-/* The order gemm.hip's launcher dispatches in. */
-const int gp_gemm_configs[GP_GEMM_NCONFIGS][4] = {
-    {128, 128, 8, 256}, {128, 128, 16, 256}, {128, 64, 8, 128}, {64, 64, 8, 64}};
+/* The order gemm.hip's launcher dispatches in (gemm.h: GP_GEMM_CFG*). */
+const int gp_gemm_configs[GP_GEMM_NCONFIGS][5] = {{GP_GEMM_CFG0}, {GP_GEMM_CFG1}, {GP_GEMM_CFG2}, {GP_GEMM_CFG3}};
+
+int gp_gemm_config_on(int cfg, unsigned reg_class)
+{
+    if (cfg < 0 || cfg >= GP_GEMM_NCONFIGS)
+        return 0;
+    return reg_class == 0 || ((unsigned)gp_gemm_configs[cfg][4] & reg_class) != 0;
+}
 
 size_t gp_gemm_lds_bytes(int tile_m, int tile_n, int tile_k)
 {
@@ -19,21 +25,32 @@ size_t gp_gemm_lds_bytes(int tile_m, int tile_n, int tile_k)
 void gp_gemm_params_fit(gp_gemm_params *p, const gp_device_info *dev)
 {
     size_t lds = dev && dev->lds_per_block ? dev->lds_per_block : 49152;
-    int pick = -1;
+    const unsigned cls = dev ? gp_target_reg_class(dev->arch) : 0;
+    int pick = -1, known = 0;
     for (int i = 0; i < GP_GEMM_NCONFIGS; i++) {
         const int *c = gp_gemm_configs[i];
-        if (c[0] == p->tile_m && c[1] == p->tile_n && c[2] == p->tile_k && c[3] == p->block &&
-            gp_gemm_lds_bytes(c[0], c[1], c[2]) <= lds)
-            pick = i;
+        if (c[0] == p->tile_m && c[1] == p->tile_n && c[2] == p->tile_k && c[3] == p->block) {
+            known = 1;
+            if (gp_gemm_config_on(i, cls) && gp_gemm_lds_bytes(c[0], c[1], c[2]) <= lds)
+                pick = i;
+        }
     }
     if (pick < 0) {
         for (int i = GP_GEMM_NCONFIGS - 1; i >= 0; i--)
-            if (gp_gemm_lds_bytes(gp_gemm_configs[i][0], gp_gemm_configs[i][1], gp_gemm_configs[i][2]) <= lds)
+            if (gp_gemm_config_on(i, cls) &&
+                gp_gemm_lds_bytes(gp_gemm_configs[i][0], gp_gemm_configs[i][1], gp_gemm_configs[i][2]) <= lds)
                 pick = i;
-        if (pick < 0)
-            pick = GP_GEMM_NCONFIGS - 1;
-        snprintf(p->note, sizeof p->note, "%dx%dx%d/%d is not compiled (or exceeds LDS per block): nearest compiled",
-                 p->tile_m, p->tile_n, p->tile_k, p->block);
+        if (pick < 0) /* none fits the LDS: the smallest of the class */
+            for (int i = 0; i < GP_GEMM_NCONFIGS; i++)
+                if (gp_gemm_config_on(i, cls))
+                    pick = i;
+        if (known && cls)
+            snprintf(p->note, sizeof p->note, "%dx%dx%d/%d is not compiled for %s (%s) or exceeds its LDS per block: "
+                     "nearest compiled", p->tile_m, p->tile_n, p->tile_k, p->block, dev->arch,
+                     gp_target_reg_class_name(cls));
+        else
+            snprintf(p->note, sizeof p->note, "%dx%dx%d/%d is not compiled (or exceeds LDS per block): nearest compiled",
+                     p->tile_m, p->tile_n, p->tile_k, p->block);
     }
     p->config = pick;
     p->tile_m = gp_gemm_configs[pick][0], p->tile_n = gp_gemm_configs[pick][1];

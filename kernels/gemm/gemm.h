@@ -19,6 +19,7 @@
 #include <stdio.h>
 
 #include "gp_status.h"
+#include "gp_target.h"
 #include "runtime.h"
 #include "table.h"
 
@@ -28,10 +29,27 @@ extern "C" {
 
 typedef enum gp_gemm_layout { GP_GEMM_ROW_MAJOR = 0, GP_GEMM_COL_MAJOR = 1 } gp_gemm_layout;
 
-/* The compiled configurations {tile_m, tile_n, tile_k, block}; thread tile
- * tile_m x tile_n / block = 8 x 8 in each. */
+/* The configurations {tile_m, tile_n, tile_k, block, register classes}, in
+ * the launcher's order; thread tile tile_m x tile_n / block = 8 x 8 in each.
+ * A configuration is compiled only for the targets whose register class
+ * (platform/gp_target.h) is in its mask.  128x128x16 is NVIDIA's only: per
+ * thread 64 accumulators, 16 fragments and a 16-deep slab (8 + 8 staged
+ * values), which ptxas holds in 168 registers, but clang for AMD schedules
+ * the 16 unrolled k-steps' LDS reads ahead and spilled 840-888 bytes past 256
+ * VGPRs on gfx900/90a/940/1030.  The k-step 8 tiles fit every class (on
+ * GP_REGS_128, gfx11 under clang 15, with the k-step loop unrolled by 2:
+ * 105-110 VGPRs).  docs/kernels/gemm.md, "Targets". */
+#define GP_GEMM_ALL_TARGETS (GP_REGS_NV | GP_REGS_256 | GP_REGS_128)
+#define GP_GEMM_CFG0 128, 128, 8, 256, GP_GEMM_ALL_TARGETS
+#define GP_GEMM_CFG1 128, 128, 16, 256, GP_REGS_NV
+#define GP_GEMM_CFG2 128, 64, 8, 128, GP_GEMM_ALL_TARGETS
+#define GP_GEMM_CFG3 64, 64, 8, 64, GP_GEMM_ALL_TARGETS
 #define GP_GEMM_NCONFIGS 4
-extern const int gp_gemm_configs[GP_GEMM_NCONFIGS][4];
+extern const int gp_gemm_configs[GP_GEMM_NCONFIGS][5];
+/* Whether configuration cfg is compiled for a target of register class
+ * reg_class (gp_target_reg_class); reg_class 0 (unknown target) admits the
+ * configurations of every class. */
+int gp_gemm_config_on(int cfg, unsigned reg_class);
 /* LDS padding (floats per row of a stage) against bank conflicts of the
  * transposing stores. */
 #define GP_GEMM_LDS_PAD 4
@@ -47,8 +65,9 @@ typedef struct gp_gemm_params {
 } gp_gemm_params;
 
 gp_status gp_gemm_params_from_table(const gp_table *t, const gp_device_info *dev, gp_gemm_params *p);
-/* Snap to a compiled configuration (the exact one, else the first that the
- * device's LDS per block holds), noting the change. */
+/* Snap to a configuration compiled for the device's target (the exact one,
+ * else the first that the device's LDS per block holds), noting the change
+ * (a shape the target lacks: "not compiled for gfx1100 ..."). */
 void gp_gemm_params_fit(gp_gemm_params *p, const gp_device_info *dev);
 void gp_gemm_params_format(const gp_gemm_params *p, char *buf, size_t n);
 /* LDS bytes a configuration uses: 2 stages x tile_k x (tile_m + tile_n + 2 pad) x 4. */

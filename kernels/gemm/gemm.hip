@@ -29,6 +29,18 @@
 #define GEMM_BOUNDS(T, R) GP_LAUNCH_BOUNDS(T)
 #endif
 
+/* The k-step loop: fully unrolled where a thread has 255/256 registers.  On
+ * 128-VGPR targets (gfx11 under clang 15) the AMD scheduler hoists every
+ * unrolled step's LDS reads (16 VGPRs a step) above the FMAs, 128 VGPRs for
+ * a k-step of 8 next to the 64 accumulators: every tile spilled 492-888
+ * bytes there.  Unrolled by 2, two steps' reads are live at most: 105-110
+ * VGPRs, no scratch (gfx1100 -S, `.vgpr_count`). */
+#if GP_VGPR_BUDGET <= 128
+#define GEMM_KK_UNROLL _Pragma("unroll 2")
+#else
+#define GEMM_KK_UNROLL _Pragma("unroll")
+#endif
+
 typedef struct gemm_args {
     int m, n, k;
     float alpha, beta;
@@ -143,7 +155,7 @@ __global__ void GEMM_BOUNDS(THREADS, (BM + BN) * BK / THREADS > 8 ? GP_GEMM_REGS
             sb.load(rb, (kt + 1) * BK, g.k);
         }
         const float *as = As[cur], *bs = Bs[cur];
-#pragma unroll
+        GEMM_KK_UNROLL
         for (int kk = 0; kk < BK; kk++) {
             const float4 a0 = *(const float4 *)(as + kk * (BM + PAD) + ty * 4);
             const float4 a1 = *(const float4 *)(as + kk * (BM + PAD) + BM / 2 + ty * 4);
@@ -197,17 +209,37 @@ __global__ void GEMM_BOUNDS(THREADS, (BM + BN) * BK / THREADS > 8 ? GP_GEMM_REGS
     }
 }
 
+/* A configuration whose register class is not this target's (gemm.h masks,
+ * GP_REG_CLASS) is not instantiated: its launcher only says so.  The host
+ * code never gets here for it (gp_gemm_params_fit and gp_gemm_f32 check the
+ * device's class first). */
+template <int BM, int BN, int BK, int THREADS, bool ON>
+struct gemm_cfg {
+    static gp_status launch(int a_kc, int b_kc, const gemm_args &g)
+    {
+        dim3 grid((unsigned)((g.n + BN - 1) / BN), (unsigned)((g.m + BM - 1) / BM));
+        switch (a_kc * 2 + b_kc) {
+        case 0: gp_gemm_kernel<BM, BN, BK, THREADS, 0, 0><<<grid, THREADS>>>(g); break;
+        case 1: gp_gemm_kernel<BM, BN, BK, THREADS, 0, 1><<<grid, THREADS>>>(g); break;
+        case 2: gp_gemm_kernel<BM, BN, BK, THREADS, 1, 0><<<grid, THREADS>>>(g); break;
+        default: gp_gemm_kernel<BM, BN, BK, THREADS, 1, 1><<<grid, THREADS>>>(g); break;
+        }
+        return gp_launch_status("gemm");
+    }
+};
 template <int BM, int BN, int BK, int THREADS>
+struct gemm_cfg<BM, BN, BK, THREADS, false> {
+    static gp_status launch(int, int, const gemm_args &)
+    {
+        return gp_fail(GP_ERR_USAGE, "gemm: tile %dx%dx%d/%d is not compiled for this target's register class", BM,
+                       BN, BK, THREADS);
+    }
+};
+
+template <int BM, int BN, int BK, int THREADS, unsigned MASK>
 static gp_status launch_cfg(int a_kc, int b_kc, const gemm_args &g)
 {
-    dim3 grid((unsigned)((g.n + BN - 1) / BN), (unsigned)((g.m + BM - 1) / BM));
-    switch (a_kc * 2 + b_kc) {
-    case 0: gp_gemm_kernel<BM, BN, BK, THREADS, 0, 0><<<grid, THREADS>>>(g); break;
-    case 1: gp_gemm_kernel<BM, BN, BK, THREADS, 0, 1><<<grid, THREADS>>>(g); break;
-    case 2: gp_gemm_kernel<BM, BN, BK, THREADS, 1, 0><<<grid, THREADS>>>(g); break;
-    default: gp_gemm_kernel<BM, BN, BK, THREADS, 1, 1><<<grid, THREADS>>>(g); break;
-    }
-    return gp_launch_status("gemm");
+    return gemm_cfg<BM, BN, BK, THREADS, (MASK & GP_REG_CLASS) != 0>::launch(a_kc, b_kc, g);
 }
 
 extern "C" gp_status gp_gemm_launch_rm(int config, int a_kc, int b_kc, int m, int n, int k, float alpha,
@@ -218,10 +250,10 @@ extern "C" gp_status gp_gemm_launch_rm(int config, int a_kc, int b_kc, int m, in
     g.m = m, g.n = n, g.k = k, g.alpha = alpha, g.beta = beta;
     g.a = a, g.b = b, g.c = c, g.lda = lda, g.ldb = ldb, g.ldc = ldc;
     switch (config) {
-    case 0: return launch_cfg<128, 128, 8, 256>(a_kc, b_kc, g);
-    case 1: return launch_cfg<128, 128, 16, 256>(a_kc, b_kc, g);
-    case 2: return launch_cfg<128, 64, 8, 128>(a_kc, b_kc, g);
-    case 3: return launch_cfg<64, 64, 8, 64>(a_kc, b_kc, g);
+    case 0: return launch_cfg<GP_GEMM_CFG0>(a_kc, b_kc, g);
+    case 1: return launch_cfg<GP_GEMM_CFG1>(a_kc, b_kc, g);
+    case 2: return launch_cfg<GP_GEMM_CFG2>(a_kc, b_kc, g);
+    case 3: return launch_cfg<GP_GEMM_CFG3>(a_kc, b_kc, g);
     default: return gp_fail(GP_ERR_USAGE, "gemm: configuration %d not compiled", config);
     }
 }

@@ -123,6 +123,8 @@ static gp_status verify(const gp_table *t, const gp_kernel_opts *o)
         }
     /* Every compiled configuration on awkward shapes. */
     for (int cfg = 0; cfg < GP_GEMM_NCONFIGS; cfg++) {
+        if (!gp_gemm_config_on(cfg, gp_target_reg_class(o->dev.arch)))
+            continue;
         gp_gemm_params c;
         memset(&c, 0, sizeof c);
         c.tile_m = gp_gemm_configs[cfg][0], c.tile_n = gp_gemm_configs[cfg][1];
@@ -300,7 +302,7 @@ static gp_status bench(const gp_table *t, const char *label, int with_baselines,
         /* The other compiled configurations on the first shape (how far the
          * rule's choice is from the best). */
         for (int cfg = 0; s == 0 && cfg < GP_GEMM_NCONFIGS && st.code == GP_OK; cfg++) {
-            if (cfg == p.config)
+            if (cfg == p.config || !gp_gemm_config_on(cfg, gp_target_reg_class(o->dev.arch)))
                 continue;
             gp_gemm_params c;
             memset(&c, 0, sizeof c);
@@ -333,16 +335,19 @@ static gp_status bench(const gp_table *t, const char *label, int with_baselines,
     return st;
 }
 
-/* Tuning sweep: the base table's values, then every compiled configuration. */
+/* Tuning sweep: the base table's values, then every configuration compiled
+ * for the device's target. */
 static gp_status candidates(const gp_table *base, const gp_device_info *dev, gp_table *out, int max, int *n)
 {
-    (void)dev;
+    const unsigned cls = dev ? gp_target_reg_class(dev->arch) : 0;
     *n = 0;
     if (max < 1)
         return gp_ok();
     out[(*n)++] = *base;
     static const char *const keys[4] = {"tile_m", "tile_n", "tile_k", "block"};
     for (int cfg = 0; cfg < GP_GEMM_NCONFIGS && *n < max; cfg++) {
+        if (!gp_gemm_config_on(cfg, cls))
+            continue;
         gp_table *c = &out[*n];
         *c = *base;
         for (int i = 0; i < 4; i++)

@@ -1,6 +1,7 @@
 /* gp_gemm_rule: the tile from the register file, the LDS and the FMA rate.
  *
- * Each compiled configuration (gemm.h, largest block tile first: the most
+ * Each configuration compiled for the table's device.arch (gemm.h: its
+ * register class, platform/gp_target.h; largest block tile first: the most
  * FMAs per byte loaded) needs per thread its 64 accumulators, 16 fragment
  * registers, its share of the next slab (tile x tile_k / block for A and B)
  * and about 24 for addresses and indices.  The first configuration whose
@@ -48,13 +49,16 @@ gp_status gp_gemm_rule(const gp_rule_in *in, gp_table *out)
     GP_TRY(gp_rule_fact_or(t, RULE, "lds", "latency_cycles", LDS_LATENCY_STANDIN, &lat, &have_lat));
     double fma = f.fma.have ? f.fma.v : FMA_STANDIN;
     const gp_rule_cu *cu = &f.cu;
+    /* Only the tiles the device's target has (device.arch is a required key). */
+    const gp_table_entry *arch = gp_table_find(t, "device", "arch");
+    const unsigned cls = arch ? gp_target_reg_class(arch->text) : 0;
 
     int pick = -1, fallback = -1;
     char failed[96] = "";
     for (int i = 0; i < GP_GEMM_NCONFIGS && pick < 0; i++) {
         const int *c = gp_gemm_configs[i];
         long long regs = config_regs(c), lds = (long long)gp_gemm_lds_bytes(c[0], c[1], c[2]);
-        if (lds > cu->lds_per_block)
+        if (!gp_gemm_config_on(i, cls) || lds > cu->lds_per_block)
             continue;
         if (fallback < 0)
             fallback = i;

@@ -106,6 +106,19 @@ static __device__ __forceinline__ double ssim_block_sum(double v, double *red)
     return red[0];
 }
 
+/* Phase-1 outputs per round: all 8 at once where a thread has 255/256
+ * registers; on 128-VGPR targets (gfx11 under clang 15, whose cap ignores the
+ * launch bounds) two rounds of 4: the 40 pipeline sums stay live across
+ * phase 1, and 8 outputs x 4 moments more (plus the prefetched rows) spilled
+ * 12-28 bytes there; 4 x 4 frees 16 VGPRs for 4 more input loads per round. */
+#if GP_VGPR_BUDGET <= 128
+#define SSIM_P1 4
+#define SSIM_P1_LOOP _Pragma("unroll 1")
+#else
+#define SSIM_P1 8
+#define SSIM_P1_LOOP
+#endif
+
 /* At most 128 registers per thread: __launch_bounds__(256, 2) means 2
  * blocks of 256 per SM on NVIDIA (65536 / 512 = 128 registers) and 2 waves
  * per SIMD on AMD (256 / 2 = 128 VGPRs): the same cap on both. */
@@ -207,22 +220,25 @@ __global__ void __launch_bounds__(GP_SSIM_MAX_BLOCK, 2) gp_ssim_fused_kernel(con
     float4 *p1m = M + pr * MP + 8 * pj;
 
     for (int k = 0; k < a.nchunks; k++) {
-        /* ---- phase 1: horizontal, 8 outputs (staging columns 8pj+8 ..) from inputs 8pj+3 .. 8pj+20 */
-        {
-            float acc[4][8];
+        /* ---- phase 1: horizontal, 8 outputs (staging columns 8pj+8 ..) from inputs 8pj+3 .. 8pj+20,
+         * in rounds of P1 outputs (SSIM_P1) from inputs 8pj+3+q0 .. 8pj+12+q0+P1 */
+        SSIM_P1_LOOP
+        for (int q0 = 0; q0 < 8; q0 += SSIM_P1) {
+            constexpr int P1 = SSIM_P1;
+            float acc[4][P1];
             float4 xa, ya;
 #pragma unroll
-            for (int t = 0; t < 18; t++) {
-                /* input t is staging column 8 pj + 3 + t: load each float4 just before its first use */
+            for (int t = 0; t < P1 + GP_SSIM_WIN - 1; t++) {
+                /* input t is staging column 8 pj + 3 + q0 + t: load each float4 just before its first use */
                 if (t == 0 || ((t + 3) & 3) == 0) {
-                    xa = p1x[(t + 3) >> 2];
-                    ya = p1y[(t + 3) >> 2];
+                    xa = p1x[((t + 3) >> 2) + q0 / 4];
+                    ya = p1y[((t + 3) >> 2) + q0 / 4];
                 }
                 const float xv = ssim_comp(xa, (t + 3) & 3);
                 const float yv = ssim_comp(ya, (t + 3) & 3);
                 const float q = fmaf(yv, yv, xv * xv), p = xv * yv;
 #pragma unroll
-                for (int o = 0; o < 8; o++) {
+                for (int o = 0; o < P1; o++) {
                     const int tap = t - o;
                     if (tap < 0 || tap >= GP_SSIM_WIN)
                         continue;
@@ -240,8 +256,8 @@ __global__ void __launch_bounds__(GP_SSIM_MAX_BLOCK, 2) gp_ssim_fused_kernel(con
                 }
             }
 #pragma unroll
-            for (int o = 0; o < 8; o++)
-                p1m[o] = make_float4(acc[0][o], acc[1][o], acc[2][o], acc[3][o]);
+            for (int o = 0; o < P1; o++)
+                p1m[q0 + o] = make_float4(acc[0][o], acc[1][o], acc[2][o], acc[3][o]);
         }
         __syncthreads();
         /* The next pass's input, loaded unconditionally: after the last pass

@@ -188,7 +188,7 @@ extern __shared__ float gp_transpose_smem[];
  * rows (GP_T_ROW_UNROLL: write-out, partial tiles) stay rolled too, so no
  * row offsets are hoisted across the tile loop.  Elsewhere one chunk of ITEMS, fully unrolled loops: the
  * code the other targets always had. */
-#if defined(GP_VENDOR_AMD) && defined(__GFX11__)
+#if GP_VGPR_BUDGET <= 128 /* gfx11 under clang 15 (gp_device.h) */
 #define GP_T_CHUNK(ITEMS, VEC) ((ITEMS) * (VEC) > 16 ? 16 / (VEC) : (ITEMS))
 #define GP_T_CHUNK_LOOP _Pragma("unroll 1")
 #define GP_T_ROW_UNROLL _Pragma("unroll 1")

@@ -499,3 +499,37 @@ GP_TEST(conv2d_floor_seed_problem)
     GP_CHECK(f.ms == f.memory_ms && strstr(f.note, "DRAM"));
     return 0;
 }
+
+/* A 128-VGPR target (gfx11 under clang 15) has the generic tiled kernel
+ * with at most GP_CONV2D_MAX_ACC_128 accumulators only: every plan there is a
+ * compiled shape (GP_CONV2D_SHAPE_ON), the same table on gfx900 keeps its
+ * specialized and rolled kernels. */
+GP_TEST(conv2d_plans_per_register_class)
+{
+    gp_device_info amd = mi25(), rdna3 = mi25();
+    snprintf(rdna3.arch, sizeof rdna3.arch, "gfx1100");
+    rdna3.wave_size = 32;
+    static const int ks[] = {1, 3, 4, 5, 6, 7};
+    static const int ocbs[] = {1, 2, 4, 6, 8};
+    gp_conv2d_plan p;
+    for (size_t i = 0; i < sizeof ks / sizeof ks[0]; i++)
+        for (size_t j = 0; j < sizeof ocbs / sizeof ocbs[0]; j++)
+            for (int variant = 0; variant <= GP_CONV2D_ROLLED; variant++) {
+                gp_conv2d_shape s = shape(1, 16, 96, 96, 16, ks[i], ks[i], ks[i] / 2, ks[i] / 2);
+                GP_CHECK(gp_conv2d_plan_fit(32, 64, 128, ocbs[j], variant, &rdna3, &s, &p).code == GP_OK);
+                if (p.variant == GP_CONV2D_DIRECT)
+                    continue;
+                GP_CHECK(p.k_spec == 0 && p.variant == GP_CONV2D_GENERIC);
+                GP_CHECK(p.rows_per_thread * GP_CONV2D_RX * p.oc_per_thread <= GP_CONV2D_MAX_ACC_128);
+                GP_CHECK(GP_CONV2D_SHAPE_ON(GP_REGS_128, p.k_spec, p.rows_per_thread, p.oc_per_thread, 0));
+            }
+    /* 5x5, 8 channels per thread, 2 rows wanted: gfx900 runs the specialized
+     * (or rolled) 2 x 8 block, gfx1100 the generic 1 x 8, and says why. */
+    gp_conv2d_shape s5 = shape(1, 16, 96, 96, 16, 5, 5, 2, 2);
+    GP_CHECK(gp_conv2d_plan_fit(32, 32, 128, 8, GP_CONV2D_ROLLED, &amd, &s5, &p).code == GP_OK);
+    GP_CHECK(p.k_spec == 5 && p.variant == GP_CONV2D_ROLLED && p.rows_per_thread == 2 && p.oc_per_thread == 8);
+    GP_CHECK(gp_conv2d_plan_fit(32, 32, 128, 8, GP_CONV2D_ROLLED, &rdna3, &s5, &p).code == GP_OK);
+    GP_CHECK(p.k_spec == 0 && p.variant == GP_CONV2D_GENERIC && p.rows_per_thread == 1 && p.oc_per_thread == 8);
+    GP_CHECK(strstr(p.note, "gfx1100 has no 5x5 kernel") != NULL);
+    return 0;
+}

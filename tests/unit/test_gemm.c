@@ -1,11 +1,13 @@
 /* gemm on the CPU: the reference on hand cases in both layouts, problem and
  * argument checks before any device call, configuration fitting, parameters
  * from every shipped table, and the rule. */
+#include <stdio.h>
 #include <string.h>
 
 #include "gemm.h"
 #include "gp_test.h"
 #include "gp_test_table.h"
+#include "kernel.h"
 
 GP_TEST(gemm_ref_hand)
 {
@@ -131,5 +133,64 @@ GP_TEST(gemm_rule)
     e = gp_table_find(&t, "kernel.gemm", "tile_k");
     GP_CHECK(e && strstr(e->prov, "device.wave_size none") && strstr(e->prov, "latency 64 (none: 64)"));
 #undef GET
+    return 0;
+}
+
+/* Tiles per target (gemm.h masks): 128x128x16 is compiled for NVIDIA only
+ * (AMD's clang spills it past 256 VGPRs); fit, the rule and the tuning
+ * candidates offer only what the device's target has. */
+GP_TEST(gemm_tiles_per_target)
+{
+    static const char *const amd[] = {"gfx900", "gfx90a", "gfx940", "gfx1030", "gfx1100"};
+    gp_device_info d;
+    memset(&d, 0, sizeof d);
+    d.lds_per_block = 65536;
+    gp_gemm_params p;
+    for (size_t i = 0; i < sizeof amd / sizeof amd[0]; i++) {
+        snprintf(d.arch, sizeof d.arch, "%s", amd[i]);
+        memset(&p, 0, sizeof p);
+        p.tile_m = 128, p.tile_n = 128, p.tile_k = 16, p.block = 256;
+        gp_gemm_params_fit(&p, &d);
+        GP_CHECK(p.config >= 0 && p.tile_k == 8 && gp_gemm_config_on(p.config, gp_target_reg_class(amd[i])));
+        GP_CHECK(strstr(p.note, "not compiled for") && strstr(p.note, amd[i]));
+        /* The k-step 8 tiles are there as named. */
+        memset(&p, 0, sizeof p);
+        p.tile_m = 64, p.tile_n = 64, p.tile_k = 8, p.block = 64;
+        gp_gemm_params_fit(&p, &d);
+        GP_CHECK(p.config == 3 && !p.note[0]);
+    }
+    snprintf(d.arch, sizeof d.arch, "sm_90");
+    memset(&p, 0, sizeof p);
+    p.tile_m = 128, p.tile_n = 128, p.tile_k = 16, p.block = 256;
+    gp_gemm_params_fit(&p, &d);
+    GP_CHECK(p.config == 1 && !p.note[0]);
+
+    /* The rule: a slow LDS wants the 16-deep slab; an AMD target has none. */
+    gp_table t;
+    long long tk = 0;
+    GP_CHECK(gp_test_load_table("tables/gfx900", &t));
+    GP_CHECK(gp_table_set(&t, "lds", "latency_cycles", 200, "measured lds 2026-11-21").code == GP_OK);
+    GP_CHECK(gp_test_rule(gp_gemm_rule, &t).code == GP_OK);
+    GP_CHECK(gp_table_get_int(&t, "kernel.gemm", "tile_k", &tk).code == GP_OK && tk == 8);
+    GP_CHECK(gp_test_load_table("tables/sm_90", &t));
+    GP_CHECK(gp_table_set(&t, "lds", "latency_cycles", 200, "measured lds 2026-11-21").code == GP_OK);
+    GP_CHECK(gp_test_rule(gp_gemm_rule, &t).code == GP_OK);
+    GP_CHECK(gp_table_get_int(&t, "kernel.gemm", "tile_k", &tk).code == GP_OK && tk == 16);
+
+    /* The sweep's candidates. */
+    const gp_kernel *k = gp_kernel_find("gemm");
+    GP_CHECK(k && k->candidates);
+    static gp_table cand[8];
+    for (int v = 0; v < 2; v++) {
+        int n = 0, k16 = 0;
+        snprintf(d.arch, sizeof d.arch, "%s", v ? "sm_90" : "gfx1100");
+        GP_CHECK(gp_test_load_table("tables/generic", &t));
+        GP_CHECK(gp_test_rule(gp_gemm_rule, &t).code == GP_OK);
+        GP_CHECK(k->candidates(&t, &d, cand, 8, &n).code == GP_OK && n == (v ? 5 : 4));
+        for (int c = 1; c < n; c++)
+            if (gp_table_get_int(&cand[c], "kernel.gemm", "tile_k", &tk).code == GP_OK && tk == 16)
+                k16++;
+        GP_CHECK(k16 == v);
+    }
     return 0;
 }

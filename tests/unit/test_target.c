@@ -1,0 +1,26 @@
+/* Register classes by target name (platform/gp_target.h): the host's half of
+ * the rule whose device half is gp_device.h's GP_REG_CLASS (__GFX11__ is the
+ * 128-VGPR class); the kernels pick their compiled shapes by it. */
+#include "gp_target.h"
+#include "gp_test.h"
+
+GP_TEST(target_reg_class_by_name)
+{
+    static const char *const nv[] = {"sm_80", "sm_90", "sm_100"};
+    static const char *const amd256[] = {"gfx900", "gfx906", "gfx90a", "gfx940", "gfx942", "gfx1030", "gfx1010",
+                                         "gfx90a:sramecc+:xnack-"};
+    static const char *const amd128[] = {"gfx1100", "gfx1101", "gfx1102", "gfx1100:xnack-"};
+    static const char *const none[] = {"", "generic", "gfx", "gfxabc", "sm_", "smx_90", "gfx9"};
+    for (size_t i = 0; i < sizeof nv / sizeof nv[0]; i++)
+        GP_CHECK(gp_target_reg_class(nv[i]) == GP_REGS_NV);
+    for (size_t i = 0; i < sizeof amd256 / sizeof amd256[0]; i++)
+        GP_CHECK(gp_target_reg_class(amd256[i]) == GP_REGS_256);
+    for (size_t i = 0; i < sizeof amd128 / sizeof amd128[0]; i++)
+        GP_CHECK(gp_target_reg_class(amd128[i]) == GP_REGS_128);
+    for (size_t i = 0; i < sizeof none / sizeof none[0]; i++)
+        GP_CHECK(gp_target_reg_class(none[i]) == 0);
+    GP_CHECK(gp_target_reg_class(NULL) == 0);
+    GP_CHECK(gp_target_reg_budget(GP_REGS_NV) == 255 && gp_target_reg_budget(GP_REGS_256) == 256 &&
+             gp_target_reg_budget(GP_REGS_128) == 128 && gp_target_reg_budget(0) == 0);
+    return 0;
+}
