@@ -174,6 +174,11 @@ int gp_conv2d_fma_lanes(const gp_device_info *dev);
 /* ---- GPU launcher (conv2d.hip; none.c without a GPU backend).  Arguments
  * are checked by gp_conv2d_run. */
 gp_status gp_conv2d_launch(const gp_conv2d_plan *p, const float *d_x, const float *d_w, float *d_y);
+/* The tiled kernel instantiation (kernel size as k_spec: 0 generic, 3, 5, 6,
+ * 7; rows and output channels per thread; rolled or not) as a function
+ * address for gp_func_attributes (the rule's resource use); NULL when it is
+ * not compiled (and in the CPU-only build). */
+const void *gp_conv2d_tiled_fn(int k_spec, int rows_per_thread, int oc_per_thread, int rolled);
 
 /* Every kernel.conv2d parameter from the device facts (kernel.h "Rules";
  * the models: docs/kernels/conv2d.md, "Rule"). */

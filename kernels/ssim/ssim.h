@@ -171,6 +171,10 @@ typedef struct gp_ssim_args {
 gp_status gp_ssim_launch_fused(const gp_ssim_args *a, int tile_x, int variant, int block, size_t lds_bytes,
                                long long nblocks);
 gp_status gp_ssim_launch_naive(const gp_ssim_args *a, long long nblocks_x, long long nblocks);
+/* The fused kernel instantiation (tile_x 32/64/128, variant, float4 loads or
+ * not) as a function address for gp_func_attributes (the rule's resource
+ * use); NULL when it is not compiled (and in the CPU-only build). */
+const void *gp_ssim_fused_fn(int tile_x, int variant, int vec);
 gp_status gp_ssim_launch_mean(const double *partials, long long n, double inv_count, double *mean);
 
 /* Every kernel.ssim parameter from the device facts (kernel.h "Rules";

@@ -14,6 +14,7 @@
 #include "kernel.h"
 #include "padding.h"
 #include "reduce.h"
+#include "rule.h"
 #include "scan.h"
 #include "ssim.h"
 #include "transpose.h"
@@ -307,5 +308,41 @@ GP_TEST(rules_bad_facts_name_the_key)
     t.e[ki].d = 0, t.e[ki].i = 0;
     st = gp_kernel_rules_apply(&t, 0, &r);
     GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "[lds] banks"));
+    return 0;
+}
+
+/* Resource use: the build constants without a device (table derive, unit
+ * tests, the CPU-only build), named as such in the provenance; with a device
+ * the runtime's function attributes (gp_func_attributes) and their source. */
+GP_TEST(rules_resources_say_where_the_registers_came_from)
+{
+    gp_rule_res r;
+    GP_CHECK(gp_rule_resources(0, NULL, 96, 100, &r).code == GP_OK);
+    GP_CHECK(r.regs == 96 && r.lds == 100 && r.max_threads == 1024 && !strcmp(r.src, "build constant"));
+    GP_CHECK(gp_rule_resources(1, NULL, 96, 0, &r).code == GP_OK);
+    GP_CHECK(r.regs == 96 && strstr(r.src, "not compiled"));
+    /* use_device 1 where there is no GPU (CPU-only build: the instantiation
+     * is NULL; a GPU build on a machine without one: gp_func_attributes says
+     * GP_ERR_NO_GPU): the build constant, and the rule's values are those of
+     * use_device 0. */
+    static gp_table facts, dev, build;
+    GP_CHECK(gp_test_load_table("tables/sm_90", &facts));
+    gp_rule_in with_dev = {&facts, NULL, 1}, without = {&facts, NULL, 0};
+    GP_CHECK(gp_ssim_rule(&without, &build).code == GP_OK);
+    GP_CHECK(gp_ssim_rule(&with_dev, &dev).code == GP_OK);
+    const gp_table_entry *b = gp_table_find(&build, "kernel.ssim", "tile_x");
+    const gp_table_entry *d = gp_table_find(&dev, "kernel.ssim", "tile_x");
+    GP_CHECK(b && strstr(b->prov, "regs 128 (build constant)"));
+    GP_CHECK(d && (strstr(d->prov, "FuncGetAttributes)") || strstr(d->prov, "regs 128 (build constant: ")));
+    if (d && !strstr(d->prov, "FuncGetAttributes)")) /* no device: the same values */
+        for (size_t k = 0; k < gp_table_nkeys(); k++)
+            if (!strcmp(gp_table_key_at(k)->section, "kernel.ssim"))
+                GP_CHECK(build.e[k].d == dev.e[k].d);
+    /* conv2d and reduce name theirs too. */
+    GP_CHECK(gp_conv2d_rule(&without, &build).code == GP_OK && gp_reduce_rule(&without, &build).code == GP_OK);
+    b = gp_table_find(&build, "kernel.conv2d", "tile_x");
+    GP_CHECK(b && strstr(b->prov, "regs 96 (build constant)"));
+    b = gp_table_find(&build, "kernel.reduce", "items_per_thread");
+    GP_CHECK(b && strstr(b->prov, "(build constant)"));
     return 0;
 }
