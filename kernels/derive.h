@@ -19,4 +19,13 @@ gp_status gp_kernel_derive(const gp_table *in, int use_device, gp_table *out);
  * out_path is NULL.  Bad facts: GP_ERR_USAGE naming FILE:LINE or the key. */
 gp_status gp_table_derive_file(const char *in_path, const char *out_path, FILE *out);
 
+/* The provenance this binary can stand behind: every `rule NAME` names a
+ * rule function it has, gp_<k>_rule for a registered kernel k, and a kernel
+ * key's is its own kernel's; a kernel key is never `assumed` (it comes from
+ * its rule or a sweep).  GP_ERR_USAGE naming "FILE:LINE: section.key". */
+gp_status gp_table_check_rules(const gp_table *t, const char *path);
+
+/* `gpuprobe table check FILE`: gp_table_load, then gp_table_check_rules. */
+gp_status gp_table_check_file_rules(const char *path);
+
 #endif

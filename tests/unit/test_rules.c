@@ -346,3 +346,54 @@ GP_TEST(rules_resources_say_where_the_registers_came_from)
     GP_CHECK(b && strstr(b->prov, "(build constant)"));
     return 0;
 }
+
+/* Provenance: `assumed: <reason>` is its own kind; `table check` takes a
+ * `rule NAME` only for a rule function this binary has, on its own kernel's
+ * keys; every shipped table passes. */
+GP_TEST(rules_table_check_knows_assumed_and_the_rule_names)
+{
+    gp_prov_kind kind = GP_PROV_MEASURED;
+    GP_CHECK(gp_table_check_provenance("assumed: 48 KiB every target grants", 0, &kind).code == GP_OK);
+    GP_CHECK(kind == GP_PROV_ASSUMED && !strcmp(gp_prov_kind_name(kind), "assumed"));
+    GP_CHECK(gp_table_check_provenance("assumed:", 0, &kind).code == GP_ERR_USAGE);
+    GP_CHECK(gp_table_check_provenance("assumed", 1, &kind).code == GP_ERR_USAGE);
+    for (size_t i = 0; i < NSHIPPED; i++) {
+        static gp_table t;
+        GP_CHECK(gp_test_load_table(shipped[i], &t));
+        gp_status st = gp_table_check_rules(&t, shipped[i]);
+        if (st.code)
+            fprintf(stderr, "%s\n", st.msg);
+        GP_CHECK(st.code == GP_OK);
+    }
+    static gp_table t, bad;
+    GP_CHECK(gp_test_load_table("tables/generic", &t));
+    /* The generic table's stand-ins are assumed, not a rule. */
+    const gp_table_entry *e = gp_table_find(&t, "lds", "bytes_per_block");
+    GP_CHECK(e && e->kind == GP_PROV_ASSUMED);
+    /* A hand-typed rule on a fact. */
+    bad = t;
+    GP_CHECK(gp_table_set(&bad, "channels", "pad_elems", 16, "rule pad_from_channels: by hand").code == GP_OK);
+    gp_status st = gp_table_check_rules(&bad, "x");
+    GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "channels.pad_elems") && strstr(st.msg, "pad_from_channels"));
+    /* A real rule's name on a fact, or on another kernel's key. */
+    bad = t;
+    GP_CHECK(gp_table_set(&bad, "lds", "banks", 32, "rule gp_ssim_rule: no").code == GP_OK);
+    GP_CHECK(gp_table_check_rules(&bad, "x").code == GP_ERR_USAGE);
+    bad = t;
+    GP_CHECK(gp_table_set(&bad, "kernel.conv2d", "tile_x", 64, "rule gp_ssim_rule occupancy: no").code == GP_OK);
+    st = gp_table_check_rules(&bad, "x");
+    GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "kernel.conv2d.tile_x"));
+    /* A rule name no kernel has, shaped like one. */
+    bad = t;
+    GP_CHECK(gp_table_set(&bad, "kernel.conv2d", "tile_x", 64, "rule gp_conv3d_rule waves: no").code == GP_OK);
+    GP_CHECK(gp_table_check_rules(&bad, "x").code == GP_ERR_USAGE);
+    /* A kernel key is never assumed. */
+    bad = t;
+    GP_CHECK(gp_table_set(&bad, "kernel.conv2d", "tile_x", 64, "assumed: looks fine").code == GP_OK);
+    GP_CHECK(gp_table_check_rules(&bad, "x").code == GP_ERR_USAGE);
+    /* The rule's own name on its own key passes. */
+    bad = t;
+    GP_CHECK(gp_table_set(&bad, "kernel.conv2d", "tile_x", 64, "rule gp_conv2d_rule waves: fine").code == GP_OK);
+    GP_CHECK(gp_table_check_rules(&bad, "x").code == GP_OK);
+    return 0;
+}
