@@ -44,7 +44,13 @@
  * "rule gp_<k>_rule <model>: <facts used> -> <value>".  It never reads or
  * writes another section of `out`.  A missing, `none`, zero or negative fact
  * it needs is GP_ERR_USAGE naming [section] key (exit 2), never a division by
- * zero; kernels/rule.h has the checked getters. */
+ * zero; kernels/rule.h has the checked getters.
+ *
+ * At launch (bench, verify), a kernel whose values came from its own rule
+ * runs the rule again for the problem it launches
+ * (gp_kernel_params_for_shape, derive.h): a grid or strip that fills the GPU
+ * for a 25 MPixel image need not for a 1 MPixel one.  Swept values stay (they
+ * were swept for their problem class), and the bench row says which. */
 #ifndef GP_KERNEL_H
 #define GP_KERNEL_H
 

@@ -3,6 +3,7 @@
 #include <stdio.h>
 
 #include "conv2d.h"
+#include "derive.h"
 #include "kernel.h"
 #include "rule.h"
 
@@ -99,4 +100,13 @@ gp_status gp_conv2d_rule(const gp_rule_in *in, gp_table *out)
     GP_TRY(gp_rule_set(out, "conv2d", "variant", 0, "compiled", "tiled with compiled kernel sizes 3 5 6 7%s%s",
                        cu.fallback[0] ? "; " : "", cu.fallback));
     return gp_ok();
+}
+
+gp_status gp_conv2d_plan_for_problem(const gp_table *t, const gp_device_info *dev, const gp_conv2d_shape *s,
+                                     int variant, int use_device, gp_conv2d_plan *p, char *note, size_t n)
+{
+    static gp_table per; /* ~50 KB: off the stack */
+    const gp_rule_shape shape = {s->n, s->in_c, s->h, s->w};
+    GP_TRY(gp_kernel_params_for_shape(t, "conv2d", gp_conv2d_rule, &shape, use_device, &per, note, n));
+    return gp_conv2d_plan_make(&per, dev, s, variant, p);
 }

@@ -182,6 +182,12 @@ gp_status gp_ssim_launch_mean(const double *partials, long long n, double inv_co
 struct gp_rule_in;
 struct gp_table;
 gp_status gp_ssim_rule(const struct gp_rule_in *in, struct gp_table *out);
+/* The parameters one launch of an image of `dims` uses: t's, with the
+ * values the rule gave re-derived for these dims (gp_kernel_params_for_shape,
+ * kernels/derive.h; swept values kept).  use_device: resource use from the
+ * open device.  note (n bytes): what the rule did, for the bench row. */
+gp_status gp_ssim_params_for_problem(const struct gp_table *t, const gp_device_info *dev, const gp_ssim_dims *dims,
+                                     int use_device, gp_ssim_params *p, char *note, size_t n);
 
 #ifdef __cplusplus
 }

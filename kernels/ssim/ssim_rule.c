@@ -2,6 +2,7 @@
  * problem.  The models: docs/kernels/ssim.md, "Rule". */
 #include <stdio.h>
 
+#include "derive.h"
 #include "kernel.h"
 #include "rule.h"
 #include "ssim.h"
@@ -99,4 +100,13 @@ gp_status gp_ssim_rule(const gp_rule_in *in, gp_table *out)
                        cu.regs_per_cu, want, budget, prefetch ? ">=" : "<", at.regs, at.src,
                        prefetch ? "prefetch" : "direct"));
     return gp_ok();
+}
+
+gp_status gp_ssim_params_for_problem(const gp_table *t, const gp_device_info *dev, const gp_ssim_dims *dims,
+                                     int use_device, gp_ssim_params *p, char *note, size_t n)
+{
+    static gp_table per; /* ~50 KB: off the stack */
+    const gp_rule_shape shape = {dims->n, dims->c, dims->h, dims->w};
+    GP_TRY(gp_kernel_params_for_shape(t, "ssim", gp_ssim_rule, &shape, use_device, &per, note, n));
+    return gp_ssim_params_from_table(&per, dev, p);
 }

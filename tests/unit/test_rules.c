@@ -397,3 +397,67 @@ GP_TEST(rules_table_check_knows_assumed_and_the_rule_names)
     GP_CHECK(gp_table_check_rules(&bad, "x").code == GP_OK);
     return 0;
 }
+
+/* kernel.<k>.<key> of the rule run on t for one shape (use_device 0). */
+static long long rule_for(const gp_table *t, gp_kernel_rule_fn rule, const gp_rule_shape *s, const char *k,
+                          const char *key)
+{
+    static gp_table o;
+    o = *t;
+    gp_rule_in in = {t, s, 0};
+    if (rule(&in, &o).code != GP_OK)
+        return -1;
+    return kval(&o, k, key);
+}
+
+/* Rules per problem shape at launch: a value the rule gave is re-derived for
+ * the problem launched (ssim's strips for a 1 Mpixel image are not those of
+ * a 4K one); a swept value, and another device's values next to this one's
+ * facts, are launched as they are. */
+GP_TEST(rules_launch_rederives_the_rule_for_the_problem)
+{
+    static gp_table ruled, swept, mistuned, gfx;
+    GP_CHECK(sm90_ruled(&ruled));
+    const gp_rule_shape small = {1, 1, 1024, 1024}, big = {1, 3, 2160, 3840};
+    /* The model: 1024 rows in 16-row strips fill the CUs' slots in fewer
+     * rounds than 128-row ones; 2160 rows x 3 planes do not need that. */
+    long long ty_small = rule_for(&ruled, gp_ssim_rule, &small, "ssim", "tile_y");
+    long long ty_big = rule_for(&ruled, gp_ssim_rule, &big, "ssim", "tile_y");
+    GP_CHECK(ty_small > 0 && ty_big > 0 && ty_small < ty_big);
+    /* The launch path (bench and verify) uses the rule's value for its problem. */
+    const gp_ssim_dims ds = {1, 1, 1024, 1024}, db = {1, 3, 2160, 3840};
+    gp_ssim_params ps, pb;
+    char ns[GP_BENCH_TEXT], nb[GP_BENCH_TEXT];
+    GP_CHECK(gp_ssim_params_for_problem(&ruled, NULL, &ds, 0, &ps, ns, sizeof ns).code == GP_OK);
+    GP_CHECK(gp_ssim_params_for_problem(&ruled, NULL, &db, 0, &pb, nb, sizeof nb).code == GP_OK);
+    GP_CHECK(ps.tile_y == ty_small && pb.tile_y == ty_big);
+    GP_CHECK(strstr(ns, "rule for this problem: ") && strstr(ns, "tile_y"));
+    GP_CHECK(strstr(nb, "rule for this problem: as the table"));
+    /* conv2d: the launch path takes the rule's tile for each input too; its
+     * model (rounds of resident blocks x a tile of block x 4 x RY pixels)
+     * gives the seed's tile for a 4K image as well on these facts. */
+    const gp_conv2d_shape cs = {1, 6, 768, 512, 6, 6, 6, 0, 0}, cb = {1, 3, 2160, 3840, 6, 5, 5, 2, 2};
+    const gp_rule_shape rs = {1, 6, 768, 512}, rb = {1, 3, 2160, 3840};
+    gp_conv2d_plan qs, qb;
+    GP_CHECK(gp_conv2d_plan_for_problem(&ruled, NULL, &cs, -1, 0, &qs, ns, sizeof ns).code == GP_OK);
+    GP_CHECK(gp_conv2d_plan_for_problem(&ruled, NULL, &cb, -1, 0, &qb, nb, sizeof nb).code == GP_OK);
+    GP_CHECK(qs.tile_x == rule_for(&ruled, gp_conv2d_rule, &rs, "conv2d", "tile_x"));
+    GP_CHECK(qs.tile_y == rule_for(&ruled, gp_conv2d_rule, &rs, "conv2d", "tile_y"));
+    GP_CHECK(qb.tile_x == rule_for(&ruled, gp_conv2d_rule, &rb, "conv2d", "tile_x"));
+    GP_CHECK(qb.tile_y == rule_for(&ruled, gp_conv2d_rule, &rb, "conv2d", "tile_y"));
+    GP_CHECK(!strncmp(ns, "rule for this problem:", 22) && !strncmp(nb, "rule for this problem:", 22));
+    /* Swept (tables/sm_90 ships ssim swept): kept for every problem. */
+    GP_CHECK(gp_test_load_table("tables/sm_90", &swept));
+    GP_CHECK(gp_ssim_params_for_problem(&swept, NULL, &ds, 0, &ps, ns, sizeof ns).code == GP_OK);
+    GP_CHECK(ps.tile_y == kval(&swept, "ssim", "tile_y") && ns[0] == '\0');
+    /* gfx900's rule values next to sm_90's facts (bench --mistuned): as they are. */
+    GP_CHECK(gp_test_load_table("tables/gfx900", &gfx));
+    mistuned = ruled;
+    for (size_t k = 0; k < gp_table_nkeys(); k++)
+        if (!strcmp(gp_table_key_at(k)->section, "kernel.ssim"))
+            mistuned.e[k] = gfx.e[k];
+    GP_CHECK(gp_ssim_params_for_problem(&mistuned, NULL, &ds, 0, &ps, ns, sizeof ns).code == GP_OK);
+    GP_CHECK(ps.tile_y == kval(&gfx, "ssim", "tile_y") && ps.variant == kval(&gfx, "ssim", "variant"));
+    GP_CHECK(strstr(ns, "as they are"));
+    return 0;
+}
