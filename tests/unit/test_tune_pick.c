@@ -33,16 +33,24 @@ static int pair(gp_tune_grid *g, int c, int q, double lead_ms, double rule_ms, d
     return 1;
 }
 
-GP_TEST(tune_pick_keeps_the_rule_within_the_paired_spread)
+/* Three candidates on two problems (0: the 4K image, the headline where the
+ * rule takes longest; 1: 1 Mpixel), each time unpaired with a 2 % spread. */
+static gp_tune_grid *grid(double c0p0, double c1p0, double c2p0, double c0p1, double c1p1, double c2p1)
 {
     static gp_tune_grid g;
-    gp_tune_pick p;
     memset(&g, 0, sizeof g);
     g.ncands = 3, g.nproblems = 2;
-    /* problem 0: the 4K image (headline: the rule takes longest there); problem 1: 1 Mpixel.
-     * The unpaired sweep says candidate 1 leads both by 10 %. */
-    g.ms[0][0] = t(0.200, 0.02), g.ms[1][0] = t(0.180, 0.02), g.ms[2][0] = t(0.230, 0.02);
-    g.ms[0][1] = t(0.030, 0.02), g.ms[1][1] = t(0.020, 0.02), g.ms[2][1] = t(0.031, 0.02);
+    g.ms[0][0] = t(c0p0, 0.02), g.ms[1][0] = t(c1p0, 0.02), g.ms[2][0] = t(c2p0, 0.02);
+    g.ms[0][1] = t(c0p1, 0.02), g.ms[1][1] = t(c1p1, 0.02), g.ms[2][1] = t(c2p1, 0.02);
+    return &g;
+}
+
+GP_TEST(tune_pick_keeps_the_rule_within_the_paired_spread)
+{
+    gp_tune_pick p;
+    /* The unpaired sweep says candidate 1 leads both problems by 10 % or more. */
+    static gp_tune_grid g; /* ~90 KB: off the stack */
+    g = *grid(0.200, 0.180, 0.230, 0.030, 0.020, 0.031);
     GP_CHECK(gp_tune_leaders(&g, &p).code == GP_OK);
     GP_CHECK(p.headline == 0 && p.best[0] == 1 && p.best[1] == 1);
     /* Not yet paired: no decision on unpaired times. */
@@ -72,13 +80,10 @@ GP_TEST(tune_pick_keeps_the_rule_within_the_paired_spread)
 
 GP_TEST(tune_pick_takes_the_leader_that_wins_most_on_the_headline)
 {
-    static gp_tune_grid g;
     gp_tune_pick p;
-    memset(&g, 0, sizeof g);
-    g.ncands = 3, g.nproblems = 2;
     /* Candidate 1 leads the headline, candidate 2 the small problem. */
-    g.ms[0][0] = t(0.200, 0.02), g.ms[1][0] = t(0.170, 0.02), g.ms[2][0] = t(0.190, 0.02);
-    g.ms[0][1] = t(0.030, 0.02), g.ms[1][1] = t(0.031, 0.02), g.ms[2][1] = t(0.020, 0.02);
+    static gp_tune_grid g; /* ~90 KB: off the stack */
+    g = *grid(0.200, 0.170, 0.190, 0.030, 0.031, 0.020);
     GP_CHECK(gp_tune_leaders(&g, &p).code == GP_OK && p.best[0] == 1 && p.best[1] == 2);
     GP_CHECK(pair(&g, 1, 0, 0.170, 0.200, 0.01) && pair(&g, 1, 1, 0.0301, 0.030, 0.01));
     GP_CHECK(pair(&g, 2, 0, 0.190, 0.200, 0.01) && pair(&g, 2, 1, 0.020, 0.030, 0.01));
