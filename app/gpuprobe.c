@@ -273,7 +273,7 @@ int main(int argc, char **argv)
         st = gp_table_derive_file(cli.file, cli.out_file, stdout);
         break;
     case GP_CMD_TABLE_CHECK:
-        st = gp_table_check_file(cli.file);
+        st = gp_table_check_file_rules(cli.file);
         if (st.code == GP_OK)
             printf("%s: ok\n", cli.file);
         break;

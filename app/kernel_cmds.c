@@ -265,25 +265,79 @@ static void tune_fill(gp_tune_grid *g, char problems[][GP_BENCH_TEXT], int c, co
     }
 }
 
-/* rules.md: per problem the rule's choice, what tune keeps and the fastest
- * candidate, with their median times. */
+/* rules.md: per problem the rule's choice, the leader of the sweep, what
+ * tune keeps, the paired ratio (near-tie range) and the near ties. */
 static void tune_report(FILE *md, const gp_kernel *k, const gp_tune_grid *g, const gp_tune_pick *p,
                         char problems[][GP_BENCH_TEXT], char texts[][GP_BENCH_TEXT])
 {
     if (!md)
         return;
-    fprintf(md, "\n## %s\n\nrule: `%s`; kept by tune: `%s` (%s); decided on the headline problem `%s`.\n\n",
-            k->name, texts[0], texts[p->chosen],
-            p->chosen ? "beat the rule beyond the spread" : "the rule's choice: nothing beat it beyond the spread",
-            problems[p->headline]);
-    fprintf(md, "| problem | rule ms (p10-p90) | kept ms | best candidate | best ms | rule / best | near ties |\n"
-                "| --- | ---: | ---: | --- | ---: | ---: | ---: |\n");
+    int c = p->chosen, h = p->headline;
+    fprintf(md, "\n## %s\n\n- rule choice: `%s`\n- swept choice (kept by tune): `%s` (%s)\n- best candidate on the "
+                "headline problem `%s`: `%s`\n\n",
+            k->name, texts[0], texts[c],
+            c ? "beat the rule beyond the paired spread on the headline and lost nowhere"
+              : "the rule's: no leader beat it beyond the paired spread",
+            problems[h], texts[p->best[h]]);
+    fprintf(md, "| problem | rule ms (sweep) | best candidate | best ms (sweep) | paired rule / best (p10-p90, "
+                "rounds) | kept ms | near ties |\n| --- | ---: | --- | ---: | ---: | ---: | ---: |\n");
     for (int q = 0; q < g->nproblems; q++) {
-        const gp_summary *r = &g->ms[0][q], *kept = &g->ms[p->chosen][q], *best = &g->ms[p->best[q]][q];
-        fprintf(md, "| %s%s | %.4f (%.4f-%.4f) | %.4f | `%s` | %.4f | %.3f | %d |\n", problems[q],
-                q == p->headline ? " (headline)" : "", r->median, r->p10, r->p90, kept->median, texts[p->best[q]],
-                best->median, r->median / best->median, p->near_tie[q]);
+        const gp_summary *r = &g->ms[0][q], *kept = &g->ms[c][q], *best = &g->ms[p->best[q]][q];
+        const gp_tune_paired *pr = &g->pair[p->best[q]][q];
+        char paired[96] = "the rule leads";
+        if (p->best[q] != 0)
+            snprintf(paired, sizeof paired, "%.3f (%.3f-%.3f, %d ABBA)", pr->ratio.median, pr->ratio.p10,
+                     pr->ratio.p90, pr->rounds);
+        fprintf(md, "| %s%s | %.4f | `%s` | %.4f | %s | %.4f | %d |\n", problems[q], q == h ? " (headline)" : "",
+                r->median, texts[p->best[q]], best->median, paired, kept->median, p->near_tie[q]);
     }
+}
+
+/* The median of the problem's gpuprobe row of one bench run (0: none). */
+static double problem_ms(const gp_bench *b, const char *problem)
+{
+    for (int i = 0; i < b->nrows; i++)
+        if (!b->rows[i].is_baseline && !strcmp(b->rows[i].problem, problem))
+            return b->rows[i].ms.median;
+    return 0;
+}
+
+/* Leader c against the rule (candidate 0), paired: rounds of whole bench
+ * runs in the order c, rule, rule, c (ABBA: drift linear in time cancels
+ * from each round's ratio), every problem at full size; each run's time of
+ * a problem is the median of its event-timed repeats.  Fills g->pair[c][*]. */
+static gp_status tune_pair(const gp_kernel *k, gp_table *cands, char texts[][GP_BENCH_TEXT], int c,
+                           char problems[][GP_BENCH_TEXT], const gp_kernel_opts *o, gp_bench *b, gp_tune_grid *g)
+{
+    const int rounds = o->quick ? 2 : 5;
+    static double a_ms[GP_TUNE_MAX_PROBLEMS][2 * 5], b_ms[GP_TUNE_MAX_PROBLEMS][2 * 5];
+    static const int order[4] = {1, 0, 0, 1}; /* 1: the leader (A), 0: the rule (B) */
+    for (int r = 0; r < rounds; r++)
+        for (int s = 0; s < 4; s++) {
+            int who = order[s] ? c : 0;
+            memset(b, 0, sizeof *b);
+            GP_TRY(k->bench(&cands[who], texts[who], 0, o, b));
+            for (int q = 0; q < g->nproblems; q++) {
+                double ms = problem_ms(b, problems[q]);
+                if (!(ms > 0))
+                    return gp_fail(GP_ERR_CHECK, "tune %s: paired run of `%s` has no time for %s", k->name,
+                                   texts[who], problems[q]);
+                int slot = 2 * r + (s == 0 || s == 1 ? 0 : 1);
+                if (order[s])
+                    a_ms[q][slot] = ms;
+                else
+                    b_ms[q][slot] = ms;
+            }
+        }
+    for (int q = 0; q < g->nproblems; q++) {
+        static gp_bench_paired pr;
+        GP_TRY(gp_bench_pair_ratios(a_ms[q], b_ms[q], rounds, &pr));
+        gp_tune_paired *t = &g->pair[c][q];
+        t->rounds = pr.rounds, t->ratio = pr.ratio_s, t->cand_ms = pr.a_median_ms, t->rule_ms = pr.b_median_ms;
+        fprintf(stderr, "[%s] paired `%s` vs the rule on %s: rule / it = %.3f (%.3f-%.3f), %d ABBA rounds\n",
+                k->name, texts[c], problems[q], pr.ratio_s.median, pr.ratio_s.p10, pr.ratio_s.p90, pr.rounds);
+    }
+    return gp_ok();
 }
 
 static gp_status tune_one(const gp_kernel *k, gp_table *base, const gp_kernel_opts *o, gp_bench *b, FILE *md)
@@ -314,17 +368,31 @@ static gp_status tune_one(const gp_kernel *k, gp_table *base, const gp_kernel_op
     }
     gp_tune_pick pick;
     if (st.code == GP_OK)
+        st = gp_tune_leaders(g, &pick);
+    /* Each distinct leader, paired with the rule on every problem. */
+    for (int q = 0; q < g->nproblems && st.code == GP_OK; q++) {
+        int c = pick.best[q], seen = c == 0;
+        for (int r = 0; r < q; r++)
+            seen |= pick.best[r] == c;
+        if (!seen)
+            st = tune_pair(k, cands, texts, c, problems, o, b, g);
+    }
+    if (st.code == GP_OK)
         st = gp_tune_decide(g, &pick);
     if (st.code == GP_OK) {
         int h = pick.headline, c = pick.chosen;
         for (int q = 0; q < g->nproblems; q++)
-            printf("| %s | %s | rule %.4f | best %.4f (%s) |\n", k->name, problems[q], g->ms[0][q].median,
-                   g->ms[pick.best[q]][q].median, texts[pick.best[q]]);
+            printf("| %s | %s | rule %.4f | best %.4f (%s) | paired rule/best %.3f (%.3f-%.3f) |\n", k->name,
+                   problems[q], g->ms[0][q].median, g->ms[pick.best[q]][q].median, texts[pick.best[q]],
+                   pick.best[q] ? g->pair[pick.best[q]][q].ratio.median : 1.0, pick.tie_lo[q], pick.tie_hi[q]);
         tune_report(md, k, g, &pick, problems, texts);
         if (c != 0) {
+            const gp_tune_paired *pr = &g->pair[c][h];
             gp_fs_today(date);
-            snprintf(prov, sizeof prov, "swept %s %s: %.4f ms vs the rule's %.4f ms on %.60s, beyond the spread (of %d)",
-                     k->name, date, g->ms[c][h].median, g->ms[0][h].median, problems[h], n);
+            snprintf(prov, sizeof prov,
+                     "swept %s %s: for %.60s: %.4f ms vs the rule's %.4f ms (%s), paired %.3fx (%.3f-%.3f, %d ABBA)",
+                     k->name, date, problems[h], pr->cand_ms, pr->rule_ms, texts[0], pr->ratio.median, pr->ratio.p10,
+                     pr->ratio.p90, pr->rounds);
             for (size_t i = 0; i < gp_table_nkeys() && st.code == GP_OK; i++) {
                 const gp_table_key *key = gp_table_key_at(i);
                 const gp_table_entry *e = gp_table_find(&cands[c], key->section, key->key);
@@ -356,15 +424,18 @@ gp_status gp_cmd_tune(const gp_cli *cli, const char *tables_dir)
     }
     gp_table *base = &tables[0].t;
     gp_status st = gp_ok();
-    printf("| kernel | problem | rule ms | best ms (candidate) |\n| --- | --- | ---: | --- |\n");
+    printf("| kernel | problem | rule ms | best ms (candidate) | paired rule / best (p10-p90) |\n"
+           "| --- | --- | ---: | --- | ---: |\n");
     char mdpath[1024];
     FILE *md = NULL;
     if (gp_fs_mkdirs(cli->out_dir).code == GP_OK && gp_fs_join(mdpath, sizeof mdpath, cli->out_dir, "rules.md").code == GP_OK)
         md = fopen(mdpath, "w");
     if (md)
         fprintf(md, "# Rule, tuned and best candidate per problem\n\nWritten by `gpuprobe tune` (median ms of "
-                    "event-timed repeats per candidate and problem, full size; a candidate replaces the rule's "
-                    "choice only where its p90 is below the rule's p10 on the headline problem).\n");
+                    "event-timed repeats per candidate and problem, full size; each problem's leader is then timed "
+                    "paired with the rule, ABBA rounds of whole bench runs, and replaces the rule's choice only "
+                    "where the ratio rule / leader has p10 > 1 on the headline problem and p90 >= 1 on every "
+                    "other).\n");
     for (int i = 0; i < cli->nprobes && st.code == GP_OK; i++) {
         const gp_kernel *k = gp_kernel_find(cli->probes[i]);
         if (!k->candidates) {

@@ -86,7 +86,13 @@ static void fmt_value(char *out, size_t n, const gp_table_key *k, const gp_table
 
 /* ------------------------------------------------------------- provenance */
 
-static const char *const prov_words[] = {"measured", "published", "rule", "swept"};
+static const char *const prov_words[] = {"measured", "published", "rule", "swept", "assumed"};
+#define GP_PROV_NKINDS 5
+
+const char *gp_prov_kind_name(gp_prov_kind k)
+{
+    return (int)k >= 0 && (int)k < GP_PROV_NKINDS ? prov_words[k] : "?";
+}
 
 static int date_ok(const char *s, size_t len)
 {
@@ -118,14 +124,26 @@ gp_status gp_table_check_provenance(const char *prov, int is_none, gp_prov_kind 
     const char *p = prov, *w;
     size_t len = next_word(&p, &w);
     int k = -1;
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < GP_PROV_NKINDS; i++)
         if (len == strlen(prov_words[i]) && !strncmp(w, prov_words[i], len))
             k = i;
+    /* "assumed: <reason>": no name, the reason is the point. */
+    if (len == 8 && !strncmp(w, "assumed:", 8))
+        k = GP_PROV_ASSUMED;
     if (len == 0)
-        return gp_fail(GP_ERR_USAGE, "empty provenance comment (want measured, published, rule or swept)");
+        return gp_fail(GP_ERR_USAGE, "empty provenance comment (want measured, published, rule, swept or assumed)");
     if (k < 0)
-        return gp_fail(GP_ERR_USAGE, "provenance '%.*s' is not measured, published, rule or swept",
+        return gp_fail(GP_ERR_USAGE, "provenance '%.*s' is not measured, published, rule, swept or assumed",
                        (int)(len > 40 ? 40 : len), w);
+    if (k == GP_PROV_ASSUMED) {
+        while (*p == ' ' || *p == '\t' || *p == ':')
+            p++;
+        if (!*p)
+            return gp_fail(GP_ERR_USAGE, "provenance 'assumed' needs the reason: 'assumed: <why this stand-in>'");
+        if (kind)
+            *kind = GP_PROV_ASSUMED;
+        return gp_ok();
+    }
     len = next_word(&p, &w);
     if (len == 0)
         return gp_fail(GP_ERR_USAGE, "provenance '%s' needs a name (probe, source, rule or kernel)",
@@ -490,7 +508,7 @@ static gp_status parse_line(gp_table *t, const char *name, int lineno, char *lin
     char *value = eq + 1;
     char *hash = strchr(value, '#');
     if (!hash)
-        return fail_at(name, lineno, "%s.%s has no provenance comment (# measured|published|rule|swept ...)",
+        return fail_at(name, lineno, "%s.%s has no provenance comment (# measured|published|rule|swept ... or # assumed: why)",
                        sec, key);
     *hash = '\0';
     value = trim(value);
@@ -921,7 +939,7 @@ int gp_table_keep_own_facts(gp_table *t, const char *dev_name, char *why, size_t
     snprintf(why, n, "the table describes %.60s (%s), not this %.60s: its facts are not this device's", tname_,
              name && name->kind == GP_PROV_MEASURED ? "measured" : "not measured", dev_name ? dev_name : "device");
     char prov[GP_TABLE_PROV_LEN];
-    snprintf(prov, sizeof prov, "rule not_this_device: %.60s's value, not measured on %.60s", tname_,
+    snprintf(prov, sizeof prov, "assumed: unknown here: %.60s's value, not measured on %.60s", tname_,
              dev_name ? dev_name : "this device");
     static const char *const keep[] = {"name", "vendor", "arch", "wave_size"};
     for (size_t i = 0; i < gp_table_nkeys(); i++) {

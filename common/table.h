@@ -10,7 +10,8 @@
  * where value is an integer, a decimal, `none` (not detected; the comment says
  * why) or, for device.name/vendor/arch, free text, and provenance is one of
  * `measured <probe> <YYYY-MM-DD> [note]`, `published <source> [note]`,
- * `rule <name> [note]`, `swept <kernel> [note]`.
+ * `rule <name> [note]`, `swept <kernel> [note]`, or `assumed: <reason>` for a
+ * fact no probe, source or rule gives: a conservative stand-in, said so.
  *
  * The parser is strict: an unknown section or key, a bad number, a value
  * outside the key's physical range, a duplicate key or section, a missing
@@ -46,8 +47,12 @@ typedef enum gp_prov_kind {
     GP_PROV_MEASURED = 0,
     GP_PROV_PUBLISHED = 1,
     GP_PROV_RULE = 2,
-    GP_PROV_SWEPT = 3
+    GP_PROV_SWEPT = 3,
+    GP_PROV_ASSUMED = 4  /* a conservative stand-in (tables/generic): "assumed: <reason>" */
 } gp_prov_kind;
+
+/* "measured", "published", "rule", "swept", "assumed". */
+const char *gp_prov_kind_name(gp_prov_kind k);
 
 typedef struct gp_table_entry {
     int present;                   /* the table has this key */

@@ -125,7 +125,7 @@ static const gp_table_key keys[] = {
      "rules (pad_elems)", "address interleave between memory channels"},
     {"channels", "count", GP_TV_INT, "", 1, 4096, R, "measured channel_conflicts, published",
      "rules (pad_elems)", "number of memory channels"},
-    {"channels", "pad_elems", GP_TV_INT, "elements", 0, 4096, R, "measured channel_conflicts, rule pad_from_channels",
+    {"channels", "pad_elems", GP_TV_INT, "elements", 0, 4096, R, "measured channel_conflicts, published, assumed",
      "gemm, padding, transpose (row pitch padding)", "4-byte elements added to a row pitch to spread channels"},
 
     /* ---- application kernels: every value is a launch parameter, never none.

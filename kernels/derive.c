@@ -25,6 +25,103 @@ gp_status gp_kernel_derive(const gp_table *in, int use_device, gp_table *out)
     return gp_ok();
 }
 
+gp_status gp_kernel_params_for_shape(const gp_table *t, const char *k, gp_kernel_rule_fn rule,
+                                     const gp_rule_shape *shape, int use_device, gp_table *out, char *note, size_t n)
+{
+    static gp_table head, per; /* ~50 KB each: off the stack (one launch path at a time) */
+    char section[64], own[64];
+    snprintf(section, sizeof section, "kernel.%s", k);
+    snprintf(own, sizeof own, "rule gp_%s_rule ", k);
+    note[0] = '\0';
+    if (out != t)
+        *out = *t;
+    int nrule = 0, reproduced = 1;
+    gp_rule_in hin = {t, NULL, use_device}, pin = {t, shape, use_device};
+    head = *t;
+    GP_TRY(rule(&hin, &head));
+    for (size_t i = 0; i < gp_table_nkeys(); i++) {
+        const gp_table_entry *e = &t->e[i];
+        if (strcmp(gp_table_key_at(i)->section, section) || !e->present || e->kind != GP_PROV_RULE ||
+            strncmp(e->prov, own, strlen(own)))
+            continue;
+        nrule++;
+        reproduced &= head.e[i].present && head.e[i].d == e->d;
+    }
+    if (nrule == 0)
+        return gp_ok();
+    if (!reproduced) {
+        snprintf(note, n, "table values as they are (the rule on these facts gives others)");
+        return gp_ok();
+    }
+    per = *t;
+    GP_TRY(rule(&pin, &per));
+    size_t len = (size_t)snprintf(note, n, "rule for this problem:");
+    int changed = 0;
+    for (size_t i = 0; i < gp_table_nkeys(); i++) {
+        const gp_table_entry *e = &t->e[i];
+        if (strcmp(gp_table_key_at(i)->section, section) || !e->present || e->kind != GP_PROV_RULE ||
+            strncmp(e->prov, own, strlen(own)))
+            continue;
+        out->e[i] = per.e[i];
+        if (per.e[i].d != e->d && len < n) {
+            len += (size_t)snprintf(note + len, n - len, " %s %lld->%lld", gp_table_key_at(i)->key, e->i,
+                                    per.e[i].i);
+            changed = 1;
+        }
+    }
+    if (!changed && len < n)
+        snprintf(note + len, n - len, " as the table");
+    return gp_table_validate(out, "per-problem parameters");
+}
+
+/* The rule name of "rule NAME[:|,] note" into name (n bytes). */
+static void rule_name(const char *prov, char *name, size_t n)
+{
+    const char *p = prov + 4; /* past "rule" */
+    while (*p == ' ' || *p == '\t')
+        p++;
+    size_t len = strcspn(p, " \t:,");
+    snprintf(name, n, "%.*s", (int)(len < n ? len : n - 1), p);
+}
+
+gp_status gp_table_check_rules(const gp_table *t, const char *path)
+{
+    for (size_t i = 0; i < gp_table_nkeys(); i++) {
+        const gp_table_key *k = gp_table_key_at(i);
+        const gp_table_entry *e = &t->e[i];
+        if (!e->present)
+            continue;
+        int is_kernel = !strncmp(k->section, "kernel.", 7);
+        if (is_kernel && e->kind == GP_PROV_ASSUMED)
+            return gp_fail(GP_ERR_USAGE, "%s:%d: %s.%s is `assumed`: a kernel value comes from its rule (gpuprobe "
+                           "table derive) or a sweep", path, e->line, k->section, k->key);
+        if (e->kind != GP_PROV_RULE)
+            continue;
+        char name[64], kname[48];
+        rule_name(e->prov, name, sizeof name);
+        size_t len = strlen(name);
+        /* gp_<k>_rule: k between the prefix and the suffix. */
+        int shaped = len > 8 && !strncmp(name, "gp_", 3) && !strcmp(name + len - 5, "_rule");
+        snprintf(kname, sizeof kname, "%.*s", shaped ? (int)(len - 8) : 0, name + 3);
+        const gp_kernel *kern = shaped ? gp_kernel_find(kname) : NULL;
+        if (!kern || !kern->rule)
+            return gp_fail(GP_ERR_USAGE, "%s:%d: %s.%s: `rule %s` is not a rule function of this gpuprobe (the rules "
+                           "are gp_<kernel>_rule; a stand-in fact says `assumed: <reason>`)", path, e->line,
+                           k->section, k->key, name);
+        if (!is_kernel || strcmp(k->section + 7, kname))
+            return gp_fail(GP_ERR_USAGE, "%s:%d: %s.%s: `rule %s` computes kernel.%s, not this key", path, e->line,
+                           k->section, k->key, name, kname);
+    }
+    return gp_ok();
+}
+
+gp_status gp_table_check_file_rules(const char *path)
+{
+    static gp_table t;
+    GP_TRY(gp_table_load(path, &t));
+    return gp_table_check_rules(&t, path);
+}
+
 /* The input's leading comment lines (its title and sources), kept as they are. */
 static void copy_header(const char *path, FILE *out)
 {

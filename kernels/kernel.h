@@ -32,16 +32,25 @@
  * Rules.  gp_<k>_rule(in, out) reads the facts of in->facts ([device],
  * [launch], [compute], [registers], [cache.*], [dram], [lds], [channels]; any
  * kernel section there is ignored), the kernel's resource use (registers per
- * thread and LDS per instantiation: today the constants in <k>_rule.c, which
- * tests/build/rule_regs.txt checks against ptxas's report for sm_80/sm_90;
- * in->use_device says a device is open, for the runtime's function
- * attributes once a platform call reads them) and the problem shape (in->shape; NULL
+ * thread, LDS and max threads per block of the instantiation it considers:
+ * with in->use_device 1, the runtime's function attributes of the function
+ * address the kernel's .hip hands out (gp_rule_resources over
+ * gp_func_attributes); with 0, or where that instantiation or a GPU is
+ * missing, the constants in <k>_rule.c, which tests/build/rule_regs.txt
+ * checks against ptxas's report for sm_80/sm_90; the provenance names the
+ * source) and the problem shape (in->shape; NULL
  * means the kernel's headline bench problem), and sets every kernel.<k> key of
  * `out` with gp_rule_set (kernels/rule.h): provenance
  * "rule gp_<k>_rule <model>: <facts used> -> <value>".  It never reads or
  * writes another section of `out`.  A missing, `none`, zero or negative fact
  * it needs is GP_ERR_USAGE naming [section] key (exit 2), never a division by
- * zero; kernels/rule.h has the checked getters. */
+ * zero; kernels/rule.h has the checked getters.
+ *
+ * At launch (bench, verify), a kernel whose values came from its own rule
+ * runs the rule again for the problem it launches
+ * (gp_kernel_params_for_shape, derive.h): a grid or strip that fills the GPU
+ * for a 25 MPixel image need not for a 1 MPixel one.  Swept values stay (they
+ * were swept for their problem class), and the bench row says which. */
 #ifndef GP_KERNEL_H
 #define GP_KERNEL_H
 

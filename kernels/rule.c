@@ -1,5 +1,6 @@
 /* Helpers for the kernel rules: see rule.h. */
 #include "rule.h"
+#include "runtime.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -67,6 +68,34 @@ gp_status gp_rule_set(gp_table *out, const char *k, const char *key, long long v
     gp_status st = gp_table_set(out, section, key, (double)v, prov);
     if (st.code != GP_OK)
         return gp_fail(st.code, "gp_%s_rule: %s.%s = %lld rejected: %s", k, section, key, v, st.msg);
+    return gp_ok();
+}
+
+gp_status gp_rule_resources(int use_device, const void *fn, long long build_regs, long long dyn_lds,
+                            gp_rule_res *r)
+{
+    r->regs = build_regs, r->lds = dyn_lds, r->max_threads = 1024;
+    snprintf(r->src, sizeof r->src, "build constant");
+    if (!use_device)
+        return gp_ok();
+    if (!fn) {
+        snprintf(r->src, sizeof r->src, "build constant: instantiation not compiled");
+        return gp_ok();
+    }
+    gp_func_attr a;
+    gp_status st = gp_func_attributes(fn, &a);
+    if (st.code == GP_ERR_NO_GPU) { /* no backend or no device: nothing to ask */
+        snprintf(r->src, sizeof r->src, "build constant: no GPU");
+        return gp_ok();
+    }
+    GP_TRY(st);
+    if (a.regs_per_thread < 1 || a.max_threads_per_block < 1)
+        return gp_fail(GP_ERR_CHECK, "%s: %d registers, %d threads per block: not a kernel's attributes", a.source,
+                       a.regs_per_thread, a.max_threads_per_block);
+    r->regs = a.regs_per_thread;
+    r->lds = (long long)a.static_lds_bytes + dyn_lds;
+    r->max_threads = a.max_threads_per_block;
+    snprintf(r->src, sizeof r->src, "%s", a.source);
     return gp_ok();
 }
 

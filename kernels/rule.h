@@ -33,6 +33,23 @@ gp_status gp_rule_set(gp_table *out, const char *k, const char *key, long long v
 #endif
     ;
 
+/* Resource use of the kernel instantiation a rule considers (kernel.h,
+ * "Rules"): with use_device 1 and a compiled instantiation `fn`, the
+ * runtime's function attributes (gp_func_attributes: registers per thread,
+ * static LDS, max threads per block); otherwise, or where no GPU backend is
+ * built, the build constants the rule passes (build_regs, checked against
+ * ptxas by tests/build/rule_regs.txt).  dyn_lds: the dynamic LDS per block
+ * the launch asks for, added to the static LDS.  src names the source, for
+ * the provenance ("regs 128 (cudaFuncGetAttributes)"). */
+typedef struct gp_rule_res {
+    long long regs;         /* registers per thread */
+    long long lds;          /* LDS per block: static + dyn_lds */
+    long long max_threads;  /* threads per block the instantiation allows; 1024 from the build */
+    char src[64];
+} gp_rule_res;
+gp_status gp_rule_resources(int use_device, const void *fn, long long build_regs, long long dyn_lds,
+                            gp_rule_res *r);
+
 /* What one CU grants: the facts the occupancy model needs. */
 typedef struct gp_rule_cu {
     long long wave;            /* device.wave_size */

@@ -1,14 +1,20 @@
 /* tune's per-problem decision: see tune_pick.h. */
 #include "tune_pick.h"
 
+#include <math.h>
 #include <string.h>
 
-int gp_tune_beats(const gp_summary *a, const gp_summary *b)
+int gp_tune_pair_beats(const gp_tune_paired *pr)
 {
-    return a->n > 0 && b->n > 0 && a->p90 < b->p10;
+    return pr->rounds > 0 && isfinite(pr->ratio.p10) && pr->ratio.p10 > 1.0;
 }
 
-gp_status gp_tune_decide(const gp_tune_grid *g, gp_tune_pick *p)
+int gp_tune_pair_loses(const gp_tune_paired *pr)
+{
+    return pr->rounds > 0 && isfinite(pr->ratio.p90) && pr->ratio.p90 < 1.0;
+}
+
+gp_status gp_tune_leaders(const gp_tune_grid *g, gp_tune_pick *p)
 {
     memset(p, 0, sizeof *p);
     if (g->ncands < 1 || g->nproblems < 1 || g->ncands > GP_TUNE_MAX_CANDS || g->nproblems > GP_TUNE_MAX_PROBLEMS)
@@ -25,13 +31,43 @@ gp_status gp_tune_decide(const gp_tune_grid *g, gp_tune_pick *p)
             if (g->ms[c][q].n > 0 && g->ms[c][q].median < g->ms[best][q].median)
                 best = c;
         p->best[q] = best;
-        /* Near tie: within the rule's own relative spread of the fastest. */
-        double spread = (rule->p90 - rule->p10) / rule->median;
+        p->tie_lo[q] = p->tie_hi[q] = 1.0; /* the rule leads: it ties itself */
+    }
+    return gp_ok();
+}
+
+gp_status gp_tune_decide(const gp_tune_grid *g, gp_tune_pick *p)
+{
+    GP_TRY(gp_tune_leaders(g, p));
+    double best_ratio = 0;
+    for (int q = 0; q < g->nproblems; q++) {
+        int lead = p->best[q];
+        double rel = 0; /* the paired spread, relative: (p90 - p10) of the ratio */
+        if (lead != 0) {
+            const gp_tune_paired *pr = &g->pair[lead][q];
+            if (pr->rounds < 1)
+                return gp_fail(GP_ERR_USAGE, "tune: leader %d of problem %d was not timed paired with the rule",
+                               lead, q);
+            p->tie_lo[q] = pr->ratio.p10, p->tie_hi[q] = pr->ratio.p90;
+            rel = pr->ratio.p90 - pr->ratio.p10;
+        }
+        /* Near ties: the candidates whose sweep time is within the paired
+         * spread of the leader's. */
         for (int c = 0; c < g->ncands; c++)
-            if (g->ms[c][q].n > 0 && g->ms[c][q].median <= g->ms[best][q].median * (1 + spread))
+            if (g->ms[c][q].n > 0 && g->ms[c][q].median <= g->ms[lead][q].median * (1 + rel))
                 p->near_tie[q]++;
     }
-    int h = p->headline, b = p->best[h];
-    p->chosen = gp_tune_beats(&g->ms[b][h], &g->ms[0][h]) ? b : 0;
+    /* The choice: a leader that beats the rule on the headline beyond the
+     * paired spread, and is beaten beyond it nowhere. */
+    for (int q = 0; q < g->nproblems; q++) {
+        int c = p->best[q];
+        if (c == 0 || !gp_tune_pair_beats(&g->pair[c][p->headline]))
+            continue;
+        int loses = 0;
+        for (int r = 0; r < g->nproblems; r++)
+            loses |= g->pair[c][r].rounds < 1 || gp_tune_pair_loses(&g->pair[c][r]);
+        if (!loses && g->pair[c][p->headline].ratio.median > best_ratio)
+            best_ratio = g->pair[c][p->headline].ratio.median, p->chosen = c;
+    }
     return gp_ok();
 }

@@ -84,6 +84,21 @@ gp_status gp_rt_graph_capture_end(gp_stream s, gp_graph *g);
 gp_status gp_rt_graph_launch(gp_graph g, gp_stream s);
 gp_status gp_rt_graph_destroy(gp_graph g);
 
+/* Resource use of one compiled kernel (a __global__ function's address, as
+ * a kernel's own .hip hands it out), from the runtime's function attributes:
+ * what the rules' occupancy model needs on the device at hand rather than
+ * the build's constants (kernels/rule.h, gp_rule_resources). */
+typedef struct gp_func_attr {
+    int regs_per_thread;        /* registers per thread the instantiation was allocated */
+    size_t static_lds_bytes;    /* static shared memory per block (dynamic LDS comes on top) */
+    size_t local_bytes;         /* per-thread local memory (spills, stack) */
+    int max_threads_per_block;  /* the most threads a block of it may have (launch bounds, registers) */
+    char source[48];            /* the call the values came from: "cudaFuncGetAttributes", "hipFuncGetAttributes" */
+} gp_func_attr;
+
+/* GP_ERR_USAGE for a NULL function; GP_ERR_NO_GPU in the CPU-only build. */
+gp_status gp_func_attributes(const void *kernel_fn, gp_func_attr *out);
+
 /* Clock kernel (platform/clock.hip): `blocks` blocks of one thread each spin
  * for about `spin_cycles` core cycles and store, per block, the cycles and
  * constant-rate timer ticks that elapsed.  Host arrays hold `blocks` items. */

@@ -48,6 +48,28 @@ extern "C" gp_status gp_rt_device_count(int *count)
     return gp_ok();
 }
 
+extern "C" gp_status gp_func_attributes(const void *kernel_fn, gp_func_attr *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!kernel_fn)
+        return gp_fail(GP_ERR_USAGE, "gp_func_attributes: no kernel function (that instantiation is not compiled)");
+    int count = 0; /* no driver or no device: GP_ERR_NO_GPU, as for every other call */
+    GP_TRY(gp_rt_device_count(&count));
+    hipFuncAttributes a;
+    memset(&a, 0, sizeof a);
+    CHECK(hipFuncGetAttributes(&a, kernel_fn));
+    out->regs_per_thread = a.numRegs;
+    out->static_lds_bytes = a.sharedSizeBytes;
+    out->local_bytes = a.localSizeBytes;
+    out->max_threads_per_block = a.maxThreadsPerBlock;
+#if defined(GP_VENDOR_AMD)
+    snprintf(out->source, sizeof out->source, "hipFuncGetAttributes");
+#else
+    snprintf(out->source, sizeof out->source, "cudaFuncGetAttributes");
+#endif
+    return gp_ok();
+}
+
 static int attr(hipDeviceAttribute_t a, int dev)
 {
     int v = 0;

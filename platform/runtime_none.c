@@ -29,6 +29,13 @@ gp_status gp_rt_device_open(int index, gp_device_info *info)
     return none();
 }
 
+gp_status gp_func_attributes(const void *kernel_fn, gp_func_attr *out)
+{
+    (void)kernel_fn;
+    memset(out, 0, sizeof *out);
+    return none();
+}
+
 gp_status gp_rt_malloc(void **ptr, size_t bytes)
 {
     (void)bytes;

@@ -13,6 +13,7 @@
 #include "fsutil.h"
 #include "record.h"
 #include "report_model.h"
+#include "table.h"
 
 /* ---- shared formatting ---- */
 
@@ -411,6 +412,35 @@ static gp_status probe_section(gp_doc *d, const report *R, const rp_probe *pr, i
     return gp_ok();
 }
 
+/* How many values of each provenance kind the table holds, and which facts
+ * are `assumed` stand-ins rather than measured or published: a reader sees
+ * what this device's table does not know before reading the file. */
+static void provenance_counts(gp_doc *d, const char *text)
+{
+    static gp_table t; /* ~50 KB: off the stack */
+    if (gp_table_parse(&t, text, "table.txt").code != GP_OK)
+        return;
+    int n[GP_PROV_ASSUMED + 1] = {0};
+    char assumed[512] = "";
+    for (size_t i = 0; i < gp_table_nkeys(); i++) {
+        const gp_table_entry *e = &t.e[i];
+        if (!e->present || (int)e->kind < 0 || e->kind > GP_PROV_ASSUMED)
+            continue;
+        n[e->kind]++;
+        size_t len = strlen(assumed);
+        if (e->kind == GP_PROV_ASSUMED && len < sizeof assumed - 1)
+            snprintf(assumed + len, sizeof assumed - len, "%s%s.%s", len ? ", " : "", gp_table_key_at(i)->section,
+                     gp_table_key_at(i)->key);
+    }
+    gp_doc_para_begin(d, "meta");
+    gp_doc_textf(d, "Provenance: %d measured, %d published, %d rule, %d swept, %d assumed", n[GP_PROV_MEASURED],
+                 n[GP_PROV_PUBLISHED], n[GP_PROV_RULE], n[GP_PROV_SWEPT], n[GP_PROV_ASSUMED]);
+    if (assumed[0])
+        gp_doc_textf(d, " (conservative stand-ins, not this device's: %s)", assumed);
+    gp_doc_text(d, ".");
+    gp_doc_para_end(d);
+}
+
 static void table_section(gp_doc *d, const report *R)
 {
     gp_doc_heading(d, 2, "tuning-table", "Tuning table");
@@ -420,6 +450,7 @@ static void table_section(gp_doc *d, const report *R)
         gp_doc_span(d, GP_DOC_CODE, R->table_name);
         gp_doc_text(d, ", verbatim.");
         gp_doc_para_end(d);
+        provenance_counts(d, R->table);
         gp_doc_pre(d, R->table);
         return;
     }

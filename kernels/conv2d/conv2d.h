@@ -189,12 +189,24 @@ int gp_conv2d_fma_lanes(const gp_device_info *dev);
 /* ---- GPU launcher (conv2d.hip; none.c without a GPU backend).  Arguments
  * are checked by gp_conv2d_run. */
 gp_status gp_conv2d_launch(const gp_conv2d_plan *p, const float *d_x, const float *d_w, float *d_y);
+/* The tiled kernel instantiation (kernel size as k_spec: 0 generic, 3, 5, 6,
+ * 7; rows and output channels per thread; rolled or not) as a function
+ * address for gp_func_attributes (the rule's resource use); NULL when it is
+ * not compiled (and in the CPU-only build). */
+const void *gp_conv2d_tiled_fn(int k_spec, int rows_per_thread, int oc_per_thread, int rolled);
 
 /* Every kernel.conv2d parameter from the device facts (kernel.h "Rules";
  * the models: docs/kernels/conv2d.md, "Rule"). */
 struct gp_rule_in;
 struct gp_table;
 gp_status gp_conv2d_rule(const struct gp_rule_in *in, struct gp_table *out);
+/* gp_conv2d_plan_make with the parameters one launch of shape s uses: t's,
+ * with the values the rule gave re-derived for this input (n x in_c x h x
+ * w; gp_kernel_params_for_shape, kernels/derive.h; swept values kept).
+ * use_device: resource use from the open device.  note (n bytes): what the
+ * rule did, for the bench row. */
+gp_status gp_conv2d_plan_for_problem(const struct gp_table *t, const gp_device_info *dev, const gp_conv2d_shape *s,
+                                     int variant, int use_device, gp_conv2d_plan *p, char *note, size_t n);
 
 #ifdef __cplusplus
 }

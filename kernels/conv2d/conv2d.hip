@@ -625,6 +625,7 @@ struct conv_tiled {
         gp_conv2d_tiled<K, RY, OCB, ROLLED><<<grid, dim3((unsigned)block, 1, 1), lds>>>(a);
         return gp_launch_status("conv2d tiled");
     }
+    static const void *addr() { return (const void *)gp_conv2d_tiled<K, RY, OCB, ROLLED>; }
 };
 template <int K, int RY, int OCB, int ROLLED>
 struct conv_tiled<K, RY, OCB, ROLLED, false> {
@@ -633,6 +634,7 @@ struct conv_tiled<K, RY, OCB, ROLLED, false> {
         return gp_fail(GP_ERR_USAGE, "conv2d: kernel %d, %d rows x %d channels per thread%s is not compiled for this "
                        "target's register class", K, RY, OCB, ROLLED ? " (rolled)" : "");
     }
+    static const void *addr() { return NULL; }
 };
 
 template <int K, int RY, int OCB, int ROLLED = 0>
@@ -642,31 +644,48 @@ static gp_status launch_tiled(dim3 grid, int block, size_t lds, const conv_args 
                                                                                                       lds, a);
 }
 
+/* What a pick returns for one compiled instantiation: its launcher, or the
+ * kernel's address (gp_conv2d_tiled_fn, for the rule's resource use).  One
+ * compiled set below serves both. */
+struct as_launch {
+    typedef conv_launch_fn type;
+    template <int K, int RY, int OCB, int ROLLED>
+    static type get() { return launch_tiled<K, RY, OCB, ROLLED>; }
+};
+struct as_addr {
+    typedef const void *type;
+    template <int K, int RY, int OCB, int ROLLED>
+    static type get()
+    {
+        return conv_tiled<K, RY, OCB, ROLLED, GP_CONV2D_SHAPE_ON(GP_REG_CLASS, K, RY, OCB, ROLLED)>::addr();
+    }
+};
+
 /* The compiled (K, RY, OCB) set; NULL for a shape that is not compiled. */
-template <int K>
-static conv_launch_fn pick_ry_ocb(int ry, int ocb)
+template <int K, class G>
+static typename G::type pick_ry_ocb(int ry, int ocb)
 {
 #define GP_CONV2D_OCB_CASES(RY)                                  \
     switch (ocb) {                                               \
-    case 1: return launch_tiled<K, RY, 1>;                       \
-    case 2: return launch_tiled<K, RY, 2>;                       \
-    case 4: return launch_tiled<K, RY, 4>;                       \
+    case 1: return G::template get<K, RY, 1, 0>();               \
+    case 2: return G::template get<K, RY, 2, 0>();               \
+    case 4: return G::template get<K, RY, 4, 0>();               \
     default: break;                                              \
     }
     switch (ry) {
     case 1:
         GP_CONV2D_OCB_CASES(1)
         if (ocb == 6)
-            return launch_tiled<K, 1, 6>;
+            return G::template get<K, 1, 6, 0>();
         if (ocb == 8)
-            return launch_tiled<K, 1, 8>;
+            return G::template get<K, 1, 8, 0>();
         return NULL;
     case 2:
         GP_CONV2D_OCB_CASES(2)
         if (ocb == 6)
-            return launch_tiled<K, 2, 6>;
+            return G::template get<K, 2, 6, 0>();
         if (ocb == 8)
-            return launch_tiled<K, 2, 8>;
+            return G::template get<K, 2, 8, 0>();
         return NULL;
     case 4: /* 4 x 4 x OCB <= GP_CONV2D_MAX_ACC: OCB <= 4 */
         GP_CONV2D_OCB_CASES(4)
@@ -678,37 +697,43 @@ static conv_launch_fn pick_ry_ocb(int ry, int ocb)
 
 /* The rolled variant: K 5, 6, 7 with 2 rows and 4, 6 or 8 channels per
  * thread (gp_conv2d_rolled_compiled says the same on the host). */
-template <int K>
-static conv_launch_fn pick_rolled(int ry, int ocb)
+template <int K, class G>
+static typename G::type pick_rolled(int ry, int ocb)
 {
     if (ry != 2)
         return NULL;
     switch (ocb) {
-    case 4: return launch_tiled<K, 2, 4, 1>;
-    case 6: return launch_tiled<K, 2, 6, 1>;
-    case 8: return launch_tiled<K, 2, 8, 1>;
+    case 4: return G::template get<K, 2, 4, 1>();
+    case 6: return G::template get<K, 2, 6, 1>();
+    case 8: return G::template get<K, 2, 8, 1>();
     default: return NULL;
     }
 }
 
-static conv_launch_fn pick(int k, int ry, int ocb, int rolled)
+template <class G>
+static typename G::type pick(int k, int ry, int ocb, int rolled)
 {
     if (rolled) {
         switch (k) {
-        case 5: return pick_rolled<5>(ry, ocb);
-        case 6: return pick_rolled<6>(ry, ocb);
-        case 7: return pick_rolled<7>(ry, ocb);
+        case 5: return pick_rolled<5, G>(ry, ocb);
+        case 6: return pick_rolled<6, G>(ry, ocb);
+        case 7: return pick_rolled<7, G>(ry, ocb);
         default: return NULL;
         }
     }
     switch (k) {
-    case 0: return pick_ry_ocb<0>(ry, ocb);
-    case 3: return pick_ry_ocb<3>(ry, ocb);
-    case 5: return pick_ry_ocb<5>(ry, ocb);
-    case 6: return pick_ry_ocb<6>(ry, ocb);
-    case 7: return pick_ry_ocb<7>(ry, ocb);
+    case 0: return pick_ry_ocb<0, G>(ry, ocb);
+    case 3: return pick_ry_ocb<3, G>(ry, ocb);
+    case 5: return pick_ry_ocb<5, G>(ry, ocb);
+    case 6: return pick_ry_ocb<6, G>(ry, ocb);
+    case 7: return pick_ry_ocb<7, G>(ry, ocb);
     default: return NULL;
     }
+}
+
+extern "C" const void *gp_conv2d_tiled_fn(int k_spec, int rows_per_thread, int oc_per_thread, int rolled)
+{
+    return pick<as_addr>(k_spec, rows_per_thread, oc_per_thread, rolled);
 }
 
 static int log2i(int v)
@@ -739,7 +764,7 @@ extern "C" gp_status gp_conv2d_launch(const gp_conv2d_plan *p, const float *d_x,
         return gp_fail(GP_ERR_USAGE, "conv2d: threads_x %d / block %d not a launchable shape", p->threads_x,
                        p->block);
     const int rolled = p->variant == GP_CONV2D_ROLLED;
-    conv_launch_fn fn = pick(p->k_spec, p->rows_per_thread, p->oc_per_thread, rolled);
+    conv_launch_fn fn = pick<as_launch>(p->k_spec, p->rows_per_thread, p->oc_per_thread, rolled);
     /* The open device's code object has only its class's shapes: refuse
      * another (exit 2) rather than fail the launch. */
     const unsigned cls = gp_target_reg_class(gp_rt_open_arch());

@@ -175,7 +175,8 @@ static gp_status verify_case(const gp_table *t, const gp_kernel_opts *o, const c
         gp_conv2d_plan p;
         char text[320], what[512];
         double max_rel = 0;
-        st = gp_conv2d_plan_make(t, &o->dev, &c->s, variants[v], &p);
+        char rule_note[GP_BENCH_TEXT];
+        st = gp_conv2d_plan_for_problem(t, &o->dev, &c->s, variants[v], 1, &p, rule_note, sizeof rule_note);
         if (st.code != GP_OK)
             break;
         gp_conv2d_plan_format(&p, text, sizeof text);
@@ -244,14 +245,16 @@ static gp_status check_timed(const char *what, conv_bufs *b, uint64_t seed, doub
 
 /* Time one plan of ours on b and add its row. */
 static gp_status bench_ours(const conv_case *c, conv_bufs *b, const gp_conv2d_plan *p, const char *impl,
-                            const char *table_label, const gp_conv2d_floor *fl, const gp_kernel_opts *o,
-                            gp_bench *out)
+                            const char *table_label, const gp_conv2d_floor *fl, const char *rule_note,
+                            const gp_kernel_opts *o, gp_bench *out)
 {
     char params[320], what[512];
     gp_harness_result *r = malloc(sizeof *r);
     if (!r)
         return gp_fail(GP_ERR_NOMEM, "conv2d: out of host memory");
     gp_conv2d_plan_format(p, params, sizeof params);
+    if (rule_note && rule_note[0]) /* the bench row says the rule sized this launch */
+        snprintf(params + strlen(params), sizeof params - strlen(params), "; %s", rule_note);
     snprintf(what, sizeof what, "conv2d bench %s, %s [%s]", c->name, impl, params);
     run_ctx ctx = {p, NULL, b};
     double max_rel = 0;
@@ -333,10 +336,11 @@ static gp_status bench_case(const gp_table *t, const char *label, int with_basel
     conv_bufs b;
     GP_TRY(bufs_make(&b, &c->s, &o->dev, &rng));
     gp_conv2d_plan p;
-    char fmt[320];
-    st = gp_conv2d_plan_make(t, &o->dev, &c->s, -1, &p);
+    char fmt[320], rule_note[GP_BENCH_TEXT];
+    /* The rule's values are sized for this input (swept ones kept). */
+    st = gp_conv2d_plan_for_problem(t, &o->dev, &c->s, -1, 1, &p, rule_note, sizeof rule_note);
     if (st.code == GP_OK)
-        st = bench_ours(c, &b, &p, "gpuprobe", label, &fl, o, out);
+        st = bench_ours(c, &b, &p, "gpuprobe", label, &fl, rule_note, o, out);
     if (with_baselines) {
         /* The other code paths on the same problem. */
         gp_conv2d_plan_format(&p, fmt, sizeof fmt);
@@ -351,7 +355,7 @@ static gp_status bench_case(const gp_table *t, const char *label, int with_basel
             if (!strcmp(qf, fmt) || q.variant != variants[v]) /* same code, or rolled not compiled here */
                 continue;
             snprintf(impl, sizeof impl, "gpuprobe variant=%s", variant_name(variants[v]));
-            st = bench_ours(c, &b, &q, impl, label, &fl, o, out);
+            st = bench_ours(c, &b, &q, impl, label, &fl, NULL, o, out);
         }
         /* Other parameter sets on the sweep problems: a sweep in one run (not in quick mode). */
         for (size_t k = 0; is_sweep_case(idx) && !o->quick && k < NCONFIGS && st.code == GP_OK; k++) {
@@ -366,7 +370,7 @@ static gp_status bench_case(const gp_table *t, const char *label, int with_basel
                 continue;
             snprintf(impl, sizeof impl, "gpuprobe tile_x=%d tile_y=%d block=%d ocb=%d%s", configs[k][0],
                      configs[k][1], configs[k][2], configs[k][3], configs[k][4] == GP_CONV2D_ROLLED ? " rolled" : "");
-            st = bench_ours(c, &b, &q, impl, label, &fl, o, out);
+            st = bench_ours(c, &b, &q, impl, label, &fl, NULL, o, out);
         }
         if (st.code == GP_OK)
             st = bench_vendor(c, &b, &fl, o, out, skipped);

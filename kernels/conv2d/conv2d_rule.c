@@ -3,6 +3,7 @@
 #include <stdio.h>
 
 #include "conv2d.h"
+#include "derive.h"
 #include "kernel.h"
 #include "rule.h"
 
@@ -10,7 +11,9 @@
 /* Registers per thread of the tiled kernels with 4 x RY pixels a thread:
  * ptxas -v reports at most 91 (sm_80) / 80 (sm_90) at RY = 1 and 120 / 123 at
  * RY = 2, over the compiled kernel sizes; rounded up to the allocation
- * granule of 8.  tests/build/check_gpu_build.sh checks these bounds. */
+ * granule of 8.  tests/build/check_gpu_build.sh checks these bounds.  With a
+ * device open (in->use_device) the runtime's attributes of the instantiation
+ * replace them (gp_rule_resources). */
 #define CONV2D_REGS_RY1 96
 #define CONV2D_REGS_RY2 128
 #define CONV2D_REGS(ry) ((ry) == 1 ? CONV2D_REGS_RY1 : CONV2D_REGS_RY2)
@@ -58,6 +61,7 @@ gp_status gp_conv2d_rule(const gp_rule_in *in, gp_table *out)
     if (oh < 1 || ow < 1)
         oh = s->h, ow = s->w;
     long long best_tx = 32, best_ty = 32, best_ry = 1, best_slots = 0, best_occ = 0;
+    gp_rule_res best_res = {CONV2D_REGS(1), 0, 1024, "build constant"};
     double best_cost = -1, best_traffic = 0;
     for (long long tx = 16; tx <= 64; tx *= 2) {
         long long thx = tx / GP_CONV2D_RX, thy = block / thx;
@@ -67,7 +71,12 @@ gp_status gp_conv2d_rule(const gp_rule_in *in, gp_table *out)
             long long ty = thy * ry;
             if (ty > 64)
                 continue;
-            long long occ = gp_rule_blocks_per_cu(&cu, block, CONV2D_REGS(ry), 0);
+            gp_rule_res res;
+            GP_TRY(gp_rule_resources(in->use_device, gp_conv2d_tiled_fn((int)k, (int)ry, CONV2D_MAX_OCB, 0),
+                                     CONV2D_REGS(ry), 0, &res));
+            if (block > res.max_threads)
+                continue;
+            long long occ = gp_rule_blocks_per_cu(&cu, block, res.regs, res.lds);
             long long slots = (long long)cus * (occ > 0 ? occ : 1);
             long long blocks = ((ow + tx - 1) / tx) * ((oh + ty - 1) / ty) * s->n;
             double cost = (double)((blocks + slots - 1) / slots) * (double)(tx * ty);
@@ -77,12 +86,12 @@ gp_status gp_conv2d_rule(const gp_rule_in *in, gp_table *out)
                          (cost <= best_cost * 1.001 && (ry < best_ry || (ry == best_ry && traffic < best_traffic)));
             if (better)
                 best_cost = cost, best_traffic = traffic, best_tx = tx, best_ty = ty, best_ry = ry, best_slots = slots,
-                best_occ = occ;
+                best_occ = occ, best_res = res;
         }
     }
     GP_TRY(gp_rule_set(out, "conv2d", "tile_x", best_tx, "waves",
-                       "%lldx%lld out (k%lld): %lld slots (%lld blocks/CU at %d regs); %.2f B/px in %.0f B lines%s",
-                       oh, ow, k, best_slots, best_occ, CONV2D_REGS(best_ry), best_traffic, line,
+                       "%lldx%lld out (k%lld): %lld slots (%lld blocks/CU at regs %lld (%s)); %.2f B/px in %.0f B lines%s",
+                       oh, ow, k, best_slots, best_occ, best_res.regs, best_res.src, best_traffic, line,
                        have_line ? "" : " (none: 128)"));
     GP_TRY(gp_rule_set(out, "conv2d", "tile_y", best_ty, "waves", "%lld rows/thread x %lld thread rows; %lldx%lld out",
                        best_ry, block / (best_tx / GP_CONV2D_RX), oh, ow));
@@ -91,4 +100,13 @@ gp_status gp_conv2d_rule(const gp_rule_in *in, gp_table *out)
     GP_TRY(gp_rule_set(out, "conv2d", "variant", 0, "compiled", "tiled with compiled kernel sizes 3 5 6 7%s%s",
                        cu.fallback[0] ? "; " : "", cu.fallback));
     return gp_ok();
+}
+
+gp_status gp_conv2d_plan_for_problem(const gp_table *t, const gp_device_info *dev, const gp_conv2d_shape *s,
+                                     int variant, int use_device, gp_conv2d_plan *p, char *note, size_t n)
+{
+    static gp_table per; /* ~50 KB: off the stack */
+    const gp_rule_shape shape = {s->n, s->in_c, s->h, s->w};
+    GP_TRY(gp_kernel_params_for_shape(t, "conv2d", gp_conv2d_rule, &shape, use_device, &per, note, n));
+    return gp_conv2d_plan_make(&per, dev, s, variant, p);
 }

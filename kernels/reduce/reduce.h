@@ -112,6 +112,11 @@ gp_status gp_reduce_launch_f32(const float *d_in, size_t n, float *d_out, void *
                                int block, int vecs, int stream);
 gp_status gp_reduce_launch_i32(const int32_t *d_in, size_t n, int32_t *d_out, void *d_ws, int ws_grid, int grid,
                                int block, int vecs, int stream);
+/* The float kernel instantiation for `vecs` 16-byte vectors per thread and
+ * streaming loads or not, as a function address for gp_func_attributes (the
+ * rule's resource use); NULL when it is not compiled (and in the CPU-only
+ * build). */
+const void *gp_reduce_f32_fn(int vecs, int stream);
 
 /* Every kernel.reduce parameter from the device facts (kernel.h "Rules";
  * the models: docs/kernels/reduce.md, "Rule"). */

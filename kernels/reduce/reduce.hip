@@ -275,6 +275,19 @@ static gp_status launch(const E *in, size_t n, E *out, void *ws, int ws_grid, in
     }
 }
 
+extern "C" const void *gp_reduce_f32_fn(int vecs, int stream)
+{
+    switch (vecs) {
+    case 1: return stream ? (const void *)gp_reduce_kernel<float, 1, 1> : (const void *)gp_reduce_kernel<float, 1, 0>;
+    case 2: return stream ? (const void *)gp_reduce_kernel<float, 2, 1> : (const void *)gp_reduce_kernel<float, 2, 0>;
+    case 4: return stream ? (const void *)gp_reduce_kernel<float, 4, 1> : (const void *)gp_reduce_kernel<float, 4, 0>;
+    case 8: return stream ? (const void *)gp_reduce_kernel<float, 8, 1> : (const void *)gp_reduce_kernel<float, 8, 0>;
+    case 16:
+        return stream ? (const void *)gp_reduce_kernel<float, 16, 1> : (const void *)gp_reduce_kernel<float, 16, 0>;
+    default: return NULL;
+    }
+}
+
 extern "C" gp_status gp_reduce_launch_f32(const float *d_in, size_t n, float *d_out, void *d_ws, int ws_grid,
                                           int grid, int block, int vecs, int stream)
 {

@@ -38,11 +38,16 @@ gp_status gp_reduce_rule(const gp_rule_in *in, gp_table *out)
      * U = 4) wins, and the persistent grid is exactly the resident blocks. */
     long long best_u = 1, best_occ = 0;
     double best_bytes = -1;
+    gp_rule_res best_res = {GP_REDUCE_REGS(1), 0, 1024, "build constant"};
     for (long long u = 1; u <= GP_REDUCE_MAX_VECS; u *= 2) {
-        long long occ = gp_rule_blocks_per_cu(&cu, block, GP_REDUCE_REGS(u), 0);
+        gp_rule_res res; /* the streaming instantiation: the one bench's large problem runs */
+        GP_TRY(gp_rule_resources(in->use_device, gp_reduce_f32_fn((int)u, 1), GP_REDUCE_REGS(u), 0, &res));
+        if (block > res.max_threads)
+            continue;
+        long long occ = gp_rule_blocks_per_cu(&cu, block, res.regs, res.lds);
         double bytes = (double)occ * (double)block * (double)u * 16.0;
         if (occ > 0 && (bytes > best_bytes * 1.0001 || (bytes >= best_bytes * 0.9999 && occ > best_occ))) {
-            best_u = u, best_occ = occ, best_bytes = bytes;
+            best_u = u, best_occ = occ, best_bytes = bytes, best_res = res;
         }
     }
     char little[128] = "";
@@ -52,8 +57,8 @@ gp_status gp_reduce_rule(const gp_rule_in *in, gp_table *out)
     else
         snprintf(little, sizeof little, "; Little's bound unknown (dram/clock facts none)");
     GP_TRY(gp_rule_set(out, "reduce", "items_per_thread", best_u, "little",
-                       "%lld blocks/CU at %d regs x %lld thr x %lld x 16 B = %.0f KiB/CU in flight%s", best_occ,
-                       GP_REDUCE_REGS(best_u), block, best_u, best_bytes / 1024.0, little));
+                       "%lld blocks/CU at regs %lld (%s) x %lld thr x %lld x 16 B = %.0f KiB/CU in flight%s",
+                       best_occ, best_res.regs, best_res.src, block, best_u, best_bytes / 1024.0, little));
     GP_TRY(gp_rule_set(out, "reduce", "grid_per_cu", best_occ < 1 ? 1 : best_occ, "occupancy",
                        "resident blocks/CU: regs %lld, threads %lld%s%s", cu.regs_per_cu, cu.max_threads_cu,
                        cu.fallback[0] ? "; " : "", cu.fallback));

@@ -171,6 +171,10 @@ typedef struct gp_ssim_args {
 gp_status gp_ssim_launch_fused(const gp_ssim_args *a, int tile_x, int variant, int block, size_t lds_bytes,
                                long long nblocks);
 gp_status gp_ssim_launch_naive(const gp_ssim_args *a, long long nblocks_x, long long nblocks);
+/* The fused kernel instantiation (tile_x 32/64/128, variant, float4 loads or
+ * not) as a function address for gp_func_attributes (the rule's resource
+ * use); NULL when it is not compiled (and in the CPU-only build). */
+const void *gp_ssim_fused_fn(int tile_x, int variant, int vec);
 gp_status gp_ssim_launch_mean(const double *partials, long long n, double inv_count, double *mean);
 
 /* Every kernel.ssim parameter from the device facts (kernel.h "Rules";
@@ -178,6 +182,12 @@ gp_status gp_ssim_launch_mean(const double *partials, long long n, double inv_co
 struct gp_rule_in;
 struct gp_table;
 gp_status gp_ssim_rule(const struct gp_rule_in *in, struct gp_table *out);
+/* The parameters one launch of an image of `dims` uses: t's, with the
+ * values the rule gave re-derived for these dims (gp_kernel_params_for_shape,
+ * kernels/derive.h; swept values kept).  use_device: resource use from the
+ * open device.  note (n bytes): what the rule did, for the bench row. */
+gp_status gp_ssim_params_for_problem(const struct gp_table *t, const gp_device_info *dev, const gp_ssim_dims *dims,
+                                     int use_device, gp_ssim_params *p, char *note, size_t n);
 
 #ifdef __cplusplus
 }

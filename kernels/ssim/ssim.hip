@@ -399,6 +399,26 @@ static gp_status launch_fused_tx(const gp_ssim_args *a, int variant, int block, 
                                              : launch_fused_t<TX, false, true>(a, block, lds, nblocks);
 }
 
+template <int TX>
+static const void *fused_fn_tx(int variant, int vec)
+{
+    if (vec)
+        return variant == GP_SSIM_VARIANT_DIRECT ? (const void *)gp_ssim_fused_kernel<TX, true, false>
+                                                 : (const void *)gp_ssim_fused_kernel<TX, true, true>;
+    return variant == GP_SSIM_VARIANT_DIRECT ? (const void *)gp_ssim_fused_kernel<TX, false, false>
+                                             : (const void *)gp_ssim_fused_kernel<TX, false, true>;
+}
+
+extern "C" const void *gp_ssim_fused_fn(int tile_x, int variant, int vec)
+{
+    switch (tile_x) {
+    case 32: return fused_fn_tx<32>(variant, vec);
+    case 64: return fused_fn_tx<64>(variant, vec);
+    case 128: return fused_fn_tx<128>(variant, vec);
+    default: return NULL;
+    }
+}
+
 extern "C" gp_status gp_ssim_launch_fused(const gp_ssim_args *a, int tile_x, int variant, int block,
                                           size_t lds_bytes, long long nblocks)
 {

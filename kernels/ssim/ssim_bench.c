@@ -378,6 +378,17 @@ static gp_status verify_deterministic(const gp_ssim_params *prm, uint64_t *rng, 
     return st;
 }
 
+/* One case with the parameters a launch of these dims uses (the rule's
+ * values re-derived for them, as bench does). */
+static gp_status verify_sized(const gp_table *t, const gp_ssim_dims *dims, gp_ssim_border border, img_kind k,
+                              uint64_t *rng, const gp_kernel_opts *o)
+{
+    gp_ssim_params prm;
+    char rule_note[GP_BENCH_TEXT];
+    GP_TRY(gp_ssim_params_for_problem(t, &o->dev, dims, 1, &prm, rule_note, sizeof rule_note));
+    return verify_case(&prm, dims, border, k, 0, rng, o);
+}
+
 static gp_status ssim_verify(const gp_table *t, const gp_kernel_opts *o)
 {
     gp_ssim_params prm;
@@ -395,7 +406,7 @@ static gp_status ssim_verify(const gp_table *t, const gp_kernel_opts *o)
                 if (o->quick && k != IMG_RANDOM && k != IMG_CONSTANT && k != IMG_NEARZERO && k != IMG_CONTRAST &&
                     k != IMG_NAN)
                     continue;
-                GP_TRY(verify_case(&prm, &odd[s], (gp_ssim_border)b, (img_kind)k, 0, &rng, o));
+                GP_TRY(verify_sized(t, &odd[s], (gp_ssim_border)b, (img_kind)k, &rng, o));
             }
 
     /* tiny and vector-load shapes */
@@ -407,7 +418,7 @@ static gp_status ssim_verify(const gp_table *t, const gp_kernel_opts *o)
                  {{1, 3, 64, 128}, GP_SSIM_SAME},  {{1, 3, 64, 128}, GP_SSIM_VALID}, {{2, 1, 100, 36}, GP_SSIM_SAME},
                  {{1, 1, 300, 17}, GP_SSIM_SAME}};
     for (size_t i = 0; i < sizeof small / sizeof small[0]; i++)
-        GP_TRY(verify_case(&prm, &small[i].d, small[i].b, IMG_RANDOM, 0, &rng, o));
+        GP_TRY(verify_sized(t, &small[i].d, small[i].b, IMG_RANDOM, &rng, o));
 
     /* every built instantiation: tile_x x variant, scalar (w % 4 != 0) and
      * float4 loads, several strips and row groups per block */
@@ -503,7 +514,7 @@ static gp_status ensure_work(dev_bufs *d, const gp_ssim_params *prm, const gp_ss
 static gp_status bench_one(const gp_ssim_params *prm, const gp_ssim_problem *p, dev_bufs *d, const float *x,
                            const float *y, float *map, const long long *rows, long long nr, const char *problem,
                            const char *impl, const char *label, int is_baseline, double fl, const char *note,
-                           const gp_kernel_opts *o, gp_bench *b)
+                           const char *rule_note, const gp_kernel_opts *o, gp_bench *b)
 {
     timed_ctx c = {prm, p, d};
     gp_harness_result *r = malloc(sizeof *r);
@@ -515,9 +526,11 @@ static gp_status bench_one(const gp_ssim_params *prm, const gp_ssim_problem *p, 
     if (st.code == GP_OK)
         st = gp_bench_time(timed_work, &c, o->quick, r);
     char ps[200], what[GP_BENCH_TEXT * 2 + 8];
-    if (prm)
+    if (prm) {
         gp_ssim_params_format(prm, p, ps, sizeof ps);
-    else
+        if (rule_note && rule_note[0]) /* the bench row says the rule sized this launch */
+            snprintf(ps + strlen(ps), sizeof ps - strlen(ps), "; %s", rule_note);
+    } else
         snprintf(ps, sizeof ps, "one thread per pixel, 121 taps x 5 moments, block 256");
     snprintf(what, sizeof what, "%s %s", problem, impl);
     double mean = 0, err = 0;
@@ -543,9 +556,10 @@ static gp_status bench_problem(const gp_table *t, const char *label, int with_ba
 {
     gp_ssim_problem p;
     gp_ssim_params prm;
+    char problem[GP_BENCH_TEXT], note[GP_BENCH_TEXT], rule_note[GP_BENCH_TEXT];
     GP_TRY(gp_ssim_problem_init(&p, dims, dims, border));
-    GP_TRY(gp_ssim_params_from_table(t, &o->dev, &prm));
-    char problem[GP_BENCH_TEXT], note[GP_BENCH_TEXT];
+    /* The rule's values are sized for this image (swept ones kept). */
+    GP_TRY(gp_ssim_params_for_problem(t, &o->dev, dims, 1, &prm, rule_note, sizeof rule_note));
     snprintf(problem, sizeof problem, "%lldx%lldx%lldx%lld %s", dims->n, dims->c, dims->h, dims->w,
              border == GP_SSIM_SAME ? "same" : "valid");
     double fl = floor_ms(t, &o->dev, &p, note, sizeof note);
@@ -562,10 +576,10 @@ static gp_status bench_problem(const gp_table *t, const char *label, int with_ba
     dev_bufs d;
     gp_status st = dev_alloc(&d, &p, x, y, work_bytes_for(&prm, &p, with_baselines));
     if (st.code == GP_OK)
-        st = bench_one(&prm, &p, &d, x, y, map, rows, nr, problem, "gpuprobe", label, 0, fl, note, o, b);
+        st = bench_one(&prm, &p, &d, x, y, map, rows, nr, problem, "gpuprobe", label, 0, fl, note, rule_note, o, b);
     if (st.code == GP_OK && with_baselines) {
         st = bench_one(NULL, &p, &d, x, y, map, rows, nr, problem, "naive fused (121 taps per pixel)", label, 1, fl,
-                       note, o, b);
+                       note, NULL, o, b);
         /* each variant, and a small sweep of the strip geometry on the big problem */
         int big = p.map_elems > 8000000;
         static const int txs[] = {32, 64, 128}, tys[] = {128, 256};
@@ -584,7 +598,8 @@ static gp_status bench_problem(const gp_table *t, const char *label, int with_ba
                                  v == GP_SSIM_VARIANT_DIRECT ? "direct" : "prefetch");
                     }
                     if (st.code == GP_OK)
-                        st = bench_one(&q, &p, &d, x, y, map, rows, nr, problem, impl, label, 0, fl, note, o, b);
+                        st = bench_one(&q, &p, &d, x, y, map, rows, nr, problem, impl, label, 0, fl, note, NULL, o,
+                                       b);
                 }
     }
     dev_free(&d);

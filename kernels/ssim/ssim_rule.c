@@ -2,6 +2,7 @@
  * problem.  The models: docs/kernels/ssim.md, "Rule". */
 #include <stdio.h>
 
+#include "derive.h"
 #include "kernel.h"
 #include "rule.h"
 #include "ssim.h"
@@ -9,7 +10,9 @@
 #define RULE "gp_ssim_rule"
 /* Registers per thread of every fused instantiation (tile_x 32/64/128 x
  * prefetch/direct x scalar/float4): ptxas -v for sm_80 and sm_90 reports 128,
- * the bound the kernel's launch bounds give 256 threads in a 64 Ki file. */
+ * the bound the kernel's launch bounds give 256 threads in a 64 Ki file.
+ * With a device open (in->use_device) the runtime's attributes replace it
+ * (gp_rule_resources). */
 #define SSIM_REGS 128
 /* The headline problem: bench's 1 x 3 x 2160 x 3840 image, border 'same'. */
 static const gp_rule_shape headline = {1, 3, 2160, 3840};
@@ -36,22 +39,28 @@ gp_status gp_ssim_rule(const gp_rule_in *in, gp_table *out)
      * occupancy (registers, LDS, thread cap) still gives the threads per CU
      * the fma probe needed for peak; if none does, the one with the most
      * resident threads, the wider on a tie (the halo costs 10 / tile_x). */
+    /* Resource use per row group width: the prefetch instantiation (the one
+     * with the most live registers) for the image's load width. */
+    int vec = s->w % 4 == 0;
     long long tile_x = 0, best_thr = -1, occ_at = 0;
+    gp_rule_res res = {0}, at = {0};
     for (long long tx = 32; tx <= 128; tx *= 2) {
-        if (tx < cu.wave || lds_per_group(tx) > cu.lds_per_block)
+        GP_TRY(gp_rule_resources(in->use_device, gp_ssim_fused_fn((int)tx, GP_SSIM_VARIANT_PREFETCH, vec), SSIM_REGS,
+                                 lds_per_group(tx), &res));
+        if (tx < cu.wave || res.lds > cu.lds_per_block || tx > res.max_threads)
             continue;
-        long long occ = gp_rule_blocks_per_cu(&cu, tx, SSIM_REGS, lds_per_group(tx));
+        long long occ = gp_rule_blocks_per_cu(&cu, tx, res.regs, res.lds);
         long long thr = occ * tx;
         if (occ > 0 && (thr >= want || thr >= best_thr)) {
-            tile_x = tx, best_thr = thr, occ_at = occ;
+            tile_x = tx, best_thr = thr, occ_at = occ, at = res;
         }
     }
     if (!tile_x)
         return gp_fail(GP_ERR_UNSUPPORTED, "%s: no row group of 32..128 columns fits lds.bytes_per_block %lld", RULE,
                        cu.lds_per_block);
     GP_TRY(gp_rule_set(out, "ssim", "tile_x", tile_x, "occupancy",
-                       "%lld blocks/CU (%d regs, %lld B LDS) x %lld thr vs %lld wanted (min_waves %.0f%s x wave %lld)%s%s",
-                       occ_at, SSIM_REGS, lds_per_group(tile_x), tile_x, want, waves, have_waves ? "" : " none: 8",
+                       "%lld blocks/CU (regs %lld (%s), %lld B LDS) x %lld thr vs %lld wanted (min_waves %.0f%s x wave %lld)%s%s",
+                       occ_at, at.regs, at.src, at.lds, tile_x, want, waves, have_waves ? "" : " none: 8",
                        cu.wave, cu.fallback[0] ? "; " : "", cu.fallback));
 
     /* block: one row group; more groups per block only bundle strips the
@@ -85,10 +94,19 @@ gp_status gp_ssim_rule(const gp_rule_in *in, gp_table *out)
      * the registers per thread at the occupancy target, registers.per_cu /
      * (min_waves x wave), cover the kernel's SSIM_REGS. */
     long long budget = cu.regs_per_cu / (want > 0 ? want : 1);
-    int prefetch = budget >= SSIM_REGS;
+    int prefetch = budget >= at.regs;
     GP_TRY(gp_rule_set(out, "ssim", "variant", prefetch ? GP_SSIM_VARIANT_PREFETCH : GP_SSIM_VARIANT_DIRECT,
-                       "registers", "registers.per_cu %lld / %lld threads = %lld regs/thread %s %d -> %s",
-                       cu.regs_per_cu, want, budget, prefetch ? ">=" : "<", SSIM_REGS,
+                       "registers", "registers.per_cu %lld / %lld threads = %lld regs/thread %s %lld (%s) -> %s",
+                       cu.regs_per_cu, want, budget, prefetch ? ">=" : "<", at.regs, at.src,
                        prefetch ? "prefetch" : "direct"));
     return gp_ok();
+}
+
+gp_status gp_ssim_params_for_problem(const gp_table *t, const gp_device_info *dev, const gp_ssim_dims *dims,
+                                     int use_device, gp_ssim_params *p, char *note, size_t n)
+{
+    static gp_table per; /* ~50 KB: off the stack */
+    const gp_rule_shape shape = {dims->n, dims->c, dims->h, dims->w};
+    GP_TRY(gp_kernel_params_for_shape(t, "ssim", gp_ssim_rule, &shape, use_device, &per, note, n));
+    return gp_ssim_params_from_table(&per, dev, p);
 }

@@ -15,6 +15,7 @@
 #include "kernel.h"
 #include "padding.h"
 #include "reduce.h"
+#include "rule.h"
 #include "scan.h"
 #include "spmv.h"
 #include "ssim.h"
@@ -319,5 +320,156 @@ GP_TEST(rules_bad_facts_name_the_key)
     t.e[ki].d = 0, t.e[ki].i = 0;
     st = gp_kernel_rules_apply(&t, 0, &r);
     GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "[lds] banks"));
+    return 0;
+}
+
+/* Resource use: the build constants without a device (table derive, unit
+ * tests, the CPU-only build), named as such in the provenance; with a device
+ * the runtime's function attributes (gp_func_attributes) and their source. */
+GP_TEST(rules_resources_say_where_the_registers_came_from)
+{
+    gp_rule_res r;
+    GP_CHECK(gp_rule_resources(0, NULL, 96, 100, &r).code == GP_OK);
+    GP_CHECK(r.regs == 96 && r.lds == 100 && r.max_threads == 1024 && !strcmp(r.src, "build constant"));
+    GP_CHECK(gp_rule_resources(1, NULL, 96, 0, &r).code == GP_OK);
+    GP_CHECK(r.regs == 96 && strstr(r.src, "not compiled"));
+    /* use_device 1 where there is no GPU (CPU-only build: the instantiation
+     * is NULL; a GPU build on a machine without one: gp_func_attributes says
+     * GP_ERR_NO_GPU): the build constant, and the rule's values are those of
+     * use_device 0. */
+    static gp_table facts, dev, build;
+    GP_CHECK(gp_test_load_table("tables/sm_90", &facts));
+    gp_rule_in with_dev = {&facts, NULL, 1}, without = {&facts, NULL, 0};
+    GP_CHECK(gp_ssim_rule(&without, &build).code == GP_OK);
+    GP_CHECK(gp_ssim_rule(&with_dev, &dev).code == GP_OK);
+    const gp_table_entry *b = gp_table_find(&build, "kernel.ssim", "tile_x");
+    const gp_table_entry *d = gp_table_find(&dev, "kernel.ssim", "tile_x");
+    GP_CHECK(b && strstr(b->prov, "regs 128 (build constant)"));
+    GP_CHECK(d && (strstr(d->prov, "FuncGetAttributes)") || strstr(d->prov, "regs 128 (build constant: ")));
+    if (d && !strstr(d->prov, "FuncGetAttributes)")) /* no device: the same values */
+        for (size_t k = 0; k < gp_table_nkeys(); k++)
+            if (!strcmp(gp_table_key_at(k)->section, "kernel.ssim"))
+                GP_CHECK(build.e[k].d == dev.e[k].d);
+    /* conv2d and reduce name theirs too. */
+    GP_CHECK(gp_conv2d_rule(&without, &build).code == GP_OK && gp_reduce_rule(&without, &build).code == GP_OK);
+    b = gp_table_find(&build, "kernel.conv2d", "tile_x");
+    GP_CHECK(b && strstr(b->prov, "regs 96 (build constant)"));
+    b = gp_table_find(&build, "kernel.reduce", "items_per_thread");
+    GP_CHECK(b && strstr(b->prov, "(build constant)"));
+    return 0;
+}
+
+/* Provenance: `assumed: <reason>` is its own kind; `table check` takes a
+ * `rule NAME` only for a rule function this binary has, on its own kernel's
+ * keys; every shipped table passes. */
+GP_TEST(rules_table_check_knows_assumed_and_the_rule_names)
+{
+    gp_prov_kind kind = GP_PROV_MEASURED;
+    GP_CHECK(gp_table_check_provenance("assumed: 48 KiB every target grants", 0, &kind).code == GP_OK);
+    GP_CHECK(kind == GP_PROV_ASSUMED && !strcmp(gp_prov_kind_name(kind), "assumed"));
+    GP_CHECK(gp_table_check_provenance("assumed:", 0, &kind).code == GP_ERR_USAGE);
+    GP_CHECK(gp_table_check_provenance("assumed", 1, &kind).code == GP_ERR_USAGE);
+    for (size_t i = 0; i < NSHIPPED; i++) {
+        static gp_table t;
+        GP_CHECK(gp_test_load_table(shipped[i], &t));
+        gp_status st = gp_table_check_rules(&t, shipped[i]);
+        if (st.code)
+            fprintf(stderr, "%s\n", st.msg);
+        GP_CHECK(st.code == GP_OK);
+    }
+    static gp_table t, bad;
+    GP_CHECK(gp_test_load_table("tables/generic", &t));
+    /* The generic table's stand-ins are assumed, not a rule. */
+    const gp_table_entry *e = gp_table_find(&t, "lds", "bytes_per_block");
+    GP_CHECK(e && e->kind == GP_PROV_ASSUMED);
+    /* A hand-typed rule on a fact. */
+    bad = t;
+    GP_CHECK(gp_table_set(&bad, "channels", "pad_elems", 16, "rule pad_from_channels: by hand").code == GP_OK);
+    gp_status st = gp_table_check_rules(&bad, "x");
+    GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "channels.pad_elems") && strstr(st.msg, "pad_from_channels"));
+    /* A real rule's name on a fact, or on another kernel's key. */
+    bad = t;
+    GP_CHECK(gp_table_set(&bad, "lds", "banks", 32, "rule gp_ssim_rule: no").code == GP_OK);
+    GP_CHECK(gp_table_check_rules(&bad, "x").code == GP_ERR_USAGE);
+    bad = t;
+    GP_CHECK(gp_table_set(&bad, "kernel.conv2d", "tile_x", 64, "rule gp_ssim_rule occupancy: no").code == GP_OK);
+    st = gp_table_check_rules(&bad, "x");
+    GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "kernel.conv2d.tile_x"));
+    /* A rule name no kernel has, shaped like one. */
+    bad = t;
+    GP_CHECK(gp_table_set(&bad, "kernel.conv2d", "tile_x", 64, "rule gp_conv3d_rule waves: no").code == GP_OK);
+    GP_CHECK(gp_table_check_rules(&bad, "x").code == GP_ERR_USAGE);
+    /* A kernel key is never assumed. */
+    bad = t;
+    GP_CHECK(gp_table_set(&bad, "kernel.conv2d", "tile_x", 64, "assumed: looks fine").code == GP_OK);
+    GP_CHECK(gp_table_check_rules(&bad, "x").code == GP_ERR_USAGE);
+    /* The rule's own name on its own key passes. */
+    bad = t;
+    GP_CHECK(gp_table_set(&bad, "kernel.conv2d", "tile_x", 64, "rule gp_conv2d_rule waves: fine").code == GP_OK);
+    GP_CHECK(gp_table_check_rules(&bad, "x").code == GP_OK);
+    return 0;
+}
+
+/* kernel.<k>.<key> of the rule run on t for one shape (use_device 0). */
+static long long rule_for(const gp_table *t, gp_kernel_rule_fn rule, const gp_rule_shape *s, const char *k,
+                          const char *key)
+{
+    static gp_table o;
+    o = *t;
+    gp_rule_in in = {t, s, 0};
+    if (rule(&in, &o).code != GP_OK)
+        return -1;
+    return kval(&o, k, key);
+}
+
+/* Rules per problem shape at launch: a value the rule gave is re-derived for
+ * the problem launched (ssim's strips for a 1 Mpixel image are not those of
+ * a 4K one); a swept value, and another device's values next to this one's
+ * facts, are launched as they are. */
+GP_TEST(rules_launch_rederives_the_rule_for_the_problem)
+{
+    static gp_table ruled, swept, mistuned, gfx;
+    GP_CHECK(sm90_ruled(&ruled));
+    const gp_rule_shape small = {1, 1, 1024, 1024}, big = {1, 3, 2160, 3840};
+    /* The model: 1024 rows in 16-row strips fill the CUs' slots in fewer
+     * rounds than 128-row ones; 2160 rows x 3 planes do not need that. */
+    long long ty_small = rule_for(&ruled, gp_ssim_rule, &small, "ssim", "tile_y");
+    long long ty_big = rule_for(&ruled, gp_ssim_rule, &big, "ssim", "tile_y");
+    GP_CHECK(ty_small > 0 && ty_big > 0 && ty_small < ty_big);
+    /* The launch path (bench and verify) uses the rule's value for its problem. */
+    const gp_ssim_dims ds = {1, 1, 1024, 1024}, db = {1, 3, 2160, 3840};
+    gp_ssim_params ps, pb;
+    char ns[GP_BENCH_TEXT], nb[GP_BENCH_TEXT];
+    GP_CHECK(gp_ssim_params_for_problem(&ruled, NULL, &ds, 0, &ps, ns, sizeof ns).code == GP_OK);
+    GP_CHECK(gp_ssim_params_for_problem(&ruled, NULL, &db, 0, &pb, nb, sizeof nb).code == GP_OK);
+    GP_CHECK(ps.tile_y == ty_small && pb.tile_y == ty_big);
+    GP_CHECK(strstr(ns, "rule for this problem: ") && strstr(ns, "tile_y"));
+    GP_CHECK(strstr(nb, "rule for this problem: as the table"));
+    /* conv2d: the launch path takes the rule's tile for each input too; its
+     * model (rounds of resident blocks x a tile of block x 4 x RY pixels)
+     * gives the seed's tile for a 4K image as well on these facts. */
+    const gp_conv2d_shape cs = {1, 6, 768, 512, 6, 6, 6, 0, 0}, cb = {1, 3, 2160, 3840, 6, 5, 5, 2, 2};
+    const gp_rule_shape rs = {1, 6, 768, 512}, rb = {1, 3, 2160, 3840};
+    gp_conv2d_plan qs, qb;
+    GP_CHECK(gp_conv2d_plan_for_problem(&ruled, NULL, &cs, -1, 0, &qs, ns, sizeof ns).code == GP_OK);
+    GP_CHECK(gp_conv2d_plan_for_problem(&ruled, NULL, &cb, -1, 0, &qb, nb, sizeof nb).code == GP_OK);
+    GP_CHECK(qs.tile_x == rule_for(&ruled, gp_conv2d_rule, &rs, "conv2d", "tile_x"));
+    GP_CHECK(qs.tile_y == rule_for(&ruled, gp_conv2d_rule, &rs, "conv2d", "tile_y"));
+    GP_CHECK(qb.tile_x == rule_for(&ruled, gp_conv2d_rule, &rb, "conv2d", "tile_x"));
+    GP_CHECK(qb.tile_y == rule_for(&ruled, gp_conv2d_rule, &rb, "conv2d", "tile_y"));
+    GP_CHECK(!strncmp(ns, "rule for this problem:", 22) && !strncmp(nb, "rule for this problem:", 22));
+    /* Swept (tables/sm_90 ships ssim swept): kept for every problem. */
+    GP_CHECK(gp_test_load_table("tables/sm_90", &swept));
+    GP_CHECK(gp_ssim_params_for_problem(&swept, NULL, &ds, 0, &ps, ns, sizeof ns).code == GP_OK);
+    GP_CHECK(ps.tile_y == kval(&swept, "ssim", "tile_y") && ns[0] == '\0');
+    /* gfx900's rule values next to sm_90's facts (bench --mistuned): as they are. */
+    GP_CHECK(gp_test_load_table("tables/gfx900", &gfx));
+    mistuned = ruled;
+    for (size_t k = 0; k < gp_table_nkeys(); k++)
+        if (!strcmp(gp_table_key_at(k)->section, "kernel.ssim"))
+            mistuned.e[k] = gfx.e[k];
+    GP_CHECK(gp_ssim_params_for_problem(&mistuned, NULL, &ds, 0, &ps, ns, sizeof ns).code == GP_OK);
+    GP_CHECK(ps.tile_y == kval(&gfx, "ssim", "tile_y") && ps.variant == kval(&gfx, "ssim", "variant"));
+    GP_CHECK(strstr(ns, "as they are"));
     return 0;
 }

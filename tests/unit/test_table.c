@@ -305,7 +305,7 @@ GP_TEST(table_bad_provenance)
     GP_CHECK(!expect_bad("pad_elems = 16                # rule pad_from_channels", "pad_elems = 16", 0,
                          "has no provenance comment"));
     GP_CHECK(!expect_bad("pad_elems = 16                # rule pad_from_channels",
-                         "pad_elems = 16 # guessed it", 0, "is not measured, published, rule or swept"));
+                         "pad_elems = 16 # guessed it", 0, "is not measured, published, rule, swept or assumed"));
     GP_CHECK(!expect_bad("pad_elems = 16                # rule pad_from_channels", "pad_elems = 16 # rule", 0,
                          "needs a name"));
     GP_CHECK(!expect_bad("# measured lds_latency 2025-01-02", "# measured lds_latency", 0, "needs a date"));
