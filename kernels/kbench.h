@@ -13,7 +13,7 @@
 #include "stats.h"
 #include "table.h"
 
-#define GP_BENCH_MAX_ROWS 256
+#define GP_BENCH_MAX_ROWS 2048 /* every kernel in one bench run: 11 kernels x 4 tables with their variants */
 #define GP_BENCH_TEXT 160
 
 typedef struct gp_bench_row {
