@@ -48,8 +48,18 @@ static void print_info(const gp_device_info *d)
 }
 
 /* Commands that build a table need the shipped tables: say so before any work. */
-/* characterize's kernel rules: every kernel's rule on the run's facts. */
-static gp_status kernel_rules(const gp_table *facts, gp_table *out) { return gp_kernel_rules_apply(facts, 1, out); }
+/* characterize's kernel rules: every kernel's rule on the run's facts, with
+ * resource use read from the device the probes just ran on. */
+static gp_status kernel_rules_live(const gp_table *facts, gp_table *out) { return gp_kernel_rules_apply(facts, 1, out); }
+
+/* `report DIR` rebuilds the table from records that may come from another
+ * GPU (or none is open here): resource use from the build constants, which
+ * tests/build/rule_regs.txt holds to ptxas, so the same records give the same
+ * table on every build and machine. */
+static gp_status kernel_rules_records(const gp_table *facts, gp_table *out)
+{
+    return gp_kernel_rules_apply(facts, 0, out);
+}
 
 static gp_status check_tables_dir(const char *dir, gp_tables_from from)
 {
@@ -110,9 +120,10 @@ static gp_status run_probes(const gp_cli *cli, const char **names, int n)
  * could not be: it says why; the first failure is returned. */
 /* The same, the report written into out (another folder: a comparison)
  * and drawn beside the records of `against` (may be NULL). */
-static gp_status table_then_report_to(const char *dir, const char *out, const char *against, const char *tables)
+static gp_status table_then_report_to(const char *dir, const char *out, const char *against, const char *tables,
+                                      gp_char_rules_fn rules)
 {
-    gp_status st = gp_characterize_write(dir, tables, kernel_rules, stderr);
+    gp_status st = gp_characterize_write(dir, tables, rules, stderr);
     gp_report_opts o = {against, tables, NULL};
     gp_status rs = gp_report_write_opts(dir, out, &o);
     if (rs.code == GP_OK)
@@ -122,7 +133,7 @@ static gp_status table_then_report_to(const char *dir, const char *out, const ch
 
 static gp_status table_then_report(const char *dir, const char *tables)
 {
-    return table_then_report_to(dir, dir, NULL, tables);
+    return table_then_report_to(dir, dir, NULL, tables, kernel_rules_live);
 }
 
 /* selftest: what `ctest -L microbench` checks, from an installed binary:
@@ -265,7 +276,8 @@ int main(int argc, char **argv)
     case GP_CMD_REPORT:
         st = check_tables_dir(tables, from);
         if (st.code == GP_OK)
-            st = table_then_report_to(cli.file, cli.out_given ? cli.out_dir : cli.file, cli.against, tables);
+            st = table_then_report_to(cli.file, cli.out_given ? cli.out_dir : cli.file, cli.against, tables,
+                                      kernel_rules_records);
         break;
     case GP_CMD_TABLE_SHOW:
         st = gp_table_show(cli.file, stdout);
