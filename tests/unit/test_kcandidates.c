@@ -12,6 +12,7 @@
 
 #include "gp_test.h"
 #include "gp_test_table.h"
+#include "kcandidates.h"
 #include "kernel.h"
 #include "tune_pick.h"
 
@@ -170,5 +171,55 @@ GP_TEST(kcandidates_max_gives_a_prefix)
                 GP_CHECK(gp_table_equal(&few[c], &all[c]));
         }
     }
+    return 0;
+}
+
+/* The helper itself: rows become copies of the base with those keys set
+ * (GP_KCAND_KEEP keeps the base's), `max` cuts the list, and bad input is
+ * refused naming the kernel or the key. */
+GP_TEST(kcandidates_make_rows_keep_and_errors)
+{
+    static gp_table base, out[4];
+    GP_CHECK(gp_test_load_shipped("sm_90", &base));
+    long long b0, i0;
+    GP_CHECK(gp_table_get_int(&base, "kernel.scan", "block", &b0).code == GP_OK);
+    GP_CHECK(gp_table_get_int(&base, "kernel.scan", "items_per_thread", &i0).code == GP_OK);
+    const gp_kcand_keys keys = {"scan", 2, {"block", "items_per_thread"}, NULL};
+    const int rows[3][2] = {{128, 4}, {GP_KCAND_KEEP, 32}, {512, GP_KCAND_KEEP}};
+    int n = -1;
+    GP_CHECK(gp_kcand_make(&keys, &base, &rows[0][0], 3, out, 4, &n).code == GP_OK && n == 4);
+    GP_CHECK(gp_table_equal(&out[0], &base));
+    long long v;
+    GP_CHECK(gp_table_get_int(&out[1], "kernel.scan", "block", &v).code == GP_OK && v == 128);
+    GP_CHECK(gp_table_get_int(&out[1], "kernel.scan", "items_per_thread", &v).code == GP_OK && v == 4);
+    GP_CHECK(!strcmp(gp_table_find(&out[1], "kernel.scan", "block")->prov, "rule tune_candidate"));
+    GP_CHECK(gp_table_get_int(&out[2], "kernel.scan", "block", &v).code == GP_OK && v == b0);
+    GP_CHECK(!strcmp(gp_table_find(&out[2], "kernel.scan", "block")->prov,
+                     gp_table_find(&base, "kernel.scan", "block")->prov)); /* kept: value and provenance */
+    GP_CHECK(gp_table_get_int(&out[2], "kernel.scan", "items_per_thread", &v).code == GP_OK && v == 32);
+    GP_CHECK(gp_table_get_int(&out[3], "kernel.scan", "block", &v).code == GP_OK && v == 512);
+    GP_CHECK(gp_table_get_int(&out[3], "kernel.scan", "items_per_thread", &v).code == GP_OK && v == i0);
+    /* A provenance of the kernel's own. */
+    const gp_kcand_keys swept = {"scan", 2, {"block", "items_per_thread"}, "swept scan candidate"};
+    GP_CHECK(gp_kcand_make(&swept, &base, &rows[0][0], 1, out, 4, &n).code == GP_OK && n == 2);
+    GP_CHECK(!strcmp(gp_table_find(&out[1], "kernel.scan", "items_per_thread")->prov, "swept scan candidate"));
+    /* max: the base, then the first rows; none for max 0. */
+    GP_CHECK(gp_kcand_make(&keys, &base, &rows[0][0], 3, out, 2, &n).code == GP_OK && n == 2);
+    GP_CHECK(gp_kcand_make(&keys, &base, &rows[0][0], 3, out, 0, &n).code == GP_OK && n == 0);
+    /* No rows: the base alone. */
+    GP_CHECK(gp_kcand_make(&keys, &base, NULL, 0, out, 4, &n).code == GP_OK && n == 1);
+    /* Bad key lists and row counts. */
+    const gp_kcand_keys none = {"scan", 0, {NULL}, NULL};
+    gp_status st = gp_kcand_make(&none, &base, &rows[0][0], 3, out, 4, &n);
+    GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "scan candidates") && n == 0);
+    GP_CHECK(gp_kcand_make(&keys, &base, &rows[0][0], -1, out, 4, &n).code == GP_ERR_USAGE);
+    GP_CHECK(gp_kcand_make(&keys, &base, NULL, 2, out, 4, &n).code == GP_ERR_USAGE);
+    /* A value out of the key's range, and a key the section does not have. */
+    const int bad[1][2] = {{128, 0}};
+    st = gp_kcand_make(&keys, &base, &bad[0][0], 1, out, 4, &n);
+    GP_CHECK(st.code != GP_OK && strstr(st.msg, "items_per_thread"));
+    const gp_kcand_keys typo = {"scan", 2, {"block", "items"}, NULL};
+    st = gp_kcand_make(&typo, &base, &rows[0][0], 1, out, 4, &n);
+    GP_CHECK(st.code != GP_OK && strstr(st.msg, "items"));
     return 0;
 }
