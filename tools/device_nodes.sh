@@ -34,6 +34,7 @@ check "progress 'GPU 1 of $ngpus'" 'grep -q "GPU 1 of $ngpus: device 0: .* -> $n
 check "index.md: $ngpus row(s), all ok" '[ "$(grep -c "| ok |" "$node/index.md")" -eq "$ngpus" ]'
 check "device 0's folder has records, table and report" '[ -s "$node/$folder/launch_rate.json" ] && [ -s "$node/$folder/table.txt" ] && [ -s "$node/$folder/report.md" ]'
 check "its records carry the UUID" 'grep -q "\"uuid\": \"$uuid\"" "$node/$folder/lds.json"'
+check "the parent held no context on the GPU: no other process seen" 'grep -q "\"other_processes\": 0" "$node/$folder/lds.json"'
 check "no entry file left" '! ls "$node"/.gpu*.entry >/dev/null 2>&1'
 cp "$node/index.md" "$out/index.md"
 
