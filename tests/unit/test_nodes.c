@@ -5,6 +5,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -373,5 +374,69 @@ GP_TEST(node_record_carries_uuid_and_resume_checks_it)
     GP_CHECK(gp_resume_reusable(dir, "lds", &other, "9.8.7", 0, why, sizeof why) == 0);
     GP_CHECK(strstr(why, "uuid none"));
     free(r);
+    return 0;
+}
+
+/* ---- a node run, with a stand-in for the binary: each "GPU" a child */
+
+GP_TEST(node_run_each_survives_failing_gpus)
+{
+    char dir[] = "/tmp/gp_node_runXXXXXX", self[128], log[128];
+    GP_CHECK(mkdtemp(dir) != NULL);
+    snprintf(self, sizeof self, "%s/fake-gpuprobe", dir);
+    snprintf(log, sizeof log, "%s/args.log", dir);
+    /* device 0 ok, 1 a failed check, 2 killed, 3 no GPU before it opened,
+     * 4 ok: the ones after a failure still run */
+    char script[1024];
+    snprintf(script, sizeof script,
+             "#!/bin/sh\n"
+             "echo \"$*\" >> %s\n"
+             "dev=$3\n"
+             "[ \"$dev\" = 3 ] && exit 77\n"
+             "printf '%%s\\t%%s\\tFake GPU\\tsm_90\\t0000:0%%s:00.0\\tGPU-%%s0000000\\n' $dev 0000-0$dev-00.0_${dev}0000000"
+             " $dev $dev > \"$GP_NODE_ENTRY\"\n"
+             "[ \"$dev\" = 1 ] && exit 1\n"
+             "[ \"$dev\" = 2 ] && kill -9 $$\n"
+             "exit 0\n",
+             log);
+    GP_CHECK(gp_test_write_text(self, script));
+    GP_CHECK(chmod(self, 0755) == 0);
+    gp_cli cli;
+    memset(&cli, 0, sizeof cli);
+    cli.cmd = GP_CMD_CHARACTERIZE;
+    cli.out_dir = dir;
+    cli.quick = 1;
+    int ids[5] = {0, 1, 2, 3, 4};
+    gp_node_gpu g[5];
+    gp_status st = gp_node_run_each(self, &cli, "/opt/tables", ids, 5, g);
+    GP_CHECK(st.code == GP_ERR_CHECK && gp_status_exit_code(&st) == 1);
+    GP_CHECK(strstr(st.msg, "3 of 5 GPUs failed") && strstr(st.msg, "device 1 (exit 1") &&
+             strstr(st.msg, "device 2 (killed by signal 9)") && strstr(st.msg, "device 3 (exit 77"));
+    GP_CHECK(g[0].rc == 0 && !strcmp(g[0].folder, "0000-00-00.0_00000000") && !strcmp(g[0].name, "Fake GPU"));
+    GP_CHECK(g[1].rc == 1 && !strcmp(g[1].pci_bus_id, "0000:01:00.0") && strstr(g[1].note, "a probe or check failed"));
+    GP_CHECK(g[2].rc == -1 && !strcmp(g[2].uuid, "GPU-20000000") && !strcmp(g[2].note, "killed by signal 9"));
+    GP_CHECK(g[3].rc == 77 && g[3].folder[0] == '\0' && g[3].ordinal == 3);
+    GP_CHECK(g[4].rc == 0 && g[4].note[0] == '\0');
+    /* what each child was asked, and no entry file left behind */
+    char *args = NULL;
+    FILE *f = fopen(log, "r");
+    GP_CHECK(f);
+    args = calloc(1, 4096);
+    GP_CHECK(args && fread(args, 1, 4095, f) > 0);
+    fclose(f);
+    char want[256];
+    snprintf(want, sizeof want, "characterize --device 2 --out %s --tables /opt/tables --quick\n", dir);
+    GP_CHECK(strstr(args, want));
+    free(args);
+    char entry[160];
+    snprintf(entry, sizeof entry, "%s/.gpu0.entry", dir);
+    GP_CHECK(access(entry, F_OK) != 0);
+    /* every child exits 77: no GPU, said as such */
+    int only3[2] = {3, 3};
+    st = gp_node_run_each(self, &cli, "", only3, 2, g);
+    GP_CHECK(st.code == GP_ERR_NO_GPU && gp_status_exit_code(&st) == 77);
+    unlink(self);
+    unlink(log);
+    rmdir(dir);
     return 0;
 }
