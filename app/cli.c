@@ -42,7 +42,13 @@ const char *gp_cli_usage(void)
            "\n"
            "options:\n"
            "  --tables DIR         shipped tuning tables (any command; before the others below)\n"
-           "  --device N           GPU index (default 0)\n"
+           "  --device N           GPU index (default 0); run and characterize then write into\n"
+           "                       DIR/<bus>_<uuid8>/, the GPU's own folder (gpuprobe info: folder)\n"
+           "  --device all         characterize: every GPU in turn, each into its folder, and\n"
+           "                       DIR/index.md; exit 1 when one failed (the others still run)\n"
+           "  --device ctest       run: the GPUs CTest's resource groups allocated\n"
+           "                       (CTEST_RESOURCE_GROUP_*), each into its folder; device 0\n"
+           "                       into DIR without them\n"
            "  --out DIR            where records go (default gpuprobe-results); verify/bench\n"
            "                       use DIR/table.txt when it exists\n"
            "  --quick              shorter sweeps and timings (smoke runs)\n"
@@ -60,13 +66,23 @@ const char *gp_cli_usage(void)
            "exit codes: 0 success, 1 a probe or check failed, 2 bad usage or input, 77 no GPU\n";
 }
 
-static gp_status parse_int(const char *s, const char *what, int *out)
+/* --device N, or `all` (characterize) / `ctest` (run): app/node_cmd.h. */
+static gp_status parse_device(const char *v, gp_cli *out)
 {
+    if (!strcmp(v, "all") || !strcmp(v, "ctest")) {
+        int all = v[0] == 'a';
+        if (out->cmd != (all ? GP_CMD_CHARACTERIZE : GP_CMD_RUN))
+            return gp_fail(GP_ERR_USAGE, "--device %s is for %s only", v, all ? "characterize" : "run");
+        out->device_mode = all ? GP_DEVICE_ALL : GP_DEVICE_CTEST;
+        return gp_ok();
+    }
     char *end;
-    long v = strtol(s, &end, 10);
-    if (!*s || *end || v < 0 || v > 1024)
-        return gp_fail(GP_ERR_USAGE, "%s: '%s' is not a number in 0..1024", what, s);
-    *out = (int)v;
+    long d = strtol(v, &end, 10);
+    if (!*v || *end || d < 0 || d > 1024)
+        return gp_fail(GP_ERR_USAGE, "--device: '%s' is not a GPU index in 0..1024%s", v,
+                       out->cmd == GP_CMD_CHARACTERIZE ? " or 'all'" : out->cmd == GP_CMD_RUN ? " or 'ctest'" : "");
+    out->device = (int)d;
+    out->device_mode = GP_DEVICE_ONE;
     return gp_ok();
 }
 
@@ -195,7 +211,7 @@ gp_status gp_cli_parse(int argc, char **argv_in, gp_cli *out)
                 return gp_fail(GP_ERR_USAGE, "option %s needs a value", a);
             const char *v = argv[++i];
             if (!strcmp(a, "--device")) {
-                GP_TRY(parse_int(v, "--device", &out->device));
+                GP_TRY(parse_device(v, out));
             } else if (!strcmp(a, "--out")) {
                 if (!*(out->out_dir = v))
                     return gp_fail(GP_ERR_USAGE, "--out needs a non-empty directory");

@@ -27,9 +27,16 @@ typedef enum {
     GP_CMD_SELFTEST
 } gp_cmd;
 
+/* How --device chose the GPU (app/node_cmd.h): not given (device 0, records
+ * straight into --out, as always), a number, `all` (characterize: every GPU
+ * in turn) or `ctest` (run: the GPUs of CTest's resource groups, device 0
+ * without them).  A chosen GPU writes into its own folder under --out. */
+typedef enum { GP_DEVICE_DEFAULT, GP_DEVICE_ONE, GP_DEVICE_ALL, GP_DEVICE_CTEST } gp_device_mode;
+
 typedef struct gp_cli {
     gp_cmd cmd;
     int device;
+    gp_device_mode device_mode;
     int quick;
     const char *out_dir;
     const char *tables_dir;  /* --tables DIR (any command), or NULL: app/tables_dir.h */

@@ -7,12 +7,15 @@
 #include "characterize.h"
 #include "cli.h"
 #include "compare_cmd.h"
+#include "ctest_env.h"
+#include "device_id.h"
 #include "fsutil.h"
 #include "gp_build_info.h"
 #include "derive.h"
 #include "fleet_cmd.h"
 #include "kernel.h"
 #include "kernel_cmds.h"
+#include "node_cmd.h"
 #include "probe.h"
 #include "report.h"
 #include "resources_cmd.h"
@@ -27,7 +30,12 @@ static void print_info(const gp_device_info *d)
     printf("name                 %s\n", d->name);
     printf("vendor               %s\n", d->vendor);
     printf("arch                 %s\n", d->arch);
-    printf("pci_bus_id           %s\n", d->pci_bus_id);
+    printf("pci_bus_id           %s\n", d->pci_bus_id[0] ? d->pci_bus_id : "none (not reported by the runtime)");
+    printf("uuid                 %s (%s)\n", d->uuid[0] ? d->uuid : "none", d->uuid_source);
+    char folder[64];
+    gp_device_folder_name(d->pci_bus_id, d->uuid, d->index, folder, sizeof folder);
+    printf("folder               %s (run/characterize --device %d --out DIR write DIR/%s)\n", folder, d->index,
+           folder);
     printf("compute_units        %d\n", d->compute_units);
     printf("wave_size            %d\n", d->wave_size);
     printf("max_threads_block    %d\n", d->max_threads_per_block);
@@ -70,6 +78,63 @@ static gp_status check_tables_dir(const char *dir, gp_tables_from from)
         return gp_fail(GP_ERR_IO, "tables directory '%s' does not exist or is not a directory (from %s)",
                        dir, gp_tables_from_name(from));
     return gp_ok();
+}
+
+/* Open the GPU of --device.  A GPU chosen by number writes into its own
+ * folder under --out (app/node_cmd.h): cli->out_dir becomes that folder
+ * (held in dir, size n).  Under a node run the child names its GPU to the
+ * parent (GP_NODE_ENTRY), also when the GPU opens but this binary cannot
+ * run on it. */
+static gp_status open_device(gp_cli *cli, gp_device_info *dev, char *dir, size_t n)
+{
+    memset(dev, 0, sizeof *dev);
+    gp_status st = gp_device_open_checked(cli->device, dev);
+    char folder[64] = "";
+    if (st.code == GP_OK && cli->device_mode == GP_DEVICE_ONE) {
+        st = gp_node_gpu_dir(cli->out_dir, dev, dir, n);
+        if (st.code == GP_OK)
+            st = gp_fs_check_writable(dir);
+        if (st.code == GP_OK) {
+            gp_fs_base_name(folder, sizeof folder, dir);
+            fprintf(stderr, "device %d: %s, bus %s, %s: records in %s\n", dev->index, dev->name,
+                    dev->pci_bus_id[0] ? dev->pci_bus_id : "not reported", dev->uuid[0] ? dev->uuid : "no uuid", dir);
+            cli->out_dir = dir;
+        }
+    }
+    const char *entry = getenv(GP_NODE_ENTRY_ENV);
+    if (entry && entry[0] && dev->name[0]) {
+        gp_status es = gp_node_entry_write(entry, dev, folder);
+        if (es.code != GP_OK)
+            fprintf(stderr, "gpuprobe: %s\n", es.msg);
+    }
+    return st;
+}
+
+/* --device all (characterize) or CTest's GPUs (run): each GPU in a child
+ * process, then (characterize) DIR/index.md. */
+static gp_status run_node(const gp_cli *cli, const char *argv0, const char *tables, const int *ids, int n)
+{
+    char self[1024], index[1100];
+    gp_node_gpu *gpus = calloc((size_t)n, sizeof *gpus);
+    if (!gpus)
+        return gp_fail(GP_ERR_NOMEM, "no memory for %d GPUs", n);
+    gp_node_self(argv0, self, sizeof self);
+    gp_status st = gp_node_run_each(self, cli, tables, ids, n, gpus);
+    gp_status is = gp_ok();
+    if (cli->cmd == GP_CMD_CHARACTERIZE) {
+        FILE *f = NULL;
+        is = gp_fs_join(index, sizeof index, cli->out_dir, "index.md");
+        if (is.code == GP_OK)
+            is = gp_fs_open_atomic(index, &f);
+        if (is.code == GP_OK) {
+            gp_node_index_write(f, gpus, n, GP_BUILD_LINE);
+            is = gp_fs_commit(f, index);
+        }
+        if (is.code == GP_OK)
+            fprintf(stderr, "characterize: %s written (%d GPUs)\n", index, n);
+    }
+    free(gpus);
+    return st.code != GP_OK ? st : is;
 }
 
 static gp_status run_probes(const gp_cli *cli, const char **names, int n)
@@ -212,16 +277,32 @@ int main(int argc, char **argv)
         }
         break;
     }
-    case GP_CMD_RUN:
-        /* A bad --out or a binary without code for this GPU fails now, not after the measurements. */
-        st = gp_fs_check_writable(cli.out_dir);
-        if (st.code == GP_OK) {
-            gp_device_info dev;
-            st = gp_device_open_checked(cli.device, &dev);
+    case GP_CMD_RUN: {
+        int ids[GP_CTEST_MAX_GPUS], nids = 0;
+        if (cli.device_mode == GP_DEVICE_CTEST) {
+            /* CTest's GPUs: none without a resource spec (device 0, as always) */
+            st = gp_ctest_gpus_env(ids, GP_CTEST_MAX_GPUS, &nids);
+            cli.device_mode = nids ? GP_DEVICE_ONE : GP_DEVICE_DEFAULT;
+            cli.device = nids ? ids[0] : 0;
         }
+        /* A bad --out or a binary without code for this GPU fails now, not after the measurements. */
+        if (st.code == GP_OK)
+            st = gp_fs_check_writable(cli.out_dir);
+        if (st.code == GP_OK && nids > 1) {
+            int count = 0;
+            st = gp_rt_device_count(&count); /* no GPU: say only that, once */
+            if (st.code == GP_OK)
+                st = run_node(&cli, argv[0], from == GP_TABLES_FROM_NONE ? "" : tables, ids, nids);
+            break;
+        }
+        char dir[1100];
+        gp_device_info dev;
+        if (st.code == GP_OK)
+            st = open_device(&cli, &dev, dir, sizeof dir);
         if (st.code == GP_OK)
             st = run_probes(&cli, cli.probes, cli.nprobes);
         break;
+    }
     case GP_CMD_SELFTEST: {
         gp_device_info dev;
         st = check_tables_dir(tables, from);
@@ -250,11 +331,23 @@ int main(int argc, char **argv)
                 all[0] = "launch_rate";
                 break;
             }
+        char dir[1100];
         st = check_tables_dir(tables, from);
         if (st.code == GP_OK)
             st = gp_fs_check_writable(cli.out_dir);
+        if (st.code == GP_OK && cli.device_mode == GP_DEVICE_ALL) {
+            int count = 0, ids[GP_CTEST_MAX_GPUS];
+            st = gp_rt_device_count(&count);
+            if (st.code == GP_OK && count > GP_CTEST_MAX_GPUS)
+                st = gp_fail(GP_ERR_USAGE, "%d GPUs: more than the %d --device all runs", count, GP_CTEST_MAX_GPUS);
+            for (int i = 0; i < count; i++)
+                ids[i] = i;
+            if (st.code == GP_OK)
+                st = run_node(&cli, argv[0], tables, ids, count);
+            break;
+        }
         if (st.code == GP_OK)
-            st = gp_device_open_checked(cli.device, &dev);
+            st = open_device(&cli, &dev, dir, sizeof dir);
         if (st.code != GP_OK)
             break;
         /* Resume: a valid record of this GPU and version stands for its probe. */

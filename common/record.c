@@ -283,6 +283,8 @@ int gp_record_from_json(const gp_json *j, gp_record *r, int *dropped, const char
     copy_str(r->dev.vendor, sizeof r->dev.vendor, gp_json_str_of(d, "vendor", ""));
     copy_str(r->dev.arch, sizeof r->dev.arch, gp_json_str_of(d, "arch", ""));
     copy_str(r->dev.pci_bus_id, sizeof r->dev.pci_bus_id, gp_json_str_of(d, "pci_bus_id", ""));
+    copy_str(r->dev.uuid, sizeof r->dev.uuid, gp_json_str_of(d, "uuid", ""));
+    copy_str(r->dev.uuid_source, sizeof r->dev.uuid_source, gp_json_str_of(d, "uuid_source", ""));
     r->dev.compute_units = to_int(gp_json_num_of(d, "compute_units", 0), 0);
     r->dev.wave_size = to_int(gp_json_num_of(d, "wave_size", 0), 0);
     r->dev.core_clock_mhz = gp_json_num_of(d, "reported_clock_mhz", NAN);
@@ -443,6 +445,11 @@ static gp_status write_json(const gp_record *r, const char *path)
     json_str(f, r->dev.arch);
     fprintf(f, ", \"pci_bus_id\": ");
     json_str(f, r->dev.pci_bus_id);
+    /* which GPU of the node: "" with the reason when the runtime has no UUID */
+    fprintf(f, ", \"uuid\": ");
+    json_str(f, r->dev.uuid);
+    fprintf(f, ", \"uuid_source\": ");
+    json_str(f, r->dev.uuid_source);
     fprintf(f, ", \"compute_units\": %d, \"wave_size\": %d, \"reported_clock_mhz\": ",
             r->dev.compute_units, r->dev.wave_size);
     json_num(f, r->dev.core_clock_mhz);

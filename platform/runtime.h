@@ -20,7 +20,9 @@ typedef struct gp_device_info {
     char name[256];
     char vendor[16];          /* "AMD" or "NVIDIA" */
     char arch[32];            /* "gfx900", "gfx90a", "sm_80", "sm_90" */
-    char pci_bus_id[32];
+    char pci_bus_id[32];      /* "0000:3b:00.0" from the runtime; "" when it gave none */
+    char uuid[48];            /* "GPU-..." (platform/device_id.h); "" when the runtime has none */
+    char uuid_source[128];    /* the call it came from, or why there is none */
     int compute_units;        /* CUs (AMD) or SMs (NVIDIA) */
     int wave_size;            /* as reported by the runtime */
     int max_threads_per_block;

@@ -5,6 +5,7 @@
 #include "runtime.h"
 #include "no_gpu.h"
 #include "timer_rate.h"
+#include "device_id.h"
 
 #include <string.h>
 
@@ -80,6 +81,36 @@ static int attr(hipDeviceAttribute_t a, int dev)
     return v;
 }
 
+/* The device's UUID (platform/device_id.h): NVIDIA's 16 binary bytes are in
+ * the properties; HIP 5.2's hipDeviceProp_t has none, so AMD asks
+ * hipDeviceGetUuid, whose bytes are the unique id's text. */
+static void read_uuid(int index, const hipDeviceProp_t *p, gp_device_info *info)
+{
+    char why[96];
+#if defined(GP_VENDOR_AMD)
+    (void)p;
+    hipUUID u;
+    memset(&u, 0, sizeof u);
+    hipError_t e = hipDeviceGetUuid(&u, index);
+    if (e != hipSuccess) {
+        (void)hipGetLastError();
+        snprintf(info->uuid_source, sizeof info->uuid_source, "none: hipDeviceGetUuid failed: %s",
+                 hipGetErrorString(e));
+        return;
+    }
+    const char *src = "hipDeviceGetUuid";
+    int ok = gp_uuid_format((const unsigned char *)u.bytes, 1, info->uuid, sizeof info->uuid, why, sizeof why);
+#else
+    (void)index;
+    const char *src = "cudaDeviceProp.uuid";
+    int ok = gp_uuid_format((const unsigned char *)p->uuid.bytes, 0, info->uuid, sizeof info->uuid, why, sizeof why);
+#endif
+    if (ok)
+        snprintf(info->uuid_source, sizeof info->uuid_source, "%s", src);
+    else
+        snprintf(info->uuid_source, sizeof info->uuid_source, "none: %s: %s", src, why);
+}
+
 static char open_arch[32];
 extern "C" const char *gp_rt_open_arch(void) { return open_arch; }
 
@@ -128,6 +159,7 @@ extern "C" gp_status gp_rt_device_open(int index, gp_device_info *info)
         (void)hipGetLastError();
         info->pci_bus_id[0] = '\0';
     }
+    read_uuid(index, &p, info);
     info->compute_units = p.multiProcessorCount;
     info->wave_size = p.warpSize;
     info->max_threads_per_block = p.maxThreadsPerBlock;

@@ -75,15 +75,19 @@ int gp_resume_reusable(const char *dir, const char *probe, const gp_device_info 
     const char *rec_ver = gp_json_str_of(&root, "gpuprobe_version", "");
     const char *check = gp_json_str_of(&root, "check", "");
     const char *rname = gp_json_str_of(d, "name", ""), *rbus = gp_json_str_of(d, "pci_bus_id", "");
-    const char *rarch = gp_json_str_of(d, "arch", "");
+    const char *rarch = gp_json_str_of(d, "arch", ""), *ruuid = gp_json_str_of(d, "uuid", "");
     if (root.type != GP_JSON_OBJ || strcmp(rec_probe, probe))
         say(why, n, "%s names probe '%s', not '%s'", name, rec_probe, probe);
-    else if (strcmp(rname, dev->name) || strcmp(rbus, dev->pci_bus_id) || strcmp(rarch, dev->arch)) {
+    else if (strcmp(rname, dev->name) || strcmp(rbus, dev->pci_bus_id) || strcmp(rarch, dev->arch) ||
+             strcmp(ruuid, dev->uuid)) {
+        /* The UUID tells apart two GPUs that swapped bus ids (moved between
+         * nodes or slots); "" on both sides when the runtime has none. */
         char other[400];
-        snprintf(other, sizeof other, "%.200s (%.40s, bus %.40s)", rname[0] ? rname : "?", rarch[0] ? rarch : "?",
-                 rbus[0] ? rbus : "?");
+        snprintf(other, sizeof other, "%.160s (%.40s, bus %.40s, uuid %.48s)", rname[0] ? rname : "?",
+                 rarch[0] ? rarch : "?", rbus[0] ? rbus : "?", ruuid[0] ? ruuid : "none");
         char self[400];
-        snprintf(self, sizeof self, "%.200s (%.40s, bus %.40s)", dev->name, dev->arch, dev->pci_bus_id);
+        snprintf(self, sizeof self, "%.160s (%.40s, bus %.40s, uuid %.48s)", dev->name, dev->arch, dev->pci_bus_id,
+                 dev->uuid[0] ? dev->uuid : "none");
         say(why, n, "measured on %s, this GPU is %s", other, self);
     } else if (!version || strcmp(rec_ver, version))
         say(why, n, "written by gpuprobe %s, this is %s", rec_ver[0] ? rec_ver : "(no version: older)",

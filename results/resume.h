@@ -3,7 +3,7 @@
  *
  * A record is reused only when all of these hold:
  *   - <dir>/<probe>.json exists, parses, and names this probe;
- *   - it was measured on this device: same device name, PCI bus id and arch;
+ *   - it was measured on this device: same device name, PCI bus id, UUID and arch;
  *   - it was written by this gpuprobe version, in the same mode (--quick or
  *     not: a quick sweep does not stand for a full one, nor the reverse);
  *   - the probe's check passed ("check": "ok"; a failed or missing check runs

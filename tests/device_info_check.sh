@@ -14,6 +14,13 @@ arch=$(get arch); cus=$(get compute_units); wave=$(get wave_size); l2=$(get l2_b
 [ "${cus:-0}" -gt 0 ] || { echo "compute_units '$cus' not positive"; fail=1; }
 [[ "$wave" == 32 || "$wave" == 64 ]] || { echo "wave_size '$wave' is neither 32 nor 64"; fail=1; }
 [ "${l2:-0}" -gt 0 ] || { echo "l2_bytes '$l2' not positive"; fail=1; }
+# Which GPU (docs/multi-gpu.md): the folder <bus>_<uuid8> ("nouuid" / "nobus-devN"
+# where the runtime reported none) and a uuid line saying where it came from.
+folder=$(get folder)
+[[ "$folder" =~ ^([0-9a-f]{4,8}-[0-9a-f]{2}-[0-9a-f]{2}\.[0-9a-f]|nobus-dev[0-9]+)_([0-9a-f]{8}|nouuid)$ ]] ||
+    { echo "folder '$folder' is not <bus>_<uuid8>"; fail=1; }
+grep -Eq '^uuid +(GPU-[0-9a-fA-F-]+ \((cudaDeviceProp.uuid|hipDeviceGetUuid)\)|none \(none: .+\))$' <<<"$out" ||
+    { echo "no uuid line with its source"; fail=1; }
 case "$arch" in
     sm_*) [ "$wave" = 32 ] || { echo "NVIDIA with wave size $wave"; fail=1; } ;;
     gfx9*) [ "$wave" = 64 ] || { echo "gfx9 with wave size $wave"; fail=1; } ;;

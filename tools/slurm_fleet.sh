@@ -70,7 +70,9 @@ task)
         name=${node}_${pci//:/-}
         rm -rf "$shared/$name.part"
         rc=0
-        "$gpuprobe" characterize --device 0 --out "$shared/$name.part" || rc=$?
+        # No --device: device 0 straight into the folder (an explicit --device
+        # would add a <bus>_<uuid8>/ level; this folder is named already).
+        "$gpuprobe" characterize --out "$shared/$name.part" || rc=$?
         # 1 (a probe's check failed) still leaves records the fleet should see.
         [ $rc -eq 0 ] || [ $rc -eq 1 ] || die "task $id on $node ($pci): characterize exit $rc"
     fi
