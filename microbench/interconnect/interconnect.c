@@ -194,9 +194,6 @@ static unsigned *new_chain(void)
  * (nvbandwidth's host_device_latency_sm). */
 static gp_status measure_host_load(gp_probe_ctx *ctx, gp_evtimer *tm, const host_bufs *b, gp_summary *us)
 {
-    size_t chain_bytes = (size_t)CHASE_NODES * CHASE_STRIDE * sizeof(unsigned);
-    if (b->bytes < chain_bytes)
-        return gp_fail(GP_ERR_NOMEM, "interconnect: the pinned buffer is smaller than the chase chain");
     if (!gp_ic_chain_build(b->pinned, CHASE_NODES, CHASE_STRIDE, 12345u))
         return gp_fail(GP_ERR_USAGE, "interconnect: chase chain not built");
     void *dchain = NULL;
@@ -252,6 +249,8 @@ static void record_host(gp_probe_ctx *ctx, const host_curves *c, const gp_smi_li
         double frac = pk->gbs / link;
         if (!lk->available)
             gp_record_none(r, key, "fraction", lk->why);
+        else if (!isfinite(frac))
+            gp_record_none(r, key, "fraction", "no PCIe rate for the generation NVML read");
         else if (frac > 1.05)
             gp_record_none(r, key, "fraction",
                            "the copy beat the PCIe rate NVML read: the data went over another link (C2C?) or "
@@ -606,6 +605,11 @@ static gp_status host_link(gp_probe_ctx *ctx, gp_evtimer *tm, host_bufs *b)
                            "queueing to done that one small transfer costs");
         }
     gp_summary us;
+    if (b->bytes < (size_t)CHASE_NODES * CHASE_STRIDE * sizeof(unsigned)) {
+        gp_record_none(ctx->rec, "host_load_latency_us", "us",
+                       "the device's free memory allowed no buffer as large as the 8 MiB chase chain");
+        return gp_ok();
+    }
     GP_TRY(measure_host_load(ctx, tm, b, &us));
     record_latency(ctx->rec, "host_load_latency_us", &us,
                    "one-thread pointer chase over mapped pinned host memory (2048 nodes 4 KiB apart, 1000 loads), "
