@@ -79,12 +79,12 @@ GP_TEST(interconnect_full_bw_noisy_curve)
 
 GP_TEST(interconnect_full_bw_never_reached)
 {
-    /* Still rising at the largest size: only the last point reaches 90% of
-     * itself, which is no plateau. */
+    /* Still rising at the largest size (the rate doubles with each 4x in
+     * size): only the last point reaches 90% of itself, which is no plateau. */
     double x[10], y[10];
     sizes(x, 10);
     for (int i = 0; i < 10; i++)
-        y[i] = 1.0 + i;
+        y[i] = pow(2, i);
     GP_CHECK(gp_ic_full_bw_index(x, y, 10, GP_IC_FULL_BW_FRAC) == -1);
     /* No positive peak, or too few sizes. */
     y[9] = 0;
