@@ -3,6 +3,7 @@
 #include "transfer.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #define CHECK(call) GP_TRY(gp_hip_status((call), #call))
