@@ -332,6 +332,14 @@ int main(int argc, char **argv)
                 break;
             }
         char dir[1100];
+        /* interconnect last: it loads the host's link and memory, which the
+         * probes before it should not share. */
+        for (int i = 0; i + 1 < nall; i++)
+            if (!strcmp(all[i], "interconnect")) {
+                memmove(&all[i], &all[i + 1], (size_t)(nall - 1 - i) * sizeof all[0]);
+                all[nall - 1] = "interconnect";
+                break;
+            }
         st = check_tables_dir(tables, from);
         if (st.code == GP_OK)
             st = gp_fs_check_writable(cli.out_dir);

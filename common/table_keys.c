@@ -128,6 +128,24 @@ static const gp_table_key keys[] = {
     {"channels", "pad_elems", GP_TV_INT, "elements", 0, 4096, R, "measured channel_conflicts, published, assumed",
      "gemm, padding, transpose (row pitch padding)", "4-byte elements added to a row pitch to spread channels"},
 
+    /* ---- the GPU's links (interconnect probe): optional, a table without them is complete */
+    {"link", "h2d_pinned_gbs", GP_TV_DOUBLE, "GB/s", 0.01, 10000, 0, "measured interconnect",
+     "rules (host transfer cost), report", "host-to-device copy bandwidth from pinned memory at the largest size"},
+    {"link", "d2h_pinned_gbs", GP_TV_DOUBLE, "GB/s", 0.01, 10000, 0, "measured interconnect",
+     "rules (host transfer cost), report", "device-to-host copy bandwidth to pinned memory at the largest size"},
+    {"link", "pageable_pinned_ratio", GP_TV_DOUBLE, "", 0.001, 2, 0, "measured interconnect",
+     "report", "pageable over pinned bandwidth at the largest size, the lesser of H2D and D2H"},
+    {"link", "min_transfer_bytes_full_bw", GP_TV_INT, "bytes", 1, 1.0e13, 0, "measured interconnect",
+     "rules (batch host transfers to at least this)", "smallest transfer from which both directions reach 90% of peak"},
+    {"link", "h2d_latency_us", GP_TV_DOUBLE, "us", 0.01, 1.0e6, 0, "measured interconnect",
+     "rules (host transfer cost), report", "time of one 4-byte pinned host-to-device copy"},
+    {"link", "pcie_gbs", GP_TV_DOUBLE, "GB/s", 0.1, 10000, 0, "NVML PCIe generation and width",
+     "report (efficiency)", "PCIe data rate per direction after line encoding"},
+    {"link", "p2p_gbs", GP_TV_DOUBLE, "GB/s", 0.01, 100000, 0, "measured interconnect",
+     "report", "lowest one-direction peer copy bandwidth over the GPU pairs"},
+    {"link", "p2p_bidir_gbs", GP_TV_DOUBLE, "GB/s", 0.01, 100000, 0, "measured interconnect",
+     "report", "lowest both-directions peer copy bandwidth over the GPU pairs"},
+
     /* ---- application kernels: every value is a launch parameter, never none.
      * Each kernel's rows live beside it in kernels/<k>/<k>_keys.inc (format:
      * kernels/kernel.h); the top-level CMakeLists.txt generates the list of

@@ -74,6 +74,21 @@
 #define hipLaunchCooperativeKernel cudaLaunchCooperativeKernel
 
 /* Probes append the mappings they need below this line, one per line. */
+/* interconnect (platform/transfer.hip): pinned memory, peer copies, P2P attributes */
+#define hipHostMalloc cudaHostAlloc
+#define hipHostMallocPortable cudaHostAllocPortable
+#define hipHostMallocMapped cudaHostAllocMapped
+#define hipHostFree cudaFreeHost
+#define hipHostGetDevicePointer cudaHostGetDevicePointer
+#define hipDeviceCanAccessPeer cudaDeviceCanAccessPeer
+#define hipDeviceEnablePeerAccess cudaDeviceEnablePeerAccess
+#define hipErrorPeerAccessAlreadyEnabled cudaErrorPeerAccessAlreadyEnabled
+#define hipMemcpyPeerAsync cudaMemcpyPeerAsync
+#define hipDeviceP2PAttr cudaDeviceP2PAttr
+#define hipDeviceGetP2PAttribute cudaDeviceGetP2PAttribute
+#define hipDevP2PAttrPerformanceRank cudaDevP2PAttrPerformanceRank
+#define hipDevP2PAttrAccessSupported cudaDevP2PAttrAccessSupported
+#define hipDevP2PAttrNativeAtomicSupported cudaDevP2PAttrNativeAtomicSupported
 
 /* cudaGraphInstantiate changed signature in CUDA 12; this is the 3-argument form. */
 static inline cudaError_t gp_graph_instantiate(cudaGraphExec_t *exec, cudaGraph_t g)

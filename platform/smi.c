@@ -145,3 +145,118 @@ void gp_smi_read(const char *vendor, const char *pci_bus_id, gp_smi_reading *out
     /* rocm-smi is not read yet: on AMD the reported clock is "not available"
      * and the in-kernel measurement stands alone. */
 }
+
+/* ---- Links: PCIe generation and width, NVLink state, the path between two
+ * GPUs.  Entry points and enums as NVML documents them (nvml.h). */
+#define GP_NVML_NVLINK_MAX_LINKS 18 /* NVML_NVLINK_MAX_LINKS (Hopper: 18) */
+
+#if defined(__unix__)
+typedef int (*nvml_uint_fn)(nvml_device, unsigned *);
+
+static int nvml_handle(const char *pci_bus_id, void **lib_out, nvml_device *dev)
+{
+    void *lib = nvml_lib();
+    if (!lib || !pci_bus_id || !pci_bus_id[0])
+        return 0;
+    int (*by_bus)(const char *, nvml_device *) =
+        (int (*)(const char *, nvml_device *))dlsym(lib, "nvmlDeviceGetHandleByPciBusId_v2");
+    if (!by_bus || by_bus(pci_bus_id, dev) != NVML_SUCCESS)
+        return 0;
+    *lib_out = lib;
+    return 1;
+}
+
+static int nvml_uint(void *lib, const char *name, nvml_device dev)
+{
+    nvml_uint_fn fn = (nvml_uint_fn)dlsym(lib, name);
+    unsigned v;
+    return fn && fn(dev, &v) == NVML_SUCCESS ? (int)v : 0;
+}
+#endif
+
+void gp_smi_read_link(const char *vendor, const char *pci_bus_id, gp_smi_link *out)
+{
+    memset(out, 0, sizeof *out);
+    out->nvlink_active = -1;
+    if (!vendor || strcmp(vendor, "NVIDIA") != 0) {
+        snprintf(out->why, sizeof out->why, "no vendor library read on %s (NVML is NVIDIA's; rocm-smi not used)",
+                 vendor && vendor[0] ? vendor : "this device");
+        return;
+    }
+#if defined(__unix__)
+    void *lib = NULL;
+    nvml_device dev;
+    if (!nvml_lib()) {
+        snprintf(out->why, sizeof out->why, "NVML (libnvidia-ml.so.1) not loadable or not initialised");
+        return;
+    }
+    if (!nvml_handle(pci_bus_id, &lib, &dev)) {
+        snprintf(out->why, sizeof out->why, "NVML has no device at PCI bus id '%.40s'", pci_bus_id ? pci_bus_id : "");
+        return;
+    }
+    out->curr_gen = nvml_uint(lib, "nvmlDeviceGetCurrPcieLinkGeneration", dev);
+    out->curr_width = nvml_uint(lib, "nvmlDeviceGetCurrPcieLinkWidth", dev);
+    out->max_gen = nvml_uint(lib, "nvmlDeviceGetMaxPcieLinkGeneration", dev);
+    out->max_width = nvml_uint(lib, "nvmlDeviceGetMaxPcieLinkWidth", dev);
+    out->gpu_max_gen = nvml_uint(lib, "nvmlDeviceGetGpuMaxPcieLinkGeneration", dev);
+    int (*state)(nvml_device, unsigned, int *) =
+        (int (*)(nvml_device, unsigned, int *))dlsym(lib, "nvmlDeviceGetNvLinkState");
+    if (state) {
+        int active = 0, any = 0;
+        for (unsigned l = 0; l < GP_NVML_NVLINK_MAX_LINKS; l++) {
+            int on = 0; /* nvmlEnableState_t: 1 enabled */
+            if (state(dev, l, &on) == NVML_SUCCESS) {
+                any = 1;
+                active += on == 1;
+            }
+        }
+        out->nvlink_active = any ? active : 0;
+    }
+    out->available = out->curr_gen > 0 && out->curr_width > 0;
+    if (!out->available)
+        snprintf(out->why, sizeof out->why, "NVML gave no current PCIe generation and width");
+#else
+    (void)pci_bus_id;
+    snprintf(out->why, sizeof out->why, "NVML is read on Linux only");
+#endif
+}
+
+/* nvmlGpuTopologyLevel_t, nearest first. */
+static const char *topology_name(int level)
+{
+    switch (level) {
+    case 0: return "same board";
+    case 10: return "one PCIe switch";
+    case 20: return "several PCIe switches";
+    case 30: return "one host bridge";
+    case 40: return "one NUMA node (host bridges)";
+    case 50: return "across CPU sockets";
+    default: return "";
+    }
+}
+
+void gp_smi_read_pair(const char *vendor, const char *bus_a, const char *bus_b, gp_smi_pair *out)
+{
+    memset(out, 0, sizeof *out);
+    out->nvlink = -1;
+#if defined(__unix__)
+    void *lib = NULL;
+    nvml_device a, b;
+    if (!vendor || strcmp(vendor, "NVIDIA") != 0 || !nvml_handle(bus_a, &lib, &a) || !nvml_handle(bus_b, &lib, &b))
+        return;
+    out->available = 1;
+    /* NVML_P2P_CAPS_INDEX_NVLINK = 2; NVML_P2P_STATUS_OK = 0. */
+    int (*p2p)(nvml_device, nvml_device, int, int *) =
+        (int (*)(nvml_device, nvml_device, int, int *))dlsym(lib, "nvmlDeviceGetP2PStatus");
+    int status;
+    if (p2p && p2p(a, b, 2, &status) == NVML_SUCCESS)
+        out->nvlink = status == 0;
+    int (*anc)(nvml_device, nvml_device, int *) =
+        (int (*)(nvml_device, nvml_device, int *))dlsym(lib, "nvmlDeviceGetTopologyCommonAncestor");
+    int level;
+    if (anc && anc(a, b, &level) == NVML_SUCCESS)
+        snprintf(out->topology, sizeof out->topology, "%s", topology_name(level));
+#else
+    (void)vendor, (void)bus_a, (void)bus_b;
+#endif
+}
