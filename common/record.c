@@ -26,6 +26,11 @@ void gp_record_free(gp_record *r)
     r->nseries = 0;
 }
 
+int gp_unit_per_cycle(const char *unit)
+{
+    return unit && strstr(unit, "/cycle") != NULL;
+}
+
 gp_value *gp_record_value(gp_record *r, const char *key, double value, const char *unit,
                           double spread, const char *method)
 {
@@ -41,6 +46,7 @@ gp_value *gp_record_value(gp_record *r, const char *key, double value, const cha
     v->spread_between = -1;
     v->range_lo = v->range_hi = NAN;
     v->detected = isfinite(value);
+    v->clock_converted = gp_unit_per_cycle(unit);
     return v;
 }
 
@@ -96,6 +102,8 @@ int gp_binomial_interval(double p, double n, double *lo, double *hi)
 gp_value *gp_record_ns_of_cycles(gp_record *r, const char *key, double cycles, double spread, double clock_mhz)
 {
     gp_value *v = gp_record_value(r, key, 1e3 * cycles / clock_mhz, "ns", spread, "latency cycles / measured clock");
+    if (v)
+        v->clock_converted = 1;
     if (!v || !v->detected || !(clock_mhz > 0))
         return v;
     const gp_clock_reading *c = &r->clock_before;
@@ -325,6 +333,8 @@ int gp_record_from_json(const gp_json *j, gp_record *r, int *dropped, const char
         }
         gv->detected = gp_json_bool_of(v, "detected", isfinite(gv->value)) && isfinite(gv->value);
         gv->unstable = gp_json_bool_of(v, "unstable", 0);
+        /* older records: a rate per cycle is the one kind they converted */
+        gv->clock_converted = gp_json_bool_of(v, "clock_converted", gp_unit_per_cycle(gv->unit));
         copy_str(gv->method, sizeof gv->method, gp_json_str_of(v, "method", ""));
         copy_str(gv->note, sizeof gv->note, gp_json_str_of(v, "note", ""));
     }
@@ -380,7 +390,7 @@ gp_status gp_record_check_json(const gp_json *j, const char *file)
                 return gp_fail(GP_ERR_USAGE, "%s: key '%.63s': \"%s\" is %s, not a string", file, k, strings[m],
                                json_type_name(x));
         }
-        static const char *const bools[] = {"detected", "unstable"};
+        static const char *const bools[] = {"detected", "unstable", "clock_converted"};
         for (size_t m = 0; m < sizeof bools / sizeof bools[0]; m++) {
             const gp_json *x = gp_json_get(v, bools[m]);
             if (x && x->type != GP_JSON_BOOL)
@@ -486,8 +496,8 @@ static gp_status write_json(const gp_record *r, const char *path)
                 json_str(f, v->range_method);
             }
         }
-        fprintf(f, ", \"detected\": %s, \"unstable\": %s, \"method\": ", v->detected ? "true" : "false",
-                v->unstable ? "true" : "false");
+        fprintf(f, ", \"detected\": %s, \"unstable\": %s, \"clock_converted\": %s, \"method\": ",
+                v->detected ? "true" : "false", v->unstable ? "true" : "false", v->clock_converted ? "true" : "false");
         json_str(f, v->method);
         fprintf(f, ", \"note\": ");
         json_str(f, v->note);
