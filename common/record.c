@@ -69,6 +69,33 @@ void gp_value_between(gp_value *v, const double *per_launch, int n)
         v->unstable = 1;
 }
 
+void gp_value_points(gp_value *v, const double *per_point, int n)
+{
+    if (!v || !v->detected || !per_point || n < 2 || n > 64)
+        return;
+    double s[64];
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        if (isfinite(per_point[i]))
+            s[k++] = per_point[i];
+    if (k < 2)
+        return;
+    v->value = gp_stats_median(s, (size_t)k);
+    gp_value_between(v, s, k);
+}
+
+gp_status gp_record_require_between(const gp_record *r, const char *const *keys, int n)
+{
+    for (int i = 0; i < n; i++) {
+        const gp_value *v = gp_record_find(r, keys[i]);
+        if (v && v->detected && !(v->spread_between >= 0))
+            return gp_fail(GP_ERR_CHECK, "%s: %s has no between-launch spread (its points over the run were not all "
+                                         "measured)",
+                           r->probe, keys[i]);
+    }
+    return gp_ok();
+}
+
 void gp_value_range(gp_value *v, double lo, double hi)
 {
     if (!v || !isfinite(lo) || !isfinite(hi) || lo > hi)

@@ -102,6 +102,19 @@ gp_value *gp_record_value(gp_record *r, const char *key, double value, const cha
  * spread is (max - min) / |median|), and mark v unstable when that spread
  * exceeds GP_BETWEEN_UNSTABLE; no-op for v NULL or n < 2. */
 void gp_value_between(gp_value *v, const double *per_launch, int n);
+/* v measured at n points spread over the probe's run, each in fresh
+ * launches (per_point[0..n), one of them the measurement v was recorded
+ * from): v's value becomes their median (of the finite ones) and its
+ * between-launch spread theirs (gp_value_between).  A median of launches
+ * apart in time reproduces better than any one of them, and their spread
+ * holds what drifts over a run (clock, temperature), which one launch's
+ * repeats share.  No-op for v NULL or not detected, or fewer than 2
+ * finite points. */
+void gp_value_points(gp_value *v, const double *per_point, int n);
+/* A probe's check that the record carries what it promises: every key of
+ * keys[0..n) that is detected has a between-launch spread.  GP_ERR_CHECK
+ * naming the probe and the first key without one. */
+gp_status gp_record_require_between(const gp_record *r, const char *const *keys, int n);
 /* Record v as a range [lo, hi] (a near-tie, not an arg-max). */
 void gp_value_range(gp_value *v, double lo, double hi);
 /* Record v's uncertainty as an interval [lo, hi] with how it was derived

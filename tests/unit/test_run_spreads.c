@@ -9,9 +9,11 @@
 #include <string.h>
 
 #include "cache_latency_analysis.h"
+#include "divergence_analysis.h"
 #include "gp_test.h"
 #include "gp_test_record.h"
 #include "json_read.h"
+#include "probe.h"
 #include "record.h"
 #include "run_compare.h"
 
@@ -422,5 +424,115 @@ GP_TEST(spreads_clock_converted_marks_and_survives_json)
     gp_status st = gp_record_check_json(&j, "atomics.json");
     gp_json_free(&j);
     GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "a_per_cycle") && strstr(st.msg, "clock_converted"));
+    return 0;
+}
+
+/* ---- between-launch spreads of the three values that differed in the H200
+ * package compare (docs/reports/h200/package-compare.md) ---- */
+
+/* The committed H200 record of `probe` (docs/reports/h200), read back. */
+static int h200_record(const char *probe, gp_record *r)
+{
+    char rel[128], path[1024];
+    snprintf(rel, sizeof rel, "docs/reports/h200/%s.json", probe);
+    if (!gp_test_source_path(path, sizeof path, rel))
+        return 0;
+    gp_json j;
+    if (gp_json_read_file(path, &j).code != GP_OK)
+        return 0;
+    const char *why = NULL;
+    int ok = gp_record_from_json(&j, r, NULL, &why);
+    gp_json_free(&j);
+    return ok;
+}
+
+/* The device the H200 records were measured on, as the checks read it. */
+static gp_device_info h200_dev(const gp_record *r)
+{
+    gp_device_info dev = r->dev;
+    dev.max_threads_per_block = 1024;
+    dev.max_threads_per_cu = 2048;
+    dev.l2_bytes = 60u * 1024 * 1024;
+    return dev;
+}
+
+static gp_status probe_check(const char *probe, const gp_record *r)
+{
+    const gp_probe *p = gp_probe_find(probe);
+    gp_device_info dev = h200_dev(r);
+    return p && p->check ? p->check(r, &dev) : gp_fail(GP_ERR_USAGE, "no probe %s", probe);
+}
+
+/* The probe's check refuses the committed record (measured before the
+ * points existed) naming `key`; with the key's points applied the way the
+ * probe applies them, the record passes through JSON with the value the
+ * points' median and their spread as spread_between. */
+static int points_required(const char *probe, const char *key, const double per[3], double median)
+{
+    static gp_record r;
+    GP_CHECK(h200_record(probe, &r));
+    gp_status st = probe_check(probe, &r);
+    GP_CHECK(st.code == GP_ERR_CHECK && strstr(st.msg, "between-launch"));
+    /* every key the check names, measured at three points; `key` among them */
+    int named = 0;
+    for (int guard = 0; guard < 8 && st.code == GP_ERR_CHECK && strstr(st.msg, "between-launch"); guard++) {
+        const char *at = strstr(st.msg, ": ");
+        GP_CHECK(at);
+        char k[64];
+        GP_CHECK(sscanf(at + 2, "%63s", k) == 1);
+        named |= !strcmp(k, key);
+        gp_value *v = (gp_value *)gp_record_find(&r, k);
+        GP_CHECK(v && v->detected);
+        double mine[3];
+        for (int i = 0; i < 3; i++)
+            mine[i] = !strcmp(k, key) ? per[i] : v->value;
+        gp_value_points(v, mine, 3);
+        st = probe_check(probe, &r);
+    }
+    GP_CHECK(st.code == GP_OK && named);
+    char dir[] = "/tmp/gp_unit_pointsXXXXXX", path[300];
+    GP_CHECK(mkdtemp(dir) != NULL);
+    GP_CHECK(gp_test_record_round_trip(&r, dir, path, sizeof path));
+    const gp_value *v = gp_record_find(&r, key);
+    GP_CHECK(v && v->detected);
+    GP_CHECK_NEAR(v->value, median, 1e-9);
+    double lo = fmin(per[0], fmin(per[1], per[2])), hi = fmax(per[0], fmax(per[1], per[2]));
+    GP_CHECK_NEAR(v->spread_between, (hi - lo) / median, 1e-8);
+    GP_CHECK(probe_check(probe, &r).code == GP_OK);
+    gp_record_free(&r);
+    return 0;
+}
+
+GP_TEST(spreads_points_divergence_serialized_fraction)
+{
+    /* the package compare's two values and the repeat run's, as three points */
+    const double per[3] = {0.995318, 0.990195, 0.997665};
+    GP_CHECK(points_required("divergence", "divergence_serialized_fraction", per, 0.995318) == 0);
+    /* the fraction itself: (one lane - uniform) / all-B, none without positive times */
+    GP_CHECK_NEAR(gp_divergence_serialized_fraction(19.78, 9.94, 9.93), 0.990936556, 1e-9);
+    GP_CHECK(isnan(gp_divergence_serialized_fraction(19.78, 0, 9.93)));
+    GP_CHECK(isnan(gp_divergence_serialized_fraction(NAN, 9.94, 9.93)));
+    return 0;
+}
+
+GP_TEST(spreads_points_fma_loop_nounroll)
+{
+    const double per[3] = {23.9249, 24.1679, 23.745};
+    GP_CHECK(points_required("fma_throughput", "loop_nounroll_fma_per_cycle_per_cu", per, 23.9249) == 0);
+    return 0;
+}
+
+GP_TEST(spreads_points_vendor_copy)
+{
+    const double per[3] = {4235.07, 4195.62, 4253.59};
+    GP_CHECK(points_required("memory_bandwidth", "vendor_copy_gbs", per, 4235.07) == 0);
+    /* a value that was not detected is left alone */
+    static gp_record r;
+    gp_record_init(&r, "memory_bandwidth", NULL);
+    gp_value *none = gp_record_none(&r, "vendor_copy_gbs", "GB/s", "the pool is too small for a DRAM-sized copy");
+    gp_value_points(none, per, 3);
+    GP_CHECK(!none->detected && none->spread_between < 0);
+    GP_CHECK(gp_record_require_between(&r, (const char *const[]){"vendor_copy_gbs"}, 1).code == GP_OK);
+    gp_record_free(&r);
     return 0;
 }
