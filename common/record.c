@@ -50,19 +50,30 @@ gp_value *gp_record_value(gp_record *r, const char *key, double value, const cha
     return v;
 }
 
+/* The finite values of x[0..n) sorted into s (room for 64); their count, 0
+ * for n outside 2..64. */
+static int finite_sorted(const double *x, int n, double s[64])
+{
+    int k = 0;
+    for (int i = 0; x && n >= 2 && n <= 64 && i < n; i++)
+        if (isfinite(x[i]))
+            s[k++] = x[i];
+    gp_stats_sort(s, (size_t)k);
+    return k;
+}
+
+static double sorted_median(const double *s, int k)
+{
+    return k % 2 ? s[k / 2] : 0.5 * (s[k / 2 - 1] + s[k / 2]);
+}
+
 void gp_value_between(gp_value *v, const double *per_launch, int n)
 {
-    if (!v || !per_launch || n < 2 || n > 64)
-        return;
     double s[64];
-    int k = 0;
-    for (int i = 0; i < n; i++)
-        if (isfinite(per_launch[i]))
-            s[k++] = per_launch[i];
-    if (k < 2)
+    int k = finite_sorted(per_launch, n, s);
+    if (!v || k < 2)
         return;
-    gp_stats_sort(s, (size_t)k);
-    double med = k % 2 ? s[k / 2] : 0.5 * (s[k / 2 - 1] + s[k / 2]);
+    double med = sorted_median(s, k);
     if (med != 0)
         v->spread_between = (s[k - 1] - s[0]) / fabs(med);
     if (v->spread_between > GP_BETWEEN_UNSTABLE)
@@ -71,16 +82,11 @@ void gp_value_between(gp_value *v, const double *per_launch, int n)
 
 void gp_value_points(gp_value *v, const double *per_point, int n)
 {
-    if (!v || !v->detected || !per_point || n < 2 || n > 64)
-        return;
     double s[64];
-    int k = 0;
-    for (int i = 0; i < n; i++)
-        if (isfinite(per_point[i]))
-            s[k++] = per_point[i];
-    if (k < 2)
+    int k = finite_sorted(per_point, n, s);
+    if (!v || !v->detected || k < 2)
         return;
-    v->value = gp_stats_median(s, (size_t)k);
+    v->value = sorted_median(s, k);
     gp_value_between(v, s, k);
 }
 
