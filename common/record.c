@@ -26,6 +26,11 @@ void gp_record_free(gp_record *r)
     r->nseries = 0;
 }
 
+int gp_unit_per_cycle(const char *unit)
+{
+    return unit && strstr(unit, "/cycle") != NULL;
+}
+
 gp_value *gp_record_value(gp_record *r, const char *key, double value, const char *unit,
                           double spread, const char *method)
 {
@@ -41,26 +46,60 @@ gp_value *gp_record_value(gp_record *r, const char *key, double value, const cha
     v->spread_between = -1;
     v->range_lo = v->range_hi = NAN;
     v->detected = isfinite(value);
+    v->clock_converted = gp_unit_per_cycle(unit);
     return v;
+}
+
+/* The finite values of x[0..n) sorted into s (room for 64); their count, 0
+ * for n outside 2..64. */
+static int finite_sorted(const double *x, int n, double s[64])
+{
+    int k = 0;
+    for (int i = 0; x && n >= 2 && n <= 64 && i < n; i++)
+        if (isfinite(x[i]))
+            s[k++] = x[i];
+    gp_stats_sort(s, (size_t)k);
+    return k;
+}
+
+static double sorted_median(const double *s, int k)
+{
+    return k % 2 ? s[k / 2] : 0.5 * (s[k / 2 - 1] + s[k / 2]);
 }
 
 void gp_value_between(gp_value *v, const double *per_launch, int n)
 {
-    if (!v || !per_launch || n < 2 || n > 64)
-        return;
     double s[64];
-    int k = 0;
-    for (int i = 0; i < n; i++)
-        if (isfinite(per_launch[i]))
-            s[k++] = per_launch[i];
-    if (k < 2)
+    int k = finite_sorted(per_launch, n, s);
+    if (!v || k < 2)
         return;
-    gp_stats_sort(s, (size_t)k);
-    double med = k % 2 ? s[k / 2] : 0.5 * (s[k / 2 - 1] + s[k / 2]);
+    double med = sorted_median(s, k);
     if (med != 0)
         v->spread_between = (s[k - 1] - s[0]) / fabs(med);
     if (v->spread_between > GP_BETWEEN_UNSTABLE)
         v->unstable = 1;
+}
+
+void gp_value_points(gp_value *v, const double *per_point, int n)
+{
+    double s[64];
+    int k = finite_sorted(per_point, n, s);
+    if (!v || !v->detected || k < 2)
+        return;
+    v->value = sorted_median(s, k);
+    gp_value_between(v, s, k);
+}
+
+gp_status gp_record_require_between(const gp_record *r, const char *const *keys, int n)
+{
+    for (int i = 0; i < n; i++) {
+        const gp_value *v = gp_record_find(r, keys[i]);
+        if (v && v->detected && !(v->spread_between >= 0))
+            return gp_fail(GP_ERR_CHECK, "%s: %s has no between-launch spread (its points over the run were not all "
+                                         "measured)",
+                           r->probe, keys[i]);
+    }
+    return gp_ok();
 }
 
 void gp_value_range(gp_value *v, double lo, double hi)
@@ -96,6 +135,8 @@ int gp_binomial_interval(double p, double n, double *lo, double *hi)
 gp_value *gp_record_ns_of_cycles(gp_record *r, const char *key, double cycles, double spread, double clock_mhz)
 {
     gp_value *v = gp_record_value(r, key, 1e3 * cycles / clock_mhz, "ns", spread, "latency cycles / measured clock");
+    if (v)
+        v->clock_converted = 1;
     if (!v || !v->detected || !(clock_mhz > 0))
         return v;
     const gp_clock_reading *c = &r->clock_before;
@@ -327,6 +368,8 @@ int gp_record_from_json(const gp_json *j, gp_record *r, int *dropped, const char
         }
         gv->detected = gp_json_bool_of(v, "detected", isfinite(gv->value)) && isfinite(gv->value);
         gv->unstable = gp_json_bool_of(v, "unstable", 0);
+        /* older records: a rate per cycle is the one kind they converted */
+        gv->clock_converted = gp_json_bool_of(v, "clock_converted", gp_unit_per_cycle(gv->unit));
         copy_str(gv->method, sizeof gv->method, gp_json_str_of(v, "method", ""));
         copy_str(gv->note, sizeof gv->note, gp_json_str_of(v, "note", ""));
     }
@@ -382,7 +425,7 @@ gp_status gp_record_check_json(const gp_json *j, const char *file)
                 return gp_fail(GP_ERR_USAGE, "%s: key '%.63s': \"%s\" is %s, not a string", file, k, strings[m],
                                json_type_name(x));
         }
-        static const char *const bools[] = {"detected", "unstable"};
+        static const char *const bools[] = {"detected", "unstable", "clock_converted"};
         for (size_t m = 0; m < sizeof bools / sizeof bools[0]; m++) {
             const gp_json *x = gp_json_get(v, bools[m]);
             if (x && x->type != GP_JSON_BOOL)
@@ -493,8 +536,8 @@ static gp_status write_json(const gp_record *r, const char *path)
                 json_str(f, v->range_method);
             }
         }
-        fprintf(f, ", \"detected\": %s, \"unstable\": %s, \"method\": ", v->detected ? "true" : "false",
-                v->unstable ? "true" : "false");
+        fprintf(f, ", \"detected\": %s, \"unstable\": %s, \"clock_converted\": %s, \"method\": ",
+                v->detected ? "true" : "false", v->unstable ? "true" : "false", v->clock_converted ? "true" : "false");
         json_str(f, v->method);
         fprintf(f, ", \"note\": ");
         json_str(f, v->note);

@@ -25,6 +25,15 @@ typedef struct gp_value {
      * (max-min)/median of the per-launch values; <0 not measured.  It catches
      * what one launch's samples share (placement, a clock state) */
     double spread_between;
+    /* the value went through the core clock the probe measured before it ran
+     * (probe.h's clock_mhz): a rate per cycle from an event time, a fraction
+     * of a per-cycle peak, a time in ns from cycles.  A clock that moved
+     * during the probe makes it uncertain, which `compare` reports
+     * (GP_NOISE_CLOCK).  Set by gp_record_value from the unit
+     * (gp_unit_per_cycle) and by gp_record_ns_of_cycles; a probe sets it for
+     * other units.  JSON "clock_converted"; a record written before the
+     * member existed is read by the unit. */
+    int clock_converted;
     /* a near-tie recorded as a range (every candidate within the plateau's
      * spread, e.g. block sizes 256..768): range_lo <= value <= range_hi
      * when has_range; a point otherwise */
@@ -73,7 +82,13 @@ typedef struct gp_record {
 void gp_record_init(gp_record *r, const char *probe, const gp_device_info *dev);
 void gp_record_free(gp_record *r);
 
-/* Add a measured value; spread < 0 means unknown.  Returns the slot or NULL when full. */
+/* 1 when `unit` is a rate per cycle ("op/cycle", "FMA/cycle",
+ * "ops/cycle/CU"): every such value in this suite is a count over an event
+ * time divided by the measured clock.  "cycles" alone (a latency read from
+ * the in-kernel cycle counter) is not. */
+int gp_unit_per_cycle(const char *unit);
+/* Add a measured value; spread < 0 means unknown.  Returns the slot or NULL when full.
+ * clock_converted starts as gp_unit_per_cycle(unit). */
 gp_value *gp_record_value(gp_record *r, const char *key, double value, const char *unit,
                           double spread, const char *method);
 /* How many fresh launches a probe repeats a run-to-run-sensitive value in
@@ -87,6 +102,19 @@ gp_value *gp_record_value(gp_record *r, const char *key, double value, const cha
  * spread is (max - min) / |median|), and mark v unstable when that spread
  * exceeds GP_BETWEEN_UNSTABLE; no-op for v NULL or n < 2. */
 void gp_value_between(gp_value *v, const double *per_launch, int n);
+/* v measured at n points spread over the probe's run, each in fresh
+ * launches (per_point[0..n), one of them the measurement v was recorded
+ * from): v's value becomes their median (of the finite ones) and its
+ * between-launch spread theirs (gp_value_between).  A median of launches
+ * apart in time reproduces better than any one of them, and their spread
+ * holds what drifts over a run (clock, temperature), which one launch's
+ * repeats share.  No-op for v NULL or not detected, or fewer than 2
+ * finite points. */
+void gp_value_points(gp_value *v, const double *per_point, int n);
+/* A probe's check that the record carries what it promises: every key of
+ * keys[0..n) that is detected has a between-launch spread.  GP_ERR_CHECK
+ * naming the probe and the first key without one. */
+gp_status gp_record_require_between(const gp_record *r, const char *const *keys, int n);
 /* Record v as a range [lo, hi] (a near-tie, not an arg-max). */
 void gp_value_range(gp_value *v, double lo, double hi);
 /* Record v's uncertainty as an interval [lo, hi] with how it was derived

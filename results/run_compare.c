@@ -80,6 +80,7 @@ void gp_cmp_value(const char *probe, const gp_value *a, const gp_value *b, doubl
         out->hi_a = a->has_range ? a->range_hi : a->value;
         out->range |= a->has_range;
         out->unstable_a = run_says_unstable(a);
+        out->clock_converted |= a->clock_converted;
     }
     if (b) {
         out->in_b = 1;
@@ -90,6 +91,7 @@ void gp_cmp_value(const char *probe, const gp_value *a, const gp_value *b, doubl
         out->hi_b = b->has_range ? b->range_hi : b->value;
         out->range |= b->has_range;
         out->unstable_b = run_says_unstable(b);
+        out->clock_converted |= b->clock_converted;
         if (!a)
             snprintf(out->unit, sizeof out->unit, "%s", b->unit);
     }
@@ -151,6 +153,21 @@ void gp_cmp_value(const char *probe, const gp_value *a, const gp_value *b, doubl
         out->verdict = GP_CMP_UNSTABLE;
     else
         out->verdict = agrees ? GP_CMP_AGREES : GP_CMP_DIFFERS;
+}
+
+void gp_cmp_clock_rule(gp_cmp_row *row, const gp_record *ra, const gp_record *rb)
+{
+    if (row->verdict != GP_CMP_DIFFERS || !row->clock_converted)
+        return;
+    const gp_record *moved = ra && ra->clock_moved ? ra : rb && rb->clock_moved ? rb : NULL;
+    if (!moved)
+        return;
+    const char *which = moved == ra ? (rb && rb->clock_moved ? "A and B" : "A") : "B";
+    row->verdict = GP_CMP_UNSTABLE;
+    snprintf(row->why, sizeof row->why,
+             "the clock moved during the probe in run %s (%.0f -> %.0f MHz) and this value is converted "
+             "through the clock measured before it",
+             which, moved->clock_before.measured_mhz, moved->clock_after.measured_mhz);
 }
 
 const char *gp_cmp_verdict_name(gp_cmp_verdict v)
@@ -423,9 +440,11 @@ gp_status gp_cmp_runs_only(const gp_cmp_run *A, const gp_cmp_run *B, double floo
         res->probes_common++;
         note_record(res, ra, "A");
         note_record(res, rb, "B");
-        for (int v = 0; v < ra->nvalues; v++)
-            gp_cmp_value(ra->probe, &ra->values[v], gp_record_find(rb, ra->values[v].key), res->floor,
-                         &res->rows[res->nrows++]);
+        for (int v = 0; v < ra->nvalues; v++) {
+            gp_cmp_row *row = &res->rows[res->nrows++];
+            gp_cmp_value(ra->probe, &ra->values[v], gp_record_find(rb, ra->values[v].key), res->floor, row);
+            gp_cmp_clock_rule(row, ra, rb);
+        }
         for (int v = 0; v < rb->nvalues; v++)
             if (!gp_record_find(ra, rb->values[v].key))
                 gp_cmp_value(ra->probe, NULL, &rb->values[v], res->floor, &res->rows[res->nrows++]);
@@ -561,7 +580,8 @@ void gp_cmp_write_md(FILE *f, const gp_cmp_result *res)
                     "difference is (B - A) / |A|; counts and sizes without a spread must be equal (\"exact\"); a "
                     "value with a range (a near-tie, or a model's uncertainty interval) agrees when the ranges "
                     "overlap; a value either run flagged unstable, or whose fresh launches spread by more than "
-                    "%.3g%%, is reported, not failed.",
+                    "%.3g%%, is reported, not failed; so is a value converted through the measured clock "
+                    "(per cycle, or ns from cycles) beyond its band, when the clock moved during its probe.",
                  100 * res->floor, 100 * GP_BETWEEN_UNSTABLE);
     gp_doc_item_end(d);
     gp_doc_list_end(d);
@@ -619,8 +639,8 @@ void gp_cmp_write_md(FILE *f, const gp_cmp_result *res)
             if (!shown++) {
                 gp_doc_para(d, NULL,
                             pass == 0 ? "Differ:"
-                                      : "Unstable in a run (the probe flagged it, or its fresh launches spread "
-                                        "beyond the limit):");
+                                      : "Unstable in a run (the probe flagged it, its fresh launches spread "
+                                        "beyond the limit, or the clock it was converted with moved):");
                 gp_doc_list_begin(d);
             }
             diff_text(dt, sizeof dt, r);
@@ -633,6 +653,8 @@ void gp_cmp_write_md(FILE *f, const gp_cmp_result *res)
                 gp_doc_textf(d, "not detected in run %s", r->verdict == GP_CMP_NONE_IN_A ? "A" : "B");
             else
                 gp_doc_textf(d, "%s, band %s", dt, bt);
+            if (r->why[0])
+                gp_doc_textf(d, "; %s", r->why);
             gp_doc_item_end(d);
         }
         if (shown)
@@ -656,7 +678,7 @@ void gp_cmp_write_md(FILE *f, const gp_cmp_result *res)
         band_text(bt, sizeof bt, r);
         gp_doc_cell(d, "num", GP_DOC_PLAIN, dt);
         gp_doc_cell(d, "num", GP_DOC_PLAIN, bt);
-        gp_doc_cell(d, NULL, GP_DOC_PLAIN, gp_cmp_verdict_name(r->verdict));
+        gp_doc_cell(d, NULL, GP_DOC_PLAIN, r->why[0] ? "unstable (clock moved)" : gp_cmp_verdict_name(r->verdict));
         gp_doc_row_end(d);
     }
     gp_doc_table_end(d);

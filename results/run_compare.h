@@ -16,6 +16,13 @@
  *     GP_BETWEEN_UNSTABLE (10 %) in either: "unstable (warned)", counted
  *     apart, never a failure (the run already saw it does not reproduce);
  *     d and band still shown;
+ *   - converted through the measured clock (gp_value.clock_converted: a
+ *     rate per cycle, ns from cycles) and beyond its band, in a probe whose
+ *     record in either run says the clock moved during it (GP_NOISE_CLOCK):
+ *     "unstable (clock moved)", with the reason (gp_cmp_clock_rule).  The
+ *     run cannot tell the hardware's change from the clock's.  Values in
+ *     other units stay strict, and a converted value within its band still
+ *     agrees;
  *   - structural values need exact equality: when neither run stores a spread
  *     and the unit is a count of things (bytes, banks, lanes, CUs, registers,
  *     threads, waves, ... see gp_cmp_structural_unit) or both values are
@@ -83,6 +90,9 @@ typedef struct gp_cmp_row {
                               * the ranges (a point is a range of one) overlap */
     double lo_a, hi_a, lo_b, hi_b;
     int unstable_a, unstable_b;
+    int clock_converted;     /* either run's value went through the measured clock */
+    char why[200];           /* why a value is unstable, when the run did not flag
+                              * it itself (the clock rule); "" otherwise */
     int exact;               /* structural: exact equality required */
     int absolute;            /* diff is B - A (near-zero fraction), not relative */
     double diff;             /* (B-A)/|A|, or B-A when absolute; NAN when not compared;
@@ -97,6 +107,11 @@ int gp_cmp_structural_unit(const char *unit);
 /* Compare value `a` of run A with `b` of run B (either may be NULL: key
  * absent).  floor: the smallest band (GP_CMP_DEFAULT_FLOOR). */
 void gp_cmp_value(const char *probe, const gp_value *a, const gp_value *b, double floor, gp_cmp_row *out);
+/* The clock rule on a row gp_cmp_value filled from records ra and rb (either
+ * may be NULL): a clock-converted value that differs, where either record
+ * has clock_moved, becomes GP_CMP_UNSTABLE with row->why naming the run and
+ * its clock readings.  Anything else is left as it is. */
+void gp_cmp_clock_rule(gp_cmp_row *row, const gp_record *ra, const gp_record *rb);
 const char *gp_cmp_verdict_name(gp_cmp_verdict v);
 /* Counts towards the summary: agrees/differs/unstable (none in A/B differ). */
 int gp_cmp_counts_as_differs(gp_cmp_verdict v);

@@ -9,6 +9,13 @@ double gp_divergence_ratio(double time, double reference)
     return time / reference;
 }
 
+double gp_divergence_serialized_fraction(double one_lane, double uniform, double all_b)
+{
+    if (!(uniform > 0) || !(all_b > 0) || !isfinite(uniform) || !isfinite(all_b) || !isfinite(one_lane))
+        return NAN;
+    return (one_lane - uniform) / all_b;
+}
+
 gp_divergence_wave gp_divergence_wave_from_groups(const double *group, const double *time, size_t n,
                                                   double uniform_time, double tol)
 {

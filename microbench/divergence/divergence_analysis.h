@@ -28,6 +28,11 @@ gp_divergence_wave gp_divergence_wave_from_groups(const double *group, const dou
 /* time / reference, NaN unless both are finite and positive. */
 double gp_divergence_ratio(double time, double reference);
 
+/* The share of path B's time that one divergent lane per wave adds:
+ * (one_lane - uniform) / all_b, 1 when the wave runs both paths in turn.
+ * NaN unless the three times are finite and uniform and all_b positive. */
+double gp_divergence_serialized_fraction(double one_lane, double uniform, double all_b);
+
 /* The probe's parameter (shared with the tests on recorded series): a group
  * time within this fraction of the uniform time counts as "no slowdown". */
 #define GP_DIVERGENCE_GROUP_TOL 0.10

@@ -9,9 +9,11 @@
 #include <string.h>
 
 #include "cache_latency_analysis.h"
+#include "divergence_analysis.h"
 #include "gp_test.h"
 #include "gp_test_record.h"
 #include "json_read.h"
+#include "probe.h"
 #include "record.h"
 #include "run_compare.h"
 
@@ -288,5 +290,249 @@ GP_TEST(spreads_interval_never_narrows_the_band)
     gp_value *c = gp_record_ns_of_cycles(&rb, "latency_ns", 101.0, 1e-4, 1980);
     GP_CHECK(judge(a, c, &row) == GP_CMP_DIFFERS && row.band_src == GP_CMP_BAND_RANGE);
     gp_record_free(&ra), gp_record_free(&rb);
+    return 0;
+}
+
+/* ---- the clock rule (issue 15; docs/reports/h100/repeat-runs-session5.md) ---- */
+
+static const gp_cmp_row *row_of(const gp_cmp_result *res, const char *probe, const char *key)
+{
+    for (int i = 0; i < res->nrows; i++)
+        if (!strcmp(res->rows[i].probe, probe) && !strcmp(res->rows[i].key, key))
+            return &res->rows[i];
+    return NULL;
+}
+
+static int load_h100_pair(gp_cmp_run *a, gp_cmp_run *b)
+{
+    char pa[1024], pb[1024];
+    if (!gp_test_source_path(pa, sizeof pa, "tests/data/h100-clock/run1") ||
+        !gp_test_source_path(pb, sizeof pb, "tests/data/h100-clock/run2"))
+        return 0;
+    if (gp_cmp_load_dir(pa, a).code != GP_OK)
+        return 0;
+    if (gp_cmp_load_dir(pb, b).code != GP_OK) {
+        gp_cmp_run_free(a);
+        return 0;
+    }
+    return 1;
+}
+
+GP_TEST(spreads_clock_moved_per_cycle_values_unstable)
+{
+    /* The session-5 H100 pair: 17 differ, 13 of them the atomics' rates per
+     * cycle, +5.5..8.7 % together while their Gop/s agree within 1.8 %: run
+     * B's atomics converted them at 1844 MHz, and the clock moved during
+     * that probe (1844 -> 1943 MHz). */
+    static gp_cmp_run A, B;
+    GP_CHECK(load_h100_pair(&A, &B));
+    gp_cmp_result res;
+    GP_CHECK(gp_cmp_runs(&A, &B, GP_CMP_DEFAULT_FLOOR, &res).code == GP_OK);
+    GP_CHECK(res.agree == 138);
+    GP_CHECK(res.differ == 4);       /* 17 before the rule */
+    GP_CHECK(res.unstable == 2 + 13);
+    int per_cycle = 0;
+    for (int i = 0; i < res.nrows; i++) {
+        const gp_cmp_row *r = &res.rows[i];
+        if (strcmp(r->probe, "atomics") || !strstr(r->key, "_per_cycle"))
+            continue;
+        per_cycle++;
+        GP_CHECK(r->clock_converted);
+        if (r->verdict == GP_CMP_UNSTABLE)
+            GP_CHECK(strstr(r->why, "clock moved") && strstr(r->why, "run B") && strstr(r->why, "1844 -> 1943"));
+        else /* coalesced int32, +7.86 % within its 8.54 % band, still agrees */
+            GP_CHECK(r->verdict == GP_CMP_AGREES && !strcmp(r->key, "global_atomic_coalesced_per_cycle"));
+    }
+    GP_CHECK(per_cycle == 14);
+    /* the same probe's rates per second are not converted: judged as before */
+    const gp_cmp_row *g = row_of(&res, "atomics", "global_atomic_uncontended_gops");
+    GP_CHECK(g && !g->clock_converted && g->verdict == GP_CMP_AGREES && !g->why[0]);
+    /* GB/s in probes whose clock moved in both runs stay strict */
+    const gp_cmp_row *v = row_of(&res, "memory_bandwidth", "vendor_copy_gbs");
+    GP_CHECK(v && !v->clock_converted && v->verdict == GP_CMP_DIFFERS && !v->why[0]);
+    v = row_of(&res, "memory_bandwidth", "l2_bandwidth_gbs");
+    GP_CHECK(v && v->verdict == GP_CMP_DIFFERS);
+    /* cycles from the in-kernel counter are not converted (cache_latency's clock moved in both runs) */
+    v = row_of(&res, "cache_latency", "l2_latency_cycles");
+    GP_CHECK(v && !v->clock_converted && v->verdict == GP_CMP_AGREES);
+    /* the page says why */
+    char *md = NULL;
+    size_t mdn = 0;
+    FILE *f = open_memstream(&md, &mdn);
+    GP_CHECK(f);
+    gp_cmp_write_md(f, &res);
+    fclose(f);
+    GP_CHECK(strstr(md, "4 differ; 15 unstable"));
+    GP_CHECK(strstr(md, "| atomics | `global_atomic_grid_contended_per_cycle` | 0.688961 op/cycle | 0.740575 op/cycle | "
+                        "+7.49% | 0.5% (floor) | unstable (clock moved) |"));
+    GP_CHECK(strstr(md, "atomics `lds_atomic_uncontended_per_cycle`: +7.65%, band 0.5% (floor); the clock moved"));
+    free(md);
+    gp_cmp_result_free(&res);
+    /* With run B's atomics record not flagged, the per-cycle shift is a
+     * difference again: the rule follows the record's flag, not the size of
+     * the move. */
+    for (int i = 0; i < B.nrecs; i++)
+        if (!strcmp(B.recs[i].probe, "atomics")) {
+            GP_CHECK(B.recs[i].clock_moved);
+            B.recs[i].clock_moved = 0;
+        }
+    GP_CHECK(gp_cmp_runs(&A, &B, GP_CMP_DEFAULT_FLOOR, &res).code == GP_OK);
+    GP_CHECK(res.differ == 17 && res.unstable == 2);
+    gp_cmp_result_free(&res);
+    gp_cmp_run_free(&A), gp_cmp_run_free(&B);
+    return 0;
+}
+
+GP_TEST(spreads_clock_converted_marks_and_survives_json)
+{
+    char dir[] = "/tmp/gp_unit_clockXXXXXX", path[300];
+    GP_CHECK(mkdtemp(dir) != NULL);
+    static gp_record r;
+    gp_record_init(&r, "fma_throughput", NULL);
+    r.clock_before.measured_mhz = 1980;
+    GP_CHECK(gp_record_value(&r, "rate_per_cycle", 1, "op/cycle", -1, "")->clock_converted);
+    GP_CHECK(gp_record_value(&r, "per_cu", 1, "ops/cycle/CU", -1, "")->clock_converted);
+    GP_CHECK(!gp_record_value(&r, "latency_cycles", 30, "cycles", -1, "")->clock_converted);
+    GP_CHECK(!gp_record_value(&r, "rate_gbs", 1, "GB/s", -1, "")->clock_converted);
+    GP_CHECK(gp_record_ns_of_cycles(&r, "latency_ns", 30, -1, 1980)->clock_converted);
+    /* a probe marks other units itself, and may clear a per-cycle one */
+    gp_value *f = gp_record_value(&r, "fp32_peak_fraction", 0.97, "fraction", -1, "");
+    f->clock_converted = 1;
+    gp_value *c = gp_record_value(&r, "counted_per_cycle", 4, "threads/cycle", -1, "in-kernel cycles");
+    c->clock_converted = 0;
+    GP_CHECK(gp_test_record_round_trip(&r, dir, path, sizeof path));
+    GP_CHECK(gp_record_find(&r, "rate_per_cycle")->clock_converted);
+    GP_CHECK(gp_record_find(&r, "latency_ns")->clock_converted);
+    GP_CHECK(gp_record_find(&r, "fp32_peak_fraction")->clock_converted);
+    GP_CHECK(!gp_record_find(&r, "counted_per_cycle")->clock_converted);
+    GP_CHECK(!gp_record_find(&r, "latency_cycles")->clock_converted);
+    gp_record_free(&r);
+    /* a record without the member (older ones) is read by the unit */
+    gp_json j;
+    static const char old[] = "{\"probe\": \"atomics\", \"values\": ["
+                              "{\"key\": \"a_per_cycle\", \"value\": 1, \"unit\": \"op/cycle\"},"
+                              "{\"key\": \"a_gops\", \"value\": 1, \"unit\": \"Gop/s\"}]}";
+    GP_CHECK(gp_json_parse(old, strlen(old), "old", &j).code == GP_OK);
+    const char *why = NULL;
+    GP_CHECK(gp_record_from_json(&j, &r, NULL, &why));
+    GP_CHECK(gp_record_find(&r, "a_per_cycle")->clock_converted && !gp_record_find(&r, "a_gops")->clock_converted);
+    gp_json_free(&j);
+    /* not a boolean: bad input naming the key */
+    static const char bad[] = "{\"probe\": \"atomics\", \"values\": [{\"key\": \"a_per_cycle\", \"value\": 1, "
+                              "\"clock_converted\": \"yes\"}]}";
+    GP_CHECK(gp_json_parse(bad, strlen(bad), "bad", &j).code == GP_OK);
+    gp_status st = gp_record_check_json(&j, "atomics.json");
+    gp_json_free(&j);
+    GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "a_per_cycle") && strstr(st.msg, "clock_converted"));
+    return 0;
+}
+
+/* ---- between-launch spreads of the three values that differed in the H200
+ * package compare (docs/reports/h200/package-compare.md) ---- */
+
+/* The committed H200 record of `probe` (docs/reports/h200), read back. */
+static int h200_record(const char *probe, gp_record *r)
+{
+    char rel[128], path[1024];
+    snprintf(rel, sizeof rel, "docs/reports/h200/%s.json", probe);
+    if (!gp_test_source_path(path, sizeof path, rel))
+        return 0;
+    gp_json j;
+    if (gp_json_read_file(path, &j).code != GP_OK)
+        return 0;
+    const char *why = NULL;
+    int ok = gp_record_from_json(&j, r, NULL, &why);
+    gp_json_free(&j);
+    return ok;
+}
+
+/* The device the H200 records were measured on, as the checks read it. */
+static gp_device_info h200_dev(const gp_record *r)
+{
+    gp_device_info dev = r->dev;
+    dev.max_threads_per_block = 1024;
+    dev.max_threads_per_cu = 2048;
+    dev.l2_bytes = 60u * 1024 * 1024;
+    return dev;
+}
+
+static gp_status probe_check(const char *probe, const gp_record *r)
+{
+    const gp_probe *p = gp_probe_find(probe);
+    gp_device_info dev = h200_dev(r);
+    return p && p->check ? p->check(r, &dev) : gp_fail(GP_ERR_USAGE, "no probe %s", probe);
+}
+
+/* The probe's check refuses the committed record (measured before the
+ * points existed) naming `key`; with the key's points applied the way the
+ * probe applies them, the record passes through JSON with the value the
+ * points' median and their spread as spread_between. */
+static int points_required(const char *probe, const char *key, const double per[3], double median)
+{
+    static gp_record r;
+    GP_CHECK(h200_record(probe, &r));
+    gp_status st = probe_check(probe, &r);
+    GP_CHECK(st.code == GP_ERR_CHECK && strstr(st.msg, "between-launch"));
+    /* every key the check names, measured at three points; `key` among them */
+    int named = 0;
+    for (int guard = 0; guard < 8 && st.code == GP_ERR_CHECK && strstr(st.msg, "between-launch"); guard++) {
+        const char *at = strstr(st.msg, ": ");
+        GP_CHECK(at);
+        char k[64];
+        GP_CHECK(sscanf(at + 2, "%63s", k) == 1);
+        named |= !strcmp(k, key);
+        gp_value *v = (gp_value *)gp_record_find(&r, k);
+        GP_CHECK(v && v->detected);
+        double mine[3];
+        for (int i = 0; i < 3; i++)
+            mine[i] = !strcmp(k, key) ? per[i] : v->value;
+        gp_value_points(v, mine, 3);
+        st = probe_check(probe, &r);
+    }
+    GP_CHECK(st.code == GP_OK && named);
+    char dir[] = "/tmp/gp_unit_pointsXXXXXX", path[300];
+    GP_CHECK(mkdtemp(dir) != NULL);
+    GP_CHECK(gp_test_record_round_trip(&r, dir, path, sizeof path));
+    const gp_value *v = gp_record_find(&r, key);
+    GP_CHECK(v && v->detected);
+    GP_CHECK_NEAR(v->value, median, 1e-9);
+    double lo = fmin(per[0], fmin(per[1], per[2])), hi = fmax(per[0], fmax(per[1], per[2]));
+    GP_CHECK_NEAR(v->spread_between, (hi - lo) / median, 1e-8);
+    GP_CHECK(probe_check(probe, &r).code == GP_OK);
+    gp_record_free(&r);
+    return 0;
+}
+
+GP_TEST(spreads_points_divergence_serialized_fraction)
+{
+    /* the package compare's two values and the repeat run's, as three points */
+    const double per[3] = {0.995318, 0.990195, 0.997665};
+    GP_CHECK(points_required("divergence", "divergence_serialized_fraction", per, 0.995318) == 0);
+    /* the fraction itself: (one lane - uniform) / all-B, none without positive times */
+    GP_CHECK_NEAR(gp_divergence_serialized_fraction(19.78, 9.94, 9.93), 0.990936556, 1e-9);
+    GP_CHECK(isnan(gp_divergence_serialized_fraction(19.78, 0, 9.93)));
+    GP_CHECK(isnan(gp_divergence_serialized_fraction(NAN, 9.94, 9.93)));
+    return 0;
+}
+
+GP_TEST(spreads_points_fma_loop_nounroll)
+{
+    const double per[3] = {23.9249, 24.1679, 23.745};
+    GP_CHECK(points_required("fma_throughput", "loop_nounroll_fma_per_cycle_per_cu", per, 23.9249) == 0);
+    return 0;
+}
+
+GP_TEST(spreads_points_vendor_copy)
+{
+    const double per[3] = {4235.07, 4195.62, 4253.59};
+    GP_CHECK(points_required("memory_bandwidth", "vendor_copy_gbs", per, 4235.07) == 0);
+    /* a value that was not detected is left alone */
+    static gp_record r;
+    gp_record_init(&r, "memory_bandwidth", NULL);
+    gp_value *none = gp_record_none(&r, "vendor_copy_gbs", "GB/s", "the pool is too small for a DRAM-sized copy");
+    gp_value_points(none, per, 3);
+    GP_CHECK(!none->detected && none->spread_between < 0);
+    GP_CHECK(gp_record_require_between(&r, (const char *const[]){"vendor_copy_gbs"}, 1).code == GP_OK);
+    gp_record_free(&r);
     return 0;
 }
