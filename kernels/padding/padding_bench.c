@@ -11,6 +11,10 @@
 
 static const int item_variants[] = {4, 8, 16};
 #define NITEMS (sizeof item_variants / sizeof item_variants[0])
+/* The staged kernel's planes per block in the bench, verify and tune
+ * (docs/kernels/padding.md "Where the last 10 % goes"). */
+static const int plane_variants[] = {16, 32, 64};
+#define NPLANES (sizeof plane_variants / sizeof plane_variants[0])
 
 static gp_status print_params(const gp_table *t, const gp_device_info *dev, FILE *out)
 {
@@ -112,8 +116,19 @@ static gp_status verify(const gp_table *t, const gp_kernel_opts *o)
         for (size_t i = 0; i < ns; i++)
             GP_TRY(verify_one(&shapes[i], &q, &rng, NULL));
     }
+    /* The staged kernel on every shape (planes that do not fit its shared
+     * memory run flat; plane counts not a multiple of P leave a short last
+     * block). */
+    for (size_t k = 0; k < NPLANES; k++) {
+        gp_padding_params q = p;
+        q.planes_per_block = plane_variants[k];
+        q.note[0] = '\0';
+        gp_padding_params_fit(&q, &o->dev);
+        for (size_t i = 0; i < ns; i++)
+            GP_TRY(verify_one(&shapes[i], &q, &rng, NULL));
+    }
     if (o->log)
-        fprintf(o->log, "  items_per_thread 4, 8, 16: exact on every shape\n");
+        fprintf(o->log, "  items_per_thread 4, 8, 16 and staged 16, 32, 64 planes a block: exact on every shape\n");
     return gp_ok();
 }
 
@@ -228,6 +243,36 @@ static gp_status bench_problem(const gp_table *t, const char *label, int with_ba
             fprintf(o->log, "  %s %s: %.4f ms = %.0f GB/s\n", impl, problem, r.summary.median,
                     moved / (r.summary.median * 1e6));
     }
+    /* The staged kernel (the candidate for the last 10 %), each also paired
+     * with the copy. */
+    for (size_t k = 0; k < NPLANES; k++) {
+        gp_padding_params q = p;
+        q.planes_per_block = plane_variants[k];
+        q.note[0] = '\0';
+        gp_padding_params_fit(&q, &o->dev);
+        if (!gp_padding_staged_usable(&q, s, bs->d_in))
+            continue; /* would time the flat kernel again */
+        bctx xq = x;
+        xq.p = &q;
+        char impl[64], qp[160];
+        snprintf(impl, sizeof impl, "gpuprobe variant=staged%d", q.planes_per_block);
+        gp_padding_params_format(&q, qp, sizeof qp);
+        snprintf(what, sizeof what, "timed padding %s (%s)", problem, qp);
+        GP_TRY(time_and_check(bs, &xq, o, what, &r));
+        GP_TRY(gp_bench_add(b, "padding", problem, impl, label, qp, 0, &r, floor_ms, note));
+        const int row = b->nrows - 1;
+        GP_TRY(gp_dev_poison(bs->d_out, no * sizeof(float)));
+        GP_TRY(gp_bench_pair(work_pad, &xq, work_copy, &xq, o->quick, &pp));
+        GP_TRY(gp_rt_copy_to_host(bs->h_out, bs->d_out, no * sizeof(float)));
+        snprintf(what, sizeof what, "padding %s %s after the paired loop", problem, impl);
+        GP_TRY(check_out(bs->h_in, bs->h_out, s, what));
+        GP_TRY(gp_bench_set_pair(b, row, &pp));
+        if (o->log)
+            fprintf(o->log,
+                    "padding %s: %s paired median %.3f of the copy's bandwidth (p10 %.3f, p90 %.3f) (context, "
+                    "variant; %d rounds ABBA)\n",
+                    problem, impl, pp.ratio_s.median, pp.ratio_s.p10, pp.ratio_s.p90, pp.rounds);
+    }
     return gp_ok();
 }
 
@@ -270,7 +315,8 @@ static gp_status bench(const gp_table *t, const char *label, int with_baselines,
 }
 
 /* Tuning sweep: the base table's values, then each items_per_thread at the
- * base block and blocks 256 and 1024 at the base items. */
+ * base block and blocks 256 and 1024 at the base items (all flat), then the
+ * staged kernel at 16, 32, 64 planes a block and the base block. */
 static gp_status candidates(const gp_table *base, const gp_device_info *dev, gp_table *out, int max, int *n)
 {
     (void)dev;
@@ -290,6 +336,15 @@ static gp_status candidates(const gp_table *base, const gp_device_info *dev, gp_
         *c = *base;
         GP_TRY(gp_table_set(c, "kernel.padding", "block", (double)blk, "rule tune_candidate"));
         GP_TRY(gp_table_set(c, "kernel.padding", "items_per_thread", (double)items, "rule tune_candidate"));
+        if (gp_table_find(c, "kernel.padding", "planes_per_block"))
+            GP_TRY(gp_table_set(c, "kernel.padding", "planes_per_block", 0, "rule tune_candidate"));
+        GP_TRY(gp_table_validate(c, "padding candidate"));
+        (*n)++;
+    }
+    for (size_t k = 0; k < NPLANES && *n < max; k++) {
+        gp_table *c = &out[*n];
+        *c = *base;
+        GP_TRY(gp_table_set(c, "kernel.padding", "planes_per_block", plane_variants[k], "rule tune_candidate"));
         GP_TRY(gp_table_validate(c, "padding candidate"));
         (*n)++;
     }
