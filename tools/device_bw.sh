@@ -5,7 +5,7 @@
 #   exp   the standalone experiments (tools/experiments/*_variants.cu, built
 #         with nvcc -arch=native): every variant against the device copy (and
 #         CUB for scan), paired ABBA, outputs checked; ~3 min with the builds
-#   tree  the sm90 build, `gpuprobe verify stencil padding scan` (the 4-wide
+#   tree  (with all: first) the sm90 build (device_build.sh), `gpuprobe verify stencil padding scan` (the 4-wide
 #         stencil kernel's first GPU run), `ctest -L kernels` for the three,
 #         `gpuprobe bench padding stencil scan` (paired verdicts) and a tune
 #         sweep of stencil (does the sweep pick vec 4?); the SASS of the three
@@ -19,10 +19,14 @@ out=${1:?usage: device_bw.sh OUT [exp|tree|all]}
 part=${2:-all}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
-export PATH=/usr/local/cuda/bin:$PATH
-t0=$(date +%s)
-step() { echo "== $* ($(($(date +%s) - t0)) s)" | tee -a "$out/steps.txt"; }
 here=$(pwd)
+nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+if [ "$part" = exp ]; then
+    t0=$(date +%s)
+    step() { echo "== $* ($(($(date +%s) - t0)) s)" | tee -a "$out/steps.txt"; }
+else
+    . "$(dirname "$0")/device_build.sh" # the step logger and the sm90 build ($g)
+fi
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,clocks.mem,power.draw,temperature.gpu --format=csv \
     >"$out/smi.txt" 2>&1
 
@@ -30,7 +34,7 @@ if [ "$part" = exp ] || [ "$part" = all ]; then
     mkdir -p "$out/exp"
     for e in stencil padding scan; do
         step "experiment $e: build"
-        nvcc -O3 -std=c++17 -arch=native -Xptxas -v tools/experiments/${e}_variants.cu -o "$out/exp/$e" \
+        "$nvcc" -O3 -std=c++17 -arch=native -Xptxas -v tools/experiments/${e}_variants.cu -o "$out/exp/$e" \
             >"$out/exp/${e}_build.txt" 2>&1 || { tail -20 "$out/exp/${e}_build.txt"; continue; }
     done
     step "experiment stencil 512^3 and 256^3"
@@ -43,12 +47,7 @@ if [ "$part" = exp ] || [ "$part" = all ]; then
 fi
 
 if [ "$part" = tree ] || [ "$part" = all ]; then
-    step "tree: configure+build (sm90)"
-    if ! { cmake --preset sm90 && cmake --build --preset sm90 -j 16; } >"$out/build.txt" 2>&1; then
-        tail -40 "$out/build.txt"
-        exit 1
-    fi
-    g=$here/build/sm90/app/gpuprobe
+    g=$here/$g
     step verify
     $g verify stencil padding scan >"$out/verify.txt" 2>&1; echo "rc=$?" >>"$out/verify.txt"
     step "ctest -L kernels (stencil padding scan)"

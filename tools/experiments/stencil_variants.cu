@@ -37,8 +37,21 @@
 
 struct Args { int nx, ny, nz, zper; float c0, c1; };
 
+// The z march's step to the next plane, shared by the shared-memory
+// variants: the current plane becomes the one below, the queue moves up one.
+template <typename T, int AHEAD>
+__device__ __forceinline__ void next_plane(T &below, T &cur, T (&qc)[AHEAD], T (&qh)[AHEAD], const T &nc, const T &nh)
+{
+    below = cur;
+    cur = qc[0];
+#pragma unroll
+    for (int k = 0; k + 1 < AHEAD; k++) qc[k] = qc[k + 1], qh[k] = qh[k + 1];
+    qc[AHEAD - 1] = nc;
+    qh[AHEAD - 1] = nh;
+}
+
 // ---- smem: the suite's tiled kernel (kernels/stencil/stencil.hip), verbatim
-// but for names.
+// but for names and the step to the next plane (next_plane).
 template <int AHEAD>
 __global__ void __launch_bounds__(512, 4) smem_k(const float *__restrict__ in, float *__restrict__ out, Args a)
 {
@@ -96,12 +109,7 @@ __global__ void __launch_bounds__(512, 4) smem_k(const float *__restrict__ in, f
             *po = r;
         }
         po += plane;
-        below = cur;
-        cur = qc[0];
-#pragma unroll
-        for (int k = 0; k + 1 < AHEAD; k++) qc[k] = qc[k + 1], qh[k] = qh[k + 1];
-        qc[AHEAD - 1] = nc;
-        qh[AHEAD - 1] = nh;
+        next_plane(below, cur, qc, qh, nc, nh);
     }
 }
 
@@ -190,12 +198,7 @@ __global__ void __launch_bounds__(TX * TY, MINB) smem4_k(const float *__restrict
             *(float4 *)po = make_float4(o[0], o[1], o[2], o[3]);
         }
         po += plane;
-        below = cur;
-        cur = qc[0];
-#pragma unroll
-        for (int k = 0; k + 1 < AHEAD; k++) qc[k] = qc[k + 1], qh[k] = qh[k + 1];
-        qc[AHEAD - 1] = nc;
-        qh[AHEAD - 1] = nh;
+        next_plane(below, cur, qc, qh, nc, nh);
     }
 }
 
