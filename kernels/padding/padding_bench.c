@@ -111,6 +111,7 @@ static gp_status verify(const gp_table *t, const gp_kernel_opts *o)
     for (size_t k = 0; k < NITEMS; k++) {
         gp_padding_params q = p;
         q.items_per_thread = item_variants[k];
+        q.planes_per_block = 0; /* the flat kernel */
         q.note[0] = '\0';
         gp_padding_params_fit(&q, &o->dev);
         for (size_t i = 0; i < ns; i++)
@@ -170,6 +171,37 @@ static gp_status time_and_check(bstate *bs, bctx *x, const gp_kernel_opts *o, co
     return check_out(bs->h_in, bs->h_out, x->s, what);
 }
 
+/* Paired ABBA of x's padding against the copy; every round ends with the
+ * padding, so the output afterwards is checked; the pair goes on `row`. */
+static gp_status pair_checked(bstate *bs, bctx *x, const gp_kernel_opts *o, const char *what, gp_bench *b, int row,
+                              gp_bench_paired *pp)
+{
+    size_t no = gp_padding_out_elems(x->s);
+    GP_TRY(gp_dev_poison(bs->d_out, no * sizeof(float)));
+    GP_TRY(gp_bench_pair(work_pad, x, work_copy, x, o->quick, pp));
+    GP_TRY(gp_rt_copy_to_host(bs->h_out, bs->d_out, no * sizeof(float)));
+    GP_TRY(check_out(bs->h_in, bs->h_out, x->s, what));
+    return gp_bench_set_pair(b, row, pp);
+}
+
+/* A bench variant: x with parameters q, timed, checked, one row. */
+static gp_status time_variant(bstate *bs, bctx x, const gp_padding_params *q, const char *impl, const char *problem,
+                              const char *label, double floor_ms, const char *note, double moved,
+                              const gp_kernel_opts *o, gp_bench *b)
+{
+    char qp[160], what[320];
+    gp_harness_result r;
+    x.p = q;
+    gp_padding_params_format(q, qp, sizeof qp);
+    snprintf(what, sizeof what, "timed padding %s (%s)", problem, qp);
+    GP_TRY(time_and_check(bs, &x, o, what, &r));
+    GP_TRY(gp_bench_add(b, "padding", problem, impl, label, qp, 0, &r, floor_ms, note));
+    if (o->log)
+        fprintf(o->log, "  %s %s: %.4f ms = %.0f GB/s\n", impl, problem, r.summary.median,
+                moved / (r.summary.median * 1e6));
+    return gp_ok();
+}
+
 static gp_status bench_problem(const gp_table *t, const char *label, int with_baselines, const gp_kernel_opts *o,
                                gp_bench *b, bstate *bs, const gp_padding_shape *s, int verdict)
 {
@@ -212,12 +244,8 @@ static gp_status bench_problem(const gp_table *t, const char *label, int with_ba
      * copy time / our time = our fraction of the copy's bandwidth.  Every
      * round ends with our run: the output is checked again. */
     gp_bench_paired pp;
-    GP_TRY(gp_dev_poison(bs->d_out, no * sizeof(float)));
-    GP_TRY(gp_bench_pair(work_pad, &x, work_copy, &x, o->quick, &pp));
-    GP_TRY(gp_rt_copy_to_host(bs->h_out, bs->d_out, no * sizeof(float)));
     snprintf(what, sizeof what, "padding %s after the paired loop", problem);
-    GP_TRY(check_out(bs->h_in, bs->h_out, s, what));
-    GP_TRY(gp_bench_set_pair(b, main_row, &pp));
+    GP_TRY(pair_checked(bs, &x, o, what, b, main_row, &pp));
     if (o->log)
         fprintf(o->log,
                 "padding %s: paired median %.3f of the copy's bandwidth (p10 %.3f, p90 %.3f): >= 0.90: %s%s "
@@ -229,19 +257,12 @@ static gp_status bench_problem(const gp_table *t, const char *label, int with_ba
     for (size_t k = 0; k < NITEMS; k++) {
         gp_padding_params q = p;
         q.items_per_thread = item_variants[k];
+        q.planes_per_block = 0; /* the flat kernel */
         q.note[0] = '\0';
         gp_padding_params_fit(&q, &o->dev);
-        bctx xq = x;
-        xq.p = &q;
-        char impl[64], qp[160];
+        char impl[64];
         snprintf(impl, sizeof impl, "gpuprobe variant=items%d", q.items_per_thread);
-        gp_padding_params_format(&q, qp, sizeof qp);
-        snprintf(what, sizeof what, "timed padding %s (%s)", problem, qp);
-        GP_TRY(time_and_check(bs, &xq, o, what, &r));
-        GP_TRY(gp_bench_add(b, "padding", problem, impl, label, qp, 0, &r, floor_ms, note));
-        if (o->log)
-            fprintf(o->log, "  %s %s: %.4f ms = %.0f GB/s\n", impl, problem, r.summary.median,
-                    moved / (r.summary.median * 1e6));
+        GP_TRY(time_variant(bs, x, &q, impl, problem, label, floor_ms, note, moved, o, b));
     }
     /* The staged kernel (the candidate for the last 10 %), each also paired
      * with the copy. */
@@ -252,21 +273,13 @@ static gp_status bench_problem(const gp_table *t, const char *label, int with_ba
         gp_padding_params_fit(&q, &o->dev);
         if (!gp_padding_staged_usable(&q, s, bs->d_in))
             continue; /* would time the flat kernel again */
+        char impl[64];
+        snprintf(impl, sizeof impl, "gpuprobe variant=staged%d", q.planes_per_block);
+        GP_TRY(time_variant(bs, x, &q, impl, problem, label, floor_ms, note, moved, o, b));
         bctx xq = x;
         xq.p = &q;
-        char impl[64], qp[160];
-        snprintf(impl, sizeof impl, "gpuprobe variant=staged%d", q.planes_per_block);
-        gp_padding_params_format(&q, qp, sizeof qp);
-        snprintf(what, sizeof what, "timed padding %s (%s)", problem, qp);
-        GP_TRY(time_and_check(bs, &xq, o, what, &r));
-        GP_TRY(gp_bench_add(b, "padding", problem, impl, label, qp, 0, &r, floor_ms, note));
-        const int row = b->nrows - 1;
-        GP_TRY(gp_dev_poison(bs->d_out, no * sizeof(float)));
-        GP_TRY(gp_bench_pair(work_pad, &xq, work_copy, &xq, o->quick, &pp));
-        GP_TRY(gp_rt_copy_to_host(bs->h_out, bs->d_out, no * sizeof(float)));
         snprintf(what, sizeof what, "padding %s %s after the paired loop", problem, impl);
-        GP_TRY(check_out(bs->h_in, bs->h_out, s, what));
-        GP_TRY(gp_bench_set_pair(b, row, &pp));
+        GP_TRY(pair_checked(bs, &xq, o, what, b, b->nrows - 1, &pp));
         if (o->log)
             fprintf(o->log,
                     "padding %s: %s paired median %.3f of the copy's bandwidth (p10 %.3f, p90 %.3f) (context, "
