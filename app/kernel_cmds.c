@@ -274,22 +274,34 @@ static void tune_report(FILE *md, const gp_kernel *k, const gp_tune_grid *g, con
         return;
     int c = p->chosen, h = p->headline;
     fprintf(md, "\n## %s\n\n- rule choice: `%s`\n- swept choice (kept by tune): `%s` (%s)\n- best candidate on the "
-                "headline problem `%s`: `%s`\n\n",
+                "headline problem `%s`: `%s`\n",
             k->name, texts[0], texts[c],
             c ? "beat the rule beyond the paired spread on the headline and lost nowhere"
               : "the rule's: no leader beat it beyond the paired spread",
             problems[h], texts[p->best[h]]);
+    int unpaired = 0;
+    for (int q = 0; q < g->nproblems; q++)
+        unpaired += p->unpaired[q];
+    if (unpaired)
+        fprintf(md, "- not paired (quick): the leaders of %d of %d problems; only the headline's leader was "
+                    "timed paired, so the kept values stand there unchallenged (a full `gpuprobe tune` pairs every "
+                    "leader)\n",
+                unpaired, g->nproblems);
+    fprintf(md, "\n");
     fprintf(md, "| problem | rule ms (sweep) | best candidate | best ms (sweep) | paired rule / best (p10-p90, "
                 "rounds) | kept ms | near ties |\n| --- | ---: | --- | ---: | ---: | ---: | ---: |\n");
     for (int q = 0; q < g->nproblems; q++) {
         const gp_summary *r = &g->ms[0][q], *kept = &g->ms[c][q], *best = &g->ms[p->best[q]][q];
         const gp_tune_paired *pr = &g->pair[p->best[q]][q];
-        char paired[96] = "the rule leads";
-        if (p->best[q] != 0)
+        char paired[96] = "the rule leads", ties[16];
+        if (p->unpaired[q])
+            snprintf(paired, sizeof paired, "not paired (quick)");
+        else if (p->best[q] != 0)
             snprintf(paired, sizeof paired, "%.3f (%.3f-%.3f, %d ABBA)", pr->ratio.median, pr->ratio.p10,
                      pr->ratio.p90, pr->rounds);
-        fprintf(md, "| %s%s | %.4f | `%s` | %.4f | %s | %.4f | %d |\n", problems[q], q == h ? " (headline)" : "",
-                r->median, texts[p->best[q]], best->median, paired, kept->median, p->near_tie[q]);
+        snprintf(ties, sizeof ties, p->unpaired[q] ? "-" : "%d", p->near_tie[q]);
+        fprintf(md, "| %s%s | %.4f | `%s` | %.4f | %s | %.4f | %s |\n", problems[q], q == h ? " (headline)" : "",
+                r->median, texts[p->best[q]], best->median, paired, kept->median, ties);
     }
 }
 
@@ -354,6 +366,7 @@ static gp_status tune_one(const gp_kernel *k, gp_table *base, const gp_kernel_op
     gp_status st = cands && g && problems && texts ? gp_ok()
                                                    : gp_fail(GP_ERR_NOMEM, "out of host memory for tuning candidates");
     int n = 0;
+    double t_start = gp_harness_monotonic_s(NULL);
     if (st.code == GP_OK)
         st = k->candidates(base, &o->dev, cands, GP_TUNE_MAX, &n);
     for (int i = 0; i < n && st.code == GP_OK; i++) {
@@ -367,32 +380,45 @@ static gp_status tune_one(const gp_kernel *k, gp_table *base, const gp_kernel_op
         tune_fill(g, problems, i, b);
     }
     gp_tune_pick pick;
+    double t_sweep = gp_harness_monotonic_s(NULL);
+    int npaired = 0;
+    g->quick = o->quick;
     if (st.code == GP_OK)
         st = gp_tune_leaders(g, &pick);
-    /* Each distinct leader, paired with the rule on every problem. */
-    for (int q = 0; q < g->nproblems && st.code == GP_OK; q++) {
-        int c = pick.best[q], seen = c == 0;
-        for (int r = 0; r < q; r++)
-            seen |= pick.best[r] == c;
-        if (!seen)
-            st = tune_pair(k, cands, texts, c, problems, o, b, g);
-    }
+    /* The leaders, each paired with the rule on every problem. */
+    int lead[GP_TUNE_MAX_PROBLEMS];
+    if (st.code == GP_OK)
+        npaired = gp_tune_to_pair(g, &pick, lead);
+    for (int i = 0; i < npaired && st.code == GP_OK; i++)
+        st = tune_pair(k, cands, texts, lead[i], problems, o, b, g);
     if (st.code == GP_OK)
         st = gp_tune_decide(g, &pick);
     if (st.code == GP_OK) {
-        int h = pick.headline, c = pick.chosen;
-        for (int q = 0; q < g->nproblems; q++)
-            printf("| %s | %s | rule %.4f | best %.4f (%s) | paired rule/best %.3f (%.3f-%.3f) |\n", k->name,
-                   problems[q], g->ms[0][q].median, g->ms[pick.best[q]][q].median, texts[pick.best[q]],
-                   pick.best[q] ? g->pair[pick.best[q]][q].ratio.median : 1.0, pick.tie_lo[q], pick.tie_hi[q]);
+        int h = pick.headline, c = pick.chosen, unpaired = 0;
+        /* What the sweep and the pairing cost, for the test workflow's budget. */
+        fprintf(stderr, "[%s] tune time: sweep of %d candidates %.1f s, %d leader(s) paired %.1f s%s\n", k->name,
+                g->ncands, t_sweep - t_start, npaired, gp_harness_monotonic_s(NULL) - t_sweep,
+                o->quick ? " (quick: the headline's leader only)" : "");
+        for (int q = 0; q < g->nproblems; q++) {
+            char paired[64] = "not paired (quick)";
+            unpaired += pick.unpaired[q];
+            if (!pick.unpaired[q])
+                snprintf(paired, sizeof paired, "%.3f (%.3f-%.3f)",
+                         pick.best[q] ? g->pair[pick.best[q]][q].ratio.median : 1.0, pick.tie_lo[q], pick.tie_hi[q]);
+            printf("| %s | %s | rule %.4f | best %.4f (%s) | paired rule/best %s |\n", k->name, problems[q],
+                   g->ms[0][q].median, g->ms[pick.best[q]][q].median, texts[pick.best[q]], paired);
+        }
         tune_report(md, k, g, &pick, problems, texts);
         if (c != 0) {
             const gp_tune_paired *pr = &g->pair[c][h];
+            char quick[48] = ""; /* early in the text: a long rule choice below may be cut */
+            if (unpaired)
+                snprintf(quick, sizeof quick, " (%d problem(s) not paired (quick))", unpaired);
             gp_fs_today(date);
             snprintf(prov, sizeof prov,
-                     "swept %s %s: for %.60s: %.4f ms vs the rule's %.4f ms (%s), paired %.3fx (%.3f-%.3f, %d ABBA)",
-                     k->name, date, problems[h], pr->cand_ms, pr->rule_ms, texts[0], pr->ratio.median, pr->ratio.p10,
-                     pr->ratio.p90, pr->rounds);
+                     "swept %s %s%s: for %.60s: %.4f ms vs the rule's %.4f ms (%s), paired %.3fx (%.3f-%.3f, %d ABBA)",
+                     k->name, date, quick, problems[h], pr->cand_ms, pr->rule_ms, texts[0], pr->ratio.median,
+                     pr->ratio.p10, pr->ratio.p90, pr->rounds);
             for (size_t i = 0; i < gp_table_nkeys() && st.code == GP_OK; i++) {
                 const gp_table_key *key = gp_table_key_at(i);
                 const gp_table_entry *e = gp_table_find(&cands[c], key->section, key->key);
@@ -436,6 +462,11 @@ gp_status gp_cmd_tune(const gp_cli *cli, const char *tables_dir)
                     "paired with the rule, ABBA rounds of whole bench runs, and replaces the rule's choice only "
                     "where the ratio rule / leader has p10 > 1 on the headline problem and p90 >= 1 on every "
                     "other).\n");
+    if (md && cli->quick)
+        fprintf(md, "\nQuick (`--quick`): quick bench problems and timings, and only each kernel's headline "
+                    "problem's leader is timed paired (2 ABBA rounds); another problem whose own leader differs "
+                    "says \"not paired (quick)\": that leader was not timed against the rule, so the problem has "
+                    "no near-tie range.\n");
     for (int i = 0; i < cli->nprobes && st.code == GP_OK; i++) {
         const gp_kernel *k = gp_kernel_find(cli->probes[i]);
         if (!k->candidates) {

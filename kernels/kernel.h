@@ -112,8 +112,10 @@ typedef struct gp_kernel {
     /* Optional (NULL: not tunable).  The candidate parameter sets a timed
      * sweep tries (`gpuprobe tune`): up to `max` copies of `base`, each with
      * other kernel.<name> values (set with gp_table_set, any provenance), the
-     * first being base's own values.  The sweep times each with `bench`
-     * (with_baselines 0) and keeps the fastest, recorded as `swept <name>`. */
+     * first being base's own values (gp_kcand_make, kcandidates.h, makes
+     * the list from the keys and one row of values per variant).  The sweep
+     * times each with `bench` (with_baselines 0) and keeps the fastest,
+     * recorded as `swept <name>`. */
     gp_status (*candidates)(const gp_table *base, const gp_device_info *dev, gp_table *out, int max,
                             int *n);
     /* Required: every kernel.<name> key from the facts (see "Rules" above).

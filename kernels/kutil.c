@@ -74,6 +74,13 @@ gp_status gp_dev_alloc_zero(void **d, size_t bytes)
 
 gp_status gp_dev_poison(void *d, size_t bytes) { return gp_rt_memset(d, 0xFF, bytes); }
 
+void gp_dev_free_all(void *const *bufs, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (bufs[i])
+            (void)gp_rt_free(bufs[i]);
+}
+
 gp_status gp_compare_f32(const char *what, const float *got, const float *ref, size_t n,
                          double atol, double rtol, double *max_abs)
 {

@@ -25,6 +25,13 @@ gp_status gp_dev_alloc_copy(void **d, const void *h, size_t bytes);
 /* Allocate and zero (workspaces of counters); NULL again on failure. */
 gp_status gp_dev_alloc_zero(void **d, size_t bytes);
 gp_status gp_dev_poison(void *d, size_t bytes);
+/* Free every device buffer of bufs[0..n-1] that is not NULL, the
+ * free-on-exit of a kernel's bench and verify state (errors of the free are
+ * not reported: the result being returned is the one that matters).
+ * GP_DEV_FREE(a, b, ...) counts the list itself. */
+void gp_dev_free_all(void *const *bufs, size_t n);
+#define GP_DEV_FREE(...) \
+    gp_dev_free_all((void *const[]){__VA_ARGS__}, sizeof((void *const[]){__VA_ARGS__}) / sizeof(void *))
 
 /* Compare got[] with ref[] (n values): |got - ref| <= atol + rtol * |ref|,
  * and NaN only where ref is NaN.  On the first failure: GP_ERR_CHECK naming

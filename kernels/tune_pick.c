@@ -36,6 +36,19 @@ gp_status gp_tune_leaders(const gp_tune_grid *g, gp_tune_pick *p)
     return gp_ok();
 }
 
+int gp_tune_to_pair(const gp_tune_grid *g, const gp_tune_pick *p, int *lead)
+{
+    int n = 0;
+    for (int q = 0; q < g->nproblems; q++) {
+        int c = p->best[q], skip = c == 0 || (g->quick && q != p->headline);
+        for (int i = 0; i < n; i++)
+            skip |= lead[i] == c; /* paired already */
+        if (!skip)
+            lead[n++] = c;
+    }
+    return n;
+}
+
 gp_status gp_tune_decide(const gp_tune_grid *g, gp_tune_pick *p)
 {
     GP_TRY(gp_tune_leaders(g, p));
@@ -45,9 +58,16 @@ gp_status gp_tune_decide(const gp_tune_grid *g, gp_tune_pick *p)
         double rel = 0; /* the paired spread, relative: (p90 - p10) of the ratio */
         if (lead != 0) {
             const gp_tune_paired *pr = &g->pair[lead][q];
+            if (pr->rounds < 1 && g->quick && q != p->headline) {
+                /* Quick: this leader was not paired; the rule stays here,
+                 * with no near-tie range to report. */
+                p->unpaired[q] = 1;
+                p->tie_lo[q] = p->tie_hi[q] = NAN;
+                continue;
+            }
             if (pr->rounds < 1)
-                return gp_fail(GP_ERR_USAGE, "tune: leader %d of problem %d was not timed paired with the rule",
-                               lead, q);
+                return gp_fail(GP_ERR_USAGE, "tune: leader %d of problem %d%s was not timed paired with the rule",
+                               lead, q, q == p->headline ? " (the headline)" : "");
             p->tie_lo[q] = pr->ratio.p10, p->tie_hi[q] = pr->ratio.p90;
             rel = pr->ratio.p90 - pr->ratio.p10;
         }

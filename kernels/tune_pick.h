@@ -25,6 +25,11 @@ typedef struct gp_tune_paired {
 
 typedef struct gp_tune_grid {
     int ncands, nproblems;
+    /* tune --quick: only the headline problem's leader was timed paired (on
+     * every problem); another problem whose own leader was not paired keeps
+     * the rule and is marked unpaired (gp_tune_pick.unpaired).  0: every
+     * leader must be paired. */
+    int quick;
     gp_summary ms[GP_TUNE_MAX_CANDS][GP_TUNE_MAX_PROBLEMS];       /* unpaired sweep; n = 0: not measured */
     gp_tune_paired pair[GP_TUNE_MAX_CANDS][GP_TUNE_MAX_PROBLEMS]; /* leaders vs the rule (gp_tune_leaders) */
 } gp_tune_grid;
@@ -36,6 +41,9 @@ typedef struct gp_tune_pick {
     /* The near-tie range: p10..p90 of the leader's paired ratio over the
      * rule; the rule is a near tie of the leader when tie_lo <= 1. */
     double tie_lo[GP_TUNE_MAX_PROBLEMS], tie_hi[GP_TUNE_MAX_PROBLEMS];
+    /* 1: the problem's leader was not timed paired (quick grids only): no
+     * near-tie range (tie_lo, tie_hi NaN, near_tie 0), the rule kept there. */
+    int unpaired[GP_TUNE_MAX_PROBLEMS];
     int chosen;          /* 0 (the rule) unless a leader beats it beyond the paired spread (gp_tune_decide) */
 } gp_tune_pick;
 
@@ -51,12 +59,19 @@ int gp_tune_pair_loses(const gp_tune_paired *pr);
  * some problem. */
 gp_status gp_tune_leaders(const gp_tune_grid *g, gp_tune_pick *p);
 
+/* The leaders to time paired with the rule (after gp_tune_leaders), each
+ * once, into lead[] (room for GP_TUNE_MAX_PROBLEMS); returns the count.
+ * Every problem's leader that is not the rule's candidate; with g->quick,
+ * the headline problem's leader only (none when the rule leads there). */
+int gp_tune_to_pair(const gp_tune_grid *g, const gp_tune_pick *p, int *lead);
+
 /* After the leaders' paired runs (g->pair[c][q] for every leader c and every
  * problem q): the near-tie ranges and the choice.  A leader replaces the
  * rule when it beats the rule on the headline problem (gp_tune_pair_beats)
  * and loses beyond the spread on no problem; of several, the one with the
  * largest median ratio on the headline.  GP_ERR_USAGE when a leader was
- * not paired on some problem. */
+ * not paired on its problem; with g->quick, only when the headline's leader
+ * was not (the others are marked p->unpaired and cannot be chosen). */
 gp_status gp_tune_decide(const gp_tune_grid *g, gp_tune_pick *p);
 
 #endif

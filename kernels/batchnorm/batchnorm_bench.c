@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "batchnorm.h"
+#include "kcandidates.h"
 #include "kernel.h"
 #include "kutil.h"
 #include "vendor.h"
@@ -40,10 +41,7 @@ typedef struct bn_bufs {
 static void bufs_free(bn_bufs *u)
 {
     free(u->h_x), free(u->h_y), free(u->h_ref), free(u->h_g), free(u->h_b), free(u->ref_mean), free(u->ref_invstd);
-    float *d[] = {u->d_x, u->d_y, u->d_g, u->d_b, u->d_mean, u->d_invstd};
-    for (size_t i = 0; i < 6; i++)
-        if (d[i])
-            gp_rt_free(d[i]);
+    GP_DEV_FREE(u->d_x, u->d_y, u->d_g, u->d_b, u->d_mean, u->d_invstd);
     gp_batchnorm_ws_destroy(&u->ws);
     memset(u, 0, sizeof *u);
 }
@@ -332,22 +330,13 @@ static gp_status bench(const gp_table *t, const char *label, int with_baselines,
 
 static gp_status candidates(const gp_table *base, const gp_device_info *dev, gp_table *out, int max, int *n)
 {
-    (void)dev;
-    *n = 0;
-    if (max < 1)
-        return gp_ok();
-    out[(*n)++] = *base;
+    static const gp_kcand_keys keys = {"batchnorm", 2, {"block", "items_per_thread"}, NULL};
     static const int blocks[] = {256, 512, 1024};
-    for (size_t bi = 0; bi < 3; bi++)
-        for (size_t k = 0; k < NITEMS && *n < max; k++) {
-            gp_table *c = &out[*n];
-            *c = *base;
-            GP_TRY(gp_table_set(c, "kernel.batchnorm", "block", blocks[bi], "rule tune_candidate"));
-            GP_TRY(gp_table_set(c, "kernel.batchnorm", "items_per_thread", item_variants[k], "rule tune_candidate"));
-            GP_TRY(gp_table_validate(c, "batchnorm candidate"));
-            (*n)++;
-        }
-    return gp_ok();
+    int rows[3 * NITEMS][2];
+    (void)dev;
+    for (size_t r = 0; r < 3 * NITEMS; r++)
+        rows[r][0] = blocks[r / NITEMS], rows[r][1] = item_variants[r % NITEMS];
+    return gp_kcand_make(&keys, base, &rows[0][0], (int)(3 * NITEMS), out, max, n);
 }
 
 /* The floor's model (bench_shape): x read twice and y written, 4-byte

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "conv2d.h"
+#include "kcandidates.h"
 #include "kernel.h"
 #include "kutil.h"
 #include "vendor.h"
@@ -125,12 +126,7 @@ typedef struct conv_bufs {
 static void bufs_free(conv_bufs *b)
 {
     free(b->x), free(b->w), free(b->y);
-    if (b->dx)
-        gp_rt_free(b->dx);
-    if (b->dw)
-        gp_rt_free(b->dw);
-    if (b->dy)
-        gp_rt_free(b->dy);
+    GP_DEV_FREE(b->dx, b->dw, b->dy);
     memset(b, 0, sizeof *b);
 }
 
@@ -393,20 +389,10 @@ static gp_status bench(const gp_table *t, const char *table_label, int with_base
 /* ---- tuning candidates: the base table, then each config (all five keys). */
 static gp_status candidates(const gp_table *base, const gp_device_info *dev, gp_table *out, int max, int *n)
 {
+    static const gp_kcand_keys keys = {
+        KNAME, 5, {"tile_x", "tile_y", "block", "out_channels_per_block", "variant"}, "swept conv2d candidate"};
     (void)dev;
-    *n = 0;
-    if (max < 1)
-        return gp_ok();
-    out[(*n)++] = *base;
-    for (size_t k = 0; k < NCONFIGS && *n < max; k++) {
-        gp_table *t = &out[*n];
-        *t = *base;
-        static const char *const keys[5] = {"tile_x", "tile_y", "block", "out_channels_per_block", "variant"};
-        for (int j = 0; j < 5; j++)
-            GP_TRY(gp_table_set(t, "kernel.conv2d", keys[j], configs[k][j], "swept conv2d candidate"));
-        (*n)++;
-    }
-    return gp_ok();
+    return gp_kcand_make(&keys, base, &configs[0][0], (int)NCONFIGS, out, max, n);
 }
 
 /* The floor's model (gp_conv2d_floor_of) for a bench case by its name:

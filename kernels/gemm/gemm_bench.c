@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "gemm.h"
+#include "kcandidates.h"
 #include "kernel.h"
 #include "kutil.h"
 #include "vendor.h"
@@ -89,12 +90,7 @@ static gp_status verify_one(const gp_gemm_problem *q, const gp_gemm_params *p, u
     if (st.code == GP_OK && log)
         fprintf(log, "  %s: exact\n", what);
     free(a), free(b), free(c), free(ref);
-    if (d_a)
-        gp_rt_free(d_a);
-    if (d_b)
-        gp_rt_free(d_b);
-    if (d_c)
-        gp_rt_free(d_c);
+    GP_DEV_FREE(d_a, d_b, d_c);
     return st;
 }
 
@@ -325,12 +321,7 @@ static gp_status bench(const gp_table *t, const char *label, int with_baselines,
         }
     }
     free(a), free(bb);
-    if (x.d_a)
-        gp_rt_free((void *)x.d_a);
-    if (x.d_b)
-        gp_rt_free((void *)x.d_b);
-    if (x.d_c)
-        gp_rt_free(x.d_c);
+    GP_DEV_FREE((void *)x.d_a, (void *)x.d_b, x.d_c);
     gp_vendor_blas_destroy(x.blas);
     return st;
 }
@@ -339,23 +330,13 @@ static gp_status bench(const gp_table *t, const char *label, int with_baselines,
  * for the device's target. */
 static gp_status candidates(const gp_table *base, const gp_device_info *dev, gp_table *out, int max, int *n)
 {
+    static const gp_kcand_keys keys = {"gemm", 4, {"tile_m", "tile_n", "tile_k", "block"}, NULL};
     const unsigned cls = dev ? gp_target_reg_class(dev->arch) : 0;
-    *n = 0;
-    if (max < 1)
-        return gp_ok();
-    out[(*n)++] = *base;
-    static const char *const keys[4] = {"tile_m", "tile_n", "tile_k", "block"};
-    for (int cfg = 0; cfg < GP_GEMM_NCONFIGS && *n < max; cfg++) {
-        if (!gp_gemm_config_on(cfg, cls))
-            continue;
-        gp_table *c = &out[*n];
-        *c = *base;
-        for (int i = 0; i < 4; i++)
-            GP_TRY(gp_table_set(c, "kernel.gemm", keys[i], gp_gemm_configs[cfg][i], "rule tune_candidate"));
-        GP_TRY(gp_table_validate(c, "gemm candidate"));
-        (*n)++;
-    }
-    return gp_ok();
+    int rows[GP_GEMM_NCONFIGS][4], nrows = 0;
+    for (int cfg = 0; cfg < GP_GEMM_NCONFIGS; cfg++)
+        if (gp_gemm_config_on(cfg, cls))
+            memcpy(rows[nrows++], gp_gemm_configs[cfg], sizeof rows[0]);
+    return gp_kcand_make(&keys, base, &rows[0][0], nrows, out, max, n);
 }
 
 /* The floor's model: 2 m n k FLOP; A, B read and C written once. */

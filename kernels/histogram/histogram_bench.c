@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "histogram.h"
+#include "kcandidates.h"
 #include "kernel.h"
 #include "kutil.h"
 #include "vendor.h"
@@ -225,10 +226,7 @@ static gp_status verify(const gp_table *t, const gp_kernel_opts *o)
     memset(&v, 0, sizeof v);
     gp_status st = verify_all(t, o, &v);
     free(v.h_x), free(v.h_ref), free(v.h_got);
-    if (v.d_in)
-        gp_rt_free(v.d_in);
-    if (v.d_bins)
-        gp_rt_free(v.d_bins);
+    GP_DEV_FREE(v.d_in, v.d_bins);
     return st;
 }
 
@@ -449,12 +447,7 @@ static gp_status bench(const gp_table *t, const char *label, int with_baselines,
         return gp_fail(GP_ERR_NOMEM, "histogram bench: out of host memory");
     gp_status st = bench_all(t, label, with_baselines, o, b, s);
     free(s->h_in);
-    if (s->d_in)
-        gp_rt_free(s->d_in);
-    if (s->d_bins)
-        gp_rt_free(s->d_bins);
-    if (s->d_tmp)
-        gp_rt_free(s->d_tmp);
+    GP_DEV_FREE(s->d_in, s->d_bins, s->d_tmp);
     free(s);
     return st;
 }
@@ -462,22 +455,13 @@ static gp_status bench(const gp_table *t, const char *label, int with_baselines,
 /* Tuning sweep: the base table's values, then the bench variants. */
 static gp_status candidates(const gp_table *base, const gp_device_info *dev, gp_table *out, int max, int *n)
 {
+    static const gp_kcand_keys keys = {"histogram", 4, {"block", "items_per_thread", "copies_u8", "copies_u32"}, NULL};
+    int rows[NVARIANTS][4];
     (void)dev;
-    *n = 0;
-    if (max < 1)
-        return gp_ok();
-    out[(*n)++] = *base;
-    for (size_t k = 0; k < NVARIANTS && *n < max; k++) {
-        gp_table *c = &out[*n];
-        *c = *base;
-        GP_TRY(gp_table_set(c, "kernel.histogram", "block", variants[k].block, "rule tune_candidate"));
-        GP_TRY(gp_table_set(c, "kernel.histogram", "items_per_thread", variants[k].vecs, "rule tune_candidate"));
-        GP_TRY(gp_table_set(c, "kernel.histogram", "copies_u8", variants[k].c8, "rule tune_candidate"));
-        GP_TRY(gp_table_set(c, "kernel.histogram", "copies_u32", variants[k].c32, "rule tune_candidate"));
-        GP_TRY(gp_table_validate(c, "histogram candidate"));
-        (*n)++;
-    }
-    return gp_ok();
+    for (size_t k = 0; k < NVARIANTS; k++)
+        rows[k][0] = variants[k].block, rows[k][1] = variants[k].vecs, rows[k][2] = variants[k].c8,
+        rows[k][3] = variants[k].c32;
+    return gp_kcand_make(&keys, base, &rows[0][0], (int)NVARIANTS, out, max, n);
 }
 
 /* The floor's model: the input read once (the bins are noise); no FLOPs

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kcandidates.h"
 #include "kernel.h"
 #include "kutil.h"
 #include "padding.h"
@@ -84,10 +85,7 @@ static gp_status verify_one(const gp_padding_shape *s, const gp_padding_params *
     if (st.code == GP_OK && log)
         fprintf(log, "  %s: exact\n", what);
     free(h_in), free(h_out), free(h_ref);
-    if (d_in)
-        gp_rt_free(d_in);
-    if (d_out)
-        gp_rt_free(d_out);
+    GP_DEV_FREE(d_in, d_out);
     return st;
 }
 
@@ -318,12 +316,7 @@ static gp_status bench(const gp_table *t, const char *label, int with_baselines,
     for (int i = 0; i < 2 && st.code == GP_OK; i++)
         st = bench_problem(t, label, with_baselines, o, b, &bs, &shapes[i], i == 0);
     free(bs.h_in), free(bs.h_out);
-    if (bs.d_in)
-        gp_rt_free(bs.d_in);
-    if (bs.d_out)
-        gp_rt_free(bs.d_out);
-    if (bs.d_copy)
-        gp_rt_free(bs.d_copy);
+    GP_DEV_FREE(bs.d_in, bs.d_out, bs.d_copy);
     return st;
 }
 
@@ -332,36 +325,22 @@ static gp_status bench(const gp_table *t, const char *label, int with_baselines,
  * staged kernel at 16, 32, 64 planes a block and the base block. */
 static gp_status candidates(const gp_table *base, const gp_device_info *dev, gp_table *out, int max, int *n)
 {
+    static const gp_kcand_keys keys = {"padding", 3, {"block", "items_per_thread", "planes_per_block"}, NULL};
+    long long b0, c0;
+    int rows[NITEMS + 2 + NPLANES][3], nrows = 0;
     (void)dev;
     *n = 0;
-    if (max < 1)
-        return gp_ok();
-    out[(*n)++] = *base;
-    long long b0, c0;
     GP_TRY(gp_table_get_int(base, "kernel.padding", "block", &b0));
     GP_TRY(gp_table_get_int(base, "kernel.padding", "items_per_thread", &c0));
-    for (size_t k = 0; k < NITEMS + 2 && *n < max; k++) {
+    for (size_t k = 0; k < NITEMS + 2; k++) {
         long long blk = k < NITEMS ? b0 : k == NITEMS ? 256 : 1024;
         long long items = k < NITEMS ? item_variants[k] : c0;
-        if (blk == b0 && items == c0)
-            continue;
-        gp_table *c = &out[*n];
-        *c = *base;
-        GP_TRY(gp_table_set(c, "kernel.padding", "block", (double)blk, "rule tune_candidate"));
-        GP_TRY(gp_table_set(c, "kernel.padding", "items_per_thread", (double)items, "rule tune_candidate"));
-        if (gp_table_find(c, "kernel.padding", "planes_per_block"))
-            GP_TRY(gp_table_set(c, "kernel.padding", "planes_per_block", 0, "rule tune_candidate"));
-        GP_TRY(gp_table_validate(c, "padding candidate"));
-        (*n)++;
+        if (blk != b0 || items != c0)
+            rows[nrows][0] = (int)blk, rows[nrows][1] = (int)items, rows[nrows][2] = 0, nrows++;
     }
-    for (size_t k = 0; k < NPLANES && *n < max; k++) {
-        gp_table *c = &out[*n];
-        *c = *base;
-        GP_TRY(gp_table_set(c, "kernel.padding", "planes_per_block", plane_variants[k], "rule tune_candidate"));
-        GP_TRY(gp_table_validate(c, "padding candidate"));
-        (*n)++;
-    }
-    return gp_ok();
+    for (size_t k = 0; k < NPLANES; k++)
+        rows[nrows][0] = (int)b0, rows[nrows][1] = (int)c0, rows[nrows][2] = plane_variants[k], nrows++;
+    return gp_kcand_make(&keys, base, &rows[0][0], nrows, out, max, n);
 }
 
 /* The floor's model: the input read and the padded output written, no

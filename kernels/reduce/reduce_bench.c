@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kcandidates.h"
 #include "kernel.h"
 #include "kutil.h"
 #include "reduce.h"
@@ -216,12 +217,7 @@ static gp_status verify(const gp_table *t, const gp_kernel_opts *o)
     memset(&v, 0, sizeof v);
     gp_status st = verify_all(t, o, &v);
     free(v.h_f), free(v.h_i);
-    if (v.d_buf)
-        gp_rt_free(v.d_buf);
-    if (v.d_outf)
-        gp_rt_free(v.d_outf);
-    if (v.d_outi)
-        gp_rt_free(v.d_outi);
+    GP_DEV_FREE(v.d_buf, v.d_outf, v.d_outi);
     gp_reduce_ws_destroy(&v.ws);
     return st;
 }
@@ -524,14 +520,7 @@ static gp_status bench(const gp_table *t, const char *label, int with_baselines,
     memset(&s, 0, sizeof s);
     gp_status st = bench_all(t, label, with_baselines, o, b, &s);
     free(s.h);
-    if (s.d_in)
-        gp_rt_free(s.d_in);
-    if (s.d_outf)
-        gp_rt_free(s.d_outf);
-    if (s.d_outi)
-        gp_rt_free(s.d_outi);
-    if (s.d_tmp)
-        gp_rt_free(s.d_tmp);
+    GP_DEV_FREE(s.d_in, s.d_outf, s.d_outi, s.d_tmp);
     gp_reduce_ws_destroy(&s.ws);
     return st;
 }
@@ -539,24 +528,16 @@ static gp_status bench(const gp_table *t, const char *label, int with_baselines,
 /* Tuning sweep: the base table's values, then the bench variants. */
 static gp_status candidates(const gp_table *base, const gp_device_info *dev, gp_table *out, int max, int *n)
 {
+    static const gp_kcand_keys keys = {
+        "reduce", 5, {"block", "items_per_thread", "grid_per_cu", "one_pass", "stream"}, NULL};
+    int rows[NVARIANTS][5];
     (void)dev;
-    *n = 0;
-    if (max < 1)
-        return gp_ok();
-    out[(*n)++] = *base;
-    for (size_t k = 0; k < NVARIANTS && *n < max; k++) {
-        gp_table *c = &out[*n];
-        *c = *base;
-        GP_TRY(gp_table_set(c, "kernel.reduce", "block", variants[k].block, "rule tune_candidate"));
-        GP_TRY(gp_table_set(c, "kernel.reduce", "items_per_thread", variants[k].vecs, "rule tune_candidate"));
-        GP_TRY(gp_table_set(c, "kernel.reduce", "grid_per_cu", variants[k].gpc > 0 ? variants[k].gpc : 4,
-                            "rule tune_candidate"));
-        GP_TRY(gp_table_set(c, "kernel.reduce", "one_pass", variants[k].one_pass, "rule tune_candidate"));
-        GP_TRY(gp_table_set(c, "kernel.reduce", "stream", variants[k].stream, "rule tune_candidate"));
-        GP_TRY(gp_table_validate(c, "reduce candidate"));
-        (*n)++;
+    for (size_t k = 0; k < NVARIANTS; k++) {
+        const variant *v = &variants[k];
+        const int row[5] = {v->block, v->vecs, v->gpc > 0 ? v->gpc : 4, v->one_pass, v->stream};
+        memcpy(rows[k], row, sizeof row);
     }
-    return gp_ok();
+    return gp_kcand_make(&keys, base, &rows[0][0], (int)NVARIANTS, out, max, n);
 }
 
 /* The floor's model: the input read once; one add an element (FLOPs for

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kcandidates.h"
 #include "kernel.h"
 #include "kutil.h"
 #include "scan.h"
@@ -222,10 +223,7 @@ static gp_status verify(const gp_table *t, const gp_kernel_opts *o)
     memset(&v, 0, sizeof v);
     gp_status st = verify_all(t, o, &v);
     free(v.h_x), free(v.h_got);
-    if (v.d_in)
-        gp_rt_free(v.d_in);
-    if (v.d_out)
-        gp_rt_free(v.d_out);
+    GP_DEV_FREE(v.d_in, v.d_out);
     gp_scan_ws_destroy(&v.ws);
     return st;
 }
@@ -466,12 +464,7 @@ static gp_status bench(const gp_table *t, const char *label, int with_baselines,
     memset(&s, 0, sizeof s);
     gp_status st = bench_all(t, label, with_baselines, o, b, &s);
     free(s.h_in), free(s.h_out);
-    if (s.d_in)
-        gp_rt_free(s.d_in);
-    if (s.d_out)
-        gp_rt_free(s.d_out);
-    if (s.d_tmp)
-        gp_rt_free(s.d_tmp);
+    GP_DEV_FREE(s.d_in, s.d_out, s.d_tmp);
     gp_scan_ws_destroy(&s.ws);
     return st;
 }
@@ -479,20 +472,12 @@ static gp_status bench(const gp_table *t, const char *label, int with_baselines,
 /* Tuning sweep: the base table's values, then the bench variants. */
 static gp_status candidates(const gp_table *base, const gp_device_info *dev, gp_table *out, int max, int *n)
 {
+    static const gp_kcand_keys keys = {"scan", 2, {"block", "items_per_thread"}, NULL};
+    int rows[NVARIANTS][2];
     (void)dev;
-    *n = 0;
-    if (max < 1)
-        return gp_ok();
-    out[(*n)++] = *base;
-    for (size_t k = 0; k < NVARIANTS && *n < max; k++) {
-        gp_table *c = &out[*n];
-        *c = *base;
-        GP_TRY(gp_table_set(c, "kernel.scan", "block", variants[k].block, "rule tune_candidate"));
-        GP_TRY(gp_table_set(c, "kernel.scan", "items_per_thread", variants[k].items, "rule tune_candidate"));
-        GP_TRY(gp_table_validate(c, "scan candidate"));
-        (*n)++;
-    }
-    return gp_ok();
+    for (size_t k = 0; k < NVARIANTS; k++)
+        rows[k][0] = variants[k].block, rows[k][1] = variants[k].items;
+    return gp_kcand_make(&keys, base, &rows[0][0], (int)NVARIANTS, out, max, n);
 }
 
 /* The floor's model: read once, written once; one add an element (FLOPs

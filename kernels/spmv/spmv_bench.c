@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kcandidates.h"
 #include "kernel.h"
 #include "kutil.h"
 #include "spmv.h"
@@ -27,9 +28,12 @@ static const variant variants[] = {
 };
 #define NVARIANTS (sizeof variants / sizeof variants[0])
 
-/* Tune candidates: {block, unroll, scalar_max_row (-1: the base table's)}. */
-static const int cands[][3] = {{256, 1, -1}, {256, 2, -1}, {256, 4, -1}, {256, 8, -1}, {512, 1, -1}, {512, 2, -1},
-                               {512, 4, -1}, {512, 8, -1}, {128, 4, -1}, {512, 4, 0},  {512, 4, 32}};
+/* Tune candidates: {block, unroll, scalar_max_row (GP_KCAND_KEEP: the base
+ * table's)}. */
+static const int cands[][3] = {
+    {256, 1, GP_KCAND_KEEP}, {256, 2, GP_KCAND_KEEP}, {256, 4, GP_KCAND_KEEP}, {256, 8, GP_KCAND_KEEP},
+    {512, 1, GP_KCAND_KEEP}, {512, 2, GP_KCAND_KEEP}, {512, 4, GP_KCAND_KEEP}, {512, 8, GP_KCAND_KEEP},
+    {128, 4, GP_KCAND_KEEP}, {512, 4, 0},             {512, 4, 32}};
 #define NCANDS (sizeof cands / sizeof cands[0])
 
 static int wave_of(const gp_kernel_opts *o) { return o->dev.wave_size == 32 ? 32 : 64; }
@@ -96,12 +100,7 @@ typedef struct dmat {
 
 static void dmat_free(dmat *d)
 {
-    if (d->rp)
-        gp_rt_free(d->rp);
-    if (d->col)
-        gp_rt_free(d->col);
-    if (d->val)
-        gp_rt_free(d->val);
+    GP_DEV_FREE(d->rp, d->col, d->val);
     memset(d, 0, sizeof *d);
 }
 
@@ -284,10 +283,7 @@ static gp_status verify(const gp_table *t, const gp_kernel_opts *o)
     gp_csr_free(&a);
     dmat_free(&v.d);
     free(v.h_x), free(v.h_y);
-    if (v.d_x)
-        gp_rt_free(v.d_x);
-    if (v.d_y)
-        gp_rt_free(v.d_y);
+    GP_DEV_FREE(v.d_x, v.d_y);
     return st;
 }
 
@@ -515,10 +511,7 @@ static void bstate_release(bstate *s)
     gp_vendor_spmv_destroy(s->vs);
     s->vs = NULL;
     dmat_free(&s->d);
-    if (s->d_x)
-        gp_rt_free(s->d_x);
-    if (s->d_y)
-        gp_rt_free(s->d_y);
+    GP_DEV_FREE(s->d_x, s->d_y);
     s->d_x = s->d_y = NULL;
     free(s->h_x), free(s->h_y);
     s->h_x = s->h_y = NULL;
@@ -549,22 +542,9 @@ static gp_status bench(const gp_table *t, const char *label, int with_baselines,
 /* Tuning sweep: the base table's values, then the candidates. */
 static gp_status candidates(const gp_table *base, const gp_device_info *dev, gp_table *out, int max, int *n)
 {
+    static const gp_kcand_keys keys = {"spmv", 3, {"block", "unroll", "scalar_max_row"}, NULL};
     (void)dev;
-    *n = 0;
-    if (max < 1)
-        return gp_ok();
-    out[(*n)++] = *base;
-    for (size_t k = 0; k < NCANDS && *n < max; k++) {
-        gp_table *c = &out[*n];
-        *c = *base;
-        GP_TRY(gp_table_set(c, "kernel.spmv", "block", cands[k][0], "rule tune_candidate"));
-        GP_TRY(gp_table_set(c, "kernel.spmv", "unroll", cands[k][1], "rule tune_candidate"));
-        if (cands[k][2] >= 0)
-            GP_TRY(gp_table_set(c, "kernel.spmv", "scalar_max_row", cands[k][2], "rule tune_candidate"));
-        GP_TRY(gp_table_validate(c, "spmv candidate"));
-        (*n)++;
-    }
-    return gp_ok();
+    return gp_kcand_make(&keys, base, &cands[0][0], (int)NCANDS, out, max, n);
 }
 
 /* The floor's model, from the label: the CSR arrays read once (values and

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kcandidates.h"
 #include "kernel.h"
 #include "kutil.h"
 #include "ssim.h"
@@ -100,16 +101,7 @@ typedef struct dev_bufs {
 
 static void dev_free(dev_bufs *d)
 {
-    if (d->x)
-        gp_rt_free(d->x);
-    if (d->y)
-        gp_rt_free(d->y);
-    if (d->map)
-        gp_rt_free(d->map);
-    if (d->mean)
-        gp_rt_free(d->mean);
-    if (d->work)
-        gp_rt_free(d->work);
+    GP_DEV_FREE(d->x, d->y, d->map, d->mean, d->work);
     memset(d, 0, sizeof *d);
 }
 
@@ -633,28 +625,18 @@ static gp_status ssim_print_params(const gp_table *t, const gp_device_info *dev,
  * candidate is a legal table. */
 static gp_status ssim_candidates(const gp_table *base, const gp_device_info *dev, gp_table *out, int max, int *n)
 {
+    static const gp_kcand_keys keys = {"ssim", 4, {"tile_x", "tile_y", "block", "variant"}, NULL};
     static const int txs[] = {32, 64, 128}, tys[] = {64, 128, 256, 512};
+    int rows[GP_SSIM_NVARIANTS * 13][4], nrows = 0;
     (void)dev;
-    *n = 0;
-    if (max < 1)
-        return gp_ok();
-    out[(*n)++] = *base;
     for (int v = 0; v < GP_SSIM_NVARIANTS; v++)
         for (int i = 0; i < 3; i++)
-            for (int j = 0; j < 4 + (i == 1); j++) {
-                if (*n >= max)
-                    return gp_ok();
-                int tx = txs[i], ty = j < 4 ? tys[j] : 256, blk = (j < 4 ? 1 : 2) * (tx < 64 ? 64 : tx);
-                gp_table *c = &out[*n];
-                *c = *base;
-                GP_TRY(gp_table_set(c, "kernel.ssim", "tile_x", tx, "rule tune_candidate"));
-                GP_TRY(gp_table_set(c, "kernel.ssim", "tile_y", ty, "rule tune_candidate"));
-                GP_TRY(gp_table_set(c, "kernel.ssim", "block", blk, "rule tune_candidate"));
-                GP_TRY(gp_table_set(c, "kernel.ssim", "variant", v, "rule tune_candidate"));
-                GP_TRY(gp_table_validate(c, "ssim candidate"));
-                (*n)++;
+            for (int j = 0; j < 4 + (i == 1); j++, nrows++) {
+                int tx = txs[i];
+                rows[nrows][0] = tx, rows[nrows][1] = j < 4 ? tys[j] : 256;
+                rows[nrows][2] = (j < 4 ? 1 : 2) * (tx < 64 ? 64 : tx), rows[nrows][3] = v;
             }
-    return gp_ok();
+    return gp_kcand_make(&keys, base, &rows[0][0], nrows, out, max, n);
 }
 
 /* The floor's model (floor_ms): both images read and the map written;

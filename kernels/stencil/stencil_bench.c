@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kcandidates.h"
 #include "kernel.h"
 #include "kutil.h"
 #include "stencil.h"
@@ -234,10 +235,7 @@ static gp_status verify(const gp_table *t, const gp_kernel_opts *o)
     memset(&v, 0, sizeof v);
     gp_status st = verify_all(t, o, &v);
     free(v.h_x), free(v.h_got);
-    if (v.d_in)
-        gp_rt_free(v.d_in);
-    if (v.d_out)
-        gp_rt_free(v.d_out);
+    GP_DEV_FREE(v.d_in, v.d_out);
     return st;
 }
 
@@ -405,10 +403,7 @@ static gp_status bench(const gp_table *t, const char *label, int with_baselines,
     memset(&st, 0, sizeof st);
     gp_status s = bench_all(t, label, with_baselines, o, b, &st);
     free(st.h_in), free(st.h_out);
-    if (st.d_in)
-        gp_rt_free(st.d_in);
-    if (st.d_out)
-        gp_rt_free(st.d_out);
+    GP_DEV_FREE(st.d_in, st.d_out);
     return s;
 }
 
@@ -416,24 +411,16 @@ static gp_status bench(const gp_table *t, const char *label, int with_baselines,
  * blocks_per_cu from the device). */
 static gp_status candidates(const gp_table *base, const gp_device_info *dev, gp_table *out, int max, int *n)
 {
-    *n = 0;
-    if (max < 1)
-        return gp_ok();
-    out[(*n)++] = *base;
-    for (size_t k = 0; k < NVARIANTS && *n < max; k++) {
+    static const gp_kcand_keys keys = {"stencil", 5, {"tile_x", "tile_y", "planes_ahead", "blocks_per_cu", "vec"},
+                                       NULL};
+    int rows[NVARIANTS][5];
+    for (size_t k = 0; k < NVARIANTS; k++) {
         gp_stencil_params q;
         variant_params(&variants[k], dev, &q);
-        gp_table *c = &out[*n];
-        *c = *base;
-        GP_TRY(gp_table_set(c, "kernel.stencil", "tile_x", q.tile_x, "rule tune_candidate"));
-        GP_TRY(gp_table_set(c, "kernel.stencil", "tile_y", q.tile_y, "rule tune_candidate"));
-        GP_TRY(gp_table_set(c, "kernel.stencil", "planes_ahead", q.ahead, "rule tune_candidate"));
-        GP_TRY(gp_table_set(c, "kernel.stencil", "blocks_per_cu", q.blocks_per_cu, "rule tune_candidate"));
-        GP_TRY(gp_table_set(c, "kernel.stencil", "vec", q.vec, "rule tune_candidate"));
-        GP_TRY(gp_table_validate(c, "stencil candidate"));
-        (*n)++;
+        rows[k][0] = q.tile_x, rows[k][1] = q.tile_y, rows[k][2] = q.ahead, rows[k][3] = q.blocks_per_cu;
+        rows[k][4] = q.vec;
     }
-    return gp_ok();
+    return gp_kcand_make(&keys, base, &rows[0][0], (int)NVARIANTS, out, max, n);
 }
 
 /* The floor's model: read once, written once (4 B each); 8 FLOPs an interior

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kcandidates.h"
 #include "kernel.h"
 #include "kutil.h"
 #include "transpose.h"
@@ -102,10 +103,7 @@ typedef struct vbufs {
 static void vbufs_free(vbufs *v)
 {
     free(v->h_in), free(v->h_ref), free(v->h_out);
-    if (v->d_in)
-        gp_rt_free(v->d_in);
-    if (v->d_out)
-        gp_rt_free(v->d_out);
+    GP_DEV_FREE(v->d_in, v->d_out);
     memset(v, 0, sizeof *v);
 }
 
@@ -407,10 +405,7 @@ static gp_status bench(const gp_table *t, const char *label, int with_baselines,
     memset(&bb, 0, sizeof bb);
     gp_status st = bench_all(t, label, with_baselines, o, b, &bb);
     free(bb.h_in), free(bb.h_ref), free(bb.h_out);
-    if (bb.d_in)
-        gp_rt_free(bb.d_in);
-    if (bb.d_out)
-        gp_rt_free(bb.d_out);
+    GP_DEV_FREE(bb.d_in, bb.d_out);
     return st;
 }
 
@@ -419,25 +414,16 @@ static gp_status bench(const gp_table *t, const char *label, int with_baselines,
  * variant equal to the base is still offered, so the count is fixed). */
 static gp_status candidates(const gp_table *base, const gp_device_info *dev, gp_table *out, int max, int *n)
 {
-    static const char *const keys[8] = {"tile", "pad", "block_rows", "vec", "group", "swizzle", "stream",
-                                        "tiles_per_block"};
+    static const gp_kcand_keys keys = {
+        "transpose", 8, {"tile", "pad", "block_rows", "vec", "group", "swizzle", "stream", "tiles_per_block"}, NULL};
+    int rows[NVARIANTS][8];
     (void)dev;
-    *n = 0;
-    if (max < 1)
-        return gp_ok();
-    out[(*n)++] = *base;
-    for (size_t k = 0; k < NVARIANTS && *n < max; k++) {
+    for (size_t k = 0; k < NVARIANTS; k++) {
         const variant *v = &variants[k];
-        const int val[8] = {v->tile,  v->pad,     v->block_rows, v->vec,
-                            v->group, v->swizzle, v->stream,     v->tiles_per_block};
-        gp_table *c = &out[*n];
-        *c = *base;
-        for (int i = 0; i < 8; i++)
-            GP_TRY(gp_table_set(c, "kernel.transpose", keys[i], val[i], "rule tune_candidate"));
-        GP_TRY(gp_table_validate(c, "transpose candidate"));
-        (*n)++;
+        const int row[8] = {v->tile, v->pad, v->block_rows, v->vec, v->group, v->swizzle, v->stream, v->tiles_per_block};
+        memcpy(rows[k], row, sizeof row);
     }
-    return gp_ok();
+    return gp_kcand_make(&keys, base, &rows[0][0], (int)NVARIANTS, out, max, n);
 }
 
 /* The floor's model: the matrix read and written once, no arithmetic. */

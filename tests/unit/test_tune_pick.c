@@ -93,3 +93,79 @@ GP_TEST(tune_pick_takes_the_leader_that_wins_most_on_the_headline)
     GP_CHECK(gp_tune_decide(&g, &p).code == GP_OK && p.chosen == 2);
     return 0;
 }
+
+/* tune --quick pairs only the headline problem's leader (on every problem):
+ * another problem's own leader stays unpaired, keeps the rule and is marked
+ * so; a full tune still refuses to decide on an unpaired leader. */
+GP_TEST(tune_pick_quick_accepts_unpaired_leaders_off_the_headline)
+{
+    gp_tune_pick p;
+    static gp_tune_grid g; /* ~90 KB: off the stack */
+    /* Candidate 1 leads the headline (problem 0), candidate 2 problem 1. */
+    g = *grid(0.200, 0.170, 0.190, 0.030, 0.031, 0.020);
+    GP_CHECK(gp_tune_leaders(&g, &p).code == GP_OK && p.headline == 0 && p.best[0] == 1 && p.best[1] == 2);
+    /* Only the headline's leader paired, on both problems: 15 % faster on the
+     * headline, even on problem 1. */
+    GP_CHECK(pair(&g, 1, 0, 0.170, 0.200, 0.01) && pair(&g, 1, 1, 0.0301, 0.030, 0.01));
+    /* Full: leader 2 of problem 1 was not paired, so no decision. */
+    g.quick = 0;
+    GP_CHECK(gp_tune_decide(&g, &p).code == GP_ERR_USAGE);
+    /* Quick: decided; problem 1 is marked unpaired, with no near-tie range. */
+    g.quick = 1;
+    GP_CHECK(gp_tune_decide(&g, &p).code == GP_OK);
+    GP_CHECK(p.chosen == 1);
+    GP_CHECK(!p.unpaired[0] && p.unpaired[1]);
+    GP_CHECK(p.tie_lo[0] > 1 && isnan(p.tie_lo[1]) && isnan(p.tie_hi[1]));
+    GP_CHECK(p.near_tie[0] >= 1 && p.near_tie[1] == 0);
+    /* The headline's leader losing beyond the spread on problem 1 still keeps the rule. */
+    GP_CHECK(pair(&g, 1, 1, 0.036, 0.030, 0.01));
+    GP_CHECK(gp_tune_decide(&g, &p).code == GP_OK && p.chosen == 0 && p.unpaired[1]);
+    return 0;
+}
+
+GP_TEST(tune_pick_quick_still_needs_the_headline_leader_paired)
+{
+    gp_tune_pick p;
+    static gp_tune_grid g; /* ~90 KB: off the stack */
+    g = *grid(0.200, 0.170, 0.190, 0.030, 0.031, 0.020);
+    g.quick = 1;
+    /* Nothing paired: the headline's leader decides, so quick refuses too. */
+    gp_status st = gp_tune_decide(&g, &p);
+    GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "headline"));
+    /* The rule leads the headline: nothing to pair there; candidate 2's lead
+     * on problem 1 is unpaired and the rule is kept. */
+    g = *grid(0.200, 0.210, 0.220, 0.030, 0.031, 0.020);
+    g.quick = 1;
+    GP_CHECK(gp_tune_decide(&g, &p).code == GP_OK);
+    GP_CHECK(p.best[0] == 0 && p.best[1] == 2 && p.chosen == 0 && !p.unpaired[0] && p.unpaired[1]);
+    GP_CHECK(p.tie_lo[0] == 1.0 && p.near_tie[0] >= 1);
+    g.quick = 0;
+    GP_CHECK(gp_tune_decide(&g, &p).code == GP_ERR_USAGE);
+    return 0;
+}
+
+/* Which leaders tune times paired: each distinct non-rule leader once; quick,
+ * the headline problem's leader alone, even when an earlier problem has
+ * the same leader. */
+GP_TEST(tune_pick_leaders_to_pair_full_and_quick)
+{
+    static gp_tune_grid g; /* ~90 KB: off the stack */
+    gp_tune_pick p;
+    int lead[GP_TUNE_MAX_PROBLEMS];
+    memset(&g, 0, sizeof g);
+    memset(&p, 0, sizeof p);
+    g.ncands = 4, g.nproblems = 4;
+    const int best[4] = {2, 3, 2, 0};
+    memcpy(p.best, best, sizeof best);
+    p.headline = 2;
+    GP_CHECK(gp_tune_to_pair(&g, &p, lead) == 2 && lead[0] == 2 && lead[1] == 3);
+    g.quick = 1;
+    GP_CHECK(gp_tune_to_pair(&g, &p, lead) == 1 && lead[0] == 2);
+    p.headline = 1;
+    GP_CHECK(gp_tune_to_pair(&g, &p, lead) == 1 && lead[0] == 3);
+    p.headline = 3; /* the rule leads the headline: nothing to pair */
+    GP_CHECK(gp_tune_to_pair(&g, &p, lead) == 0);
+    g.quick = 0;
+    GP_CHECK(gp_tune_to_pair(&g, &p, lead) == 2);
+    return 0;
+}
