@@ -5,11 +5,13 @@
 #   exp   the standalone experiments (tools/experiments/*_variants.cu, built
 #         with nvcc -arch=native): every variant against the device copy (and
 #         CUB for scan), paired ABBA, outputs checked; ~3 min with the builds
-#   tree  (with all: first) the sm90 build (device_build.sh), `gpuprobe verify stencil padding scan` (the 4-wide
-#         stencil kernel's first GPU run), `ctest -L kernels` for the three,
-#         `gpuprobe bench padding stencil scan` (paired verdicts) and a tune
-#         sweep of stencil (does the sweep pick vec 4?); the SASS of the three
-#         kernels' objects where cuobjdump is installed; ~6 min
+#   tree  the sm90 build (device_build.sh; with all it comes first), `gpuprobe
+#         verify stencil padding scan` (the 4-wide stencil and the staged
+#         padding kernels' first GPU run), `ctest -L kernels` for the three,
+#         `gpuprobe bench padding stencil scan` (paired verdicts), a tune sweep
+#         of stencil and padding (does it pick vec 4, planes_per_block?), and
+#         the SASS of the three kernels' objects where cuobjdump is
+#         installed; ~6 min
 #   all   both (the default; over the 10-minute limit of one device call
 #         where the build is slow: then run exp and tree as two calls)
 # What to look for: docs/kernels/{stencil,padding,scan}.md, "Next run".
@@ -57,10 +59,10 @@ if [ "$part" = tree ] || [ "$part" = all ]; then
     $g bench padding stencil scan --out "$out/bench" --table lookup >"$out/bench.md" 2>"$out/bench_log.txt"
     echo "rc=$?" >>"$out/bench.md"
     grep -hE "^(padding|stencil|scan) .*paired" "$out/bench_log.txt" >"$out/verdicts.txt"
-    step "tune stencil"
+    step "tune stencil padding"
     mkdir -p "$out/tune"
     cp tables/sm_90 "$out/tune/table.txt"
-    $g tune stencil --out "$out/tune" >"$out/tune.txt" 2>&1; echo "rc=$?" >>"$out/tune.txt"
+    $g tune stencil padding --out "$out/tune" >"$out/tune.txt" 2>&1; echo "rc=$?" >>"$out/tune.txt"
     if command -v cuobjdump >/dev/null; then
         step sass
         mkdir -p "$out/sass"
