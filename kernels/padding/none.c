@@ -7,3 +7,10 @@ gp_status gp_padding_launch_f32(const float *d_in, float *d_out, const gp_paddin
     (void)d_in, (void)d_out, (void)s, (void)block, (void)items;
     return gp_fail(GP_ERR_NO_GPU, "no GPU backend compiled");
 }
+
+gp_status gp_padding_launch_staged_f32(const float *d_in, float *d_out, const gp_padding_shape *s, int block,
+                                       int planes_per_block)
+{
+    (void)d_in, (void)d_out, (void)s, (void)block, (void)planes_per_block;
+    return gp_fail(GP_ERR_NO_GPU, "no GPU backend compiled");
+}

@@ -34,6 +34,8 @@ typedef struct gp_padding_params {
     int block;               /* threads per block, a power of two, 64..1024 */
     int items_per_thread;    /* output elements per thread: 4, 8 or 16 */
     char note[160];          /* what was adjusted ("" when nothing) */
+    int planes_per_block;    /* 0: the flat kernel; 4..128 (a multiple of 4): the staged kernel, a
+                                block per that many whole planes (padding_staged.h) */
 } gp_padding_params;
 
 typedef struct gp_padding_shape {
@@ -56,6 +58,12 @@ size_t gp_padding_out_elems(const gp_padding_shape *s);
  * indices or the address space. */
 gp_status gp_padding_check_shape(const gp_padding_shape *s);
 
+/* The staged kernel runs where planes_per_block > 0, its input planes fit
+ * the shared memory a block gets (P h w x 4 <= GP_PADDING_STAGED_LDS), its
+ * outputs a block stay below 2^31 and the input is 16-byte aligned; else
+ * gp_padding_f32 runs the flat kernel.  Pure: unit-tested. */
+int gp_padding_staged_usable(const gp_padding_params *p, const gp_padding_shape *s, const void *d_in);
+
 /* d_out = pad(d_in), on the default stream.  Bad arguments give GP_ERR_USAGE
  * before any device call. */
 gp_status gp_padding_f32(const float *d_in, float *d_out, const gp_padding_shape *s, const gp_padding_params *p);
@@ -73,6 +81,8 @@ gp_status gp_padding_rule(const struct gp_rule_in *in, struct gp_table *out);
 /* GPU launcher (padding.hip; none.c without a GPU backend), arguments checked
  * by gp_padding_f32. */
 gp_status gp_padding_launch_f32(const float *d_in, float *d_out, const gp_padding_shape *s, int block, int items);
+gp_status gp_padding_launch_staged_f32(const float *d_in, float *d_out, const gp_padding_shape *s, int block,
+                                       int planes_per_block);
 
 #ifdef __cplusplus
 }

@@ -6,6 +6,7 @@
 #include "gp_device.h"
 #include "padding.h"
 #include "kdiv.h"
+#include "padding_staged.h"
 
 /* The kernel: the output is one contiguous array of planes x howo
  * floats, cut in groups of 4 consecutive elements (one 16-byte store each).
@@ -64,6 +65,71 @@ __global__ void GP_LAUNCH_BOUNDS(GP_PADDING_MAX_BLOCK) gp_padding_kernel(const f
                 if (i0 + k < a.total)
                     dst[k] = v[4 * g + k];
     }
+}
+
+/* The staged kernel (planes_per_block P > 0): a block owns P whole planes,
+ * reads their contiguous input into shared memory with 16-byte loads (4 a
+ * thread per batch, all issued before any is stored: a rolled load-store
+ * loop would wait a DRAM latency per vector), and after one barrier writes
+ * their contiguous output with 16-byte stores gathered from shared memory
+ * (padding_staged.h).  Every global access is full width; the gathers are
+ * LDS reads.  Needs a 16-byte aligned input and P h w x 4 bytes of shared
+ * memory (gp_padding_staged_usable). */
+extern __shared__ float4 gp_padding_lds4[];
+
+__global__ void GP_LAUNCH_BOUNDS(GP_PADDING_MAX_BLOCK) gp_padding_staged_kernel(const float *__restrict__ in,
+                                                                                 float *__restrict__ out,
+                                                                                 gp_padding_geom g, unsigned P)
+{
+    float *lds = (float *)gp_padding_lds4;
+    const unsigned np = gp_padding_staged_np(blockIdx.x, P, g.planes);
+    const size_t p0 = (size_t)blockIdx.x * P;
+    const unsigned hw = g.h * g.w, nin = np * hw, nout = np * g.howo, nv = nin / 4;
+    const size_t in0 = p0 * hw, out0 = p0 * g.howo;
+    const float4 *src = (const float4 *)(in + in0);
+    const unsigned bd = blockDim.x;
+    for (unsigned v0 = threadIdx.x; v0 < nv; v0 += 4 * bd) {
+        float4 t[4];
+#pragma unroll
+        for (int r = 0; r < 4; r++)
+            if (v0 + r * bd < nv)
+                t[r] = __ldg(src + v0 + r * bd);
+#pragma unroll
+        for (int r = 0; r < 4; r++)
+            if (v0 + r * bd < nv)
+                gp_padding_lds4[v0 + r * bd] = t[r];
+    }
+    for (unsigned e = nv * 4 + threadIdx.x; e < nin; e += bd)
+        lds[e] = __ldg(in + in0 + e);
+    __syncthreads();
+    float4 *dst = (float4 *)(out + out0);
+    for (unsigned v = threadIdx.x; v < (nout + 3) / 4; v += bd) {
+        float r[4];
+        gp_padding_staged_group(lds, v * 4, nout, &g, r);
+        if (v * 4 + 4 <= nout)
+            dst[v] = make_float4(r[0], r[1], r[2], r[3]);
+        else
+            for (unsigned k = 0; v * 4 + k < nout; k++)
+                out[out0 + v * 4 + k] = r[k];
+    }
+}
+
+extern "C" gp_status gp_padding_launch_staged_f32(const float *d_in, float *d_out, const gp_padding_shape *s,
+                                                  int block, int planes_per_block)
+{
+    gp_padding_geom g;
+    g.h = (unsigned)s->h, g.w = (unsigned)s->w;
+    g.ho = (unsigned)gp_padding_out_h(s), g.wo = (unsigned)gp_padding_out_w(s);
+    g.howo = g.ho * g.wo;
+    g.planes = (unsigned)s->n * (unsigned)s->c;
+    g.top = s->top, g.left = s->left;
+    g.by_howo = gp_kdivider(g.howo);
+    g.by_wo = gp_kdivider(g.wo);
+    const unsigned P = (unsigned)planes_per_block;
+    const unsigned grid = (g.planes + P - 1) / P;
+    const size_t lds = ((size_t)P * g.h * g.w * 4 + 15) & ~(size_t)15;
+    gp_padding_staged_kernel<<<grid, block, lds>>>(d_in, d_out, g, P);
+    return gp_launch_status("padding staged");
 }
 
 template <int VEC>

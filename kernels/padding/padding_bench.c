@@ -12,6 +12,10 @@
 
 static const int item_variants[] = {4, 8, 16};
 #define NITEMS (sizeof item_variants / sizeof item_variants[0])
+/* The staged kernel's planes per block in the bench, verify and tune
+ * (docs/kernels/padding.md "Where the last 10 % goes"). */
+static const int plane_variants[] = {16, 32, 64};
+#define NPLANES (sizeof plane_variants / sizeof plane_variants[0])
 
 static gp_status print_params(const gp_table *t, const gp_device_info *dev, FILE *out)
 {
@@ -105,13 +109,25 @@ static gp_status verify(const gp_table *t, const gp_kernel_opts *o)
     for (size_t k = 0; k < NITEMS; k++) {
         gp_padding_params q = p;
         q.items_per_thread = item_variants[k];
+        q.planes_per_block = 0; /* the flat kernel */
+        q.note[0] = '\0';
+        gp_padding_params_fit(&q, &o->dev);
+        for (size_t i = 0; i < ns; i++)
+            GP_TRY(verify_one(&shapes[i], &q, &rng, NULL));
+    }
+    /* The staged kernel on every shape (planes that do not fit its shared
+     * memory run flat; plane counts not a multiple of P leave a short last
+     * block). */
+    for (size_t k = 0; k < NPLANES; k++) {
+        gp_padding_params q = p;
+        q.planes_per_block = plane_variants[k];
         q.note[0] = '\0';
         gp_padding_params_fit(&q, &o->dev);
         for (size_t i = 0; i < ns; i++)
             GP_TRY(verify_one(&shapes[i], &q, &rng, NULL));
     }
     if (o->log)
-        fprintf(o->log, "  items_per_thread 4, 8, 16: exact on every shape\n");
+        fprintf(o->log, "  items_per_thread 4, 8, 16 and staged 16, 32, 64 planes a block: exact on every shape\n");
     return gp_ok();
 }
 
@@ -151,6 +167,37 @@ static gp_status time_and_check(bstate *bs, bctx *x, const gp_kernel_opts *o, co
     GP_TRY(gp_bench_time(work_pad, x, o->quick, r));
     GP_TRY(gp_rt_copy_to_host(bs->h_out, bs->d_out, no * sizeof(float)));
     return check_out(bs->h_in, bs->h_out, x->s, what);
+}
+
+/* Paired ABBA of x's padding against the copy; every round ends with the
+ * padding, so the output afterwards is checked; the pair goes on `row`. */
+static gp_status pair_checked(bstate *bs, bctx *x, const gp_kernel_opts *o, const char *what, gp_bench *b, int row,
+                              gp_bench_paired *pp)
+{
+    size_t no = gp_padding_out_elems(x->s);
+    GP_TRY(gp_dev_poison(bs->d_out, no * sizeof(float)));
+    GP_TRY(gp_bench_pair(work_pad, x, work_copy, x, o->quick, pp));
+    GP_TRY(gp_rt_copy_to_host(bs->h_out, bs->d_out, no * sizeof(float)));
+    GP_TRY(check_out(bs->h_in, bs->h_out, x->s, what));
+    return gp_bench_set_pair(b, row, pp);
+}
+
+/* A bench variant: x with parameters q, timed, checked, one row. */
+static gp_status time_variant(bstate *bs, bctx x, const gp_padding_params *q, const char *impl, const char *problem,
+                              const char *label, double floor_ms, const char *note, double moved,
+                              const gp_kernel_opts *o, gp_bench *b)
+{
+    char qp[160], what[320];
+    gp_harness_result r;
+    x.p = q;
+    gp_padding_params_format(q, qp, sizeof qp);
+    snprintf(what, sizeof what, "timed padding %s (%s)", problem, qp);
+    GP_TRY(time_and_check(bs, &x, o, what, &r));
+    GP_TRY(gp_bench_add(b, "padding", problem, impl, label, qp, 0, &r, floor_ms, note));
+    if (o->log)
+        fprintf(o->log, "  %s %s: %.4f ms = %.0f GB/s\n", impl, problem, r.summary.median,
+                moved / (r.summary.median * 1e6));
+    return gp_ok();
 }
 
 static gp_status bench_problem(const gp_table *t, const char *label, int with_baselines, const gp_kernel_opts *o,
@@ -195,12 +242,8 @@ static gp_status bench_problem(const gp_table *t, const char *label, int with_ba
      * copy time / our time = our fraction of the copy's bandwidth.  Every
      * round ends with our run: the output is checked again. */
     gp_bench_paired pp;
-    GP_TRY(gp_dev_poison(bs->d_out, no * sizeof(float)));
-    GP_TRY(gp_bench_pair(work_pad, &x, work_copy, &x, o->quick, &pp));
-    GP_TRY(gp_rt_copy_to_host(bs->h_out, bs->d_out, no * sizeof(float)));
     snprintf(what, sizeof what, "padding %s after the paired loop", problem);
-    GP_TRY(check_out(bs->h_in, bs->h_out, s, what));
-    GP_TRY(gp_bench_set_pair(b, main_row, &pp));
+    GP_TRY(pair_checked(bs, &x, o, what, b, main_row, &pp));
     if (o->log)
         fprintf(o->log,
                 "padding %s: paired median %.3f of the copy's bandwidth (p10 %.3f, p90 %.3f): >= 0.90: %s%s "
@@ -212,19 +255,34 @@ static gp_status bench_problem(const gp_table *t, const char *label, int with_ba
     for (size_t k = 0; k < NITEMS; k++) {
         gp_padding_params q = p;
         q.items_per_thread = item_variants[k];
+        q.planes_per_block = 0; /* the flat kernel */
         q.note[0] = '\0';
         gp_padding_params_fit(&q, &o->dev);
+        char impl[64];
+        snprintf(impl, sizeof impl, "gpuprobe variant=items%d", q.items_per_thread);
+        GP_TRY(time_variant(bs, x, &q, impl, problem, label, floor_ms, note, moved, o, b));
+    }
+    /* The staged kernel (the candidate for the last 10 %), each also paired
+     * with the copy. */
+    for (size_t k = 0; k < NPLANES; k++) {
+        gp_padding_params q = p;
+        q.planes_per_block = plane_variants[k];
+        q.note[0] = '\0';
+        gp_padding_params_fit(&q, &o->dev);
+        if (!gp_padding_staged_usable(&q, s, bs->d_in))
+            continue; /* would time the flat kernel again */
+        char impl[64];
+        snprintf(impl, sizeof impl, "gpuprobe variant=staged%d", q.planes_per_block);
+        GP_TRY(time_variant(bs, x, &q, impl, problem, label, floor_ms, note, moved, o, b));
         bctx xq = x;
         xq.p = &q;
-        char impl[64], qp[160];
-        snprintf(impl, sizeof impl, "gpuprobe variant=items%d", q.items_per_thread);
-        gp_padding_params_format(&q, qp, sizeof qp);
-        snprintf(what, sizeof what, "timed padding %s (%s)", problem, qp);
-        GP_TRY(time_and_check(bs, &xq, o, what, &r));
-        GP_TRY(gp_bench_add(b, "padding", problem, impl, label, qp, 0, &r, floor_ms, note));
+        snprintf(what, sizeof what, "padding %s %s after the paired loop", problem, impl);
+        GP_TRY(pair_checked(bs, &xq, o, what, b, b->nrows - 1, &pp));
         if (o->log)
-            fprintf(o->log, "  %s %s: %.4f ms = %.0f GB/s\n", impl, problem, r.summary.median,
-                    moved / (r.summary.median * 1e6));
+            fprintf(o->log,
+                    "padding %s: %s paired median %.3f of the copy's bandwidth (p10 %.3f, p90 %.3f) (context, "
+                    "variant; %d rounds ABBA)\n",
+                    problem, impl, pp.ratio_s.median, pp.ratio_s.p10, pp.ratio_s.p90, pp.rounds);
     }
     return gp_ok();
 }
@@ -263,12 +321,13 @@ static gp_status bench(const gp_table *t, const char *label, int with_baselines,
 }
 
 /* Tuning sweep: the base table's values, then each items_per_thread at the
- * base block and blocks 256 and 1024 at the base items. */
+ * base block and blocks 256 and 1024 at the base items (all flat), then the
+ * staged kernel at 16, 32, 64 planes a block and the base block. */
 static gp_status candidates(const gp_table *base, const gp_device_info *dev, gp_table *out, int max, int *n)
 {
-    static const gp_kcand_keys keys = {"padding", 2, {"block", "items_per_thread"}, NULL};
+    static const gp_kcand_keys keys = {"padding", 3, {"block", "items_per_thread", "planes_per_block"}, NULL};
     long long b0, c0;
-    int rows[NITEMS + 2][2], nrows = 0;
+    int rows[NITEMS + 2 + NPLANES][3], nrows = 0;
     (void)dev;
     *n = 0;
     GP_TRY(gp_table_get_int(base, "kernel.padding", "block", &b0));
@@ -277,8 +336,10 @@ static gp_status candidates(const gp_table *base, const gp_device_info *dev, gp_
         long long blk = k < NITEMS ? b0 : k == NITEMS ? 256 : 1024;
         long long items = k < NITEMS ? item_variants[k] : c0;
         if (blk != b0 || items != c0)
-            rows[nrows][0] = (int)blk, rows[nrows][1] = (int)items, nrows++;
+            rows[nrows][0] = (int)blk, rows[nrows][1] = (int)items, rows[nrows][2] = 0, nrows++;
     }
+    for (size_t k = 0; k < NPLANES; k++)
+        rows[nrows][0] = (int)b0, rows[nrows][1] = (int)c0, rows[nrows][2] = plane_variants[k], nrows++;
     return gp_kcand_make(&keys, base, &rows[0][0], nrows, out, max, n);
 }
 

@@ -12,7 +12,9 @@
  * stand-in is 8, the middle of the compiled 4..16.
  * block: the smallest block the launch-rate probe saw reach the peak
  * (launch.min_block_for_peak, stand-in 256), as a power of two below it,
- * 64..1024.  The models: docs/kernels/padding.md. */
+ * 64..1024.
+ * planes_per_block: 0 (the flat kernel) until the staged kernel has a paired
+ * run; tune offers it.  The models: docs/kernels/padding.md. */
 #include "kernel.h"
 #include "padding.h"
 #include "rule.h"
@@ -37,5 +39,11 @@ gp_status gp_padding_rule(const gp_rule_in *in, gp_table *out)
                               GP_PADDING_MAX_BLOCK,
                               PADDING_ITEMS_STANDIN,
                               GP_PADDING_MIN_ITEMS};
-    return gp_rule_streaming(in->facts, &s, out);
+    GP_TRY(gp_rule_streaming(in->facts, &s, out));
+    /* planes_per_block: the staged kernel (whole planes through shared
+     * memory, every global access 16 bytes) stays a tune candidate until a
+     * paired run shows its gain over the flat kernel on a device: 0. */
+    return gp_rule_set(out, "padding", "planes_per_block", 0, "unmeasured",
+                       "staged kernel (16-byte loads through shared memory) without a paired run yet, a tune "
+                       "candidate (docs/kernels/padding.md) -> 0 (flat)");
 }

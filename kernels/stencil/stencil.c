@@ -8,10 +8,14 @@
 
 #include "kutil.h"
 #include "rule.h"
+#include "stencil_v4.h"
 
 void gp_stencil_params_fit(gp_stencil_params *p, const gp_device_info *dev)
 {
-    int max_threads = GP_STENCIL_MAX_BLOCK;
+    const int vec = p->vec == 4 ? 4 : 1;
+    if (vec != p->vec && p->vec != 0) /* 0: not set, the 1-wide kernel */
+        gp_note_append(p->note, sizeof p->note, "vec set to 1 (1 or 4 compiled)");
+    int max_threads = vec == 4 ? GP_STENCIL_V4_MAX_BLOCK : GP_STENCIL_MAX_BLOCK;
     if (dev && dev->max_threads_per_block > 0 && dev->max_threads_per_block < max_threads)
         max_threads = dev->max_threads_per_block;
     int tx = (int)gp_rule_clamp(gp_rule_floor_pow2(p->tile_x), GP_STENCIL_MIN_TX, GP_STENCIL_MAX_TX);
@@ -24,14 +28,18 @@ void gp_stencil_params_fit(gp_stencil_params *p, const gp_device_info *dev)
         tx /= 2;
     if (tx != p->tile_x || ty != p->tile_y)
         gp_note_append(p->note, sizeof p->note,
-                       "tile fitted to 32..128 x 4..16 (powers of 2), at most 512 threads and the device's block");
-    int ahead = (int)gp_rule_clamp(p->ahead, 1, GP_STENCIL_MAX_AHEAD);
+                       vec == 4 ? "tile fitted to 32..128 x 4..16 (powers of 2), at most 256 threads (vec 4) and the "
+                                  "device's block"
+                                : "tile fitted to 32..128 x 4..16 (powers of 2), at most 512 threads and the device's block");
+    const int max_ahead = vec == 4 ? GP_STENCIL_V4_MAX_AHEAD : GP_STENCIL_MAX_AHEAD;
+    int ahead = (int)gp_rule_clamp(p->ahead, 1, max_ahead);
     if (ahead != p->ahead)
-        gp_note_append(p->note, sizeof p->note, "planes_ahead clamped to 1..3 (compiled)");
+        gp_note_append(p->note, sizeof p->note,
+                       vec == 4 ? "planes_ahead clamped to 1..2 (compiled for vec 4)" : "planes_ahead clamped to 1..3 (compiled)");
     int bpc = (int)gp_rule_clamp(p->blocks_per_cu, 1, GP_STENCIL_MAX_BLOCKS_PER_CU);
     if (bpc != p->blocks_per_cu)
         gp_note_append(p->note, sizeof p->note, "blocks_per_cu clamped to 1..64");
-    p->tile_x = tx, p->tile_y = ty, p->ahead = ahead, p->blocks_per_cu = bpc;
+    p->tile_x = tx, p->tile_y = ty, p->ahead = ahead, p->vec = vec, p->blocks_per_cu = bpc;
     p->cus = dev && dev->compute_units > 0 ? dev->compute_units : 1;
 }
 
@@ -43,15 +51,19 @@ gp_status gp_stencil_params_from_table(const gp_table *t, const gp_device_info *
     GP_TRY(gp_table_get_int(t, "kernel.stencil", "tile_y", &ty));
     GP_TRY(gp_table_get_int(t, "kernel.stencil", "planes_ahead", &ahead));
     GP_TRY(gp_table_get_int(t, "kernel.stencil", "blocks_per_cu", &bpc));
+    long long vec = 1; /* optional: absent is the 1-wide kernel */
+    if (gp_table_find(t, "kernel.stencil", "vec"))
+        GP_TRY(gp_table_get_int(t, "kernel.stencil", "vec", &vec));
     p->tile_x = (int)tx, p->tile_y = (int)ty, p->ahead = (int)ahead, p->blocks_per_cu = (int)bpc;
+    p->vec = (int)vec;
     gp_stencil_params_fit(p, dev);
     return gp_ok();
 }
 
 void gp_stencil_params_format(const gp_stencil_params *p, char *buf, size_t n)
 {
-    snprintf(buf, n, "tile=%dx%d planes_ahead=%d blocks_per_cu=%d", p->tile_x, p->tile_y, p->ahead,
-             p->blocks_per_cu);
+    snprintf(buf, n, "tile=%dx%d planes_ahead=%d blocks_per_cu=%d%s", p->tile_x, p->tile_y, p->ahead,
+             p->blocks_per_cu, p->vec == 4 ? " vec=4 (16-byte accesses)" : "");
 }
 
 size_t gp_stencil_elems(const gp_stencil_shape *s) { return (size_t)s->nx * (size_t)s->ny * (size_t)s->nz; }
@@ -69,9 +81,16 @@ gp_status gp_stencil_shape_check(const char *what, const gp_stencil_shape *s)
 
 static long long ceil_div(long long a, long long b) { return (a + b - 1) / b; }
 
+int gp_stencil_vec_usable(const gp_stencil_params *p, const gp_stencil_shape *s, const void *d_in,
+                          const void *d_out)
+{
+    return p->vec == 4 && s->nx % 4 == 0 && (uintptr_t)d_in % 16 == 0 && (uintptr_t)d_out % 16 == 0;
+}
+
 int gp_stencil_z_chunks(const gp_stencil_params *p, const gp_stencil_shape *s)
 {
-    const long long tiles = ceil_div(s->nx, p->tile_x) * ceil_div(s->ny, p->tile_y);
+    const long long width = (long long)p->tile_x * (p->vec == 4 ? 4 : 1);
+    const long long tiles = ceil_div(s->nx, width) * ceil_div(s->ny, p->tile_y);
     const long long resident = (long long)(p->blocks_per_cu < 1 ? 1 : p->blocks_per_cu) * (p->cus < 1 ? 1 : p->cus);
     long long best_c = 1, best_cost = -1;
     for (long long c = 1; c <= s->nz; c++) {
@@ -96,9 +115,12 @@ int gp_stencil_z_per_chunk(const gp_stencil_params *p, const gp_stencil_shape *s
 static int params_ok(const gp_stencil_params *p)
 {
     const int tx = p->tile_x, ty = p->tile_y;
+    const int v4 = p->vec == 4;
     return tx >= GP_STENCIL_MIN_TX && tx <= GP_STENCIL_MAX_TX && !(tx & (tx - 1)) && ty >= GP_STENCIL_MIN_TY &&
-           ty <= GP_STENCIL_MAX_TY && !(ty & (ty - 1)) && tx * ty <= GP_STENCIL_MAX_BLOCK &&
-           p->ahead >= 1 && p->ahead <= GP_STENCIL_MAX_AHEAD && p->blocks_per_cu >= 1 && p->cus >= 1;
+           ty <= GP_STENCIL_MAX_TY && !(ty & (ty - 1)) &&
+           tx * ty <= (v4 ? GP_STENCIL_V4_MAX_BLOCK : GP_STENCIL_MAX_BLOCK) && (v4 || p->vec == 0 || p->vec == 1) &&
+           p->ahead >= 1 && p->ahead <= (v4 ? GP_STENCIL_V4_MAX_AHEAD : GP_STENCIL_MAX_AHEAD) &&
+           p->blocks_per_cu >= 1 && p->cus >= 1;
 }
 
 static gp_status check_args(const char *what, const float *d_in, const float *d_out, const gp_stencil_shape *s,
@@ -128,8 +150,13 @@ gp_status gp_stencil_f32(const float *d_in, float *d_out, const gp_stencil_shape
     if (!p || !params_ok(p))
         return gp_fail(GP_ERR_USAGE, "stencil: parameters not fitted (use gp_stencil_params_fit)");
     GP_TRY(check_args("stencil", d_in, d_out, s, c0, c1));
-    const int chunks = gp_stencil_z_chunks(p, s);
-    return gp_stencil_launch_f32(d_in, d_out, s, c0, c1, p->tile_x, p->tile_y, p->ahead,
+    /* vec 4 where the rows are 16-byte aligned, else the 1-wide kernel with
+     * the same tile (whose z split then counts 1-wide tiles). */
+    gp_stencil_params q = *p;
+    if (!gp_stencil_vec_usable(p, s, d_in, d_out))
+        q.vec = 1;
+    const int chunks = gp_stencil_z_chunks(&q, s);
+    return gp_stencil_launch_f32(d_in, d_out, s, c0, c1, q.tile_x, q.tile_y, q.ahead, q.vec,
                                  (int)ceil_div(s->nz, chunks), chunks);
 }
 

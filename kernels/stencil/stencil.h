@@ -52,10 +52,12 @@ typedef struct gp_stencil_shape {
 
 typedef struct gp_stencil_params {
     int tile_x, tile_y; /* threads per block in x and y */
-    int ahead;          /* planes_ahead: 1, 2 or 3 */
+    int ahead;          /* planes_ahead: 1, 2 or 3 (1, 2 with vec 4) */
     int blocks_per_cu;  /* blocks one CU holds at once (the z split's model) */
     int cus;            /* compute units of the device (1 without one) */
     char note[192];     /* what was adjusted to fit the device ("" when nothing) */
+    int vec;            /* x points per thread: 1 (0 reads as 1), or 4 (16-byte accesses, at most 256
+                           threads: stencil_v4.h); [kernel.stencil] vec, optional, default 1 */
 } gp_stencil_params;
 
 /* Read [kernel.stencil] and clamp it to `dev` (NULL: no device). */
@@ -64,11 +66,19 @@ gp_status gp_stencil_params_from_table(const gp_table *t, const gp_device_info *
 void gp_stencil_params_fit(gp_stencil_params *p, const gp_device_info *dev);
 void gp_stencil_params_format(const gp_stencil_params *p, char *buf, size_t n);
 
+/* vec 4 runs where nx is a multiple of 4 and both arrays are 16-byte
+ * aligned (every row then starts on a 16-byte boundary); elsewhere the host
+ * launches the 1-wide kernel with the same tile (gp_stencil_f32).  Pure:
+ * unit-tested. */
+int gp_stencil_vec_usable(const gp_stencil_params *p, const gp_stencil_shape *s, const void *d_in,
+                          const void *d_out);
+
 /* The z split: how many chunks of z planes the grid cuts each column of
  * tiles into.  With T = tiles in x and y and R = blocks_per_cu x cus blocks
  * resident at once, c chunks take ceil(T c / R) rounds of blocks, each
  * reading ceil(nz / c) + 2 planes (the two halo planes); the smallest
- * product wins (ties: fewer chunks).  Pure: unit-tested. */
+ * product wins (ties: fewer chunks).  A tile is tile_x x vec points wide.
+ * Pure: unit-tested. */
 int gp_stencil_z_chunks(const gp_stencil_params *p, const gp_stencil_shape *s);
 /* Planes per chunk for that split. */
 int gp_stencil_z_per_chunk(const gp_stencil_params *p, const gp_stencil_shape *s);
@@ -108,7 +118,7 @@ gp_status gp_stencil_rule(const struct gp_rule_in *in, struct gp_table *out);
 /* ---- GPU launchers (stencil.hip; none.c without a GPU backend).  Arguments
  * checked by the callers above. */
 gp_status gp_stencil_launch_f32(const float *d_in, float *d_out, const gp_stencil_shape *s, float c0, float c1,
-                                int tile_x, int tile_y, int ahead, int z_per_chunk, int z_chunks);
+                                int tile_x, int tile_y, int ahead, int vec, int z_per_chunk, int z_chunks);
 gp_status gp_stencil_launch_naive_f32(const float *d_in, float *d_out, const gp_stencil_shape *s, float c0,
                                       float c1);
 

@@ -22,6 +22,7 @@
 #include "gp_device.h"
 #include "runtime.h"
 #include "stencil.h"
+#include "stencil_v4.h"
 
 extern __shared__ float gp_stencil_lds[];
 
@@ -128,6 +129,115 @@ __global__ void __launch_bounds__(GP_STENCIL_MAX_BLOCK, 4)
     }
 }
 
+/* The 4-wide kernel (vec = 4): the same z march, each thread owning 4
+ * consecutive x points of its row, moved with one 16-byte load and one
+ * 16-byte store a plane, so a wave instruction moves 512 B instead of 128 and
+ * a block does 4x the bytes per barrier.  The in-row neighbours of the 4
+ * points are the thread's own registers but for the first's left and the
+ * last's right (2 single LDS reads); the rows above and below are 16-byte LDS
+ * reads.  The LDS layout and the halo threads: stencil_v4.h.  Needs nx % 4 ==
+ * 0 and 16-byte aligned arrays (gp_stencil_vec_usable; the host falls back
+ * to the 1-wide kernel otherwise).  Registers: 64 (launch bounds 256 threads,
+ * 4 blocks an SM; 4 waves per SIMD on AMD); stencil_rule.c STENCIL_V4_REGS. */
+template <int AHEAD>
+__global__ void __launch_bounds__(GP_STENCIL_V4_MAX_BLOCK, 4)
+    gp_stencil_v4_kernel(const float *__restrict__ in, float *__restrict__ out, stencil_args a)
+{
+    const int tx = (int)blockDim.x, ty = (int)blockDim.y;
+    const int lx = (int)threadIdx.x, ly = (int)threadIdx.y;
+    const int pitch = GP_STENCIL_V4_PITCH(tx);
+    const int plane_lds = pitch * (ty + 2);
+    const int gx = ((int)blockIdx.x * tx + lx) * 4, gy = (int)blockIdx.y * ty + ly;
+    const size_t nx = (size_t)a.nx, plane = nx * (size_t)a.ny;
+    const int z0 = (int)blockIdx.z * a.z_per_chunk;
+    const int z1 = z0 + a.z_per_chunk < a.nz ? z0 + a.z_per_chunk : a.nz;
+    const int zc_last = z1 < a.nz ? z1 : a.nz - 1;
+
+    const bool own = gx < a.nx && gy < a.ny;
+    const size_t c_off = own ? (size_t)gy * nx + (size_t)gx : 0;
+    const int c_lds = gp_stencil_v4_lds(4 * lx, ly, tx);
+    const bool y_in = gy >= 1 && gy <= a.ny - 2;
+
+    const gp_stencil_v4_halo hv = gp_stencil_v4_halo_of(ly * tx + lx, tx, ty);
+    const int hgx = (int)blockIdx.x * tx * 4 + hv.x, hgy = (int)blockIdx.y * ty + hv.y;
+    const bool halo = hv.kind >= 0 && hgx >= 0 && hgx < a.nx && hgy >= 0 && hgy < a.ny;
+    const bool hvec = hv.kind <= 1;
+    const size_t h_off = halo ? (size_t)hgy * nx + (size_t)hgx : 0;
+    const int h_lds = gp_stencil_v4_lds(hv.x, hv.y, tx);
+
+    const float4 zero = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+    float4 below = zero, cur = zero, qc[AHEAD], qh[AHEAD];
+    if (own && z0 >= 1)
+        below = *(const float4 *)(in + (size_t)(z0 - 1) * plane + c_off);
+    if (own)
+        cur = *(const float4 *)(in + (size_t)z0 * plane + c_off);
+#pragma unroll
+    for (int k = 0; k < AHEAD; k++) {
+        const int zc = z0 + 1 + k, zh = z0 + k;
+        qc[k] = own && zc <= zc_last ? *(const float4 *)(in + (size_t)zc * plane + c_off) : zero;
+        qh[k] = zero;
+        if (halo && zh < z1) {
+            if (hvec)
+                qh[k] = *(const float4 *)(in + (size_t)zh * plane + h_off);
+            else
+                qh[k].x = in[(size_t)zh * plane + h_off];
+        }
+    }
+
+    const float *pc = in + (size_t)(z0 + 1 + AHEAD) * plane + c_off;
+    const float *ph = in + (size_t)(z0 + AHEAD) * plane + h_off;
+    float *po = out + (size_t)z0 * plane + c_off;
+    const int lim_c = own ? zc_last - 1 - AHEAD : -1;
+    const int lim_h = halo ? z1 - 1 - AHEAD : -1;
+    for (int z = z0; z < z1; z++) {
+        float *buf = gp_stencil_lds + (z & 1) * plane_lds;
+        *(float4 *)(buf + c_lds) = cur;
+        if (halo) {
+            if (hvec)
+                *(float4 *)(buf + h_lds) = qh[0];
+            else
+                buf[h_lds] = qh[0].x;
+        }
+        float4 nc = zero, nh = zero;
+        if (z <= lim_c)
+            nc = *(const float4 *)pc;
+        if (z <= lim_h) {
+            if (hvec)
+                nh = *(const float4 *)ph;
+            else
+                nh.x = *ph;
+        }
+        pc += plane, ph += plane;
+        __syncthreads();
+        if (own) {
+            const float4 above = qc[0];
+            const float4 n = *(const float4 *)(buf + c_lds - pitch), s = *(const float4 *)(buf + c_lds + pitch);
+            const float l = buf[c_lds - 1], r = buf[c_lds + 4];
+            const bool zin = z >= 1 && z <= a.nz - 2 && y_in;
+            const float c[4] = {cur.x, cur.y, cur.z, cur.w};
+            const float xm[4] = {l, cur.x, cur.y, cur.z}, xp[4] = {cur.y, cur.z, cur.w, r};
+            const float ym[4] = {n.x, n.y, n.z, n.w}, yp[4] = {s.x, s.y, s.z, s.w};
+            const float zm[4] = {below.x, below.y, below.z, below.w}, zp[4] = {above.x, above.y, above.z, above.w};
+            float o[4];
+#pragma unroll
+            for (int k = 0; k < 4; k++) {
+                const bool inner = zin && gx + k >= 1 && gx + k <= a.nx - 2;
+                const float sum = ((xm[k] + xp[k]) + (ym[k] + yp[k])) + (zm[k] + zp[k]);
+                o[k] = inner ? a.c0 * c[k] + a.c1 * sum : c[k];
+            }
+            *(float4 *)po = make_float4(o[0], o[1], o[2], o[3]);
+        }
+        po += plane;
+        below = cur;
+        cur = qc[0];
+#pragma unroll
+        for (int k = 0; k + 1 < AHEAD; k++)
+            qc[k] = qc[k + 1], qh[k] = qh[k + 1];
+        qc[AHEAD - 1] = nc;
+        qh[AHEAD - 1] = nh;
+    }
+}
+
 /* One thread per point, every neighbour from global memory (the caches find
  * the reuse, or not): the baseline the tiled kernel is compared with. */
 __global__ void GP_LAUNCH_BOUNDS(256)
@@ -158,18 +268,29 @@ static stencil_args make_args(const gp_stencil_shape *s, float c0, float c1, int
 }
 
 extern "C" gp_status gp_stencil_launch_f32(const float *d_in, float *d_out, const gp_stencil_shape *s, float c0,
-                                           float c1, int tile_x, int tile_y, int ahead, int z_per_chunk,
+                                           float c1, int tile_x, int tile_y, int ahead, int vec, int z_per_chunk,
                                            int z_chunks)
 {
-    if (tile_x * tile_y > GP_STENCIL_MAX_BLOCK || (tile_x - 2) * (tile_y - 2) < 4 || z_per_chunk < 1 ||
-        z_chunks < 1 || z_chunks > GP_STENCIL_MAX_DIM)
-        return gp_fail(GP_ERR_USAGE, "stencil: tile %dx%d or z split %d x %d not launchable", tile_x, tile_y,
-                       z_chunks, z_per_chunk);
+    const int max_block = vec == 4 ? GP_STENCIL_V4_MAX_BLOCK : GP_STENCIL_MAX_BLOCK;
+    if ((vec != 1 && vec != 4) || tile_x * tile_y > max_block || (tile_x - 2) * (tile_y - 2) < 4 ||
+        z_per_chunk < 1 || z_chunks < 1 || z_chunks > GP_STENCIL_MAX_DIM)
+        return gp_fail(GP_ERR_USAGE, "stencil: tile %dx%d (vec %d) or z split %d x %d not launchable", tile_x,
+                       tile_y, vec, z_chunks, z_per_chunk);
     const dim3 block((unsigned)tile_x, (unsigned)tile_y, 1);
-    const dim3 grid((unsigned)((s->nx + tile_x - 1) / tile_x), (unsigned)((s->ny + tile_y - 1) / tile_y),
+    const int width = tile_x * vec;
+    const dim3 grid((unsigned)((s->nx + width - 1) / width), (unsigned)((s->ny + tile_y - 1) / tile_y),
                     (unsigned)z_chunks);
-    const size_t lds = (size_t)GP_STENCIL_LDS_BYTES(tile_x, tile_y);
     const stencil_args a = make_args(s, c0, c1, z_per_chunk);
+    if (vec == 4) {
+        const size_t lds = (size_t)GP_STENCIL_V4_LDS_BYTES(tile_x, tile_y);
+        switch (ahead) {
+        case 1: gp_stencil_v4_kernel<1><<<grid, block, lds>>>(d_in, d_out, a); break;
+        case 2: gp_stencil_v4_kernel<2><<<grid, block, lds>>>(d_in, d_out, a); break;
+        default: return gp_fail(GP_ERR_USAGE, "stencil: planes_ahead %d not compiled for vec 4 (1, 2)", ahead);
+        }
+        return gp_launch_status("stencil vec 4");
+    }
+    const size_t lds = (size_t)GP_STENCIL_LDS_BYTES(tile_x, tile_y);
     switch (ahead) {
     case 1: gp_stencil_kernel<1><<<grid, block, lds>>>(d_in, d_out, a); break;
     case 2: gp_stencil_kernel<2><<<grid, block, lds>>>(d_in, d_out, a); break;

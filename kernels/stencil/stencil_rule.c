@@ -20,7 +20,10 @@
  * latency / CUs bytes of loads in flight; each resident thread issues, per
  * plane, its center (4 B) and its share of the halo ((2 tile_x + 2 tile_y) /
  * (tile_x tile_y) x 4 B); planes ahead = that need over the resident
- * threads' bytes per plane, rounded up, 1..3. */
+ * threads' bytes per plane, rounded up, 1..3.
+ *
+ * vec ("unmeasured"): 1, the 1-wide kernel, until the 4-wide one has a
+ * paired run; tune offers it. */
 #include <math.h>
 #include <stdio.h>
 
@@ -79,6 +82,11 @@ gp_status gp_stencil_rule(const gp_rule_in *in, gp_table *out)
     double planes = gp_rule_loads_in_flight(&f, threads, per_plane, why, sizeof why);
     long long ahead = planes <= 0 ? STENCIL_AHEAD_STANDIN
                                   : gp_rule_clamp((long long)ceil(planes), 1, GP_STENCIL_MAX_AHEAD);
-    return gp_rule_set(out, "stencil", "planes_ahead", ahead, "little", "%s (%.2f B a thread a plane) -> %lld%s%s%s",
-                       why, per_plane, ahead, planes > 0 ? "" : " (stand-in)", sep, cu.fallback);
+    GP_TRY(gp_rule_set(out, "stencil", "planes_ahead", ahead, "little", "%s (%.2f B a thread a plane) -> %lld%s%s%s",
+                       why, per_plane, ahead, planes > 0 ? "" : " (stand-in)", sep, cu.fallback));
+    /* vec: the 4-wide kernel's gain is in instructions and barriers per
+     * byte, which no fact of the table turns into time; it stays a tune
+     * candidate until a paired run shows it (docs/kernels/stencil.md). */
+    return gp_rule_set(out, "stencil", "vec", 1, "unmeasured",
+                       "4-wide kernel (16-byte accesses, 64 regs) without a paired run yet, a tune candidate -> 1");
 }

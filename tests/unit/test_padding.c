@@ -1,12 +1,18 @@
 /* padding on the CPU: the reference on hand cases, the multiply-shift
  * division against '/', shape and argument checks before any device call,
- * parameters from every shipped table, and the rule. */
+ * parameters from every shipped table, the rule, and the staged kernel's
+ * index math emulated block by block. */
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "gp_test.h"
 #include "gp_test_table.h"
 #include "kdiv.h"
+#include "kernel.h"
+#include "kutil.h"
 #include "padding.h"
+#include "padding_staged.h"
 
 static const char *const tables[] = {"tables/generic", "tables/sm_90", "tables/sm_80", "tables/gfx900"};
 
@@ -109,6 +115,12 @@ GP_TEST(padding_rule)
     GP_CHECK(gp_table_get_int(&t, "kernel.padding", "block", &block).code == GP_OK && block == 512);
     const gp_table_entry *e = gp_table_find(&t, "kernel.padding", "items_per_thread");
     GP_CHECK(e && strstr(e->prov, "rule gp_padding_rule little: dram 4342 GB/s x 718 cycles"));
+    /* planes_per_block: the flat kernel until the staged one has a paired
+     * run, the model named. */
+    long long planes = -1;
+    GP_CHECK(gp_table_get_int(&t, "kernel.padding", "planes_per_block", &planes).code == GP_OK && planes == 0);
+    e = gp_table_find(&t, "kernel.padding", "planes_per_block");
+    GP_CHECK(e && strncmp(e->prov, "rule gp_padding_rule unmeasured:", 32) == 0);
     /* A quarter of the latency: 2.5 loads -> 4. */
     GP_CHECK(gp_table_set(&t, "dram", "latency_cycles", 657.979736 / 4, "measured cache_latency 2026-11-21").code ==
              GP_OK);
@@ -134,5 +146,111 @@ GP_TEST(padding_rule)
         gp_status st = gp_test_rule(gp_padding_rule, &t);
         GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "[dram] bandwidth_gbs"));
     }
+    return 0;
+}
+
+/* The staged kernel emulated on the CPU block by block with its own index
+ * functions (padding_staged.h): phase 1 copies the block's input planes the
+ * way the kernel does (whole 16-byte vectors, then the odd tail), phase 2
+ * builds every group of 4 outputs from that copy; the result must equal the
+ * reference bit for bit, every block's input and output must start on a
+ * 16-byte boundary, and groups must never read past the block's planes.  A
+ * wrong plane range, division or tail fails here. */
+static int staged_emulated_ok(const gp_padding_shape *s, unsigned P, uint64_t *rng)
+{
+    const size_t ni = gp_padding_in_elems(s), no = gp_padding_out_elems(s);
+    float *in = malloc(ni * 4), *ref = malloc(no * 4), *got = malloc(no * 4), *lds = malloc((size_t)P * s->h * s->w * 4);
+    int ok = in && ref && got && lds;
+    gp_padding_geom g;
+    g.h = (unsigned)s->h, g.w = (unsigned)s->w, g.ho = (unsigned)gp_padding_out_h(s), g.wo = (unsigned)gp_padding_out_w(s);
+    g.howo = g.ho * g.wo, g.planes = (unsigned)(s->n * s->c), g.top = s->top, g.left = s->left;
+    g.by_howo = gp_kdivider(g.howo), g.by_wo = gp_kdivider(g.wo);
+    if (ok) {
+        for (size_t i = 0; i < ni; i++)
+            in[i] = 1.0f + (float)(gp_rand_u64(rng) % 1000); /* never 0: a missed load shows */
+        memset(got, 0xff, no * 4);
+        gp_padding_ref_f32(in, ref, s);
+    }
+    const unsigned hw = g.h * g.w, blocks = (g.planes + P - 1) / P;
+    for (unsigned b = 0; b < blocks && ok; b++) {
+        const unsigned np = gp_padding_staged_np(b, P, g.planes), nin = np * hw, nout = np * g.howo;
+        const size_t in0 = (size_t)b * P * hw, out0 = (size_t)b * P * g.howo;
+        ok = np >= 1 && np <= P && in0 % 4 == 0 && out0 % 4 == 0 && in0 + nin <= ni && out0 + nout <= no;
+        memset(lds, 0xff, (size_t)P * hw * 4);
+        for (unsigned v = 0; v < nin / 4 && ok; v++)
+            memcpy(lds + 4 * v, in + in0 + 4 * v, 16);
+        for (unsigned e = nin / 4 * 4; e < nin && ok; e++)
+            lds[e] = in[in0 + e];
+        for (unsigned v = 0; v < (nout + 3) / 4 && ok; v++) {
+            float r[4];
+            gp_padding_staged_group(lds, v * 4, nout, &g, r);
+            for (unsigned k = 0; k < 4 && v * 4 + k < nout; k++)
+                got[out0 + v * 4 + k] = r[k];
+        }
+    }
+    ok = ok && memcmp(got, ref, no * 4) == 0;
+    free(in), free(ref), free(got), free(lds);
+    return ok;
+}
+
+GP_TEST(padding_staged_emulated)
+{
+    uint64_t rng = 11;
+    const gp_padding_shape shapes[] = {{1, 1, 1, 1, 0, 0, 0, 0}, {2, 3, 5, 7, 1, 2, 3, 0}, {17, 33, 7, 7, 3, 3, 3, 3},
+                                       {3, 5, 4, 4, 2, 1, 1, 2}, {2, 2, 33, 1, 0, 9, 4, 4}, {4, 9, 13, 11, 0, 0, 0, 0}};
+    const unsigned Ps[] = {4, 8, 16, 64};
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
+        for (size_t k = 0; k < 4; k++)
+            GP_CHECK(staged_emulated_ok(&shapes[i], Ps[k], &rng));
+    return 0;
+}
+
+GP_TEST(padding_staged_fit_and_usable)
+{
+    gp_device_info d = gp_test_fake_dev(32, 1024, 132);
+    gp_padding_params p = {512, 8, "", 6};
+    gp_padding_params_fit(&p, &d);
+    GP_CHECK(p.planes_per_block == 4 && strstr(p.note, "planes_per_block"));
+    p = (gp_padding_params){512, 8, "", 1000};
+    gp_padding_params_fit(&p, &d);
+    GP_CHECK(p.planes_per_block == GP_PADDING_MAX_PLANES);
+    p = (gp_padding_params){512, 8, "", 0};
+    gp_padding_params_fit(&p, &d);
+    GP_CHECK(p.planes_per_block == 0 && p.note[0] == '\0');
+    /* Usable: 64 planes of 7x7 = 12544 B of shared memory, aligned input. */
+    const gp_padding_shape seed = {1024, 1024, 7, 7, 3, 3, 3, 3}, big = {1, 64, 56, 56, 1, 2, 0, 3};
+    const char *a = (const char *)(uintptr_t)0x100000;
+    p.planes_per_block = 64;
+    GP_CHECK(gp_padding_staged_usable(&p, &seed, a));
+    GP_CHECK(!gp_padding_staged_usable(&p, &seed, a + 4));  /* input not 16-byte aligned */
+    GP_CHECK(!gp_padding_staged_usable(&p, &big, a));       /* 64 x 12544 B > 48 KiB */
+    p.planes_per_block = 0;
+    GP_CHECK(!gp_padding_staged_usable(&p, &seed, a));
+    /* Unfitted planes are refused before any device call. */
+    gp_padding_params q = {512, 8, "", 6};
+    gp_status st = gp_padding_f32((const float *)a, (float *)(uintptr_t)0x80000000, &seed, &q);
+    GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "not fitted"));
+    /* The optional key: absent is 0; a value is read and shown. */
+    gp_table t;
+    GP_CHECK(gp_test_load_shipped("sm_90", &t));
+    gp_padding_params r;
+    GP_CHECK(gp_padding_params_from_table(&t, &d, &r).code == GP_OK && r.planes_per_block == 0);
+    GP_CHECK(gp_table_set(&t, "kernel.padding", "planes_per_block", 32, "rule tune_candidate").code == GP_OK);
+    GP_CHECK(gp_padding_params_from_table(&t, &d, &r).code == GP_OK && r.planes_per_block == 32);
+    char buf[160];
+    gp_padding_params_format(&r, buf, sizeof buf);
+    GP_CHECK(strstr(buf, "planes_per_block=32") != NULL);
+    /* The tune sweep offers the staged kernel: some candidate has planes. */
+    const gp_kernel *k = gp_kernel_find("padding");
+    static gp_table out[32];
+    int n = 0, staged = 0;
+    GP_CHECK(gp_test_load_shipped("sm_90", &t));
+    GP_CHECK(k && k->candidates(&t, &d, out, 32, &n).code == GP_OK && n > 3);
+    for (int i = 0; i < n; i++) {
+        GP_CHECK(gp_table_validate(&out[i], "candidate").code == GP_OK);
+        GP_CHECK(gp_padding_params_from_table(&out[i], &d, &r).code == GP_OK && r.note[0] == '\0');
+        staged += r.planes_per_block > 0;
+    }
+    GP_CHECK(staged == 3);
     return 0;
 }

@@ -13,6 +13,7 @@
 #include "kernel.h"
 #include "kutil.h"
 #include "stencil.h"
+#include "stencil_v4.h"
 #include "table.h"
 
 static const char *const table_names[] = {"generic", "sm_90", "sm_80", "gfx900"};
@@ -233,20 +234,161 @@ GP_TEST(stencil_registered_with_candidates)
     h200.max_threads_per_cu = 2048, h200.regs_per_cu = 65536;
     GP_CHECK(k->candidates(&base, &h200, out, 32, &n).code == GP_OK);
     GP_CHECK(n > 4 && n <= 32 && gp_table_equal(&out[0], &base));
-    int aheads = 0, tiles = 0;
+    int aheads = 0, tiles = 0, vecs = 0;
     for (int i = 1; i < n; i++) {
         gp_stencil_params p;
         GP_CHECK(gp_table_validate(&out[i], "candidate").code == GP_OK);
         GP_CHECK(gp_stencil_params_from_table(&out[i], &h200, &p).code == GP_OK);
         GP_CHECK(p.note[0] == '\0'); /* every candidate is legal as written */
-        GP_CHECK(p.blocks_per_cu == 2048 / (p.tile_x * p.tile_y)); /* the device's occupancy at 32 regs */
+        /* The device's occupancy at the kernel's registers: 32 (2048 threads
+         * an SM), 64 for vec 4 (1024). */
+        GP_CHECK(p.blocks_per_cu == (p.vec == 4 ? 1024 : 2048) / (p.tile_x * p.tile_y));
         aheads |= 1 << p.ahead;
         tiles |= p.tile_x == 32 ? 1 : p.tile_x == 64 ? 2 : 4;
+        vecs |= p.vec;
+        if (p.vec == 4)
+            GP_CHECK(p.tile_x * p.tile_y <= GP_STENCIL_V4_MAX_BLOCK && p.ahead <= GP_STENCIL_V4_MAX_AHEAD);
     }
-    GP_CHECK(aheads == (2 | 4 | 8) && tiles == 7);
+    GP_CHECK(aheads == (2 | 4 | 8) && tiles == 7 && vecs == (1 | 4));
     FILE *devnull = fopen("/dev/null", "w");
     GP_CHECK(devnull && k->print_params(&base, &h200, devnull).code == GP_OK);
     fclose(devnull);
+    return 0;
+}
+
+/* ------------------------------------------------------ the 4-wide kernel */
+
+/* One plane of the 4-wide kernel's LDS, emulated for a whole tile inside a
+ * large grid (every halo point exists): each thread's center vector and each
+ * halo thread's value(s) are written at the offsets the kernel uses
+ * (stencil_v4.h), then every offset the compute reads (the rows above and
+ * below as vectors, the left and right neighbours of the thread's 4 points)
+ * must have been written by exactly one thread; vector accesses must be
+ * 16-byte aligned and everything inside the plane.  A wrong pitch, a halo
+ * thread out of place or a missing column fails here. */
+static int v4_plane_ok(int tx, int ty)
+{
+    const int pitch = GP_STENCIL_V4_PITCH(tx), size = pitch * (ty + 2);
+    if (2 * tx + 2 * ty > tx * ty || 2 * size * 4 != GP_STENCIL_V4_LDS_BYTES(tx, ty))
+        return 0;
+    int *writes = calloc((size_t)size, sizeof(int));
+    if (!writes)
+        return 0;
+    int ok = 1, halo_threads = 0;
+    for (int t = 0; t < tx * ty && ok; t++) {
+        const int lx = t % tx, ly = t / tx, c = gp_stencil_v4_lds(4 * lx, ly, tx);
+        ok = c % 4 == 0 && c >= 0 && c + 3 < size;
+        for (int k = 0; k < 4 && ok; k++)
+            writes[c + k]++;
+        const gp_stencil_v4_halo h = gp_stencil_v4_halo_of(t, tx, ty);
+        if (h.kind < 0)
+            continue;
+        halo_threads++;
+        const int o = gp_stencil_v4_lds(h.x, h.y, tx), n = h.kind <= 1 ? 4 : 1;
+        ok = ok && o >= 0 && o + n <= size && (n == 1 || o % 4 == 0);
+        /* Rows above/below the tile, columns left/right of it: never a
+         * center. */
+        ok = ok && (h.kind <= 1 ? (h.y == -1 || h.y == ty) && h.x >= 0 && h.x + 3 < 4 * tx
+                                : (h.x == -1 || h.x == 4 * tx) && h.y >= 0 && h.y < ty);
+        for (int k = 0; k < n && ok; k++)
+            writes[o + k]++;
+    }
+    ok = ok && halo_threads == 2 * tx + 2 * ty;
+    for (int t = 0; t < tx * ty && ok; t++) {
+        const int lx = t % tx, ly = t / tx, c = gp_stencil_v4_lds(4 * lx, ly, tx);
+        const int reads[] = {c - pitch, c - pitch + 1, c - pitch + 2, c - pitch + 3, c + pitch, c + pitch + 1,
+                             c + pitch + 2, c + pitch + 3, c - 1, c + 4};
+        ok = (c - pitch) % 4 == 0 && (c + pitch) % 4 == 0;
+        for (size_t r = 0; r < sizeof reads / sizeof reads[0] && ok; r++)
+            ok = reads[r] >= 0 && reads[r] < size && writes[reads[r]] == 1;
+        /* What it reads is its neighbour's point: the offset of (x +- 1, y)
+         * and (x, y +- 1) for its first and last point. */
+        ok = ok && c - 1 == gp_stencil_v4_lds(4 * lx - 1, ly, tx) && c + 4 == gp_stencil_v4_lds(4 * lx + 4, ly, tx) &&
+             c - pitch == gp_stencil_v4_lds(4 * lx, ly - 1, tx) && c + pitch == gp_stencil_v4_lds(4 * lx, ly + 1, tx);
+    }
+    for (int i = 0; i < size && ok; i++)
+        ok = writes[i] <= 1; /* no point written twice (a race between threads) */
+    free(writes);
+    return ok;
+}
+
+GP_TEST(stencil_v4_lds_plane_emulated)
+{
+    /* Every tile the vec 4 fit allows: 32..128 x 4..16, at most 256 threads. */
+    int n = 0;
+    for (int tx = GP_STENCIL_MIN_TX; tx <= GP_STENCIL_MAX_TX; tx *= 2)
+        for (int ty = GP_STENCIL_MIN_TY; ty <= GP_STENCIL_MAX_TY && tx * ty <= GP_STENCIL_V4_MAX_BLOCK; ty *= 2) {
+            GP_CHECK(v4_plane_ok(tx, ty));
+            n++;
+        }
+    GP_CHECK(n == 3); /* 32 x 4, 32 x 8, 64 x 4 (not vacuous) */
+    return 0;
+}
+
+GP_TEST(stencil_vec_usable_and_z_split)
+{
+    gp_stencil_params p = {32, 4, 2, 8, 132, "", 4};
+    const gp_stencil_shape s = {512, 512, 512}, odd = {514, 512, 512};
+    const char *a = (const char *)(uintptr_t)0x100000;
+    GP_CHECK(gp_stencil_vec_usable(&p, &s, a, a + 4096));
+    GP_CHECK(!gp_stencil_vec_usable(&p, &odd, a, a + 4096));      /* rows not 16-byte aligned */
+    GP_CHECK(!gp_stencil_vec_usable(&p, &s, a + 4, a + 4096));    /* input off by one element */
+    GP_CHECK(!gp_stencil_vec_usable(&p, &s, a, a + 4100));        /* output off by one element */
+    p.vec = 1;
+    GP_CHECK(!gp_stencil_vec_usable(&p, &s, a, a + 4096));
+    /* The z split counts 4-wide tiles: 512^3 with 32 x 4 threads of 4
+     * points is 4 x 128 = 512 tiles; 8 x 132 = 1056 resident blocks: two
+     * chunks of 256 planes fill one round (258) where one chunk leaves half
+     * the GPU idle (514). */
+    p.vec = 4;
+    GP_CHECK(gp_stencil_z_chunks(&p, &s) == 2 && gp_stencil_z_per_chunk(&p, &s) == 256);
+    /* The same tile 1-wide: 16 x 128 = 2048 tiles, two rounds of whole
+     * columns (2 x 514 = 1028) beat four rounds of half columns (4 x 258). */
+    p.vec = 1;
+    GP_CHECK(gp_stencil_z_chunks(&p, &s) == 1);
+    return 0;
+}
+
+GP_TEST(stencil_params_vec_fitted)
+{
+    gp_device_info d = gp_test_fake_dev(32, 1024, 132);
+    /* 512 threads 4-wide: beyond its 256-thread launch bounds, fewer rows. */
+    gp_stencil_params p = {64, 8, 2, 4, 0, "", 4};
+    gp_stencil_params_fit(&p, &d);
+    GP_CHECK(p.vec == 4 && p.tile_x == 64 && p.tile_y == 4 && strstr(p.note, "256 threads (vec 4)"));
+    /* 3 planes ahead are compiled 1-wide only. */
+    p = (gp_stencil_params){32, 4, 3, 4, 0, "", 4};
+    gp_stencil_params_fit(&p, &d);
+    GP_CHECK(p.vec == 4 && p.ahead == 2 && strstr(p.note, "vec 4"));
+    /* vec 2 is not compiled: 1, said so; 0 (not set) is 1 silently. */
+    p = (gp_stencil_params){32, 4, 2, 4, 0, "", 2};
+    gp_stencil_params_fit(&p, &d);
+    GP_CHECK(p.vec == 1 && strstr(p.note, "vec"));
+    p = (gp_stencil_params){32, 4, 2, 4, 0, "", 0};
+    gp_stencil_params_fit(&p, &d);
+    GP_CHECK(p.vec == 1 && p.note[0] == '\0');
+    /* Unfitted vec 4 parameters are refused before any device call. */
+    const float *x = (const float *)(uintptr_t)0x100000;
+    float *out = (float *)(uintptr_t)0x80000000;
+    const gp_stencil_shape s = {100, 100, 100};
+    gp_stencil_params q = {64, 8, 2, 4, 132, "", 4}; /* 512 threads */
+    gp_status st = gp_stencil_f32(x, out, &s, 1, 1, &q);
+    GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "not fitted"));
+    q = (gp_stencil_params){32, 4, 3, 4, 132, "", 4}; /* 3 ahead */
+    GP_CHECK(gp_stencil_f32(x, out, &s, 1, 1, &q).code == GP_ERR_USAGE);
+    /* The table's optional key: absent is 1; 4 is read. */
+    gp_table t;
+    GP_CHECK(gp_test_load_shipped("sm_90", &t));
+    gp_stencil_params r;
+    GP_CHECK(gp_stencil_params_from_table(&t, &d, &r).code == GP_OK && r.vec == 1);
+    GP_CHECK(gp_table_set(&t, "kernel.stencil", "vec", 4, "rule tune_candidate").code == GP_OK);
+    GP_CHECK(gp_table_set(&t, "kernel.stencil", "tile_x", 32, "rule tune_candidate").code == GP_OK);
+    GP_CHECK(gp_table_set(&t, "kernel.stencil", "tile_y", 4, "rule tune_candidate").code == GP_OK);
+    GP_CHECK(gp_table_validate(&t, "vec 4").code == GP_OK);
+    GP_CHECK(gp_stencil_params_from_table(&t, &d, &r).code == GP_OK && r.vec == 4 && r.note[0] == '\0');
+    char buf[192];
+    gp_stencil_params_format(&r, buf, sizeof buf);
+    GP_CHECK(strstr(buf, "vec=4") != NULL);
     return 0;
 }
 
@@ -295,6 +437,13 @@ GP_TEST(stencil_rule_on_shipped_tables)
     GP_CHECK(gp_test_load_shipped("sm_80", &t) && gp_test_rule(gp_stencil_rule, &t).code == GP_OK);
     GP_CHECK(kv(&t, "tile_x") == 64 && kv(&t, "tile_y") == 8 && kv(&t, "blocks_per_cu") == 4);
     GP_CHECK(gp_table_validate(&t, "sm_80 after the stencil rule").code == GP_OK);
+    /* vec: the 1-wide kernel on every table until the 4-wide one has a
+     * paired run, the model named (the tables' derived rows say the same). */
+    for (size_t i = 0; i < sizeof table_names / sizeof table_names[0]; i++) {
+        GP_CHECK(gp_test_load_shipped(table_names[i], &t) && gp_test_rule(gp_stencil_rule, &t).code == GP_OK);
+        GP_CHECK(kv(&t, "vec") == 1);
+        GP_CHECK(strncmp(prov_of(&t, "vec"), "rule gp_stencil_rule unmeasured:", 32) == 0);
+    }
     return 0;
 }
 
