@@ -56,7 +56,7 @@ GP_TEST(kdiv_matches_division)
 
 GP_TEST(padding_bad_input_before_device)
 {
-    gp_padding_params p = {256, 4, ""};
+    gp_padding_params p = {256, 4, "", 0};
     _Alignas(16) float buf[64] = {0};
     gp_padding_shape ok = {1, 1, 2, 2, 1, 1, 1, 1};
     gp_padding_shape bad[] = {{0, 1, 2, 2, 0, 0, 0, 0}, {1, -1, 2, 2, 0, 0, 0, 0}, {1, 1, 2, 2, -1, 0, 0, 0},
@@ -67,10 +67,10 @@ GP_TEST(padding_bad_input_before_device)
     }
     GP_CHECK(gp_padding_f32(NULL, buf, &ok, &p).code == GP_ERR_USAGE);
     GP_CHECK(gp_padding_f32(buf, buf + 2, &ok, &p).code == GP_ERR_USAGE); /* overlap */
-    gp_padding_params q = {256, 3, ""};
+    gp_padding_params q = {256, 3, "", 0};
     GP_CHECK(gp_padding_f32(buf, buf + 32, &ok, &q).code == GP_ERR_USAGE);
     /* 4, 8 or 16 items only, fitted; and a 16-byte aligned output. */
-    gp_padding_params f = {256, 6, ""};
+    gp_padding_params f = {256, 6, "", 0};
     GP_CHECK(gp_padding_f32(buf, buf + 32, &ok, &f).code == GP_ERR_USAGE);
     f.items_per_thread = 4;
     gp_status sf = gp_padding_f32(buf, buf + 33, &ok, &f);

@@ -108,7 +108,7 @@ static long long best_cost_exhaustive(const gp_stencil_params *p, const gp_stenc
 
 GP_TEST(stencil_z_split_by_hand)
 {
-    gp_stencil_params p = {64, 8, 2, 4, 132, ""};
+    gp_stencil_params p = {64, 8, 2, 4, 132, "", 1};
     /* 512^3: 8 x 64 = 512 tiles, 528 resident: one round of 512 planes
      * (514) beats two rounds of 256 (516). */
     gp_stencil_shape s = {512, 512, 512};
@@ -128,7 +128,7 @@ GP_TEST(stencil_z_split_by_hand)
     uint64_t rng = 5;
     for (int i = 0; i < 3000; i++) {
         gp_stencil_params q = {32 << (int)(gp_rand_u64(&rng) % 3), 4 << (int)(gp_rand_u64(&rng) % 3),
-                               1, 1 + (int)(gp_rand_u64(&rng) % 16), 1 + (int)(gp_rand_u64(&rng) % 200), ""};
+                               1, 1 + (int)(gp_rand_u64(&rng) % 16), 1 + (int)(gp_rand_u64(&rng) % 200), "", 1};
         gp_stencil_shape t = {1 + (int)(gp_rand_u64(&rng) % 700), 1 + (int)(gp_rand_u64(&rng) % 700),
                               1 + (int)(gp_rand_u64(&rng) % 900)};
         int c = gp_stencil_z_chunks(&q, &t), per = gp_stencil_z_per_chunk(&q, &t);
@@ -165,18 +165,18 @@ GP_TEST(stencil_params_from_tables)
 GP_TEST(stencil_params_clamped)
 {
     gp_device_info d = gp_test_fake_dev(64, 1024, 64);
-    gp_stencil_params p = {128, 16, 3, 8, 0, ""}; /* 2048 threads: fewer rows */
+    gp_stencil_params p = {128, 16, 3, 8, 0, "", 1}; /* 2048 threads: fewer rows */
     gp_stencil_params_fit(&p, &d);
     GP_CHECK(p.tile_x == 128 && p.tile_y == 4 && strstr(p.note, "tile") && p.cus == 64);
-    p = (gp_stencil_params){100, 3, 4, 0, 0, ""};
+    p = (gp_stencil_params){100, 3, 4, 0, 0, "", 1};
     gp_stencil_params_fit(&p, &d);
     GP_CHECK(p.tile_x == 64 && p.tile_y == 4 && p.ahead == 3 && p.blocks_per_cu == 1);
     GP_CHECK(strstr(p.note, "planes_ahead") && strstr(p.note, "blocks_per_cu"));
     d = gp_test_fake_dev(32, 128, 8); /* a device granting 128 threads */
-    p = (gp_stencil_params){64, 8, 1, 4, 0, ""};
+    p = (gp_stencil_params){64, 8, 1, 4, 0, "", 1};
     gp_stencil_params_fit(&p, &d);
     GP_CHECK(p.tile_x == 32 && p.tile_y == 4);
-    p = (gp_stencil_params){64, 8, 2, 4, 0, ""};
+    p = (gp_stencil_params){64, 8, 2, 4, 0, "", 1};
     gp_stencil_params_fit(&p, NULL);
     GP_CHECK(p.note[0] == '\0' && p.cus == 1);
     return 0;
@@ -184,7 +184,7 @@ GP_TEST(stencil_params_clamped)
 
 GP_TEST(stencil_bad_arguments)
 {
-    gp_stencil_params p = {64, 8, 2, 4, 132, ""};
+    gp_stencil_params p = {64, 8, 2, 4, 132, "", 1};
     const float *x = (const float *)(uintptr_t)0x100000;
     float *out = (float *)(uintptr_t)0x80000000;
     const gp_stencil_shape s = {100, 100, 100};
@@ -211,7 +211,7 @@ GP_TEST(stencil_bad_arguments)
     q.ahead = 4;
     st = gp_stencil_f32(x, out, &s, 1, 1, &q);
     GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "not fitted"));
-    q = (gp_stencil_params){128, 8, 2, 4, 132, ""}; /* 1024 threads: beyond the launch bounds */
+    q = (gp_stencil_params){128, 8, 2, 4, 132, "", 1}; /* 1024 threads: beyond the launch bounds */
     GP_CHECK(gp_stencil_f32(x, out, &s, 1, 1, &q).code == GP_ERR_USAGE);
     /* Without a GPU backend, accepted arguments reach the launcher (NO_GPU,
      * not USAGE). */
