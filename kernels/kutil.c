@@ -121,6 +121,19 @@ void gp_note_append(char *note, size_t n, const char *what)
         snprintf(note + len, n - len, "%s%s", len ? "; " : "", what);
 }
 
+void gp_fit_block_1d(const gp_device_info *dev, int cap, int *max_threads, int *wave)
+{
+    *max_threads = cap, *wave = 64;
+    if (!dev)
+        return;
+    if (dev->max_threads_per_block > 0 && dev->max_threads_per_block < *max_threads)
+        *max_threads = dev->max_threads_per_block;
+    if (dev->max_block_dim[0] > 0 && dev->max_block_dim[0] < *max_threads)
+        *max_threads = dev->max_block_dim[0];
+    if (dev->wave_size > *wave)
+        *wave = dev->wave_size;
+}
+
 gp_status gp_check_guards(const char *what, const uint32_t *g_lo, const uint32_t *g_hi, int guard)
 {
     for (int k = 0; k < guard; k++)

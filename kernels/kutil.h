@@ -46,6 +46,13 @@ gp_status gp_compare_i32(const char *what, const int32_t *got, const int32_t *re
  * rule.h). */
 void gp_note_append(char *note, size_t n, const char *what);
 
+/* A 1-D block's limits on `dev` (may be NULL): *max_threads the least of the
+ * kernel's `cap`, the device's threads per block and its x dimension;
+ * *wave the device's wave, at least 64 (whole waves of 64 fit every wave
+ * size).  Unknown (0) device limits leave cap and 64. */
+struct gp_device_info;
+void gp_fit_block_1d(const struct gp_device_info *dev, int cap, int *max_threads, int *wave);
+
 /* The `guard` 4-byte words before (g_lo) and after (g_hi) an output still
  * hold the poison of gp_dev_poison (0xFF bytes): GP_ERR_CHECK naming `what`
  * and the first word a stray store changed. */

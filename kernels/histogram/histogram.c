@@ -69,15 +69,8 @@ static int grid_for(const gp_device_info *dev, int block, int vecs, int copies, 
 
 void gp_histogram_params_fit(gp_histogram_params *p, const gp_device_info *dev)
 {
-    int max_threads = GP_HIST_MAX_BLOCK, wave = 64;
-    if (dev) {
-        if (dev->max_threads_per_block > 0 && dev->max_threads_per_block < max_threads)
-            max_threads = dev->max_threads_per_block;
-        if (dev->max_block_dim[0] > 0 && dev->max_block_dim[0] < max_threads)
-            max_threads = dev->max_block_dim[0];
-        if (dev->wave_size > wave)
-            wave = dev->wave_size;
-    }
+    int max_threads, wave;
+    gp_fit_block_1d(dev, GP_HIST_MAX_BLOCK, &max_threads, &wave);
     int vecs = p->vecs < 1 ? 1 : p->vecs > GP_HIST_MAX_VECS ? GP_HIST_MAX_VECS : (int)gp_rule_floor_pow2(p->vecs);
     if (vecs != p->vecs)
         gp_note_append(p->note, sizeof p->note, "items_per_thread rounded to 1, 2 or 4 vectors");

@@ -7,52 +7,34 @@
 #include <string.h>
 
 #include "kutil.h"
+#include "rule.h"
 
 /* Largest block the kernel for `vecs` loads per thread is compiled for
  * (reduce.hip GP_RED_LB: about 4 x vecs + 4 live registers per thread). */
 static int block_limit(int vecs) { return vecs <= 4 ? 1024 : vecs == 8 ? 512 : 256; }
 
-static int floor_pow2(long long v)
-{
-    int p = 1;
-    while ((long long)p * 2 <= v && p < (1 << 30))
-        p *= 2;
-    return p;
-}
-
-static void add_note(gp_reduce_params *p, const char *what)
-{
-    size_t len = strlen(p->note);
-    snprintf(p->note + len, sizeof p->note - len, "%s%s", len ? "; " : "", what);
-}
-
 void gp_reduce_params_fit(gp_reduce_params *p, const gp_device_info *dev)
 {
-    int max_threads = GP_REDUCE_MAX_BLOCK, wave = 64, cus = 1;
+    int max_threads, wave, cus = 1;
     long long max_grid = 0x7fffffff;
+    gp_fit_block_1d(dev, GP_REDUCE_MAX_BLOCK, &max_threads, &wave);
     if (dev) {
-        if (dev->max_threads_per_block > 0 && dev->max_threads_per_block < max_threads)
-            max_threads = dev->max_threads_per_block;
-        if (dev->max_block_dim[0] > 0 && dev->max_block_dim[0] < max_threads)
-            max_threads = dev->max_block_dim[0];
-        if (dev->wave_size > wave)
-            wave = dev->wave_size;
         if (dev->compute_units > 0)
             cus = dev->compute_units;
         if (dev->max_grid_dim[0] > 0)
             max_grid = dev->max_grid_dim[0];
     }
-    int vecs = p->vecs < 1 ? 1 : p->vecs > GP_REDUCE_MAX_VECS ? GP_REDUCE_MAX_VECS : floor_pow2(p->vecs);
+    int vecs = p->vecs < 1 ? 1 : p->vecs > GP_REDUCE_MAX_VECS ? GP_REDUCE_MAX_VECS : (int)gp_rule_floor_pow2(p->vecs);
     if (vecs != p->vecs)
-        add_note(p, "items_per_thread rounded to 1, 2, 4, 8 or 16 vectors");
+        gp_note_append(p->note, sizeof p->note, "items_per_thread rounded to 1, 2, 4, 8 or 16 vectors");
     /* Whole waves of 64 (every wave size divides it), at most what the device
      * and the kernel's register budget allow. */
-    int block = p->block < wave ? wave : floor_pow2(p->block);
-    int lim = floor_pow2(max_threads < block_limit(vecs) ? max_threads : block_limit(vecs));
+    int block = p->block < wave ? wave : (int)gp_rule_floor_pow2(p->block);
+    int lim = (int)gp_rule_floor_pow2(max_threads < block_limit(vecs) ? max_threads : block_limit(vecs));
     if (block > lim)
         block = lim;
     if (block != p->block)
-        add_note(p, "block fitted to the device and the kernel's register budget");
+        gp_note_append(p->note, sizeof p->note, "block fitted to the device and the kernel's register budget");
     int gpc = p->grid_per_cu < 1 ? 1 : p->grid_per_cu > 64 ? 64 : p->grid_per_cu;
     p->one_pass = p->one_pass ? 1 : 0;
     p->stream = p->stream ? 1 : 0;
@@ -73,7 +55,7 @@ void gp_reduce_params_fit(gp_reduce_params *p, const gp_device_info *dev)
         }
         if (fit >= 1 && gpc > fit) {
             gpc = fit;
-            add_note(p, "grid_per_cu lowered to the blocks a CU holds at once");
+            gp_note_append(p->note, sizeof p->note, "grid_per_cu lowered to the blocks a CU holds at once");
         }
         grid = (long long)gpc * cus;
     }

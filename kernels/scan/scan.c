@@ -17,15 +17,8 @@
 
 void gp_scan_params_fit(gp_scan_params *p, const gp_device_info *dev)
 {
-    int max_threads = GP_SCAN_MAX_BLOCK, wave = 64;
-    if (dev) {
-        if (dev->max_threads_per_block > 0 && dev->max_threads_per_block < max_threads)
-            max_threads = dev->max_threads_per_block;
-        if (dev->max_block_dim[0] > 0 && dev->max_block_dim[0] < max_threads)
-            max_threads = dev->max_block_dim[0];
-        if (dev->wave_size > wave)
-            wave = dev->wave_size;
-    }
+    int max_threads, wave;
+    gp_fit_block_1d(dev, GP_SCAN_MAX_BLOCK, &max_threads, &wave);
     int items = p->items < GP_SCAN_MIN_ITEMS   ? GP_SCAN_MIN_ITEMS
                 : p->items > GP_SCAN_MAX_ITEMS ? GP_SCAN_MAX_ITEMS
                                                : (int)gp_rule_floor_pow2(p->items);

@@ -13,15 +13,8 @@
 
 void gp_spmv_params_fit(gp_spmv_params *p, const gp_device_info *dev)
 {
-    int max_threads = GP_SPMV_MAX_BLOCK, wave = 64;
-    if (dev) {
-        if (dev->max_threads_per_block > 0 && dev->max_threads_per_block < max_threads)
-            max_threads = dev->max_threads_per_block;
-        if (dev->max_block_dim[0] > 0 && dev->max_block_dim[0] < max_threads)
-            max_threads = dev->max_block_dim[0];
-        if (dev->wave_size > wave)
-            wave = dev->wave_size;
-    }
+    int max_threads, wave;
+    gp_fit_block_1d(dev, GP_SPMV_MAX_BLOCK, &max_threads, &wave);
     /* Whole waves of 64 (every wave size divides it), at most the device's. */
     int lim = (int)gp_rule_floor_pow2(max_threads);
     int block = p->block < wave ? wave : (int)gp_rule_floor_pow2(p->block);
