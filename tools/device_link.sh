@@ -49,11 +49,13 @@ fi
 {
     echo "# interconnect on $(awk -F', ' 'NR == 2 {print $1}' "$out/smi_before.txt")"
     for d in records numa; do
-        [ -f "$out/$d/interconnect.json" ] || continue
-        echo "## $d"
+        # run --device N writes into DIR/<bus>_<uuid8>/ (docs/multi-gpu.md).
+        md=$(find "$out/$d" -name interconnect.md 2>/dev/null | head -1)
+        [ -n "$md" ] || continue
+        echo "## $d (${md#$out/})"
         grep -E '^\| `?(h2d|d2h)_(pinned_gbs|pageable_gbs|fraction_of_link|latency_4b_us|min_bytes_full_bw)|^\| `?(link_gbs|pcie_gen|pcie_width|pcie_max_gen|pcie_max_width|min_transfer_bytes_full_bw|p2p_ce_gbs_min|p2p_ce_bidir_gbs_min)' \
-            "$out/$d/interconnect.md"
-        grep -E "NVML read|pinned .* GB/s H2D|GPU [0-9]+ -> [0-9]+:" "$out/$d/interconnect.md"
+            "$md"
+        grep -E "NVML read|pinned .* GB/s H2D|GPU [0-9]+ -> [0-9]+:" "$md"
     done
     echo "## nvidia-smi (before, after)"
     cat "$out/smi_before.txt" "$out/smi_after.txt"

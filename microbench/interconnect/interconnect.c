@@ -203,6 +203,13 @@ static gp_status measure_host_load(gp_probe_ctx *ctx, gp_evtimer *tm, const host
 
 /* ---------------------------------------------------------------- record: host */
 
+/* A ratio's relative spread from its two rates' (first order: they add);
+ * unknown (-1) when either is. */
+static double ratio_spread(const rate *num, const rate *den)
+{
+    return num->spread >= 0 && den->spread >= 0 ? num->spread + den->spread : -1;
+}
+
 static void record_host(gp_probe_ctx *ctx, const host_curves *c, const gp_smi_link *lk)
 {
     gp_record *r = ctx->rec;
@@ -236,7 +243,9 @@ static void record_host(gp_probe_ctx *ctx, const host_curves *c, const gp_smi_li
         gp_value_between(gp_record_value(r, key, pg->gbs, "GB/s", pg->spread, method), c->between[d][0],
                          GP_BETWEEN_LAUNCHES);
         snprintf(key, sizeof key, "%s_pageable_pinned_ratio", dir_name[d]);
-        gp_record_value(r, key, pg->gbs / pk->gbs, "fraction", -1, "pageable over pinned at the largest size");
+        gp_record_value(r, key, pg->gbs / pk->gbs, "fraction", ratio_spread(pg, pk),
+                        "pageable over pinned at the largest size; spread: the two rates' relative spreads added "
+                        "(first order)");
         snprintf(key, sizeof key, "%s_min_bytes_full_bw", dir_name[d]);
         int i90 = gp_ic_full_bw_index(c->bytes, pinned, (size_t)c->n, GP_IC_FULL_BW_FRAC);
         if (i90 >= 0)
@@ -266,9 +275,10 @@ static void record_host(gp_probe_ctx *ctx, const host_curves *c, const gp_smi_li
     else
         gp_record_none(r, "min_transfer_bytes_full_bw", "bytes",
                        "a direction's pinned bandwidth still rises at the largest size measured");
-    gp_record_value(r, "pageable_pinned_ratio",
-                    fmin(c->r[0][0][last].gbs / c->r[0][1][last].gbs, c->r[1][0][last].gbs / c->r[1][1][last].gbs),
-                    "fraction", -1, "the lesser of the H2D and D2H pageable/pinned ratios at the largest size");
+    const int lesser = c->r[0][0][last].gbs / c->r[0][1][last].gbs <= c->r[1][0][last].gbs / c->r[1][1][last].gbs ? 0 : 1;
+    gp_record_value(r, "pageable_pinned_ratio", c->r[lesser][0][last].gbs / c->r[lesser][1][last].gbs, "fraction",
+                    ratio_spread(&c->r[lesser][0][last], &c->r[lesser][1][last]),
+                    "the lesser of the H2D and D2H pageable/pinned ratios at the largest size, with its spread");
     gp_record_value(r, "largest_transfer_bytes", c->bytes[last], "bytes", -1, "largest transfer size measured");
 
     if (lk->available) {
@@ -300,9 +310,9 @@ static void record_host(gp_probe_ctx *ctx, const host_curves *c, const gp_smi_li
                    100 * c->r[0][0][last].gbs / c->r[0][1][last].gbs, 100 * c->r[1][0][last].gbs / c->r[1][1][last].gbs);
 }
 
-static void record_latency(gp_record *r, const char *key, const gp_summary *us, const char *method)
+static gp_value *record_latency(gp_record *r, const char *key, const gp_summary *us, const char *method)
 {
-    gp_record_value(r, key, us->median, "us", gp_stats_rel_spread(us), method);
+    return gp_record_value(r, key, us->median, "us", gp_stats_rel_spread(us), method);
 }
 
 /* ---------------------------------------------------------------- peers */
@@ -586,34 +596,68 @@ static gp_status peers(gp_probe_ctx *ctx)
 
 /* ---------------------------------------------------------------- run */
 
+/* Small-copy latency is a host-side cost (driver path, CPU wake-up): one
+ * burst of repeats shares its moment, and two processes differed by 18 %
+ * while each burst's own spread was 10-12 % (H200, 2026-11-24).  So each is
+ * measured at LAT_POINTS points over the probe (before the bandwidth curves,
+ * after them, after the host-load chase): the value is their median and
+ * spread_between their spread (gp_value_points), over 10 % unstable. */
+#define LAT_POINTS 3
+static const size_t small_bytes[2] = {4, 4096};
+
+static gp_status small_latency_point(gp_probe_ctx *ctx, gp_evtimer *tm, const host_bufs *b, int point,
+                                     gp_summary us[2][2], double per[2][2][LAT_POINTS])
+{
+    for (int d = 0; d < 2; d++)
+        for (int k = 0; k < 2; k++) {
+            gp_summary s;
+            GP_TRY(measure_small(ctx, tm, b, (gp_copy_dir)d, small_bytes[k], &s));
+            per[d][k][point] = s.median;
+            if (point == 0)
+                us[d][k] = s;
+        }
+    return gp_ok();
+}
+
+static void record_small_latency(gp_record *r, gp_summary us[2][2], double per[2][2][LAT_POINTS])
+{
+    for (int d = 0; d < 2; d++)
+        for (int k = 0; k < 2; k++) {
+            char key[64];
+            snprintf(key, sizeof key, "%s_latency_%s_us", dir_name[d], k ? "4k" : "4b");
+            gp_value *v = record_latency(r, key, &us[d][k],
+                           "one pinned copy between two events, median of 201 (21 with --quick), at 3 points over "
+                           "the probe (median of the 3; spread_between theirs): the time from queueing to done "
+                           "that one small transfer costs");
+            gp_value_points(v, per[d][k], LAT_POINTS);
+        }
+}
+
 static gp_status host_link(gp_probe_ctx *ctx, gp_evtimer *tm, host_bufs *b)
 {
     static host_curves c; /* ~2 KB of rates: off the stack */
+    gp_summary lat[2][2];
+    double per[2][2][LAT_POINTS];
+    for (int i = 0; i < 2 * 2 * LAT_POINTS; i++)
+        (&per[0][0][0])[i] = NAN;
+    GP_TRY(small_latency_point(ctx, tm, b, 0, lat, per));
     GP_TRY(measure_host(ctx, tm, b, &c));
     gp_smi_link lk;
     gp_smi_read_link(ctx->dev.vendor, ctx->dev.pci_bus_id, &lk);
     record_host(ctx, &c, &lk);
-    static const size_t small[2] = {4, 4096};
-    for (int d = 0; d < 2; d++)
-        for (int k = 0; k < 2; k++) {
-            gp_summary us;
-            char key[64];
-            GP_TRY(measure_small(ctx, tm, b, (gp_copy_dir)d, small[k], &us));
-            snprintf(key, sizeof key, "%s_latency_%s_us", dir_name[d], k ? "4k" : "4b");
-            record_latency(ctx->rec, key, &us,
-                           "one pinned copy between two events, median of 201 (21 with --quick): the time from "
-                           "queueing to done that one small transfer costs");
-        }
+    GP_TRY(small_latency_point(ctx, tm, b, 1, lat, per));
     gp_summary us;
     if (b->bytes < (size_t)CHASE_NODES * CHASE_STRIDE * sizeof(unsigned)) {
         gp_record_none(ctx->rec, "host_load_latency_us", "us",
                        "the device's free memory allowed no buffer as large as the 8 MiB chase chain");
-        return gp_ok();
+    } else {
+        GP_TRY(measure_host_load(ctx, tm, b, &us));
+        record_latency(ctx->rec, "host_load_latency_us", &us,
+                       "one-thread pointer chase over mapped pinned host memory (2048 nodes 4 KiB apart, 1000 "
+                       "loads), time per load: a load's round trip over the link");
     }
-    GP_TRY(measure_host_load(ctx, tm, b, &us));
-    record_latency(ctx->rec, "host_load_latency_us", &us,
-                   "one-thread pointer chase over mapped pinned host memory (2048 nodes 4 KiB apart, 1000 loads), "
-                   "time per load: a load's round trip over the link");
+    GP_TRY(small_latency_point(ctx, tm, b, 2, lat, per));
+    record_small_latency(ctx->rec, lat, per);
     return gp_ok();
 }
 
