@@ -9,6 +9,7 @@
 
 #include "doc.h"
 #include "fsutil.h"
+#include "probe.h"
 #include "stats.h"
 
 /* ---- one value ---- */
@@ -373,6 +374,19 @@ static void note_record(gp_cmp_result *res, const gp_record *r, const char *whic
         add_note(res, "%s, run %s: the probe's check %.240s", r->probe, which, r->check);
 }
 
+/* The table row ("section.key") a probe's value feeds, from the probe's own
+ * list; "" when it feeds none (or the probe is unknown to this build). */
+static void table_key_of(const char *probe, const char *key, char *out, size_t n)
+{
+    out[0] = 0;
+    const gp_probe *p = gp_probe_find(probe);
+    for (size_t i = 0; p && i < p->ntable_rows; i++)
+        if (!strcmp(p->table_rows[i].value_key, key)) {
+            snprintf(out, n, "%s.%s", p->table_rows[i].section, p->table_rows[i].key);
+            return;
+        }
+}
+
 gp_status gp_cmp_runs(const gp_cmp_run *A, const gp_cmp_run *B, double floor_, gp_cmp_result *res)
 {
     return gp_cmp_runs_only(A, B, floor_, NULL, 0, res);
@@ -448,6 +462,15 @@ gp_status gp_cmp_runs_only(const gp_cmp_run *A, const gp_cmp_run *B, double floo
         for (int v = 0; v < rb->nvalues; v++)
             if (!gp_record_find(ra, rb->values[v].key))
                 gp_cmp_value(ra->probe, NULL, &rb->values[v], res->floor, &res->rows[res->nrows++]);
+    }
+    for (int i = 0; i < res->nrows; i++) {
+        gp_cmp_row *row = &res->rows[i];
+        table_key_of(row->probe, row->key, row->table_key, sizeof row->table_key);
+        if (row->table_key[0]) {
+            res->table_agree += row->verdict == GP_CMP_AGREES;
+            res->table_unstable += row->verdict == GP_CMP_UNSTABLE;
+            res->table_differ += gp_cmp_counts_as_differs(row->verdict);
+        }
     }
     for (int i = 0; i < res->nrows; i++) {
         gp_cmp_verdict v = res->rows[i].verdict;
@@ -629,6 +652,26 @@ void gp_cmp_write_md(FILE *f, const gp_cmp_result *res)
             gp_doc_textf(d, "; %d not detected in either run, not listed", res->none_both);
         gp_doc_text(d, ".)");
         gp_doc_para_end(d);
+        int ntable = res->table_agree + res->table_differ + res->table_unstable;
+        if (ntable) {
+            gp_doc_para_begin(d, NULL);
+            snprintf(t, sizeof t, "Tuning table: %d of %d values it takes agree; %d differ; %d unstable.",
+                     res->table_agree, ntable, res->table_differ, res->table_unstable);
+            gp_doc_span(d, GP_DOC_STRONG, t);
+            gp_doc_text(d, " (the values the probes' table rows feed into table.txt");
+            int listed = 0;
+            for (int i = 0; i < res->nrows; i++) {
+                const gp_cmp_row *r = &res->rows[i];
+                if (!r->table_key[0] || r->verdict == GP_CMP_AGREES || !(gp_cmp_counts_as_differs(r->verdict) ||
+                                                                         r->verdict == GP_CMP_UNSTABLE))
+                    continue;
+                gp_doc_text(d, listed++ ? ", " : "; not agreeing: ");
+                gp_doc_span(d, GP_DOC_CODE, r->table_key);
+                gp_doc_textf(d, " %s", r->verdict == GP_CMP_UNSTABLE ? "unstable" : "differs");
+            }
+            gp_doc_text(d, ")");
+            gp_doc_para_end(d);
+        }
     }
     for (int pass = 0; pass < 2 && (res->differ || res->unstable); pass++) {
         int shown = 0;

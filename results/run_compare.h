@@ -100,6 +100,8 @@ typedef struct gp_cmp_row {
     double band;             /* allowed |diff|; 0 when exact */
     gp_cmp_band_src band_src;
     gp_cmp_verdict verdict;
+    char table_key[64];      /* "section.key" when the value feeds the tuning table
+                              * (its probe's table rows), "" otherwise */
 } gp_cmp_row;
 
 /* 1 when `unit` counts things (exact equality without a spread). */
@@ -150,6 +152,9 @@ typedef struct gp_cmp_result {
     gp_cmp_row *rows;
     int nrows;
     int agree, differ, unstable, only_one, none_both;
+    /* the same counts over the rows that feed the tuning table: what a
+     * derived table.txt would take from each run */
+    int table_agree, table_differ, table_unstable;
     int probes_common;
     /* probes with a record in one run only (not narrowed away by an `only`
      * list): a difference, because a probe that vanished measured nothing */

@@ -210,9 +210,22 @@ static double ratio_spread(const rate *num, const rate *den)
     return num->spread >= 0 && den->spread >= 0 ? num->spread + den->spread : -1;
 }
 
+/* A ratio of two measured rates is as reproducible as the worse of them:
+ * its between-launch spread is theirs added, and it is unstable when either
+ * is (compare then reports it, never as agreeing). */
+static void ratio_value(gp_value *ratio, const gp_value *num, const gp_value *den)
+{
+    if (!ratio || !num || !den)
+        return;
+    if (num->spread_between >= 0 && den->spread_between >= 0)
+        ratio->spread_between = num->spread_between + den->spread_between;
+    ratio->unstable = num->unstable || den->unstable;
+}
+
 static void record_host(gp_probe_ctx *ctx, const host_curves *c, const gp_smi_link *lk)
 {
     gp_record *r = ctx->rec;
+    int unstable_ratio = 0;
     int last = c->n - 1;
     double link = lk->available ? gp_ic_pcie_gbs(lk->curr_gen, lk->curr_width) : NAN;
     double link_max = lk->available ? gp_ic_pcie_gbs(lk->max_gen, lk->max_width) : NAN;
@@ -236,16 +249,18 @@ static void record_host(gp_probe_ctx *ctx, const host_curves *c, const gp_smi_li
                  "%s copy of %.0f MiB from pinned memory, one copy between two events, median of repeats; "
                  "spread_between: %d fresh runs", d ? "device-to-host" : "host-to-device", c->bytes[last] / 1048576,
                  GP_BETWEEN_LAUNCHES);
-        gp_value_between(gp_record_value(r, key, pk->gbs, "GB/s", pk->spread, method), c->between[d][1],
-                         GP_BETWEEN_LAUNCHES);
+        gp_value *vpk = gp_record_value(r, key, pk->gbs, "GB/s", pk->spread, method);
+        gp_value_between(vpk, c->between[d][1], GP_BETWEEN_LAUNCHES);
         snprintf(key, sizeof key, "%s_pageable_gbs", dir_name[d]);
         snprintf(method, sizeof method, "the same copy from pageable (malloc) memory, staged by the runtime");
-        gp_value_between(gp_record_value(r, key, pg->gbs, "GB/s", pg->spread, method), c->between[d][0],
-                         GP_BETWEEN_LAUNCHES);
+        gp_value *vpg = gp_record_value(r, key, pg->gbs, "GB/s", pg->spread, method);
+        gp_value_between(vpg, c->between[d][0], GP_BETWEEN_LAUNCHES);
         snprintf(key, sizeof key, "%s_pageable_pinned_ratio", dir_name[d]);
-        gp_record_value(r, key, pg->gbs / pk->gbs, "fraction", ratio_spread(pg, pk),
-                        "pageable over pinned at the largest size; spread: the two rates' relative spreads added "
-                        "(first order)");
+        ratio_value(gp_record_value(r, key, pg->gbs / pk->gbs, "fraction", ratio_spread(pg, pk),
+                                    "pageable over pinned at the largest size; spread: the two rates' relative "
+                                    "spreads added (first order)"),
+                    vpg, vpk);
+        unstable_ratio |= vpg && vpk && (vpg->unstable || vpk->unstable);
         snprintf(key, sizeof key, "%s_min_bytes_full_bw", dir_name[d]);
         int i90 = gp_ic_full_bw_index(c->bytes, pinned, (size_t)c->n, GP_IC_FULL_BW_FRAC);
         if (i90 >= 0)
@@ -276,9 +291,22 @@ static void record_host(gp_probe_ctx *ctx, const host_curves *c, const gp_smi_li
         gp_record_none(r, "min_transfer_bytes_full_bw", "bytes",
                        "a direction's pinned bandwidth still rises at the largest size measured");
     const int lesser = c->r[0][0][last].gbs / c->r[0][1][last].gbs <= c->r[1][0][last].gbs / c->r[1][1][last].gbs ? 0 : 1;
-    gp_record_value(r, "pageable_pinned_ratio", c->r[lesser][0][last].gbs / c->r[lesser][1][last].gbs, "fraction",
-                    ratio_spread(&c->r[lesser][0][last], &c->r[lesser][1][last]),
-                    "the lesser of the H2D and D2H pageable/pinned ratios at the largest size, with its spread");
+    char lk_key[64];
+    snprintf(lk_key, sizeof lk_key, "%s_pageable_pinned_ratio", dir_name[lesser]);
+    const gp_value *lv = gp_record_find(r, lk_key);
+    gp_value *v = gp_record_value(r, "pageable_pinned_ratio", c->r[lesser][0][last].gbs / c->r[lesser][1][last].gbs,
+                                  "fraction", ratio_spread(&c->r[lesser][0][last], &c->r[lesser][1][last]),
+                                  "the lesser of the H2D and D2H pageable/pinned ratios at the largest size, with "
+                                  "its spread");
+    if (v && lv) {
+        v->spread_between = lv->spread_between;
+        v->unstable = lv->unstable;
+    }
+    if (unstable_ratio)
+        gp_record_note(r, "pageable copies spread by more than %.0f%% between fresh runs: the runtime's staging "
+                          "through its own pinned buffer depends on the host (page faults, CPU, other work), so "
+                          "the pageable/pinned ratio is marked unstable, not a property of the GPU",
+                       100 * GP_BETWEEN_UNSTABLE);
     gp_record_value(r, "largest_transfer_bytes", c->bytes[last], "bytes", -1, "largest transfer size measured");
 
     if (lk->available) {

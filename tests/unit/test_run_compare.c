@@ -287,6 +287,9 @@ GP_TEST(cmp_runs_identical_folders_agree)
     GP_CHECK(strstr(md, "| probe | key | run A | run B | difference | band | verdict |"));
     GP_CHECK(strstr(md, "| lds | `banks` | 32 banks | 32 banks | 0 | exact | agrees |"));
     GP_CHECK(!strstr(md, "broadcast")); /* none in both: counted, not listed */
+    /* lds latency and banks feed [lds] of the table; atomics' test key does not. */
+    GP_CHECK(res.table_agree == 2 && res.table_differ == 0 && res.table_unstable == 0);
+    GP_CHECK(strstr(md, "Tuning table: 2 of 2 values it takes agree; 0 differ; 0 unstable."));
     gp_cmp_result_free(&res);
     gp_cmp_run_free(&A);
     gp_cmp_run_free(&B);
@@ -315,6 +318,9 @@ GP_TEST(cmp_runs_differ_unstable_and_missing_probe)
     GP_CHECK(res.probes_missing == 1);
     GP_CHECK(strstr(md, "| lds | `latency_cycles` | 23 cycles | 23.46 cycles | +2% | 0.5% (floor) | **differs** |"));
     GP_CHECK(strstr(md, "| atomics | `global_gops` | 97.5 Gop/s | 97.5 Gop/s | 0 | 14% (spread A) | unstable (warned) |"));
+    GP_CHECK(res.table_agree == 0 && res.table_differ == 2 && res.table_unstable == 0);
+    GP_CHECK(strstr(md, "Tuning table: 0 of 2 values it takes agree; 2 differ; 0 unstable."));
+    GP_CHECK(strstr(md, "not agreeing: `lds.latency_cycles` differs, `lds.banks` differs)"));
     gp_cmp_result_free(&res);
     gp_cmp_run_free(&A);
     gp_cmp_run_free(&B);
