@@ -183,6 +183,26 @@ static __device__ __forceinline__ unsigned long long gp_ballot(int pred)
 #endif
 }
 
+/* Pause the calling wave for about NS nanoseconds (a polling loop's pacing:
+ * fewer requests to a line other waves are about to write).  NVIDIA:
+ * __nanosleep (sm_70+; the hardware sleeps somewhere in [0, 2 NS], PTX ISA
+ * "nanosleep"); before sm_70 nothing.  AMD: s_sleep, whose operand counts 64
+ * clocks (up to 127), taken at GP_SLEEP_AMD_MHZ (the MI25/MI250X boost
+ * clocks are 1.5-1.7 GHz; a pause is a hint, not a timer). */
+#define GP_SLEEP_AMD_MHZ 1500
+template <unsigned NS>
+static __device__ __forceinline__ void gp_sleep_ns(void)
+{
+#if defined(GP_VENDOR_NVIDIA)
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
+    __nanosleep(NS);
+#endif
+#elif defined(__HIP_DEVICE_COMPILE__)
+    enum { units = (NS * GP_SLEEP_AMD_MHZ / 1000 + 63) / 64 };
+    __builtin_amdgcn_s_sleep(units < 1 ? 1 : units > 127 ? 127 : units);
+#endif
+}
+
 /* Host side of a launcher: turn the launch's error state into a gp_status. */
 static inline gp_status gp_launch_status(const char *what)
 {

@@ -13,8 +13,14 @@
  * block: the smallest block the launch-rate probe saw reach the peak
  * (launch.min_block_for_peak, stand-in 256), as a power of two below it,
  * 64..1024.
- * planes_per_block: 0 (the flat kernel) until the staged kernel has a paired
- * run; tune offers it.  The models: docs/kernels/padding.md. */
+ * planes_per_block: 0 (the flat kernel): the staged kernel's paired run
+ * against the copy (H200, 2026-11-24, tools/device_bw.sh OUT exp) found no
+ * gain where it was meant to help (7x7 + 3: its best P64 b256 0.906 and P128
+ * b512 with streaming stores 0.909, the flat kernel 0.909-0.914, the same
+ * within the rounds' p10-p90) and a loss on large planes (56x56: 0.67-0.84
+ * against 0.97-1.00), so gathered 4-byte loads are not where the flat
+ * kernel's time goes; tune still offers it.  The models:
+ * docs/kernels/padding.md. */
 #include "kernel.h"
 #include "padding.h"
 #include "rule.h"
@@ -41,9 +47,9 @@ gp_status gp_padding_rule(const gp_rule_in *in, gp_table *out)
                               GP_PADDING_MIN_ITEMS};
     GP_TRY(gp_rule_streaming(in->facts, &s, out));
     /* planes_per_block: the staged kernel (whole planes through shared
-     * memory, every global access 16 bytes) stays a tune candidate until a
-     * paired run shows its gain over the flat kernel on a device: 0. */
-    return gp_rule_set(out, "padding", "planes_per_block", 0, "unmeasured",
-                       "staged kernel (16-byte loads through shared memory) without a paired run yet, a tune "
-                       "candidate (docs/kernels/padding.md) -> 0 (flat)");
+     * memory, every global access 16 bytes) measured no faster than the flat
+     * one on the 7x7 case and slower on 56x56 (the comment above): 0. */
+    return gp_rule_set(out, "padding", "planes_per_block", 0, "paired",
+                       "H200 2026-11-24 vs the copy: staged best 0.906-0.909, flat 0.909-0.914 (7x7+3); "
+                       "staged <= 0.84, flat >= 0.97 (56x56) -> 0 (flat)");
 }

@@ -40,6 +40,28 @@ extern "C" {
 #define GP_SCAN_BLOCK_LIMIT(items) ((items) <= 16 ? 1024 : (items) <= 32 ? 512 : 256)
 /* Tiles one launch may have: the tile index travels in 32 bits. */
 #define GP_SCAN_MAX_TILES ((size_t)1 << 31)
+/* The look-back's polling (scan.hip look_back), the protocol of CUB's
+ * decoupled look-back (CCCL cub/agent/single_pass_scan_operators.cuh,
+ * fixed_delay_constructor_t<350, 450> for primitive types, and its
+ * GridThreshold 500), which at the same tile shape ran 0.750-0.752 of the
+ * copy on the H200 where the tree's unpaced polling ran 0.72 (docs/kernels/
+ * scan.md, "H200 status").  Why pace at all: the waves near the frontier all
+ * poll the same few descriptor lines, so unpaced polls queue on the L2 slices
+ * that hold them (and the data lines there) and return no sooner.
+ *   FIRST_POLL_NS  wave 0 waits this long after publishing its aggregate
+ *                  before its first poll: about one L2 write's propagation
+ *                  plus a read's round trip (H200: L2 281-514 cycles at
+ *                  1980 MHz, 0.14-0.26 us each way), so the first poll
+ *                  mostly finds the predecessors ready;
+ *   POLL_NS        the pause between polls that found a descriptor not
+ *                  ready (about one round trip plus its queueing);
+ *   PACE_MIN_TILES below this many tiles a launch is (nearly) all resident at
+ *                  once (H200: 132 SMs x 4 blocks = 528), nothing queues
+ *                  behind a waiting block, and a pause is pure latency: no
+ *                  pauses then. */
+#define GP_SCAN_FIRST_POLL_NS 450
+#define GP_SCAN_POLL_NS 350
+#define GP_SCAN_PACE_MIN_TILES 500
 
 typedef struct gp_scan_params {
     int block;      /* threads per block, a power of two, >= 64 */

@@ -22,8 +22,9 @@
  *   3. per wave: row prefix = carry + lane prefix, carry = carry + row total
  *      (V serial adds);
  *   4. per block: Kogge-Stone scan of the wave totals in wave 0 (log2 waves);
- *   5. across tiles: wave 0 publishes the tile's aggregate, then looks back a
- *      window of `wave` predecessors at a time: the nearest one with its
+ *   5. across tiles: wave 0 publishes the tile's aggregate, then (in launches
+ *      of GP_SCAN_PACE_MIN_TILES tiles or more, after a pause: scan.h) looks
+ *      back a window of `wave` predecessors at a time: the nearest one with its
  *      inclusive prefix stops the walk, the aggregates in between and that
  *      prefix are summed by a butterfly over the wave, window sums are added
  *      farther-first; the tile's inclusive prefix = prefix + aggregate;
@@ -113,9 +114,12 @@ static __device__ __forceinline__ unsigned desc_status(unsigned long long w, uns
 }
 
 /* Exclusive prefix of `tile` (> 0) from its predecessors' descriptors; all
- * lanes of one wave call it and get the same value. */
+ * lanes of one wave call it and get the same value.  With `pace` (launches
+ * of GP_SCAN_PACE_MIN_TILES tiles or more) a window that had a descriptor
+ * not ready waits GP_SCAN_POLL_NS before it polls again (scan.h: CUB's
+ * protocol; unpaced polls of the hot descriptor lines queue in the L2). */
 template <typename E>
-static __device__ E look_back(const unsigned long long *desc, unsigned tile, unsigned epoch, int lane)
+static __device__ E look_back(const unsigned long long *desc, unsigned tile, unsigned epoch, int lane, bool pace)
 {
     E prefix = (E)0;
     long long base = (long long)tile - 1;
@@ -123,12 +127,16 @@ static __device__ E look_back(const unsigned long long *desc, unsigned tile, uns
         const long long idx = base - lane;
         unsigned long long w = 0;
         unsigned st = GP_SCAN_ST_PREFIX; /* before tile 0: a prefix of 0 */
-        do {
+        for (;;) {
             if (idx >= 0) {
                 w = *(const volatile unsigned long long *)(desc + idx);
                 st = desc_status(w, epoch);
             }
-        } while (gp_ballot(st == 0u) != 0ull);
+            if (gp_ballot(st == 0u) == 0ull)
+                break;
+            if (pace)
+                gp_sleep_ns<GP_SCAN_POLL_NS>();
+        }
         const unsigned long long pmask = gp_ballot(st == GP_SCAN_ST_PREFIX);
         E v = idx >= 0 ? gp_sc<E>::from_bits((unsigned)w) : (E)0;
         if (pmask != 0ull && lane > __ffsll((long long)pmask) - 1)
@@ -263,7 +271,12 @@ gp_scan_kernel(const E *in, E *out, size_t n, size_t head, int exclusive, unsign
         } else {
             if (lane == 0)
                 desc_store(desc + tile, epoch, GP_SCAN_ST_AGG, gp_sc<E>::bits(agg));
-            tpre = look_back<E>(desc, tile, epoch, lane);
+            /* Paced (scan.h): give the predecessors' descriptors time to
+             * land before the first poll, as CUB does. */
+            const bool pace = ntiles >= GP_SCAN_PACE_MIN_TILES;
+            if (pace)
+                gp_sleep_ns<GP_SCAN_FIRST_POLL_NS>();
+            tpre = look_back<E>(desc, tile, epoch, lane, pace);
             if (lane == 0)
                 desc_store(desc + tile, epoch, GP_SCAN_ST_PREFIX, gp_sc<E>::bits(tpre + agg));
         }

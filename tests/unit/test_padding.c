@@ -115,12 +115,14 @@ GP_TEST(padding_rule)
     GP_CHECK(gp_table_get_int(&t, "kernel.padding", "block", &block).code == GP_OK && block == 512);
     const gp_table_entry *e = gp_table_find(&t, "kernel.padding", "items_per_thread");
     GP_CHECK(e && strstr(e->prov, "rule gp_padding_rule little: dram 4342 GB/s x 718 cycles"));
-    /* planes_per_block: the flat kernel until the staged one has a paired
-     * run, the model named. */
+    /* planes_per_block: the flat kernel, from the staged kernel's paired run
+     * (no gain on 7x7, a loss on 56x56), which the provenance cites whole
+     * (it must fit the table's one-line provenance, not be cut). */
     long long planes = -1;
     GP_CHECK(gp_table_get_int(&t, "kernel.padding", "planes_per_block", &planes).code == GP_OK && planes == 0);
     e = gp_table_find(&t, "kernel.padding", "planes_per_block");
-    GP_CHECK(e && strncmp(e->prov, "rule gp_padding_rule unmeasured:", 32) == 0);
+    GP_CHECK(e && strncmp(e->prov, "rule gp_padding_rule paired: H200 2026-11-24", 44) == 0);
+    GP_CHECK(e && strstr(e->prov, "-> 0 (flat)"));
     /* A quarter of the latency: 2.5 loads -> 4. */
     GP_CHECK(gp_table_set(&t, "dram", "latency_cycles", 657.979736 / 4, "measured cache_latency 2026-11-21").code ==
              GP_OK);

@@ -248,6 +248,29 @@ GP_TEST(scan_params_from_tables)
     return 0;
 }
 
+/* The look-back's pacing (scan.h GP_SCAN_PACE_MIN_TILES) is on for the
+ * headline 2^28 with every shipped table's tile, so the bench measures the
+ * paced protocol the H200 experiment measured, and GPU verify runs both
+ * sides of it at the table's tile (1000003 elements unpaced, 2^24 + 5
+ * paced), so a wrong pause or a broken branch shows there. */
+GP_TEST(scan_pacing_threshold_splits_verify_and_covers_the_headline)
+{
+    const gp_device_info h200 = gp_test_fake_dev(32, 1024, 132);
+    GP_CHECK(GP_SCAN_FIRST_POLL_NS > 0 && GP_SCAN_POLL_NS > 0 && GP_SCAN_POLL_NS <= GP_SCAN_FIRST_POLL_NS);
+    for (size_t i = 0; i < sizeof table_names / sizeof table_names[0]; i++) {
+        gp_table t;
+        gp_scan_params p;
+        GP_CHECK(gp_test_load_shipped(table_names[i], &t));
+        GP_CHECK(gp_scan_params_from_table(&t, &h200, &p).code == GP_OK);
+        GP_CHECK(gp_scan_tiles_for(&p, (size_t)1 << 28, 0) >= GP_SCAN_PACE_MIN_TILES);
+        GP_CHECK(gp_scan_tiles_for(&p, ((size_t)1 << 24) + 5, 3) >= GP_SCAN_PACE_MIN_TILES);
+        GP_CHECK(gp_scan_tiles_for(&p, 1000003, 3) < GP_SCAN_PACE_MIN_TILES);
+        /* The 2^20 bench problem (in L2) is one resident wave: unpaced. */
+        GP_CHECK(gp_scan_tiles_for(&p, (size_t)1 << 20, 0) < GP_SCAN_PACE_MIN_TILES);
+    }
+    return 0;
+}
+
 GP_TEST(scan_params_clamped)
 {
     gp_device_info d = gp_test_fake_dev(64, 1024, 64);
