@@ -28,9 +28,9 @@ void gp_stencil_params_fit(gp_stencil_params *p, const gp_device_info *dev)
         tx /= 2;
     if (tx != p->tile_x || ty != p->tile_y)
         gp_note_append(p->note, sizeof p->note,
-                       vec == 4 ? "tile fitted to 32..128 x 4..16 (powers of 2), at most 256 threads (vec 4) and the "
+                       vec == 4 ? "tile fitted to 16..128 x 4..16 (powers of 2), at most 256 threads (vec 4) and the "
                                   "device's block"
-                                : "tile fitted to 32..128 x 4..16 (powers of 2), at most 512 threads and the device's block");
+                                : "tile fitted to 16..128 x 4..16 (powers of 2), at most 512 threads and the device's block");
     const int max_ahead = vec == 4 ? GP_STENCIL_V4_MAX_AHEAD : GP_STENCIL_MAX_AHEAD;
     int ahead = (int)gp_rule_clamp(p->ahead, 1, max_ahead);
     if (ahead != p->ahead)

@@ -27,12 +27,15 @@
 extern "C" {
 #endif
 
-/* The block is tile_x x tile_y threads, one column of points (x, y) each;
- * the launch bounds allow 512 threads.  tile_x 32..128 and tile_y 4..16
- * (powers of two) keep the halo (2 tile_x + 2 tile_y points) within one load
- * per thread: (tile_x - 2)(tile_y - 2) >= 4. */
+/* The block is tile_x x tile_y threads, one column of points (x, y) each
+ * (vec 4: 4 columns each); the launch bounds allow 512 threads (256 with
+ * vec 4).  tile_x 16..128 and tile_y 4..16 (powers of two) keep the halo
+ * (2 tile_x + 2 tile_y loads) within one load per thread: (tile_x - 2)
+ * (tile_y - 2) >= 4.  tile_x 16 is for vec 4 (64 points, 256 B a row: the
+ * H200's second-best 4-wide tile, 64 x 8); the rule gives the 1-wide kernel
+ * at least a wave. */
 #define GP_STENCIL_MAX_BLOCK 512
-#define GP_STENCIL_MIN_TX 32
+#define GP_STENCIL_MIN_TX 16
 #define GP_STENCIL_MAX_TX 128
 #define GP_STENCIL_MIN_TY 4
 #define GP_STENCIL_MAX_TY 16
@@ -114,6 +117,16 @@ void gp_stencil_ref_plane(const float *in, const gp_stencil_shape *s, float c0, 
 struct gp_rule_in;
 struct gp_table;
 gp_status gp_stencil_rule(const struct gp_rule_in *in, struct gp_table *out);
+/* Registers a thread of the tiled kernel of vec (1, 4) and planes_ahead
+ * uses, the build constants the rule and the bench's variants size the
+ * occupancy with (stencil_rule.c; each checked against ptxas by
+ * tests/build/rule_regs.txt): 32 for vec 1, 56 for vec 4 at 1 plane ahead,
+ * 64 at 2. */
+int gp_stencil_build_regs(int vec, int ahead);
+/* The compiled tiled kernel of (vec, planes_ahead) as a function address for
+ * gp_func_attributes (the rule's resource use on a device); NULL where it
+ * is not compiled or no GPU backend is (none.c). */
+const void *gp_stencil_kernel_fn(int vec, int ahead);
 
 /* ---- GPU launchers (stencil.hip; none.c without a GPU backend).  Arguments
  * checked by the callers above. */

@@ -300,6 +300,18 @@ extern "C" gp_status gp_stencil_launch_f32(const float *d_in, float *d_out, cons
     return gp_launch_status("stencil");
 }
 
+extern "C" const void *gp_stencil_kernel_fn(int vec, int ahead)
+{
+    if (vec == 4)
+        return ahead == 1 ? (const void *)gp_stencil_v4_kernel<1> : ahead == 2 ? (const void *)gp_stencil_v4_kernel<2> : NULL;
+    if (vec != 1)
+        return NULL;
+    return ahead == 1   ? (const void *)gp_stencil_kernel<1>
+           : ahead == 2 ? (const void *)gp_stencil_kernel<2>
+           : ahead == 3 ? (const void *)gp_stencil_kernel<3>
+                        : NULL;
+}
+
 extern "C" gp_status gp_stencil_launch_naive_f32(const float *d_in, float *d_out, const gp_stencil_shape *s,
                                                  float c0, float c1)
 {

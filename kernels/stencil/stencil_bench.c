@@ -18,14 +18,18 @@
  * tune`: {tile_x, tile_y, planes_ahead, vec}; blocks_per_cu follows from the
  * device (variant_params).  The vec 4 ones (4 x points a thread, 16-byte
  * accesses: docs/kernels/stencil.md "The 4-wide kernel") are paired with the
- * copy in the bench too. */
+ * copy in the bench too: the rule's H200 pick 32 x 4 (128 x 4 points) at 1
+ * plane ahead and the experiment's next (H200 2026-11-24, 512^3, fraction of
+ * the copy): 64 x 8 points /a1 0.889, 128 x 4 /a2 0.863, 128 x 8 /a1 and /a2
+ * 0.855, 64 x 8 /a2 0.855; and 256 x 4 /a2 (gfx900's tile at wave 64). */
 typedef struct variant {
     int tx, ty, ahead, vec;
 } variant;
 
 static const variant variants[] = {
     {64, 8, 1, 1}, {64, 8, 2, 1}, {64, 8, 3, 1}, {32, 16, 2, 1}, {32, 8, 2, 1}, {128, 4, 2, 1},
-    {64, 4, 2, 1}, {32, 16, 3, 1}, {32, 4, 1, 4}, {32, 4, 2, 4},  {32, 8, 2, 4}, {64, 4, 2, 4},
+    {64, 4, 2, 1}, {32, 16, 3, 1}, {32, 4, 1, 4}, {16, 8, 1, 4},  {32, 4, 2, 4}, {32, 8, 1, 4},
+    {32, 8, 2, 4}, {16, 8, 2, 4},  {64, 4, 2, 4},
 };
 #define NVARIANTS (sizeof variants / sizeof variants[0])
 
@@ -38,14 +42,15 @@ static const variant variants[] = {
 #define C0_EXACT (-6.0f)
 #define C1_EXACT 1.0f
 
-/* Blocks of tx x ty one CU of `dev` holds at the kernel's registers (32 a
- * thread, 64 for vec 4: their launch bounds; the bench variants'
- * blocks_per_cu; 4 without a device). */
-static int resident_blocks(const gp_device_info *dev, int block, int vec)
+/* Blocks of tx x ty one CU of `dev` holds at the kernel's registers (the
+ * rule's build constants: 32 a thread, 56 and 64 for vec 4 at 1 and 2 planes
+ * ahead); the bench variants' blocks_per_cu, so their z split is the one the
+ * rule would give them; 4 without a device. */
+static int resident_blocks(const gp_device_info *dev, int block, int vec, int ahead)
 {
     if (!dev || dev->max_threads_per_cu <= 0 || dev->regs_per_cu <= 0)
         return 4;
-    const int regs = vec == 4 ? GP_STENCIL_V4_REGS : 32;
+    const int regs = gp_stencil_build_regs(vec, ahead);
     int by_threads = dev->max_threads_per_cu / block, by_regs = dev->regs_per_cu / (regs * block);
     int b = by_threads < by_regs ? by_threads : by_regs;
     return b < 1 ? 1 : b;
@@ -55,7 +60,7 @@ static void variant_params(const variant *v, const gp_device_info *dev, gp_stenc
 {
     memset(p, 0, sizeof *p);
     p->tile_x = v->tx, p->tile_y = v->ty, p->ahead = v->ahead, p->vec = v->vec;
-    p->blocks_per_cu = resident_blocks(dev, v->tx * v->ty, v->vec);
+    p->blocks_per_cu = resident_blocks(dev, v->tx * v->ty, v->vec, v->ahead);
     gp_stencil_params_fit(p, dev);
 }
 

@@ -2,42 +2,96 @@
  * The models, with the H200 figures they land on: docs/kernels/stencil.md,
  * "Rule".
  *
- * tile_x ("sectors"): the x halo of a tile is two single points per row,
- * each costing a whole cache sector (cache.l1.sector_bytes) in a row of
- * tile_x x 4 bytes; the smallest power of two that is at least one wave and
- * keeps that at most a quarter of the row (tile_x >= 2 x sector_bytes),
- * 32..128.
+ * vec ("instructions"): 4, the 4-wide kernel, where a wave's 16-byte
+ * access (wave x 16 B) is whole cache lines (cache.l1.line_bytes): it then
+ * moves the same lines as the 1-wide kernel's wave x 4 B access, four of
+ * them a time, with a quarter of the load/store instructions and barriers per
+ * byte and 4x the bytes in flight per queued plane.  Else 1.  (H200
+ * 2026-11-24, tools/experiments/stencil_variants.cu, 512^3: 4-wide 128 x 4
+ * at 0.900 of the device copy, the 1-wide kernel at 0.755-0.78.)
  *
- * tile_y ("occupancy"): the y halo costs 2 / tile_y of the reads, so the
- * largest tile_y (4..16, tile_x x tile_y <= 512) among those that keep the
- * most threads resident per CU at the kernel's registers and the tile's LDS.
+ * tile_x ("sectors"): a tile row is tile_x x vec x 4 bytes; the smallest
+ * power of two that is at least one wave (one wave instruction covers one
+ * contiguous row), whole L1 lines, and a row at least 4x the x halo's two
+ * points, each costing a whole sector (cache.l1.sector_bytes):
+ * max(wave, 2 sector / vec, line / (4 vec)), 16..128 (vec 4: ..64, its
+ * 256 threads over at least 4 rows).
  *
- * blocks_per_cu ("occupancy"): the blocks of that tile one CU holds at once;
- * the host's z split (gp_stencil_z_chunks) sizes the grid in rounds of
- * blocks_per_cu x CUs.
- *
- * planes_ahead ("little"): Little's law.  Every CU needs dram bandwidth x
- * latency / CUs bytes of loads in flight; each resident thread issues, per
- * plane, its center (4 B) and its share of the halo ((2 tile_x + 2 tile_y) /
- * (tile_x tile_y) x 4 B); planes ahead = that need over the resident
- * threads' bytes per plane, rounded up, 1..3.
- *
- * vec ("unmeasured"): 1, the 1-wide kernel, until the 4-wide one has a
- * paired run; tune offers it. */
+ * tile_y, blocks_per_cu ("occupancy") and planes_ahead ("little"), together:
+ * for planes_ahead = 1, 2, ... (each a compiled kernel of its own register
+ * count, gp_stencil_build_regs, or the device's with use_device) tile_y is
+ * the largest of 4..16 among those that keep the most threads resident per
+ * CU (the y halo costs 2 / tile_y of the reads), blocks_per_cu what a CU then
+ * holds; Little's law: every CU needs dram bandwidth x latency / CUs bytes
+ * in flight, each resident thread issues per plane its center (4 vec B) and
+ * its share of the halo (2 tile_x rows of vec points, 2 tile_y columns of
+ * one); the first planes_ahead whose queue covers that need wins (the most
+ * compiled otherwise).  More planes cost registers (vec 4: 8 a plane) and
+ * so blocks: with the 4x bytes per thread of vec 4, 1 plane covers the
+ * H200's need at 9 blocks of 128 threads.  The host's z split
+ * (gp_stencil_z_chunks) sizes the grid in rounds of blocks_per_cu x CUs: a
+ * wrong blocks_per_cu is a wrong split (H200 512^3: 9 chunks at 9 blocks,
+ * 0.900; 2 at 8, 0.863). */
 #include <math.h>
 #include <stdio.h>
 
 #include "kernel.h"
 #include "rule.h"
 #include "stencil.h"
+#include "stencil_v4.h"
 
 #define RULE "gp_stencil_rule"
-/* Registers per thread: the launch bounds (512 threads, 4 blocks an SM) cap
- * them at 32; ptxas sm_90 reports 30..32 with no spills (checked by
- * tests/build/rule_regs.txt). */
+/* Registers per thread of the 1-wide kernel: the launch bounds (512 threads,
+ * 4 blocks an SM) cap them at 32; ptxas sm_90 reports 30..32 with no spills
+ * (checked by tests/build/rule_regs.txt).  The 4-wide kernel's:
+ * stencil_v4.h. */
 #define STENCIL_REGS 32
-/* planes_ahead when the DRAM facts are none: the middle of 1..3. */
+/* planes_ahead when the DRAM facts are none: the middle of 1..3 for the
+ * 1-wide kernel; 1 for the 4-wide one (its 4x bytes a plane, and the fewer
+ * registers: the H200's best). */
 #define STENCIL_AHEAD_STANDIN 2
+#define STENCIL_V4_AHEAD_STANDIN 1
+
+int gp_stencil_build_regs(int vec, int ahead)
+{
+    if (vec == 4)
+        return ahead <= 1 ? GP_STENCIL_V4_REGS_A1 : GP_STENCIL_V4_REGS;
+    return STENCIL_REGS;
+}
+
+/* One planes_ahead's occupancy: tile_y, blocks, resident threads, and the
+ * bytes a resident thread loads per plane. */
+typedef struct occ {
+    long long ty, blocks, threads;
+    double per_plane;
+    gp_rule_res res;
+} occ;
+
+static gp_status occupancy(const gp_rule_in *in, const gp_rule_cu *cu, long long vec, long long tx, long long ahead,
+                           occ *o)
+{
+    const long long max_block = vec == 4 ? GP_STENCIL_V4_MAX_BLOCK : GP_STENCIL_MAX_BLOCK;
+    GP_TRY(gp_rule_resources(in->use_device, gp_stencil_kernel_fn((int)vec, (int)ahead),
+                             gp_stencil_build_regs((int)vec, (int)ahead), 0, &o->res));
+    long long best_threads = -1;
+    o->ty = GP_STENCIL_MIN_TY, o->blocks = 0;
+    for (long long c = GP_STENCIL_MIN_TY; c <= GP_STENCIL_MAX_TY && tx * c <= max_block; c *= 2) {
+        if (tx * c > o->res.max_threads)
+            continue;
+        long long lds = o->res.lds + (vec == 4 ? GP_STENCIL_V4_LDS_BYTES(tx, c) : GP_STENCIL_LDS_BYTES(tx, c));
+        long long blocks = gp_rule_blocks_per_cu(cu, tx * c, o->res.regs, lds);
+        if (blocks * tx * c >= best_threads) /* ties: the larger tile_y */
+            best_threads = blocks * tx * c, o->ty = c, o->blocks = blocks;
+    }
+    if (o->blocks < 1)
+        o->blocks = 1; /* a CU too small for one block still runs one */
+    o->threads = o->blocks * tx * o->ty;
+    /* Per thread a plane: its center (vec points) and its share of the halo
+     * rows (tile_x loads of vec points) and columns (tile_y of one). */
+    o->per_plane = 4.0 * ((double)(vec * tx * o->ty) + (double)(2 * tx * vec) + (double)(2 * o->ty)) /
+                   (double)(tx * o->ty);
+    return gp_ok();
+}
 
 gp_status gp_stencil_rule(const gp_rule_in *in, gp_table *out)
 {
@@ -51,42 +105,58 @@ gp_status gp_stencil_rule(const gp_rule_in *in, gp_table *out)
     double sector;
     int have_sector;
     GP_TRY(gp_rule_fact_or(in->facts, RULE, "cache.l1", "sector_bytes", 32, &sector, &have_sector));
-    long long want = cu.wave > (long long)(2 * sector) ? cu.wave : (long long)(2 * sector);
-    long long tx = gp_rule_clamp(gp_rule_ceil_pow2(want), GP_STENCIL_MIN_TX, GP_STENCIL_MAX_TX);
+    const long long line = (long long)f.l1_line.v;
+    const long long vec = line > 0 && (cu.wave * 16) % line == 0 ? 4 : 1;
+    const char *vwhy = vec == 4 ? "a quarter of the instructions and barriers a byte" : "not whole lines";
+    long long want = cu.wave;
+    if ((long long)(2 * sector) / vec > want)
+        want = (long long)(2 * sector) / vec;
+    if (line / (4 * vec) > want)
+        want = line / (4 * vec);
+    /* At most the block's threads over the fewest rows (vec 4: 256 / 4). */
+    const long long max_block = vec == 4 ? GP_STENCIL_V4_MAX_BLOCK : GP_STENCIL_MAX_BLOCK;
+    const long long max_tx = max_block / GP_STENCIL_MIN_TY < GP_STENCIL_MAX_TX ? max_block / GP_STENCIL_MIN_TY
+                                                                                : GP_STENCIL_MAX_TX;
+    long long tx = gp_rule_clamp(gp_rule_ceil_pow2(want), GP_STENCIL_MIN_TX, max_tx);
     GP_TRY(gp_rule_set(out, "stencil", "tile_x", tx, "sectors",
-                       "x halo 2 x cache.l1.sector_bytes %.0f%s <= a quarter of the row, at least wave %lld -> "
-                       "%lld%s%s",
-                       sector, have_sector ? "" : " (none: 32)", cu.wave, tx, sep, cu.fallback));
+                       "row of tile_x x %lld points >= wave %lld, whole %lld B lines, 4 x halo 2 x "
+                       "cache.l1.sector_bytes %.0f%s -> %lld (%lld B)%s%s",
+                       vec, cu.wave, line, sector, have_sector ? "" : " (none: 32)", tx, tx * vec * 4, sep,
+                       cu.fallback));
 
-    long long ty = 0, best_threads = -1, best_blocks = 0;
-    for (long long c = GP_STENCIL_MIN_TY; c <= GP_STENCIL_MAX_TY && tx * c <= GP_STENCIL_MAX_BLOCK; c *= 2) {
-        long long blocks = gp_rule_blocks_per_cu(&cu, tx * c, STENCIL_REGS, GP_STENCIL_LDS_BYTES(tx, c));
-        if (blocks * tx * c >= best_threads) /* ties: the larger tile_y */
-            best_threads = blocks * tx * c, ty = c, best_blocks = blocks;
-    }
-    if (best_blocks < 1)
-        best_blocks = 1; /* a CU too small for one block still runs one */
-    const long long lds = GP_STENCIL_LDS_BYTES(tx, ty);
-    GP_TRY(gp_rule_set(out, "stencil", "tile_y", ty, "occupancy",
-                       "%lld x %lld threads (%d regs, %lld B LDS): %lld blocks/CU = %lld resident threads, the most "
-                       "with the smallest y halo -> %lld%s%s",
-                       tx, ty, STENCIL_REGS, lds, best_blocks, best_blocks * tx * ty, ty, sep, cu.fallback));
-    GP_TRY(gp_rule_set(out, "stencil", "blocks_per_cu", best_blocks, "occupancy",
-                       "registers.per_cu %lld / (%d regs x %lld threads), lds %lld / %lld B, threads %lld -> %lld%s%s",
-                       cu.regs_per_cu, STENCIL_REGS, tx * ty, cu.lds_per_cu, lds, cu.max_threads_cu, best_blocks,
-                       sep, cu.fallback));
-
-    const long long threads = best_blocks * tx * ty;
-    const double per_plane = 4.0 * (1.0 + (double)(2 * tx + 2 * ty) / (double)(tx * ty));
+    /* planes_ahead with its occupancy: the first whose queue covers
+     * Little's need. */
+    const long long max_ahead = vec == 4 ? GP_STENCIL_V4_MAX_AHEAD : GP_STENCIL_MAX_AHEAD;
+    const long long standin = vec == 4 ? STENCIL_V4_AHEAD_STANDIN : STENCIL_AHEAD_STANDIN;
+    occ o;
     char why[200];
-    double planes = gp_rule_loads_in_flight(&f, threads, per_plane, why, sizeof why);
-    long long ahead = planes <= 0 ? STENCIL_AHEAD_STANDIN
-                                  : gp_rule_clamp((long long)ceil(planes), 1, GP_STENCIL_MAX_AHEAD);
-    GP_TRY(gp_rule_set(out, "stencil", "planes_ahead", ahead, "little", "%s (%.2f B a thread a plane) -> %lld%s%s%s",
-                       why, per_plane, ahead, planes > 0 ? "" : " (stand-in)", sep, cu.fallback));
-    /* vec: the 4-wide kernel's gain is in instructions and barriers per
-     * byte, which no fact of the table turns into time; it stays a tune
-     * candidate until a paired run shows it (docs/kernels/stencil.md). */
-    return gp_rule_set(out, "stencil", "vec", 1, "unmeasured",
-                       "4-wide kernel (16-byte accesses, 64 regs) without a paired run yet, a tune candidate -> 1");
+    double planes = 0;
+    long long ahead = 1;
+    for (; ahead <= max_ahead; ahead++) {
+        GP_TRY(occupancy(in, &cu, vec, tx, ahead, &o));
+        planes = gp_rule_loads_in_flight(&f, o.threads, o.per_plane, why, sizeof why);
+        if (planes <= 0) { /* no DRAM facts: the stand-in */
+            ahead = standin;
+            GP_TRY(occupancy(in, &cu, vec, tx, ahead, &o));
+            break;
+        }
+        if (planes <= (double)ahead || ahead == max_ahead)
+            break;
+    }
+    const long long lds = vec == 4 ? GP_STENCIL_V4_LDS_BYTES(tx, o.ty) : GP_STENCIL_LDS_BYTES(tx, o.ty);
+    GP_TRY(gp_rule_set(out, "stencil", "tile_y", o.ty, "occupancy",
+                       "%lld x %lld threads (vec %lld, %lld regs %s, %lld B LDS): %lld blocks/CU = %lld resident "
+                       "threads, the most with the smallest y halo -> %lld%s%s",
+                       tx, o.ty, vec, o.res.regs, o.res.src, lds, o.blocks, o.threads, o.ty, sep, cu.fallback));
+    GP_TRY(gp_rule_set(out, "stencil", "blocks_per_cu", o.blocks, "occupancy",
+                       "registers.per_cu %lld / (%lld regs x %lld threads), lds %lld / %lld B, threads %lld -> %lld; "
+                       "the z split fills rounds of %lld x CUs%s%s",
+                       cu.regs_per_cu, o.res.regs, tx * o.ty, cu.lds_per_cu, lds, cu.max_threads_cu, o.blocks,
+                       o.blocks, sep, cu.fallback));
+    GP_TRY(gp_rule_set(out, "stencil", "planes_ahead", ahead, "little",
+                       "%s (%.2f B a thread a plane) -> %lld%s%s%s", why, o.per_plane, ahead,
+                       planes > 0 ? "" : " (stand-in)", sep, cu.fallback));
+    return gp_rule_set(out, "stencil", "vec", vec, "instructions",
+                       "wave %lld x 16 B = %lld B, cache.l1.line_bytes %lld%s: %s -> %lld", cu.wave, cu.wave * 16,
+                       line, f.l1_line.have ? "" : " (none: 128)", vwhy, vec);
 }

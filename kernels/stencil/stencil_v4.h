@@ -22,10 +22,17 @@
 /* Threads per block of the 4-wide kernel (its launch bounds: 64 registers
  * on NVIDIA at 4 blocks an SM, 64 VGPRs at 4 waves per SIMD on AMD). */
 #define GP_STENCIL_V4_MAX_BLOCK 256
-/* Registers a thread those bounds allow on NVIDIA (65536 / (256 x 4));
- * ptxas sm_90: 55 and 64 at 1 and 2 planes ahead, sm_80: 54 and 61, no
- * spills (checked by tests/build/rule_regs.txt). */
+/* Registers a thread those bounds allow on NVIDIA (65536 / (256 x 4)), what
+ * the 2-planes-ahead kernel uses (ptxas sm_90 64, sm_80 61, no spills). */
 #define GP_STENCIL_V4_REGS 64
+/* The 1-plane-ahead kernel's registers as the occupancy sees them: ptxas
+ * sm_90 55, sm_80 54, allocated in granules of 8 -> 56.  It matters: at 56 an
+ * SM holds 9 blocks of 128 threads (65536 / (56 x 128)), at 64 only 8, and
+ * the z split (gp_stencil_z_chunks) then cuts a 512^3 grid into 9 chunks
+ * rather than 2 (H200 2026-11-24: 0.900 vs 0.86 of the copy).  Both checked
+ * against ptxas by tests/build/rule_regs.txt: a kernel change that costs a
+ * register fails the GPU build's check instead of quietly losing a block. */
+#define GP_STENCIL_V4_REGS_A1 56
 /* planes_ahead compiled for the 4-wide kernel: 1 and 2 (a plane of queue
  * is 8 registers: two 16-byte vectors). */
 #define GP_STENCIL_V4_MAX_AHEAD 2

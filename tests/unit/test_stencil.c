@@ -241,15 +241,33 @@ GP_TEST(stencil_registered_with_candidates)
         GP_CHECK(gp_stencil_params_from_table(&out[i], &h200, &p).code == GP_OK);
         GP_CHECK(p.note[0] == '\0'); /* every candidate is legal as written */
         /* The device's occupancy at the kernel's registers: 32 (2048 threads
-         * an SM), 64 for vec 4 (1024). */
-        GP_CHECK(p.blocks_per_cu == (p.vec == 4 ? 1024 : 2048) / (p.tile_x * p.tile_y));
+         * an SM); vec 4: 56 at 1 plane ahead (65536 / (56 x 128) = 9 blocks
+         * of 128, not 8: the z split the H200 measured best), 64 at 2. */
+        const int regs = p.vec != 4 ? 32 : p.ahead == 1 ? 56 : 64;
+        GP_CHECK(gp_stencil_build_regs(p.vec, p.ahead) == regs);
+        GP_CHECK(p.blocks_per_cu == 65536 / (regs * p.tile_x * p.tile_y));
+        if (p.vec == 4 && p.ahead == 1 && p.tile_x * p.tile_y == 128)
+            GP_CHECK(p.blocks_per_cu == 9);
         aheads |= 1 << p.ahead;
-        tiles |= p.tile_x == 32 ? 1 : p.tile_x == 64 ? 2 : 4;
+        tiles |= p.tile_x == 16 ? 8 : p.tile_x == 32 ? 1 : p.tile_x == 64 ? 2 : 4;
         vecs |= p.vec;
         if (p.vec == 4)
             GP_CHECK(p.tile_x * p.tile_y <= GP_STENCIL_V4_MAX_BLOCK && p.ahead <= GP_STENCIL_V4_MAX_AHEAD);
     }
-    GP_CHECK(aheads == (2 | 4 | 8) && tiles == 7 && vecs == (1 | 4));
+    GP_CHECK(aheads == (2 | 4 | 8) && tiles == 15 && vecs == (1 | 4));
+    /* The rule's H200 pick (128 x 4 points, 1 ahead, 9 blocks) and the
+     * experiment's near-winners (64 x 8 points, 128 x 8, at 1 and 2 ahead)
+     * are all candidates, so a sweep checks the rule. */
+    const int want[][3] = {{32, 4, 1}, {16, 8, 1}, {32, 4, 2}, {32, 8, 1}, {32, 8, 2}, {16, 8, 2}};
+    for (size_t w = 0; w < sizeof want / sizeof want[0]; w++) {
+        int found = 0;
+        for (int i = 1; i < n; i++) {
+            gp_stencil_params p;
+            GP_CHECK(gp_stencil_params_from_table(&out[i], &h200, &p).code == GP_OK);
+            found |= p.vec == 4 && p.tile_x == want[w][0] && p.tile_y == want[w][1] && p.ahead == want[w][2];
+        }
+        GP_CHECK(found);
+    }
     FILE *devnull = fopen("/dev/null", "w");
     GP_CHECK(devnull && k->print_params(&base, &h200, devnull).code == GP_OK);
     fclose(devnull);
@@ -314,14 +332,14 @@ static int v4_plane_ok(int tx, int ty)
 
 GP_TEST(stencil_v4_lds_plane_emulated)
 {
-    /* Every tile the vec 4 fit allows: 32..128 x 4..16, at most 256 threads. */
+    /* Every tile the vec 4 fit allows: 16..128 x 4..16, at most 256 threads. */
     int n = 0;
     for (int tx = GP_STENCIL_MIN_TX; tx <= GP_STENCIL_MAX_TX; tx *= 2)
         for (int ty = GP_STENCIL_MIN_TY; ty <= GP_STENCIL_MAX_TY && tx * ty <= GP_STENCIL_V4_MAX_BLOCK; ty *= 2) {
             GP_CHECK(v4_plane_ok(tx, ty));
             n++;
         }
-    GP_CHECK(n == 3); /* 32 x 4, 32 x 8, 64 x 4 (not vacuous) */
+    GP_CHECK(n == 6); /* 16 x 4, 16 x 8, 16 x 16, 32 x 4, 32 x 8, 64 x 4 (not vacuous) */
     return 0;
 }
 
@@ -342,6 +360,15 @@ GP_TEST(stencil_vec_usable_and_z_split)
      * the GPU idle (514). */
     p.vec = 4;
     GP_CHECK(gp_stencil_z_chunks(&p, &s) == 2 && gp_stencil_z_per_chunk(&p, &s) == 256);
+    /* At the rule's 9 blocks (56 registers): 1188 resident; 9 chunks of 57
+     * planes take 4 rounds of 59 (236) < 2 chunks' one round of 258: the
+     * experiment's z9 (0.900 of the copy vs 0.863 at z2).  256^3: 128
+     * tiles, 9 chunks of 29 in one round (31 < 8 chunks' 34): z9 there too. */
+    p.blocks_per_cu = 9;
+    GP_CHECK(gp_stencil_z_chunks(&p, &s) == 9 && gp_stencil_z_per_chunk(&p, &s) == 57);
+    const gp_stencil_shape s256 = {256, 256, 256};
+    GP_CHECK(gp_stencil_z_chunks(&p, &s256) == 9 && gp_stencil_z_per_chunk(&p, &s256) == 29);
+    p.blocks_per_cu = 8;
     /* The same tile 1-wide: 16 x 128 = 2048 tiles, two rounds of whole
      * columns (2 x 514 = 1028) beat four rounds of half columns (4 x 258). */
     p.vec = 1;
@@ -379,13 +406,27 @@ GP_TEST(stencil_params_vec_fitted)
     /* The table's optional key: absent is 1; 4 is read. */
     gp_table t;
     GP_CHECK(gp_test_load_shipped("sm_90", &t));
+    const int vi = gp_table_key_index("kernel.stencil", "vec");
+    GP_CHECK(vi >= 0 && t.e[vi].present && t.e[vi].i == 4);
+    t.e[vi].present = 0; /* a table written before the key */
+    GP_CHECK(gp_table_set(&t, "kernel.stencil", "tile_x", 64, "rule test").code == GP_OK);
     gp_stencil_params r;
-    GP_CHECK(gp_stencil_params_from_table(&t, &d, &r).code == GP_OK && r.vec == 1);
+    GP_CHECK(gp_stencil_params_from_table(&t, &d, &r).code == GP_OK && r.vec == 1 && r.tile_x == 64);
+    GP_CHECK(gp_test_load_shipped("sm_90", &t));
     GP_CHECK(gp_table_set(&t, "kernel.stencil", "vec", 4, "rule tune_candidate").code == GP_OK);
     GP_CHECK(gp_table_set(&t, "kernel.stencil", "tile_x", 32, "rule tune_candidate").code == GP_OK);
     GP_CHECK(gp_table_set(&t, "kernel.stencil", "tile_y", 4, "rule tune_candidate").code == GP_OK);
     GP_CHECK(gp_table_validate(&t, "vec 4").code == GP_OK);
     GP_CHECK(gp_stencil_params_from_table(&t, &d, &r).code == GP_OK && r.vec == 4 && r.note[0] == '\0');
+    /* The validator holds vec 4 to its launch bounds (256 threads) and its
+     * compiled planes (1, 2). */
+    GP_CHECK(gp_table_set(&t, "kernel.stencil", "tile_y", 16, "rule test").code == GP_OK);
+    gp_status vs = gp_table_validate(&t, "vec 4, 512 threads");
+    GP_CHECK(vs.code != GP_OK && strstr(vs.msg, "256 (vec 4)"));
+    GP_CHECK(gp_table_set(&t, "kernel.stencil", "tile_y", 4, "rule test").code == GP_OK);
+    GP_CHECK(gp_table_set(&t, "kernel.stencil", "planes_ahead", 3, "rule test").code == GP_OK);
+    vs = gp_table_validate(&t, "vec 4, 3 ahead");
+    GP_CHECK(vs.code != GP_OK && strstr(vs.msg, "planes_ahead 3 with vec 4"));
     char buf[192];
     gp_stencil_params_format(&r, buf, sizeof buf);
     GP_CHECK(strstr(buf, "vec=4") != NULL);
@@ -410,63 +451,101 @@ static const char *prov_of(const gp_table *t, const char *key)
 GP_TEST(stencil_rule_on_shipped_tables)
 {
     gp_table t;
-    /* H200: wave 32, 32 B sectors -> tile_x 64; 64 x 8 = 512 threads at 32
-     * registers: 4 blocks (2048 threads, as 64 x 4 has), the larger tile_y
-     * wins the tie; 4342 GB/s x 718 cycles @1980 MHz / 132 = 11.6 KiB/CU
-     * over 2048 threads x 5.125 B a plane = 1.14 -> 2 planes ahead. */
+    /* H200: wave 32 x 16 B = 512 B, whole 128 B lines -> vec 4; tile_x =
+     * max(wave 32, 2 x 32 B sectors / 4, 128 / 16) = 32 (128 points, 512 B a
+     * row); 1 plane ahead at 56 registers: 32 x 4 holds 9 blocks (1152
+     * threads), 32 x 8 only 4 (1024) -> tile_y 4; a thread loads 16 B + its
+     * halo share (2 x 32 x 16 + 2 x 4 x 4) / 128 = 24.25 B a plane, 1152 of
+     * them 27.9 KB against Little's 11.6 KiB/CU = 0.43 -> 1 plane.  The
+     * experiment's best, 128 x 4 /a1 z9 (0.900 of the copy). */
     GP_CHECK(gp_test_load_shipped("sm_90", &t) && gp_test_rule(gp_stencil_rule, &t).code == GP_OK);
-    GP_CHECK(kv(&t, "tile_x") == 64 && kv(&t, "tile_y") == 8 && kv(&t, "blocks_per_cu") == 4);
-    GP_CHECK(kv(&t, "planes_ahead") == 2);
+    GP_CHECK(kv(&t, "vec") == 4 && kv(&t, "tile_x") == 32 && kv(&t, "tile_y") == 4);
+    GP_CHECK(kv(&t, "blocks_per_cu") == 9 && kv(&t, "planes_ahead") == 1);
+    GP_CHECK(strncmp(prov_of(&t, "vec"), "rule gp_stencil_rule instructions:", 34) == 0);
     GP_CHECK(strncmp(prov_of(&t, "planes_ahead"), "rule gp_stencil_rule little:", 28) == 0);
     GP_CHECK(strstr(prov_of(&t, "planes_ahead"), "4342 GB/s x 718 cycles"));
+    GP_CHECK(strstr(prov_of(&t, "planes_ahead"), "1152 thr x 24.2 B = 0.43"));
     GP_CHECK(strncmp(prov_of(&t, "tile_x"), "rule gp_stencil_rule sectors:", 29) == 0);
     GP_CHECK(strncmp(prov_of(&t, "tile_y"), "rule gp_stencil_rule occupancy:", 31) == 0);
+    GP_CHECK(strstr(prov_of(&t, "tile_y"), "56 regs"));
     GP_CHECK(gp_table_validate(&t, "sm_90 after the stencil rule").code == GP_OK);
-    /* gfx900: whole 64 B lines -> tile_x 128, so tile_y 4 (512 threads);
-     * 4 blocks by registers (32 x 8 waves of 64 per block); 450 GB/s is
-     * far below what 2048 threads keep in flight -> 1 plane ahead. */
+    /* With those parameters the host cuts 512^3 into the measured 9 z
+     * chunks. */
+    gp_stencil_params p;
+    GP_CHECK(gp_stencil_params_from_table(&t, NULL, &p).code == GP_OK);
+    p.cus = 132;
+    const gp_stencil_shape s512 = {512, 512, 512};
+    GP_CHECK(gp_stencil_z_chunks(&p, &s512) == 9);
+    /* gfx900: wave 64 -> tile_x 64 (256 points), 64 x 4 = the 4-wide
+     * kernel's 256 threads; 4 blocks by registers (56 x 4 waves of 64);
+     * 450 GB/s is far below what they keep in flight -> 1 plane ahead. */
     GP_CHECK(gp_test_load_shipped("gfx900", &t) && gp_test_rule(gp_stencil_rule, &t).code == GP_OK);
-    GP_CHECK(kv(&t, "tile_x") == 128 && kv(&t, "tile_y") == 4 && kv(&t, "blocks_per_cu") == 4);
-    GP_CHECK(kv(&t, "planes_ahead") == 1);
+    GP_CHECK(kv(&t, "vec") == 4 && kv(&t, "tile_x") == 64 && kv(&t, "tile_y") == 4);
+    GP_CHECK(kv(&t, "blocks_per_cu") == 4 && kv(&t, "planes_ahead") == 1);
     /* Tables without some facts: rule.h's stand-ins, named. generic: wave
-     * none -> 64; no DRAM facts -> 2 planes (stand-in). */
+     * none -> 64; no DRAM facts -> 1 plane (the 4-wide stand-in). */
     GP_CHECK(gp_test_load_shipped("generic", &t) && gp_test_rule(gp_stencil_rule, &t).code == GP_OK);
-    GP_CHECK(kv(&t, "tile_x") == 64 && kv(&t, "tile_y") == 8 && kv(&t, "planes_ahead") == 2);
+    GP_CHECK(kv(&t, "tile_x") == 64 && kv(&t, "tile_y") == 4 && kv(&t, "planes_ahead") == 1 && kv(&t, "vec") == 4);
     GP_CHECK(strstr(prov_of(&t, "tile_x"), "device.wave_size none: 64"));
     GP_CHECK(strstr(prov_of(&t, "planes_ahead"), "stand-in"));
+    /* A100: the H200's tile and 9 blocks (the same SM). */
     GP_CHECK(gp_test_load_shipped("sm_80", &t) && gp_test_rule(gp_stencil_rule, &t).code == GP_OK);
-    GP_CHECK(kv(&t, "tile_x") == 64 && kv(&t, "tile_y") == 8 && kv(&t, "blocks_per_cu") == 4);
+    GP_CHECK(kv(&t, "tile_x") == 32 && kv(&t, "tile_y") == 4 && kv(&t, "blocks_per_cu") == 9 && kv(&t, "vec") == 4);
     GP_CHECK(gp_table_validate(&t, "sm_80 after the stencil rule").code == GP_OK);
-    /* vec: the 1-wide kernel on every table until the 4-wide one has a
-     * paired run, the model named (the tables' derived rows say the same). */
+    /* Every shipped table: the rule's parameters are legal as written. */
     for (size_t i = 0; i < sizeof table_names / sizeof table_names[0]; i++) {
         GP_CHECK(gp_test_load_shipped(table_names[i], &t) && gp_test_rule(gp_stencil_rule, &t).code == GP_OK);
-        GP_CHECK(kv(&t, "vec") == 1);
-        GP_CHECK(strncmp(prov_of(&t, "vec"), "rule gp_stencil_rule unmeasured:", 32) == 0);
+        gp_stencil_params q;
+        GP_CHECK(gp_stencil_params_from_table(&t, NULL, &q).code == GP_OK && q.note[0] == '\0');
     }
     return 0;
 }
 
-/* The rule follows its facts: larger sectors widen the tile, fewer
- * registers per CU lower the blocks, a faster or slower memory moves the
- * planes ahead; a bad fact is GP_ERR_USAGE naming it. */
+/* The rule follows its facts: lines wider than a wave's 16-byte access
+ * give the 1-wide kernel (and its model: sectors widen the tile), fewer
+ * registers per CU lower the blocks and move the planes ahead (the
+ * register cost of a plane counted), a slower memory needs fewer; a bad fact
+ * is GP_ERR_USAGE naming it. */
 GP_TEST(stencil_rule_follows_the_facts)
 {
     gp_table t;
+    /* 1024 B lines (beyond the schema's 512: an in-memory table): a wave's
+     * 512 B are not whole lines -> vec 1, the 1-wide model: a row of whole
+     * lines wants 256 threads, 128 at most (512 over 4 rows) -> 128 x 4 at
+     * 32 registers, 4 blocks; 11.6 KiB over 2048 threads x 6.06 B = 0.96 ->
+     * 1 plane. */
     GP_CHECK(gp_test_load_shipped("sm_90", &t));
-    GP_CHECK(gp_table_set(&t, "cache.l1", "sector_bytes", 64, "measured test 2026-11-23").code == GP_OK);
+    int li = gp_table_key_index("cache.l1", "line_bytes");
+    GP_CHECK(li >= 0);
+    t.e[li].d = 1024, t.e[li].i = 1024;
     GP_CHECK(gp_test_rule(gp_stencil_rule, &t).code == GP_OK);
-    GP_CHECK(kv(&t, "tile_x") == 128 && kv(&t, "tile_y") == 4);
+    GP_CHECK(kv(&t, "vec") == 1 && kv(&t, "tile_x") == 128 && kv(&t, "tile_y") == 4);
+    GP_CHECK(kv(&t, "blocks_per_cu") == 4 && kv(&t, "planes_ahead") == 1);
+    GP_CHECK(strstr(prov_of(&t, "vec"), "not whole lines"));
+    /* 128 B sectors: a row of 4 x 2 sectors is 1 KiB, 64 threads of 16 B. */
+    GP_CHECK(gp_test_load_shipped("sm_90", &t));
+    GP_CHECK(gp_table_set(&t, "cache.l1", "sector_bytes", 128, "measured test 2026-11-24").code == GP_OK);
+    GP_CHECK(gp_test_rule(gp_stencil_rule, &t).code == GP_OK);
+    GP_CHECK(kv(&t, "vec") == 4 && kv(&t, "tile_x") == 64 && kv(&t, "tile_y") == 4);
+    /* Half the registers: 32 x 4 at 56 holds 4 blocks (512 threads), 32 x 8
+     * 2 (512, the larger tile_y); 20.25 B a plane x 512 = 10.4 KB < 11.6
+     * KiB: 1 plane is short (1.15) -> 2 planes, at 64 registers the same 2
+     * blocks of 32 x 8. */
     GP_CHECK(gp_test_load_shipped("sm_90", &t));
     GP_CHECK(gp_table_set(&t, "registers", "per_cu", 32768, "measured test 2026-11-23").code == GP_OK);
     GP_CHECK(gp_test_rule(gp_stencil_rule, &t).code == GP_OK);
-    /* 1024 threads a CU: 2 blocks of 512, 4 of 256 -> a tie, 512 kept; the
-     * same bytes over half the threads -> 2.27 -> 3 planes. */
-    GP_CHECK(kv(&t, "blocks_per_cu") == 2 && kv(&t, "tile_y") == 8 && kv(&t, "planes_ahead") == 3);
+    GP_CHECK(kv(&t, "blocks_per_cu") == 2 && kv(&t, "tile_y") == 8 && kv(&t, "planes_ahead") == 2);
+    /* 4x the bandwidth: 46.4 KiB over 27.9 KB = 1.7: 1 plane is short -> 2,
+     * at 64 registers 8 blocks of 32 x 4 or 4 of 32 x 8 (1024 threads each:
+     * the larger tile_y). */
+    GP_CHECK(gp_test_load_shipped("sm_90", &t));
+    GP_CHECK(gp_table_set(&t, "dram", "bandwidth_gbs", 4 * 4341.57817, "measured test 2026-11-24").code == GP_OK);
+    GP_CHECK(gp_test_rule(gp_stencil_rule, &t).code == GP_OK);
+    GP_CHECK(kv(&t, "planes_ahead") == 2 && kv(&t, "blocks_per_cu") == 4 && kv(&t, "tile_y") == 8);
     GP_CHECK(gp_test_load_shipped("sm_90", &t));
     GP_CHECK(gp_table_set(&t, "dram", "bandwidth_gbs", 1000, "measured test 2026-11-23").code == GP_OK);
     GP_CHECK(gp_test_rule(gp_stencil_rule, &t).code == GP_OK);
-    GP_CHECK(kv(&t, "planes_ahead") == 1);
+    GP_CHECK(kv(&t, "planes_ahead") == 1 && kv(&t, "blocks_per_cu") == 9);
     GP_CHECK(gp_test_load_shipped("sm_90", &t));
     int ki = gp_table_key_index("cache.l1", "sector_bytes");
     GP_CHECK(ki >= 0);
