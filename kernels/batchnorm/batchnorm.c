@@ -40,25 +40,40 @@ void gp_batchnorm_params_fit(gp_batchnorm_params *p, const gp_device_info *dev)
     }
     p->block = block;
     p->items = items;
+    /* The fused kernel holds at most GP_BN_FUSED_VPT(block) values a thread. */
+    long long fmax = (long long)block * GP_BN_FUSED_VPT(block);
+    if (p->fused_max_values < 0 || p->fused_max_values > fmax) {
+        p->fused_max_values = p->fused_max_values < 0 ? 0 : (int)fmax;
+        add_note(p, "fused_max_values fitted to block x the values a thread holds");
+    }
+    if (p->fused_min_channels < 1) {
+        p->fused_min_channels = 1;
+        add_note(p, "fused_min_channels raised to 1");
+    }
     int per = per_cu / block;
     p->resident_blocks = cus * (per > 0 ? per : 1);
 }
 
 gp_status gp_batchnorm_params_from_table(const gp_table *t, const gp_device_info *dev, gp_batchnorm_params *p)
 {
-    long long block, items;
+    long long block, items, fmax, fmin;
     memset(p, 0, sizeof *p);
     GP_TRY(gp_table_get_int(t, "kernel.batchnorm", "block", &block));
     GP_TRY(gp_table_get_int(t, "kernel.batchnorm", "items_per_thread", &items));
+    GP_TRY(gp_table_get_int(t, "kernel.batchnorm", "fused_max_values", &fmax));
+    GP_TRY(gp_table_get_int(t, "kernel.batchnorm", "fused_min_channels", &fmin));
     p->block = (int)block;
     p->items = (int)items;
+    p->fused_max_values = (int)fmax;
+    p->fused_min_channels = (int)fmin;
     gp_batchnorm_params_fit(p, dev);
     return gp_ok();
 }
 
 void gp_batchnorm_params_format(const gp_batchnorm_params *p, char *buf, size_t n)
 {
-    snprintf(buf, n, "block=%d items_per_thread=%d (resident blocks %d)", p->block, p->items, p->resident_blocks);
+    snprintf(buf, n, "block=%d items_per_thread=%d fused_max_values=%d fused_min_channels=%d (resident blocks %d)",
+             p->block, p->items, p->fused_max_values, p->fused_min_channels, p->resident_blocks);
 }
 
 size_t gp_batchnorm_elems(const gp_batchnorm_shape *s)
@@ -96,6 +111,24 @@ int gp_batchnorm_split(const gp_batchnorm_params *p, const gp_batchnorm_shape *s
     long long need = ((long long)s->n * s->h * s->w + per_block - 1) / per_block;
     long long split = want < need ? want : need;
     return split < 1 ? 1 : split > 65535 ? 65535 : (int)split;
+}
+
+int gp_batchnorm_fused(const gp_batchnorm_params *p, const gp_batchnorm_shape *s)
+{
+    long long m = (long long)s->n * s->h * s->w;
+    if (m > p->fused_max_values)
+        return 0;
+    return s->c >= p->fused_min_channels || gp_batchnorm_split(p, s) == 1;
+}
+
+int gp_batchnorm_fused_block(int block, unsigned units, int *per_thread)
+{
+    int b = block;
+    while (b > 64 && (unsigned)(b / 2) >= units)
+        b /= 2;
+    if (per_thread)
+        *per_thread = (int)((units + (unsigned)b - 1) / (unsigned)b);
+    return b;
 }
 
 size_t gp_batchnorm_ws_offsets(int channels, int split, size_t *part_off, size_t *fin_off)
@@ -142,7 +175,9 @@ static gp_status check_common(const char *what, const float *x, const float *y, 
 {
     GP_TRY(gp_batchnorm_check_shape(s));
     if (!p || p->block < 64 || p->block > GP_BN_BLOCK_LIMIT(p->items) || (p->block & (p->block - 1)) || p->items < 1 ||
-        p->items > GP_BN_MAX_ITEMS || (p->items & (p->items - 1)) || p->resident_blocks < 1)
+        p->items > GP_BN_MAX_ITEMS || (p->items & (p->items - 1)) || p->resident_blocks < 1 ||
+        p->fused_max_values < 0 || p->fused_max_values > p->block * GP_BN_FUSED_VPT(p->block) ||
+        p->fused_min_channels < 1)
         return gp_fail(GP_ERR_USAGE, "%s: parameters not fitted (use gp_batchnorm_params_fit)", what);
     if (!x || !y || !gamma || !beta)
         return gp_fail(GP_ERR_USAGE, "%s: %s pointer is NULL", what,
@@ -168,6 +203,9 @@ gp_status gp_batchnorm_train_f32(const float *d_x, float *d_y, const gp_batchnor
     if (!ws || !ws->d || ws->channels != s->c || ws->split != split)
         return gp_fail(GP_ERR_USAGE, "batchnorm train: workspace missing or made for another shape (%d channels x %d, want %d x %d)",
                        ws ? ws->channels : 0, ws ? ws->split : 0, s->c, split);
+    if (gp_batchnorm_fused(p, s))
+        return gp_batchnorm_launch_fused(d_x, d_y, s, d_gamma, d_beta, (float)eps, d_save_mean, d_save_invstd,
+                                         p->block);
     return gp_batchnorm_launch_train(d_x, d_y, s, d_gamma, d_beta, (float)eps, d_save_mean, d_save_invstd, ws->d,
                                      split, p->block, p->items);
 }

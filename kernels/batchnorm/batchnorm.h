@@ -17,11 +17,15 @@
  * block and across blocks in double, in a fixed order: the result does not
  * depend on timing.
  *
- * Passes: two kernels.  Statistics (read x once; per-block partials, the last
+ * Passes (split path): two kernels.  Statistics (read x once; per-block partials, the last
  * block of a channel finishes it) and normalize (read x again, write y):
  * each element is read twice and written once; the floor is 3 x 4 x N C H W
  * bytes at the DRAM bandwidth (the second read hits L2 when x fits in it).
- * Parameters from [kernel.batchnorm] (block, items_per_thread). */
+ * Small channels (fused_max_values, fused_min_channels) take one kernel
+ * instead: a block per channel holds the channel's values in registers,
+ * reads x once and writes y once (gp_batchnorm_fused).
+ * Parameters from [kernel.batchnorm] (block, items_per_thread,
+ * fused_max_values, fused_min_channels). */
 #ifndef GP_BATCHNORM_H
 #define GP_BATCHNORM_H
 
@@ -42,9 +46,19 @@ extern "C" {
  * than the 64 registers a 1024-thread block leaves a thread). */
 #define GP_BN_BLOCK_LIMIT(items) ((items) >= 8 ? 512 : 1024)
 
+/* The fused kernel holds a channel's values in registers: at most
+ * GP_BN_FUSED_VPT(block) values a thread (32; 16 in blocks of 1024, whose
+ * threads get at most 64 registers), compiled as 4..32 values a thread
+ * (GP_BN_FUSED_BLOCK_LIMIT: the 32-value kernels launch at most 512). */
+#define GP_BN_FUSED_MAX_VPT 32
+#define GP_BN_FUSED_VPT(block) ((block) > 512 ? 16 : GP_BN_FUSED_MAX_VPT)
+#define GP_BN_FUSED_BLOCK_LIMIT(values) ((values) >= 32 ? 512 : 1024)
+
 typedef struct gp_batchnorm_params {
     int block;  /* threads per block, power of two, 64..1024 */
     int items;  /* independent loads (16 B where rows allow) per thread per step */
+    int fused_max_values;   /* N H W up to which training runs the fused kernel (0: never); <= block x VPT */
+    int fused_min_channels; /* ... when C reaches this many blocks (or the split path uses one a channel too) */
     int resident_blocks; /* blocks of `block` threads the device holds at once (set by fit) */
     char note[160];
 } gp_batchnorm_params;
@@ -62,6 +76,15 @@ size_t gp_batchnorm_elems(const gp_batchnorm_shape *s);
  * over all channels, at
  * most one per block x items x 4 values of the channel. */
 int gp_batchnorm_split(const gp_batchnorm_params *p, const gp_batchnorm_shape *s);
+
+/* Whether training of shape s runs the fused kernel: N H W <=
+ * fused_max_values, and C >= fused_min_channels or the split path would
+ * give each channel one block as well (then it has no more parallelism). */
+int gp_batchnorm_fused(const gp_batchnorm_params *p, const gp_batchnorm_shape *s);
+/* The fused kernel's block for `units` loads (of 1 or 4 values) a channel:
+ * `block` halved while half of it still covers the units (no idle waves
+ * for small channels), at least 64; *per_thread = ceil(units / that). */
+int gp_batchnorm_fused_block(int block, unsigned units, int *per_thread);
 
 /* Workspace: per channel an arrival counter, the blocks' partial sums
  * (double) and the finished (mean, scale) pair; zeroed at creation and left
@@ -105,6 +128,10 @@ size_t gp_batchnorm_ws_offsets(int channels, int split, size_t *part_off, size_t
 gp_status gp_batchnorm_launch_train(const float *x, float *y, const gp_batchnorm_shape *s, const float *gamma,
                                     const float *beta, float eps, float *save_mean, float *save_invstd, void *ws,
                                     int split, int block, int items);
+/* One launch, C blocks (of gp_batchnorm_fused_block threads); GP_ERR_USAGE
+ * when a channel exceeds GP_BN_FUSED_VPT values a thread. */
+gp_status gp_batchnorm_launch_fused(const float *x, float *y, const gp_batchnorm_shape *s, const float *gamma,
+                                    const float *beta, float eps, float *save_mean, float *save_invstd, int block);
 gp_status gp_batchnorm_launch_infer(const float *x, float *y, const gp_batchnorm_shape *s, const float *gamma,
                                     const float *beta, const float *mean, const float *var, float eps, int split,
                                     int block, int items);

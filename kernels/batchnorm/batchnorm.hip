@@ -6,6 +6,7 @@
  * index u of the channel is split into (image n, offset i) with a
  * multiply-shift division (kdiv.h). */
 #include "batchnorm.h"
+#include "batchnorm_index.h"
 #include "gp_device.h"
 #include "kdiv.h"
 
@@ -18,6 +19,7 @@ typedef struct bn_args {
     size_t hw;       /* values per plane */
     unsigned c;      /* channels */
     double m;        /* values per channel */
+    double inv_m;    /* 1 / m: the fused kernel's threads multiply (a double division is a called slow path) */
     size_t part_off, fin_off; /* workspace: partials, finished (mean, scale) pairs */
 } bn_args;
 
@@ -177,6 +179,96 @@ __global__ void GP_LAUNCH_BOUNDS(GP_BN_BLOCK_LIMIT(ITEMS)) gp_bn_apply(bn_args a
     }
 }
 
+/* Block sum of one or two floats into double, known to every thread: the
+ * wave in fp32 (butterfly: every lane gets the same sum, fp addition being
+ * commutative), then each thread adds the waves' sums in double in wave
+ * order, so all threads hold the same bits.  `slot` picks a private shared
+ * array per call site, so no barrier is needed before the next call. */
+template <int SLOT>
+static __device__ __forceinline__ void block_sum_all(float s, float q, double *out_s, double *out_q)
+{
+    __shared__ double ws_s[GP_BN_MAX_BLOCK / 32], ws_q[GP_BN_MAX_BLOCK / 32];
+#pragma unroll
+    for (int o = GP_WAVE_SIZE / 2; o > 0; o /= 2) {
+        s += gp_shfl_xor(s, o);
+        q += gp_shfl_xor(q, o);
+    }
+    const unsigned wave = threadIdx.x / GP_WAVE_SIZE, nwaves = blockDim.x / GP_WAVE_SIZE;
+    if (threadIdx.x % GP_WAVE_SIZE == 0)
+        ws_s[wave] = s, ws_q[wave] = q;
+    __syncthreads();
+    double ts = 0, tq = 0;
+    for (unsigned w = 0; w < nwaves; w++)
+        ts += ws_s[w], tq += ws_q[w];
+    *out_s = ts, *out_q = tq;
+}
+
+/* The one-launch path for channels that fit one block's registers: block c
+ * holds channel c's values, U units of VEC values a thread (unit
+ * threadIdx.x + j x blockDim.x), read once.  Mean m0 from their sum, then
+ * from the same registers the sums of x - m0 and (x - m0)^2: var = Q/M -
+ * (S/M)^2 shifted by the (rounded) mean itself, mean = m0 + S/M, so
+ * neither a large mean nor m0's rounding costs the variance (Chan, Golub
+ * and LeVeque 1983).  Then y from the registers: x read once, y written
+ * once, no workspace.  The launcher guarantees units <= U x blockDim.x. */
+template <int VEC, int U>
+__global__ void GP_LAUNCH_BOUNDS(GP_BN_FUSED_BLOCK_LIMIT(U * VEC))
+    gp_bn_fused(bn_args a, const float *__restrict__ gamma, const float *__restrict__ beta, float eps,
+                float *save_mean, float *save_invstd)
+{
+    typedef typename bn_vec<VEC>::T T;
+    const unsigned c = blockIdx.x, nb = blockDim.x;
+    /* 32-bit unit offsets from the channel's first unit (batchnorm_index.h):
+     * a register each instead of a 64-bit address. */
+    const size_t base = (size_t)c * a.per_plane;
+    const T *x = (const T *)a.x + base;
+    T *y = (T *)a.y + base;
+    const unsigned gap = gp_bn_fused_gap(a.c, a.per_plane);
+    T v[U];
+#pragma unroll
+    for (int j = 0; j < U; j++) {
+        unsigned u = threadIdx.x + j * nb;
+        if (u < a.units)
+            v[j] = __ldg(x + gp_bn_fused_offset(u, a.by_plane, gap));
+    }
+    float s = 0.0f;
+#pragma unroll
+    for (int j = 0; j < U; j++)
+        if (threadIdx.x + j * nb < a.units)
+            s += bn_vec<VEC>::sum(v[j], 0.0f);
+    double ds, dq;
+    block_sum_all<0>(s, 0.0f, &ds, &dq);
+    const float m0 = (float)(ds * a.inv_m);
+    s = 0.0f;
+    float q = 0.0f;
+#pragma unroll
+    for (int j = 0; j < U; j++)
+        if (threadIdx.x + j * nb < a.units) {
+            s += bn_vec<VEC>::sum(v[j], m0);
+            q += bn_vec<VEC>::sq(v[j], m0);
+        }
+    block_sum_all<1>(s, q, &ds, &dq);
+    double ms = ds * a.inv_m;
+    double var = dq * a.inv_m - ms * ms;
+    var = var > 0 ? var : 0;
+    /* rsqrt in double: within an ulp or two of double, far inside fp32's
+     * rounding of the saved invstd, and no called slow path (1 / sqrt). */
+    const double mean = (double)m0 + ms, invstd = rsqrt(var + (double)eps);
+    if (threadIdx.x == 0) {
+        if (save_mean)
+            save_mean[c] = (float)mean;
+        if (save_invstd)
+            save_invstd[c] = (float)invstd;
+    }
+    const float mf = (float)mean, sc = (float)((double)gamma[c] * invstd), b = beta[c];
+#pragma unroll
+    for (int j = 0; j < U; j++) {
+        unsigned u = threadIdx.x + j * nb;
+        if (u < a.units)
+            y[gp_bn_fused_offset(u, a.by_plane, gap)] = bn_vec<VEC>::apply(v[j], mf, sc, b);
+    }
+}
+
 static bn_args make_args(const float *x, float *y, const gp_batchnorm_shape *s, int vec)
 {
     bn_args a;
@@ -187,6 +279,7 @@ static bn_args make_args(const float *x, float *y, const gp_batchnorm_shape *s, 
     a.by_plane = gp_kdivider(a.per_plane);
     a.c = (unsigned)s->c;
     a.m = (double)s->n * (double)a.hw;
+    a.inv_m = 1.0 / a.m;
     a.part_off = 0, a.fin_off = 0;
     return a;
 }
@@ -246,4 +339,41 @@ extern "C" gp_status gp_batchnorm_launch_infer(const float *x, float *y, const g
     bn_args a = make_args(x, y, s, vec);
     dim3 grid((unsigned)split, (unsigned)s->c);
     BN_DISPATCH(infer, a, gamma, beta, mean, var, eps, grid, block)
+}
+
+template <int VEC, int U>
+static gp_status fused(const bn_args &a, const float *gamma, const float *beta, float eps, float *sm, float *si,
+                       unsigned channels, int block)
+{
+    gp_bn_fused<VEC, U><<<channels, block>>>(a, gamma, beta, eps, sm, si);
+    return gp_launch_status("batchnorm fused");
+}
+
+extern "C" gp_status gp_batchnorm_launch_fused(const float *x, float *y, const gp_batchnorm_shape *s,
+                                               const float *gamma, const float *beta, float eps, float *save_mean,
+                                               float *save_invstd, int block)
+{
+    const int vec = vec_of(x, y, s);
+    bn_args a = make_args(x, y, s, vec);
+    if (gp_batchnorm_elems(s) / (size_t)vec >= ((size_t)1 << 32))
+        return gp_fail(GP_ERR_USAGE, "batchnorm fused: %zu values exceed the kernel's 32-bit offsets",
+                       gp_batchnorm_elems(s));
+    int units_per_thread = 0, b = gp_batchnorm_fused_block(block, a.units, &units_per_thread);
+    if (units_per_thread * vec > GP_BN_FUSED_VPT(b))
+        return gp_fail(GP_ERR_USAGE, "batchnorm fused: %u units of %d values over %d threads exceed %d values a thread",
+                       a.units, vec, b, GP_BN_FUSED_VPT(b));
+    /* Compiled: 1, 2, 4, 8 float4 units (4..32 values) and 4, 8, 16, 32
+     * single values a thread; the least that holds the channel. */
+    const unsigned ch = (unsigned)s->c;
+    int u = units_per_thread;
+    if (vec == 4) {
+        if (u <= 1) return fused<4, 1>(a, gamma, beta, eps, save_mean, save_invstd, ch, b);
+        if (u <= 2) return fused<4, 2>(a, gamma, beta, eps, save_mean, save_invstd, ch, b);
+        if (u <= 4) return fused<4, 4>(a, gamma, beta, eps, save_mean, save_invstd, ch, b);
+        return fused<4, 8>(a, gamma, beta, eps, save_mean, save_invstd, ch, b);
+    }
+    if (u <= 4) return fused<1, 4>(a, gamma, beta, eps, save_mean, save_invstd, ch, b);
+    if (u <= 8) return fused<1, 8>(a, gamma, beta, eps, save_mean, save_invstd, ch, b);
+    if (u <= 16) return fused<1, 16>(a, gamma, beta, eps, save_mean, save_invstd, ch, b);
+    return fused<1, 32>(a, gamma, beta, eps, save_mean, save_invstd, ch, b);
 }

@@ -165,9 +165,61 @@ static gp_status verify_one(const gp_batchnorm_shape *s, const gp_batchnorm_para
             gp_rt_free(d_mv);
     }
     if (st.code == GP_OK && log)
-        fprintf(log, "  %s: y, saved mean and invstd within tolerance; inference too\n", what);
+        fprintf(log, "  %s, %s path: y, saved mean and invstd within tolerance; inference too\n", what,
+                gp_batchnorm_fused(p, s) ? "fused" : "split");
     bufs_free(&u);
     return st;
+}
+
+/* The fused path at and around its limits, under the table's parameters
+ * (`p`: its limit, its channel count) and with it forced on (every channel
+ * count, the most values the block holds) and off: channels of exactly the
+ * limit (float4 units: a whole number of them per thread), 3 values fewer
+ * (scalar units, not a multiple of the block) and 1 more (must take the
+ * split path), planes whose units are no multiple of the block, and a large
+ * mean.  Each shape must take the path its label says, so a rule or a fit
+ * that moved the limit fails here rather than testing the other path. */
+static gp_status verify_fused(const gp_batchnorm_params *p, const gp_device_info *dev, uint64_t *rng, FILE *log)
+{
+    gp_batchnorm_params on = *p, off = *p;
+    on.fused_max_values = on.block * GP_BN_FUSED_VPT(on.block), on.fused_min_channels = 1;
+    off.fused_max_values = 0;
+    on.note[0] = off.note[0] = '\0';
+    gp_batchnorm_params_fit(&on, dev);
+    gp_batchnorm_params_fit(&off, dev);
+    const gp_batchnorm_params *ps[3] = {p, &on, &off};
+    const char *names[3] = {"table", "fused forced on", "fused off"};
+    int checked = 0;
+    for (int k = 0; k < 3; k++) {
+        const gp_batchnorm_params *q = ps[k];
+        int lim = q->fused_max_values, ch = q->fused_min_channels < 3 ? 3 : q->fused_min_channels;
+        if (lim < 8)
+            lim = on.fused_max_values; /* off: the shapes around the forced limit, all split */
+        const struct {
+            gp_batchnorm_shape s;
+            int fused; /* the path the shape must take under q */
+        } cases[] = {
+            {{1, ch, 1, lim}, lim <= q->fused_max_values},
+            {{1, ch, 1, lim - 3}, lim - 3 <= q->fused_max_values},
+            {{1, ch, 1, lim + 1}, 0},
+            {{3, ch, 7, 7}, 147 <= q->fused_max_values},
+            {{5, ch, 6, 10}, 300 <= q->fused_max_values},
+            {{32, ch, 14, 14}, 6272 <= q->fused_max_values},
+        };
+        for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+            const gp_batchnorm_shape *s = &cases[i].s;
+            if (gp_batchnorm_fused(q, s) != cases[i].fused)
+                return gp_fail(GP_ERR_CHECK, "batchnorm %s: %dx%dx%dx%d takes the %s path, want %s", names[k], s->n,
+                               s->c, s->h, s->w, gp_batchnorm_fused(q, s) ? "fused" : "split",
+                               cases[i].fused ? "fused" : "split");
+            GP_TRY(verify_one(s, q, i == 4 ? 1000.0 : 0.0, rng, NULL));
+            checked++;
+        }
+    }
+    if (log)
+        fprintf(log, "  fused path: %d shapes at, under and over its limit (table, forced on, off): within tolerance\n",
+                checked);
+    return gp_ok();
 }
 
 static gp_status verify(const gp_table *t, const gp_kernel_opts *o)
@@ -187,6 +239,7 @@ static gp_status verify(const gp_table *t, const gp_kernel_opts *o)
     for (size_t k = 0; k < NITEMS; k++) {
         gp_batchnorm_params q = p;
         q.items = item_variants[k];
+        q.fused_max_values = 0; /* the split kernels, whose items these are */
         q.note[0] = '\0';
         gp_batchnorm_params_fit(&q, &o->dev);
         GP_TRY(verify_one(&shapes[1], &q, 0.0, &rng, NULL));
@@ -194,7 +247,7 @@ static gp_status verify(const gp_table *t, const gp_kernel_opts *o)
     }
     if (o->log)
         fprintf(o->log, "  items_per_thread 1..8: within tolerance on 2 shapes each\n");
-    return gp_ok();
+    return verify_fused(&p, &o->dev, &rng, o->log);
 }
 
 /* ---------------------------------------------------------------- bench */
@@ -218,6 +271,17 @@ static gp_status work_cudnn(void *c)
     return gp_vendor_bn_train(x->vb, u->d_x, u->d_y, u->d_g, u->d_b, BN_EPS, u->d_mean, u->d_invstd);
 }
 
+/* Floor of the passes parameters p choose for s (x read twice, once on the
+ * fused path; y written once) at gbs, with its note. */
+static double floor_of(const gp_batchnorm_params *p, const gp_batchnorm_shape *s, double bytes, double gbs,
+                       const char *src, const gp_kernel_opts *o, char *note, size_t n)
+{
+    int fused = gp_batchnorm_fused(p, s);
+    snprintf(note, n, "DRAM %d x %.0f MB (x read %s, y written) at %.0f GB/s (%.48s)%s", fused ? 2 : 3, bytes / 1e6,
+             fused ? "once: fused" : "twice", gbs, src, bytes < (double)o->dev.l2_bytes ? "; x fits in L2" : "");
+    return gbs > 0 ? (fused ? 2 : 3) * bytes / (gbs * 1e9) * 1e3 : 0;
+}
+
 static gp_status bench_problem(const gp_table *t, const char *label, int with_baselines, const gp_kernel_opts *o,
                                gp_bench *b, const gp_batchnorm_shape *s, int floor_verdict)
 {
@@ -232,10 +296,7 @@ static gp_status bench_problem(const gp_table *t, const char *label, int with_ba
     gp_batchnorm_params_format(&p, params, sizeof params);
     double bytes = 4.0 * (double)gp_batchnorm_elems(s);
     double gbs = gp_bench_dram_gbs(t, &o->dev, src, sizeof src);
-    /* Floor of the chosen passes: x read twice, y written once. */
-    double floor_ms = gbs > 0 ? 3 * bytes / (gbs * 1e9) * 1e3 : 0;
-    snprintf(note, sizeof note, "DRAM 3 x %.0f MB (x read twice, y written) at %.0f GB/s (%.48s)%s", bytes / 1e6, gbs,
-             src, bytes < (double)o->dev.l2_bytes ? "; x fits in L2" : "");
+    double floor_ms = floor_of(&p, s, bytes, gbs, src, o, note, sizeof note);
     bctx x = {&u, &p, NULL};
     gp_harness_result r;
     snprintf(what, sizeof what, "timed batchnorm %s (%s)", problem, params);
@@ -257,15 +318,29 @@ static gp_status bench_problem(const gp_table *t, const char *label, int with_ba
         bufs_free(&u);
         return st;
     }
-    /* Our items_per_thread variants (context for the rule). */
-    for (size_t k = 0; k < NITEMS && st.code == GP_OK; k++) {
+    /* Our items_per_thread variants of the split path (context for the
+     * rule), then the fused kernel forced on (all channel counts, its
+     * largest limit) where a channel fits it. */
+    for (size_t k = 0; k < NITEMS + 1 && st.code == GP_OK; k++) {
         gp_batchnorm_params q = p;
-        q.items = item_variants[k];
+        if (k < NITEMS) {
+            q.items = item_variants[k];
+            q.fused_max_values = 0;
+        } else {
+            q.fused_max_values = q.block * GP_BN_FUSED_VPT(q.block), q.fused_min_channels = 1;
+            gp_batchnorm_params_fit(&q, &o->dev);
+            if (!gp_batchnorm_fused(&q, s))
+                break;
+        }
         q.note[0] = '\0';
         gp_batchnorm_params_fit(&q, &o->dev);
         bctx xq = {&u, &q, NULL};
-        char impl[64], qp[160];
-        snprintf(impl, sizeof impl, "gpuprobe variant=items%d", q.items);
+        char impl[64], qp[160], qnote[GP_BENCH_TEXT];
+        double qfloor = floor_of(&q, s, bytes, gbs, src, o, qnote, sizeof qnote);
+        if (k < NITEMS)
+            snprintf(impl, sizeof impl, "gpuprobe variant=items%d", q.items);
+        else
+            snprintf(impl, sizeof impl, "gpuprobe variant=fused");
         gp_batchnorm_params_format(&q, qp, sizeof qp);
         /* Another items count splits a channel over another number of
          * blocks: the workspace is made for the variant, then for p again. */
@@ -276,7 +351,7 @@ static gp_status bench_problem(const gp_table *t, const char *label, int with_ba
         if (st.code == GP_OK)
             st = check(&u, impl, 1);
         if (st.code == GP_OK)
-            st = gp_bench_add(b, "batchnorm", problem, impl, label, qp, 0, &r, floor_ms, note);
+            st = gp_bench_add(b, "batchnorm", problem, impl, label, qp, 0, &r, qfloor, qnote);
         gp_batchnorm_ws_destroy(&u.ws);
         gp_status ws = gp_batchnorm_ws_create(&u.ws, s, &p);
         if (st.code == GP_OK)
@@ -330,13 +405,17 @@ static gp_status bench(const gp_table *t, const char *label, int with_baselines,
 
 static gp_status candidates(const gp_table *base, const gp_device_info *dev, gp_table *out, int max, int *n)
 {
-    static const gp_kcand_keys keys = {"batchnorm", 2, {"block", "items_per_thread"}, NULL};
+    /* Block x items of the split path (the fused limit the base table's,
+     * fitted to each block), then the fused path off: a sweep checks both
+     * the Little's-law items and the fused rule. */
+    static const gp_kcand_keys keys = {"batchnorm", 3, {"block", "items_per_thread", "fused_max_values"}, NULL};
     static const int blocks[] = {256, 512, 1024};
-    int rows[3 * NITEMS][2];
+    int rows[3 * NITEMS + 1][3];
     (void)dev;
     for (size_t r = 0; r < 3 * NITEMS; r++)
-        rows[r][0] = blocks[r / NITEMS], rows[r][1] = item_variants[r % NITEMS];
-    return gp_kcand_make(&keys, base, &rows[0][0], (int)(3 * NITEMS), out, max, n);
+        rows[r][0] = blocks[r / NITEMS], rows[r][1] = item_variants[r % NITEMS], rows[r][2] = GP_KCAND_KEEP;
+    rows[3 * NITEMS][0] = GP_KCAND_KEEP, rows[3 * NITEMS][1] = GP_KCAND_KEEP, rows[3 * NITEMS][2] = 0;
+    return gp_kcand_make(&keys, base, &rows[0][0], (int)(3 * NITEMS + 1), out, max, n);
 }
 
 /* The floor's model (bench_shape): x read twice and y written, 4-byte

@@ -8,7 +8,22 @@
  * block: launch.min_block_for_peak (stand-in 256) as a power of two below
  * it, 64..1024.  Blocks per channel are not a table value: they follow from
  * the shape and the device's resident blocks at run time
- * (gp_batchnorm_split).  The models: docs/kernels/batchnorm.md. */
+ * (gp_batchnorm_split).
+ *
+ * The fused path (one kernel, a block per channel holding the channel's
+ * values in registers):
+ * fused_max_values = block x V, V the most values a thread holds (4..32,
+ * 16 in blocks of 1024) at which one CU still keeps 2 such blocks by the
+ * occupancy model (registers.per_cu, alloc_granule, wave, the kernel's
+ * registers at V values below): a block alternates a load phase, two
+ * barrier reductions and a store phase, and a second resident block keeps
+ * the CU's loads in flight while the first one reduces.  No V with 2
+ * blocks: 0 (the split kernels always).
+ * fused_min_channels = device.compute_units (stand-in 64, named): one block
+ * per channel covers the CUs only with C >= CUs; below that the split
+ * kernels spread a channel over several blocks and win on large channels
+ * (gp_batchnorm_fused still fuses when the split would give a channel one
+ * block too).  The models: docs/kernels/batchnorm.md. */
 #include "batchnorm.h"
 #include "kernel.h"
 #include "rule.h"
@@ -20,10 +35,57 @@
 #define BN_REGS 32
 /* items_per_thread when the DRAM facts are none. */
 #define BN_ITEMS_STANDIN 2
+/* Registers per thread of the fused kernel at V values a thread, the larger
+ * of its float4 and scalar instantiations (gp_bn_fused<4, V/4>, <1, V>),
+ * ptxas -v sm_80 and sm_90 (nvcc 13); checked by tests/build/rule_regs.txt.
+ * (gfx900 VGPRs: 30, 38, 54, 86: under these but at V = 8.) */
+#define BN_FUSED_REGS_4 32
+#define BN_FUSED_REGS_8 32
+#define BN_FUSED_REGS_16 56
+#define BN_FUSED_REGS_32 98
+/* LDS of the fused kernel: two block sums of 32 waves x 2 doubles, ptxas 768 B. */
+#define BN_FUSED_LDS 768
+/* Blocks a CU must hold for the fused kernel (see above). */
+#define BN_FUSED_BLOCKS_PER_CU 2
+
+static long long fused_regs(long long v)
+{
+    return v <= 4 ? BN_FUSED_REGS_4 : v <= 8 ? BN_FUSED_REGS_8 : v <= 16 ? BN_FUSED_REGS_16 : BN_FUSED_REGS_32;
+}
+
+static gp_status fused_rule(const gp_table *facts, gp_table *out)
+{
+    gp_rule_facts f;
+    long long block;
+    GP_TRY(gp_rule_read_facts(facts, RULE, &f));
+    GP_TRY(gp_table_get_int(out, "kernel.batchnorm", "block", &block));
+    long long v = GP_BN_FUSED_VPT(block), occ = 0;
+    for (; v >= 4; v /= 2) {
+        occ = gp_rule_blocks_per_cu(&f.cu, block, fused_regs(v), BN_FUSED_LDS);
+        if (occ >= BN_FUSED_BLOCKS_PER_CU)
+            break;
+    }
+    long long vmax = v >= 4 ? block * v : 0;
+    if (vmax)
+        GP_TRY(gp_rule_set(out, "batchnorm", "fused_max_values", vmax, "registers",
+                           "%lld thr x %lld values (%lld regs, build constant) -> %lld blocks/CU of registers.per_cu "
+                           "%lld >= %d%s%s",
+                           block, v, fused_regs(v), occ, f.cu.regs_per_cu, BN_FUSED_BLOCKS_PER_CU,
+                           f.cu.fallback[0] ? "; " : "", f.cu.fallback));
+    else
+        GP_TRY(gp_rule_set(out, "batchnorm", "fused_max_values", 0, "registers",
+                           "%lld thr x 4 values (%lld regs) -> fewer than %d blocks/CU of registers.per_cu %lld: "
+                           "never fused", block, fused_regs(4), BN_FUSED_BLOCKS_PER_CU, f.cu.regs_per_cu));
+    long long cus = gp_rule_clamp((long long)f.cus.v, 1, 65535);
+    return gp_rule_set(out, "batchnorm", "fused_min_channels", cus, "cus",
+                       "a block per channel covers device.compute_units %lld%s", cus,
+                       f.cus.have ? "" : " (none: 64)");
+}
 
 gp_status gp_batchnorm_rule(const gp_rule_in *in, gp_table *out)
 {
     const gp_rule_stream s = {"batchnorm",     RULE, "items_per_thread", BN_REGS, 16.0,
                               GP_BN_MAX_ITEMS, GP_BN_MAX_BLOCK, BN_ITEMS_STANDIN, 1};
-    return gp_rule_streaming(in->facts, &s, out);
+    GP_TRY(gp_rule_streaming(in->facts, &s, out));
+    return fused_rule(in->facts, out);
 }

@@ -19,3 +19,10 @@ gp_status gp_batchnorm_launch_infer(const float *x, float *y, const gp_batchnorm
     (void)block, (void)items;
     return gp_fail(GP_ERR_NO_GPU, "no GPU backend compiled");
 }
+
+gp_status gp_batchnorm_launch_fused(const float *x, float *y, const gp_batchnorm_shape *s, const float *gamma,
+                                    const float *beta, float eps, float *save_mean, float *save_invstd, int block)
+{
+    (void)x, (void)y, (void)s, (void)gamma, (void)beta, (void)eps, (void)save_mean, (void)save_invstd, (void)block;
+    return gp_fail(GP_ERR_NO_GPU, "no GPU backend compiled");
+}

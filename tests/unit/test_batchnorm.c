@@ -2,9 +2,11 @@
  * large mean, the workspace layout and split, argument checks before any
  * device call, parameters from every shipped table, and the rule. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "batchnorm.h"
+#include "batchnorm_index.h"
 #include "gp_test.h"
 #include "gp_test_table.h"
 
@@ -49,7 +51,7 @@ GP_TEST(batchnorm_ref_large_mean)
 
 GP_TEST(batchnorm_split_and_workspace)
 {
-    gp_batchnorm_params p = {256, 1, 0, ""};
+    gp_batchnorm_params p = {.block = 256, .items = 1};
     gp_device_info d;
     memset(&d, 0, sizeof d);
     d.compute_units = 132, d.max_threads_per_cu = 2048, d.max_threads_per_block = 1024;
@@ -63,15 +65,107 @@ GP_TEST(batchnorm_split_and_workspace)
     size_t bytes = gp_batchnorm_ws_offsets(3, 5, &part, &fin);
     GP_CHECK(part == 16 && fin == 16 + 16 * 15 && bytes == fin + 24);
     /* items 8 halves the largest block (the register budget). */
-    gp_batchnorm_params q = {1024, 8, 0, ""};
+    gp_batchnorm_params q = {.block = 1024, .items = 8};
     gp_batchnorm_params_fit(&q, &d);
     GP_CHECK(q.block == 512 && q.note[0]);
     return 0;
 }
 
+GP_TEST(batchnorm_fused_choice)
+{
+    /* H200-like: 132 CUs, block 512, the rule's limit 8192 and 132 channels. */
+    gp_device_info d;
+    memset(&d, 0, sizeof d);
+    d.compute_units = 132, d.max_threads_per_cu = 2048, d.max_threads_per_block = 1024;
+    gp_batchnorm_params p = {.block = 512, .items = 1, .fused_max_values = 8192, .fused_min_channels = 132};
+    gp_batchnorm_params_fit(&p, &d);
+    GP_CHECK(p.fused_max_values == 8192 && p.note[0] == '\0');
+    gp_batchnorm_shape headline = {32, 256, 14, 14}, big = {128, 64, 56, 56};
+    GP_CHECK(gp_batchnorm_fused(&p, &headline));  /* 6272 values, 256 channels */
+    GP_CHECK(!gp_batchnorm_fused(&p, &big));      /* 200704 values a channel */
+    gp_batchnorm_shape at = {1, 132, 1, 8192}, over = {1, 132, 1, 8193};
+    GP_CHECK(gp_batchnorm_fused(&p, &at) && !gp_batchnorm_fused(&p, &over));
+    /* Fewer channels than CUs: split while the split path gives a channel
+     * several blocks (8192 values over 512 x 4), fused when it gives one. */
+    gp_batchnorm_shape few = {1, 64, 1, 8192}, few_small = {1, 64, 1, 2048};
+    GP_CHECK(!gp_batchnorm_fused(&p, &few));
+    GP_CHECK(gp_batchnorm_split(&p, &few_small) == 1 && gp_batchnorm_fused(&p, &few_small));
+    /* 0: never. */
+    gp_batchnorm_params off = p;
+    off.fused_max_values = 0;
+    GP_CHECK(!gp_batchnorm_fused(&off, &headline));
+    /* The fit caps the limit at block x values a thread: 32, 16 at 1024. */
+    gp_batchnorm_params q = {.block = 1024, .items = 1, .fused_max_values = 1 << 20, .fused_min_channels = 1};
+    gp_batchnorm_params_fit(&q, &d);
+    GP_CHECK(q.fused_max_values == 1024 * 16 && strstr(q.note, "fused_max_values"));
+    q = (gp_batchnorm_params){.block = 256, .items = 1, .fused_max_values = 1 << 20, .fused_min_channels = 0};
+    gp_batchnorm_params_fit(&q, &d);
+    GP_CHECK(q.fused_max_values == 256 * 32 && q.fused_min_channels == 1);
+    /* The fused block: 1568 float4 units (the headline) keep 512 threads,
+     * 4 units each; 9 units take 64 threads; 65 take 128; 2048 exactly 4. */
+    int per = 0;
+    GP_CHECK(gp_batchnorm_fused_block(512, 1568, &per) == 512 && per == 4);
+    GP_CHECK(gp_batchnorm_fused_block(512, 9, &per) == 64 && per == 1);
+    GP_CHECK(gp_batchnorm_fused_block(512, 65, &per) == 128 && per == 1);
+    GP_CHECK(gp_batchnorm_fused_block(512, 2048, &per) == 512 && per == 4);
+    GP_CHECK(gp_batchnorm_fused_block(512, 2049, &per) == 512 && per == 5);
+    return 0;
+}
+
+/* The fused kernel's walk, as the launcher sets it up (vector width, block,
+ * units a thread): every value of the tensor is visited exactly once, by
+ * its own channel's block, and no thread needs more than the values
+ * compiled.  Widths 4 and 1, units no multiple of the block, and the
+ * largest channel a block of 512 and of 1024 holds. */
+GP_TEST(batchnorm_fused_walk_covers_each_value_once)
+{
+    const struct {
+        gp_batchnorm_shape s;
+        int block, vec;
+    } cases[] = {
+        {{32, 5, 14, 14}, 512, 4}, {{3, 4, 7, 7}, 512, 1},    {{5, 3, 6, 10}, 256, 4}, {{1, 2, 1, 16384}, 512, 4},
+        {{1, 2, 1, 16381}, 512, 1}, {{1, 3, 1, 16384}, 1024, 4}, {{2, 3, 1, 1}, 512, 1},  {{1, 1, 1, 1}, 64, 1},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        const gp_batchnorm_shape *s = &cases[k].s;
+        const unsigned vec = (unsigned)cases[k].vec, hw = (unsigned)(s->h * s->w), pp = hw / vec;
+        const unsigned units = (unsigned)s->n * pp, C = (unsigned)s->c;
+        int per = 0, b = gp_batchnorm_fused_block(cases[k].block, units, &per);
+        GP_CHECK(per * (int)vec <= GP_BN_FUSED_VPT(b));
+        /* The launcher's compiled units a thread: the least power of 2 that
+         * holds per (4 at least for single values). */
+        int u_comp = vec == 4 ? 1 : 4;
+        while (u_comp < per)
+            u_comp *= 2;
+        GP_CHECK(u_comp * (int)vec <= GP_BN_FUSED_VPT(b));
+        size_t total = gp_batchnorm_elems(s) / vec;
+        unsigned char *seen = calloc(total, 1);
+        GP_CHECK(seen != NULL);
+        gp_kdiv by_plane = gp_kdivider(pp);
+        unsigned gap = gp_bn_fused_gap(C, pp);
+        for (unsigned c = 0; c < C; c++)
+            for (int t = 0; t < b; t++)
+                for (int j = 0; j < u_comp; j++) {
+                    unsigned u = (unsigned)t + (unsigned)j * (unsigned)b;
+                    if (u >= units)
+                        continue;
+                    size_t at = (size_t)c * pp + gp_bn_fused_offset(u, by_plane, gap);
+                    GP_CHECK(at < total);
+                    GP_CHECK((at / pp) % C == c); /* its own channel's plane */
+                    seen[at]++;
+                }
+        size_t once = 0;
+        for (size_t i = 0; i < total; i++)
+            once += seen[i] == 1;
+        free(seen);
+        GP_CHECK(once == total);
+    }
+    return 0;
+}
+
 GP_TEST(batchnorm_bad_input_before_device)
 {
-    gp_batchnorm_params p = {256, 2, 1056, ""};
+    gp_batchnorm_params p = {.block = 256, .items = 2, .fused_min_channels = 1, .resident_blocks = 1056};
     float x[16] = {0}, y[16] = {0}, g[2] = {0}, b[2] = {0}, m[2] = {0}, v[2] = {0};
     gp_batchnorm_shape s = {2, 2, 2, 2}, bad = {2, 0, 2, 2};
     gp_batchnorm_ws ws = {x, 64, 2, 1};
@@ -83,8 +177,19 @@ GP_TEST(batchnorm_bad_input_before_device)
     gp_batchnorm_ws other = {x, 64, 3, 1};
     GP_CHECK(gp_batchnorm_train_f32(x, y, &s, g, b, 1e-5, NULL, NULL, &other, &p).code == GP_ERR_USAGE);
     GP_CHECK(gp_batchnorm_infer_f32(x, y, &s, g, b, NULL, v, 1e-5, &p).code == GP_ERR_USAGE);
-    gp_batchnorm_params q = {256, 3, 1056, ""};
+    gp_batchnorm_params q = {.block = 256, .items = 3, .fused_min_channels = 1, .resident_blocks = 1056};
     GP_CHECK(gp_batchnorm_infer_f32(x, y, &s, g, b, m, v, 1e-5, &q).code == GP_ERR_USAGE);
+    /* A fused limit above what a block holds (256 x 32), or no channel minimum: not fitted. */
+    gp_batchnorm_params f = p;
+    f.fused_max_values = 256 * 32 + 1;
+    GP_CHECK(gp_batchnorm_infer_f32(x, y, &s, g, b, m, v, 1e-5, &f).code == GP_ERR_USAGE);
+    f = p, f.fused_min_channels = 0;
+    GP_CHECK(gp_batchnorm_infer_f32(x, y, &s, g, b, m, v, 1e-5, &f).code == GP_ERR_USAGE);
+    /* Training that takes the fused path still gets its arguments checked first. */
+    f = p, f.fused_max_values = 8;
+    GP_CHECK(gp_batchnorm_fused(&f, &s));
+    GP_CHECK(gp_batchnorm_train_f32(x, y, &s, NULL, b, 1e-5, NULL, NULL, &ws, &f).code == GP_ERR_USAGE);
+    GP_CHECK(gp_batchnorm_train_f32(x, y, &s, g, b, 1e-5, NULL, NULL, &ws, &f).code != GP_ERR_USAGE);
     /* Good arguments reach the launcher (no GPU here). */
     GP_CHECK(gp_batchnorm_infer_f32(x, y, &s, g, b, m, v, 1e-5, &p).code != GP_ERR_USAGE);
     return 0;
@@ -112,6 +217,22 @@ GP_TEST(batchnorm_rule)
     GP_CHECK(gp_test_rule(gp_batchnorm_rule, &t).code == GP_OK);
     GP_CHECK(gp_table_get_int(&t, "kernel.batchnorm", "items_per_thread", &items).code == GP_OK && items == 1);
     GP_CHECK(gp_table_get_int(&t, "kernel.batchnorm", "block", &block).code == GP_OK && block == 512);
+    /* Fused: 512 threads x 32 values need 98 regs -> 104 x 512 = 53248 of
+     * 65536: 1 block/CU; x 16 values, 56 regs: 2 -> 8192.  Channels: 132 CUs. */
+    long long fmax, fmin;
+    GP_CHECK(gp_table_get_int(&t, "kernel.batchnorm", "fused_max_values", &fmax).code == GP_OK && fmax == 8192);
+    GP_CHECK(gp_table_get_int(&t, "kernel.batchnorm", "fused_min_channels", &fmin).code == GP_OK && fmin == 132);
+    const gp_table_entry *fe = gp_table_find(&t, "kernel.batchnorm", "fused_max_values");
+    GP_CHECK(fe && strstr(fe->prov, "512 thr x 16 values (56 regs"));
+    /* Half the register file: 512 x 16 values fit once -> 8 values (32 regs): 4096. */
+    gp_table h = t;
+    GP_CHECK(gp_table_set(&h, "registers", "per_cu", 32768, "measured register_limits 2026-11-21").code == GP_OK);
+    GP_CHECK(gp_test_rule(gp_batchnorm_rule, &h).code == GP_OK);
+    GP_CHECK(gp_table_get_int(&h, "kernel.batchnorm", "fused_max_values", &fmax).code == GP_OK && fmax == 4096);
+    /* A file too small for 2 blocks of 4 values: never fused. */
+    GP_CHECK(gp_table_set(&h, "registers", "per_cu", 16384, "measured register_limits 2026-11-21").code == GP_OK);
+    GP_CHECK(gp_test_rule(gp_batchnorm_rule, &h).code == GP_OK);
+    GP_CHECK(gp_table_get_int(&h, "kernel.batchnorm", "fused_max_values", &fmax).code == GP_OK && fmax == 0);
     /* Eight times the latency: 2.91 16-byte loads -> 4. */
     GP_CHECK(gp_table_set(&t, "dram", "latency_cycles", 8 * 657.979736, "measured cache_latency 2026-11-21").code ==
              GP_OK);
@@ -122,6 +243,9 @@ GP_TEST(batchnorm_rule)
     GP_CHECK(gp_test_load_table("tables/gfx900", &t));
     GP_CHECK(gp_test_rule(gp_batchnorm_rule, &t).code == GP_OK);
     GP_CHECK(gp_table_get_int(&t, "kernel.batchnorm", "block", &block).code == GP_OK && block == 256);
+    /* MI25: 256 threads x 32 values (98 regs, wave 64) -> 2 blocks/CU: 8192; 64 CUs. */
+    GP_CHECK(gp_table_get_int(&t, "kernel.batchnorm", "fused_max_values", &fmax).code == GP_OK && fmax == 8192);
+    GP_CHECK(gp_table_get_int(&t, "kernel.batchnorm", "fused_min_channels", &fmin).code == GP_OK && fmin == 64);
     /* The generic table's DRAM facts are none: the stand-in, 2, named; a
      * table without the key at all is refused naming it. */
     GP_CHECK(gp_test_load_table("tables/generic", &t));

@@ -90,6 +90,8 @@ static const char good_text[] =
     "[kernel.batchnorm]\n"
     "block = 256 # swept batchnorm\n"
     "items_per_thread = 2 # swept batchnorm\n"
+    "fused_max_values = 8192 # swept batchnorm\n"
+    "fused_min_channels = 132 # swept batchnorm\n"
     "[kernel.histogram]\n"
     "block = 256 # swept histogram\n"
     "items_per_thread = 1 # swept histogram\n"
