@@ -13,12 +13,12 @@ export PATH=/usr/local/cuda/bin:$PATH
 bin=$out/gemm_variants
 {
     nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,power.draw,power.limit,temperature.gpu --format=csv
-    nvcc --version | tail -1
+    nvcc --version | grep release
     nvcc -O3 -std=c++17 -arch=native -Xptxas -v tools/experiments/gemm_variants.cu -lcublas -o "$bin" 2>&1
     echo "nvcc rc=$?"
 } >"$out/build.raw" 2>&1
 # One line a kernel: name, registers, spill bytes.
-awk '/Compiling entry function/ {name = $7; gsub(/'/, "", name)} /spill stores/ {sp = $5 "+" $9} /Used [0-9]+ registers/ {print name, $5, "regs, spill st+ld bytes", sp}' \
+awk -v q="'" '/Compiling entry function/ {name = $7; gsub(q, "", name)} /spill stores/ {sp = $5 "+" $9} /Used [0-9]+ registers/ {print name, $5, "regs, spill st+ld bytes", sp}' \
     "$out/build.raw" | c++filt >"$out/build.txt"
 grep -E "^nvcc rc|error|NVIDIA|release" "$out/build.raw" >>"$out/build.txt"
 [ -x "$bin" ] || { tail -30 "$out/build.raw"; exit 1; }
