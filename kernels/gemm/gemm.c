@@ -8,7 +8,8 @@
 #include <string.h>
 
 /* The order gemm.hip's launcher dispatches in (gemm.h: GP_GEMM_CFG*). */
-const int gp_gemm_configs[GP_GEMM_NCONFIGS][5] = {{GP_GEMM_CFG0}, {GP_GEMM_CFG1}, {GP_GEMM_CFG2}, {GP_GEMM_CFG3}};
+const int gp_gemm_configs[GP_GEMM_NCONFIGS][5] = {{GP_GEMM_CFG0}, {GP_GEMM_CFG1}, {GP_GEMM_CFG2}, {GP_GEMM_CFG3},
+                                                        {GP_GEMM_CFG4}};
 
 int gp_gemm_config_on(int cfg, unsigned reg_class)
 {
@@ -71,8 +72,10 @@ gp_status gp_gemm_params_from_table(const gp_table *t, const gp_device_info *dev
 
 void gp_gemm_params_format(const gp_gemm_params *p, char *buf, size_t n)
 {
-    snprintf(buf, n, "tile %dx%dx%d block=%d (thread tile %dx%d, 2 LDS stages, %zu B)", p->tile_m, p->tile_n,
-             p->tile_k, p->block, 8, 8, gp_gemm_lds_bytes(p->tile_m, p->tile_n, p->tile_k));
+    const int tt = p->block > 0 ? GP_GEMM_THREAD_TILE(p->tile_m, p->tile_n, p->block) : 0;
+    snprintf(buf, n, "tile %dx%dx%d block=%d (thread tile %dx%d%s, 2 LDS stages, %zu B)", p->tile_m, p->tile_n,
+             p->tile_k, p->block, 8, tt / 8, tt == 128 ? " warp-tiled" : "",
+             gp_gemm_lds_bytes(p->tile_m, p->tile_n, p->tile_k));
 }
 
 /* Stored rows x columns of A and B (as laid out in memory, in the problem's

@@ -30,7 +30,8 @@ extern "C" {
 typedef enum gp_gemm_layout { GP_GEMM_ROW_MAJOR = 0, GP_GEMM_COL_MAJOR = 1 } gp_gemm_layout;
 
 /* The configurations {tile_m, tile_n, tile_k, block, register classes}, in
- * the launcher's order; thread tile tile_m x tile_n / block = 8 x 8 in each.
+ * the launcher's order; thread tile tile_m x tile_n / block = 8 x 8 (the
+ * quadrant kernel) or 8 x 16 (the warp-tiled kernel, CFG4).
  * A configuration is compiled only for the targets whose register class
  * (platform/gp_target.h) is in its mask.  128x128x16 is NVIDIA's only: per
  * thread 64 accumulators, 16 fragments and a 16-deep slab (8 + 8 staged
@@ -44,7 +45,15 @@ typedef enum gp_gemm_layout { GP_GEMM_ROW_MAJOR = 0, GP_GEMM_COL_MAJOR = 1 } gp_
 #define GP_GEMM_CFG1 128, 128, 16, 256, GP_REGS_NV
 #define GP_GEMM_CFG2 128, 64, 8, 128, GP_GEMM_ALL_TARGETS
 #define GP_GEMM_CFG3 64, 64, 8, 64, GP_GEMM_ALL_TARGETS
-#define GP_GEMM_NCONFIGS 4
+/* The warp-tiled kernel (gemm.hip, gp_gemm_wt_kernel; thread tile 8 x 16:
+ * 128 accumulators, 24 fragments, 8 + 8 staged values): 202-214 registers
+ * in ptxas sm_90 (208-214 sm_80), past 128, so NVIDIA's class only.  Unmeasured: the rule does not pick
+ * it (GP_GEMM_RULE_CONFIGS), tune and the bench's sweep offer it. */
+#define GP_GEMM_CFG4 128, 128, 8, 128, GP_REGS_NV
+#define GP_GEMM_NCONFIGS 5
+/* The rule considers configurations 0 .. GP_GEMM_RULE_CONFIGS - 1 only; the
+ * ones after are tune candidates without a paired GPU run yet. */
+#define GP_GEMM_RULE_CONFIGS 4
 extern const int gp_gemm_configs[GP_GEMM_NCONFIGS][5];
 /* Whether configuration cfg is compiled for a target of register class
  * reg_class (gp_target_reg_class); reg_class 0 (unknown target) admits the
@@ -57,6 +66,11 @@ int gp_gemm_config_on(int cfg, unsigned reg_class);
  * the 128x128x8 tile, and the tiles with 8 + 8 prefetched values. */
 #define GP_GEMM_REGS 128
 #define GP_GEMM_REGS_WIDE 168
+/* ... and the warp-tiled 8 x 16 tiles: all 255 (2 blocks of 128 threads an SM). */
+#define GP_GEMM_REGS_WT 255
+/* Accumulators per thread of a configuration: 64 (8 x 8, the quadrant
+ * kernel) or 128 (8 x 16, the warp-tiled kernel). */
+#define GP_GEMM_THREAD_TILE(tile_m, tile_n, block) ((tile_m) * (tile_n) / (block))
 
 typedef struct gp_gemm_params {
     int tile_m, tile_n, tile_k, block;

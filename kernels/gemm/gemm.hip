@@ -209,6 +209,228 @@ __global__ void GEMM_BOUNDS(THREADS, (BM + BN) * BK / THREADS > 8 ? GP_GEMM_REGS
     }
 }
 
+/* ---- The warp-tiled kernel: configurations whose thread tile is 8 x 16
+ * (tile_m tile_n / block = 128; NVIDIA only, gemm.h).  After S. Boehm, "How
+ * to Optimize a CUDA Matmul Kernel for cuBLAS-like Performance" (2022),
+ * kernel 10 ("warptiling"), with this file's register prefetch, two LDS
+ * stages and one barrier a slab.  Each group of 32 threads (a warp) owns a
+ * 64 x 64 tile of C; its lanes are an 8 x 4 grid of 4 x 4 sub-tiles repeated
+ * 2 x 4 times, so a k-step reads 2 + 4 float4 per thread for 128 FMAs (21
+ * FMAs a read; the quadrant kernel: 4 for 64, 16), and each read is 8 (A) or
+ * 4 (B) distinct contiguous float4 of a warp: no bank conflict, no
+ * broadcast.  Global loads are 16 bytes (slab4) where a row is
+ * aligned and the 4 values are inside the matrix, else guarded 4-byte loads. */
+#define WT_WM 64
+#define WT_WN 64
+#define WT_LR 8 /* lane rows of 4 x 4 sub-tiles; WT_LC = 32 / WT_LR lane columns */
+#define WT_LC (32 / WT_LR)
+#define WT_MI (WT_WM / (4 * WT_LR))
+#define WT_NI (WT_WN / (4 * WT_LC))
+
+/* 4 consecutive floats at p, elements e..e+3 of a line of len, inside the
+ * matrix's other dimension if ok: one 16-byte load where the line is
+ * aligned (al) and the 4 are inside it, else guarded scalar loads (zeros
+ * outside). */
+__device__ __forceinline__ float4 gemm_ld4(const float *p, bool ok, int e, int len, bool al)
+{
+    if (ok && al && e + 3 < len)
+        return __ldg((const float4 *)p);
+    float4 v = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+    if (ok) {
+        if (e < len)
+            v.x = __ldg(p);
+        if (e + 1 < len)
+            v.y = __ldg(p + 1);
+        if (e + 2 < len)
+            v.z = __ldg(p + 2);
+        if (e + 3 < len)
+            v.w = __ldg(p + 3);
+    }
+    return v;
+}
+
+/* Global -> registers for one operand slab in float4 quads, stored to LDS
+ * as [k][ROWS + PAD] like slab's.  Thread t's load i:
+ *   KC (k-contiguous): k quad (t % (BK/4)) x 4, row t / (BK/4) + i x STEP,
+ *       transposed on the store (rows + 4 pad: the quads of k and k + 4 land
+ *       16 banks apart);
+ *   otherwise: row quad (t % (ROWS/4)) x 4, k t / (ROWS/4) + i x STEP, one
+ *       16-byte store.
+ * One pointer, the distance between loads, a row mask (as slab). */
+template <int ROWS, int BK, int THREADS, int KC>
+struct slab4 {
+    enum { QN = KC ? BK / 4 : ROWS / 4, STEP = THREADS / QN, PER = ROWS * BK / 4 / THREADS };
+    const float *ptr;
+    int stride, advance;
+    int q, j;         /* KC: k of the quad, row of load 0; else: row of the quad, k of load 0 */
+    int left;         /* KC: unused; else rows of the matrix from the quad's first on */
+    unsigned rows_ok; /* KC: bit i, load i's row is inside */
+    bool al;          /* rows 16-byte aligned */
+
+    __device__ __forceinline__ void init(const float *p, int ld, int row0, int rows)
+    {
+        const int t = threadIdx.x;
+        q = (t % QN) * 4, j = t / QN;
+        al = ld % 4 == 0 && (uintptr_t)p % 16 == 0;
+        rows_ok = 0, left = 0;
+        if (KC) {
+            const int r = row0 + j;
+            ptr = p + (size_t)(r < rows ? r : 0) * ld + q;
+            stride = STEP * ld, advance = BK;
+#pragma unroll
+            for (int i = 0; i < PER; i++)
+                rows_ok |= (r + i * STEP < rows ? 1u : 0u) << i;
+        } else {
+            const int r = row0 + q;
+            ptr = p + (size_t)j * ld + (r < rows ? r : 0);
+            stride = STEP * ld, advance = BK * ld;
+            left = rows - r;
+        }
+    }
+    __device__ __forceinline__ void load(float4 (&v)[PER], int k0, int kmax)
+    {
+#pragma unroll
+        for (int i = 0; i < PER; i++) {
+            if (KC)
+                v[i] = gemm_ld4(ptr + i * stride, (rows_ok >> i) & 1u, k0 + q, kmax, al);
+            else
+                v[i] = gemm_ld4(ptr + i * stride, k0 + j + i * STEP < kmax, 0, left, al);
+        }
+        ptr += advance;
+    }
+    __device__ __forceinline__ void store(const float4 (&v)[PER], float *s) const
+    {
+#pragma unroll
+        for (int i = 0; i < PER; i++) {
+            if (KC) {
+                float *d = s + q * (ROWS + PAD) + j + i * STEP;
+                d[0] = v[i].x, d[ROWS + PAD] = v[i].y, d[2 * (ROWS + PAD)] = v[i].z, d[3 * (ROWS + PAD)] = v[i].w;
+            } else {
+                *(float4 *)(s + (j + i * STEP) * (ROWS + PAD) + q) = v[i];
+            }
+        }
+    }
+};
+
+template <int BM, int BN, int BK, int THREADS, int AKC, int BKC>
+__global__ void GEMM_BOUNDS(THREADS, GP_GEMM_REGS_WT) gp_gemm_wt_kernel(gemm_args g)
+{
+    static_assert((BM / WT_WM) * (BN / WT_WN) * 32 == THREADS, "one warp per 64 x 64 tile");
+    typedef slab4<BM, BK, THREADS, AKC> SA;
+    typedef slab4<BN, BK, THREADS, BKC> SB;
+    __shared__ __align__(16) float As[2][BK * (BM + PAD)];
+    __shared__ __align__(16) float Bs[2][BK * (BN + PAD)];
+    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    /* This thread's first row and column of the block tile; its sub-tiles
+     * repeat every 4 WT_LR rows and 4 WT_LC columns. */
+    const int ar = (warp / (BN / WT_WN)) * WT_WM + (lane / WT_LC) * 4;
+    const int bc = (warp % (BN / WT_WN)) * WT_WN + (lane % WT_LC) * 4;
+    const int m0 = blockIdx.y * BM, n0 = blockIdx.x * BN;
+
+    float acc[4 * WT_MI][4 * WT_NI];
+#pragma unroll
+    for (int i = 0; i < 4 * WT_MI; i++)
+#pragma unroll
+        for (int j = 0; j < 4 * WT_NI; j++)
+            acc[i][j] = 0.0f;
+
+    SA sa;
+    SB sb;
+    sa.init(g.a, g.lda, m0, g.m);
+    sb.init(g.b, g.ldb, n0, g.n);
+    float4 ra[SA::PER], rb[SB::PER];
+    sa.load(ra, 0, g.k);
+    sb.load(rb, 0, g.k);
+    sa.store(ra, As[0]);
+    sb.store(rb, Bs[0]);
+    __syncthreads();
+
+    const int nk = (g.k + BK - 1) / BK;
+    for (int kt = 0; kt < nk; kt++) {
+        const int cur = kt & 1;
+        const bool more = kt + 1 < nk;
+        if (more) {
+            sa.load(ra, (kt + 1) * BK, g.k);
+            sb.load(rb, (kt + 1) * BK, g.k);
+        }
+        const float *as = As[cur] + ar, *bs = Bs[cur] + bc;
+#pragma unroll
+        for (int kk = 0; kk < BK; kk++) {
+            float av[4 * WT_MI], bv[4 * WT_NI];
+#pragma unroll
+            for (int i = 0; i < WT_MI; i++) {
+                const float4 v = *(const float4 *)(as + kk * (BM + PAD) + i * 4 * WT_LR);
+                av[4 * i] = v.x, av[4 * i + 1] = v.y, av[4 * i + 2] = v.z, av[4 * i + 3] = v.w;
+            }
+#pragma unroll
+            for (int j = 0; j < WT_NI; j++) {
+                const float4 v = *(const float4 *)(bs + kk * (BN + PAD) + j * 4 * WT_LC);
+                bv[4 * j] = v.x, bv[4 * j + 1] = v.y, bv[4 * j + 2] = v.z, bv[4 * j + 3] = v.w;
+            }
+#pragma unroll
+            for (int i = 0; i < 4 * WT_MI; i++)
+#pragma unroll
+                for (int j = 0; j < 4 * WT_NI; j++)
+                    acc[i][j] = fmaf(av[i], bv[j], acc[i][j]);
+        }
+        if (more) {
+            sa.store(ra, As[cur ^ 1]);
+            sb.store(rb, Bs[cur ^ 1]);
+        }
+        __syncthreads();
+    }
+
+    /* Epilogue: 16-byte stores where the row is aligned and whole. */
+    const bool vec = (g.ldc % 4) == 0 && ((uintptr_t)g.c % 16) == 0;
+#pragma unroll
+    for (int i = 0; i < 4 * WT_MI; i++) {
+        const int row = m0 + ar + (i / 4) * 4 * WT_LR + i % 4;
+        if (row >= g.m)
+            continue;
+        float *crow = g.c + (size_t)row * g.ldc;
+#pragma unroll
+        for (int h = 0; h < WT_NI; h++) {
+            const int col = n0 + bc + h * 4 * WT_LC;
+            float v[4];
+#pragma unroll
+            for (int j = 0; j < 4; j++)
+                v[j] = g.alpha * acc[i][h * 4 + j];
+            if (vec && col + 3 < g.n) {
+                float4 *cp = (float4 *)(crow + col);
+                if (g.beta != 0.0f) {
+                    float4 o = *cp;
+                    v[0] = fmaf(g.beta, o.x, v[0]), v[1] = fmaf(g.beta, o.y, v[1]);
+                    v[2] = fmaf(g.beta, o.z, v[2]), v[3] = fmaf(g.beta, o.w, v[3]);
+                }
+                *cp = make_float4(v[0], v[1], v[2], v[3]);
+            } else {
+#pragma unroll
+                for (int j = 0; j < 4; j++)
+                    if (col + j < g.n)
+                        crow[col + j] = g.beta != 0.0f ? fmaf(g.beta, crow[col + j], v[j]) : v[j];
+            }
+        }
+    }
+}
+
+/* The kernel of a configuration: the warp-tiled one where the thread tile
+ * is 8 x 16, the quadrant one (8 x 8) otherwise (chosen at compile time, so
+ * each configuration instantiates one). */
+template <int BM, int BN, int BK, int THREADS, int AKC, int BKC, bool WT = BM * BN / THREADS == 128>
+struct gemm_kern {
+    static void run(dim3 grid, const gemm_args &g)
+    {
+        gp_gemm_kernel<BM, BN, BK, THREADS, AKC, BKC><<<grid, THREADS>>>(g);
+    }
+};
+template <int BM, int BN, int BK, int THREADS, int AKC, int BKC>
+struct gemm_kern<BM, BN, BK, THREADS, AKC, BKC, true> {
+    static void run(dim3 grid, const gemm_args &g)
+    {
+        gp_gemm_wt_kernel<BM, BN, BK, THREADS, AKC, BKC><<<grid, THREADS>>>(g);
+    }
+};
+
 /* A configuration whose register class is not this target's (gemm.h masks,
  * GP_REG_CLASS) is not instantiated: its launcher only says so.  The host
  * code never gets here for it (gp_gemm_params_fit and gp_gemm_f32 check the
@@ -219,10 +441,10 @@ struct gemm_cfg {
     {
         dim3 grid((unsigned)((g.n + BN - 1) / BN), (unsigned)((g.m + BM - 1) / BM));
         switch (a_kc * 2 + b_kc) {
-        case 0: gp_gemm_kernel<BM, BN, BK, THREADS, 0, 0><<<grid, THREADS>>>(g); break;
-        case 1: gp_gemm_kernel<BM, BN, BK, THREADS, 0, 1><<<grid, THREADS>>>(g); break;
-        case 2: gp_gemm_kernel<BM, BN, BK, THREADS, 1, 0><<<grid, THREADS>>>(g); break;
-        default: gp_gemm_kernel<BM, BN, BK, THREADS, 1, 1><<<grid, THREADS>>>(g); break;
+        case 0: gemm_kern<BM, BN, BK, THREADS, 0, 0>::run(grid, g); break;
+        case 1: gemm_kern<BM, BN, BK, THREADS, 0, 1>::run(grid, g); break;
+        case 2: gemm_kern<BM, BN, BK, THREADS, 1, 0>::run(grid, g); break;
+        default: gemm_kern<BM, BN, BK, THREADS, 1, 1>::run(grid, g); break;
         }
         return gp_launch_status("gemm");
     }
@@ -254,6 +476,7 @@ extern "C" gp_status gp_gemm_launch_rm(int config, int a_kc, int b_kc, int m, in
     case 1: return launch_cfg<GP_GEMM_CFG1>(a_kc, b_kc, g);
     case 2: return launch_cfg<GP_GEMM_CFG2>(a_kc, b_kc, g);
     case 3: return launch_cfg<GP_GEMM_CFG3>(a_kc, b_kc, g);
+    case 4: return launch_cfg<GP_GEMM_CFG4>(a_kc, b_kc, g);
     default: return gp_fail(GP_ERR_USAGE, "gemm: configuration %d not compiled", config);
     }
 }

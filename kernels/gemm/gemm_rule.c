@@ -2,9 +2,15 @@
  *
  * Each configuration compiled for the table's device.arch (gemm.h: its
  * register class, platform/gp_target.h; largest block tile first: the most
- * FMAs per byte loaded) needs per thread its 64 accumulators, 16 fragment
- * registers, its share of the next slab (tile x tile_k / block for A and B)
- * and about 24 for addresses and indices.  The first configuration whose
+ * FMAs per byte loaded) needs per thread its accumulators (the thread tile
+ * tile_m tile_n / block: 64 or 128), its fragment registers (an A column of
+ * 8 and a B row of thread tile / 8: 16 or 24), its share of the next slab
+ * (tile x tile_k / block for A and B) and about 24 for addresses and
+ * indices.  Only the measured configurations (0 .. GP_GEMM_RULE_CONFIGS - 1)
+ * compete: the warp-tiled 128x128x8/128 (thread tile 8 x 16, gemm.hip) has
+ * no paired GPU run yet, so it stays a tune candidate and the provenance
+ * says so where the target compiles it ("unmeasured").  The first
+ * configuration whose
  *   - registers fit registers.per_thread_max,
  *   - two stages fit the LDS a block may use,
  *   - two blocks fit a CU (the occupancy model of kernels/rule.h: one
@@ -22,6 +28,7 @@
  * per cycle (the fewest lanes of a supported CU), LDS latency 64 cycles. The
  * models: docs/kernels/gemm.md. */
 #include <stdio.h>
+#include <string.h>
 
 #include "gemm.h"
 #include "kernel.h"
@@ -35,7 +42,21 @@
 /* The configuration's register estimate (see above). */
 static long long config_regs(const int *c)
 {
-    return 64 + 16 + (long long)(c[0] + c[1]) * c[2] / c[3] + 24;
+    const long long tt = GP_GEMM_THREAD_TILE(c[0], c[1], c[3]);
+    return tt + 8 + tt / 8 + (long long)(c[0] + c[1]) * c[2] / c[3] + 24;
+}
+
+/* "; 128x128x8/128 unmeasured, a tune candidate" for each configuration the
+ * rule skips that the target compiles (none for an unknown target). */
+static void unmeasured_note(unsigned cls, char *buf, size_t n)
+{
+    buf[0] = 0;
+    for (int i = GP_GEMM_RULE_CONFIGS; i < GP_GEMM_NCONFIGS && cls; i++) {
+        const int *c = gp_gemm_configs[i];
+        size_t used = strlen(buf);
+        if (gp_gemm_config_on(i, cls))
+            snprintf(buf + used, n - used, "; %dx%dx%d/%d unmeasured, a tune candidate", c[0], c[1], c[2], c[3]);
+    }
 }
 
 gp_status gp_gemm_rule(const gp_rule_in *in, gp_table *out)
@@ -55,7 +76,7 @@ gp_status gp_gemm_rule(const gp_rule_in *in, gp_table *out)
 
     int pick = -1, fallback = -1;
     char failed[96] = "";
-    for (int i = 0; i < GP_GEMM_NCONFIGS && pick < 0; i++) {
+    for (int i = 0; i < GP_GEMM_RULE_CONFIGS && pick < 0; i++) {
         const int *c = gp_gemm_configs[i];
         long long regs = config_regs(c), lds = (long long)gp_gemm_lds_bytes(c[0], c[1], c[2]);
         if (!gp_gemm_config_on(i, cls) || lds > cu->lds_per_block)
@@ -78,14 +99,15 @@ gp_status gp_gemm_rule(const gp_rule_in *in, gp_table *out)
     int chosen = pick >= 0 ? pick : fallback;
     const int *c = gp_gemm_configs[chosen];
     long long regs = config_regs(c);
-    char why[224];
+    char why[288], later[96];
+    unmeasured_note(cls, later, sizeof later);
     snprintf(why, sizeof why,
              "%lld regs vs per_thread_max %.0f%s, %lld blocks/CU, slab %.0f cycles at %.0f FMA/cycle%s vs 16 x lds "
-             "latency %.0f%s%s%s%s",
+             "latency %.0f%s%s%s%s%s",
              regs, rpt, have_rpt ? "" : " (none: 128)",
              gp_rule_blocks_per_cu(cu, c[3], regs, (long long)gp_gemm_lds_bytes(c[0], c[1], c[2])),
              (double)c[0] * c[1] * c[2] * 2 / fma, fma, f.fma.have ? "" : " (none: 64)", lat,
-             have_lat ? "" : " (none: 64)", pick >= 0 ? "" : "; no tile passes all, first in LDS:", failed,
+             have_lat ? "" : " (none: 64)", pick >= 0 ? "" : "; no tile passes all, first in LDS:", failed, later,
              cu->fallback[0] ? "; " : "");
     static const char *const keys[4] = {"tile_m", "tile_n", "tile_k", "block"};
     for (int i = 0; i < 4; i++)

@@ -186,11 +186,78 @@ GP_TEST(gemm_tiles_per_target)
         snprintf(d.arch, sizeof d.arch, "%s", v ? "sm_90" : "gfx1100");
         GP_CHECK(gp_test_load_table("tables/generic", &t));
         GP_CHECK(gp_test_rule(gp_gemm_rule, &t).code == GP_OK);
-        GP_CHECK(k->candidates(&t, &d, cand, 8, &n).code == GP_OK && n == (v ? 5 : 4));
+        /* sm_90: the table's tile and the 5 NVIDIA configurations (the
+         * warp-tiled one among them); gfx1100: the 3 of every class. */
+        GP_CHECK(k->candidates(&t, &d, cand, 8, &n).code == GP_OK && n == (v ? 6 : 4));
         for (int c = 1; c < n; c++)
             if (gp_table_get_int(&cand[c], "kernel.gemm", "tile_k", &tk).code == GP_OK && tk == 16)
                 k16++;
         GP_CHECK(k16 == v);
     }
+    return 0;
+}
+
+/* The warp-tiled 128x128x8/128 (thread tile 8 x 16, NVIDIA only) is compiled
+ * and offered to tune, but the rule keeps the measured tiles until a paired
+ * run proves it, and says so. */
+GP_TEST(gemm_warp_tiled_unmeasured)
+{
+    gp_device_info d;
+    memset(&d, 0, sizeof d);
+    d.lds_per_block = 49152;
+    gp_gemm_params p;
+    char b[160];
+    snprintf(d.arch, sizeof d.arch, "sm_90");
+    memset(&p, 0, sizeof p);
+    p.tile_m = 128, p.tile_n = 128, p.tile_k = 8, p.block = 128;
+    gp_gemm_params_fit(&p, &d);
+    GP_CHECK(p.config == 4 && !p.note[0] && p.block == 128);
+    gp_gemm_params_format(&p, b, sizeof b);
+    GP_CHECK(strstr(b, "thread tile 8x16 warp-tiled"));
+    /* The tree's tile still reads as the 8 x 8 quadrant kernel. */
+    p.tile_m = 128, p.tile_n = 128, p.tile_k = 8, p.block = 256;
+    gp_gemm_params_fit(&p, &d);
+    gp_gemm_params_format(&p, b, sizeof b);
+    GP_CHECK(p.config == 0 && strstr(b, "thread tile 8x8,"));
+    /* AMD does not compile it: the nearest compiled, named. */
+    snprintf(d.arch, sizeof d.arch, "gfx90a");
+    memset(&p, 0, sizeof p);
+    p.tile_m = 128, p.tile_n = 128, p.tile_k = 8, p.block = 128;
+    gp_gemm_params_fit(&p, &d);
+    GP_CHECK(p.config >= 0 && p.config != 4 && strstr(p.note, "not compiled for gfx90a"));
+
+    /* The rule on the NVIDIA tables: the measured 128x128x8/256, with the
+     * unmeasured tile named. */
+    gp_table t;
+    long long tm, tn, tk, blk;
+    static const char *const nv[] = {"tables/sm_90", "tables/sm_80"};
+    for (int i = 0; i < 2; i++) {
+        GP_CHECK(gp_test_load_table(nv[i], &t));
+        GP_CHECK(gp_test_rule(gp_gemm_rule, &t).code == GP_OK);
+        GP_CHECK(gp_table_get_int(&t, "kernel.gemm", "block", &blk).code == GP_OK && blk == 256);
+        const gp_table_entry *e = gp_table_find(&t, "kernel.gemm", "block");
+        GP_CHECK(e && strstr(e->prov, "128x128x8/128 unmeasured, a tune candidate"));
+    }
+    /* A CU where only the warp-tiled tile passes every test: 50000
+     * registers hold one 128x128x8/256 block (256 x 112) but two of 128 x
+     * 192; an LDS latency of 100 cycles wants a slab of 1600 cycles at 125
+     * FMA/cycle, which 128x64x8 (1049) and 64x64x8 (524) miss and 128x128x8
+     * (2097) makes.  The rule still takes a measured tile (the first in LDS,
+     * naming what it fails), never the unmeasured one. */
+    GP_CHECK(gp_test_load_table("tables/sm_90", &t));
+    GP_CHECK(gp_table_set(&t, "registers", "per_cu", 50000, "measured register_limits 2026-11-21").code == GP_OK);
+    GP_CHECK(gp_table_set(&t, "lds", "latency_cycles", 100, "measured lds 2026-11-21").code == GP_OK);
+    GP_CHECK(gp_test_rule(gp_gemm_rule, &t).code == GP_OK);
+    GP_CHECK(gp_table_get_int(&t, "kernel.gemm", "tile_m", &tm).code == GP_OK &&
+             gp_table_get_int(&t, "kernel.gemm", "tile_n", &tn).code == GP_OK &&
+             gp_table_get_int(&t, "kernel.gemm", "tile_k", &tk).code == GP_OK &&
+             gp_table_get_int(&t, "kernel.gemm", "block", &blk).code == GP_OK);
+    GP_CHECK(tm == 128 && tn == 128 && tk == 8 && blk == 256);
+    GP_CHECK(strstr(gp_table_find(&t, "kernel.gemm", "tile_m")->prov, "no tile passes all"));
+    /* AMD: not compiled there, not named. */
+    GP_CHECK(gp_test_load_table("tables/gfx900", &t));
+    GP_CHECK(gp_test_rule(gp_gemm_rule, &t).code == GP_OK);
+    const gp_table_entry *e = gp_table_find(&t, "kernel.gemm", "block");
+    GP_CHECK(e && !strstr(e->prov, "unmeasured"));
     return 0;
 }
