@@ -111,8 +111,8 @@ gp_status gp_padding_check_shape(const gp_padding_shape *s)
 
 int gp_padding_staged_usable(const gp_padding_params *p, const gp_padding_shape *s, const void *d_in)
 {
-    const long long P = p->planes_per_block;
-    return P > 0 && P * s->h * s->w * 4 <= GP_PADDING_STAGED_LDS &&
+    const long long P = p->planes_per_block, plane = (long long)s->h * s->w * 4;
+    return P > 0 && plane <= GP_PADDING_STAGED_PLANE_BYTES && P * plane <= GP_PADDING_STAGED_LDS &&
            P * ((long long)gp_padding_out_h(s) * gp_padding_out_w(s)) < 0x7fffffffll && (uintptr_t)d_in % 16 == 0;
 }
 

@@ -58,8 +58,11 @@ size_t gp_padding_out_elems(const gp_padding_shape *s);
  * indices or the address space. */
 gp_status gp_padding_check_shape(const gp_padding_shape *s);
 
-/* The staged kernel runs where planes_per_block > 0, its input planes fit
- * the shared memory a block gets (P h w x 4 <= GP_PADDING_STAGED_LDS), its
+/* The staged kernel runs where planes_per_block > 0, the problem's input
+ * plane is at most the one the rule sized P for (h w x 4 <=
+ * GP_PADDING_STAGED_PLANE_BYTES, the 7 x 7 reference: padding_staged.h), its
+ * P input planes fit the shared memory a block gets (P h w x 4 <=
+ * GP_PADDING_STAGED_LDS), its
  * outputs a block stay below 2^31 and the input is 16-byte aligned; else
  * gp_padding_f32 runs the flat kernel.  Pure: unit-tested. */
 int gp_padding_staged_usable(const gp_padding_params *p, const gp_padding_shape *s, const void *d_in);
@@ -74,7 +77,8 @@ void gp_padding_ref_f32(const float *in, float *out, const gp_padding_shape *s);
 /* The rule (padding_rule.c): items_per_thread from the bytes that must be in
  * flight (DRAM bandwidth x latency, Little's law) over the threads the device
  * keeps resident and the share of outputs that load, block from
- * launch.min_block_for_peak. */
+ * launch.min_block_for_peak, planes_per_block from the same bytes in flight
+ * over the 7 x 7 reference plane where its rows are under a sector. */
 struct gp_rule_in;
 gp_status gp_padding_rule(const struct gp_rule_in *in, struct gp_table *out);
 

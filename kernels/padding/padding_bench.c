@@ -9,12 +9,13 @@
 #include "kernel.h"
 #include "kutil.h"
 #include "padding.h"
+#include "padding_staged.h"
 
 static const int item_variants[] = {4, 8, 16};
 #define NITEMS (sizeof item_variants / sizeof item_variants[0])
-/* The staged kernel's planes per block in the bench, verify and tune
- * (docs/kernels/padding.md "Where the last 10 % goes"). */
-static const int plane_variants[] = {16, 32, 64};
+/* The staged kernel's planes per block in the bench, verify and tune: both
+ * sides of the rule's 64 on the H200 (docs/kernels/padding.md). */
+static const int plane_variants[] = {16, 32, 64, 128};
 #define NPLANES (sizeof plane_variants / sizeof plane_variants[0])
 
 static gp_status print_params(const gp_table *t, const gp_device_info *dev, FILE *out)
@@ -127,7 +128,7 @@ static gp_status verify(const gp_table *t, const gp_kernel_opts *o)
             GP_TRY(verify_one(&shapes[i], &q, &rng, NULL));
     }
     if (o->log)
-        fprintf(o->log, "  items_per_thread 4, 8, 16 and staged 16, 32, 64 planes a block: exact on every shape\n");
+        fprintf(o->log, "  items_per_thread 4, 8, 16 and staged 16, 32, 64, 128 planes a block: exact on every shape\n");
     return gp_ok();
 }
 
@@ -205,6 +206,11 @@ static gp_status bench_problem(const gp_table *t, const char *label, int with_ba
 {
     gp_padding_params p;
     GP_TRY(gp_padding_params_from_table(t, &o->dev, &p));
+    /* The host picks per problem (gp_padding_staged_usable): a problem the
+     * table's planes_per_block does not stage runs, and is labelled, flat. */
+    const int staged_off = p.planes_per_block > 0 && !gp_padding_staged_usable(&p, s, bs->d_in);
+    if (staged_off)
+        p.planes_per_block = 0;
     size_t ni = gp_padding_in_elems(s), no = gp_padding_out_elems(s);
     uint64_t rng = o->seed ^ (uint64_t)ni;
     gp_fill_uniform_f32(bs->h_in, ni, -1.0f, 1.0f, &rng);
@@ -213,6 +219,9 @@ static gp_status bench_problem(const gp_table *t, const char *label, int with_ba
     char problem[96], params[160], src[96], note[GP_BENCH_TEXT], what[320];
     shape_name(s, problem, sizeof problem);
     gp_padding_params_format(&p, params, sizeof params);
+    if (staged_off)
+        snprintf(params + strlen(params), sizeof params - strlen(params), ", planes over %d B",
+                 GP_PADDING_STAGED_PLANE_BYTES);
     double moved = 4.0 * (double)(ni + no);
     double gbs = gp_bench_dram_gbs(t, &o->dev, src, sizeof src);
     double floor_ms = gbs > 0 ? moved / (gbs * 1e9) * 1e3 : 0;
@@ -321,25 +330,31 @@ static gp_status bench(const gp_table *t, const char *label, int with_baselines,
 }
 
 /* Tuning sweep: the base table's values, then each items_per_thread at the
- * base block and blocks 256 and 1024 at the base items (all flat), then the
- * staged kernel at 16, 32, 64 planes a block and the base block. */
+ * base block and blocks 256 and 1024 at the base items (all flat: the rule's
+ * staged pick checked against the flat kernel), then the staged kernel at
+ * 16..128 planes a block and the base block; rows equal to the base or to
+ * an earlier row are left out. */
 static gp_status candidates(const gp_table *base, const gp_device_info *dev, gp_table *out, int max, int *n)
 {
     static const gp_kcand_keys keys = {"padding", 3, {"block", "items_per_thread", "planes_per_block"}, NULL};
-    long long b0, c0;
+    long long b0, c0, p0 = 0;
     int rows[NITEMS + 2 + NPLANES][3], nrows = 0;
     (void)dev;
     *n = 0;
     GP_TRY(gp_table_get_int(base, "kernel.padding", "block", &b0));
     GP_TRY(gp_table_get_int(base, "kernel.padding", "items_per_thread", &c0));
+    if (gp_table_find(base, "kernel.padding", "planes_per_block"))
+        GP_TRY(gp_table_get_int(base, "kernel.padding", "planes_per_block", &p0));
     for (size_t k = 0; k < NITEMS + 2; k++) {
         long long blk = k < NITEMS ? b0 : k == NITEMS ? 256 : 1024;
         long long items = k < NITEMS ? item_variants[k] : c0;
-        if (blk != b0 || items != c0)
+        const int same_as_base = blk == b0 && items == c0 && p0 == 0, same_as_row = k >= NITEMS && blk == b0;
+        if (!same_as_base && !same_as_row)
             rows[nrows][0] = (int)blk, rows[nrows][1] = (int)items, rows[nrows][2] = 0, nrows++;
     }
     for (size_t k = 0; k < NPLANES; k++)
-        rows[nrows][0] = (int)b0, rows[nrows][1] = (int)c0, rows[nrows][2] = plane_variants[k], nrows++;
+        if (plane_variants[k] != p0)
+            rows[nrows][0] = (int)b0, rows[nrows][1] = (int)c0, rows[nrows][2] = plane_variants[k], nrows++;
     return gp_kcand_make(&keys, base, &rows[0][0], nrows, out, max, n);
 }
 

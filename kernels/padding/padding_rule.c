@@ -13,16 +13,29 @@
  * block: the smallest block the launch-rate probe saw reach the peak
  * (launch.min_block_for_peak, stand-in 256), as a power of two below it,
  * 64..1024.
- * planes_per_block: 0 (the flat kernel): the staged kernel's paired run
- * against the copy (H200, 2026-11-24, tools/device_bw.sh OUT exp) found no
- * gain where it was meant to help (7x7 + 3: its best P64 b256 0.906 and P128
- * b512 with streaming stores 0.909, the flat kernel 0.909-0.914, the same
- * within the rounds' p10-p90) and a loss on large planes (56x56: 0.67-0.84
- * against 0.97-1.00), so gathered 4-byte loads are not where the flat
- * kernel's time goes; tune still offers it.  The models:
+ * planes_per_block (the staged kernel, sized for the 7 x 7 reference plane,
+ * GP_PADDING_STAGED_PLANE_BYTES = 196 B, padding_staged.h):
+ *   - whether: the flat kernel gathers each input row with 4-byte loads; a
+ *     28 B row is less than a sector (cache.l1.sector_bytes, else
+ *     line_bytes), so a row's sector is fetched for part of it and the next
+ *     row starts mid-sector: the staged kernel's 16-byte loads of whole
+ *     contiguous planes pay that off.  A row of a sector or more: 0 (flat).
+ *   - how many: a block's P planes are its loads in flight (phase 1 issues
+ *     them all before the barrier), so P = the Little's-law bytes a CU must
+ *     keep in flight (dram bandwidth x latency / CUs) over one plane's bytes,
+ *     ceil_pow2, 4..GP_PADDING_MAX_PLANES, and at most the planes the LDS a
+ *     block may use holds (lds.bytes_per_block, the compiled 48 KiB).
+ *     H200: 11.6 KiB/CU / 196 B = 60.9 -> 64.  Measured (H200 2026-11-24,
+ *     `gpuprobe bench padding --table lookup`, paired vs the copy, 7x7 + 3):
+ *     P 16, 32, 64: 0.665, 0.814, 0.919; flat (512 x 16) 0.873.
+ *   - without the DRAM facts P cannot be sized: 0 (flat).
+ * The table key is that one P; the host stages a problem only when its plane
+ * is at most the reference's 196 B (and P planes fit 48 KiB): 56x56 runs
+ * flat (measured flat 0.998, staged 0.82-0.84).  The models:
  * docs/kernels/padding.md. */
 #include "kernel.h"
 #include "padding.h"
+#include "padding_staged.h"
 #include "rule.h"
 
 #define RULE "gp_padding_rule"
@@ -33,6 +46,42 @@
 #define PADDING_ITEMS_STANDIN 8
 /* The headline problem's share of outputs that load: 7 x 7 of 13 x 13. */
 #define HEADLINE_INSIDE (49.0 / 169.0)
+
+/* planes_per_block: see the comment at the top. */
+static gp_status planes_rule(const gp_table *facts, gp_table *out)
+{
+    gp_rule_facts f;
+    double sector;
+    int have_sector;
+    GP_TRY(gp_rule_read_facts(facts, RULE, &f));
+    GP_TRY(gp_rule_fact_or(facts, RULE, "cache.l1", "sector_bytes", f.l1_line.v, &sector, &have_sector));
+    const int row = GP_PADDING_STAGED_REF_W * 4, plane = GP_PADDING_STAGED_PLANE_BYTES;
+    const char *sname = have_sector ? "cache.l1.sector_bytes" : "cache.l1.line_bytes (sector none)";
+    if (row >= sector)
+        return gp_rule_set(out, "padding", "planes_per_block", 0, "sectors",
+                           "%dx%d reference row %d B >= %s %.0f: the flat kernel's gathers read whole sectors -> 0 "
+                           "(flat)",
+                           GP_PADDING_STAGED_REF_H, GP_PADDING_STAGED_REF_W, row, sname, sector);
+    if (!f.dram_gbs.have || !f.dram_latency.have || !f.clock_mhz.have)
+        return gp_rule_set(out, "padding", "planes_per_block", 0, "little",
+                           "row %d B < %s %.0f, but the dram/clock facts are none: P unsized -> 0 (flat)", row, sname,
+                           sector);
+    const double per_cu =
+        gp_rule_bytes_in_flight_per_cu(f.dram_gbs.v, f.dram_latency.v, f.clock_mhz.v, (long long)f.cus.v);
+    long long lds = f.cu.lds_per_block < GP_PADDING_STAGED_LDS ? f.cu.lds_per_block : GP_PADDING_STAGED_LDS;
+    const long long fit = lds / plane;
+    const double want = per_cu / plane;
+    long long P = gp_rule_ceil_pow2((long long)(want > GP_PADDING_MAX_PLANES ? GP_PADDING_MAX_PLANES : want + 0.999999));
+    P = gp_rule_clamp(P, 4, GP_PADDING_MAX_PLANES);
+    if (P > fit)
+        P = fit >= 4 ? gp_rule_floor_pow2(fit) : 0;
+    return gp_rule_set(out, "padding", "planes_per_block", P, "little",
+                       "row %d B < %s %.0f; dram %.0f GB/s x %.0f cyc @%.0f MHz / %.0f CUs = %.1f KiB/CU / %d B "
+                       "(%dx%d plane) = %.1f -> %lld (lds %lld B: <= %lld); bigger planes flat",
+                       row, have_sector ? "sector" : "line", sector, f.dram_gbs.v, f.dram_latency.v, f.clock_mhz.v,
+                       f.cus.v, per_cu / 1024.0, plane, GP_PADDING_STAGED_REF_H, GP_PADDING_STAGED_REF_W, want, P, lds,
+                       fit);
+}
 
 gp_status gp_padding_rule(const gp_rule_in *in, gp_table *out)
 {
@@ -46,10 +95,5 @@ gp_status gp_padding_rule(const gp_rule_in *in, gp_table *out)
                               PADDING_ITEMS_STANDIN,
                               GP_PADDING_MIN_ITEMS};
     GP_TRY(gp_rule_streaming(in->facts, &s, out));
-    /* planes_per_block: the staged kernel (whole planes through shared
-     * memory, every global access 16 bytes) measured no faster than the flat
-     * one on the 7x7 case and slower on 56x56 (the comment above): 0. */
-    return gp_rule_set(out, "padding", "planes_per_block", 0, "paired",
-                       "H200 2026-11-24 vs the copy: staged best 0.906-0.909, flat 0.909-0.914 (7x7+3); "
-                       "staged <= 0.84, flat >= 0.97 (56x56) -> 0 (flat)");
+    return planes_rule(in->facts, out);
 }

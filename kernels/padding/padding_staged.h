@@ -19,6 +19,17 @@
  * grants a block without opting in. */
 #define GP_PADDING_STAGED_LDS 49152
 #define GP_PADDING_MAX_PLANES 128
+/* The plane the rule sizes planes_per_block for (padding_rule.c): the
+ * headline problem's 7 x 7 fp32 input plane, 196 B (rows of 28 B, under a
+ * 32 B sector).  The host stages a problem only when its input plane is at
+ * most this: then P of its planes are at most the bytes in flight the rule
+ * asked for and the shared memory the occupancy was modelled at; a larger
+ * plane (56 x 56: 12544 B) runs flat, where the flat kernel's row gathers
+ * already read whole sectors (measured: flat 0.998 of the copy, staged
+ * 0.82-0.84 on 64x64x56x56, H200 2026-11-24). */
+#define GP_PADDING_STAGED_REF_H 7
+#define GP_PADDING_STAGED_REF_W 7
+#define GP_PADDING_STAGED_PLANE_BYTES (GP_PADDING_STAGED_REF_H * GP_PADDING_STAGED_REF_W * 4)
 
 typedef struct gp_padding_geom {
     unsigned h, w, ho, wo, howo;

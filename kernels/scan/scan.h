@@ -36,7 +36,8 @@ extern "C" {
 #define GP_SCAN_MAX_ITEMS 64
 /* Largest block the kernel for `items` elements per thread is compiled for:
  * its launch bounds keep the registers within 64 per thread at 1024 threads
- * (items <= 16), 128 at 512 (items = 32) and 255 at 256 (items = 64). */
+ * (items <= 16), 128 at 512 (items = 32) and 128 at 256 with two such
+ * blocks a CU (items = 64: the rule's tile, scan_rule.c). */
 #define GP_SCAN_BLOCK_LIMIT(items) ((items) <= 16 ? 1024 : (items) <= 32 ? 512 : 256)
 /* Tiles one launch may have: the tile index travels in 32 bits. */
 #define GP_SCAN_MAX_TILES ((size_t)1 << 31)

@@ -199,13 +199,20 @@ static __device__ __forceinline__ void load_tile(const E *in, size_t tbase, size
 }
 
 /* Block limit per V (scan.h GP_SCAN_BLOCK_LIMIT): 1024 threads within 64
- * registers up to 4 vectors per thread, 512 within 128 for 8, 256 for 16. */
+ * registers up to 4 vectors per thread, 512 within 128 for 8, 256 for 16.
+ * Blocks per CU the launch bounds ask for: 2 for 16 vectors (64 items), so
+ * two 256-thread blocks of the rule's largest tile are resident, one loading
+ * while the other waits on its look-back (scan_rule.c): 65536 / (2 x 256) =
+ * 128 registers on NVIDIA (ptxas used 117-125 without the bound), and in
+ * HIP's meaning (waves per EU) 2 waves a SIMD, 128 VGPRs on gfx9: 2 blocks
+ * of 4 waves a CU.  1 (no cap beyond the block's) for the others. */
 #define GP_SCAN_LB(V) ((V) <= 4 ? 1024 : (V) <= 8 ? 512 : 256)
+#define GP_SCAN_LB_MIN(V) ((V) <= 8 ? 1 : 2)
 
 /* No __restrict__: in == out (in place) is allowed.  Every element is read
  * and written by the same thread, the reads first. */
 template <typename E, int V, int VOUT>
-__global__ void __launch_bounds__(GP_SCAN_LB(V), 1)
+__global__ void __launch_bounds__(GP_SCAN_LB(V), GP_SCAN_LB_MIN(V))
 gp_scan_kernel(const E *in, E *out, size_t n, size_t head, int exclusive, unsigned *counter,
                unsigned long long *desc, unsigned epoch, unsigned ntiles)
 {

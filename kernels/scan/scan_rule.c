@@ -14,12 +14,18 @@
  * predecessors' read), a serial cost that more bytes in flight do not hide
  * (H200, 2^28 fp32, 256 threads: 1.55, 0.98, 0.83, 0.76 ms at 4, 8, 16, 32
  * items, while Little's law is met from 8).  So: the largest items per thread
- * (64 down to Little's least) whose kernel, at its launch bound's register
- * cap (65536 / its block limit), still keeps two blocks of at least 4 waves
- * per CU (one loading while the other waits on its look-back), with the block
- * at most launch.min_block_for_peak, and whose tiles still give every CU
- * two blocks twice over for the problem's length (a short array wants small
- * tiles to fill the GPU). */
+ * (64 down to Little's least) whose kernel, at its launch bounds' register
+ * cap, still keeps two blocks of at least 4 waves per CU (one loading while
+ * the other waits on its look-back), the largest such block (the fewest
+ * tiles, so the fewest look-back steps) up to launch.min_block_for_peak and
+ * RULE_MAX_BLOCK, and whose tiles still give every CU two blocks twice over
+ * for the problem's length (a short array wants small tiles to fill the GPU).
+ * H200: 64 items at 128 registers (launch bounds 256 x 2 a CU; ptxas 117-125)
+ * -> 65536 / (2 x 128) = block 256, tile 16384, 16384 tiles of 2^28 >= 4 x
+ * 132.  Measured (H200 2026-11-24, `gpuprobe bench scan --table lookup`,
+ * paired vs CUB InclusiveSum): b256/i64 1.018x (p10-p90 1.010-1.030),
+ * b128/i64 0.999x (0.988-1.011); unpaired b128/i32 0.96, b256/i32 0.95,
+ * b512/i16 0.85: the largest tile wins. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -39,12 +45,13 @@
 #define HEADLINE_N ((long long)1 << 28)
 
 /* Registers per thread the kernel for `items` may use: its launch bounds cap
- * them at 65536 / its block limit (scan.h GP_SCAN_BLOCK_LIMIT; ptxas sm_90
- * uses 32..48, 70 and 125 for 4..16, 32 and 64 items; tests/build/rule_regs.txt
+ * them at 65536 / (its block limit x the blocks per CU it asks for) (scan.h
+ * GP_SCAN_BLOCK_LIMIT, scan.hip GP_SCAN_LB_MIN; ptxas sm_90 uses 32..48,
+ * 69..72 and 115..125 for 4..16, 32 and 64 items; tests/build/rule_regs.txt
  * checks ptxas against these). */
 #define SCAN_REGS_16 64  /* items 4, 8, 16: 1024 threads */
 #define SCAN_REGS_32 128 /* items 32: 512 threads */
-#define SCAN_REGS_64 256 /* items 64: 256 threads */
+#define SCAN_REGS_64 128 /* items 64: 256 threads, 2 blocks a CU */
 static long long scan_regs(long long items)
 {
     return items <= 16 ? SCAN_REGS_16 : items <= 32 ? SCAN_REGS_32 : SCAN_REGS_64;

@@ -115,14 +115,15 @@ GP_TEST(padding_rule)
     GP_CHECK(gp_table_get_int(&t, "kernel.padding", "block", &block).code == GP_OK && block == 512);
     const gp_table_entry *e = gp_table_find(&t, "kernel.padding", "items_per_thread");
     GP_CHECK(e && strstr(e->prov, "rule gp_padding_rule little: dram 4342 GB/s x 718 cycles"));
-    /* planes_per_block: the flat kernel, from the staged kernel's paired run
-     * (no gain on 7x7, a loss on 56x56), which the provenance cites whole
-     * (it must fit the table's one-line provenance, not be cut). */
+    /* planes_per_block: the 7x7 reference row (28 B) is under a sector
+     * (32 B), so the staged kernel; 11.6 KiB/CU in flight over 196 B planes
+     * = 60.9 -> 64, what the H200 measured best (0.919 of the copy); the
+     * provenance carries the arithmetic whole (not cut). */
     long long planes = -1;
-    GP_CHECK(gp_table_get_int(&t, "kernel.padding", "planes_per_block", &planes).code == GP_OK && planes == 0);
+    GP_CHECK(gp_table_get_int(&t, "kernel.padding", "planes_per_block", &planes).code == GP_OK && planes == 64);
     e = gp_table_find(&t, "kernel.padding", "planes_per_block");
-    GP_CHECK(e && strncmp(e->prov, "rule gp_padding_rule paired: H200 2026-11-24", 44) == 0);
-    GP_CHECK(e && strstr(e->prov, "-> 0 (flat)"));
+    GP_CHECK(e && strncmp(e->prov, "rule gp_padding_rule little: row 28 B < sector 32;", 50) == 0);
+    GP_CHECK(e && strstr(e->prov, "= 60.9 -> 64") && strstr(e->prov, "bigger planes flat"));
     /* A quarter of the latency: 2.5 loads -> 4. */
     GP_CHECK(gp_table_set(&t, "dram", "latency_cycles", 657.979736 / 4, "measured cache_latency 2026-11-21").code ==
              GP_OK);
@@ -130,12 +131,42 @@ GP_TEST(padding_rule)
                  .code == GP_OK);
     GP_CHECK(gp_test_rule(gp_padding_rule, &t).code == GP_OK);
     GP_CHECK(gp_table_get_int(&t, "kernel.padding", "items_per_thread", &items).code == GP_OK && items == 4);
+    /* ... and P: 15.2 planes -> 16. */
+    GP_CHECK(gp_table_get_int(&t, "kernel.padding", "planes_per_block", &planes).code == GP_OK && planes == 16);
     /* MI25: 450 GB/s x 647 cycles @1536 MHz / 64 CUs over 1280 threads, 1.16 B
      * each: 2.0 loads -> the least compiled, 4; block 256. */
     GP_CHECK(gp_test_load_table("tables/gfx900", &t));
     GP_CHECK(gp_test_rule(gp_padding_rule, &t).code == GP_OK);
     GP_CHECK(gp_table_get_int(&t, "kernel.padding", "items_per_thread", &items).code == GP_OK && items == 4);
     GP_CHECK(gp_table_get_int(&t, "kernel.padding", "block", &block).code == GP_OK && block == 256);
+    /* ... P: 2.9 KiB/CU / 196 B = 15.1 -> 16, the row under its 64 B line. */
+    GP_CHECK(gp_table_get_int(&t, "kernel.padding", "planes_per_block", &planes).code == GP_OK && planes == 16);
+    /* Facts changed on the H200's table: */
+    GP_CHECK(gp_test_load_table("tables/sm_90", &t));
+    /* sectors of 16 B: the 28 B row spans whole sectors -> the flat kernel; */
+    GP_CHECK(gp_table_set(&t, "cache.l1", "sector_bytes", 16, "measured test 2026-11-24").code == GP_OK);
+    GP_CHECK(gp_test_rule(gp_padding_rule, &t).code == GP_OK);
+    GP_CHECK(gp_table_get_int(&t, "kernel.padding", "planes_per_block", &planes).code == GP_OK && planes == 0);
+    e = gp_table_find(&t, "kernel.padding", "planes_per_block");
+    GP_CHECK(e && strstr(e->prov, "reference row 28 B >= cache.l1.sector_bytes 16") && strstr(e->prov, "(flat)"));
+    /* twice the bandwidth: 121.8 planes -> 128 (the most compiled); four
+     * times: still 128; */
+    GP_CHECK(gp_test_load_table("tables/sm_90", &t));
+    GP_CHECK(gp_table_set(&t, "dram", "bandwidth_gbs", 2 * 4342.0, "measured test 2026-11-24").code == GP_OK);
+    GP_CHECK(gp_test_rule(gp_padding_rule, &t).code == GP_OK);
+    GP_CHECK(gp_table_get_int(&t, "kernel.padding", "planes_per_block", &planes).code == GP_OK && planes == 128);
+    GP_CHECK(gp_table_set(&t, "dram", "bandwidth_gbs", 4 * 4342.0, "measured test 2026-11-24").code == GP_OK);
+    GP_CHECK(gp_test_rule(gp_padding_rule, &t).code == GP_OK);
+    GP_CHECK(gp_table_get_int(&t, "kernel.padding", "planes_per_block", &planes).code == GP_OK && planes == 128);
+    /* 8 KiB of LDS a block holds 41 planes: 64 -> 32; 4 KiB (the least a
+     * table takes) holds 20 -> 16. */
+    GP_CHECK(gp_test_load_table("tables/sm_90", &t));
+    GP_CHECK(gp_table_set(&t, "lds", "bytes_per_block", 8192, "measured test 2026-11-24").code == GP_OK);
+    GP_CHECK(gp_test_rule(gp_padding_rule, &t).code == GP_OK);
+    GP_CHECK(gp_table_get_int(&t, "kernel.padding", "planes_per_block", &planes).code == GP_OK && planes == 32);
+    GP_CHECK(gp_table_set(&t, "lds", "bytes_per_block", 4096, "measured test 2026-11-24").code == GP_OK);
+    GP_CHECK(gp_test_rule(gp_padding_rule, &t).code == GP_OK);
+    GP_CHECK(gp_table_get_int(&t, "kernel.padding", "planes_per_block", &planes).code == GP_OK && planes == 16);
     /* Without a measured DRAM bandwidth (none) the rule takes its stand-in, 8,
      * and says so; without the key at all it says which fact it lacks. */
     for (int i = 0; i < 2; i++) {
@@ -144,6 +175,10 @@ GP_TEST(padding_rule)
         GP_CHECK(gp_table_get_int(&t, "kernel.padding", "items_per_thread", &items).code == GP_OK && items == 8);
         e = gp_table_find(&t, "kernel.padding", "items_per_thread");
         GP_CHECK(e && strstr(e->prov, "dram/clock facts none") && strstr(e->prov, "(stand-in)"));
+        /* ... and P cannot be sized: the flat kernel, said so. */
+        GP_CHECK(gp_table_get_int(&t, "kernel.padding", "planes_per_block", &planes).code == GP_OK && planes == 0);
+        e = gp_table_find(&t, "kernel.padding", "planes_per_block");
+        GP_CHECK(e && strstr(e->prov, "P unsized -> 0 (flat)"));
         t.e[gp_table_key_index("dram", "bandwidth_gbs")].present = 0;
         gp_status st = gp_test_rule(gp_padding_rule, &t);
         GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "[dram] bandwidth_gbs"));
@@ -226,33 +261,54 @@ GP_TEST(padding_staged_fit_and_usable)
     GP_CHECK(gp_padding_staged_usable(&p, &seed, a));
     GP_CHECK(!gp_padding_staged_usable(&p, &seed, a + 4));  /* input not 16-byte aligned */
     GP_CHECK(!gp_padding_staged_usable(&p, &big, a));       /* 64 x 12544 B > 48 KiB */
+    /* The host stages only planes up to the 7x7 reference the rule sized P
+     * for (196 B): 1x49 yes; 1x50 and 8x8 (256 B; 64 of them fit 48 KiB)
+     * run flat; 128 planes of 7x7 (25 KiB) still stage. */
+    const gp_padding_shape row49 = {2, 8, 1, 49, 1, 1, 1, 1}, row50 = {2, 8, 1, 50, 1, 1, 1, 1},
+                           p8x8 = {2, 64, 8, 8, 1, 1, 1, 1};
+    GP_CHECK(gp_padding_staged_usable(&p, &row49, a));
+    GP_CHECK(!gp_padding_staged_usable(&p, &row50, a));
+    GP_CHECK(!gp_padding_staged_usable(&p, &p8x8, a));
+    p.planes_per_block = 128;
+    GP_CHECK(gp_padding_staged_usable(&p, &seed, a));
     p.planes_per_block = 0;
     GP_CHECK(!gp_padding_staged_usable(&p, &seed, a));
     /* Unfitted planes are refused before any device call. */
     gp_padding_params q = {512, 8, "", 6};
     gp_status st = gp_padding_f32((const float *)a, (float *)(uintptr_t)0x80000000, &seed, &q);
     GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "not fitted"));
-    /* The optional key: absent is 0; a value is read and shown. */
+    /* The optional key: absent is 0; a value is read and shown (the shipped
+     * H200 table: the rule's 64). */
     gp_table t;
     GP_CHECK(gp_test_load_shipped("sm_90", &t));
     gp_padding_params r;
+    GP_CHECK(gp_padding_params_from_table(&t, &d, &r).code == GP_OK && r.planes_per_block == 64);
+    t.e[gp_table_key_index("kernel.padding", "planes_per_block")].present = 0;
     GP_CHECK(gp_padding_params_from_table(&t, &d, &r).code == GP_OK && r.planes_per_block == 0);
     GP_CHECK(gp_table_set(&t, "kernel.padding", "planes_per_block", 32, "rule tune_candidate").code == GP_OK);
     GP_CHECK(gp_padding_params_from_table(&t, &d, &r).code == GP_OK && r.planes_per_block == 32);
     char buf[160];
     gp_padding_params_format(&r, buf, sizeof buf);
     GP_CHECK(strstr(buf, "planes_per_block=32") != NULL);
-    /* The tune sweep offers the staged kernel: some candidate has planes. */
+    /* The tune sweep checks the rule's 64 from both sides and against the
+     * flat kernel: the base (64), 16, 32 and 128 staged, the flat table
+     * values among the flat rows, and no candidate twice. */
     const gp_kernel *k = gp_kernel_find("padding");
     static gp_table out[32];
-    int n = 0, staged = 0;
+    int n = 0, staged = 0, flat_base = 0;
     GP_CHECK(gp_test_load_shipped("sm_90", &t));
     GP_CHECK(k && k->candidates(&t, &d, out, 32, &n).code == GP_OK && n > 3);
+    gp_padding_params seen[32];
     for (int i = 0; i < n; i++) {
         GP_CHECK(gp_table_validate(&out[i], "candidate").code == GP_OK);
         GP_CHECK(gp_padding_params_from_table(&out[i], &d, &r).code == GP_OK && r.note[0] == '\0');
         staged += r.planes_per_block > 0;
+        flat_base += r.planes_per_block == 0 && r.block == 512 && r.items_per_thread == 16;
+        for (int j = 0; j < i; j++)
+            GP_CHECK(seen[j].block != r.block || seen[j].items_per_thread != r.items_per_thread ||
+                     seen[j].planes_per_block != r.planes_per_block);
+        seen[i] = r;
     }
-    GP_CHECK(staged == 3);
+    GP_CHECK(staged == 4 && flat_base == 1);
     return 0;
 }

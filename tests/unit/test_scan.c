@@ -397,29 +397,33 @@ GP_TEST(scan_rule_on_shipped_tables)
     gp_status st;
     /* H200: Little's least is 8 items (2 x 4342 GB/s x 718 cycles @1980 MHz
      * / 132 SMs = 23.9 kB over 1024 threads); the tile then takes the most
-     * items whose register cap keeps two blocks of 4 warps per SM: 64 items
-     * (cap 256 registers) -> 65536 / (2 x 256) = 128 threads. */
+     * items whose register cap keeps two blocks of 4 warps per SM, at the
+     * largest such block: 64 items (launch bounds 256 x 2: cap 128
+     * registers) -> 65536 / (2 x 128) = 256 threads, tile 16384: what the
+     * H200 measured fastest (1.018x CUB, 2026-11-24; b128/i64 0.999x). */
     GP_CHECK(rule_on("sm_90", &t, &block, &items, &st) && st.code == GP_OK);
-    GP_CHECK(block == 128 && items == 64);
+    GP_CHECK(block == 256 && items == 64);
+    GP_CHECK(strstr(prov_of(&t, "block"), "(2 blocks x 128 regs) -> block 256") &&
+             strstr(prov_of(&t, "block"), "16384 tiles of 16384"));
     GP_CHECK(strncmp(prov_of(&t, "items_per_thread"), "rule gp_scan_rule tile:", 23) == 0);
     GP_CHECK(strstr(prov_of(&t, "items_per_thread"), "4342 GB/s x 718 cycles"));
     GP_CHECK(strncmp(prov_of(&t, "block"), "rule gp_scan_rule tile:", 23) == 0);
     GP_CHECK(gp_table_validate(&t, "sm_90 after the scan rule").code == GP_OK);
-    /* gfx900: waves of 64, so 4 waves are 256 threads: 64 items would leave
-     * 128 -> 32 items (cap 128) at 256. */
+    /* gfx900: waves of 64, so 4 waves are 256 threads, which 64 items' cap
+     * of 128 VGPRs (2 waves a SIMD) holds twice -> 64 items at 256. */
     GP_CHECK(rule_on("gfx900", &t, &block, &items, &st) && st.code == GP_OK);
-    GP_CHECK(block == 256 && items == 32);
+    GP_CHECK(block == 256 && items == 64);
     /* Tables without some facts: rule.h's stand-ins, named in the
      * provenance.  generic: wave none -> 64, as gfx900; no DRAM facts ->
      * Little's least unknown (one vector), the tile as the registers say. */
     GP_CHECK(rule_on("generic", &t, &block, &items, &st) && st.code == GP_OK);
-    GP_CHECK(block == 256 && items == 32);
+    GP_CHECK(block == 256 && items == 64);
     GP_CHECK(strstr(prov_of(&t, "block"), "device.wave_size none: 64"));
     GP_CHECK(strstr(prov_of(&t, "items_per_thread"), "dram.bandwidth_gbs") &&
              strstr(prov_of(&t, "items_per_thread"), "none"));
     /* sm_80: no DRAM bandwidth; warps of 32 as on the H200. */
     GP_CHECK(rule_on("sm_80", &t, &block, &items, &st) && st.code == GP_OK);
-    GP_CHECK(block == 128 && items == 64);
+    GP_CHECK(block == 256 && items == 64);
     GP_CHECK(strstr(prov_of(&t, "items_per_thread"), "dram.bandwidth_gbs"));
     GP_CHECK(gp_table_validate(&t, "sm_80 after the scan rule").code == GP_OK);
     return 0;
@@ -460,16 +464,28 @@ GP_TEST(scan_rule_follows_its_facts)
     gp_table t;
     long long block = 0, items = 0;
     gp_status st;
-    GP_CHECK(rule_on("sm_90", &t, &block, &items, &st) && st.code == GP_OK && items == 64 && block == 128);
-    /* Waves of 64: 4 waves are 256 threads, which 64 items' register cap
-     * cannot hold twice -> 32 items at 256. */
-    GP_CHECK(gp_table_set(&t, "device", "wave_size", 64, "measured test 2026-11-23").code == GP_OK);
-    GP_CHECK(rule_run(&t, &block, &items).code == GP_OK && items == 32 && block == 256);
-    /* Half the registers (warps of 32): 64 items would fit 64 threads twice,
-     * under 4 warps -> 32 items at 128. */
-    GP_CHECK(rule_on("sm_90", &t, &block, &items, &st) && st.code == GP_OK);
+    GP_CHECK(rule_on("sm_90", &t, &block, &items, &st) && st.code == GP_OK && items == 64 && block == 256);
+    /* Half the registers (warps of 32): 64 items fit 128 threads twice, 4
+     * warps -> 64 items at 128 (the largest block that keeps two). */
     GP_CHECK(gp_table_set(&t, "registers", "per_cu", 32768, "measured test 2026-11-23").code == GP_OK);
-    GP_CHECK(rule_run(&t, &block, &items).code == GP_OK && items == 32 && block == 128);
+    GP_CHECK(rule_run(&t, &block, &items).code == GP_OK && items == 64 && block == 128);
+    /* ... and waves of 64: 4 waves are 256 threads, which 64 and 32 items'
+     * cap (128) cannot hold twice in 32768 -> 16 items (cap 64) at 256. */
+    GP_CHECK(gp_table_set(&t, "device", "wave_size", 64, "measured test 2026-11-23").code == GP_OK);
+    GP_CHECK(rule_run(&t, &block, &items).code == GP_OK && items == 16 && block == 256);
+    /* A quarter of the registers (warps of 32): 64 and 32 items fit only 64
+     * threads twice, under 4 warps -> 16 items at 128. */
+    GP_CHECK(rule_on("sm_90", &t, &block, &items, &st) && st.code == GP_OK);
+    GP_CHECK(gp_table_set(&t, "registers", "per_cu", 16384, "measured test 2026-11-23").code == GP_OK);
+    GP_CHECK(rule_run(&t, &block, &items).code == GP_OK && items == 16 && block == 128);
+    /* Twice the registers: two blocks of 512 would fit, but the 64-item
+     * kernel is compiled for 256 at most -> 256; the launch peak at 128
+     * caps it at 128. */
+    GP_CHECK(rule_on("sm_90", &t, &block, &items, &st) && st.code == GP_OK);
+    GP_CHECK(gp_table_set(&t, "registers", "per_cu", 131072, "measured test 2026-11-23").code == GP_OK);
+    GP_CHECK(rule_run(&t, &block, &items).code == GP_OK && items == 64 && block == 256);
+    GP_CHECK(gp_table_set(&t, "launch", "min_block_for_peak", 128, "measured test 2026-11-23").code == GP_OK);
+    GP_CHECK(rule_run(&t, &block, &items).code == GP_OK && items == 64 && block == 128);
     /* A short array: 2^20 elements fill 4 x 132 SMs with no tile of 8 items
      * or more (Little's least on the H200) -> the least, at the launch
      * block. */
@@ -496,7 +512,7 @@ GP_TEST(scan_rule_follows_its_facts)
              GP_OK);
     GP_CHECK(gp_table_set_none(&t, "dram", "far_latency_cycles", "measured test 2026-11-23 not detected: no chase")
                  .code == GP_OK);
-    GP_CHECK(rule_run(&t, &block, &items).code == GP_OK && items == 64 && block == 128);
+    GP_CHECK(rule_run(&t, &block, &items).code == GP_OK && items == 64 && block == 256);
     GP_CHECK(strstr(prov_of(&t, "items_per_thread"), "dram.latency_cycles none"));
     /* A bad fact (a table built in memory can hold what the parser refuses):
      * refused, named, never a division by it. */
