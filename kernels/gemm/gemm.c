@@ -9,7 +9,7 @@
 
 /* The order gemm.hip's launcher dispatches in (gemm.h: GP_GEMM_CFG*). */
 const int gp_gemm_configs[GP_GEMM_NCONFIGS][5] = {{GP_GEMM_CFG0}, {GP_GEMM_CFG1}, {GP_GEMM_CFG2}, {GP_GEMM_CFG3},
-                                                        {GP_GEMM_CFG4}};
+                                                        {GP_GEMM_CFG4}, {GP_GEMM_CFG5}};
 
 int gp_gemm_config_on(int cfg, unsigned reg_class)
 {
@@ -67,6 +67,14 @@ gp_status gp_gemm_params_from_table(const gp_table *t, const gp_device_info *dev
         GP_TRY(gp_table_get_int(t, "kernel.gemm", keys[i], &v[i]));
     p->tile_m = (int)v[0], p->tile_n = (int)v[1], p->tile_k = (int)v[2], p->block = (int)v[3];
     gp_gemm_params_fit(p, dev);
+    /* What the per-problem step needs: the device's CUs (else the table's)
+     * and each configuration's blocks per CU on the table's facts. */
+    double cus = dev && dev->compute_units > 0 ? dev->compute_units : 0;
+    if (cus <= 0 && gp_table_get_double(t, "device", "compute_units", &cus).code != GP_OK)
+        cus = 0;
+    p->cus = (int)cus;
+    for (int i = 0; i < GP_GEMM_NCONFIGS; i++)
+        p->blocks_cu[i] = (int)gp_gemm_blocks_per_cu(t, i);
     return gp_ok();
 }
 
@@ -76,6 +84,52 @@ void gp_gemm_params_format(const gp_gemm_params *p, char *buf, size_t n)
     snprintf(buf, n, "tile %dx%dx%d block=%d (thread tile %dx%d%s, 2 LDS stages, %zu B)", p->tile_m, p->tile_n,
              p->tile_k, p->block, 8, tt / 8, tt == 128 ? " warp-tiled" : "",
              gp_gemm_lds_bytes(p->tile_m, p->tile_n, p->tile_k));
+}
+
+double gp_gemm_wave_eff(long long blocks, long long slots)
+{
+    if (slots <= 0 || blocks <= 0)
+        return 1.0;
+    return (double)blocks / (double)(((blocks + slots - 1) / slots) * slots);
+}
+
+/* Q x U of configuration cfg on the problem (gemm.h, gp_gemm_plan); the
+ * grid the launcher makes: the row-major problem's ceil(m / tile_m) x
+ * ceil(n / tile_n) (column-major: m and n swap, as in gp_gemm_f32). */
+static double plan_speed(const gp_gemm_problem *q, const gp_gemm_params *p, int cfg, int ptrs16, long long *blocks,
+                         double *eff)
+{
+    const int *c = gp_gemm_configs[cfg];
+    const int rm = q->layout == GP_GEMM_ROW_MAJOR;
+    const long long m = rm ? q->m : q->n, n = rm ? q->n : q->m;
+    *blocks = ((m + c[0] - 1) / c[0]) * ((n + c[1] - 1) / c[1]);
+    *eff = gp_gemm_wave_eff(*blocks, (long long)p->cus * p->blocks_cu[cfg]);
+    if (GP_GEMM_THREAD_TILE(c[0], c[1], c[3]) != 128)
+        return *eff; /* quadrant kernel: 4-byte loads always */
+    /* The launched A (tile_m rows of the slab) and B (tile_n): ld % 4. */
+    const int a_ld = rm ? q->lda : q->ldb, b_ld = rm ? q->ldb : q->lda;
+    const double a_share = (double)c[0] / (c[0] + c[1]);
+    double bad = (!ptrs16 || a_ld % 4 ? a_share : 0) + (!ptrs16 || b_ld % 4 ? 1 - a_share : 0);
+    return *eff * (1.0 - GP_GEMM_LD4_LOSS * bad);
+}
+
+int gp_gemm_plan(const gp_gemm_problem *q, const gp_gemm_params *p, int ptrs16, char *why, size_t n)
+{
+    const int t = p->config, f = GP_GEMM_FALLBACK_TO;
+    if (why && n)
+        why[0] = 0;
+    if (t != GP_GEMM_FALLBACK_FROM || p->cus <= 0 || p->blocks_cu[t] <= 0 || p->blocks_cu[f] <= 0)
+        return t;
+    long long bt, bf;
+    double et, ef;
+    const double st = plan_speed(q, p, t, ptrs16, &bt, &et), sf = plan_speed(q, p, f, ptrs16, &bf, &ef);
+    const int fall = st < GP_GEMM_FALLBACK_D * sf;
+    const int *c = gp_gemm_configs[fall ? f : t];
+    if (why && n)
+        snprintf(why, n, "ran %dx%dx%d/%d: %lld blocks %.2f of %lld-slot waves x ld %.2f %s %.3f x %lld blocks %.2f",
+                 c[0], c[1], c[2], c[3], bt, et, (long long)p->cus * p->blocks_cu[t], st / et, fall ? "<" : ">=",
+                 GP_GEMM_FALLBACK_D, bf, sf);
+    return fall ? f : t;
 }
 
 /* Stored rows x columns of A and B (as laid out in memory, in the problem's
@@ -162,11 +216,13 @@ gp_status gp_gemm_f32(const gp_gemm_problem *q, const float *d_a, const float *d
     const char *b0 = (const char *)d_b, *b1 = b0 + gp_gemm_b_elems(q) * 4;
     if ((c0 < a1 && a0 < c1) || (c0 < b1 && b0 < c1))
         return gp_fail(GP_ERR_USAGE, "gemm: C overlaps A or B");
+    /* The per-problem step: the table's tile or its fallback. */
+    const int cfg = gp_gemm_plan(q, p, (uintptr_t)d_a % 16 == 0 && (uintptr_t)d_b % 16 == 0, NULL, 0);
     /* Row-major: A K-contiguous unless transposed, B K-contiguous when
      * transposed.  Column-major: the row-major C^T = op(B)^T op(A)^T. */
     if (q->layout == GP_GEMM_ROW_MAJOR)
-        return gp_gemm_launch_rm(p->config, !q->trans_a, q->trans_b, q->m, q->n, q->k, q->alpha, d_a, q->lda, d_b,
+        return gp_gemm_launch_rm(cfg, !q->trans_a, q->trans_b, q->m, q->n, q->k, q->alpha, d_a, q->lda, d_b,
                                  q->ldb, q->beta, d_c, q->ldc);
-    return gp_gemm_launch_rm(p->config, !q->trans_b, q->trans_a, q->n, q->m, q->k, q->alpha, d_b, q->ldb, d_a, q->lda,
+    return gp_gemm_launch_rm(cfg, !q->trans_b, q->trans_a, q->n, q->m, q->k, q->alpha, d_b, q->ldb, d_a, q->lda,
                              q->beta, d_c, q->ldc);
 }

@@ -31,7 +31,7 @@ typedef enum gp_gemm_layout { GP_GEMM_ROW_MAJOR = 0, GP_GEMM_COL_MAJOR = 1 } gp_
 
 /* The configurations {tile_m, tile_n, tile_k, block, register classes}, in
  * the launcher's order; thread tile tile_m x tile_n / block = 8 x 8 (the
- * quadrant kernel) or 8 x 16 (the warp-tiled kernel, CFG4).
+ * quadrant kernel) or 8 x 16 (the warp-tiled kernel, CFG4 and CFG5).
  * A configuration is compiled only for the targets whose register class
  * (platform/gp_target.h) is in its mask.  128x128x16 is NVIDIA's only: per
  * thread 64 accumulators, 16 fragments and a 16-deep slab (8 + 8 staged
@@ -46,14 +46,23 @@ typedef enum gp_gemm_layout { GP_GEMM_ROW_MAJOR = 0, GP_GEMM_COL_MAJOR = 1 } gp_
 #define GP_GEMM_CFG2 128, 64, 8, 128, GP_GEMM_ALL_TARGETS
 #define GP_GEMM_CFG3 64, 64, 8, 64, GP_GEMM_ALL_TARGETS
 /* The warp-tiled kernel (gemm.hip, gp_gemm_wt_kernel; thread tile 8 x 16:
- * 128 accumulators, 24 fragments, 8 + 8 staged values): 202-214 registers
- * in ptxas sm_90 (208-214 sm_80), past 128, so NVIDIA's class only.  Unmeasured: the rule does not pick
- * it (GP_GEMM_RULE_CONFIGS), tune and the bench's sweep offer it. */
+ * 128 accumulators, 24 fragments, 8 + 8 staged values): past 128 registers,
+ * so NVIDIA's class only.  CFG4 (2 blocks of 128 an SM): 202-214 registers
+ * in ptxas sm_90 (208-214 sm_80), a tune candidate.  CFG5, 128x256 with 8
+ * warps as 2 x 4 (the same per-warp code): 1 block an SM; the H200 paired
+ * run of 2026-11-24 (docs/kernels/gemm.md, "Measured") put it first at
+ * 4096^3 and 8192^3, so the rule picks it where the target compiles it and
+ * gemm.c falls back per problem (gp_gemm_plan). */
 #define GP_GEMM_CFG4 128, 128, 8, 128, GP_REGS_NV
-#define GP_GEMM_NCONFIGS 5
-/* The rule considers configurations 0 .. GP_GEMM_RULE_CONFIGS - 1 only; the
- * ones after are tune candidates without a paired GPU run yet. */
-#define GP_GEMM_RULE_CONFIGS 4
+#define GP_GEMM_CFG5 128, 256, 8, 256, GP_REGS_NV
+#define GP_GEMM_NCONFIGS 6
+/* The configurations the rule considers, in its order (most FMAs per loaded
+ * byte first: tile_m tile_n / (4 (tile_m + tile_n)) = 21.3, 16, 16, 10.7, 8;
+ * the smaller k-step first among equal tiles).  CFG4 is not among them: the
+ * H200 run measured it below CFG5 on the aligned shapes and below CFG0 on
+ * 4095 x 4097 x 1023, so it stays a tune candidate. */
+#define GP_GEMM_RULE_ORDER 5, 0, 1, 2, 3
+#define GP_GEMM_RULE_CONFIGS 5
 extern const int gp_gemm_configs[GP_GEMM_NCONFIGS][5];
 /* Whether configuration cfg is compiled for a target of register class
  * reg_class (gp_target_reg_class); reg_class 0 (unknown target) admits the
@@ -66,7 +75,8 @@ int gp_gemm_config_on(int cfg, unsigned reg_class);
  * the 128x128x8 tile, and the tiles with 8 + 8 prefetched values. */
 #define GP_GEMM_REGS 128
 #define GP_GEMM_REGS_WIDE 168
-/* ... and the warp-tiled 8 x 16 tiles: all 255 (2 blocks of 128 threads an SM). */
+/* ... and the warp-tiled 8 x 16 tiles: all 255 (2 blocks of 128 threads an
+ * SM, or 1 of 256). */
 #define GP_GEMM_REGS_WT 255
 /* Accumulators per thread of a configuration: 64 (8 x 8, the quadrant
  * kernel) or 128 (8 x 16, the warp-tiled kernel). */
@@ -76,6 +86,12 @@ typedef struct gp_gemm_params {
     int tile_m, tile_n, tile_k, block;
     int config; /* index into gp_gemm_configs */
     char note[160];
+    /* For the per-problem step (gp_gemm_plan), set by
+     * gp_gemm_params_from_table: the device's CUs and, per configuration,
+     * the blocks one CU holds (the rule's occupancy model on the table's
+     * facts).  0: unknown, the configuration runs as fitted. */
+    int cus;
+    int blocks_cu[GP_GEMM_NCONFIGS];
 } gp_gemm_params;
 
 gp_status gp_gemm_params_from_table(const gp_table *t, const gp_device_info *dev, gp_gemm_params *p);
@@ -94,6 +110,38 @@ typedef struct gp_gemm_problem {
     float alpha, beta;
     int lda, ldb, ldc;
 } gp_gemm_problem;
+
+/* The per-problem step: the configuration a problem launches.  The table's
+ * tile, unless it has a measured fallback (CFG5 -> CFG0) whose throughput
+ * on this problem wins: tile T is kept while
+ *   Q(T) x U(T) >= D x Q(F) x U(F),
+ * Q = wave quantization efficiency = blocks / (ceil(blocks / slots) x
+ * slots), slots = cus x blocks_cu; U = 16-byte load factor of the
+ * warp-tiled kernel, 1 - GP_GEMM_LD4_LOSS x the share of its slab loads
+ * whose operand is not 16-byte aligned (the quadrant kernel loads 4 bytes
+ * always: U = 1); D = GP_GEMM_FALLBACK_D, the fallback's measured speed
+ * relative to T's on an aligned problem.  ptrs16: A and B are 16-byte
+ * aligned.  why (may be NULL): which tile and why, for the provenance and
+ * the bench's parameters column.  Models and measurements:
+ * docs/kernels/gemm.md, "Per-problem fallback". */
+#define GP_GEMM_FALLBACK_FROM 5
+#define GP_GEMM_FALLBACK_TO 0
+/* H200, 2026-11-24, tools/device_gemm_exp.sh OUT 30, paired vs cuBLAS at
+ * 4096^3: 128x128x8/256 0.7653, 128x256x8/256 0.9377 -> 0.816. */
+#define GP_GEMM_FALLBACK_D (0.7653 / 0.9377)
+/* Same run: the warp-tiled 128x128x8/128 against the quadrant 128x128x8/256
+ * (same tile, same 2 blocks an SM, same waves on both shapes) is 0.8822 /
+ * 0.7653 = 1.153x at 4096^3 (16-byte loads) but 0.7949 / 0.8112 = 0.980x at
+ * 4095 x 4097 x 1023 (lda 1023, ldb 4097: every load 4 bytes): 0.850 of its
+ * speed lost with both operands unaligned -> 0.15. */
+#define GP_GEMM_LD4_LOSS (1.0 - (0.7949 / 0.8112) / (0.8822 / 0.7653))
+int gp_gemm_plan(const gp_gemm_problem *q, const gp_gemm_params *p, int ptrs16, char *why, size_t n);
+/* Wave quantization efficiency of a grid of `blocks` on `slots` resident
+ * blocks (1 when slots <= 0). */
+double gp_gemm_wave_eff(long long blocks, long long slots);
+/* Blocks of configuration cfg one CU holds by the rule's occupancy model on
+ * the table's facts (gemm_rule.c). */
+long long gp_gemm_blocks_per_cu(const gp_table *t, int cfg);
 
 /* Check a problem: GP_ERR_USAGE naming the field for m, n, k < 1, a leading
  * dimension below the stored rows (column-major) or columns (row-major), or

@@ -213,7 +213,9 @@ __global__ void GEMM_BOUNDS(THREADS, (BM + BN) * BK / THREADS > 8 ? GP_GEMM_REGS
  * (tile_m tile_n / block = 128; NVIDIA only, gemm.h).  After S. Boehm, "How
  * to Optimize a CUDA Matmul Kernel for cuBLAS-like Performance" (2022),
  * kernel 10 ("warptiling"), with this file's register prefetch, two LDS
- * stages and one barrier a slab.  Each group of 32 threads (a warp) owns a
+ * stages and one barrier a slab.  The block's warps tile the block tile
+ * (BM / 64) x (BN / 64): 2 x 2 for 128x128/128, 2 x 4 for 128x256/256, the
+ * same per-warp code.  Each group of 32 threads (a warp) owns a
  * 64 x 64 tile of C; its lanes are an 8 x 4 grid of 4 x 4 sub-tiles repeated
  * 2 x 4 times, so a k-step reads 2 + 4 float4 per thread for 128 FMAs (21
  * FMAs a read; the quadrant kernel: 4 for 64, 16), and each read is 8 (A) or
@@ -477,6 +479,7 @@ extern "C" gp_status gp_gemm_launch_rm(int config, int a_kc, int b_kc, int m, in
     case 2: return launch_cfg<GP_GEMM_CFG2>(a_kc, b_kc, g);
     case 3: return launch_cfg<GP_GEMM_CFG3>(a_kc, b_kc, g);
     case 4: return launch_cfg<GP_GEMM_CFG4>(a_kc, b_kc, g);
+    case 5: return launch_cfg<GP_GEMM_CFG5>(a_kc, b_kc, g);
     default: return gp_fail(GP_ERR_USAGE, "gemm: configuration %d not compiled", config);
     }
 }

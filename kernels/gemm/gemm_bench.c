@@ -126,11 +126,13 @@ static gp_status verify(const gp_table *t, const gp_kernel_opts *o)
         c.tile_m = gp_gemm_configs[cfg][0], c.tile_n = gp_gemm_configs[cfg][1];
         c.tile_k = gp_gemm_configs[cfg][2], c.block = gp_gemm_configs[cfg][3];
         gp_gemm_params_fit(&c, &o->dev);
-        for (int combo = 0; combo < 8; combo++) {
+        for (int combo = 0; combo < 16; combo++) {
             gp_gemm_problem q;
             memset(&q, 0, sizeof q);
-            q.m = 131, q.n = 197, q.k = 45;
-            q.layout = (gp_gemm_layout)(combo >> 2), q.trans_a = (combo >> 1) & 1, q.trans_b = combo & 1;
+            /* Partial tiles both ways: one column tile of 128x256 (197),
+             * then two (263), with k past a slab's edge. */
+            q.m = combo < 8 ? 131 : 257, q.n = combo < 8 ? 197 : 263, q.k = combo < 8 ? 45 : 19;
+            q.layout = (gp_gemm_layout)((combo >> 2) & 1), q.trans_a = (combo >> 1) & 1, q.trans_b = combo & 1;
             q.alpha = 1, q.beta = combo % 2 ? 1.0f : 0.0f;
             set_lds(&q, combo % 3);
             GP_TRY(verify_one(&q, &c, &rng, NULL));
@@ -238,13 +240,23 @@ static gp_status bench(const gp_table *t, const char *label, int with_baselines,
     }
     char src[128], params[160], note[GP_BENCH_TEXT];
     double peak = fp32_peak_tflops(t, &o->dev, src, sizeof src);
-    gp_gemm_params_format(&p, params, sizeof params);
     for (int s = 0; s < nshapes && st.code == GP_OK; s++) {
         gp_gemm_problem *q = &x.q;
         memset(q, 0, sizeof *q);
         q->layout = GP_GEMM_ROW_MAJOR, q->m = shapes[s][0], q->n = shapes[s][1], q->k = shapes[s][2];
         q->alpha = 1, q->beta = 0, q->lda = q->k, q->ldb = q->n, q->ldc = q->n;
         x.p = &p;
+        /* The tile this problem runs (gp_gemm_plan: the table's, or its
+         * fallback) and why, in the parameters column. */
+        char why[128];
+        gp_gemm_params ran = p;
+        ran.config = gp_gemm_plan(q, &p, 1, why, sizeof why);
+        ran.tile_m = gp_gemm_configs[ran.config][0], ran.tile_n = gp_gemm_configs[ran.config][1];
+        ran.tile_k = gp_gemm_configs[ran.config][2], ran.block = gp_gemm_configs[ran.config][3];
+        if (why[0])
+            snprintf(params, sizeof params, "%s", why);
+        else
+            gp_gemm_params_format(&ran, params, sizeof params);
         double flop = 2.0 * q->m * q->n * q->k;
         double floor_ms = peak > 0 ? flop / (peak * 1e12) * 1e3 : 0;
         snprintf(note, sizeof note, "fp32 %.1f GFLOP at %.1f TFLOP/s (%.90s)", flop / 1e9, peak, src);

@@ -1,29 +1,37 @@
 /* gp_gemm_rule: the tile from the register file, the LDS and the FMA rate.
  *
- * Each configuration compiled for the table's device.arch (gemm.h: its
- * register class, platform/gp_target.h; largest block tile first: the most
- * FMAs per byte loaded) needs per thread its accumulators (the thread tile
- * tile_m tile_n / block: 64 or 128), its fragment registers (an A column of
- * 8 and a B row of thread tile / 8: 16 or 24), its share of the next slab
+ * The configurations the rule considers (gemm.h, GP_GEMM_RULE_ORDER: most
+ * FMAs per byte loaded first, tile_m tile_n / (4 (tile_m + tile_n)):
+ * 128x256 21.3, 128x128 16, 128x64 10.7, 64x64 8), each only where the
+ * table's device.arch compiles it (its register class,
+ * platform/gp_target.h), need per thread their accumulators (the thread
+ * tile tile_m tile_n / block: 64 or 128), fragment registers (an A column of
+ * 8 and a B row of thread tile / 8: 16 or 24), a share of the next slab
  * (tile x tile_k / block for A and B) and about 24 for addresses and
- * indices.  Only the measured configurations (0 .. GP_GEMM_RULE_CONFIGS - 1)
- * compete: the warp-tiled 128x128x8/128 (thread tile 8 x 16, gemm.hip) has
- * no paired GPU run yet, so it stays a tune candidate and the provenance
- * says so where the target compiles it ("unmeasured").  The first
- * configuration whose
+ * indices.  The first configuration whose
  *   - registers fit registers.per_thread_max,
  *   - two stages fit the LDS a block may use,
- *   - two blocks fit a CU (the occupancy model of kernels/rule.h: one
- *     block's barrier overlaps the other's FMAs; 64 independent
- *     accumulators per thread hide the FMA latency without more waves),
+ *   - enough blocks fit a CU (the occupancy model of kernels/rule.h): two
+ *     for the 8 x 8 thread tile (one block's barrier overlaps the other's
+ *     FMAs; its 64 accumulators and 4 reads a k-step do not hide it alone),
+ *     one for the warp-tiled 8 x 16 (128 independent FMAs per 6 LDS reads a
+ *     k-step; 128x256x8/256 holds 188 estimated, 202-206 ptxas sm_90
+ *     registers x 256 threads = 52 Ki of 64 Ki: one block an SM, measured
+ *     on the H200 2026-11-24 at 0.938 of cuBLAS against 0.882 for the same
+ *     warp code at two blocks of 128x128x8/128; docs/kernels/gemm.md,
+ *     "Measured"),
  *   - the block is whole waves (device.wave_size),
- *   - and whose k-step keeps the CU's FMA pipes busy for at least 16 LDS
- *     latencies per barrier: tile_m tile_n tile_k x 2 blocks /
+ *   - and whose slab keeps the CU's FMA pipes busy for at least 16 LDS
+ *     latencies per barrier: tile_m tile_n tile_k x min(blocks/CU, 2) /
  *     compute.fp32_fma_per_cycle_per_cu >= 16 x lds.latency_cycles,
  * wins; among equal tiles the smaller k-step (less LDS) comes first.
  * When none passes every test, the first that fits the LDS of a block (the
  * rest cost speed, not correctness: registers beyond per_thread_max spill)
  * with the failed tests named; when none fits the LDS, GP_ERR_UNSUPPORTED.
+ * The table's tile is the large-problem choice; gp_gemm_plan (gemm.c) takes
+ * a measured fallback per problem where wave quantization and 4-byte loads
+ * cost the table's tile more than the fallback's speed deficit, and the
+ * provenance says so.
  * Stand-ins for facts that are none: those of gp_rule_read_facts, FMA rate 64
  * per cycle (the fewest lanes of a supported CU), LDS latency 64 cycles. The
  * models: docs/kernels/gemm.md. */
@@ -46,16 +54,44 @@ static long long config_regs(const int *c)
     return tt + 8 + tt / 8 + (long long)(c[0] + c[1]) * c[2] / c[3] + 24;
 }
 
-/* "; 128x128x8/128 unmeasured, a tune candidate" for each configuration the
- * rule skips that the target compiles (none for an unknown target). */
-static void unmeasured_note(unsigned cls, char *buf, size_t n)
+static const int rule_order[GP_GEMM_RULE_CONFIGS] = {GP_GEMM_RULE_ORDER};
+
+/* Blocks a CU holds of configuration c (the occupancy model, kernels/rule.h). */
+static long long config_blocks(const gp_rule_cu *cu, const int *c)
+{
+    return gp_rule_blocks_per_cu(cu, c[3], config_regs(c), (long long)gp_gemm_lds_bytes(c[0], c[1], c[2]));
+}
+
+long long gp_gemm_blocks_per_cu(const gp_table *t, int cfg)
+{
+    gp_rule_cu cu;
+    if (!t || cfg < 0 || cfg >= GP_GEMM_NCONFIGS || gp_rule_cu_facts(t, RULE, &cu).code != GP_OK)
+        return 0;
+    return config_blocks(&cu, gp_gemm_configs[cfg]);
+}
+
+/* The per-problem fallback where the chosen tile has one ("; per problem
+ * 128x128x8/256 where waves x loads < 0.816 of its"), else "; 128x128x8/128
+ * a tune candidate" for each configuration outside the rule's order that
+ * the target compiles (none for an unknown target); the provenance holds
+ * GP_TABLE_PROV_LEN characters, room for one of the two. */
+static void later_note(unsigned cls, int chosen, char *buf, size_t n)
 {
     buf[0] = 0;
-    for (int i = GP_GEMM_RULE_CONFIGS; i < GP_GEMM_NCONFIGS && cls; i++) {
+    if (chosen == GP_GEMM_FALLBACK_FROM) {
+        const int *c = gp_gemm_configs[GP_GEMM_FALLBACK_TO];
+        snprintf(buf, n, "; per problem %dx%dx%d/%d where waves x loads < %.3f of its", c[0], c[1], c[2], c[3],
+                 GP_GEMM_FALLBACK_D);
+        return;
+    }
+    for (int i = 0; i < GP_GEMM_NCONFIGS && cls; i++) {
+        int in_rule = 0;
+        for (int j = 0; j < GP_GEMM_RULE_CONFIGS; j++)
+            in_rule |= rule_order[j] == i;
         const int *c = gp_gemm_configs[i];
         size_t used = strlen(buf);
-        if (gp_gemm_config_on(i, cls))
-            snprintf(buf + used, n - used, "; %dx%dx%d/%d unmeasured, a tune candidate", c[0], c[1], c[2], c[3]);
+        if (!in_rule && gp_gemm_config_on(i, cls))
+            snprintf(buf + used, n - used, "; %dx%dx%d/%d a tune candidate", c[0], c[1], c[2], c[3]);
     }
 }
 
@@ -76,21 +112,22 @@ gp_status gp_gemm_rule(const gp_rule_in *in, gp_table *out)
 
     int pick = -1, fallback = -1;
     char failed[96] = "";
-    for (int i = 0; i < GP_GEMM_RULE_CONFIGS && pick < 0; i++) {
-        const int *c = gp_gemm_configs[i];
+    for (int o = 0; o < GP_GEMM_RULE_CONFIGS && pick < 0; o++) {
+        const int i = rule_order[o], *c = gp_gemm_configs[i];
         long long regs = config_regs(c), lds = (long long)gp_gemm_lds_bytes(c[0], c[1], c[2]);
         if (!gp_gemm_config_on(i, cls) || lds > cu->lds_per_block)
             continue;
         if (fallback < 0)
             fallback = i;
-        double slab = (double)c[0] * c[1] * c[2] * 2 / fma;
-        int fits_regs = regs <= rpt, two = gp_rule_blocks_per_cu(cu, c[3], regs, lds) >= 2;
+        const long long bpc = gp_rule_blocks_per_cu(cu, c[3], regs, lds);
+        double slab = (double)c[0] * c[1] * c[2] * (bpc < 2 ? bpc : 2) / fma;
+        int fits_regs = regs <= rpt, two = bpc >= (GP_GEMM_THREAD_TILE(c[0], c[1], c[3]) == 128 ? 1 : 2);
         int waves = c[3] % cu->wave == 0, deep = slab >= 16 * lat;
         if (fits_regs && two && waves && deep)
             pick = i;
         else if (i == fallback)
             snprintf(failed, sizeof failed, "%s%s%s%s", fits_regs ? "" : " exceeds per_thread_max",
-                     two ? "" : " <2 blocks/CU", waves ? "" : " not whole waves", deep ? "" : " slab < 16 lds latencies");
+                     two ? "" : " too few blocks/CU", waves ? "" : " not whole waves", deep ? "" : " slab < 16 lds latencies");
     }
     if (pick < 0 && fallback < 0)
         return gp_fail(GP_ERR_UNSUPPORTED,
@@ -99,15 +136,14 @@ gp_status gp_gemm_rule(const gp_rule_in *in, gp_table *out)
     int chosen = pick >= 0 ? pick : fallback;
     const int *c = gp_gemm_configs[chosen];
     long long regs = config_regs(c);
-    char why[288], later[96];
-    unmeasured_note(cls, later, sizeof later);
+    char why[384], later[160];
+    later_note(cls, chosen, later, sizeof later);
     snprintf(why, sizeof why,
-             "%lld regs vs per_thread_max %.0f%s, %lld blocks/CU, slab %.0f cycles at %.0f FMA/cycle%s vs 16 x lds "
+             "%lld regs vs max %.0f%s, %lld blocks/CU, slab %.0f cycles at %.0f FMA/cycle%s vs 16 x lds "
              "latency %.0f%s%s%s%s%s",
              regs, rpt, have_rpt ? "" : " (none: 128)",
-             gp_rule_blocks_per_cu(cu, c[3], regs, (long long)gp_gemm_lds_bytes(c[0], c[1], c[2])),
-             (double)c[0] * c[1] * c[2] * 2 / fma, fma, f.fma.have ? "" : " (none: 64)", lat,
-             have_lat ? "" : " (none: 64)", pick >= 0 ? "" : "; no tile passes all, first in LDS:", failed, later,
+             config_blocks(cu, c), (double)c[0] * c[1] * c[2] * (config_blocks(cu, c) < 2 ? config_blocks(cu, c) : 2) / fma, fma, f.fma.have ? "" : " (none: 64)", lat,
+             have_lat ? "" : " (none: 64)", pick >= 0 ? "" : "; no tile passes all, first in LDS:", pick >= 0 ? "" : failed, later,
              cu->fallback[0] ? "; " : "");
     static const char *const keys[4] = {"tile_m", "tile_n", "tile_k", "block"};
     for (int i = 0; i < 4; i++)

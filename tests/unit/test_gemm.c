@@ -1,6 +1,7 @@
 /* gemm on the CPU: the reference on hand cases in both layouts, problem and
  * argument checks before any device call, configuration fitting, parameters
  * from every shipped table, and the rule. */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -96,11 +97,13 @@ GP_TEST(gemm_rule)
      gp_table_get_int(&t, "kernel.gemm", "tile_n", &tn).code == GP_OK &&                                       \
      gp_table_get_int(&t, "kernel.gemm", "tile_k", &tk).code == GP_OK &&                                       \
      gp_table_get_int(&t, "kernel.gemm", "block", &blk).code == GP_OK)
-    static const char *const with_facts[] = {"tables/sm_90", "tables/gfx900"};
-    for (int i = 0; i < 2; i++) {
+    /* NVIDIA: the warp-tiled 128x256x8/256 (most FMAs per loaded byte, one
+     * block an SM); AMD lacks it: the quadrant 128x128x8/256. */
+    static const char *const with_facts[] = {"tables/sm_90", "tables/sm_80", "tables/gfx900"};
+    for (int i = 0; i < 3; i++) {
         GP_CHECK(gp_test_load_table(with_facts[i], &t));
         GP_CHECK(gp_test_rule(gp_gemm_rule, &t).code == GP_OK);
-        GP_CHECK(GET() && tm == 128 && tn == 128 && tk == 8 && blk == 256);
+        GP_CHECK(GET() && tm == 128 && tn == (i < 2 ? 256 : 128) && tk == 8 && blk == 256);
         GP_CHECK(gp_table_validate(&t, "rule output").code == GP_OK);
     }
     /* LDS per CU too small for two 128x128 blocks: the 64x64 tile. */
@@ -114,11 +117,12 @@ GP_TEST(gemm_rule)
     GP_CHECK(gp_test_rule(gp_gemm_rule, &t).code == GP_OK);
     GP_CHECK(GET() && tm == 128 && tk == 16);
     /* Too few registers per thread for any compiled tile: the first tile the
-     * LDS holds (it spills, it does not fail), and the provenance says so. */
+     * LDS holds in the rule's order (it spills, it does not fail), and the
+     * provenance says so. */
     GP_CHECK(gp_table_set(&t, "registers", "per_thread_max", 96, "measured register_limits 2026-11-21").code ==
              GP_OK);
     gp_status st = gp_test_rule(gp_gemm_rule, &t);
-    GP_CHECK(st.code == GP_OK && GET() && tm == 128 && tn == 128 && tk == 8 && blk == 256);
+    GP_CHECK(st.code == GP_OK && GET() && tm == 128 && tn == 256 && tk == 8 && blk == 256);
     const gp_table_entry *e = gp_table_find(&t, "kernel.gemm", "tile_m");
     GP_CHECK(e && strstr(e->prov, "no tile passes all") && strstr(e->prov, "exceeds per_thread_max"));
     /* LDS per block below the smallest compiled tile: refused, naming the fact. */
@@ -186,9 +190,9 @@ GP_TEST(gemm_tiles_per_target)
         snprintf(d.arch, sizeof d.arch, "%s", v ? "sm_90" : "gfx1100");
         GP_CHECK(gp_test_load_table("tables/generic", &t));
         GP_CHECK(gp_test_rule(gp_gemm_rule, &t).code == GP_OK);
-        /* sm_90: the table's tile and the 5 NVIDIA configurations (the
-         * warp-tiled one among them); gfx1100: the 3 of every class. */
-        GP_CHECK(k->candidates(&t, &d, cand, 8, &n).code == GP_OK && n == (v ? 6 : 4));
+        /* sm_90: the table's tile and the 6 NVIDIA configurations (the
+         * warp-tiled two among them); gfx1100: the 3 of every class. */
+        GP_CHECK(k->candidates(&t, &d, cand, 8, &n).code == GP_OK && n == (v ? 7 : 4));
         for (int c = 1; c < n; c++)
             if (gp_table_get_int(&cand[c], "kernel.gemm", "tile_k", &tk).code == GP_OK && tk == 16)
                 k16++;
@@ -197,10 +201,10 @@ GP_TEST(gemm_tiles_per_target)
     return 0;
 }
 
-/* The warp-tiled 128x128x8/128 (thread tile 8 x 16, NVIDIA only) is compiled
- * and offered to tune, but the rule keeps the measured tiles until a paired
- * run proves it, and says so. */
-GP_TEST(gemm_warp_tiled_unmeasured)
+/* The warp-tiled tiles (thread tile 8 x 16, NVIDIA only): 128x128x8/128 a
+ * tune candidate, 128x256x8/256 the rule's NVIDIA tile at one block an SM,
+ * where the quadrant tiles still need two. */
+GP_TEST(gemm_warp_tiled_rule)
 {
     gp_device_info d;
     memset(&d, 0, sizeof d);
@@ -208,56 +212,142 @@ GP_TEST(gemm_warp_tiled_unmeasured)
     gp_gemm_params p;
     char b[160];
     snprintf(d.arch, sizeof d.arch, "sm_90");
-    memset(&p, 0, sizeof p);
-    p.tile_m = 128, p.tile_n = 128, p.tile_k = 8, p.block = 128;
-    gp_gemm_params_fit(&p, &d);
-    GP_CHECK(p.config == 4 && !p.note[0] && p.block == 128);
-    gp_gemm_params_format(&p, b, sizeof b);
-    GP_CHECK(strstr(b, "thread tile 8x16 warp-tiled"));
+    static const int wt[2][4] = {{128, 128, 8, 128}, {128, 256, 8, 256}};
+    for (int i = 0; i < 2; i++) {
+        memset(&p, 0, sizeof p);
+        p.tile_m = wt[i][0], p.tile_n = wt[i][1], p.tile_k = wt[i][2], p.block = wt[i][3];
+        gp_gemm_params_fit(&p, &d);
+        GP_CHECK(p.config == 4 + i && !p.note[0] && p.tile_n == wt[i][1] && p.block == wt[i][3]);
+        gp_gemm_params_format(&p, b, sizeof b);
+        GP_CHECK(strstr(b, "thread tile 8x16 warp-tiled"));
+    }
+    GP_CHECK(gp_gemm_lds_bytes(128, 256, 8) == 2 * 8 * (384 + 8) * 4);
     /* The tree's tile still reads as the 8 x 8 quadrant kernel. */
     p.tile_m = 128, p.tile_n = 128, p.tile_k = 8, p.block = 256;
     gp_gemm_params_fit(&p, &d);
     gp_gemm_params_format(&p, b, sizeof b);
     GP_CHECK(p.config == 0 && strstr(b, "thread tile 8x8,"));
-    /* AMD does not compile it: the nearest compiled, named. */
+    /* AMD does not compile them: the nearest compiled, named. */
     snprintf(d.arch, sizeof d.arch, "gfx90a");
-    memset(&p, 0, sizeof p);
-    p.tile_m = 128, p.tile_n = 128, p.tile_k = 8, p.block = 128;
-    gp_gemm_params_fit(&p, &d);
-    GP_CHECK(p.config >= 0 && p.config != 4 && strstr(p.note, "not compiled for gfx90a"));
+    for (int i = 0; i < 2; i++) {
+        memset(&p, 0, sizeof p);
+        p.tile_m = wt[i][0], p.tile_n = wt[i][1], p.tile_k = wt[i][2], p.block = wt[i][3];
+        gp_gemm_params_fit(&p, &d);
+        GP_CHECK(p.config >= 0 && p.config < 4 && strstr(p.note, "not compiled for gfx90a"));
+    }
 
-    /* The rule on the NVIDIA tables: the measured 128x128x8/256, with the
-     * unmeasured tile named. */
+    /* The rule on the NVIDIA tables: 128x256x8/256 at 1 block/CU, naming
+     * its per-problem fallback. */
     gp_table t;
     long long tm, tn, tk, blk;
     static const char *const nv[] = {"tables/sm_90", "tables/sm_80"};
     for (int i = 0; i < 2; i++) {
         GP_CHECK(gp_test_load_table(nv[i], &t));
         GP_CHECK(gp_test_rule(gp_gemm_rule, &t).code == GP_OK);
-        GP_CHECK(gp_table_get_int(&t, "kernel.gemm", "block", &blk).code == GP_OK && blk == 256);
+        GP_CHECK(gp_table_get_int(&t, "kernel.gemm", "tile_n", &tn).code == GP_OK && tn == 256);
         const gp_table_entry *e = gp_table_find(&t, "kernel.gemm", "block");
-        GP_CHECK(e && strstr(e->prov, "128x128x8/128 unmeasured, a tune candidate"));
+        GP_CHECK(e && strstr(e->prov, " 1 blocks/CU") && strstr(e->prov, "per problem 128x128x8/256 where"));
+        GP_CHECK(gp_gemm_blocks_per_cu(&t, 5) == 1 && gp_gemm_blocks_per_cu(&t, 0) == 2);
     }
-    /* A CU where only the warp-tiled tile passes every test: 50000
-     * registers hold one 128x128x8/256 block (256 x 112) but two of 128 x
-     * 192; an LDS latency of 100 cycles wants a slab of 1600 cycles at 125
-     * FMA/cycle, which 128x64x8 (1049) and 64x64x8 (524) miss and 128x128x8
-     * (2097) makes.  The rule still takes a measured tile (the first in LDS,
-     * naming what it fails), never the unmeasured one. */
+    /* 40000 registers a CU: no 128x256 block (188 x 256), one 128x128x8/256
+     * (112 x 256) or 128x128x16/256 (120 x 256), which need two; two of
+     * 128x64x8/128 (116 x 128): the rule takes 128x64. */
     GP_CHECK(gp_test_load_table("tables/sm_90", &t));
-    GP_CHECK(gp_table_set(&t, "registers", "per_cu", 50000, "measured register_limits 2026-11-21").code == GP_OK);
-    GP_CHECK(gp_table_set(&t, "lds", "latency_cycles", 100, "measured lds 2026-11-21").code == GP_OK);
+    GP_CHECK(gp_table_set(&t, "registers", "per_cu", 40000, "measured register_limits 2026-11-21").code == GP_OK);
     GP_CHECK(gp_test_rule(gp_gemm_rule, &t).code == GP_OK);
     GP_CHECK(gp_table_get_int(&t, "kernel.gemm", "tile_m", &tm).code == GP_OK &&
              gp_table_get_int(&t, "kernel.gemm", "tile_n", &tn).code == GP_OK &&
              gp_table_get_int(&t, "kernel.gemm", "tile_k", &tk).code == GP_OK &&
              gp_table_get_int(&t, "kernel.gemm", "block", &blk).code == GP_OK);
-    GP_CHECK(tm == 128 && tn == 128 && tk == 8 && blk == 256);
-    GP_CHECK(strstr(gp_table_find(&t, "kernel.gemm", "tile_m")->prov, "no tile passes all"));
+    GP_CHECK(tm == 128 && tn == 64 && tk == 8 && blk == 128);
+    GP_CHECK(!strstr(gp_table_find(&t, "kernel.gemm", "tile_m")->prov, "no tile passes all"));
+    /* 50000: one 128x256 block fits, enough for the warp-tiled tile. */
+    GP_CHECK(gp_table_set(&t, "registers", "per_cu", 50000, "measured register_limits 2026-11-21").code == GP_OK);
+    GP_CHECK(gp_test_rule(gp_gemm_rule, &t).code == GP_OK);
+    GP_CHECK(gp_table_get_int(&t, "kernel.gemm", "tile_n", &tn).code == GP_OK && tn == 256);
     /* AMD: not compiled there, not named. */
     GP_CHECK(gp_test_load_table("tables/gfx900", &t));
     GP_CHECK(gp_test_rule(gp_gemm_rule, &t).code == GP_OK);
     const gp_table_entry *e = gp_table_find(&t, "kernel.gemm", "block");
-    GP_CHECK(e && !strstr(e->prov, "unmeasured"));
+    GP_CHECK(e && !strstr(e->prov, "tune candidate") && !strstr(e->prov, "per problem"));
+    return 0;
+}
+
+/* Wave quantization by hand. */
+GP_TEST(gemm_wave_eff)
+{
+    GP_CHECK(gp_gemm_wave_eff(264, 264) == 1.0);
+    GP_CHECK(fabs(gp_gemm_wave_eff(544, 132) - 544.0 / 660) < 1e-12); /* 4.12 -> 5 waves */
+    GP_CHECK(fabs(gp_gemm_wave_eff(2048, 132) - 2048.0 / 2112) < 1e-12);
+    GP_CHECK(gp_gemm_wave_eff(7, 0) == 1.0 && gp_gemm_wave_eff(1, 132) == 1.0 / 132);
+    return 0;
+}
+
+/* The per-problem step on the H200 (132 SMs, the sm_90 table) against the
+ * four measured shapes of 2026-11-24 (docs/kernels/gemm.md): 4096^3, 8192^3
+ * and 8192 x 8192 x 256 keep 128x256 (same waves as 128x128); 4095 x 4097 x
+ * 1023 (544 blocks in 5 waves: 0.824, and 4-byte loads: x 0.85) falls back
+ * to 128x128x8/256 (1056 blocks in 4 waves of 264: 1.0), as measured
+ * (0.697 against 0.811 of cuBLAS). */
+GP_TEST(gemm_plan_fallback)
+{
+    gp_table t;
+    gp_device_info d;
+    memset(&d, 0, sizeof d);
+    snprintf(d.arch, sizeof d.arch, "sm_90");
+    d.lds_per_block = 49152, d.compute_units = 132;
+    GP_CHECK(gp_test_load_table("tables/sm_90", &t));
+    gp_gemm_params p;
+    GP_CHECK(gp_gemm_params_from_table(&t, &d, &p).code == GP_OK);
+    GP_CHECK(p.config == 5 && p.cus == 132 && p.blocks_cu[5] == 1 && p.blocks_cu[0] == 2);
+    GP_CHECK(fabs(GP_GEMM_FALLBACK_D - 0.816) < 0.001 && fabs(GP_GEMM_LD4_LOSS - 0.150) < 0.001);
+    /* want[layout]: column-major runs the row-major C^T, whose grid for the
+     * odd shape is 33 x 16 = 528 blocks, 4 whole waves of 132 (0.85 with
+     * 4-byte loads >= 0.816): it keeps 128x256. */
+    static const struct {
+        int m, n, k, want[2];
+    } shapes[] = {{4096, 4096, 4096, {5, 5}},
+                  {8192, 8192, 8192, {5, 5}},
+                  {4095, 4097, 1023, {0, 5}},
+                  {8192, 8192, 256, {5, 5}}};
+    char why[160];
+    for (int i = 0; i < 4; i++)
+        for (int layout = 0; layout < 2; layout++) {
+            gp_gemm_problem q = {(gp_gemm_layout)layout, 0, 0, shapes[i].m, shapes[i].n, shapes[i].k, 1.0f, 0.0f,
+                                 0, 0, 0};
+            q.lda = layout ? q.m : q.k, q.ldb = layout ? q.k : q.n, q.ldc = layout ? q.m : q.n;
+            GP_CHECK(gp_gemm_plan(&q, &p, 1, why, sizeof why) == shapes[i].want[layout]);
+            GP_CHECK(strstr(why, shapes[i].want[layout] ? "ran 128x256x8/256" : "ran 128x128x8/256"));
+        }
+    gp_gemm_problem odd = {GP_GEMM_ROW_MAJOR, 0, 0, 4095, 4097, 1023, 1.0f, 0.0f, 1023, 4097, 4097};
+    GP_CHECK(gp_gemm_plan(&odd, &p, 1, why, sizeof why) == 0);
+    GP_CHECK(strstr(why, "544 blocks 0.82 of 132-slot waves x ld 0.85 < 0.816 x 1056 blocks 1.00"));
+    /* The same grid with 16-byte loadable rows: waves alone (0.824 against
+     * 0.816) keep 128x256; misaligned pointers lose it again. */
+    odd.lda = 1024, odd.ldb = 4100, odd.ldc = 4100;
+    GP_CHECK(gp_gemm_plan(&odd, &p, 1, why, sizeof why) == 5);
+    GP_CHECK(gp_gemm_plan(&odd, &p, 0, why, sizeof why) == 0);
+    /* Only B misaligned (2/3 of the slab loads): 0.824 x 0.90 = 0.742 < 0.816. */
+    odd.ldb = 4097;
+    GP_CHECK(gp_gemm_plan(&odd, &p, 1, NULL, 0) == 0);
+    /* Only A (1/3): 0.824 x 0.95 = 0.783 < 0.816. */
+    odd.lda = 1023, odd.ldb = 4100;
+    GP_CHECK(gp_gemm_plan(&odd, &p, 1, NULL, 0) == 0);
+    /* A tiny problem: 1 block of 132 slots against 1 of 264: keep. */
+    gp_gemm_problem tiny = {GP_GEMM_ROW_MAJOR, 0, 0, 3, 5, 7, 1.0f, 0.0f, 7, 5, 5};
+    GP_CHECK(gp_gemm_plan(&tiny, &p, 1, why, sizeof why) == 5);
+    /* Without the CU count, or another table tile: as fitted, no note. */
+    gp_gemm_params q0 = p;
+    q0.cus = 0;
+    GP_CHECK(gp_gemm_plan(&odd, &q0, 1, why, sizeof why) == 5 && !why[0]);
+    q0 = p, q0.config = 4;
+    GP_CHECK(gp_gemm_plan(&odd, &q0, 1, why, sizeof why) == 4 && !why[0]);
+    /* AMD (gfx900 table): 128x128x8/256, no step. */
+    GP_CHECK(gp_test_load_table("tables/gfx900", &t));
+    snprintf(d.arch, sizeof d.arch, "gfx900");
+    d.compute_units = 64;
+    GP_CHECK(gp_gemm_params_from_table(&t, &d, &p).code == GP_OK && p.config == 0);
+    odd.lda = 1023, odd.ldb = 4097;
+    GP_CHECK(gp_gemm_plan(&odd, &p, 1, why, sizeof why) == 0 && !why[0]);
     return 0;
 }
