@@ -465,15 +465,13 @@ gp_status gp_cmp_runs_only(const gp_cmp_run *A, const gp_cmp_run *B, double floo
     }
     for (int i = 0; i < res->nrows; i++) {
         gp_cmp_row *row = &res->rows[i];
+        gp_cmp_verdict v = row->verdict;
         table_key_of(row->probe, row->key, row->table_key, sizeof row->table_key);
         if (row->table_key[0]) {
-            res->table_agree += row->verdict == GP_CMP_AGREES;
-            res->table_unstable += row->verdict == GP_CMP_UNSTABLE;
-            res->table_differ += gp_cmp_counts_as_differs(row->verdict);
+            res->table_agree += v == GP_CMP_AGREES;
+            res->table_unstable += v == GP_CMP_UNSTABLE;
+            res->table_differ += gp_cmp_counts_as_differs(v);
         }
-    }
-    for (int i = 0; i < res->nrows; i++) {
-        gp_cmp_verdict v = res->rows[i].verdict;
         if (v == GP_CMP_AGREES)
             res->agree++;
         else if (v == GP_CMP_UNSTABLE)
@@ -662,8 +660,7 @@ void gp_cmp_write_md(FILE *f, const gp_cmp_result *res)
             int listed = 0;
             for (int i = 0; i < res->nrows; i++) {
                 const gp_cmp_row *r = &res->rows[i];
-                if (!r->table_key[0] || r->verdict == GP_CMP_AGREES || !(gp_cmp_counts_as_differs(r->verdict) ||
-                                                                         r->verdict == GP_CMP_UNSTABLE))
+                if (!r->table_key[0] || !(gp_cmp_counts_as_differs(r->verdict) || r->verdict == GP_CMP_UNSTABLE))
                     continue;
                 gp_doc_text(d, listed++ ? ", " : "; not agreeing: ");
                 gp_doc_span(d, GP_DOC_CODE, r->table_key);

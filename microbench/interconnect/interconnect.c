@@ -225,7 +225,6 @@ static void ratio_value(gp_value *ratio, const gp_value *num, const gp_value *de
 static void record_host(gp_probe_ctx *ctx, const host_curves *c, const gp_smi_link *lk)
 {
     gp_record *r = ctx->rec;
-    int unstable_ratio = 0;
     int last = c->n - 1;
     double link = lk->available ? gp_ic_pcie_gbs(lk->curr_gen, lk->curr_width) : NAN;
     double link_max = lk->available ? gp_ic_pcie_gbs(lk->max_gen, lk->max_width) : NAN;
@@ -260,7 +259,6 @@ static void record_host(gp_probe_ctx *ctx, const host_curves *c, const gp_smi_li
                                     "pageable over pinned at the largest size; spread: the two rates' relative "
                                     "spreads added (first order)"),
                     vpg, vpk);
-        unstable_ratio |= vpg && vpk && (vpg->unstable || vpk->unstable);
         snprintf(key, sizeof key, "%s_min_bytes_full_bw", dir_name[d]);
         int i90 = gp_ic_full_bw_index(c->bytes, pinned, (size_t)c->n, GP_IC_FULL_BW_FRAC);
         if (i90 >= 0)
@@ -290,19 +288,21 @@ static void record_host(gp_probe_ctx *ctx, const host_curves *c, const gp_smi_li
     else
         gp_record_none(r, "min_transfer_bytes_full_bw", "bytes",
                        "a direction's pinned bandwidth still rises at the largest size measured");
-    const int lesser = c->r[0][0][last].gbs / c->r[0][1][last].gbs <= c->r[1][0][last].gbs / c->r[1][1][last].gbs ? 0 : 1;
-    char lk_key[64];
-    snprintf(lk_key, sizeof lk_key, "%s_pageable_pinned_ratio", dir_name[lesser]);
-    const gp_value *lv = gp_record_find(r, lk_key);
-    gp_value *v = gp_record_value(r, "pageable_pinned_ratio", c->r[lesser][0][last].gbs / c->r[lesser][1][last].gbs,
-                                  "fraction", ratio_spread(&c->r[lesser][0][last], &c->r[lesser][1][last]),
-                                  "the lesser of the H2D and D2H pageable/pinned ratios at the largest size, with "
-                                  "its spread");
-    if (v && lv) {
-        v->spread_between = lv->spread_between;
-        v->unstable = lv->unstable;
+    /* The lesser direction's ratio, as recorded just above: its value, its
+     * spreads and its instability. */
+    const gp_value *rh = gp_record_find(r, "h2d_pageable_pinned_ratio");
+    const gp_value *rd = gp_record_find(r, "d2h_pageable_pinned_ratio");
+    if (rh && rd) {
+        const gp_value *lv = rh->value <= rd->value ? rh : rd;
+        gp_value *v = gp_record_value(r, "pageable_pinned_ratio", lv->value, "fraction", lv->spread,
+                                      "the lesser of the H2D and D2H pageable/pinned ratios at the largest size, "
+                                      "with its spread");
+        if (v) {
+            v->spread_between = lv->spread_between;
+            v->unstable = lv->unstable;
+        }
     }
-    if (unstable_ratio)
+    if ((rh && rh->unstable) || (rd && rd->unstable))
         gp_record_note(r, "pageable copies spread by more than %.0f%% between fresh runs: the runtime's staging "
                           "through its own pinned buffer depends on the host (page faults, CPU, other work), so "
                           "the pageable/pinned ratio is marked unstable, not a property of the GPU",
