@@ -49,8 +49,11 @@ typedef enum gp_gemm_layout { GP_GEMM_ROW_MAJOR = 0, GP_GEMM_COL_MAJOR = 1 } gp_
  * 128 accumulators, 24 fragments, 8 + 8 staged values): past 128 registers,
  * so NVIDIA's class only.  CFG4 (2 blocks of 128 an SM): 202-214 registers
  * in ptxas sm_90 (208-214 sm_80), a tune candidate.  CFG5, 128x256 with 8
- * warps as 2 x 4 (the same per-warp code): 1 block an SM; the H200 paired
- * run of 2026-11-24 (docs/kernels/gemm.md, "Measured") put it first at
+ * warps as 2 x 4 (the same per-warp code): 1 block an SM, 202-206 registers
+ * (sm_90), but for A k-contiguous and B n-contiguous (row-major NN) the
+ * experiment's kernel (gemm.hip, gp_gemm_wt_nn_kernel): 228 (211 sm_80),
+ * as tools/experiments/gemm_variants.cu's, which ran 4.7 % faster.  The
+ * H200 paired run of 2026-11-24 (docs/kernels/gemm.md, "Measured") put it first at
  * 4096^3 and 8192^3, so the rule picks it where the target compiles it and
  * gemm.c falls back per problem (gp_gemm_plan). */
 #define GP_GEMM_CFG4 128, 128, 8, 128, GP_REGS_NV
@@ -100,7 +103,8 @@ gp_status gp_gemm_params_from_table(const gp_table *t, const gp_device_info *dev
  * (a shape the target lacks: "not compiled for gfx1100 ..."). */
 void gp_gemm_params_fit(gp_gemm_params *p, const gp_device_info *dev);
 void gp_gemm_params_format(const gp_gemm_params *p, char *buf, size_t n);
-/* LDS bytes a configuration uses: 2 stages x tile_k x (tile_m + tile_n + 2 pad) x 4. */
+/* LDS bytes a configuration uses: 2 stages x tile_k x (tile_m + tile_n + 2 pad) x 4
+ * (CFG5's row-major NN kernel pads only A's rows: 256 B less, an upper bound). */
 size_t gp_gemm_lds_bytes(int tile_m, int tile_n, int tile_k);
 
 typedef struct gp_gemm_problem {

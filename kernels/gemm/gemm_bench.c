@@ -49,9 +49,11 @@ static void set_lds(gp_gemm_problem *q, int extra)
     q->ldc = (rm ? q->n : q->m) + extra;
 }
 
-static gp_status verify_one(const gp_gemm_problem *q, const gp_gemm_params *p, uint64_t *rng, FILE *log)
+/* One problem, exact on integer data.  off: A, B and C start `off` floats
+ * into their buffers (off % 4 != 0: pointers not 16-byte aligned). */
+static gp_status verify_one(const gp_gemm_problem *q, const gp_gemm_params *p, uint64_t *rng, FILE *log, int off)
 {
-    size_t na = gp_gemm_a_elems(q), nb = gp_gemm_b_elems(q), nc = gp_gemm_c_elems(q);
+    size_t na = gp_gemm_a_elems(q) + off, nb = gp_gemm_b_elems(q) + off, nc = gp_gemm_c_elems(q) + off;
     float *a = malloc(na * 4), *b = malloc(nb * 4), *c = malloc(nc * 4), *ref = malloc(nc * 4);
     float *d_a = NULL, *d_b = NULL, *d_c = NULL;
     char name[160], pb[160], what[352];
@@ -62,7 +64,7 @@ static gp_status verify_one(const gp_gemm_problem *q, const gp_gemm_params *p, u
     if (st.code == GP_OK) {
         fill_ints(a, na, rng), fill_ints(b, nb, rng), fill_ints(c, nc, rng);
         memcpy(ref, c, nc * 4);
-        gp_gemm_ref_f32(q, a, b, ref);
+        gp_gemm_ref_f32(q, a + off, b + off, ref + off);
         st = gp_dev_alloc_copy((void **)&d_a, a, na * 4);
     }
     if (st.code == GP_OK)
@@ -73,14 +75,14 @@ static gp_status verify_one(const gp_gemm_problem *q, const gp_gemm_params *p, u
     if (st.code == GP_OK && q->beta == 0.0f)
         st = gp_dev_poison(d_c, nc * 4);
     if (st.code == GP_OK)
-        st = gp_gemm_f32(q, d_a, d_b, d_c, p);
+        st = gp_gemm_f32(q, d_a + off, d_b + off, d_c + off, p);
     if (st.code == GP_OK)
         st = gp_rt_copy_to_host(c, d_c, nc * 4);
     /* Only the m x n elements are C; the gaps of a wider ld stay as they were
      * (poisoned or C's input): compare element by element. */
     for (int i = 0; st.code == GP_OK && i < q->m; i++)
         for (int j = 0; j < q->n; j++) {
-            size_t at = q->layout == GP_GEMM_ROW_MAJOR ? (size_t)i * q->ldc + j : (size_t)j * q->ldc + i;
+            size_t at = off + (q->layout == GP_GEMM_ROW_MAJOR ? (size_t)i * q->ldc + j : (size_t)j * q->ldc + i);
             if (memcmp(&c[at], &ref[at], 4)) {
                 st = gp_fail(GP_ERR_CHECK, "%s: C(%d, %d) = %.9g, exact %.9g", what, i, j, (double)c[at],
                              (double)ref[at]);
@@ -114,7 +116,7 @@ static gp_status verify(const gp_table *t, const gp_kernel_opts *o)
             q.layout = (gp_gemm_layout)(combo >> 2), q.trans_a = (combo >> 1) & 1, q.trans_b = combo & 1;
             q.alpha = ab[(si + combo) % 3][0], q.beta = ab[(si + combo) % 3][1];
             set_lds(&q, (int)((si + combo) % 2) * 3);
-            GP_TRY(verify_one(&q, &p, &rng, o->quick || combo ? NULL : o->log));
+            GP_TRY(verify_one(&q, &p, &rng, o->quick || combo ? NULL : o->log, 0));
             ncases++;
         }
     /* Every compiled configuration on awkward shapes. */
@@ -135,7 +137,22 @@ static gp_status verify(const gp_table *t, const gp_kernel_opts *o)
             q.layout = (gp_gemm_layout)((combo >> 2) & 1), q.trans_a = (combo >> 1) & 1, q.trans_b = combo & 1;
             q.alpha = 1, q.beta = combo % 2 ? 1.0f : 0.0f;
             set_lds(&q, combo % 3);
-            GP_TRY(verify_one(&q, &c, &rng, NULL));
+            GP_TRY(verify_one(&q, &c, &rng, NULL, 0));
+            ncases++;
+        }
+        /* Row-major NN (CFG5 has its own kernel for it, gemm.hip), the
+         * 16-byte paths on partial tiles: leading dimensions multiples of 4
+         * with M, N, K not (K = 45: the last k quad 1 wide), beta != 0;
+         * then the same with the pointers 4 bytes off 16-byte alignment
+         * (every load and store 4-byte). */
+        for (int v = 0; v < 3; v++) {
+            gp_gemm_problem q;
+            memset(&q, 0, sizeof q);
+            q.layout = GP_GEMM_ROW_MAJOR;
+            q.m = v ? 257 : 131, q.n = v ? 263 : 197, q.k = v ? 19 : 45;
+            q.lda = (q.k + 3) / 4 * 4, q.ldb = (q.n + 3) / 4 * 4 + 4 * v, q.ldc = (q.n + 3) / 4 * 4;
+            q.alpha = v == 1 ? -1.0f : 2.0f, q.beta = v == 2 ? 0.0f : 0.5f;
+            GP_TRY(verify_one(&q, &c, &rng, NULL, v == 2 ? 1 : 0));
             ncases++;
         }
     }
