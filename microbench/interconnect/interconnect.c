@@ -568,6 +568,35 @@ static void record_p2p_none(gp_record *r, const char *why)
 {
     for (size_t k = 0; k < GP_COUNT(p2p_keys); k++)
         gp_record_none(r, p2p_keys[k], strstr(p2p_keys[k], "_us_") ? "us" : "GB/s", why);
+    gp_record_none(r, "p2p_ce_nvlink_fraction", "fraction", why);
+}
+
+/* The GPU's NVLink rate, one direction: active links (NVML) x the per-link
+ * rate of its architecture (gp_ic_nvlink_link_gbs).  NaN, recorded as none
+ * with the reason, when either is unknown or no link is active. */
+static double record_nvlink(gp_probe_ctx *ctx)
+{
+    gp_record *r = ctx->rec;
+    gp_smi_link lk;
+    gp_smi_read_link(ctx->dev.vendor, ctx->dev.pci_bus_id, &lk);
+    double per_link = gp_ic_nvlink_link_gbs(ctx->dev.arch);
+    char why[160] = "";
+    if (lk.nvlink_active < 0)
+        snprintf(why, sizeof why, "NVML gave no NVLink state (%.100s)", lk.why[0] ? lk.why : "no reading");
+    else if (lk.nvlink_active == 0)
+        snprintf(why, sizeof why, "NVML reports no active NVLink on this GPU");
+    else if (!isfinite(per_link))
+        snprintf(why, sizeof why, "%d NVLinks active, but no published per-link rate for %.31s", lk.nvlink_active,
+                 ctx->dev.arch);
+    if (why[0]) {
+        gp_record_none(r, "nvlink_gbs", "GB/s", why);
+        return NAN;
+    }
+    char m[200];
+    snprintf(m, sizeof m, "NVML active NVLinks (%d) x %.0f GB/s per link per direction (%s, NVIDIA's published rate)",
+             lk.nvlink_active, per_link, ctx->dev.arch);
+    gp_record_value(r, "nvlink_gbs", lk.nvlink_active * per_link, "GB/s", -1, m);
+    return lk.nvlink_active * per_link;
 }
 
 static gp_status peers(gp_probe_ctx *ctx)
@@ -578,6 +607,7 @@ static gp_status peers(gp_probe_ctx *ctx)
     if (st.code != GP_OK)
         n = 0;
     gp_record_value(r, "p2p_gpus", n, "GPUs", -1, "devices the runtime lists (CUDA/HIP_VISIBLE_DEVICES apply)");
+    double nvlink = record_nvlink(ctx);
     const char *why = gp_ic_p2p_reason(n);
     if (why) {
         record_p2p_none(r, why);
@@ -603,6 +633,13 @@ static gp_status peers(gp_probe_ctx *ctx)
     GP_TRY(back);
     record_matrix(r, &m.ce, "P2P copy-engine bandwidth, one direction", "p2p_ce_gbs_min", "p2p_ce_gbs_median", "GB/s",
                   "peer memcpy on the source's stream, event-timed, median of repeats", 0);
+    const gp_value *ce = gp_record_find(r, "p2p_ce_gbs_median");
+    if (ce && ce->detected && isfinite(nvlink))
+        gp_record_value(r, "p2p_ce_nvlink_fraction", ce->value / nvlink, "fraction", -1,
+                        "median one-way peer copy over the GPU's NVLink rate (nvlink_gbs)");
+    else
+        gp_record_none(r, "p2p_ce_nvlink_fraction", "fraction",
+                       isfinite(nvlink) ? "no peer copy was measured" : "no NVLink rate (nvlink_gbs)");
     record_matrix(r, &m.bidir, "P2P copy-engine bandwidth, both directions at once", "p2p_ce_bidir_gbs_min",
                   "p2p_ce_bidir_gbs_median", "GB/s", "two peer copies at once, bytes of both / host time to both done", 0);
     record_matrix(r, &m.read, "P2P kernel loads", "p2p_read_gbs_min", "p2p_read_gbs_median", "GB/s",

@@ -136,6 +136,18 @@ size_t gp_ic_matrix_header(const gp_ic_matrix *m, char *buf, size_t len)
     return at;
 }
 
+double gp_ic_nvlink_link_gbs(const char *arch)
+{
+    static const struct {
+        const char *arch;
+        double gbs;
+    } rates[] = {{"sm_60", 20}, {"sm_70", 25}, {"sm_80", 25}, {"sm_90", 25}, {"sm_90a", 25}, {"sm_100", 50}};
+    for (size_t i = 0; arch && i < sizeof rates / sizeof rates[0]; i++)
+        if (!strcmp(arch, rates[i].arch))
+            return rates[i].gbs;
+    return NAN;
+}
+
 const char *gp_ic_p2p_reason(int ngpus)
 {
     if (ngpus >= 2)

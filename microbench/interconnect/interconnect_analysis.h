@@ -57,6 +57,19 @@ size_t gp_ic_matrix_row(const gp_ic_matrix *m, int src, int decimals, char *buf,
 /* "from \\ to | GPU 0 | GPU 1 |" and its separator line, for m's size. */
 size_t gp_ic_matrix_header(const gp_ic_matrix *m, char *buf, size_t len);
 
+/* One NVLink's data rate, one direction, in GB/s (1e9 B/s), for the NVIDIA
+ * data-centre architectures whose NVLink generation the architecture fixes,
+ * from NVIDIA's published totals (all links, both directions):
+ *   sm_60 P100  NVLink 1:  4 links, 160 GB/s -> 20 per link per direction;
+ *   sm_70 V100  NVLink 2:  6 links, 300 GB/s -> 25;
+ *   sm_80 A100  NVLink 3: 12 links, 600 GB/s -> 25;
+ *   sm_90 H100/H200 NVLink 4: 18 links, 900 GB/s -> 25;
+ *   sm_100 B200 NVLink 5: 18 links, 1800 GB/s -> 50.
+ * NaN for anything else (sm_86/89 boards, AMD, ""): their link is not fixed
+ * by the architecture, and no rate is made up.  The GPU's NVLink rate is
+ * this times the links NVML reports active. */
+double gp_ic_nvlink_link_gbs(const char *arch);
+
 /* Why the P2P values cannot be measured with `ngpus` visible: "one GPU
  * visible", "no GPU visible"; NULL when there are two or more. */
 const char *gp_ic_p2p_reason(int ngpus);

@@ -97,6 +97,21 @@ GP_TEST(interconnect_full_bw_never_reached)
 
 /* ---------------------------------------------------------------- P2P matrices */
 
+GP_TEST(interconnect_nvlink_rate_by_arch)
+{
+    /* H100/H200: 18 links x 25 GB/s = 450 GB/s per direction, half of the
+     * 900 GB/s NVIDIA quotes for both directions. */
+    GP_CHECK(18 * gp_ic_nvlink_link_gbs("sm_90") == 450);
+    GP_CHECK(12 * gp_ic_nvlink_link_gbs("sm_80") == 300);
+    GP_CHECK(gp_ic_nvlink_link_gbs("sm_100") == 50 && gp_ic_nvlink_link_gbs("sm_60") == 20);
+    /* Not fixed by the architecture, or not NVIDIA: no rate. */
+    GP_CHECK(isnan(gp_ic_nvlink_link_gbs("sm_86")));
+    GP_CHECK(isnan(gp_ic_nvlink_link_gbs("gfx90a")));
+    GP_CHECK(isnan(gp_ic_nvlink_link_gbs("")) && isnan(gp_ic_nvlink_link_gbs(NULL)));
+    GP_CHECK(isnan(gp_ic_nvlink_link_gbs("sm_9")));
+    return 0;
+}
+
 GP_TEST(interconnect_matrix_one_gpu)
 {
     static gp_ic_matrix m;
