@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "evtimer.h"
 #include "stats.h"
 
 double gp_clock_mhz(long long cycles, long long ticks, double timer_hz)
@@ -35,8 +34,8 @@ void gp_clock_from_spin(const long long *cycles, const long long *ticks, int blo
     out->timer_hz = nominal_hz;
     if (blocks < 1 || !(event_ms > 0) || ticks[0] <= 0)
         return;
-    /* The event brackets the launch as well as the spin, so the event rate
-     * is low by the launch overhead: ~0.1% of a 20 ms spin. */
+    /* The events bracket the launch as well as the spin (platform/clock.hip),
+     * so the event rate is low by the launch overhead: ~0.1% of a 20 ms spin. */
     double event_hz = (double)ticks[0] / (event_ms / 1e3);
     out->timer_vs_event = nominal_hz > 0 ? event_hz / nominal_hz : 0;
     if (!(nominal_hz > 0) || fabs(out->timer_vs_event - 1) > tolerance) {
@@ -66,27 +65,19 @@ gp_status gp_clock_measure(const gp_device_info *dev, double spin_ms, gp_clock_r
     long long spin_cycles = (long long)(spin_ms * 1e3 * guess_mhz);
     long long *cycles = calloc((size_t)blocks, sizeof *cycles);
     long long *ticks = calloc((size_t)blocks, sizeof *ticks);
-    gp_evtimer tm;
-    memset(&tm, 0, sizeof tm);
     gp_status st = gp_ok();
     if (!cycles || !ticks) {
         st = gp_fail(GP_ERR_NOMEM, "clock: host allocation failed");
         goto done;
     }
     gp_smi_read(dev->vendor, dev->pci_bus_id, &out->smi);
-    /* The default stream: gp_rt_clock_spin launches there. */
-    if ((st = gp_evtimer_create(&tm, 0)).code || (st = gp_evtimer_start(&tm)).code)
-        goto done;
-    if ((st = gp_rt_clock_spin(blocks, spin_cycles, cycles, ticks)).code)
-        goto done;
     double ms = 0;
-    if ((st = gp_evtimer_stop_ms(&tm, &ms)).code)
+    if ((st = gp_rt_clock_spin(blocks, spin_cycles, cycles, ticks, &ms)).code)
         goto done;
     gp_smi_reading smi = out->smi;
     gp_clock_from_spin(cycles, ticks, blocks, ms, dev->timer_hz, GP_TIMER_CAL_TOLERANCE, out);
     out->smi = smi;
 done:
-    gp_evtimer_destroy(&tm);
     free(cycles);
     free(ticks);
     return st;

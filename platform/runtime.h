@@ -103,9 +103,13 @@ gp_status gp_func_attributes(const void *kernel_fn, gp_func_attr *out);
 
 /* Clock kernel (platform/clock.hip): `blocks` blocks of one thread each spin
  * for about `spin_cycles` core cycles and store, per block, the cycles and
- * constant-rate timer ticks that elapsed.  Host arrays hold `blocks` items. */
-gp_status gp_rt_clock_spin(int blocks, long long spin_cycles,
-                           long long *cycles, long long *ticks);
+ * constant-rate timer ticks that elapsed.  Host arrays hold `blocks` items.
+ * After a device synchronize and an untimed warm-up spin, the timed spin is
+ * bracketed by two events on the default stream around its launch alone;
+ * *event_ms is their elapsed time (the reference the timer is checked
+ * against). */
+gp_status gp_rt_clock_spin(int blocks, long long spin_cycles, long long *cycles, long long *ticks,
+                           double *event_ms);
 
 #ifdef __cplusplus
 }

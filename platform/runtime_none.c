@@ -135,8 +135,8 @@ gp_status gp_rt_graph_launch(gp_graph g, gp_stream s)
 
 gp_status gp_rt_graph_destroy(gp_graph g) { return g ? none() : gp_ok(); }
 
-gp_status gp_rt_clock_spin(int blocks, long long spin_cycles, long long *cycles, long long *ticks)
+gp_status gp_rt_clock_spin(int blocks, long long spin_cycles, long long *cycles, long long *ticks, double *event_ms)
 {
-    (void)blocks, (void)spin_cycles, (void)cycles, (void)ticks;
+    (void)blocks, (void)spin_cycles, (void)cycles, (void)ticks, (void)event_ms;
     return none();
 }
