@@ -197,6 +197,14 @@ static void judge(gp_fleet *fl, gp_fleet_char *c)
     }
 }
 
+/* A value of the node, not of the GPU: how many GPUs the runtime lists
+ * (interconnect.p2p_gpus).  A GPU of a 1-GPU node beside seven of 8-GPU
+ * nodes is no outlier. */
+static int node_value(const gp_value *v)
+{
+    return !strcmp(v->unit, "GPUs");
+}
+
 static gp_status collect(gp_fleet *fl)
 {
     for (int g = 0; g < fl->ngpus; g++) {
@@ -208,6 +216,8 @@ static gp_status collect(gp_fleet *fl)
             const gp_record *r = &gpu->run.recs[i];
             for (int v = 0; v < r->nvalues; v++) {
                 const gp_value *val = &r->values[v];
+                if (node_value(val))
+                    continue;
                 GP_TRY(add_char(fl, gpu->model, r->probe, val->key, val->unit, &idx));
                 gp_fleet_char *c = &fl->chars[idx];
                 if (strcmp(c->unit, val->unit) != 0)

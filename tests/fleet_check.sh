@@ -15,6 +15,12 @@
 #              under --threshold 5%: the copy is named
 #   corrupt    a copy with memory_bandwidth.json cut short: exit 2 naming it
 #   missing    a copy without lds.json: exit 2 naming the folder and the probe
+#   nodes      the four H200s of two 2-GPU nodes (docs/reports/h200x2): exit 1,
+#              naming node A's first GPU for its math-function rates (the
+#              clock-calibration fault the fleet found, +6 %) and node B's
+#              second for its graph launch time, and nothing else; node B's
+#              two GPUs and a copy whose node listed one GPU (p2p_gpus 1):
+#              the count of the node's GPUs is neither judged nor listed
 set -u
 case_=$1 gpuprobe=$2 src=$3
 here=$(cd "$(dirname "$0")" && pwd)
@@ -85,6 +91,27 @@ missing)
     rm "$tmp/missing/lds.json"
     check 2 "results folder '.*/missing' has no record of probe 'lds' \(missing lds.json" \
         "$gpuprobe" fleet "${h200s[@]}" "$tmp/missing"
+    ;;
+nodes)
+    x2=$src/docs/reports/h200x2
+    a0=$x2/nodeA/0000-00-06.0_ed3558e1 a1=$x2/nodeA/0000-00-07.0_ee2252e9
+    b0=$x2/nodeB/0000-00-06.0_2b96c738 b1=$x2/nodeB/0000-00-07.0_bfa9765f
+    check 1 "fleet: 4 GPUs, 1 model\(s\); 24 value\(s\) outside on 2 GPU\(s\)" "$gpuprobe" fleet "$a0" "$a1" "$b0" "$b1"
+    check 1 "outlier: 0000-00-06.0_ed3558e1 math_functions.identity_f32_per_cycle_per_cu = [0-9.]+ ops/cycle/CU \(high; .*\+6\.[0-9]+ %\)" \
+        "$gpuprobe" fleet "$a0" "$a1" "$b0" "$b1"
+    out=$("$gpuprobe" fleet "$a0" "$a1" "$b0" "$b1" | grep "outlier:")
+    if grep -v "outlier: 0000-00-06.0_ed3558e1 math_functions\.\|outlier: 0000-00-07.0_bfa9765f launch_rate\.graph_launch_us" \
+        <<<"$out" | grep -q .; then
+        echo "fleet_check.sh: outliers beyond the two known: $out" >&2; fail=1
+    fi
+    mkdir -p "$tmp/onegpu" && cp "$b0"/*.json "$tmp/onegpu"/ || exit 1
+    bash "$here/scale_values.sh" "$tmp/onegpu/interconnect.json" "$tmp/onegpu/interconnect.json" p2p_gpus 0.5 || exit 1
+    # (The copy doubles b0's values, so b1's own differences show; only the
+    # node count matters here.)
+    check "0|1" "fleet: 3 GPUs, 1 model\(s\)" "$gpuprobe" fleet "$b0" "$b1" "$tmp/onegpu"
+    if "$gpuprobe" fleet "$b0" "$b1" "$tmp/onegpu" | grep -q "p2p_gpus"; then
+        echo "fleet_check.sh: the node's GPU count (p2p_gpus) was judged as a GPU's value" >&2; fail=1
+    fi
     ;;
 *)
     echo "fleet_check.sh: unknown case '$case_'" >&2
