@@ -104,13 +104,32 @@ gp_status gp_batchnorm_check_shape(const gp_batchnorm_shape *s)
     return gp_ok();
 }
 
+double gp_batchnorm_wave_eff(long long blocks, long long resident)
+{
+    if (blocks < 1 || resident < 1)
+        return 0;
+    long long waves = (blocks + resident - 1) / resident;
+    return (double)blocks / (double)(waves * resident);
+}
+
 int gp_batchnorm_split(const gp_batchnorm_params *p, const gp_batchnorm_shape *s)
 {
-    long long want = ((long long)p->resident_blocks + s->c - 1) / s->c;
+    long long r = p->resident_blocks > 0 ? p->resident_blocks : 1, c = s->c > 0 ? s->c : 1;
     long long per_block = (long long)p->block * p->items * 4;
     long long need = ((long long)s->n * s->h * s->w + per_block - 1) / per_block;
-    long long split = want < need ? want : need;
-    return split < 1 ? 1 : split > 65535 ? 65535 : (int)split;
+    long long cap = GP_BN_SPLIT_WAVES * ((r + c - 1) / c);
+    cap = cap < need ? cap : need;
+    cap = cap > 65535 ? 65535 : cap;
+    /* The split whose grid fills the resident slots in whole waves best; a
+     * larger one only when it fills them better by more than the tie. */
+    long long best = 1;
+    double best_eff = gp_batchnorm_wave_eff(c, r);
+    for (long long k = 2; k <= cap; k++) {
+        double e = gp_batchnorm_wave_eff(k * c, r);
+        if (e > best_eff + GP_BN_SPLIT_TIE)
+            best = k, best_eff = e;
+    }
+    return (int)best;
 }
 
 int gp_batchnorm_fused(const gp_batchnorm_params *p, const gp_batchnorm_shape *s)

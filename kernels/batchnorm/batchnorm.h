@@ -72,10 +72,22 @@ void gp_batchnorm_params_fit(gp_batchnorm_params *p, const gp_device_info *dev);
 void gp_batchnorm_params_format(const gp_batchnorm_params *p, char *buf, size_t n);
 gp_status gp_batchnorm_check_shape(const gp_batchnorm_shape *s);
 size_t gp_batchnorm_elems(const gp_batchnorm_shape *s);
-/* Blocks per channel a launch uses for shape s: enough for resident_blocks
- * over all channels, at
- * most one per block x items x 4 values of the channel. */
+/* Blocks per channel a launch uses for shape s (wave quantization): each
+ * block of the split kernels owns an equal share of its channel, so the
+ * grid of split x C blocks runs in ceil(split C / resident_blocks) waves and
+ * a last, partial wave runs few blocks with few loads in flight: on the
+ * H200, ceil(1056 / 64) = 17 blocks a channel gave 1088 blocks, a wave of
+ * 1056 and a tail of 32.  The split is the k in 1 .. min(GP_BN_SPLIT_WAVES
+ * ceil(resident / C), one per block x items x 4 values of the channel)
+ * whose grid fills whole waves best (gp_batchnorm_wave_eff), the smallest
+ * of those within GP_BN_SPLIT_TIE (fewer partial sums, larger blocks'
+ * shares).  docs/kernels/batchnorm.md has the model and the sweep. */
+#define GP_BN_SPLIT_WAVES 4
+#define GP_BN_SPLIT_TIE 0.005
 int gp_batchnorm_split(const gp_batchnorm_params *p, const gp_batchnorm_shape *s);
+/* blocks / (waves x resident): the fraction of the resident slots a grid
+ * of `blocks` fills over its ceil(blocks / resident) waves; 0 for bad input. */
+double gp_batchnorm_wave_eff(long long blocks, long long resident);
 
 /* Whether training of shape s runs the fused kernel: N H W <=
  * fused_max_values, and C >= fused_min_channels or the split path would
