@@ -120,16 +120,17 @@ int gp_batchnorm_split(const gp_batchnorm_params *p, const gp_batchnorm_shape *s
     long long cap = GP_BN_SPLIT_WAVES * ((r + c - 1) / c);
     cap = cap < need ? cap : need;
     cap = cap > 65535 ? 65535 : cap;
-    /* The split whose grid fills the resident slots in whole waves best; a
-     * larger one only when it fills them better by more than the tie. */
-    long long best = 1;
-    double best_eff = gp_batchnorm_wave_eff(c, r);
-    for (long long k = 2; k <= cap; k++) {
+    /* The best fill of whole waves any split reaches, then the smallest
+     * split within GP_BN_SPLIT_TIE of it: the fewest waves. */
+    double best_eff = 0;
+    for (long long k = 1; k <= cap; k++) {
         double e = gp_batchnorm_wave_eff(k * c, r);
-        if (e > best_eff + GP_BN_SPLIT_TIE)
-            best = k, best_eff = e;
+        best_eff = e > best_eff ? e : best_eff;
     }
-    return (int)best;
+    for (long long k = 1; k <= cap; k++)
+        if (gp_batchnorm_wave_eff(k * c, r) >= best_eff - GP_BN_SPLIT_TIE)
+            return (int)k;
+    return 1;
 }
 
 int gp_batchnorm_fused(const gp_batchnorm_params *p, const gp_batchnorm_shape *s)

@@ -74,16 +74,19 @@ gp_status gp_batchnorm_check_shape(const gp_batchnorm_shape *s);
 size_t gp_batchnorm_elems(const gp_batchnorm_shape *s);
 /* Blocks per channel a launch uses for shape s (wave quantization): each
  * block of the split kernels owns an equal share of its channel, so the
- * grid of split x C blocks runs in ceil(split C / resident_blocks) waves and
- * a last, partial wave runs few blocks with few loads in flight: on the
- * H200, ceil(1056 / 64) = 17 blocks a channel gave 1088 blocks, a wave of
- * 1056 and a tail of 32.  The split is the k in 1 .. min(GP_BN_SPLIT_WAVES
- * ceil(resident / C), one per block x items x 4 values of the channel)
- * whose grid fills whole waves best (gp_batchnorm_wave_eff), the smallest
- * of those within GP_BN_SPLIT_TIE (fewer partial sums, larger blocks'
- * shares).  docs/kernels/batchnorm.md has the model and the sweep. */
+ * grid of split x C blocks runs in ceil(split C / resident_blocks) waves.
+ * A last, partial wave runs few blocks with few loads in flight, and every
+ * wave boundary drains and refills the CUs.  The split is the smallest k in
+ * 1 .. min(GP_BN_SPLIT_WAVES ceil(resident / C), one per block x items x 4
+ * values of the channel) whose grid fills its whole waves
+ * (gp_batchnorm_wave_eff) within GP_BN_SPLIT_TIE of the best any k
+ * reaches: the fewest waves that leave few slots idle.  H200, block 512
+ * (528 slots), 64 channels: k = 8 (one wave, 0.970 full) ran 0.0904 ms;
+ * 9 = ceil(528 / 64) (a 48-block second wave) 0.1048; 16 (two waves, 0.970)
+ * 0.0925; 33 (four, 1.000) 0.0972; 66 (eight) 0.1043.
+ * docs/kernels/batchnorm.md has the model and the sweep. */
 #define GP_BN_SPLIT_WAVES 4
-#define GP_BN_SPLIT_TIE 0.005
+#define GP_BN_SPLIT_TIE 0.05
 int gp_batchnorm_split(const gp_batchnorm_params *p, const gp_batchnorm_shape *s);
 /* blocks / (waves x resident): the fraction of the resident slots a grid
  * of `blocks` fills over its ceil(blocks / resident) waves; 0 for bad input. */

@@ -59,8 +59,8 @@ GP_TEST(batchnorm_split_and_workspace)
     GP_CHECK(p.resident_blocks == 132 * 8);
     gp_batchnorm_shape a = {128, 64, 56, 56}, b = {32, 256, 14, 14}, one = {1, 3, 1, 1};
     /* 64 channels on 1056 slots: 16 a channel fill 0.970 of one wave, 17
-     * (ceil) 0.515 of two, 33 exactly two waves. */
-    GP_CHECK(gp_batchnorm_split(&p, &a) == 33);
+     * (ceil) 0.515 of two, 33 exactly two: 16, the fewest waves within 5 %. */
+    GP_CHECK(gp_batchnorm_split(&p, &a) == 16);
     /* 256 channels, 6272 values need at most 7: 4 fill 1024 of 1056. */
     GP_CHECK(gp_batchnorm_split(&p, &b) == 4);
     GP_CHECK(gp_batchnorm_split(&p, &one) == 1);     /* one value per channel */
@@ -80,10 +80,13 @@ GP_TEST(batchnorm_wave_efficiency)
     GP_CHECK_NEAR(gp_batchnorm_wave_eff(1088, 1056), 1088.0 / 2112, 1e-12); /* a tail of 32 */
     GP_CHECK_NEAR(gp_batchnorm_wave_eff(1024, 1056), 1024.0 / 1056, 1e-12);
     GP_CHECK(gp_batchnorm_wave_eff(0, 1056) == 0 && gp_batchnorm_wave_eff(5, 0) == 0);
-    /* The H200 rule's block 512: 528 slots, 64 channels -> 33 (2112 = 4 x 528). */
+    /* The H200 rule's block 512: 528 slots, 64 channels -> 8 (one wave,
+     * 0.970), not 33 (four waves, 1.000), nor ceil(528 / 64) = 9. */
     gp_batchnorm_params p = {.block = 512, .items = 1, .resident_blocks = 528};
-    gp_batchnorm_shape big = {128, 64, 56, 56}, many = {8, 1024, 32, 32};
-    GP_CHECK(gp_batchnorm_split(&p, &big) == 33);
+    gp_batchnorm_shape big = {128, 64, 56, 56}, many = {8, 1024, 32, 32}, odd = {64, 48, 56, 56};
+    GP_CHECK(gp_batchnorm_split(&p, &big) == 8);
+    /* 48 channels: 11 a channel fill 528 of 528, one whole wave. */
+    GP_CHECK(gp_batchnorm_split(&p, &odd) == 11);
     /* More channels than slots: one block a channel already fills 0.970. */
     GP_CHECK(gp_batchnorm_split(&p, &many) == 1);
     return 0;
