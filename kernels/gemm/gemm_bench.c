@@ -217,6 +217,19 @@ static double fp32_peak_tflops(const gp_table *t, const gp_device_info *dev, cha
     return 0;
 }
 
+
+/* "0.725 of the measured fp32 peak", or why there is none: with a table of
+ * another device (an H200's on an H100) the floors are unknown, and a
+ * fraction of 0 would read as a measurement. */
+static const char *peak_frac(char *buf, size_t n, double tflops, double peak)
+{
+    if (peak > 0)
+        snprintf(buf, n, "%.3f of the measured fp32 peak", tflops / peak);
+    else
+        snprintf(buf, n, "fp32 peak unknown (no measured facts of this device)");
+    return buf;
+}
+
 static gp_status bench(const gp_table *t, const char *label, int with_baselines, const gp_kernel_opts *o,
                        gp_bench *b)
 {
@@ -277,7 +290,7 @@ static gp_status bench(const gp_table *t, const char *label, int with_baselines,
         double flop = 2.0 * q->m * q->n * q->k;
         double floor_ms = peak > 0 ? flop / (peak * 1e12) * 1e3 : 0;
         snprintf(note, sizeof note, "fp32 %.1f GFLOP at %.1f TFLOP/s (%.90s)", flop / 1e9, peak, src);
-        char problem[64], what[256];
+        char problem[64], what[256], frac[64];
         snprintf(problem, sizeof problem, "%dx%dx%d NN row-major", q->m, q->n, q->k);
         gp_harness_result r;
         snprintf(what, sizeof what, "timed gemm %s", problem);
@@ -292,8 +305,8 @@ static gp_status bench(const gp_table *t, const char *label, int with_baselines,
         int main_row = b->nrows - 1;
         double tf = flop / (r.summary.median * 1e9);
         if (o->log)
-            fprintf(o->log, "  gemm %s: %.3f ms = %.1f TFLOP/s = %.3f of the measured fp32 peak (%s), sample exact\n",
-                    problem, r.summary.median, tf, peak > 0 ? tf / peak : 0, params);
+            fprintf(o->log, "  gemm %s: %.3f ms = %.1f TFLOP/s = %s (%s), sample exact\n", problem, r.summary.median,
+                    tf, peak_frac(frac, sizeof frac, tf, peak), params);
         if (!with_baselines || !x.blas)
             continue;
         const char *bn = gp_vendor_blas_name();
@@ -307,9 +320,9 @@ static gp_status bench(const gp_table *t, const char *label, int with_baselines,
         if (st.code == GP_OK)
             st = gp_bench_add(b, "gemm", problem, impl, "", "", 1, &r, floor_ms, note);
         if (st.code == GP_OK && o->log)
-            fprintf(o->log, "  %s %s: %.3f ms = %.1f TFLOP/s = %.3f of the measured fp32 peak\n", impl, problem,
-                    r.summary.median, flop / (r.summary.median * 1e9),
-                    peak > 0 ? flop / (r.summary.median * 1e9) / peak : 0);
+            fprintf(o->log, "  %s %s: %.3f ms = %.1f TFLOP/s = %s\n", impl, problem, r.summary.median,
+                    flop / (r.summary.median * 1e9),
+                    peak_frac(frac, sizeof frac, flop / (r.summary.median * 1e9), peak));
         gp_bench_paired pp;
         if (st.code == GP_OK)
             st = gp_bench_pair(work_ours, &x, work_blas, &x, o->quick, &pp);
@@ -320,10 +333,11 @@ static gp_status bench(const gp_table *t, const char *label, int with_baselines,
         if (st.code == GP_OK && o->log)
             fprintf(o->log,
                     "gemm %s: gpuprobe vs cuBLAS paired median %.3fx (p10 %.3f, p90 %.3f): >= 0.%02d: %s (%d rounds "
-                    "ABBA; medians %.3f vs %.3f ms; gpuprobe at %.3f of the measured fp32 peak)\n",
+                    "ABBA; medians %.3f vs %.3f ms; gpuprobe at %s)\n",
                     problem, pp.ratio_s.median, pp.ratio_s.p10, pp.ratio_s.p90, shapes[s][3],
                     gp_bench_verdict_word(gp_bench_pair_at_least(&pp, shapes[s][3] / 100.0)), pp.rounds,
-                    pp.a_median_ms, pp.b_median_ms, peak > 0 ? flop / (pp.a_median_ms * 1e9) / peak : 0);
+                    pp.a_median_ms, pp.b_median_ms,
+                    peak_frac(frac, sizeof frac, flop / (pp.a_median_ms * 1e9), peak));
         /* The other compiled configurations on the first shape (how far the
          * rule's choice is from the best). */
         for (int cfg = 0; s == 0 && cfg < GP_GEMM_NCONFIGS && st.code == GP_OK; cfg++) {
