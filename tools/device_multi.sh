@@ -8,8 +8,9 @@
 #      every GPU, the interconnect's P2P matrices from each GPU's process),
 #      and without the spec;
 #   3. gpuprobe fleet over the GPUs' live folders (2 of a model: not judged),
-#      then with the committed H200 and H100 runs added (3 H200s: judged;
-#      the H100 grouped apart);
+#      then with the committed two-GPU node's folders added
+#      (docs/reports/h200x2/nodeB: 4 H200s, judged; the committed one-GPU
+#      runs lack the interconnect record, which fleet would name, exit 2);
 #   4. PyTorch's peer copies, the cross-check of the copy-engine matrix.
 # Exit: the number of failed checks of step 2 plus fleet exits other than 0/1.
 set -uo pipefail
@@ -30,8 +31,8 @@ for f in $dirs; do cp "$f/interconnect.md" "$out/interconnect_$(basename "$f").m
 rc=$?; echo "fleet (live GPUs) exit $rc" | tee -a "$out/fleet.txt"
 [ $rc -le 1 ] || fails=$((fails + 1))
 # shellcheck disable=SC2086
-"$g" fleet $dirs docs/reports/h200 docs/reports/h100 --out "$out/fleet_all" >>"$out/fleet.txt" 2>&1
-rc=$?; echo "fleet (live + committed H200 and H100) exit $rc" | tee -a "$out/fleet.txt"
+"$g" fleet $dirs docs/reports/h200x2/nodeB/0000-* --out "$out/fleet_all" >>"$out/fleet.txt" 2>&1
+rc=$?; echo "fleet (live + the committed node B) exit $rc" | tee -a "$out/fleet.txt"
 [ $rc -le 1 ] || fails=$((fails + 1))
 PYTHONUNBUFFERED=1 timeout 120 python3 tools/experiments/p2p_torch.py >"$out/p2p_torch.txt" 2>&1
 echo "p2p_torch exit $?" >>"$out/p2p_torch.txt"
