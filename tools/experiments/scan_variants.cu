@@ -27,7 +27,8 @@
 // Data: integers in -8..8 (every partial sum of 2^28 of them is below 2^24
 // in magnitude here, so fp32 sums are exact whatever the order), every output
 // poisoned and compared with the CPU reference element by element.  Build and
-// run (argv[1] = ABBA rounds, default 30; argv[2] = log2 n, default 28):
+// run (argv[1] = ABBA rounds, default 30; argv[2] = log2 n, default 28;
+// argv[3] = "diag": only the look-back taken apart, publish and peek below):
 //   nvcc -O3 -std=c++17 -arch=sm_90 scan_variants.cu -o scv && ./scv 60
 #include "abba.h"
 #include <cub/block/block_load.cuh>
@@ -40,7 +41,7 @@
 #include <cuda/std/functional>
 
 typedef cub::ScanTileState<float> TileState;
-enum { COPY, LOCAL, LOOKBACK, RESCAN };
+enum { COPY, LOCAL, LOOKBACK, RESCAN, PUBLISH, PEEK };
 
 template <int B, int I, int MODE>
 __global__ void __launch_bounds__(B) tile_k(const float *__restrict__ in, float *__restrict__ out, int n, TileState st,
@@ -68,6 +69,25 @@ __global__ void __launch_bounds__(B) tile_k(const float *__restrict__ in, float 
             const float o = offs[tile];
 #pragma unroll
             for (int k = 0; k < I; k++) v[k] += o;
+        }
+    } else if (MODE == PUBLISH || MODE == PEEK) {
+        // Diagnostics (output = the per-tile scan, as LOCAL): PUBLISH writes
+        // the tile's descriptor and reads none; PEEK publishes its aggregate,
+        // then waits (CUB's WaitForValid, CUB's delay) for the predecessor's
+        // descriptor, aggregate or prefix, and goes on: the wait for one
+        // neighbour's publication without the chain of inclusive prefixes.
+        float agg;
+        Scan(sm.s.scan).InclusiveSum(v, v, agg);
+        if (threadIdx.x == 0) {
+            if (MODE == PUBLISH || tile == 0) {
+                st.SetInclusive(tile, agg);
+            } else {
+                st.SetPartial(tile, agg);
+                typename TileState::StatusWord status;
+                float pv;
+                st.WaitForValid(tile - 1, status, pv);
+                if (pv == 1e30f) v[0] += 1.0f; // keeps the wait from being removed; never true here
+            }
         }
     } else if (MODE == LOOKBACK) {
         if (tile == 0) {
@@ -140,13 +160,13 @@ static void row(int rounds, bool vs_cub)
     TileState st;
     CK(st.Init(tiles, d_ts, ts_bytes));
     const launch_fn f = [=] {
-        if (MODE == LOOKBACK) init_k<<<(tiles + 127) / 128, 128>>>(st, tiles);
+        if (MODE == LOOKBACK || MODE == PUBLISH || MODE == PEEK) init_k<<<(tiles + 127) / 128, 128>>>(st, tiles);
         tile_k<B, I, MODE><<<tiles, B>>>(d_in, d_out, n, st, nullptr);
     };
-    static const char *what[] = {"tilecopy", "local", "lookback"};
+    static const char *what[] = {"tilecopy", "local", "lookback", "r-t-s", "publish", "peek"};
     char nm[64];
     snprintf(nm, sizeof nm, "%s b%d/i%d%s", what[MODE], B, I, vs_cub ? " vs CUB" : "");
-    abba_row(nm, f, vs_cub ? cub_scan : copy, rounds, check(f, MODE, B * I));
+    abba_row(nm, f, vs_cub ? cub_scan : copy, rounds, check(f, MODE == PUBLISH || MODE == PEEK ? LOCAL : MODE, B * I));
 }
 
 template <int B, int I>
@@ -194,6 +214,15 @@ int main(int argc, char **argv)
     CK(cub::DeviceScan::ExclusiveSum(nullptr, sums_scan_bytes, d_sums, d_offs, max_tiles));
     CK(cudaMalloc(&d_sums_tmp, sums_scan_bytes));
 
+    if (argc > 3 && !strcmp(argv[3], "diag")) { // the look-back taken apart at two shapes
+        abba_header("device copy of the same bytes");
+        abba_row("device copy (self)", copy, copy, rounds, "-");
+        row<128, 32, LOCAL>(rounds, false); row<128, 32, PUBLISH>(rounds, false);
+        row<128, 32, PEEK>(rounds, false); row<128, 32, LOOKBACK>(rounds, false);
+        row<128, 64, LOCAL>(rounds, false); row<128, 64, PUBLISH>(rounds, false);
+        row<128, 64, PEEK>(rounds, false); row<128, 64, LOOKBACK>(rounds, false);
+        return 0;
+    }
     abba_header("device copy of the same bytes");
     abba_row("device copy (self)", copy, copy, rounds, "-");
     abba_row("CUB DeviceScan::InclusiveSum", cub_scan, copy, rounds, check(cub_scan, LOOKBACK, 0));
