@@ -24,8 +24,6 @@ __global__ void gp_clock_spin_kernel(long long spin_cycles, long long *cycles, l
     ticks[blockIdx.x] = t1 - t0;
 }
 
-#define CHECK(call) GP_TRY(gp_hip_status((call), #call))
-
 /* Events around the spin's launch alone.  Bracketing the allocation too made
  * event time 3-12 % longer than the spin on an H200 (2026-11-24: cudaMalloc
  * right after a probe freed its buffers, and the module's lazy load in the
@@ -33,28 +31,24 @@ __global__ void gp_clock_spin_kernel(long long spin_cycles, long long *cycles, l
  * "calibrated" the timer and moved every clock-converted value by as much. */
 static gp_status timed_spin(int blocks, long long spin_cycles, long long *d, double *event_ms)
 {
-    hipEvent_t e0 = NULL, e1 = NULL;
-    gp_status st = gp_hip_status(hipEventCreate(&e0), "hipEventCreate");
+    gp_event e0 = NULL, e1 = NULL;
+    float ms = 0;
+    gp_status st = gp_rt_event_create(&e0);
     if (st.code == GP_OK)
-        st = gp_hip_status(hipEventCreate(&e1), "hipEventCreate");
+        st = gp_rt_event_create(&e1);
     if (st.code == GP_OK)
-        st = gp_hip_status(hipEventRecord(e0, 0), "hipEventRecord");
+        st = gp_rt_event_record(e0, NULL);
     if (st.code == GP_OK) {
         gp_clock_spin_kernel<<<blocks, 1>>>(spin_cycles, d, d + blocks);
         st = gp_launch_status("clock spin kernel");
     }
     if (st.code == GP_OK)
-        st = gp_hip_status(hipEventRecord(e1, 0), "hipEventRecord");
+        st = gp_rt_event_record(e1, NULL);
     if (st.code == GP_OK)
-        st = gp_hip_status(hipEventSynchronize(e1), "hipEventSynchronize");
-    float ms = 0;
-    if (st.code == GP_OK)
-        st = gp_hip_status(hipEventElapsedTime(&ms, e0, e1), "hipEventElapsedTime");
+        st = gp_rt_event_elapsed_ms(e0, e1, &ms);
     *event_ms = ms;
-    if (e0)
-        (void)hipEventDestroy(e0);
-    if (e1)
-        (void)hipEventDestroy(e1);
+    gp_rt_event_destroy(e0);
+    gp_rt_event_destroy(e1);
     return st;
 }
 
@@ -66,7 +60,7 @@ extern "C" gp_status gp_rt_clock_spin(int blocks, long long spin_cycles, long lo
     *event_ms = 0;
     long long *d = NULL;
     size_t bytes = sizeof(long long) * (size_t)blocks;
-    CHECK(hipDeviceSynchronize()); /* nothing of the caller's inside the bracket */
+    GP_TRY(gp_rt_synchronize()); /* nothing of the caller's inside the bracket */
     GP_TRY(gp_rt_malloc((void **)&d, 2 * bytes));
     /* An untimed short spin first: the module loads, the clock ramps. */
     gp_clock_spin_kernel<<<blocks, 1>>>(spin_cycles / 20 + 1, d, d + blocks);
