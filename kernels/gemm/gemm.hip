@@ -117,6 +117,28 @@ struct slab {
     }
 };
 
+/* C[row][col .. col+3] = v + beta C, v already alpha x the accumulators:
+ * one 16-byte access where the row allows it (vec: ldc and C 16-byte
+ * aligned) and the four columns are inside N, else element by element.
+ * The epilogue of every kernel below. */
+static __device__ __forceinline__ void gemm_store4(const gemm_args &g, float *crow, int col, float (&v)[4], bool vec)
+{
+    if (vec && col + 3 < g.n) {
+        float4 *cp = (float4 *)(crow + col);
+        if (g.beta != 0.0f) {
+            const float4 o = *cp;
+            v[0] = fmaf(g.beta, o.x, v[0]), v[1] = fmaf(g.beta, o.y, v[1]);
+            v[2] = fmaf(g.beta, o.z, v[2]), v[3] = fmaf(g.beta, o.w, v[3]);
+        }
+        *cp = make_float4(v[0], v[1], v[2], v[3]);
+    } else {
+#pragma unroll
+        for (int j = 0; j < 4; j++)
+            if (col + j < g.n)
+                crow[col + j] = g.beta != 0.0f ? fmaf(g.beta, crow[col + j], v[j]) : v[j];
+    }
+}
+
 template <int BM, int BN, int BK, int THREADS, int AKC, int BKC>
 __global__ void GEMM_BOUNDS(THREADS, (BM + BN) * BK / THREADS > 8 ? GP_GEMM_REGS_WIDE : GP_GEMM_REGS)
     gp_gemm_kernel(gemm_args g)
@@ -191,20 +213,7 @@ __global__ void GEMM_BOUNDS(THREADS, (BM + BN) * BK / THREADS > 8 ? GP_GEMM_REGS
 #pragma unroll
             for (int j = 0; j < 4; j++)
                 v[j] = g.alpha * acc[i][h * 4 + j];
-            if (vec && col + 3 < g.n) {
-                float4 *cp = (float4 *)(crow + col);
-                if (g.beta != 0.0f) {
-                    float4 o = *cp;
-                    v[0] = fmaf(g.beta, o.x, v[0]), v[1] = fmaf(g.beta, o.y, v[1]);
-                    v[2] = fmaf(g.beta, o.z, v[2]), v[3] = fmaf(g.beta, o.w, v[3]);
-                }
-                *cp = make_float4(v[0], v[1], v[2], v[3]);
-            } else {
-#pragma unroll
-                for (int j = 0; j < 4; j++)
-                    if (col + j < g.n)
-                        crow[col + j] = g.beta != 0.0f ? fmaf(g.beta, crow[col + j], v[j]) : v[j];
-            }
+            gemm_store4(g, crow, col, v, vec);
         }
     }
 }
@@ -397,20 +406,7 @@ __global__ void GEMM_BOUNDS(THREADS, GP_GEMM_REGS_WT) gp_gemm_wt_kernel(gemm_arg
 #pragma unroll
             for (int j = 0; j < 4; j++)
                 v[j] = g.alpha * acc[i][h * 4 + j];
-            if (vec && col + 3 < g.n) {
-                float4 *cp = (float4 *)(crow + col);
-                if (g.beta != 0.0f) {
-                    float4 o = *cp;
-                    v[0] = fmaf(g.beta, o.x, v[0]), v[1] = fmaf(g.beta, o.y, v[1]);
-                    v[2] = fmaf(g.beta, o.z, v[2]), v[3] = fmaf(g.beta, o.w, v[3]);
-                }
-                *cp = make_float4(v[0], v[1], v[2], v[3]);
-            } else {
-#pragma unroll
-                for (int j = 0; j < 4; j++)
-                    if (col + j < g.n)
-                        crow[col + j] = g.beta != 0.0f ? fmaf(g.beta, crow[col + j], v[j]) : v[j];
-            }
+            gemm_store4(g, crow, col, v, vec);
         }
     }
 }
@@ -485,20 +481,7 @@ __device__ __forceinline__ void gemm_wt_store(const gemm_args &g, const float (&
 #pragma unroll
             for (int q = 0; q < 4; q++)
                 v[q] = g.alpha * acc[i][4 * j + q];
-            if (vec && col + 3 < g.n) {
-                float4 *cp = (float4 *)(crow + col);
-                if (g.beta != 0.0f) {
-                    const float4 o = *cp;
-                    v[0] = fmaf(g.beta, o.x, v[0]), v[1] = fmaf(g.beta, o.y, v[1]);
-                    v[2] = fmaf(g.beta, o.z, v[2]), v[3] = fmaf(g.beta, o.w, v[3]);
-                }
-                *cp = make_float4(v[0], v[1], v[2], v[3]);
-            } else {
-#pragma unroll
-                for (int q = 0; q < 4; q++)
-                    if (col + q < g.n)
-                        crow[col + q] = g.beta != 0.0f ? fmaf(g.beta, crow[col + q], v[q]) : v[q];
-            }
+            gemm_store4(g, crow, col, v, vec);
         }
     }
 }
