@@ -574,19 +574,17 @@ static void record_p2p_none(gp_record *r, const char *why)
 /* The GPU's NVLink rate, one direction: active links (NVML) x the per-link
  * rate of its architecture (gp_ic_nvlink_link_gbs).  NaN, recorded as none
  * with the reason, when either is unknown or no link is active. */
-static double record_nvlink(gp_probe_ctx *ctx)
+static double record_nvlink(gp_probe_ctx *ctx, const gp_smi_link *lk)
 {
     gp_record *r = ctx->rec;
-    gp_smi_link lk;
-    gp_smi_read_link(ctx->dev.vendor, ctx->dev.pci_bus_id, &lk);
     double per_link = gp_ic_nvlink_link_gbs(ctx->dev.arch);
     char why[160] = "";
-    if (lk.nvlink_active < 0)
-        snprintf(why, sizeof why, "NVML gave no NVLink state (%.100s)", lk.why[0] ? lk.why : "no reading");
-    else if (lk.nvlink_active == 0)
+    if (lk->nvlink_active < 0)
+        snprintf(why, sizeof why, "NVML gave no NVLink state (%.100s)", lk->why[0] ? lk->why : "no reading");
+    else if (lk->nvlink_active == 0)
         snprintf(why, sizeof why, "NVML reports no active NVLink on this GPU");
     else if (!isfinite(per_link))
-        snprintf(why, sizeof why, "%d NVLinks active, but no published per-link rate for %.31s", lk.nvlink_active,
+        snprintf(why, sizeof why, "%d NVLinks active, but no published per-link rate for %.31s", lk->nvlink_active,
                  ctx->dev.arch);
     if (why[0]) {
         gp_record_none(r, "nvlink_gbs", "GB/s", why);
@@ -594,12 +592,12 @@ static double record_nvlink(gp_probe_ctx *ctx)
     }
     char m[200];
     snprintf(m, sizeof m, "NVML active NVLinks (%d) x %.0f GB/s per link per direction (%s, NVIDIA's published rate)",
-             lk.nvlink_active, per_link, ctx->dev.arch);
-    gp_record_value(r, "nvlink_gbs", lk.nvlink_active * per_link, "GB/s", -1, m);
-    return lk.nvlink_active * per_link;
+             lk->nvlink_active, per_link, ctx->dev.arch);
+    gp_record_value(r, "nvlink_gbs", lk->nvlink_active * per_link, "GB/s", -1, m);
+    return lk->nvlink_active * per_link;
 }
 
-static gp_status peers(gp_probe_ctx *ctx)
+static gp_status peers(gp_probe_ctx *ctx, const gp_smi_link *lk)
 {
     gp_record *r = ctx->rec;
     int n = 0;
@@ -607,7 +605,7 @@ static gp_status peers(gp_probe_ctx *ctx)
     if (st.code != GP_OK)
         n = 0;
     gp_record_value(r, "p2p_gpus", n, "GPUs", -1, "devices the runtime lists (CUDA/HIP_VISIBLE_DEVICES apply)");
-    double nvlink = record_nvlink(ctx);
+    double nvlink = record_nvlink(ctx, lk);
     const char *why = gp_ic_p2p_reason(n);
     if (why) {
         record_p2p_none(r, why);
@@ -698,7 +696,9 @@ static void record_small_latency(gp_record *r, gp_summary us[2][2], double per[2
         }
 }
 
-static gp_status host_link(gp_probe_ctx *ctx, gp_evtimer *tm, host_bufs *b)
+/* The host link's curves and latencies; *lk gets NVML's link reading,
+ * taken right after the largest copies (the peers' NVLink rate uses it). */
+static gp_status host_link(gp_probe_ctx *ctx, gp_evtimer *tm, host_bufs *b, gp_smi_link *lk)
 {
     static host_curves c; /* ~2 KB of rates: off the stack */
     gp_summary lat[2][2];
@@ -707,9 +707,8 @@ static gp_status host_link(gp_probe_ctx *ctx, gp_evtimer *tm, host_bufs *b)
         (&per[0][0][0])[i] = NAN;
     GP_TRY(small_latency_point(ctx, tm, b, 0, lat, per));
     GP_TRY(measure_host(ctx, tm, b, &c));
-    gp_smi_link lk;
-    gp_smi_read_link(ctx->dev.vendor, ctx->dev.pci_bus_id, &lk);
-    record_host(ctx, &c, &lk);
+    gp_smi_read_link(ctx->dev.vendor, ctx->dev.pci_bus_id, lk);
+    record_host(ctx, &c, lk);
     GP_TRY(small_latency_point(ctx, tm, b, 1, lat, per));
     gp_summary us;
     if (b->bytes < (size_t)CHASE_NODES * CHASE_STRIDE * sizeof(unsigned)) {
@@ -736,6 +735,7 @@ static gp_status interconnect_run(gp_probe_ctx *ctx)
     while (b.bytes > MIN_BYTES * 64 && b.bytes > free_b / 4)
         b.bytes /= 4;
     gp_evtimer tm;
+    gp_smi_link lk;
     GP_TRY(gp_evtimer_create(&tm, 1));
     gp_status st = gp_rt_malloc(&b.dev, b.bytes);
     if (st.code == GP_OK)
@@ -745,14 +745,14 @@ static gp_status interconnect_run(gp_probe_ctx *ctx)
     if (st.code == GP_OK) { /* touch every page before timing */
         memset(b.pageable, 1, b.bytes);
         memset(b.pinned, 1, b.bytes);
-        st = host_link(ctx, &tm, &b);
+        st = host_link(ctx, &tm, &b, &lk);
     }
     free(b.pageable);
     gp_rt_host_free_pinned(b.pinned);
     gp_rt_free(b.dev);
     gp_evtimer_destroy(&tm);
     GP_TRY(st);
-    return peers(ctx);
+    return peers(ctx, &lk);
 }
 
 static gp_status interconnect_check(const gp_record *rec, const gp_device_info *dev)
