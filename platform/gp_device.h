@@ -203,6 +203,84 @@ static __device__ __forceinline__ void gp_sleep_ns(void)
 #endif
 }
 
+/* The bulk copy engine and transaction barriers (NVIDIA sm_90+: PTX ISA 8.0
+ * "cp.async.bulk", "mbarrier"): one instruction copies a 16-byte-aligned run
+ * of global memory into shared memory and signals an mbarrier in shared
+ * memory when its bytes have landed, so one lane can keep several tiles in
+ * flight while the block's other waves compute.  GP_HAS_BULK_COPY is 1 in the
+ * device pass of such a target, else 0 and none of the gp_mbar_ / gp_bulk_
+ * helpers exist (a kernel that uses them guards its body; the host asks
+ * gp_target_has_bulk_copy before it launches one). */
+#if defined(GP_VENDOR_NVIDIA) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+#define GP_HAS_BULK_COPY 1
+static __device__ __forceinline__ unsigned gp_lds_addr(const void *p)
+{
+    return (unsigned)__cvta_generic_to_shared(p);
+}
+/* An mbarrier that completes a phase when `count` arrivals and every byte
+ * announced by gp_mbar_expect have come; then make it visible to the copy
+ * engine (fence.mbarrier_init) before any copy names it. */
+static __device__ __forceinline__ void gp_mbar_init(unsigned long long *b, unsigned count)
+{
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(gp_lds_addr(b)), "r"(count) : "memory");
+}
+static __device__ __forceinline__ void gp_mbar_init_fence(void)
+{
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+}
+static __device__ __forceinline__ void gp_mbar_arrive(unsigned long long *b)
+{
+    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(gp_lds_addr(b)) : "memory");
+}
+/* Arrive and announce `bytes` a bulk copy will deliver in this phase. */
+static __device__ __forceinline__ void gp_mbar_expect(unsigned long long *b, unsigned bytes)
+{
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(gp_lds_addr(b)), "r"(bytes)
+                 : "memory");
+}
+/* Wait for the phase of parity `parity` to complete (acquire: what the
+ * arrivers wrote before arriving, and the copied bytes, are visible). */
+static __device__ __forceinline__ void gp_mbar_wait(unsigned long long *b, unsigned parity)
+{
+    unsigned ok = 0;
+    do {
+        asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
+                     : "=r"(ok)
+                     : "r"(gp_lds_addr(b)), "r"(parity)
+                     : "memory");
+    } while (!ok);
+}
+/* Order this thread's view of shared memory (what the block's threads read
+ * and wrote through ordinary loads and stores, made visible to it by a
+ * barrier) before the bulk copies it issues next: the copy engine writes
+ * through the async proxy (PTX ISA, "Proxies"), so a buffer the threads
+ * have read is handed to it across this fence. */
+static __device__ __forceinline__ void gp_fence_proxy_async(void)
+{
+    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+}
+/* Copy `bytes` (a multiple of 16, both addresses 16-byte aligned) from global
+ * src to shared dst; completes `bytes` of b's announced transaction. */
+static __device__ __forceinline__ void gp_bulk_load(void *dst, const void *src, unsigned bytes, unsigned long long *b)
+{
+    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
+                     gp_lds_addr(dst)),
+                 "l"(src), "r"(bytes), "r"(gp_lds_addr(b))
+                 : "memory");
+}
+/* The calling warp's lanes meet (their earlier shared-memory reads are done
+ * before any lane goes on): before one lane releases a buffer for the warp. */
+static __device__ __forceinline__ void gp_wave_sync(void) { __syncwarp(); }
+/* Barrier `id` (1..15; 0 is __syncthreads) among `threads` threads, whole
+ * warps: a subset of the block synchronizes while other warps go on. */
+static __device__ __forceinline__ void gp_named_sync(unsigned id, unsigned threads)
+{
+    asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(threads) : "memory");
+}
+#else
+#define GP_HAS_BULK_COPY 0
+#endif
+
 /* Host side of a launcher: turn the launch's error state into a gp_status. */
 static inline gp_status gp_launch_status(const char *what)
 {

@@ -19,6 +19,16 @@ unsigned gp_target_reg_class(const char *arch)
     return len == 4 && num[0] == '1' && num[1] == '1' ? GP_REGS_128 : GP_REGS_256;
 }
 
+int gp_target_has_bulk_copy(const char *arch)
+{
+    if (!arch || strncmp(arch, "sm_", 3) != 0)
+        return 0;
+    int v = 0;
+    for (const char *c = arch + 3; *c >= '0' && *c <= '9'; c++)
+        v = v * 10 + (*c - '0');
+    return v >= 90;
+}
+
 int gp_target_reg_budget(unsigned reg_class)
 {
     switch (reg_class) {

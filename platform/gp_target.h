@@ -38,6 +38,9 @@ extern "C" {
 unsigned gp_target_reg_class(const char *arch);
 /* Registers one thread may hold in a class (255, 256, 128; 0 for 0). */
 int gp_target_reg_budget(unsigned reg_class);
+/* 1 for a target with the bulk copy engine that gp_device.h's gp_bulk_load
+ * drives (NVIDIA sm_90 and later: PTX ISA 8.0 cp.async.bulk), else 0. */
+int gp_target_has_bulk_copy(const char *arch);
 /* "NVIDIA, 255 registers/thread" etc., for messages. */
 const char *gp_target_reg_class_name(unsigned reg_class);
 

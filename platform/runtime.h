@@ -95,11 +95,23 @@ typedef struct gp_func_attr {
     size_t static_lds_bytes;    /* static shared memory per block (dynamic LDS comes on top) */
     size_t local_bytes;         /* per-thread local memory (spills, stack) */
     int max_threads_per_block;  /* the most threads a block of it may have (launch bounds, registers) */
+    int code_arch;              /* NVIDIA: the virtual architecture the running code was compiled for
+                                 * (ptxVersion: 90 for compute_90, also when the driver JIT-compiled
+                                 * it), which is what __CUDA_ARCH__ was; 0 on AMD */
     char source[48];            /* the call the values came from: "cudaFuncGetAttributes", "hipFuncGetAttributes" */
 } gp_func_attr;
 
 /* GP_ERR_USAGE for a NULL function; GP_ERR_NO_GPU in the CPU-only build. */
 gp_status gp_func_attributes(const void *kernel_fn, gp_func_attr *out);
+
+/* Let blocks of kernel_fn use `dyn_lds` bytes of dynamic LDS (beyond the
+ * 48 KiB every target grants, NVIDIA needs the opt-in attribute), and give
+ * the blocks of `threads` threads with that LDS one CU holds at once
+ * (*blocks_per_cu, 0: it does not fit) and the current device's CUs (*cus):
+ * a persistent kernel's grid.  Answers are kept per function, shape and
+ * device, so a launcher may ask before every launch without a runtime call
+ * between its timing events. */
+gp_status gp_func_dynamic_lds(const void *kernel_fn, int threads, size_t dyn_lds, int *blocks_per_cu, int *cus);
 
 /* Clock kernel (platform/clock.hip): `blocks` blocks of one thread each spin
  * for about `spin_cycles` core cycles and store, per block, the cycles and

@@ -7,6 +7,7 @@
 #include "timer_rate.h"
 #include "device_id.h"
 
+#include <limits.h>
 #include <string.h>
 
 #ifndef GP_COMPILED_ARCHS
@@ -66,8 +67,60 @@ extern "C" gp_status gp_func_attributes(const void *kernel_fn, gp_func_attr *out
 #if defined(GP_VENDOR_AMD)
     snprintf(out->source, sizeof out->source, "hipFuncGetAttributes");
 #else
+    out->code_arch = a.ptxVersion;
     snprintf(out->source, sizeof out->source, "cudaFuncGetAttributes");
 #endif
+    return gp_ok();
+}
+
+extern "C" gp_status gp_func_dynamic_lds(const void *kernel_fn, int threads, size_t dyn_lds, int *blocks_per_cu,
+                                         int *cus)
+{
+    /* The opt-in is one value per function (and device): raised, never
+     * lowered, so a launch after a larger one still finds room.  Occupancy
+     * answers are kept per function, threads, LDS and device (a handful of
+     * ring shapes per process); past the table's size they are asked anew. */
+    static struct {
+        const void *fn;
+        int device;
+        size_t lds;
+    } optin[32];
+    static struct {
+        const void *fn;
+        int threads, device, blocks, cus;
+        size_t lds;
+    } seen[64];
+    static int noptin, nseen;
+    *blocks_per_cu = 0, *cus = 0;
+    if (!kernel_fn || threads < 1)
+        return gp_fail(GP_ERR_USAGE, "gp_func_dynamic_lds: no kernel function or no threads");
+    if (dyn_lds > (size_t)INT_MAX)
+        return gp_fail(GP_ERR_USAGE, "gp_func_dynamic_lds: %zu bytes of LDS", dyn_lds);
+    int device = 0;
+    CHECK(hipGetDevice(&device));
+    int o = 0;
+    while (o < noptin && !(optin[o].fn == kernel_fn && optin[o].device == device))
+        o++;
+    if (o == noptin || optin[o].lds < dyn_lds) {
+        CHECK(hipFuncSetAttribute(kernel_fn, hipFuncAttributeMaxDynamicSharedMemorySize, (int)dyn_lds));
+        if (o == noptin && noptin < (int)(sizeof optin / sizeof optin[0]))
+            optin[noptin].fn = kernel_fn, optin[noptin].device = device, noptin++;
+        if (o < noptin)
+            optin[o].lds = dyn_lds;
+    }
+    for (int i = 0; i < nseen; i++)
+        if (seen[i].fn == kernel_fn && seen[i].threads == threads && seen[i].lds == dyn_lds &&
+            seen[i].device == device) {
+            *blocks_per_cu = seen[i].blocks, *cus = seen[i].cus;
+            return gp_ok();
+        }
+    CHECK(hipOccupancyMaxActiveBlocksPerMultiprocessor(blocks_per_cu, kernel_fn, threads, dyn_lds));
+    CHECK(hipDeviceGetAttribute(cus, hipDeviceAttributeMultiprocessorCount, device));
+    if (nseen < (int)(sizeof seen / sizeof seen[0])) {
+        seen[nseen].fn = kernel_fn, seen[nseen].threads = threads, seen[nseen].lds = dyn_lds;
+        seen[nseen].device = device, seen[nseen].blocks = *blocks_per_cu, seen[nseen].cus = *cus;
+        nseen++;
+    }
     return gp_ok();
 }
 

@@ -36,6 +36,13 @@ gp_status gp_func_attributes(const void *kernel_fn, gp_func_attr *out)
     return none();
 }
 
+gp_status gp_func_dynamic_lds(const void *kernel_fn, int threads, size_t dyn_lds, int *blocks_per_cu, int *cus)
+{
+    (void)kernel_fn, (void)threads, (void)dyn_lds;
+    *blocks_per_cu = 0, *cus = 0;
+    return none();
+}
+
 gp_status gp_rt_malloc(void **ptr, size_t bytes)
 {
     (void)bytes;

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "gp_target.h"
 #include "kutil.h"
 #include "rule.h"
 
@@ -14,6 +15,42 @@
 #define WS_DESC 16
 /* Epochs fit in 30 bits of the descriptor (scan.hip). */
 #define EPOCH_LIMIT (1u << 30)
+
+/* The ring (stages > 0) where the device, this binary and the shape allow
+ * it (scan.h), else the register kernel, with the reason in the note. */
+static void fit_stages(gp_scan_params *p, const gp_device_info *dev)
+{
+    if (p->stages <= 0) {
+        p->stages = 0;
+        return;
+    }
+    const char *why = NULL;
+    const size_t tile_bytes = gp_scan_tile(p) * 4;
+    const size_t lds = dev->lds_per_block_optin > GP_SCAN_RING_LDS_RESERVE
+                           ? dev->lds_per_block_optin - GP_SCAN_RING_LDS_RESERVE
+                           : 0;
+    int fits = tile_bytes ? (int)(lds / tile_bytes) : 0;
+    if (!gp_target_has_bulk_copy(dev->arch))
+        why = "stages 0: the ring needs the bulk copy engine (NVIDIA sm_90+)";
+    else if (!gp_scan_ring_compiled())
+        why = "stages 0: this binary runs pre-sm_90 code on this device (rebuild with sm_90 in GP_ARCHS for the ring)";
+    else if (p->items < GP_SCAN_RING_MIN_ITEMS)
+        why = "stages 0: the ring is compiled for 16, 32 and 64 items per thread";
+    else if (p->block > GP_SCAN_RING_BLOCK_LIMIT(p->items) || p->block < 64)
+        why = "stages 0: the ring takes 64 to 512 scanning threads (256 at 64 items)";
+    else if (fits < GP_SCAN_RING_MIN_STAGES)
+        why = "stages 0: two tiles do not fit the block's shared memory";
+    if (why) {
+        gp_note_append(p->note, sizeof p->note, why);
+        p->stages = 0;
+        return;
+    }
+    int stages = p->stages > GP_SCAN_RING_MAX_STAGES ? GP_SCAN_RING_MAX_STAGES : p->stages;
+    stages = stages > fits ? fits : stages;
+    if (stages != p->stages)
+        gp_note_append(p->note, sizeof p->note, "stages fitted to the block's shared memory (at most 8)");
+    p->stages = stages;
+}
 
 void gp_scan_params_fit(gp_scan_params *p, const gp_device_info *dev)
 {
@@ -37,6 +74,7 @@ void gp_scan_params_fit(gp_scan_params *p, const gp_device_info *dev)
                        "block fitted to the device and the kernel's register budget");
     p->block = block;
     p->items = items;
+    fit_stages(p, dev);
 }
 
 gp_status gp_scan_params_from_table(const gp_table *t, const gp_device_info *dev, gp_scan_params *p)
@@ -45,15 +83,23 @@ gp_status gp_scan_params_from_table(const gp_table *t, const gp_device_info *dev
     memset(p, 0, sizeof *p);
     GP_TRY(gp_table_get_int(t, "kernel.scan", "block", &block));
     GP_TRY(gp_table_get_int(t, "kernel.scan", "items_per_thread", &items));
+    long long stages = 0; /* optional: absent is the register kernel */
+    if (gp_table_find(t, "kernel.scan", "stages"))
+        GP_TRY(gp_table_get_int(t, "kernel.scan", "stages", &stages));
     p->block = (int)block;
     p->items = (int)items;
+    p->stages = stages < 0 ? 0 : stages > 64 ? 64 : (int)stages;
     gp_scan_params_fit(p, dev);
     return gp_ok();
 }
 
 void gp_scan_params_format(const gp_scan_params *p, char *buf, size_t n)
 {
-    snprintf(buf, n, "block=%d items_per_thread=%d (tile %zu)", p->block, p->items, gp_scan_tile(p));
+    if (p->stages > 0)
+        snprintf(buf, n, "block=%d items_per_thread=%d stages=%d (tile %zu; ring of %d tiles in shared memory)",
+                 p->block, p->items, p->stages, gp_scan_tile(p), p->stages);
+    else
+        snprintf(buf, n, "block=%d items_per_thread=%d (tile %zu)", p->block, p->items, gp_scan_tile(p));
 }
 
 size_t gp_scan_tile(const gp_scan_params *p) { return (size_t)p->block * (size_t)p->items; }
@@ -70,6 +116,9 @@ static int params_ok(const gp_scan_params *p)
 {
     int i = p->items;
     if (i != 4 && i != 8 && i != 16 && i != 32 && i != 64)
+        return 0;
+    if (p->stages != 0 && (p->stages < GP_SCAN_RING_MIN_STAGES || p->stages > GP_SCAN_RING_MAX_STAGES ||
+                           i < GP_SCAN_RING_MIN_ITEMS || p->block > GP_SCAN_RING_BLOCK_LIMIT(i) || p->block < 64))
         return 0;
     return p->block >= 32 && p->block <= GP_SCAN_BLOCK_LIMIT(i) && !(p->block & (p->block - 1));
 }
@@ -156,7 +205,7 @@ gp_status gp_scan_f32(const float *d_in, float *d_out, size_t n, int exclusive, 
     unsigned epoch = 0;
     int go;
     GP_TRY(prepare("scan f32", d_in, d_out, n, exclusive, ws, p, &epoch, &go));
-    return go ? gp_scan_launch_f32(d_in, d_out, n, exclusive, ws->d, epoch, p->block, p->items) : gp_ok();
+    return go ? gp_scan_launch_f32(d_in, d_out, n, exclusive, ws->d, epoch, p->block, p->items, p->stages) : gp_ok();
 }
 
 gp_status gp_scan_i32(const int32_t *d_in, int32_t *d_out, size_t n, int exclusive, gp_scan_ws *ws,
@@ -165,7 +214,7 @@ gp_status gp_scan_i32(const int32_t *d_in, int32_t *d_out, size_t n, int exclusi
     unsigned epoch = 0;
     int go;
     GP_TRY(prepare("scan i32", d_in, d_out, n, exclusive, ws, p, &epoch, &go));
-    return go ? gp_scan_launch_i32(d_in, d_out, n, exclusive, ws->d, epoch, p->block, p->items) : gp_ok();
+    return go ? gp_scan_launch_i32(d_in, d_out, n, exclusive, ws->d, epoch, p->block, p->items, p->stages) : gp_ok();
 }
 
 static int ceil_log2(long long v)
@@ -183,11 +232,20 @@ long long gp_scan_f32_depth(const gp_scan_params *p, size_t i, size_t head, int 
         return 0;
     int lw = ceil_log2(wave);
     int waves = p->block / wave < 1 ? 1 : p->block / wave;
-    long long in_tile = 3                    /* the vector's own serial sums */
-                        + lw                 /* Kogge-Stone over the row's lanes */
-                        + p->items / 4       /* carry chain over the rows, and row prefix */
-                        + ceil_log2(waves)   /* Kogge-Stone over the wave totals */
-                        + 3;                 /* q = tile + wave prefix; base = q + row; + element */
+    long long agg = 3                    /* the vector's own serial sums */
+                    + lw                 /* Kogge-Stone over the row's lanes */
+                    + p->items / 4       /* carry chain over the rows, and row prefix */
+                    + ceil_log2(waves);  /* Kogge-Stone over the wave totals */
+    if (p->stages > 0) {
+        /* The ring's reducer publishes the aggregate a predecessor's leaves
+         * reach this tile through (scan.hip): (x + y) + (z + w), a chain of
+         * ceil(vectors per lane / 8) into 8 accumulators, their tree of 3,
+         * the butterfly. */
+        long long per_lane = (long long)(tile / 4 + (size_t)wave - 1) / wave;
+        long long red = 2 + (per_lane + 7) / 8 + 3 + lw;
+        agg = red > agg ? red : agg;
+    }
+    long long in_tile = agg + 3; /* q = tile + wave prefix; base = q + row; + element */
     long long t = (long long)((i + head) / tile);
     /* Per tile on the look-back chain: the window butterfly (lw), adding the
      * window to the prefix so far (1), prefix + aggregate (1), and one more

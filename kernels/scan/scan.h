@@ -12,8 +12,8 @@
  *     |out[i] - exact| <= gp_scan_f32_bound(depth(i), sum_{j<=i} |x_j|).  The
  *     look-back adds predecessor tiles in an order that depends on block
  *     timing, so two runs may differ in the last bits (within the bound).
- * Parameters come from [kernel.scan] (block, items_per_thread), clamped to
- * the device. */
+ * Parameters come from [kernel.scan] (block, items_per_thread, stages),
+ * clamped to the device. */
 #ifndef GP_SCAN_H
 #define GP_SCAN_H
 
@@ -64,15 +64,47 @@ extern "C" {
 #define GP_SCAN_POLL_NS 350
 #define GP_SCAN_PACE_MIN_TILES 500
 
+/* The ring kernel (scan.hip gp_scan_ring_kernel; stages > 0): a persistent
+ * block keeps `stages` tiles in shared memory, filled by the bulk copy engine
+ * (NVIDIA sm_90+), and publishes each tile's aggregate as soon as it lands.
+ *   RING_MIN_ITEMS   compiled for 16, 32 and 64 items per thread;
+ *   RING_MIN_STAGES  the least ring: one tile being scanned while it waits on
+ *                    its look-back, the next landed (its aggregate published,
+ *                    so the tiles behind it on other CUs are not held up);
+ *   RING_MAX_STAGES  a cap on the opt-in shared memory the rule may ask for;
+ *   RING_LDS_RESERVE the ring's static shared memory (barriers, tickets, the
+ *                    wave totals), under 1 KiB;
+ *   RING_BLOCK_LIMIT consumer threads per block: launch bounds of (this + 64)
+ *                    threads keep 64 items within 204 registers (ptxas sm_90:
+ *                    109) and 32 items within 113;
+ *   RING_POLL_NS     the pause after a look-back poll that found a tile not
+ *                    ready: measured on the H200 (docs/kernels/scan.md, "Ring"),
+ *                    0, 100 and a 200 ns first pause are within 0.7 %: the
+ *                    predecessors' aggregates are out before a tile is scanned,
+ *                    so the first poll mostly succeeds; 100 spares the L2 the
+ *                    spinning of the rare one that does not. */
+#define GP_SCAN_RING_MIN_ITEMS 16
+#define GP_SCAN_RING_MIN_STAGES 2
+#define GP_SCAN_RING_MAX_STAGES 8
+#define GP_SCAN_RING_LDS_RESERVE 1024
+#define GP_SCAN_RING_BLOCK_LIMIT(items) ((items) >= 64 ? 256 : 512)
+#define GP_SCAN_RING_POLL_NS 100
+
 typedef struct gp_scan_params {
-    int block;      /* threads per block, a power of two, >= 64 */
+    int block;      /* threads per block (the ring: its scanning threads), a power of two, >= 64 */
     int items;      /* elements per thread (items_per_thread): 4, 8, 16, 32 or 64 */
+    int stages;     /* 0: tiles in registers, a block per tile; >= 2: the ring kernel's tiles in
+                     * shared memory (NVIDIA sm_90+) */
     char note[192]; /* what was adjusted to fit the device ("" when nothing) */
 } gp_scan_params;
 
 /* Read [kernel.scan] and clamp it to `dev`. */
 gp_status gp_scan_params_from_table(const gp_table *t, const gp_device_info *dev, gp_scan_params *p);
-/* Clamp hand-made parameters the same way (bench variants, tests). */
+/* Clamp hand-made parameters the same way (bench variants, tests).  The
+ * ring (stages > 0) needs a device with the bulk copy engine
+ * (gp_target_has_bulk_copy), code compiled for it in this binary
+ * (gp_scan_ring_compiled), 16 or more items and room for 2 stages in the
+ * block's opt-in shared memory; else stages = 0 and the note says why. */
 void gp_scan_params_fit(gp_scan_params *p, const gp_device_info *dev);
 void gp_scan_params_format(const gp_scan_params *p, char *buf, size_t n);
 
@@ -129,6 +161,12 @@ void gp_scan_ref_f32(const float *x, size_t n, int exclusive, double *acc, doubl
                      double *sum_abs);
 void gp_scan_ref_i32(const int32_t *x, size_t n, int exclusive, uint32_t *acc, int32_t *out);
 
+/* 1 when the ring kernel this binary would run on the open device was
+ * compiled for sm_90 or later (the driver may run compute_80 code on an
+ * sm_90 GPU: then it has no bulk copies); the CPU-only build says 1 (nothing
+ * runs there, so the device facts alone decide, as in the unit tests). */
+int gp_scan_ring_compiled(void);
+
 /* Every kernel.scan parameter from the device facts (kernel.h "Rules"; the
  * models: docs/kernels/scan.md, "Rule"). */
 struct gp_rule_in;
@@ -138,9 +176,9 @@ gp_status gp_scan_rule(const struct gp_rule_in *in, struct gp_table *out);
 /* ---- GPU launchers (scan.hip; none.c without a GPU backend).  Arguments
  * checked by the callers above. */
 gp_status gp_scan_launch_f32(const float *d_in, float *d_out, size_t n, int exclusive, void *d_ws,
-                             unsigned epoch, int block, int items);
+                             unsigned epoch, int block, int items, int stages);
 gp_status gp_scan_launch_i32(const int32_t *d_in, int32_t *d_out, size_t n, int exclusive, void *d_ws,
-                             unsigned epoch, int block, int items);
+                             unsigned epoch, int block, int items, int stages);
 
 #ifdef __cplusplus
 }

@@ -114,11 +114,12 @@ static __device__ __forceinline__ unsigned desc_status(unsigned long long w, uns
 }
 
 /* Exclusive prefix of `tile` (> 0) from its predecessors' descriptors; all
- * lanes of one wave call it and get the same value.  With `pace` (launches
- * of GP_SCAN_PACE_MIN_TILES tiles or more) a window that had a descriptor
- * not ready waits GP_SCAN_POLL_NS before it polls again (scan.h: CUB's
- * protocol; unpaced polls of the hot descriptor lines queue in the L2). */
-template <typename E>
+ * lanes of one wave call it and get the same value.  With `pace` a window
+ * that had a descriptor not ready waits POLL_NS before it polls again (the
+ * register kernel, in launches of GP_SCAN_PACE_MIN_TILES tiles or more:
+ * GP_SCAN_POLL_NS, CUB's protocol, unpaced polls of the hot descriptor lines
+ * queue in the L2; the ring: GP_SCAN_RING_POLL_NS, scan.h). */
+template <typename E, unsigned POLL_NS>
 static __device__ E look_back(const unsigned long long *desc, unsigned tile, unsigned epoch, int lane, bool pace)
 {
     E prefix = (E)0;
@@ -135,7 +136,7 @@ static __device__ E look_back(const unsigned long long *desc, unsigned tile, uns
             if (gp_ballot(st == 0u) == 0ull)
                 break;
             if (pace)
-                gp_sleep_ns<GP_SCAN_POLL_NS>();
+                gp_sleep_ns<POLL_NS>();
         }
         const unsigned long long pmask = gp_ballot(st == GP_SCAN_ST_PREFIX);
         E v = idx >= 0 ? gp_sc<E>::from_bits((unsigned)w) : (E)0;
@@ -283,7 +284,7 @@ gp_scan_kernel(const E *in, E *out, size_t n, size_t head, int exclusive, unsign
             const bool pace = ntiles >= GP_SCAN_PACE_MIN_TILES;
             if (pace)
                 gp_sleep_ns<GP_SCAN_FIRST_POLL_NS>();
-            tpre = look_back<E>(desc, tile, epoch, lane, pace);
+            tpre = look_back<E, GP_SCAN_POLL_NS>(desc, tile, epoch, lane, pace);
             if (lane == 0)
                 desc_store(desc + tile, epoch, GP_SCAN_ST_PREFIX, gp_sc<E>::bits(tpre + agg));
         }
@@ -310,6 +311,213 @@ gp_scan_kernel(const E *in, E *out, size_t n, size_t head, int exclusive, unsign
     }
 }
 
+/* ---- The ring kernel (stages > 0; NVIDIA sm_90+, GP_HAS_BULK_COPY).
+ *
+ * Why: the register kernel holds its tile in registers while it waits on its
+ * look-back, and a waiting block issues no loads; with the look-back every
+ * tile shape ran 0.65-0.75 of the device copy on the H200 (CUB's scan 0.74),
+ * without it 0.98-0.99.  Here a persistent block (one a CU at the rule's
+ * tile) keeps `stages` tiles in shared memory, and three roles run at once:
+ *   producer  (last wave, one lane) takes a tile ticket as soon as a stage is
+ *             free and starts its bulk copy: the loads run `stages` tiles
+ *             ahead whatever the look-back does;
+ *   reducer   (the wave before it) sums each tile as soon as it lands and
+ *             publishes that aggregate: a tile's successors on other CUs
+ *             find it long before the tile itself is scanned.  Without this
+ *             (the scanning waves publishing it when they reach the tile)
+ *             the ring ran 0.41-0.55 of the copy: every aggregate waited for
+ *             the look-backs of the tiles before it in its block's ring;
+ *   scanners  (the first `block` threads) read the oldest landed tile into
+ *             registers and free its stage (each wave arrives on the stage's
+ *             "empty" barrier, as the reducer does: the producer refills a
+ *             stage once every wave that reads it has), scan it (steps 1-6
+ *             above, in the same order), look back, publish the inclusive
+ *             prefix and store.
+ * Tickets: a block only waits on smaller tickets, taken earlier by running
+ * blocks, so the look-back cannot deadlock whether or not all blocks are
+ * resident; the last of the (tiles + grid) tickets resets the counter.
+ * Descriptors are written with a 64-bit atomicMax: in one epoch an inclusive
+ * prefix outranks an aggregate, so the reducer's late aggregate never hides
+ * the scanners' prefix.  Tiles at either end (head, a partial last tile) are
+ * loaded by the scanners element by element and publish their own aggregate.
+ *
+ * Reducer order (scan.h's bound counts it): lane l adds the tile's 16-byte
+ * vectors l, l + wave, l + 2 wave, ... as (x + y) + (z + w), the i-th into
+ * accumulator i mod 8; the 8 accumulators as ((a0 + a1) + (a2 + a3)) + ((a4 +
+ * a5) + (a6 + a7)); then a butterfly over the wave. */
+#define GP_SCAN_RING_LB(V) (((V) >= 16 ? 256 : 512) + 2 * GP_WAVE_SIZE)
+
+template <typename E, int V, int VOUT>
+__global__ void __launch_bounds__(GP_SCAN_RING_LB(V))
+gp_scan_ring_kernel(const E *in, E *out, size_t n, size_t head, int exclusive, unsigned *counter,
+                    unsigned long long *desc, unsigned epoch, unsigned ntiles, int stages)
+{
+#if GP_HAS_BULK_COPY
+    typedef typename gp_sc<E>::V Vt;
+    extern __shared__ __align__(128) unsigned char gp_scan_ring_lds[];
+    Vt *ring = (Vt *)gp_scan_ring_lds;
+    __shared__ __align__(8) unsigned long long full[GP_SCAN_RING_MAX_STAGES], empty[GP_SCAN_RING_MAX_STAGES];
+    __shared__ unsigned ticket[GP_SCAN_RING_MAX_STAGES];
+    __shared__ E s_wave[512 / GP_WAVE_SIZE];
+    const int W = GP_WAVE_SIZE;
+    const int B = (int)blockDim.x - 2 * W; /* scanning threads */
+    const int lane = (int)(threadIdx.x % W), wid = (int)(threadIdx.x / W), nw = B / W;
+    const size_t tile_elems = (size_t)B * 4 * V, end = head + n;
+    const unsigned tile_bytes = (unsigned)(tile_elems * sizeof(E));
+    const unsigned last_ticket = ntiles + gridDim.x - 1;
+    const E *vin = in - head; /* virtual element 0: 16-byte aligned */
+    if ((int)threadIdx.x < stages) {
+        gp_mbar_init(&full[threadIdx.x], 1);
+        gp_mbar_init(&empty[threadIdx.x], (unsigned)nw + 1); /* each scanning wave and the reducer */
+    }
+    gp_mbar_init_fence();
+    __syncthreads();
+
+    if (wid == nw + 1) { /* producer */
+        if (lane == 0) {
+            for (int k = 0;; k++) {
+                const int s = k % stages;
+                gp_mbar_wait(&empty[s], (unsigned)((k / stages) & 1) ^ 1u);
+                gp_fence_proxy_async(); /* the waves' reads of stage s before the copy's writes */
+                const unsigned t = atomicAdd(counter, 1u);
+                if (t == last_ticket)
+                    atomicExch(counter, 0u); /* every ticket is taken: ready for the next run */
+                ticket[s] = t;
+                const size_t tbase = (size_t)t * tile_elems;
+                if (t < ntiles && tbase >= head && tbase + tile_elems <= end) {
+                    gp_mbar_expect(&full[s], tile_bytes);
+                    gp_bulk_load(ring + (size_t)s * (tile_elems / 4), vin + tbase, tile_bytes, &full[s]);
+                } else {
+                    gp_mbar_arrive(&full[s]); /* an end tile (the scanners load it) or past the last */
+                }
+                if (t >= ntiles)
+                    break;
+            }
+        }
+        return;
+    }
+    if (wid == nw) { /* reducer */
+        for (int k = 0;; k++) {
+            const int s = k % stages;
+            gp_mbar_wait(&full[s], (unsigned)(k / stages) & 1u);
+            const unsigned t = ticket[s];
+            if (t >= ntiles)
+                break;
+            const size_t tbase = (size_t)t * tile_elems;
+            if (tbase >= head && tbase + tile_elems <= end) {
+                const Vt *st = ring + (size_t)s * (tile_elems / 4);
+                E acc[8];
+#pragma unroll
+                for (int a = 0; a < 8; a++)
+                    acc[a] = (E)0;
+                const int per_lane = (int)(tile_elems / 4) / W; /* nw x V: a multiple of 8 */
+                for (int i = 0; i < per_lane; i += 8) {
+#pragma unroll
+                    for (int a = 0; a < 8; a++) { /* constant indices: acc stays in registers */
+                        if (i + a < per_lane) {
+                            const Vt v = st[lane + (i + a) * W];
+                            acc[a] = acc[a] + ((v.x + v.y) + (v.z + v.w));
+                        }
+                    }
+                }
+                const E sum = wave_sum(((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7])));
+                if (lane == 0)
+                    atomicMax(desc + t, ((unsigned long long)((epoch << 2) | (t == 0 ? GP_SCAN_ST_PREFIX : GP_SCAN_ST_AGG))
+                                         << 32) | gp_sc<E>::bits(sum));
+            }
+            gp_wave_sync(); /* every lane has read ticket[s] and the stage */
+            if (lane == 0)
+                gp_mbar_arrive(&empty[s]);
+        }
+        return;
+    }
+
+    /* Scanners. */
+    const size_t woff = (size_t)wid * W * 4 * V + (size_t)lane * 4;
+    for (int k = 0;; k++) {
+        const int s = k % stages;
+        gp_mbar_wait(&full[s], (unsigned)(k / stages) & 1u);
+        const unsigned tile = ticket[s];
+        if (tile >= ntiles)
+            break;
+        const size_t tbase = (size_t)tile * tile_elems;
+        const size_t seg = tbase + woff;
+        const bool whole = tbase >= head && tbase + tile_elems <= end;
+        Vt v[V];
+        if (whole) {
+            const Vt *st = ring + (size_t)s * (tile_elems / 4) + woff / 4;
+#pragma unroll
+            for (int j = 0; j < V; j++)
+                v[j] = st[j * W];
+        } else {
+            load_tile<E, V>(in, tbase, tile_elems, woff, head, end, v);
+        }
+        gp_wave_sync(); /* the wave has read ticket[s] and its part of the stage: release it */
+        if (lane == 0)
+            gp_mbar_arrive(&empty[s]);
+        E pre[V];
+        E carry = (E)0;
+#pragma unroll
+        for (int j = 0; j < V; j++) {
+            v[j].y = v[j].x + v[j].y;
+            v[j].z = v[j].y + v[j].z;
+            v[j].w = v[j].z + v[j].w;
+            E sc = wave_scan(v[j].w, lane);
+            E ex = gp_sc<E>::shfl_up(sc, 1);
+            E tot = gp_sc<E>::shfl(sc, W - 1);
+            pre[j] = lane == 0 ? carry : carry + ex;
+            carry = carry + tot;
+        }
+        if (lane == 0)
+            s_wave[wid] = carry;
+        gp_named_sync(1, (unsigned)B);
+        if (wid == 0) {
+            E sw = wave_scan(lane < nw ? s_wave[lane] : (E)0, lane);
+            E wex = gp_sc<E>::shfl_up(sw, 1);
+            if (lane == 0)
+                wex = (E)0;
+            const E agg = gp_sc<E>::shfl(sw, nw - 1);
+            E tpre = (E)0;
+            if (tile == 0) {
+                if (lane == 0 && !whole)
+                    atomicMax(desc, ((unsigned long long)((epoch << 2) | GP_SCAN_ST_PREFIX) << 32) | gp_sc<E>::bits(agg));
+            } else {
+                if (lane == 0 && !whole)
+                    atomicMax(desc + tile,
+                              ((unsigned long long)((epoch << 2) | GP_SCAN_ST_AGG) << 32) | gp_sc<E>::bits(agg));
+                tpre = look_back<E, GP_SCAN_RING_POLL_NS>(desc, tile, epoch, lane, true);
+                if (lane == 0)
+                    atomicMax(desc + tile, ((unsigned long long)((epoch << 2) | GP_SCAN_ST_PREFIX) << 32) |
+                                               gp_sc<E>::bits(tpre + agg));
+            }
+            if (lane < nw)
+                s_wave[lane] = tile == 0 ? wex : tpre + wex;
+        }
+        gp_named_sync(1, (unsigned)B);
+        const E q = s_wave[wid];
+#pragma unroll
+        for (int j = 0; j < V; j++) {
+            const E b = q + pre[j];
+            Vt o;
+            if (exclusive)
+                o = gp_sc<E>::make(b, b + v[j].x, b + v[j].y, b + v[j].z);
+            else
+                o = gp_sc<E>::make(b + v[j].x, b + v[j].y, b + v[j].z, b + v[j].w);
+            const size_t vi = seg + (size_t)j * W * 4;
+            if (whole && VOUT)
+                *(Vt *)(out + (vi - head)) = o;
+            else
+                store_vec<E, VOUT>(out, vi, head, end, o);
+        }
+        /* s_wave is rewritten only after the next tile's first named
+         * barrier, which every scanner reaches after reading q here. */
+    }
+#else
+    (void)in, (void)out, (void)n, (void)head, (void)exclusive, (void)counter, (void)desc, (void)epoch,
+        (void)ntiles, (void)stages;
+#endif
+}
+
 template <typename E, int V>
 static gp_status launch_v(const E *in, E *out, size_t n, size_t head, int exclusive, void *ws, unsigned epoch,
                           unsigned ntiles, int block, int vout)
@@ -323,9 +531,54 @@ static gp_status launch_v(const E *in, E *out, size_t n, size_t head, int exclus
     return gp_launch_status("scan");
 }
 
+/* The ring: one persistent block per resident slot (at most one per tile). */
+template <typename E, int V>
+static gp_status launch_ring_v(const E *in, E *out, size_t n, size_t head, int exclusive, void *ws, unsigned epoch,
+                               unsigned ntiles, int block, int stages, int vout)
+{
+#if defined(GP_VENDOR_NVIDIA)
+    unsigned *counter = (unsigned *)ws;
+    unsigned long long *desc = (unsigned long long *)((char *)ws + GP_SCAN_WS_DESC);
+    const void *fn = vout ? (const void *)gp_scan_ring_kernel<E, V, 1> : (const void *)gp_scan_ring_kernel<E, V, 0>;
+    const int threads = block + 2 * GP_WAVE_SIZE;
+    const size_t lds = (size_t)stages * (size_t)block * 4 * V * sizeof(E);
+    int per_cu = 0, cus = 0;
+    GP_TRY(gp_func_dynamic_lds(fn, threads, lds, &per_cu, &cus));
+    if (per_cu < 1 || cus < 1)
+        return gp_fail(GP_ERR_USAGE, "scan: a ring of %d stages (%zu bytes of shared memory, %d threads) does not fit a CU",
+                       stages, lds, threads);
+    const unsigned long long resident = (unsigned long long)per_cu * (unsigned long long)cus;
+    const unsigned grid = resident < ntiles ? (unsigned)resident : ntiles;
+    if (vout)
+        gp_scan_ring_kernel<E, V, 1><<<grid, threads, lds>>>(in, out, n, head, exclusive, counter, desc, epoch, ntiles,
+                                                             stages);
+    else
+        gp_scan_ring_kernel<E, V, 0><<<grid, threads, lds>>>(in, out, n, head, exclusive, counter, desc, epoch, ntiles,
+                                                             stages);
+    return gp_launch_status("scan (ring)");
+#else
+    (void)in, (void)out, (void)n, (void)head, (void)exclusive, (void)ws, (void)epoch, (void)ntiles, (void)block,
+        (void)stages, (void)vout;
+    return gp_fail(GP_ERR_USAGE, "scan: the ring kernel (stages > 0) is NVIDIA sm_90+ only; use stages = 0");
+#endif
+}
+
+extern "C" int gp_scan_ring_compiled(void)
+{
+#if defined(GP_VENDOR_NVIDIA)
+    gp_func_attr a;
+    gp_status st = gp_func_attributes((const void *)gp_scan_ring_kernel<float, 16, 1>, &a);
+    if (st.code == GP_ERR_NO_GPU)
+        return 1; /* no device: nothing runs, the device facts decide (scan.h) */
+    return st.code == GP_OK && a.code_arch >= 90;
+#else
+    return 0;
+#endif
+}
+
 template <typename E>
 static gp_status launch(const E *in, E *out, size_t n, int exclusive, void *ws, unsigned epoch, int block,
-                        int items)
+                        int items, int stages)
 {
     if (n == 0)
         return gp_ok();
@@ -333,6 +586,22 @@ static gp_status launch(const E *in, E *out, size_t n, int exclusive, void *ws, 
     const int vout = ((uintptr_t)in & 15) == ((uintptr_t)out & 15);
     const size_t tile = (size_t)block * (size_t)items;
     const size_t ntiles = (head + n + tile - 1) / tile;
+    if (stages > 0) {
+        if (stages < GP_SCAN_RING_MIN_STAGES || stages > GP_SCAN_RING_MAX_STAGES || items < GP_SCAN_RING_MIN_ITEMS ||
+            block > GP_SCAN_RING_BLOCK_LIMIT(items) || block < 2 * GP_WAVE_SIZE || block % GP_WAVE_SIZE)
+            return gp_fail(GP_ERR_USAGE,
+                           "scan: the ring takes %d..%d stages, %d+ items and whole waves of %d, 2 to %d of them "
+                           "(stages %d, items %d, block %d)",
+                           GP_SCAN_RING_MIN_STAGES, GP_SCAN_RING_MAX_STAGES, GP_SCAN_RING_MIN_ITEMS, GP_WAVE_SIZE,
+                           GP_SCAN_RING_BLOCK_LIMIT(items) / GP_WAVE_SIZE, stages, items, block);
+        if (ntiles >= GP_SCAN_MAX_TILES)
+            return gp_fail(GP_ERR_USAGE, "scan: %zu tiles exceed the launch's %zu", ntiles, GP_SCAN_MAX_TILES);
+        switch (items) {
+        case 16: return launch_ring_v<E, 4>(in, out, n, head, exclusive, ws, epoch, (unsigned)ntiles, block, stages, vout);
+        case 32: return launch_ring_v<E, 8>(in, out, n, head, exclusive, ws, epoch, (unsigned)ntiles, block, stages, vout);
+        default: return launch_ring_v<E, 16>(in, out, n, head, exclusive, ws, epoch, (unsigned)ntiles, block, stages, vout);
+        }
+    }
     if (block > GP_SCAN_LB(items / 4) || block < GP_WAVE_SIZE || block % GP_WAVE_SIZE)
         return gp_fail(GP_ERR_USAGE, "scan: block %d is not whole waves of %d up to %d for %d items per thread",
                        block, GP_WAVE_SIZE, GP_SCAN_LB(items / 4), items);
@@ -349,13 +618,14 @@ static gp_status launch(const E *in, E *out, size_t n, int exclusive, void *ws, 
 }
 
 extern "C" gp_status gp_scan_launch_f32(const float *d_in, float *d_out, size_t n, int exclusive, void *d_ws,
-                                        unsigned epoch, int block, int items)
+                                        unsigned epoch, int block, int items, int stages)
 {
-    return launch<float>(d_in, d_out, n, exclusive, d_ws, epoch, block, items);
+    return launch<float>(d_in, d_out, n, exclusive, d_ws, epoch, block, items, stages);
 }
 
 extern "C" gp_status gp_scan_launch_i32(const int32_t *d_in, int32_t *d_out, size_t n, int exclusive, void *d_ws,
-                                        unsigned epoch, int block, int items)
+                                        unsigned epoch, int block, int items, int stages)
 {
-    return launch<unsigned>((const unsigned *)d_in, (unsigned *)d_out, n, exclusive, d_ws, epoch, block, items);
+    return launch<unsigned>((const unsigned *)d_in, (unsigned *)d_out, n, exclusive, d_ws, epoch, block, items,
+                            stages);
 }

@@ -13,14 +13,18 @@
 #include "vendor.h"
 
 /* Variants timed in the bench (with_baselines) and offered to `gpuprobe
- * tune`: {block, items_per_thread}, tiles of 1024 to 16384 elements. */
+ * tune`: {block, items_per_thread, stages}, tiles of 1024 to 16384 elements
+ * in registers, and rings of 2 to 6 tiles of 8192 or 16384 (one or two
+ * blocks a CU on the H200; where the ring is not available, fit turns them
+ * into register variants already in the list, and the bench skips them). */
 typedef struct variant {
-    int block, items;
+    int block, items, stages;
 } variant;
 
 static const variant variants[] = {
-    {256, 4},  {256, 8},  {256, 16},  {512, 4},   {512, 8},   {512, 16},
-    {128, 16}, {1024, 8}, {128, 32},  {256, 32},  {128, 64},  {256, 64},
+    {256, 4, 0},  {256, 8, 0},  {256, 16, 0}, {512, 4, 0},  {512, 8, 0},  {512, 16, 0},
+    {128, 16, 0}, {1024, 8, 0}, {128, 32, 0}, {256, 32, 0}, {128, 64, 0}, {256, 64, 0},
+    {256, 64, 3}, {256, 64, 2}, {512, 32, 3}, {256, 32, 3}, {256, 32, 6}, {128, 64, 3},
 };
 #define NVARIANTS (sizeof variants / sizeof variants[0])
 
@@ -31,9 +35,13 @@ static const variant variants[] = {
 static void variant_params(const variant *v, const gp_device_info *dev, gp_scan_params *p)
 {
     memset(p, 0, sizeof *p);
-    p->block = v->block, p->items = v->items;
+    p->block = v->block, p->items = v->items, p->stages = v->stages;
     gp_scan_params_fit(p, dev);
 }
+
+/* A ring variant the device or this binary cannot run (fit made it a
+ * register one, timed already under its own name). */
+static int variant_unavailable(const variant *v, const gp_scan_params *q) { return v->stages > 0 && q->stages == 0; }
 
 static gp_status print_params(const gp_table *t, const gp_device_info *dev, FILE *out)
 {
@@ -205,9 +213,13 @@ static gp_status verify_all(const gp_table *t, const gp_kernel_opts *o, vctx *v)
     for (size_t k = 0; k < NVARIANTS; k++) {
         gp_scan_params q;
         variant_params(&variants[k], &o->dev, &q);
+        if (variant_unavailable(&variants[k], &q))
+            continue;
         gp_scan_params_format(&q, label, sizeof label);
         size_t qt = gp_scan_tile(&q);
-        size_t vs[] = {0, 5, qt + 1, (size_t)v->wave * qt + 3, 1000003};
+        /* The last: more tiles than a ring's resident blocks, so every block
+         * goes round its ring several times. */
+        size_t vs[] = {0, 5, qt + 1, (size_t)v->wave * qt + 3, 1000003, 5000011};
         for (size_t i = 0; i < sizeof vs / sizeof vs[0]; i++)
             if (vs[i] <= cap)
                 GP_TRY(verify_len(v, vs[i], i % 4, &q, &rng, label, NULL));
@@ -352,7 +364,7 @@ static gp_status time_baselines(bstate *s, const bproblem *pr, const gp_kernel_o
         char impl[GP_BENCH_TEXT];
         snprintf(impl, sizeof impl, "CUB DeviceScan::%s", pr->exclusive ? "ExclusiveSum" : "InclusiveSum");
         /* The bound of 256-element tiles: CUB's are larger, so its chain is shorter. */
-        gp_scan_params small = {64, 4, ""};
+        gp_scan_params small = {64, 4, 0, ""};
         GP_TRY(check_out(s, pr, &small, impl, wave_of(o)));
         GP_TRY(gp_bench_add(b, "scan", pr->name, impl, "", "", 1, &r, pr->floor_ms, pr->note));
         *have_cub = 1;
@@ -440,8 +452,13 @@ static gp_status bench_all(const gp_table *t, const char *label, int with_baseli
             gp_scan_params q;
             char impl[GP_BENCH_TEXT], qp[192];
             variant_params(&variants[v], &o->dev, &q);
+            if (variant_unavailable(&variants[v], &q))
+                continue;
             GP_TRY(time_ours(s, &pr, &q, o, &r));
-            snprintf(impl, sizeof impl, "gpuprobe variant=b%d/i%d", q.block, q.items);
+            if (q.stages > 0)
+                snprintf(impl, sizeof impl, "gpuprobe variant=b%d/i%d/s%d", q.block, q.items, q.stages);
+            else
+                snprintf(impl, sizeof impl, "gpuprobe variant=b%d/i%d", q.block, q.items);
             gp_scan_params_format(&q, qp, sizeof qp);
             GP_TRY(gp_bench_add(b, "scan", pr.name, impl, label, qp, 0, &r, pr.floor_ms, pr.note));
             if (best_row < 0 || r.summary.median < b->rows[best_row].ms.median)
@@ -472,11 +489,11 @@ static gp_status bench(const gp_table *t, const char *label, int with_baselines,
 /* Tuning sweep: the base table's values, then the bench variants. */
 static gp_status candidates(const gp_table *base, const gp_device_info *dev, gp_table *out, int max, int *n)
 {
-    static const gp_kcand_keys keys = {"scan", 2, {"block", "items_per_thread"}, NULL};
-    int rows[NVARIANTS][2];
+    static const gp_kcand_keys keys = {"scan", 3, {"block", "items_per_thread", "stages"}, NULL};
+    int rows[NVARIANTS][3];
     (void)dev;
     for (size_t k = 0; k < NVARIANTS; k++)
-        rows[k][0] = variants[k].block, rows[k][1] = variants[k].items;
+        rows[k][0] = variants[k].block, rows[k][1] = variants[k].items, rows[k][2] = variants[k].stages;
     return gp_kcand_make(&keys, base, &rows[0][0], (int)NVARIANTS, out, max, n);
 }
 
@@ -499,7 +516,8 @@ static gp_status work_of(const char *problem, gp_kernel_work *w)
 
 const gp_kernel gp_kernel_scan = {
     "scan",
-    "inclusive / exclusive prefix sum of fp32 / int32, single pass with decoupled look-back (vs CUB DeviceScan)",
+    "inclusive / exclusive prefix sum of fp32 / int32, single pass with decoupled look-back, tiles in registers or "
+    "a shared-memory ring (vs CUB DeviceScan)",
     print_params,
     verify,
     bench,

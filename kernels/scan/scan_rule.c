@@ -30,6 +30,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "gp_target.h"
 #include "kernel.h"
 #include "rule.h"
 #include "scan.h"
@@ -43,6 +44,14 @@
 #define RULE_MAX_BLOCK 512
 /* The headline problem: 2^28 elements. */
 #define HEADLINE_N ((long long)1 << 28)
+/* Shared memory the CUDA runtime keeps back from each block's share of a
+ * CU (CUDA C++ Programming Guide, "Shared Memory" for cc 8.x/9.x: 1 KB per
+ * block is reserved for system use). */
+#define CUDA_BLOCK_LDS_RESERVED 1024
+/* The ring's least stages in the rule: the tile being scanned (waiting on its
+ * look-back), the next one landed with its aggregate out (so the tiles behind
+ * it on other CUs are not held up: scan.hip), and one in flight. */
+#define RULE_MIN_STAGES 3
 
 /* Registers per thread the kernel for `items` may use: its launch bounds cap
  * them at 65536 / (its block limit x the blocks per CU it asks for) (scan.h
@@ -96,6 +105,40 @@ static long long little_items(const gp_rule_facts *f, long long block, char *why
     return items;
 }
 
+/* The ring ("ring"): with a bulk copy engine (device.arch, gp_target.h) the
+ * tile's loads need not wait on its look-back: as many stages of the tile as
+ * one block's share of the CU's LDS holds (one block a CU: the tile is the
+ * register kernel's largest), at least RULE_MIN_STAGES, at most
+ * GP_SCAN_RING_MAX_STAGES.  H200: (233472 - 1024 - 1024) / 65536 B = 3.5 ->
+ * 3 stages of 16384 fp32, the best of the rings measured (0.979 of the copy,
+ * docs/kernels/scan.md "Ring").  Otherwise 0: the register kernel. */
+static gp_status ring_stages(const gp_table *t, const gp_rule_cu *cu, long long block, long long items,
+                             gp_table *out)
+{
+    const gp_table_entry *arch = gp_table_find(t, "device", "arch");
+    const char *name = arch && arch->present && !arch->is_none ? arch->text : "none";
+    const long long tile_bytes = block * items * 4;
+    if (!gp_target_has_bulk_copy(name))
+        return gp_rule_set(out, "scan", "stages", 0, "ring",
+                           "device.arch %s has no bulk copy engine (NVIDIA sm_90+): tiles in registers", name);
+    if (items < GP_SCAN_RING_MIN_ITEMS || block > GP_SCAN_RING_BLOCK_LIMIT(items))
+        return gp_rule_set(out, "scan", "stages", 0, "ring",
+                           "tile %lld x %lld is not a compiled ring shape (16+ items, block <= %d): tiles in registers",
+                           block, items, GP_SCAN_RING_BLOCK_LIMIT(items));
+    const long long room = cu->lds_per_cu - CUDA_BLOCK_LDS_RESERVED - GP_SCAN_RING_LDS_RESERVE;
+    long long stages = room > 0 ? room / tile_bytes : 0;
+    stages = stages > GP_SCAN_RING_MAX_STAGES ? GP_SCAN_RING_MAX_STAGES : stages;
+    if (stages < RULE_MIN_STAGES)
+        return gp_rule_set(out, "scan", "stages", 0, "ring",
+                           "lds.bytes_per_cu %lld holds %lld tiles of %lld B, under %d: tiles in registers",
+                           cu->lds_per_cu, stages, tile_bytes, RULE_MIN_STAGES);
+    return gp_rule_set(out, "scan", "stages", stages, "ring",
+                       "%s has the bulk copy engine; lds.bytes_per_cu %lld - %d - %d reserved = %lld B / tile %lld x "
+                       "%lld x 4 B = %lld stages (>= %d: scanned, landed, in flight)",
+                       name, cu->lds_per_cu, CUDA_BLOCK_LDS_RESERVED, GP_SCAN_RING_LDS_RESERVE, room, block, items,
+                       stages, RULE_MIN_STAGES);
+}
+
 gp_status gp_scan_rule(const gp_rule_in *in, gp_table *out)
 {
     gp_rule_facts f;
@@ -135,5 +178,6 @@ gp_status gp_scan_rule(const gp_rule_in *in, gp_table *out)
                  least, GP_SCAN_MAX_ITEMS, cus, n, block);
     GP_TRY(gp_rule_set(out, "scan", "block", block, "tile", "%s%s%s", why, cu.fallback[0] ? "; " : "",
                        cu.fallback));
-    return gp_rule_set(out, "scan", "items_per_thread", items, "tile", "%s; the largest tile: %lld", little, items);
+    GP_TRY(gp_rule_set(out, "scan", "items_per_thread", items, "tile", "%s; the largest tile: %lld", little, items));
+    return ring_stages(in->facts, &cu, block, items, out);
 }

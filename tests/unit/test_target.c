@@ -24,3 +24,15 @@ GP_TEST(target_reg_class_by_name)
              gp_target_reg_budget(GP_REGS_128) == 128 && gp_target_reg_budget(0) == 0);
     return 0;
 }
+
+/* The bulk copy engine (gp_bulk_load) by target name: NVIDIA sm_90 on. */
+GP_TEST(target_bulk_copy_by_name)
+{
+    GP_CHECK(gp_target_has_bulk_copy("sm_90") && gp_target_has_bulk_copy("sm_90a") &&
+             gp_target_has_bulk_copy("sm_100") && gp_target_has_bulk_copy("sm_120"));
+    GP_CHECK(!gp_target_has_bulk_copy("sm_80") && !gp_target_has_bulk_copy("sm_89") &&
+             !gp_target_has_bulk_copy("sm_9") && !gp_target_has_bulk_copy("gfx90a") &&
+             !gp_target_has_bulk_copy("gfx940") && !gp_target_has_bulk_copy("") &&
+             !gp_target_has_bulk_copy("sm_") && !gp_target_has_bulk_copy(NULL));
+    return 0;
+}
