@@ -9,9 +9,14 @@
  * two.
  *
  * block ("occupancy"): the grid is persistent, so the block only sets how
- * many threads the LDS-limited blocks bring: the CU holds lds.bytes_per_cu /
- * (the u8 sub-histograms' bytes) blocks, and the block is the largest power
- * of two whose that many blocks stay within the CU's resident threads.
+ * many threads the LDS-limited blocks bring: the block (a power of two) whose
+ * blocks a CU (the occupancy model, with the u8 sub-histograms' bytes plus
+ * the runtime's per-block reserve) x threads is largest, the smallest of
+ * equals.  The first rule took lds.bytes_per_cu / copies = 7 blocks on the
+ * H200 and the largest block 7 of which fit 2048 threads (256); the runtime
+ * held 6 (its 1 KiB reserve), 1536 threads, and b512/v2 ran 7.8 % (u8) and
+ * 4.3 % (u32) faster than the rule's b256/v2 (2026-11-24,
+ * docs/reports/h200/second-wave/bench.md).  512 x 4 = 2048 threads.
  *
  * items_per_thread ("little"): Little's law.  Each CU must keep dram
  * bandwidth x latency / CUs bytes of loads in flight.  A thread loads its
@@ -52,6 +57,16 @@ static gp_status set_copies(gp_table *out, const char *key, int bins, double ban
                        by_banks, fit, c, cu->fallback[0] ? "; " : "", cu->fallback);
 }
 
+/* Shared memory the runtime keeps back from each resident block on NVIDIA
+ * (CUDA C++ Programming Guide, "Shared Memory" for cc 8.x/9.x: 1 KB per
+ * block for system use): why the H200 holds 6 blocks of 32 KiB copies, not
+ * 233472 / 32768 = 7.  0 elsewhere. */
+static long long lds_block_reserve(const gp_table *t)
+{
+    const gp_table_entry *arch = gp_table_find(t, "device", "arch");
+    return arch && arch->present && !arch->is_none && !strncmp(arch->text, "sm_", 3) ? 1024 : 0;
+}
+
 gp_status gp_histogram_rule(const gp_rule_in *in, gp_table *out)
 {
     gp_rule_facts f;
@@ -69,17 +84,26 @@ gp_status gp_histogram_rule(const gp_rule_in *in, gp_table *out)
     GP_TRY(set_copies(out, "copies_u32", GP_HIST_U32_BINS, banks, have_banks, &cu, &c32));
 
     const long long lds8 = (long long)gp_histogram_lds_bytes((int)c8, GP_HIST_U8_BINS);
-    long long by_lds = cu.lds_per_cu / lds8;
-    by_lds = by_lds < 1 ? 1 : by_lds;
+    /* The block: the grid is persistent, so it only decides how many threads
+     * a CU holds.  Each power of two in lo..max gets the occupancy model's
+     * blocks a CU (registers, the u8 copies' LDS plus the runtime's reserve
+     * per block, resident threads) x its threads; the most resident threads
+     * win, the smallest block of equals. */
+    const long long reserve = lds_block_reserve(in->facts);
     const long long lo = cu.wave > 64 ? cu.wave : 64;
-    long long block = gp_rule_clamp(gp_rule_floor_pow2(cu.max_threads_cu / by_lds), lo, GP_HIST_MAX_BLOCK);
+    long long block = lo, resident = 0;
+    char seen[160] = "";
+    for (long long b = lo; b <= GP_HIST_MAX_BLOCK; b *= 2) {
+        const long long r = gp_rule_blocks_per_cu(&cu, b, HIST_REGS, lds8 + reserve) * b;
+        snprintf(seen + strlen(seen), sizeof seen - strlen(seen), "%s%lld:%lld", seen[0] ? " " : "", b, r);
+        if (r > resident)
+            resident = r, block = b;
+    }
+    resident = resident < 1 ? block : resident;
     GP_TRY(gp_rule_set(out, "histogram", "block", block, "occupancy",
-                       "lds.bytes_per_cu %lld / %lld B of u8 copies = %lld blocks; %lld resident threads / %lld, "
-                       "a power of 2 in %lld..%d -> %lld",
-                       cu.lds_per_cu, lds8, by_lds, cu.max_threads_cu, by_lds, lo, GP_HIST_MAX_BLOCK, block));
+                       "lds.bytes_per_cu %lld / (%lld B u8 copies + %lld reserved); threads a CU by block %s -> %lld",
+                       cu.lds_per_cu, lds8, reserve, seen, block));
 
-    long long occ = gp_rule_blocks_per_cu(&cu, block, HIST_REGS, lds8);
-    long long resident = (occ < 1 ? 1 : occ) * block;
     char why[200];
     double vecs = gp_rule_loads_in_flight(&f, resident, 16.0, why, sizeof why);
     if (vecs <= 0)

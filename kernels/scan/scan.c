@@ -26,13 +26,15 @@ static void fit_stages(gp_scan_params *p, const gp_device_info *dev)
     }
     const char *why = NULL;
     const size_t tile_bytes = gp_scan_tile(p) * 4;
-    const size_t lds = dev->lds_per_block_optin > GP_SCAN_RING_LDS_RESERVE
+    /* No device (a table checked on its own): the shape alone is judged. */
+    const size_t lds = !dev ? (size_t)GP_SCAN_RING_MAX_STAGES * tile_bytes
+                       : dev->lds_per_block_optin > GP_SCAN_RING_LDS_RESERVE
                            ? dev->lds_per_block_optin - GP_SCAN_RING_LDS_RESERVE
                            : 0;
     int fits = tile_bytes ? (int)(lds / tile_bytes) : 0;
-    if (!gp_target_has_bulk_copy(dev->arch))
+    if (dev && !gp_target_has_bulk_copy(dev->arch))
         why = "stages 0: the ring needs the bulk copy engine (NVIDIA sm_90+)";
-    else if (!gp_scan_ring_compiled())
+    else if (dev && !gp_scan_ring_compiled())
         why = "stages 0: this binary runs pre-sm_90 code on this device (rebuild with sm_90 in GP_ARCHS for the ring)";
     else if (p->items < GP_SCAN_RING_MIN_ITEMS)
         why = "stages 0: the ring is compiled for 16, 32 and 64 items per thread";

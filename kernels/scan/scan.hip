@@ -347,6 +347,22 @@ gp_scan_kernel(const E *in, E *out, size_t n, size_t head, int exclusive, unsign
  * a5) + (a6 + a7)); then a butterfly over the wave. */
 #define GP_SCAN_RING_LB(V) (((V) >= 16 ? 256 : 512) + 2 * GP_WAVE_SIZE)
 
+/* Stage s's ticket, read by lane 0 alone and passed to the wave: the lane
+ * that later releases the stage (its arrive on "empty") is then the one that
+ * read the ticket the producer overwrites after that release, so the
+ * hand-off is ordered by the barrier pair alone.  (All lanes reading it is
+ * ordered too, through the wave's sync before lane 0's arrive, but
+ * compute-sanitizer's racecheck does not follow that chain and reports the
+ * producer's next write as a hazard: it did, on the H200, for the 64-item
+ * kernels.) */
+static __device__ __forceinline__ unsigned ring_ticket(const unsigned *ticket, int s, int lane)
+{
+    unsigned t = 0;
+    if (lane == 0)
+        t = ticket[s];
+    return (unsigned)gp_shfl_int((int)t, 0);
+}
+
 template <typename E, int V, int VOUT>
 __global__ void __launch_bounds__(GP_SCAN_RING_LB(V))
 gp_scan_ring_kernel(const E *in, E *out, size_t n, size_t head, int exclusive, unsigned *counter,
@@ -400,7 +416,7 @@ gp_scan_ring_kernel(const E *in, E *out, size_t n, size_t head, int exclusive, u
         for (int k = 0;; k++) {
             const int s = k % stages;
             gp_mbar_wait(&full[s], (unsigned)(k / stages) & 1u);
-            const unsigned t = ticket[s];
+            const unsigned t = ring_ticket(ticket, s, lane);
             if (t >= ntiles)
                 break;
             const size_t tbase = (size_t)t * tile_elems;
@@ -437,7 +453,7 @@ gp_scan_ring_kernel(const E *in, E *out, size_t n, size_t head, int exclusive, u
     for (int k = 0;; k++) {
         const int s = k % stages;
         gp_mbar_wait(&full[s], (unsigned)(k / stages) & 1u);
-        const unsigned tile = ticket[s];
+        const unsigned tile = ring_ticket(ticket, s, lane);
         if (tile >= ntiles)
             break;
         const size_t tbase = (size_t)tile * tile_elems;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gp_target.h"
 #include "kcandidates.h"
 #include "kernel.h"
 #include "kutil.h"
@@ -490,11 +491,17 @@ static gp_status bench(const gp_table *t, const char *label, int with_baselines,
 static gp_status candidates(const gp_table *base, const gp_device_info *dev, gp_table *out, int max, int *n)
 {
     static const gp_kcand_keys keys = {"scan", 3, {"block", "items_per_thread", "stages"}, NULL};
-    int rows[NVARIANTS][3];
-    (void)dev;
-    for (size_t k = 0; k < NVARIANTS; k++)
-        rows[k][0] = variants[k].block, rows[k][1] = variants[k].items, rows[k][2] = variants[k].stages;
-    return gp_kcand_make(&keys, base, &rows[0][0], (int)NVARIANTS, out, max, n);
+    int rows[NVARIANTS][3], nrows = 0;
+    /* The rings only where they can run (else fit would make them register
+     * variants already in the list). */
+    const int ring = !dev || gp_target_has_bulk_copy(dev->arch);
+    for (size_t k = 0; k < NVARIANTS; k++) {
+        if (variants[k].stages > 0 && !ring)
+            continue;
+        rows[nrows][0] = variants[k].block, rows[nrows][1] = variants[k].items, rows[nrows][2] = variants[k].stages;
+        nrows++;
+    }
+    return gp_kcand_make(&keys, base, &rows[0][0], nrows, out, max, n);
 }
 
 /* The floor's model: read once, written once; one add an element (FLOPs

@@ -212,21 +212,26 @@ GP_TEST(histogram_rule_on_shipped_tables)
     gp_table t;
     ruled r;
     /* H200: 32 banks, 48 KiB a block -> 32 copies of 256 bins (32 KiB), 2 of
-     * 4096; 233472 / 32768 = 7 blocks, 2048 / 7 -> 256 threads; 4 x 11.6
-     * KiB over 1792 threads = 1.66 vectors -> 2. */
+     * 4096; 233472 / (32768 + 1024 reserved) = 6 blocks: 256 threads hold
+     * 1536 a SM, 512 threads 4 blocks (the thread limit) = 2048, as does
+     * 1024 -> 512 (b512/v2 ran 7.8 % faster than b256/v2 on the H200); 4 x
+     * 11.6 KiB over 2048 threads = 1.46 vectors -> 2. */
     GP_CHECK(rule_on("sm_90", &t, &r));
-    GP_CHECK(r.c8 == 32 && r.c32 == 2 && r.block == 256 && r.items == 2);
+    GP_CHECK(r.c8 == 32 && r.c32 == 2 && r.block == 512 && r.items == 2);
+    GP_CHECK(strstr(prov_of(&t, "block"), "1024 reserved") && strstr(prov_of(&t, "block"), "256:1536 512:2048 1024:2048 -> 512"));
     GP_CHECK(strncmp(prov_of(&t, "copies_u8"), "rule gp_histogram_rule banks:", 29) == 0);
     GP_CHECK(strncmp(prov_of(&t, "block"), "rule gp_histogram_rule occupancy:", 33) == 0);
     GP_CHECK(strstr(prov_of(&t, "items_per_thread"), "4342 GB/s x 718 cycles"));
     GP_CHECK(gp_table_validate(&t, "sm_90 after the histogram rule").code == GP_OK);
-    /* gfx900: 64 KiB a CU holds 2 such blocks: 2560 / 2 -> 1024 threads;
-     * 4 x 2.9 KiB over 2048 threads = 0.36 vectors -> 1. */
+    /* gfx900 (no reserve): 64 KiB a CU holds 2 such blocks: 1024 threads
+     * bring the most, 2048; 4 x 2.9 KiB over 2048 threads = 0.36 vectors
+     * -> 1. */
     GP_CHECK(rule_on("gfx900", &t, &r));
     GP_CHECK(r.c8 == 32 && r.c32 == 2 && r.block == 1024 && r.items == 1);
-    /* sm_80: 164 KiB -> 5 blocks -> 256; no DRAM facts -> 1 vector, said. */
+    /* sm_80: 167936 / 33792 -> 4 blocks -> 512 threads fill 2048; no DRAM
+     * facts -> 1 vector, said. */
     GP_CHECK(rule_on("sm_80", &t, &r));
-    GP_CHECK(r.block == 256 && r.items == 1 && strstr(prov_of(&t, "items_per_thread"), "unknown"));
+    GP_CHECK(r.block == 512 && r.items == 1 && strstr(prov_of(&t, "items_per_thread"), "unknown"));
     /* generic: the wave none (64) is named. */
     GP_CHECK(rule_on("generic", &t, &r));
     GP_CHECK(r.block == 1024 && strstr(prov_of(&t, "copies_u8"), "device.wave_size none"));
@@ -268,9 +273,10 @@ GP_TEST(histogram_rule_follows_its_facts)
     gp_table t;
     ruled r;
     GP_CHECK(rule_on("sm_90", &t, &r) && r.c8 == 32);
-    /* 16 banks: 16 copies; 16 KiB of u8 copies -> 14 blocks -> 2048 / 14 -> 128. */
+    /* 16 banks: 16 copies; 16 KiB + 1 KiB a block -> 13 blocks: 128 threads
+     * hold 1664 a SM, 256 (8 blocks by threads) 2048 -> 256. */
     GP_CHECK(gp_table_set(&t, "lds", "banks", 16, "measured test 2026-11-23").code == GP_OK);
-    GP_CHECK(rule_run(&t, &r).code == GP_OK && r.c8 == 16 && r.c32 == 2 && r.block == 128);
+    GP_CHECK(rule_run(&t, &r).code == GP_OK && r.c8 == 16 && r.c32 == 2 && r.block == 256);
     /* 12 KiB a block: 8 copies of 256 bins (a power of two of 12), none of
      * 4096 fit but one is the least. */
     GP_CHECK(rule_on("sm_90", &t, &r));
@@ -281,7 +287,7 @@ GP_TEST(histogram_rule_follows_its_facts)
     GP_CHECK(rule_on("sm_90", &t, &r) && r.items == 2);
     GP_CHECK(gp_table_set(&t, "dram", "far_latency_cycles", 1436, "measured test 2026-11-23").code == GP_OK);
     GP_CHECK(rule_run(&t, &r).code == GP_OK && r.items == 2);
-    /* Twice the SMs on the first facts: half the bytes a SM, 0.83 -> 1. */
+    /* Twice the SMs on the first facts: half the bytes a SM, 0.73 -> 1. */
     GP_CHECK(rule_on("sm_90", &t, &r));
     GP_CHECK(gp_table_set(&t, "device", "compute_units", 264, "measured test 2026-11-23").code == GP_OK);
     GP_CHECK(rule_run(&t, &r).code == GP_OK && r.items == 1);

@@ -10,19 +10,29 @@
 // ring of S tiles in shared memory that one producer lane fills with the bulk
 // copy engine (cp.async.bulk + mbarrier, one instruction a tile), S tiles ahead
 // of the tile being scanned. The consumer warps read a tile from shared memory
-// into registers, scan it, publish its aggregate, look back (consumer warp 0,
-// R x 32 descriptors a poll), and store the tile with 16-byte stores; the ring
-// keeps loading meanwhile. Tiles are atomic tickets taken by the producer when
+// into registers, scan it, look back (consumer warp 0, R x 32 descriptors a
+// poll), and store the tile with 16-byte stores; the ring keeps loading
+// meanwhile. Tiles are atomic tickets taken by the producer when
 // a stage frees, so a block only ever waits on tiles held by running blocks
 // and every wait goes to a smaller tile: no deadlock, co-resident or not.
 //
-// Variants (B consumer threads, V rows of 32 float4 a warp: tile = B x 4V
-// items; S stages; R look-back rows):
-//   ring-local  no look-back: each tile scanned on its own (the ceiling)
-//   ring-scan   the complete scan
+// Roles: a producer lane (tickets, bulk copies), a reducer warp (sums a tile
+// from shared memory as soon as it lands and publishes that aggregate), and
+// the consumer warps (scan, look back, store).  Variants (B consumer threads,
+// V rows of 32 float4 a warp: tile = B x 4V items; S stages; R look-back rows):
+//   ring-local   no look-back: each tile scanned on its own (the ceiling)
+//   ring-serial  the first build: no reducer, the consumers publish the
+//                aggregate when they reach the tile (0.41-0.55 of the copy:
+//                an aggregate then waits for the look-backs of the tiles
+//                before it in its block's ring)
+//   ring-scan    the complete scan, aggregates published on landing
+//                (0.955-0.979 of the copy on the H200, 2026-11-24; the suite's
+//                kernels/scan ring kernel is this design)
 // Descriptors: one 64-bit word a tile (epoch << 2 | status : value bits),
-// epochs per launch, so the workspace is zeroed once. Data: integers in -8..8,
-// exact in fp32 in any order; every output poisoned and checked.
+// written with atomicMax (a prefix outranks an aggregate), epochs per launch,
+// so the workspace is zeroed once.  Data: integers in -8..8, exact in fp32 in
+// any order; every output poisoned and checked.  n must be a multiple of the
+// tile (no edge tiles here; the suite's kernel handles them).
 //   nvcc -O3 -std=c++17 -arch=sm_90 scan_ring.cu -o scr && ./scr 60 28
 #include "abba.h"
 #include <cub/device/device_scan.cuh>
