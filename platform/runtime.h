@@ -109,8 +109,9 @@ gp_status gp_func_attributes(const void *kernel_fn, gp_func_attr *out);
  * the blocks of `threads` threads with that LDS one CU holds at once
  * (*blocks_per_cu, 0: it does not fit) and the current device's CUs (*cus):
  * a persistent kernel's grid.  Answers are kept per function, shape and
- * device, so a launcher may ask before every launch without a runtime call
- * between its timing events. */
+ * device, so a launcher may ask before every launch at the cost of one
+ * runtime query of the current device (no device work).  More LDS than the
+ * device grants a block: GP_ERR_USAGE. */
 gp_status gp_func_dynamic_lds(const void *kernel_fn, int threads, size_t dyn_lds, int *blocks_per_cu, int *cus);
 
 /* Clock kernel (platform/clock.hip): `blocks` blocks of one thread each spin

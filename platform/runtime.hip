@@ -102,7 +102,21 @@ extern "C" gp_status gp_func_dynamic_lds(const void *kernel_fn, int threads, siz
     while (o < noptin && !(optin[o].fn == kernel_fn && optin[o].device == device))
         o++;
     if (o == noptin || optin[o].lds < dyn_lds) {
-        CHECK(hipFuncSetAttribute(kernel_fn, hipFuncAttributeMaxDynamicSharedMemorySize, (int)dyn_lds));
+        /* More than the device grants a block is the caller's error, said as
+         * such (and no failed call leaves its error for the next launch). */
+        int grant = 0;
+        hipFuncAttributes fa;
+        memset(&fa, 0, sizeof fa);
+        CHECK(hipDeviceGetAttribute(&grant, hipDeviceAttributeSharedMemPerBlockOptin, device));
+        CHECK(hipFuncGetAttributes(&fa, kernel_fn));
+        if (dyn_lds + (size_t)fa.sharedSizeBytes > (size_t)grant)
+            return gp_fail(GP_ERR_USAGE, "%zu B of dynamic + %zu B of static shared memory exceed the %d B a block "
+                           "may have on this device", dyn_lds, (size_t)fa.sharedSizeBytes, grant);
+        hipError_t e = hipFuncSetAttribute(kernel_fn, hipFuncAttributeMaxDynamicSharedMemorySize, (int)dyn_lds);
+        if (e != hipSuccess) {
+            (void)hipGetLastError();
+            return gp_hip_status(e, "hipFuncSetAttribute(MaxDynamicSharedMemorySize)");
+        }
         if (o == noptin && noptin < (int)(sizeof optin / sizeof optin[0]))
             optin[noptin].fn = kernel_fn, optin[noptin].device = device, noptin++;
         if (o < noptin)

@@ -26,6 +26,11 @@ static void fit_stages(gp_scan_params *p, const gp_device_info *dev)
     }
     const char *why = NULL;
     const size_t tile_bytes = gp_scan_tile(p) * 4;
+    if (p->stages < GP_SCAN_RING_MIN_STAGES) {
+        gp_note_append(p->note, sizeof p->note, "stages 0: a ring takes 2 to 8 stages");
+        p->stages = 0;
+        return;
+    }
     /* No device (a table checked on its own): the shape alone is judged. */
     const size_t lds = !dev ? (size_t)GP_SCAN_RING_MAX_STAGES * tile_bytes
                        : dev->lds_per_block_optin > GP_SCAN_RING_LDS_RESERVE

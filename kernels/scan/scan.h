@@ -75,8 +75,8 @@ extern "C" {
  *   RING_LDS_RESERVE the ring's static shared memory (barriers, tickets, the
  *                    wave totals), under 1 KiB;
  *   RING_BLOCK_LIMIT consumer threads per block: launch bounds of (this + 64)
- *                    threads keep 64 items within 204 registers (ptxas sm_90:
- *                    109) and 32 items within 113;
+ *                    threads keep 64 items within 204 registers (ptxas sm_90,
+ *                    nvcc 13.0: 123-131) and 32 items within 113 (74-76);
  *   RING_POLL_NS     the pause after a look-back poll that found a tile not
  *                    ready: measured on the H200 (docs/kernels/scan.md, "Ring"),
  *                    0, 100 and a 200 ns first pause are within 0.7 %: the
@@ -136,7 +136,11 @@ void gp_scan_ws_destroy(gp_scan_ws *ws);
  * prefix sums of d_in[0..n).  4-byte aligned pointers; when d_in and d_out
  * share their offset within 16 bytes both sides use 16-byte accesses, else
  * the stores are 4-byte.  Enqueued on the default stream.  Bad arguments give
- * GP_ERR_USAGE before any device call. */
+ * GP_ERR_USAGE before any device call; a ring the device cannot run (no
+ * sm_90+ code in this binary for it, or more stages than its shared memory
+ * holds: parameters not passed through gp_scan_params_fit) gives
+ * GP_ERR_USAGE from the launcher, after the runtime's queries and before the
+ * launch. */
 gp_status gp_scan_f32(const float *d_in, float *d_out, size_t n, int exclusive, gp_scan_ws *ws,
                       const gp_scan_params *p);
 gp_status gp_scan_i32(const int32_t *d_in, int32_t *d_out, size_t n, int exclusive, gp_scan_ws *ws,

@@ -38,6 +38,9 @@
  * bits.  A word of another epoch reads as "not ready", so no clearing is
  * needed between runs (scan.h). */
 #include "gp_device.h"
+
+#include <stdio.h>
+#include <string.h>
 #include "runtime.h"
 #include "scan.h"
 
@@ -525,12 +528,17 @@ gp_scan_ring_kernel(const E *in, E *out, size_t n, size_t head, int exclusive, u
             else
                 store_vec<E, VOUT>(out, vi, head, end, o);
         }
-        /* s_wave is rewritten only after the next tile's first named
-         * barrier, which every scanner reaches after reading q here. */
+        /* A wave rewrites only its own s_wave slot (its carry, next tile)
+         * and only after reading q from it here; wave 0 writes the slots
+         * between the two named barriers, when every wave has written its
+         * carry and none reads q yet. */
     }
 #else
     (void)in, (void)out, (void)n, (void)head, (void)exclusive, (void)counter, (void)desc, (void)epoch,
         (void)ntiles, (void)stages;
+#if defined(GP_VENDOR_NVIDIA) && defined(__CUDA_ARCH__)
+    __trap(); /* code for an architecture without bulk copies: the launcher refuses it; never a silent no-op */
+#endif
 #endif
 }
 
@@ -558,6 +566,10 @@ static gp_status launch_ring_v(const E *in, E *out, size_t n, size_t head, int e
     const void *fn = vout ? (const void *)gp_scan_ring_kernel<E, V, 1> : (const void *)gp_scan_ring_kernel<E, V, 0>;
     const int threads = block + 2 * GP_WAVE_SIZE;
     const size_t lds = (size_t)stages * (size_t)block * 4 * V * sizeof(E);
+    if (!gp_scan_ring_compiled())
+        return gp_fail(GP_ERR_USAGE, "scan: stages %d asks for the ring kernel, and this binary runs code without "
+                                     "bulk copies on this device (sm_90+ only; gp_scan_params_fit sets stages 0)",
+                       stages);
     int per_cu = 0, cus = 0;
     GP_TRY(gp_func_dynamic_lds(fn, threads, lds, &per_cu, &cus));
     if (per_cu < 1 || cus < 1)
@@ -582,11 +594,20 @@ static gp_status launch_ring_v(const E *in, E *out, size_t n, size_t head, int e
 extern "C" int gp_scan_ring_compiled(void)
 {
 #if defined(GP_VENDOR_NVIDIA)
+    /* The code the runtime picks depends on the device's architecture: one
+     * query per architecture opened, then the answer. */
+    static char known_arch[32];
+    static int answer;
+    const char *arch = gp_rt_open_arch();
+    if (arch[0] && !strcmp(arch, known_arch))
+        return answer;
     gp_func_attr a;
     gp_status st = gp_func_attributes((const void *)gp_scan_ring_kernel<float, 16, 1>, &a);
     if (st.code == GP_ERR_NO_GPU)
         return 1; /* no device: nothing runs, the device facts decide (scan.h) */
-    return st.code == GP_OK && a.code_arch >= 90;
+    answer = st.code == GP_OK && a.code_arch >= 90;
+    snprintf(known_arch, sizeof known_arch, "%s", arch);
+    return answer;
 #else
     return 0;
 #endif

@@ -191,7 +191,14 @@ static gp_status verify_all(const gp_table *t, const gp_kernel_opts *o, vctx *v)
                       63,       64,   65,       1000,     tile - 1, tile,        tile + 1,  2 * tile + 3,
                       win + 5,  3 * win + 7,    1000003,  (1u << 24) + 5,        30000001};
     size_t nsizes = sizeof sizes / sizeof sizes[0] - (o->quick ? 2 : 0);
-    size_t cap = 0;
+    /* A ring: enough tiles that every resident block refills each stage at
+     * least once (stages + 1 tiles a block at one block a CU), also under
+     * --quick, which the sanitizer tests run: the refill is where the
+     * producer, the reducer and the scanners hand stages and tickets over. */
+    const size_t ring_n =
+        p.stages > 0 ? (size_t)(p.stages + 1) * (size_t)(o->dev.compute_units > 0 ? o->dev.compute_units : 1) * tile + 5
+                     : 0;
+    size_t cap = ring_n;
     for (size_t i = 0; i < nsizes; i++)
         cap = sizes[i] > cap ? sizes[i] : cap;
     v->h_x = malloc((cap + 1) * 4);
@@ -208,6 +215,8 @@ static gp_status verify_all(const gp_table *t, const gp_kernel_opts *o, vctx *v)
         /* A start off the 16-byte grid: head elements before the vectors. */
         GP_TRY(verify_len(v, sizes[i], 1 + i % 3, &p, &rng, label, o->quick ? NULL : o->log));
     }
+    if (ring_n)
+        GP_TRY(verify_len(v, ring_n, 1, &p, &rng, label, o->log));
     /* The same workspace again and again: epochs keep runs apart. */
     for (int r = 0; r < 3; r++)
         GP_TRY(verify_len(v, 3 * win + 7 <= cap ? 3 * win + 7 : cap, 0, &p, &rng, label, NULL));

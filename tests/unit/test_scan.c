@@ -324,6 +324,9 @@ GP_TEST(scan_ring_fitted_to_the_device)
     p = (gp_scan_params){256, 64, 8, ""}; /* 8 x 64 KiB: 3 fit */
     gp_scan_params_fit(&p, &h200);
     GP_CHECK(!ring_runs || (p.stages == 3 && strstr(p.note, "stages fitted")));
+    p = (gp_scan_params){256, 64, 1, ""}; /* one stage is no ring */
+    gp_scan_params_fit(&p, &h200);
+    GP_CHECK(p.stages == 0 && strstr(p.note, "2 to 8"));
     p = (gp_scan_params){256, 8, 3, ""}; /* the ring is compiled for 16+ items */
     gp_scan_params_fit(&p, &h200);
     GP_CHECK(p.stages == 0 && strstr(p.note, "stages 0"));
