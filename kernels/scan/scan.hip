@@ -358,6 +358,7 @@ gp_scan_kernel(const E *in, E *out, size_t n, size_t head, int exclusive, unsign
  * compute-sanitizer's racecheck does not follow that chain and reports the
  * producer's next write as a hazard: it did, on the H200, for the 64-item
  * kernels.) */
+#if GP_HAS_BULK_COPY /* only the ring's body calls it (no unused-function warning elsewhere) */
 static __device__ __forceinline__ unsigned ring_ticket(const unsigned *ticket, int s, int lane)
 {
     unsigned t = 0;
@@ -365,6 +366,7 @@ static __device__ __forceinline__ unsigned ring_ticket(const unsigned *ticket, i
         t = ticket[s];
     return (unsigned)gp_shfl_int((int)t, 0);
 }
+#endif
 
 template <typename E, int V, int VOUT>
 __global__ void __launch_bounds__(GP_SCAN_RING_LB(V))

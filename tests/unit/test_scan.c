@@ -210,6 +210,49 @@ static void model_scan(const float *x, size_t n, size_t head, const gp_scan_para
     free(agg), free(incl), free(loc), free(pre);
 }
 
+/* The bound tests' inputs.  0: uniform [-1, 1); 1: positive, spread over
+ * 2^20 in magnitude; 2: 1 + 2^-20 everywhere, whose low bits the growing
+ * prefix drops at every tile, all one way (the error grows with the tiles:
+ * the per-tile term is needed). */
+static void fill_bound_input(float *x, size_t n, int kind, unsigned long long *rng)
+{
+    for (size_t i = 0; i < n; i++) {
+        double r = gp_test_rand(rng);
+        x[i] = kind == 0 ? (float)(2 * r - 1) : kind == 1 ? (float)ldexp(1.0 + r, (int)(r * 20)) : 1.0f + 0x1p-20f;
+    }
+}
+
+/* One scan order: the input, its start off the vector grid, the tile shape,
+ * the wave, the look-back window and the kind of sum. */
+typedef struct {
+    const float *x;
+    size_t n, head;
+    const gp_scan_params *p;
+    int w, K, exclusive;
+} bound_case;
+
+/* The model's result for `bc` against the double reference, within the fp32
+ * bound at every element (the first miss is printed, as `what`case c kind
+ * k); the worst error over bound so far in *worst.  1 when every element
+ * holds. */
+static int model_within_bound(const char *what, int c, int kind, const bound_case *bc, float *got, double *ref,
+                              double *sa, double *worst)
+{
+    model_scan(bc->x, bc->n, bc->head, bc->p, bc->w, bc->K, bc->exclusive, got);
+    gp_scan_ref_f32(bc->x, bc->n, bc->exclusive, NULL, NULL, ref, sa);
+    for (size_t i = 0; i < bc->n; i++) {
+        double err = fabs((double)got[i] - ref[i]);
+        double bound = gp_scan_f32_bound(gp_scan_f32_depth(bc->p, i, bc->head, bc->w), sa[i]);
+        if (!(err <= bound)) {
+            fprintf(stderr, "%scase %d kind %d: out[%zu] error %g > bound %g\n", what, c, kind, i, err, bound);
+            return 0;
+        }
+        if (bound > 0 && err / bound > *worst)
+            *worst = err / bound;
+    }
+    return 1;
+}
+
 GP_TEST(scan_bound_holds_for_the_gpu_order)
 {
     const size_t n = 200003;
@@ -225,26 +268,8 @@ GP_TEST(scan_bound_holds_for_the_gpu_order)
         const int ex = c % 2;
         const size_t head = (size_t)(c % 4);
         for (int kind = 0; kind < 3; kind++) {
-            for (size_t i = 0; i < n; i++) {
-                double r = gp_test_rand(&rng);
-                /* 0: uniform [-1, 1); 1: positive, spread over 2^20 in
-                 * magnitude; 2: 1 + 2^-20 everywhere, whose low bits the
-                 * growing prefix drops at every tile, all one way (the
-                 * error grows with the tiles: the per-tile term is needed). */
-                x[i] = kind == 0 ? (float)(2 * r - 1) : kind == 1 ? (float)ldexp(1.0 + r, (int)(r * 20))
-                                                                  : 1.0f + 0x1p-20f;
-            }
-            model_scan(x, n, head, p, w, K, ex, got);
-            gp_scan_ref_f32(x, n, ex, NULL, NULL, ref, sa);
-            for (size_t i = 0; i < n; i++) {
-                double err = fabs((double)got[i] - ref[i]);
-                double bound = gp_scan_f32_bound(gp_scan_f32_depth(p, i, head, w), sa[i]);
-                if (!(err <= bound))
-                    fprintf(stderr, "case %d kind %d: out[%zu] error %g > bound %g\n", c, kind, i, err, bound);
-                GP_CHECK(err <= bound);
-                if (bound > 0 && err / bound > worst)
-                    worst = err / bound;
-            }
+            fill_bound_input(x, n, kind, &rng);
+            GP_CHECK(model_within_bound("", c, kind, &(bound_case){x, n, head, p, w, K, ex}, got, ref, sa, &worst));
             /* Not vacuous at the end: well below the magnitudes summed. */
             GP_CHECK(gp_scan_f32_bound(gp_scan_f32_depth(p, n - 1, head, w), sa[n - 1]) < 0.05 * sa[n - 1]);
         }
@@ -281,22 +306,8 @@ GP_TEST(scan_bound_holds_for_the_ring_order)
         const int ex = c % 2;
         const size_t head = (size_t)(c % 4);
         for (int kind = 0; kind < 3; kind++) {
-            for (size_t i = 0; i < n; i++) {
-                double r = gp_test_rand(&rng);
-                x[i] = kind == 0 ? (float)(2 * r - 1) : kind == 1 ? (float)ldexp(1.0 + r, (int)(r * 20))
-                                                                  : 1.0f + 0x1p-20f;
-            }
-            model_scan(x, n, head, p, 32, K, ex, got);
-            gp_scan_ref_f32(x, n, ex, NULL, NULL, ref, sa);
-            for (size_t i = 0; i < n; i++) {
-                double err = fabs((double)got[i] - ref[i]);
-                double bound = gp_scan_f32_bound(gp_scan_f32_depth(p, i, head, 32), sa[i]);
-                if (!(err <= bound))
-                    fprintf(stderr, "ring case %d kind %d: out[%zu] error %g > bound %g\n", c, kind, i, err, bound);
-                GP_CHECK(err <= bound);
-                if (bound > 0 && err / bound > worst)
-                    worst = err / bound;
-            }
+            fill_bound_input(x, n, kind, &rng);
+            GP_CHECK(model_within_bound("ring ", c, kind, &(bound_case){x, n, head, p, 32, K, ex}, got, ref, sa, &worst));
         }
         for (size_t i = 0; i < n; i++)
             x[i] = (float)((int)(gp_test_rand(&rng) * 17) - 8);
