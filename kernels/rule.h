@@ -58,6 +58,7 @@ typedef struct gp_rule_cu {
     long long lds_per_cu;      /* lds.bytes_per_cu */
     long long lds_per_block;   /* lds.bytes_per_block, else 48 KiB (what every target grants) */
     long long max_threads_cu;  /* threads resident per CU: 2048 for wave 32 targets, 2560 (40 waves) for wave 64 */
+    long long lds_block_reserve; /* LDS the runtime keeps back from each resident block (gp_target_lds_block_reserve) */
     char fallback[160];        /* the facts that were none and what stood in for them, "" when none was */
 } gp_rule_cu;
 
@@ -69,7 +70,8 @@ gp_status gp_rule_cu_facts(const gp_table *t, const char *rule, gp_rule_cu *cu);
 /* Occupancy model: blocks of `block` threads using `regs` registers per
  * thread and `lds` bytes of LDS per block that one CU holds at once (the
  * least of the register, LDS and thread limits); 0 when one block does not
- * fit. */
+ * fit.  A block that uses LDS takes lds + cu->lds_block_reserve of the CU's
+ * (without LDS the reserve binds no target: 228 blocks on an H200). */
 long long gp_rule_blocks_per_cu(const gp_rule_cu *cu, long long block, long long regs, long long lds);
 
 /* Little's law: bytes a device must keep in flight to sustain bandwidth_gbs

@@ -29,6 +29,8 @@ int gp_target_has_bulk_copy(const char *arch)
     return v >= 90;
 }
 
+int gp_target_lds_block_reserve(const char *arch) { return gp_target_reg_class(arch) == GP_REGS_NV ? 1024 : 0; }
+
 int gp_target_reg_budget(unsigned reg_class)
 {
     switch (reg_class) {

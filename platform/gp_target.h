@@ -41,6 +41,12 @@ int gp_target_reg_budget(unsigned reg_class);
 /* 1 for a target with the bulk copy engine that gp_device.h's gp_bulk_load
  * drives (NVIDIA sm_90 and later: PTX ISA 8.0 cp.async.bulk), else 0. */
 int gp_target_has_bulk_copy(const char *arch);
+/* Shared memory the runtime keeps back from each resident block, which an
+ * occupancy count adds to the block's own: 1024 bytes on NVIDIA targets
+ * (CUDA C++ Programming Guide, "Shared Memory" for compute capability 8.x
+ * and 9.x: 1 KB per block for system use; the H200's 233472 B hold 6 blocks
+ * of 32 KiB, not 7), 0 on AMD (none documented) and unknown names. */
+int gp_target_lds_block_reserve(const char *arch);
 /* "NVIDIA, 255 registers/thread" etc., for messages. */
 const char *gp_target_reg_class_name(unsigned reg_class);
 

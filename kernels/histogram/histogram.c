@@ -5,13 +5,9 @@
 
 #include <string.h>
 
+#include "gp_target.h"
 #include "kutil.h"
 #include "rule.h"
-
-/* Shared memory NVIDIA reserves for the system per block (CUDA C++
- * Programming Guide, compute capabilities 8.x and 9.0: 1 KB per block);
- * AMD reserves none. */
-#define NVIDIA_LDS_RESERVE 1024
 
 size_t gp_histogram_lds_bytes(int copies, int bins) { return (size_t)copies * (size_t)bins * 4; }
 
@@ -25,7 +21,7 @@ int gp_histogram_blocks_per_cu(const gp_device_info *dev, int block, int vecs, s
     if (dev->regs_per_cu > 0 && dev->regs_per_cu / (block * GP_HIST_REGS(vecs)) < n)
         n = dev->regs_per_cu / (block * GP_HIST_REGS(vecs));
     if (dev->lds_per_cu > 0) {
-        size_t per_block = lds + (strcmp(dev->vendor, "NVIDIA") == 0 ? NVIDIA_LDS_RESERVE : 0);
+        size_t per_block = lds + (size_t)gp_target_lds_block_reserve(dev->arch);
         if ((int)(dev->lds_per_cu / per_block) < n)
             n = (int)(dev->lds_per_cu / per_block);
     }

@@ -57,16 +57,6 @@ static gp_status set_copies(gp_table *out, const char *key, int bins, double ban
                        by_banks, fit, c, cu->fallback[0] ? "; " : "", cu->fallback);
 }
 
-/* Shared memory the runtime keeps back from each resident block on NVIDIA
- * (CUDA C++ Programming Guide, "Shared Memory" for cc 8.x/9.x: 1 KB per
- * block for system use): why the H200 holds 6 blocks of 32 KiB copies, not
- * 233472 / 32768 = 7.  0 elsewhere. */
-static long long lds_block_reserve(const gp_table *t)
-{
-    const gp_table_entry *arch = gp_table_find(t, "device", "arch");
-    return arch && arch->present && !arch->is_none && !strncmp(arch->text, "sm_", 3) ? 1024 : 0;
-}
-
 gp_status gp_histogram_rule(const gp_rule_in *in, gp_table *out)
 {
     gp_rule_facts f;
@@ -89,12 +79,11 @@ gp_status gp_histogram_rule(const gp_rule_in *in, gp_table *out)
      * blocks a CU (registers, the u8 copies' LDS plus the runtime's reserve
      * per block, resident threads) x its threads; the most resident threads
      * win, the smallest block of equals. */
-    const long long reserve = lds_block_reserve(in->facts);
     const long long lo = cu.wave > 64 ? cu.wave : 64;
     long long block = lo, resident = 0;
     char seen[160] = "";
     for (long long b = lo; b <= GP_HIST_MAX_BLOCK; b *= 2) {
-        const long long r = gp_rule_blocks_per_cu(&cu, b, HIST_REGS, lds8 + reserve) * b;
+        const long long r = gp_rule_blocks_per_cu(&cu, b, HIST_REGS, lds8) * b;
         snprintf(seen + strlen(seen), sizeof seen - strlen(seen), "%s%lld:%lld", seen[0] ? " " : "", b, r);
         if (r > resident)
             resident = r, block = b;
@@ -102,7 +91,7 @@ gp_status gp_histogram_rule(const gp_rule_in *in, gp_table *out)
     resident = resident < 1 ? block : resident;
     GP_TRY(gp_rule_set(out, "histogram", "block", block, "occupancy",
                        "lds.bytes_per_cu %lld / (%lld B u8 copies + %lld reserved); threads a CU by block %s -> %lld",
-                       cu.lds_per_cu, lds8, reserve, seen, block));
+                       cu.lds_per_cu, lds8, cu.lds_block_reserve, seen, block));
 
     char why[200];
     double vecs = gp_rule_loads_in_flight(&f, resident, 16.0, why, sizeof why);

@@ -44,10 +44,6 @@
 #define RULE_MAX_BLOCK 512
 /* The headline problem: 2^28 elements. */
 #define HEADLINE_N ((long long)1 << 28)
-/* Shared memory the CUDA runtime keeps back from each block's share of a
- * CU (CUDA C++ Programming Guide, "Shared Memory" for cc 8.x/9.x: 1 KB per
- * block is reserved for system use). */
-#define CUDA_BLOCK_LDS_RESERVED 1024
 /* The ring's least stages in the rule: the tile being scanned (waiting on its
  * look-back), the next one landed with its aggregate out (so the tiles behind
  * it on other CUs are not held up: scan.hip), and one in flight. */
@@ -125,7 +121,9 @@ static gp_status ring_stages(const gp_table *t, const gp_rule_cu *cu, long long 
         return gp_rule_set(out, "scan", "stages", 0, "ring",
                            "tile %lld x %lld is not a compiled ring shape (16+ items, block <= %d): tiles in registers",
                            block, items, GP_SCAN_RING_BLOCK_LIMIT(items));
-    const long long room = cu->lds_per_cu - CUDA_BLOCK_LDS_RESERVED - GP_SCAN_RING_LDS_RESERVE;
+    /* The runtime's reserve for the block (rule.h: 1 KB on NVIDIA), then the
+     * ring's static shared memory. */
+    const long long room = cu->lds_per_cu - cu->lds_block_reserve - GP_SCAN_RING_LDS_RESERVE;
     long long stages = room > 0 ? room / tile_bytes : 0;
     stages = stages > GP_SCAN_RING_MAX_STAGES ? GP_SCAN_RING_MAX_STAGES : stages;
     if (stages < RULE_MIN_STAGES)
@@ -133,9 +131,9 @@ static gp_status ring_stages(const gp_table *t, const gp_rule_cu *cu, long long 
                            "lds.bytes_per_cu %lld holds %lld tiles of %lld B, under %d: tiles in registers",
                            cu->lds_per_cu, stages, tile_bytes, RULE_MIN_STAGES);
     return gp_rule_set(out, "scan", "stages", stages, "ring",
-                       "%s has the bulk copy engine; lds.bytes_per_cu %lld - %d - %d reserved = %lld B / tile %lld x "
+                       "%s has the bulk copy engine; lds.bytes_per_cu %lld - %lld - %d reserved = %lld B / tile %lld x "
                        "%lld x 4 B = %lld stages (>= %d: scanned, landed, in flight)",
-                       name, cu->lds_per_cu, CUDA_BLOCK_LDS_RESERVED, GP_SCAN_RING_LDS_RESERVE, room, block, items,
+                       name, cu->lds_per_cu, cu->lds_block_reserve, GP_SCAN_RING_LDS_RESERVE, room, block, items,
                        stages, RULE_MIN_STAGES);
 }
 

@@ -67,6 +67,7 @@ static gp_device_info h200(const char *vendor)
 {
     gp_device_info d = gp_test_fake_dev(32, 1024, 132);
     snprintf(d.vendor, sizeof d.vendor, "%s", vendor);
+    snprintf(d.arch, sizeof d.arch, "%s", strcmp(vendor, "NVIDIA") ? "gfx90a" : "sm_90");
     d.max_threads_per_cu = 2048;
     d.regs_per_cu = 65536;
     d.lds_per_cu = 233472;

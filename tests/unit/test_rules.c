@@ -294,6 +294,27 @@ GP_TEST(rules_follow_one_fact)
     return 0;
 }
 
+/* The occupancy model adds the runtime's shared memory per block
+ * (gp_target_lds_block_reserve) to every block that uses LDS: the H200's
+ * 233472 B hold 6 blocks of 32 KiB, as its runtime does, not 7; gfx900
+ * reserves none; a block without LDS is not limited by it. */
+GP_TEST(rules_occupancy_counts_the_lds_reserve)
+{
+    static gp_table t;
+    gp_rule_cu cu;
+    GP_CHECK(gp_test_load_shipped("sm_90", &t));
+    GP_CHECK(gp_rule_cu_facts(&t, "test", &cu).code == GP_OK);
+    GP_CHECK(cu.lds_block_reserve == 1024 && cu.lds_per_cu == 233472);
+    GP_CHECK(gp_rule_blocks_per_cu(&cu, 256, 32, 32768) == 6);
+    GP_CHECK(gp_rule_blocks_per_cu(&cu, 256, 32, 0) == 8); /* threads and registers: 2048 / 256 */
+    cu.lds_block_reserve = 0;
+    GP_CHECK(gp_rule_blocks_per_cu(&cu, 256, 32, 32768) == 7);
+    GP_CHECK(gp_test_load_shipped("gfx900", &t));
+    GP_CHECK(gp_rule_cu_facts(&t, "test", &cu).code == GP_OK);
+    GP_CHECK(cu.lds_block_reserve == 0 && gp_rule_blocks_per_cu(&cu, 256, 32, 32768) == 2);
+    return 0;
+}
+
 /* Bad facts: exit 2 (GP_ERR_USAGE) naming the key, never a division by zero. */
 GP_TEST(rules_bad_facts_name_the_key)
 {

@@ -36,3 +36,12 @@ GP_TEST(target_bulk_copy_by_name)
              !gp_target_has_bulk_copy("sm_") && !gp_target_has_bulk_copy(NULL));
     return 0;
 }
+
+GP_TEST(target_lds_block_reserve_by_name)
+{
+    GP_CHECK(gp_target_lds_block_reserve("sm_80") == 1024 && gp_target_lds_block_reserve("sm_90") == 1024);
+    GP_CHECK(gp_target_lds_block_reserve("gfx900") == 0 && gp_target_lds_block_reserve("gfx90a:xnack-") == 0 &&
+             gp_target_lds_block_reserve("gfx1100") == 0 && gp_target_lds_block_reserve("") == 0 &&
+             gp_target_lds_block_reserve("sm_") == 0 && gp_target_lds_block_reserve(NULL) == 0);
+    return 0;
+}
