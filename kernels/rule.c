@@ -135,7 +135,7 @@ gp_status gp_rule_cu_facts(const gp_table *t, const char *rule, gp_rule_cu *cu)
      * the histogram rule's block missed by 7.8 % on the H200 without it
      * (docs/kernels/histogram.md). */
     const gp_table_entry *arch = gp_table_find(t, "device", "arch");
-    cu->lds_block_reserve = gp_target_lds_block_reserve(arch && arch->present && !arch->is_none ? arch->text : "");
+    cu->lds_block_reserve = gp_target_lds_block_reserve(arch ? arch->text : NULL); /* "none": no target, 0 */
     return gp_ok();
 }
 
