@@ -1,5 +1,5 @@
 /* gpuprobe compare DIR_A DIR_B [--out FILE.md] [--tolerance-floor F]:
- * two results folders, value by value (results/run_compare.h has the rules). */
+ * two results folders, value by value (pipeline/run_compare.h has the rules). */
 #ifndef GP_COMPARE_CMD_H
 #define GP_COMPARE_CMD_H
 

@@ -1,5 +1,5 @@
 /* `gpuprobe fleet DIR... [--threshold T] [--out DIR]`: many GPUs' results
- * folders compared per device model (results/fleet.h).  Exit 0: no outlier;
+ * folders compared per device model (pipeline/fleet.h).  Exit 0: no outlier;
  * 1: an outlier (a scheduler's health check can use it); 2: bad input. */
 #ifndef GP_FLEET_CMD_H
 #define GP_FLEET_CMD_H

@@ -25,12 +25,12 @@ typedef struct gp_probe_ctx {
 } gp_probe_ctx;
 
 /* One tuning-table row a probe feeds: its record value `value_key` sets
- * `section.key` (results/characterize.c walks these for every probe). */
+ * `section.key` (pipeline/characterize.c walks these for every probe). */
 typedef struct gp_probe_row {
     const char *value_key, *section, *key;
 } gp_probe_row;
 
-/* How the report plots one series of the probe (results/report_plots.c reads
+/* How the report plots one series of the probe (pipeline/report_plots.c reads
  * these).  Keyed by series name; series "*" matches any series of the probe
  * (its title then gets the series name).  Column fields list alternatives
  * separated by '|' (the first present and not constant wins); y lists the

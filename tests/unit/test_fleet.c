@@ -1,4 +1,4 @@
-/* The fleet report's statistics and outlier rule (results/fleet_stats.h). */
+/* The fleet report's statistics and outlier rule (pipeline/fleet_stats.h). */
 #include <math.h>
 #include <string.h>
 

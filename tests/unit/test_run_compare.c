@@ -1,4 +1,4 @@
-/* gpuprobe compare: two runs' records, value by value (results/run_compare.c,
+/* gpuprobe compare: two runs' records, value by value (pipeline/run_compare.c,
  * app/compare_cmd.c).  Values are hand-made so each rule has a case on
  * either side of its line. */
 #define _POSIX_C_SOURCE 200809L
