@@ -58,6 +58,11 @@ const char *gp_cli_usage(void)
            "                       device's own (measured in --out, else shipped, else generic)\n"
            "  --mistuned FILE      bench/verify: also use another arch's table, on purpose\n"
            "  --seed N             verify: replay the random data of an earlier run\n"
+           "  --shape SPEC         verify/bench/tune KERNEL: your problem, in the kernel's own\n"
+           "                       syntax (e.g. ssim '1x3x1080x1920 same', gemm 4096x4096x4096,\n"
+           "                       scan '2^28 fp32'); repeat for several; tune then keeps\n"
+           "                       parameters for each shape's class\n"
+           "  --budget SECONDS     tune: the time each kernel's tune aims at (default 15, quick 4)\n"
            "\n"
            "environment: GP_TABLES_DIR  shipped tuning tables when --tables is not given; then\n"
            "             ../share/gpuprobe/tables beside the executable, then the source tree's\n"
@@ -206,7 +211,7 @@ gp_status gp_cli_parse(int argc, char **argv_in, gp_cli *out)
         const char *a = argv[i];
         int kernel_cmd = out->cmd == GP_CMD_VERIFY || out->cmd == GP_CMD_BENCH || out->cmd == GP_CMD_TUNE;
         if (!strcmp(a, "--device") || !strcmp(a, "--out") || !strcmp(a, "--table") ||
-            !strcmp(a, "--mistuned") || !strcmp(a, "--seed")) {
+            !strcmp(a, "--mistuned") || !strcmp(a, "--seed") || !strcmp(a, "--shape") || !strcmp(a, "--budget")) {
             if (i + 1 >= argc)
                 return gp_fail(GP_ERR_USAGE, "option %s needs a value", a);
             const char *v = argv[++i];
@@ -217,7 +222,20 @@ gp_status gp_cli_parse(int argc, char **argv_in, gp_cli *out)
                     return gp_fail(GP_ERR_USAGE, "--out needs a non-empty directory");
                 out->out_given = 1;
             } else if (!kernel_cmd) {
-                return gp_fail(GP_ERR_USAGE, "option %s is for verify and bench only", a);
+                return gp_fail(GP_ERR_USAGE, "option %s is for verify, bench and tune only", a);
+            } else if (!strcmp(a, "--shape")) {
+                if (!*v)
+                    return gp_fail(GP_ERR_USAGE, "--shape needs a shape (the kernel's own syntax)");
+                if (out->nshapes >= GP_CLI_MAX_SHAPES)
+                    return gp_fail(GP_ERR_USAGE, "--shape given more than %d times", GP_CLI_MAX_SHAPES);
+                out->shapes[out->nshapes++] = v;
+            } else if (!strcmp(a, "--budget")) {
+                char *end;
+                out->budget_s = strtod(v, &end);
+                if (out->cmd != GP_CMD_TUNE)
+                    return gp_fail(GP_ERR_USAGE, "option --budget is for tune only");
+                if (!*v || *end || !(out->budget_s > 0 && out->budget_s <= 86400))
+                    return gp_fail(GP_ERR_USAGE, "--budget: '%s' is not a number of seconds in (0, 86400]", v);
             } else if (!strcmp(a, "--seed")) {
                 char *end;
                 out->seed = strtoull(v, &end, 10);
@@ -262,5 +280,7 @@ gp_status gp_cli_parse(int argc, char **argv_in, gp_cli *out)
     if ((out->cmd == GP_CMD_VERIFY || out->cmd == GP_CMD_BENCH || out->cmd == GP_CMD_TUNE) &&
         out->nprobes == 0)
         return gp_fail(GP_ERR_USAGE, "%s needs at least one kernel name", cmd);
+    if (out->nshapes > 0 && out->nprobes != 1)
+        return gp_fail(GP_ERR_USAGE, "--shape needs exactly one kernel (a shape is in its kernel's own syntax)");
     return gp_ok();
 }

@@ -7,6 +7,7 @@
 
 #define GP_CLI_MAX_PROBES 64
 #define GP_CLI_MAX_TABLES 8
+#define GP_CLI_MAX_SHAPES 16
 #define GP_CLI_MAX_ARGS 512
 
 typedef enum {
@@ -56,6 +57,11 @@ typedef struct gp_cli {
     int force;            /* characterize --force: rerun probes whose records could be reused */
     int have_seed;
     unsigned long long seed;  /* --seed N: replay a verify run's random data */
+    /* verify/bench/tune KERNEL --shape SPEC...: the user's problems, in the
+     * kernel's own syntax (parsed by the kernel, kernels/kernel.h) */
+    const char *shapes[GP_CLI_MAX_SHAPES];
+    int nshapes;
+    double budget_s;          /* tune --budget SECONDS: a kernel's time (0: the default) */
 } gp_cli;
 
 /* Parse argv; on bad usage returns GP_ERR_USAGE with a message naming the

@@ -418,20 +418,10 @@ static gp_status check_cross(const gp_table *t, const char *name)
 
     /* Kernel parameter sets: what makes a launch legal on any GPU (at most
      * 1024 threads, whole waves of 64, LDS within the 48 KiB every target
-     * grants a block).  A table changes speed, never results or legality. */
+     * grants a block).  A table changes speed, never results or legality.
+     * (Each kernel checks its own section in the kernel layer too:
+     * gp_kernel.check_table.) */
     const long long lds_block = 48 * 1024;
-    long long tile = ival(t, "kernel.transpose", "tile", 0, NULL);
-    long long rows = ival(t, "kernel.transpose", "block_rows", 0, &line);
-    long long pad = ival(t, "kernel.transpose", "pad", 0, NULL);
-    if (tile && rows) {
-        if (rows > tile || tile % rows)
-            return fail_at(name, line, "kernel.transpose.block_rows = %lld must divide tile = %lld", rows, tile);
-        if (tile * rows > 1024)
-            return fail_at(name, line, "kernel.transpose: tile x block_rows = %lld threads exceeds 1024", tile * rows);
-        if (tile * (tile + pad) * 8 > lds_block)
-            return fail_at(name, line, "kernel.transpose: tile %lld (+pad %lld) of doubles exceeds 48 KiB of LDS",
-                           tile, pad);
-    }
     long long tm = ival(t, "kernel.gemm", "tile_m", 0, NULL), tn = ival(t, "kernel.gemm", "tile_n", 0, NULL);
     long long tk = ival(t, "kernel.gemm", "tile_k", 0, NULL), gb = ival(t, "kernel.gemm", "block", 0, &line);
     if (tm && tn && tk && gb) {

@@ -147,13 +147,14 @@ static const gp_table_key keys[] = {
      "report", "lowest both-directions peer copy bandwidth over the GPU pairs"},
 
     /* ---- application kernels: every value is a launch parameter, never none.
-     * Each kernel's rows live beside it in kernels/<k>/<k>_keys.inc (format:
-     * kernels/kernel.h); the top-level CMakeLists.txt generates the list of
-     * #include lines from the kernel folders. */
-#define GP_KERNEL_KEY(k, key, type, unit, min, max, flags, doc) \
-    {"kernel." #k, #key, type, unit, min, max, flags, "rule gp_" #k "_rule, swept " #k, #k, doc},
+     * Each kernel declares its parameters once, beside it, in
+     * kernels/<k>/<k>_params.inc (kernels/params.h); the top-level
+     * CMakeLists.txt generates the list of #include lines from the kernel
+     * folders.  The default there is the reader's, not the schema's. */
+#define GP_PARAM(k, key, unit, min, max, dflt, flags, doc) \
+    {"kernel." #k, #key, GP_TV_INT, unit, min, max, (flags) | GP_TK_NO_NONE, "rule gp_" #k "_rule, swept " #k, #k, doc},
 #include "gp_kernel_keys.inc"
-#undef GP_KERNEL_KEY
+#undef GP_PARAM
 };
 
 #define NKEYS (sizeof keys / sizeof keys[0])

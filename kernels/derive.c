@@ -25,55 +25,6 @@ gp_status gp_kernel_derive(const gp_table *in, int use_device, gp_table *out)
     return gp_ok();
 }
 
-gp_status gp_kernel_params_for_shape(const gp_table *t, const char *k, gp_kernel_rule_fn rule,
-                                     const gp_rule_shape *shape, int use_device, gp_table *out, char *note, size_t n)
-{
-    static gp_table head, per; /* ~50 KB each: off the stack (one launch path at a time) */
-    char section[64], own[64];
-    snprintf(section, sizeof section, "kernel.%s", k);
-    snprintf(own, sizeof own, "rule gp_%s_rule ", k);
-    note[0] = '\0';
-    if (out != t)
-        *out = *t;
-    int nrule = 0, reproduced = 1;
-    gp_rule_in hin = {t, NULL, use_device}, pin = {t, shape, use_device};
-    head = *t;
-    GP_TRY(rule(&hin, &head));
-    for (size_t i = 0; i < gp_table_nkeys(); i++) {
-        const gp_table_entry *e = &t->e[i];
-        if (strcmp(gp_table_key_at(i)->section, section) || !e->present || e->kind != GP_PROV_RULE ||
-            strncmp(e->prov, own, strlen(own)))
-            continue;
-        nrule++;
-        reproduced &= head.e[i].present && head.e[i].d == e->d;
-    }
-    if (nrule == 0)
-        return gp_ok();
-    if (!reproduced) {
-        snprintf(note, n, "table values as they are (the rule on these facts gives others)");
-        return gp_ok();
-    }
-    per = *t;
-    GP_TRY(rule(&pin, &per));
-    size_t len = (size_t)snprintf(note, n, "rule for this problem:");
-    int changed = 0;
-    for (size_t i = 0; i < gp_table_nkeys(); i++) {
-        const gp_table_entry *e = &t->e[i];
-        if (strcmp(gp_table_key_at(i)->section, section) || !e->present || e->kind != GP_PROV_RULE ||
-            strncmp(e->prov, own, strlen(own)))
-            continue;
-        out->e[i] = per.e[i];
-        if (per.e[i].d != e->d && len < n) {
-            len += (size_t)snprintf(note + len, n - len, " %s %lld->%lld", gp_table_key_at(i)->key, e->i,
-                                    per.e[i].i);
-            changed = 1;
-        }
-    }
-    if (!changed && len < n)
-        snprintf(note + len, n - len, " as the table");
-    return gp_table_validate(out, "per-problem parameters");
-}
-
 /* The rule name of "rule NAME[:|,] note" into name (n bytes). */
 static void rule_name(const char *prov, char *name, size_t n)
 {
@@ -119,6 +70,7 @@ gp_status gp_table_check_file_rules(const char *path)
 {
     static gp_table t;
     GP_TRY(gp_table_load(path, &t));
+    GP_TRY(gp_kernel_check_tables(&t, path));
     return gp_table_check_rules(&t, path);
 }
 

@@ -2,7 +2,7 @@
  * candidate 0 is the rule's choice.  Every candidate is timed once on every
  * bench problem at full size (the unpaired sweep, which names each
  * problem's leader); then each leader and the rule are timed paired, ABBA
- * (kernels/kbench.h, "paired"), on every problem, and a leader replaces the
+ * (kernels/bench.h, "paired"), on every problem, and a leader replaces the
  * rule only where the paired ratio says it is faster beyond the paired
  * spread. */
 #ifndef GP_TUNE_PICK_H

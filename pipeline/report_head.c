@@ -23,11 +23,10 @@ static gp_status registry_work(const char *kernel, const char *problem, double *
                                size_t n)
 {
     const gp_kernel *k = gp_kernel_find(kernel);
-    if (!k || !k->work)
+    if (!k)
         return gp_fail(GP_ERR_USAGE, "%s: no such kernel in this build (no work model for '%s')", kernel, problem);
     gp_kernel_work w;
-    memset(&w, 0, sizeof w);
-    GP_TRY(k->work(problem, &w));
+    GP_TRY(gp_kernel_work_of_label(k, problem, &w));
     *bytes = w.bytes;
     *flops = w.flops;
     snprintf(method, n, "%s", w.method);

@@ -4,18 +4,18 @@
  * (4 values when H x W is a multiple of 4 and x is 16-byte aligned, else 1)
  * with a stride of split x block, ITEMS independent loads per step.  A unit
  * index u of the channel is split into (image n, offset i) with a
- * multiply-shift division (kdiv.h). */
+ * multiply-shift division (fastdiv.h). */
 #include "batchnorm.h"
 #include "batchnorm_index.h"
 #include "gp_device.h"
-#include "kdiv.h"
+#include "fastdiv.h"
 
 typedef struct bn_args {
     const float *x;
     float *y;
     unsigned units;  /* per channel: n x (hw / VEC) */
     unsigned per_plane; /* hw / VEC */
-    gp_kdiv by_plane;
+    gp_fastdiv by_plane;
     size_t hw;       /* values per plane */
     unsigned c;      /* channels */
     double m;        /* values per channel */
@@ -52,7 +52,7 @@ template <> struct bn_vec<4> {
 template <int VEC>
 static __device__ __forceinline__ size_t unit_at(const bn_args &a, unsigned c, unsigned u)
 {
-    unsigned n = gp_kdiv_apply(u, a.by_plane);
+    unsigned n = gp_fastdiv_apply(u, a.by_plane);
     unsigned i = u - n * a.per_plane;
     return ((size_t)n * a.c + c) * (a.hw / VEC) + i;
 }
@@ -276,7 +276,7 @@ static bn_args make_args(const float *x, float *y, const gp_batchnorm_shape *s, 
     a.hw = (size_t)s->h * s->w;
     a.per_plane = (unsigned)(a.hw / vec);
     a.units = (unsigned)s->n * a.per_plane;
-    a.by_plane = gp_kdivider(a.per_plane);
+    a.by_plane = gp_fastdiv_make(a.per_plane);
     a.c = (unsigned)s->c;
     a.m = (double)s->n * (double)a.hw;
     a.inv_m = 1.0 / a.m;

@@ -10,7 +10,7 @@
 #include "batchnorm.h"
 #include "kcandidates.h"
 #include "kernel.h"
-#include "kutil.h"
+#include "data.h"
 #include "vendor.h"
 
 #define BN_EPS 1e-5

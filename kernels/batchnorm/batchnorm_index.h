@@ -11,17 +11,17 @@
 #ifndef GP_BATCHNORM_INDEX_H
 #define GP_BATCHNORM_INDEX_H
 
-#include "kdiv.h"
+#include "fastdiv.h"
 
-static GP_KDIV_HD unsigned gp_bn_fused_gap(unsigned channels, unsigned per_plane)
+static GP_FASTDIV_HD unsigned gp_bn_fused_gap(unsigned channels, unsigned per_plane)
 {
     return (channels - 1) * per_plane;
 }
 
 /* Units from the channel's first unit to unit u (u < N per_plane < 2^31). */
-static GP_KDIV_HD unsigned gp_bn_fused_offset(unsigned u, gp_kdiv by_plane, unsigned gap)
+static GP_FASTDIV_HD unsigned gp_bn_fused_offset(unsigned u, gp_fastdiv by_plane, unsigned gap)
 {
-    return u + gp_kdiv_apply(u, by_plane) * gap;
+    return u + gp_fastdiv_apply(u, by_plane) * gap;
 }
 
 #endif

@@ -6,7 +6,7 @@
 #include "conv2d.h"
 #include "kcandidates.h"
 #include "kernel.h"
-#include "kutil.h"
+#include "data.h"
 #include "vendor.h"
 
 #define KNAME "conv2d"

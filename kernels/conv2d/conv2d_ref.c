@@ -5,7 +5,7 @@
 #include <stdint.h>
 
 #include "conv2d.h"
-#include "kutil.h"
+#include "data.h"
 
 static int out_h_of(const gp_conv2d_shape *s) { return s->h + 2 * s->pad_h - s->kh + 1; }
 static int out_w_of(const gp_conv2d_shape *s) { return s->w + 2 * s->pad_w - s->kw + 1; }

@@ -9,7 +9,7 @@
 #include "gemm.h"
 #include "kcandidates.h"
 #include "kernel.h"
-#include "kutil.h"
+#include "data.h"
 #include "vendor.h"
 
 static gp_status print_params(const gp_table *t, const gp_device_info *dev, FILE *out)

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "gp_target.h"
-#include "kutil.h"
+#include "data.h"
 #include "rule.h"
 
 size_t gp_histogram_lds_bytes(int copies, int bins) { return (size_t)copies * (size_t)bins * 4; }

@@ -9,7 +9,7 @@
 #include "histogram.h"
 #include "kcandidates.h"
 #include "kernel.h"
-#include "kutil.h"
+#include "data.h"
 #include "vendor.h"
 
 /* Variants timed in the bench (with_baselines) and offered to `gpuprobe

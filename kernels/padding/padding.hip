@@ -1,11 +1,11 @@
 /* padding kernel: see the comment above gp_padding_kernel.
  * Every thread spends one division pair per group of 4 output elements (the
- * magic numbers come from the host, gp_kdivider) and issues all its inside
+ * magic numbers come from the host, gp_fastdiv_make) and issues all its inside
  * loads before its 16-byte stores: those loads are the bytes in flight the
  * rule sizes. */
 #include "gp_device.h"
 #include "padding.h"
-#include "kdiv.h"
+#include "fastdiv.h"
 #include "padding_staged.h"
 
 /* The kernel: the output is one contiguous array of planes x howo
@@ -22,7 +22,7 @@ typedef struct pad_args {
     unsigned p0;        /* its plane */
     unsigned h, w, ho, wo, howo;
     int top, left;
-    gp_kdiv by_howo, by_wo;
+    gp_fastdiv by_howo, by_wo;
 } pad_args;
 
 template <int VEC>
@@ -37,9 +37,9 @@ __global__ void GP_LAUNCH_BOUNDS(GP_PADDING_MAX_BLOCK) gp_padding_kernel(const f
 #pragma unroll
     for (int g = 0; g < G; g++) {
         const unsigned i0 = base + (threadIdx.x + (unsigned)g * blockDim.x) * 4u;
-        unsigned pl = gp_kdiv_apply(i0 < a.total ? i0 : 0, a.by_howo);
+        unsigned pl = gp_fastdiv_apply(i0 < a.total ? i0 : 0, a.by_howo);
         const unsigned q = (i0 < a.total ? i0 : 0) - pl * a.howo;
-        unsigned oy = gp_kdiv_apply(q, a.by_wo);
+        unsigned oy = gp_fastdiv_apply(q, a.by_wo);
         unsigned ox = q - oy * a.wo;
         pl += a.p0;
 #pragma unroll
@@ -123,8 +123,8 @@ extern "C" gp_status gp_padding_launch_staged_f32(const float *d_in, float *d_ou
     g.howo = g.ho * g.wo;
     g.planes = (unsigned)s->n * (unsigned)s->c;
     g.top = s->top, g.left = s->left;
-    g.by_howo = gp_kdivider(g.howo);
-    g.by_wo = gp_kdivider(g.wo);
+    g.by_howo = gp_fastdiv_make(g.howo);
+    g.by_wo = gp_fastdiv_make(g.wo);
     const unsigned P = (unsigned)planes_per_block;
     const unsigned grid = (g.planes + P - 1) / P;
     const size_t lds = ((size_t)P * g.h * g.w * 4 + 15) & ~(size_t)15;
@@ -141,8 +141,8 @@ static gp_status launch(const float *in, float *out, const gp_padding_shape *s, 
     a.ho = (unsigned)gp_padding_out_h(s), a.wo = (unsigned)gp_padding_out_w(s);
     a.howo = a.ho * a.wo;
     a.top = s->top, a.left = s->left;
-    a.by_howo = gp_kdivider(a.howo);
-    a.by_wo = gp_kdivider(a.wo);
+    a.by_howo = gp_fastdiv_make(a.howo);
+    a.by_wo = gp_fastdiv_make(a.wo);
     /* Launches of whole planes, a multiple of 4 of them (so every launch
      * starts on a 16-byte boundary), under 2^31 elements each. */
     unsigned per_launch = (unsigned)(0x7fffffffu / a.howo) & ~3u;

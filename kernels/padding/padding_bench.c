@@ -7,7 +7,7 @@
 
 #include "kcandidates.h"
 #include "kernel.h"
-#include "kutil.h"
+#include "data.h"
 #include "padding.h"
 #include "padding_staged.h"
 

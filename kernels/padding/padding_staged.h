@@ -13,7 +13,7 @@
 #ifndef GP_PADDING_STAGED_H
 #define GP_PADDING_STAGED_H
 
-#include "kdiv.h"
+#include "fastdiv.h"
 
 /* Shared memory a block's input planes may take: the 48 KiB every target
  * grants a block without opting in. */
@@ -35,11 +35,11 @@ typedef struct gp_padding_geom {
     unsigned h, w, ho, wo, howo;
     unsigned planes; /* n c */
     int top, left;
-    gp_kdiv by_howo, by_wo;
+    gp_fastdiv by_howo, by_wo;
 } gp_padding_geom;
 
 /* Planes of block b. */
-static GP_KDIV_HD unsigned gp_padding_staged_np(unsigned b, unsigned P, unsigned planes)
+static GP_FASTDIV_HD unsigned gp_padding_staged_np(unsigned b, unsigned P, unsigned planes)
 {
     const unsigned p0 = b * P;
     return planes - p0 < P ? planes - p0 : P;
@@ -48,12 +48,12 @@ static GP_KDIV_HD unsigned gp_padding_staged_np(unsigned b, unsigned P, unsigned
 /* The 4 outputs of the group starting at element e0 (a multiple of 4,
  * counted from the block's first output) from the block's input planes in
  * s; elements at or past nout (the block's outputs) are 0 and read nothing. */
-static GP_KDIV_HD void gp_padding_staged_group(const float *s, unsigned e0, unsigned nout, const gp_padding_geom *g,
+static GP_FASTDIV_HD void gp_padding_staged_group(const float *s, unsigned e0, unsigned nout, const gp_padding_geom *g,
                                                float r[4])
 {
-    unsigned pl = gp_kdiv_apply(e0, g->by_howo);
+    unsigned pl = gp_fastdiv_apply(e0, g->by_howo);
     const unsigned q = e0 - pl * g->howo;
-    unsigned oy = gp_kdiv_apply(q, g->by_wo), ox = q - oy * g->wo;
+    unsigned oy = gp_fastdiv_apply(q, g->by_wo), ox = q - oy * g->wo;
     for (int k = 0; k < 4; k++) {
         const int iy = (int)oy - g->top, ix = (int)ox - g->left;
         const int inside = (unsigned)iy < g->h && (unsigned)ix < g->w && e0 + (unsigned)k < nout;

@@ -6,7 +6,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "kutil.h"
+#include "data.h"
 #include "rule.h"
 
 /* Largest block the kernel for `vecs` loads per thread is compiled for

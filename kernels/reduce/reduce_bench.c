@@ -8,7 +8,7 @@
 
 #include "kcandidates.h"
 #include "kernel.h"
-#include "kutil.h"
+#include "data.h"
 #include "reduce.h"
 #include "vendor.h"
 

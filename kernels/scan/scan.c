@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "gp_target.h"
-#include "kutil.h"
+#include "data.h"
 #include "rule.h"
 
 /* Descriptors start here in the workspace (after the tile counter); scan.hip

@@ -9,7 +9,7 @@
 #include "gp_target.h"
 #include "kcandidates.h"
 #include "kernel.h"
-#include "kutil.h"
+#include "data.h"
 #include "scan.h"
 #include "vendor.h"
 

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kutil.h"
+#include "data.h"
 #include "rule.h"
 
 void gp_spmv_params_fit(gp_spmv_params *p, const gp_device_info *dev)

@@ -9,7 +9,7 @@
 
 #include "kcandidates.h"
 #include "kernel.h"
-#include "kutil.h"
+#include "data.h"
 #include "spmv.h"
 #include "vendor.h"
 

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kutil.h"
+#include "data.h"
 #include "spmv.h"
 
 gp_status gp_spmv_gen_laplacian(gp_csr *a, int n)

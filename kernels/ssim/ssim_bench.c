@@ -18,7 +18,7 @@
 
 #include "kcandidates.h"
 #include "kernel.h"
-#include "kutil.h"
+#include "data.h"
 #include "ssim.h"
 
 #define MAP_ATOL 1e-5

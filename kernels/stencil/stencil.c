@@ -6,7 +6,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "kutil.h"
+#include "data.h"
 #include "rule.h"
 #include "stencil_v4.h"
 

@@ -10,7 +10,7 @@
 
 #include "kcandidates.h"
 #include "kernel.h"
-#include "kutil.h"
+#include "data.h"
 #include "stencil.h"
 #include "stencil_v4.h"
 

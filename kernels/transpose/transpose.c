@@ -105,43 +105,6 @@ void gp_transpose_params_fit(gp_transpose_params *p, const gp_device_info *dev)
     }
 }
 
-gp_status gp_transpose_params_from_table(const gp_table *t, const gp_device_info *dev, gp_transpose_params *p)
-{
-    long long tile, pad, br, vec = 1, group = 1, swz = 0, stream = 0, tpb = 1;
-    memset(p, 0, sizeof *p);
-    GP_TRY(gp_table_get_int(t, "kernel.transpose", "tile", &tile));
-    GP_TRY(gp_table_get_int(t, "kernel.transpose", "pad", &pad));
-    GP_TRY(gp_table_get_int(t, "kernel.transpose", "block_rows", &br));
-    /* Optional keys: absent means the classic kernel. */
-    if (gp_table_find(t, "kernel.transpose", "vec"))
-        GP_TRY(gp_table_get_int(t, "kernel.transpose", "vec", &vec));
-    if (gp_table_find(t, "kernel.transpose", "group"))
-        GP_TRY(gp_table_get_int(t, "kernel.transpose", "group", &group));
-    if (gp_table_find(t, "kernel.transpose", "swizzle"))
-        GP_TRY(gp_table_get_int(t, "kernel.transpose", "swizzle", &swz));
-    if (gp_table_find(t, "kernel.transpose", "stream"))
-        GP_TRY(gp_table_get_int(t, "kernel.transpose", "stream", &stream));
-    if (gp_table_find(t, "kernel.transpose", "tiles_per_block"))
-        GP_TRY(gp_table_get_int(t, "kernel.transpose", "tiles_per_block", &tpb));
-    p->tile = (int)tile;
-    p->pad = (int)pad;
-    p->block_rows = (int)br;
-    p->vec = (int)vec;
-    p->group = group > 1 << 20 ? 1 << 20 : (int)group;
-    p->swizzle = swz != 0;
-    p->stream = stream < 0 ? -1 : stream > 3 ? 4 : (int)stream;
-    p->tiles_per_block = tpb < 1 ? 1 : tpb > 1 << 20 ? 1 << 20 : (int)tpb;
-    gp_transpose_params_fit(p, dev);
-    return gp_ok();
-}
-
-void gp_transpose_params_format(const gp_transpose_params *p, char *buf, size_t n)
-{
-    snprintf(buf, n, "tile=%d pad=%d block_rows=%d vec=%d group=%d swizzle=%d stream=%d tiles_per_block=%d (block %dx%d)",
-             p->tile, p->pad, p->block_rows, p->vec, p->group, p->swizzle, p->stream, p->tiles_per_block,
-             p->tile / p->vec, p->block_rows);
-}
-
 int gp_transpose_effective_vec(const gp_transpose_params *p, size_t rows, size_t cols, const void *d_in,
                                const void *d_out)
 {
@@ -183,15 +146,14 @@ static int params_ok(const gp_transpose_params *p)
 }
 
 gp_status gp_transpose_f32(const float *d_in, float *d_out, size_t rows, size_t cols,
-                           const gp_transpose_params *p)
+                           const gp_transpose_params *p, gp_stream stream)
 {
     if (!p)
         return gp_fail(GP_ERR_USAGE, "transpose: no parameters");
-    if (!params_ok(p)) {
-        char b[160];
-        gp_transpose_params_format(p, b, sizeof b);
-        return gp_fail(GP_ERR_USAGE, "transpose: parameters %s not fitted (use gp_transpose_params_fit)", b);
-    }
+    if (!params_ok(p))
+        return gp_fail(GP_ERR_USAGE, "transpose: parameters tile=%d pad=%d block_rows=%d vec=%d swizzle=%d stream=%d "
+                       "tiles_per_block=%d not fitted (use gp_transpose_params_fit)", p->tile, p->pad, p->block_rows,
+                       p->vec, p->swizzle, p->stream, p->tiles_per_block);
     if (rows == 0 || cols == 0)
         return gp_ok();
     if (!d_in || !d_out)
@@ -221,10 +183,11 @@ gp_status gp_transpose_f32(const float *d_in, float *d_out, size_t rows, size_t 
      * padded layout (the same result). */
     int swz = p->swizzle && vec > 1 && items * vec <= 32;
     return gp_transpose_launch(d_in, d_out, rows, cols, p->tile, p->pad, items, vec, p->group, swz, p->stream,
-                               p->tiles_per_block);
+                               p->tiles_per_block, stream);
 }
 
-gp_status gp_transpose_copy_f32(const float *d_in, float *d_out, size_t n, const gp_device_info *dev, int mode)
+gp_status gp_transpose_copy_f32(const float *d_in, float *d_out, size_t n, const gp_device_info *dev, int mode,
+                                gp_stream stream)
 {
     if (mode < GP_TRANSPOSE_COPY_PERSISTENT || mode > GP_TRANSPOSE_COPY_ONE_PASS_CS)
         return gp_fail(GP_ERR_USAGE, "transpose copy: mode %d is not 0..2", mode);
@@ -245,5 +208,5 @@ gp_status gp_transpose_copy_f32(const float *d_in, float *d_out, size_t n, const
         grid = need;
     if (grid < 1)
         grid = 1;
-    return gp_transpose_copy_launch(d_in, d_out, n, (int)grid, block, mode == GP_TRANSPOSE_COPY_ONE_PASS_CS);
+    return gp_transpose_copy_launch(d_in, d_out, n, (int)grid, block, mode == GP_TRANSPOSE_COPY_ONE_PASS_CS, stream);
 }

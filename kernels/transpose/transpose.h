@@ -2,10 +2,8 @@
  * (rows x cols, row-major, rows and cols >= 0), staged through shared
  * memory in square tiles.  Docs: docs/kernels/transpose.md.
  *
- * Parameters come from the table section [kernel.transpose] (tile, pad,
- * block_rows, and the optional vec, group, swizzle, stream,
- * tiles_per_block), clamped to the device so that every valid table gives
- * the same, exact result. */
+ * Parameters: [kernel.transpose] (transpose_params.inc), clamped to the
+ * device so that every valid table gives the same, exact result. */
 #ifndef GP_TRANSPOSE_H
 #define GP_TRANSPOSE_H
 
@@ -13,8 +11,8 @@
 #include <stdio.h>
 
 #include "gp_status.h"
+#include "params.h"
 #include "runtime.h"
-#include "table.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -37,31 +35,25 @@ extern "C" {
 #define GP_TRANSPOSE_COPY_ONE_PASS 1   /* one 4 x 16 B chunk per thread, as many blocks as that takes */
 #define GP_TRANSPOSE_COPY_ONE_PASS_CS 2 /* the same with streaming loads and stores */
 
+/* [kernel.transpose] (transpose_params.inc), and what fit derives. */
 typedef struct gp_transpose_params {
-    int tile;        /* square tile edge, 8..64, power of two */
-    int pad;         /* shared-memory row pitch = tile + pad (4-byte elements) */
-    int block_rows;  /* block = (tile / vec) x block_rows threads */
-    int vec;         /* elements per global access: 1, 2 or 4 */
-    int group;       /* tile rows per group of the block order (1 = row-major) */
-    int swizzle;     /* 1: unpadded shared tile, 16/8-byte chunks XOR-swizzled, vector
-                      * shared-memory accesses (vec > 1 only; pad unused) */
-    int stream;      /* GP_TRANSPOSE_STREAM_* bits (tiles >= 32 only) */
-    int tiles_per_block; /* tiles one block moves, the next tile's loads issued before
-                          * the current tile's stores (1: one tile per block) */
+#define GP_PARAM GP_PARAM_FIELD
+#include "transpose_params.inc"
+#undef GP_PARAM
     int max_threads; /* the device's threads per block the rest was fitted to */
     char note[192];  /* what was adjusted to fit the device ("" when nothing) */
 } gp_transpose_params;
 
-/* Read [kernel.transpose] and clamp it to `dev` (threads per block, block
- * dimensions, shared memory per block, the shapes compiled in).  GP_ERR_USAGE
- * when a required key is missing. */
-gp_status gp_transpose_params_from_table(const gp_table *t, const gp_device_info *dev,
-                                         gp_transpose_params *p);
-/* Clamp hand-made parameters the same way (used by the bench's variants). */
+/* The shape of a problem (gp_shape, kernels/kernel.h): d[0] rows, d[1] cols
+ * of the input; `--shape RxC` (e.g. 12000x12000). */
+enum { GP_TRANSPOSE_ROWS = 0, GP_TRANSPOSE_COLS = 1 };
+
+/* Clamp p to `dev` (threads per block, block dimensions, shared memory per
+ * block, the shapes compiled in); dev NULL: no device limits.  What changed
+ * goes into p->note.  Parameters for a launch come from
+ * gp_kernel_params(&gp_kernel_transpose, table, dev, shape, ...), which
+ * reads the table and calls this. */
 void gp_transpose_params_fit(gp_transpose_params *p, const gp_device_info *dev);
-/* "tile=32 pad=1 block_rows=8 vec=1 group=1 swizzle=0 stream=0
- * tiles_per_block=1 (block 32x8)" */
-void gp_transpose_params_format(const gp_transpose_params *p, char *buf, size_t n);
 
 /* The vector width the kernel really uses for this problem: vec when rows
  * and cols are multiples of it and both pointers are aligned to vec x 4
@@ -71,15 +63,16 @@ int gp_transpose_effective_vec(const gp_transpose_params *p, size_t rows, size_t
 
 /* out (cols x rows) = transpose of in (rows x cols), both device buffers,
  * row-major, not overlapping.  rows or cols 0: nothing to do.  Enqueued on
- * the default stream (no synchronization).  Bad arguments give
- * GP_ERR_USAGE before any device call. */
+ * `stream` (NULL: the default stream; no synchronization).  Bad arguments
+ * give GP_ERR_USAGE before any device call. */
 gp_status gp_transpose_f32(const float *d_in, float *d_out, size_t rows, size_t cols,
-                           const gp_transpose_params *p);
+                           const gp_transpose_params *p, gp_stream stream);
 
 /* A plain copy kernel of ours (16-byte accesses), for context in the bench:
  * the bandwidth a transpose could at best reach.  mode: GP_TRANSPOSE_COPY_*.
  * Pointers must be 16-byte aligned. */
-gp_status gp_transpose_copy_f32(const float *d_in, float *d_out, size_t n, const gp_device_info *dev, int mode);
+gp_status gp_transpose_copy_f32(const float *d_in, float *d_out, size_t n, const gp_device_info *dev, int mode,
+                                gp_stream stream);
 
 /* CPU reference (transpose_ref.c). */
 void gp_transpose_ref_f32(const float *in, float *out, size_t rows, size_t cols);
@@ -125,8 +118,10 @@ static inline unsigned gp_transpose_fastdiv_apply(unsigned n, gp_transpose_fastd
 /* ---- GPU launchers (transpose.hip; none.c without a GPU backend).
  * Arguments are checked by the callers above. */
 gp_status gp_transpose_launch(const float *d_in, float *d_out, size_t rows, size_t cols, int tile, int pad,
-                              int items, int vec, int group, int swizzle, int stream, int tiles_per_block);
-gp_status gp_transpose_copy_launch(const float *d_in, float *d_out, size_t n, int grid, int block, int stream);
+                              int items, int vec, int group, int swizzle, int stream, int tiles_per_block,
+                              gp_stream s);
+gp_status gp_transpose_copy_launch(const float *d_in, float *d_out, size_t n, int grid, int block, int stream,
+                                   gp_stream s);
 
 /* Every kernel.transpose parameter from the device facts (kernel.h "Rules";
  * the models: docs/kernels/transpose.md, "Rule"). */

@@ -301,11 +301,12 @@ gp_transpose_kernel(const float *__restrict__ in, float *__restrict__ out, gp_tr
 }
 
 template <int TILE, int ITEMS, int VEC, int SWZ, int S>
-static gp_status launch_one(const float *in, float *out, const gp_transpose_geom &g, int pitch, unsigned grid)
+static gp_status launch_one(const float *in, float *out, const gp_transpose_geom &g, int pitch, unsigned grid,
+                            hipStream_t st)
 {
     dim3 block(TILE / VEC, TILE / ITEMS, 1);
     size_t smem = (size_t)TILE * (size_t)(SWZ ? TILE : pitch) * sizeof(float);
-    gp_transpose_kernel<TILE, ITEMS, VEC, SWZ, S><<<grid, block, smem>>>(in, out, g, pitch);
+    gp_transpose_kernel<TILE, ITEMS, VEC, SWZ, S><<<grid, block, smem, st>>>(in, out, g, pitch);
     return gp_launch_status("transpose");
 }
 
@@ -313,21 +314,21 @@ static gp_status launch_one(const float *in, float *out, const gp_transpose_geom
  * with at most 32 elements per thread (ITEMS x VEC). */
 template <int TILE, int ITEMS, int VEC>
 static gp_status launch_big(const float *in, float *out, const gp_transpose_geom &g, int pitch, unsigned grid,
-                            int swz, int stream)
+                            int swz, int stream, hipStream_t st)
 {
     if (swz && VEC > 1 && ITEMS * VEC <= 32) {
         switch (stream) {
-        case 0: return launch_one<TILE, ITEMS, VEC, (VEC > 1 && ITEMS * VEC <= 32), 0>(in, out, g, pitch, grid);
-        case 1: return launch_one<TILE, ITEMS, VEC, (VEC > 1 && ITEMS * VEC <= 32), 1>(in, out, g, pitch, grid);
-        case 2: return launch_one<TILE, ITEMS, VEC, (VEC > 1 && ITEMS * VEC <= 32), 2>(in, out, g, pitch, grid);
-        default: return launch_one<TILE, ITEMS, VEC, (VEC > 1 && ITEMS * VEC <= 32), 3>(in, out, g, pitch, grid);
+        case 0: return launch_one<TILE, ITEMS, VEC, (VEC > 1 && ITEMS * VEC <= 32), 0>(in, out, g, pitch, grid, st);
+        case 1: return launch_one<TILE, ITEMS, VEC, (VEC > 1 && ITEMS * VEC <= 32), 1>(in, out, g, pitch, grid, st);
+        case 2: return launch_one<TILE, ITEMS, VEC, (VEC > 1 && ITEMS * VEC <= 32), 2>(in, out, g, pitch, grid, st);
+        default: return launch_one<TILE, ITEMS, VEC, (VEC > 1 && ITEMS * VEC <= 32), 3>(in, out, g, pitch, grid, st);
         }
     }
     switch (stream) {
-    case 0: return launch_one<TILE, ITEMS, VEC, 0, 0>(in, out, g, pitch, grid);
-    case 1: return launch_one<TILE, ITEMS, VEC, 0, 1>(in, out, g, pitch, grid);
-    case 2: return launch_one<TILE, ITEMS, VEC, 0, 2>(in, out, g, pitch, grid);
-    default: return launch_one<TILE, ITEMS, VEC, 0, 3>(in, out, g, pitch, grid);
+    case 0: return launch_one<TILE, ITEMS, VEC, 0, 0>(in, out, g, pitch, grid, st);
+    case 1: return launch_one<TILE, ITEMS, VEC, 0, 1>(in, out, g, pitch, grid, st);
+    case 2: return launch_one<TILE, ITEMS, VEC, 0, 2>(in, out, g, pitch, grid, st);
+    default: return launch_one<TILE, ITEMS, VEC, 0, 3>(in, out, g, pitch, grid, st);
     }
 }
 
@@ -335,13 +336,13 @@ static gp_status launch_big(const float *in, float *out, const gp_transpose_geom
  * <= 1024, items <= tile, vec > 1 only for tiles of 32 and 64. */
 #define GP_T_SMALL(T, I)                                          \
     if (tile == T && items == I && vec == 1)                      \
-        return launch_one<T, I, 1, 0, 0>(d_in, d_out, g, pitch, grid);
+        return launch_one<T, I, 1, 0, 0>(d_in, d_out, g, pitch, grid, st);
 #define GP_T_BIG(T, I, V)                                         \
     if (tile == T && items == I && vec == V)                      \
-        return launch_big<T, I, V>(d_in, d_out, g, pitch, grid, swz, stream);
+        return launch_big<T, I, V>(d_in, d_out, g, pitch, grid, swz, stream, st);
 
 static gp_status dispatch(const float *d_in, float *d_out, const gp_transpose_geom &g, int pitch,
-                          unsigned grid, int tile, int items, int vec, int swz, int stream)
+                          unsigned grid, int tile, int items, int vec, int swz, int stream, hipStream_t st)
 {
     if (tile < 32 && (swz || stream))
         return gp_fail(GP_ERR_USAGE, "transpose: swizzle and stream need tiles of 32 or 64 (tile %d)", tile);
@@ -364,7 +365,7 @@ static gp_status dispatch(const float *d_in, float *d_out, const gp_transpose_ge
 
 extern "C" gp_status gp_transpose_launch(const float *d_in, float *d_out, size_t rows, size_t cols, int tile,
                                          int pad, int items, int vec, int group, int swizzle, int stream,
-                                         int tiles_per_block)
+                                         int tiles_per_block, gp_stream s)
 {
     if (rows == 0 || cols == 0)
         return gp_ok();
@@ -390,7 +391,7 @@ extern "C" gp_status gp_transpose_launch(const float *d_in, float *d_out, size_t
     unsigned grid = g.ntiles / tpb + (g.ntiles % tpb != 0);
     if (grid > cap)
         grid = cap;
-    return dispatch(d_in, d_out, g, tile + pad, grid, tile, items, vec, swizzle && vec > 1, stream);
+    return dispatch(d_in, d_out, g, tile + pad, grid, tile, items, vec, swizzle && vec > 1, stream, (hipStream_t)s);
 }
 
 /* Copy kernel for context: U 16-byte loads in flight per thread, then U
@@ -427,13 +428,13 @@ gp_transpose_copy_kernel(const float4 *__restrict__ in, float4 *__restrict__ out
 }
 
 extern "C" gp_status gp_transpose_copy_launch(const float *d_in, float *d_out, size_t n, int grid, int block,
-                                              int stream)
+                                              int stream, gp_stream s)
 {
     if (n == 0)
         return gp_ok();
     if (stream)
-        gp_transpose_copy_kernel<3><<<grid, block>>>((const float4 *)d_in, (float4 *)d_out, n / 4, d_in, d_out, n);
+        gp_transpose_copy_kernel<3><<<grid, block, 0, (hipStream_t)s>>>((const float4 *)d_in, (float4 *)d_out, n / 4, d_in, d_out, n);
     else
-        gp_transpose_copy_kernel<0><<<grid, block>>>((const float4 *)d_in, (float4 *)d_out, n / 4, d_in, d_out, n);
+        gp_transpose_copy_kernel<0><<<grid, block, 0, (hipStream_t)s>>>((const float4 *)d_in, (float4 *)d_out, n / 4, d_in, d_out, n);
     return gp_launch_status("transpose copy");
 }

@@ -31,9 +31,9 @@ gp_status gp_transpose_rule(const gp_rule_in *in, gp_table *out)
     double l2 = f.l2_bytes.v, minblk = f.min_block.v;
     int have_bw = f.dram_gbs.have, have_clk = f.clock_mhz.have, have_bpc = f.blocks_per_cycle.have;
     int have_ptpc = f.threads_per_cycle.have, have_l2 = f.l2_bytes.have, have_minblk = f.min_block.have;
-    long long n = HEADLINE_N;
-    if (in->shape && in->shape->h > 0 && in->shape->w > 0)
-        n = in->shape->h > in->shape->w ? in->shape->h : in->shape->w;
+    long long rows = HEADLINE_N, cols = HEADLINE_N;
+    if (in->shape && in->shape->d[GP_TRANSPOSE_ROWS] > 0 && in->shape->d[GP_TRANSPOSE_COLS] > 0)
+        rows = in->shape->d[GP_TRANSPOSE_ROWS], cols = in->shape->d[GP_TRANSPOSE_COLS];
 
     /* pad: one bank's worth of 4-byte elements skews successive tile rows by
      * one bank, so a column read touches each bank once. */
@@ -56,9 +56,10 @@ gp_status gp_transpose_rule(const gp_rule_in *in, gp_table *out)
     long long tiles_per_block = 1;
     char why[160];
     if (have_bw && have_clk && (have_bpc || have_ptpc)) {
-        double dram_s = 2.0 * (double)n * (double)n * 4.0 / (bw * 1e9);
+        double dram_s = 2.0 * (double)rows * (double)cols * 4.0 / (bw * 1e9);
         for (;;) {
-            double blocks = (double)(n / tile) * (double)(n / tile) / (double)tiles_per_block;
+            double blocks = (double)((rows + tile - 1) / tile) * (double)((cols + tile - 1) / tile) /
+                            (double)tiles_per_block;
             long long blk = tile * (block / tile > 0 ? block / tile : 1);
             double per_cycle = have_bpc ? bpc : ptpc / (double)blk;
             double disp_s = blocks / per_cycle / (clk * 1e6);
@@ -93,13 +94,13 @@ gp_status gp_transpose_rule(const gp_rule_in *in, gp_table *out)
     GP_TRY(gp_rule_set(out, "transpose", "vec", 1, "bank skew", "padded layout: 4-byte accesses"));
     GP_TRY(gp_rule_set(out, "transpose", "swizzle", 0, "bank skew", "padded layout (pad %lld)", pad));
 
-    /* group and stream: when the move (2 x n^2 x 4 B) exceeds the L2 nothing
+    /* group and stream: when the move (2 x rows x cols x 4 B) exceeds the L2 nothing
      * is reused, so blocks go in column-major tile order (consecutive blocks
      * write side by side: a sequential store stream) and stores stream
      * (evict-first) so they do not push the loads' lines out. */
-    double bytes = 2.0 * (double)n * (double)n * 4.0;
+    double bytes = 2.0 * (double)rows * (double)cols * 4.0;
     int big = !have_l2 || bytes > l2;
-    long long group = big ? gp_rule_clamp(n / tile, 1, 4096) : 1;
+    long long group = big ? gp_rule_clamp((rows + tile - 1) / tile, 1, 4096) : 1;
     GP_TRY(gp_rule_set(out, "transpose", "group", group, "l2",
                        "move %.0f MiB %s cache.l2 %.0f MiB%s", bytes / 1048576.0, big ? ">" : "<=", l2 / 1048576.0,
                        have_l2 ? "" : " (none)"));

@@ -162,7 +162,7 @@ GP_TEST(batchnorm_fused_walk_covers_each_value_once)
         size_t total = gp_batchnorm_elems(s) / vec;
         unsigned char *seen = calloc(total, 1);
         GP_CHECK(seen != NULL);
-        gp_kdiv by_plane = gp_kdivider(pp);
+        gp_fastdiv by_plane = gp_fastdiv_make(pp);
         unsigned gap = gp_bn_fused_gap(C, pp);
         for (unsigned c = 0; c < C; c++)
             for (int t = 0; t < b; t++)

@@ -7,7 +7,7 @@
 
 #include "conv2d.h"
 #include "gp_test.h"
-#include "kutil.h"
+#include "data.h"
 
 static gp_conv2d_shape shape(int n, int in_c, int h, int w, int out_c, int kh, int kw, int ph, int pw)
 {

@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "gp_test.h"
-#include "kbench.h"
+#include "bench.h"
 
 /* Run times of `rounds` ABBA rounds for true times a and b (ms); run k of the
  * sequence (A B B A per round) is scaled by (1 + mul * k) and has add * k

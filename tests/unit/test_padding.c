@@ -8,9 +8,9 @@
 
 #include "gp_test.h"
 #include "gp_test_table.h"
-#include "kdiv.h"
+#include "fastdiv.h"
 #include "kernel.h"
-#include "kutil.h"
+#include "data.h"
 #include "padding.h"
 #include "padding_staged.h"
 
@@ -40,16 +40,16 @@ GP_TEST(kdiv_matches_division)
                                   0x7ffffffeu};
     static const unsigned xs[] = {0, 1, 2, 12, 168, 169, 170, 1u << 20, 0x3fffffffu, 0x7ffffffeu, 0x7fffffffu};
     for (size_t i = 0; i < sizeof ds / sizeof ds[0]; i++) {
-        gp_kdiv d = gp_kdivider(ds[i]);
+        gp_fastdiv d = gp_fastdiv_make(ds[i]);
         for (size_t j = 0; j < sizeof xs / sizeof xs[0]; j++)
-            GP_CHECK(gp_kdiv_apply(xs[j], d) == xs[j] / ds[i]);
+            GP_CHECK(gp_fastdiv_apply(xs[j], d) == xs[j] / ds[i]);
         for (unsigned x = 0x7fffffffu - 5000; x < 0x7fffffffu; x += 7)
-            GP_CHECK(gp_kdiv_apply(x, d) == x / ds[i]);
+            GP_CHECK(gp_fastdiv_apply(x, d) == x / ds[i]);
     }
     for (unsigned dd = 1; dd < 3000; dd++) {
-        gp_kdiv d = gp_kdivider(dd);
+        gp_fastdiv d = gp_fastdiv_make(dd);
         for (unsigned x = 0; x < 20000; x += 3)
-            GP_CHECK(gp_kdiv_apply(x, d) == x / dd);
+            GP_CHECK(gp_fastdiv_apply(x, d) == x / dd);
     }
     return 0;
 }
@@ -201,7 +201,7 @@ static int staged_emulated_ok(const gp_padding_shape *s, unsigned P, uint64_t *r
     gp_padding_geom g;
     g.h = (unsigned)s->h, g.w = (unsigned)s->w, g.ho = (unsigned)gp_padding_out_h(s), g.wo = (unsigned)gp_padding_out_w(s);
     g.howo = g.ho * g.wo, g.planes = (unsigned)(s->n * s->c), g.top = s->top, g.left = s->left;
-    g.by_howo = gp_kdivider(g.howo), g.by_wo = gp_kdivider(g.wo);
+    g.by_howo = gp_fastdiv_make(g.howo), g.by_wo = gp_fastdiv_make(g.wo);
     if (ok) {
         for (size_t i = 0; i < ni; i++)
             in[i] = 1.0f + (float)(gp_rand_u64(rng) % 1000); /* never 0: a missed load shows */

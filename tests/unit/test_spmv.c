@@ -12,7 +12,7 @@
 #include "gp_test.h"
 #include "gp_test_table.h"
 #include "kernel.h"
-#include "kutil.h"
+#include "data.h"
 #include "rule.h"
 #include "spmv.h"
 #include "table.h"

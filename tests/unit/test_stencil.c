@@ -11,7 +11,7 @@
 #include "gp_test.h"
 #include "gp_test_table.h"
 #include "kernel.h"
-#include "kutil.h"
+#include "data.h"
 #include "stencil.h"
 #include "stencil_v4.h"
 #include "table.h"

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "gp_test.h"
-#include "kbench.h"
+#include "bench.h"
 #include "tune_pick.h"
 
 static gp_summary t(double median, double spread)

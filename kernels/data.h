@@ -1,8 +1,8 @@
 /* Helpers every kernel's verify and bench use: reproducible random data,
  * device buffers that are poisoned before a run, and comparison with a CPU
  * reference under an explicit tolerance. */
-#ifndef GP_KUTIL_H
-#define GP_KUTIL_H
+#ifndef GP_DATA_H
+#define GP_DATA_H
 
 #include <stddef.h>
 #include <stdint.h>

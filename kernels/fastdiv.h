@@ -5,17 +5,17 @@
  * e = m d - 2^(32+s) < d <= 2^(s+1), so x e < 2^(32+s) (Granlund and
  * Montgomery, "Division by invariant integers using multiplication", PLDI
  * 1994, the round-up method).  x m < 2^63 fits the 64-bit product. */
-#ifndef GP_KDIV_H
-#define GP_KDIV_H
+#ifndef GP_FASTDIV_H
+#define GP_FASTDIV_H
 
-typedef struct gp_kdiv {
+typedef struct gp_fastdiv {
     unsigned long long mul;
     unsigned shift; /* 32 + s */
-} gp_kdiv;
+} gp_fastdiv;
 
-static inline gp_kdiv gp_kdivider(unsigned d)
+static inline gp_fastdiv gp_fastdiv_make(unsigned d)
 {
-    gp_kdiv r;
+    gp_fastdiv r;
     unsigned s = 0;
     while (s < 31 && (2u << s) <= d)
         s++;
@@ -27,11 +27,11 @@ static inline gp_kdiv gp_kdivider(unsigned d)
 
 /* floor(x / d) for 0 <= x < 2^31; on the host (tests) and the device. */
 #if defined(__CUDACC__) || defined(__HIP__)
-#define GP_KDIV_HD __host__ __device__ inline
+#define GP_FASTDIV_HD __host__ __device__ inline
 #else
-#define GP_KDIV_HD inline
+#define GP_FASTDIV_HD inline
 #endif
-static GP_KDIV_HD unsigned gp_kdiv_apply(unsigned x, gp_kdiv d)
+static GP_FASTDIV_HD unsigned gp_fastdiv_apply(unsigned x, gp_fastdiv d)
 {
     return (unsigned)(((unsigned long long)x * d.mul) >> d.shift);
 }

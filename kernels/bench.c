@@ -1,4 +1,4 @@
-#include "kbench.h"
+#include "bench.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -22,18 +22,29 @@ static gp_status measure_once(void *ctx, double *ms)
     return gp_evtimer_stop_ms(&t->timer, ms);
 }
 
-gp_status gp_bench_time(gp_bench_work_fn work, void *ctx, int quick, gp_harness_result *out)
+gp_status gp_bench_time_cfg(gp_bench_work_fn work, void *ctx, const gp_harness_cfg *cfg, gp_harness_result *out)
+{
+    timed t = {{0}, work, ctx};
+    GP_TRY(gp_evtimer_create(&t.timer, 0));
+    gp_status st = gp_harness_run(cfg, measure_once, &t, out);
+    gp_evtimer_destroy(&t.timer);
+    return st;
+}
+
+gp_harness_cfg gp_bench_time_defaults(int quick)
 {
     gp_harness_cfg cfg = gp_harness_defaults();
-    cfg.warmup = 3;      /* first runs pay for module load, TLB and cache warm-up */
+    cfg.warmup = 3; /* first runs pay for module load, TLB and cache warm-up */
     cfg.min_reps = quick ? 5 : 20;
     cfg.max_reps = quick ? 20 : 200;
     cfg.budget_s = quick ? 0.5 : 2.0;
-    timed t = {{0}, work, ctx};
-    GP_TRY(gp_evtimer_create(&t.timer, 0));
-    gp_status st = gp_harness_run(&cfg, measure_once, &t, out);
-    gp_evtimer_destroy(&t.timer);
-    return st;
+    return cfg;
+}
+
+gp_status gp_bench_time(gp_bench_work_fn work, void *ctx, int quick, gp_harness_result *out)
+{
+    gp_harness_cfg cfg = gp_bench_time_defaults(quick);
+    return gp_bench_time_cfg(work, ctx, &cfg, out);
 }
 
 /* ---------------------------------------------------------------- paired */
@@ -111,13 +122,19 @@ gp_status gp_bench_pair_run(const gp_bench_pair_cfg *cfg, gp_measure_fn a, void 
 gp_status gp_bench_pair(gp_bench_work_fn a, void *ctx_a, gp_bench_work_fn b, void *ctx_b, int quick,
                         gp_bench_paired *out)
 {
-    memset(out, 0, sizeof *out);
     gp_bench_pair_cfg cfg = gp_bench_pair_defaults(quick);
+    return gp_bench_pair_with(&cfg, a, ctx_a, b, ctx_b, out);
+}
+
+gp_status gp_bench_pair_with(const gp_bench_pair_cfg *cfg, gp_bench_work_fn a, void *ctx_a, gp_bench_work_fn b,
+                             void *ctx_b, gp_bench_paired *out)
+{
+    memset(out, 0, sizeof *out);
     timed ta = {{0}, a, ctx_a}, tb = {{0}, b, ctx_b};
     GP_TRY(gp_evtimer_create(&ta.timer, 0));
     gp_status st = gp_evtimer_create(&tb.timer, 0);
     if (st.code == GP_OK)
-        st = gp_bench_pair_run(&cfg, measure_once, &ta, measure_once, &tb, out);
+        st = gp_bench_pair_run(cfg, measure_once, &ta, measure_once, &tb, out);
     gp_evtimer_destroy(&ta.timer);
     gp_evtimer_destroy(&tb.timer);
     return st;

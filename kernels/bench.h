@@ -2,8 +2,8 @@
  * the harness, and a result table (one row per kernel x problem x
  * implementation x table) printed as Markdown with its floor and the
  * speed-up over the baseline of the same problem. */
-#ifndef GP_KBENCH_H
-#define GP_KBENCH_H
+#ifndef GP_BENCH_H
+#define GP_BENCH_H
 
 #include <stdio.h>
 
@@ -46,6 +46,11 @@ typedef gp_status (*gp_bench_work_fn)(void *ctx);
 /* Time `work`: warm-up, then event-timed repeats until the spread is small
  * (CV 2%) or the budget is spent; quick shortens both. */
 gp_status gp_bench_time(gp_bench_work_fn work, void *ctx, int quick, gp_harness_result *out);
+/* The settings gp_bench_time uses: 3 warm-up runs, 20..200 repeats in 2 s
+ * (quick: 5..20 in 0.5 s), CV 2 %. */
+gp_harness_cfg gp_bench_time_defaults(int quick);
+/* The same under the harness settings cfg (tune's shorter sweep). */
+gp_status gp_bench_time_cfg(gp_bench_work_fn work, void *ctx, const gp_harness_cfg *cfg, gp_harness_result *out);
 
 /* ------------------------------------------------------------------ paired
  * Two implementations A and B timed interleaved in one loop, so clock and
@@ -95,6 +100,9 @@ gp_status gp_bench_pair_run(const gp_bench_pair_cfg *cfg, gp_measure_fn a, void 
  * for gp_bench_time) and each run is bracketed by its own event pair. */
 gp_status gp_bench_pair(gp_bench_work_fn a, void *ctx_a, gp_bench_work_fn b, void *ctx_b, int quick,
                         gp_bench_paired *out);
+/* The same under cfg (tune's budgeted pairing). */
+gp_status gp_bench_pair_with(const gp_bench_pair_cfg *cfg, gp_bench_work_fn a, void *ctx_a, gp_bench_work_fn b,
+                             void *ctx_b, gp_bench_paired *out);
 
 /* Verdicts, one-sided: 1 yes, 0 no, -1 undecided (no rounds or a ratio that
  * is not finite).  at_least: median ratio >= target (target 1: "A at least as

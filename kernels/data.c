@@ -1,4 +1,4 @@
-#include "kutil.h"
+#include "data.h"
 
 #include <math.h>
 #include <stdint.h>

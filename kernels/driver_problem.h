@@ -1,0 +1,50 @@
+/* One problem of a kernel, set up once and run many times: what verify,
+ * bench and tune (driver.c, tune.c) share.  Every run that is checked is
+ * poisoned first; every timing is checked once after it, outside the timed
+ * loop. */
+#ifndef GP_DRIVER_PROBLEM_H
+#define GP_DRIVER_PROBLEM_H
+
+#include "bench.h"
+#include "harness.h"
+#include "kernel.h"
+
+typedef struct gp_problem {
+    gp_kcase c;
+    char label[GP_BENCH_TEXT];  /* the bench row's problem name */
+    void *st;                   /* the kernel's state (gp_kernel.setup) */
+} gp_problem;
+
+/* The device operations of o (the GPU's when o->ops is NULL). */
+const gp_driver_ops *gp_driver_ops_of(const gp_kernel_opts *o);
+
+/* Set up case c (host data from rng, reference, device buffers); on an
+ * error nothing stays allocated. */
+gp_status gp_problem_setup(const gp_kernel *k, const gp_kcase *c, const gp_device_info *dev, uint64_t *rng,
+                           gp_problem *pr);
+void gp_problem_free(const gp_kernel *k, gp_problem *pr);
+
+/* One run, checked: ours with p (impl -1) or impls[impl]; `who` names it
+ * in a failure ("tile=64 ...", "CUB"). */
+gp_status gp_problem_run_checked(const gp_kernel *k, gp_problem *pr, const void *p, int impl, const char *who,
+                                 const gp_driver_ops *ops);
+
+/* Time ours with p (impl -1) or impls[impl]: poisoned, event-timed
+ * repeats (cfg, or the bench defaults for quick when cfg is NULL), then the
+ * output checked.  GP_ERR_UNSUPPORTED (an impl absent here) before any
+ * timing. */
+gp_status gp_problem_time(const gp_kernel *k, gp_problem *pr, const void *p, int impl, int quick,
+                          const gp_harness_cfg *cfg, const gp_driver_ops *ops, gp_harness_result *r);
+
+/* Ours with p (A) against impls[impl] (B), paired ABBA (bench.h); ours ran
+ * last, so its output is checked after the loop. */
+gp_status gp_problem_pair(const gp_kernel *k, gp_problem *pr, const void *p, int impl, int quick, const char *who,
+                          const gp_driver_ops *ops, gp_bench_paired *out);
+
+/* Ours with parameters a against ours with b, paired ABBA under cfg; a's
+ * output is checked after the loop. */
+gp_status gp_problem_pair_params(const gp_kernel *k, gp_problem *pr, const void *a, const void *b,
+                                 const gp_bench_pair_cfg *cfg, const char *who, const gp_driver_ops *ops,
+                                 gp_bench_paired *out);
+
+#endif
