@@ -360,6 +360,18 @@ static gp_status check_physics(const gp_table *t, const char *name)
     return gp_ok();
 }
 
+/* Does t hold any key of `section`? */
+static int section_present(const gp_table *t, const char *section)
+{
+    for (size_t i = 0; i < gp_table_nkeys(); i++)
+        if (t->e[i].present && !strcmp(gp_table_key_at(i)->section, section))
+            return 1;
+    return 0;
+}
+
+/* A kernel's section may be absent as a whole (a kernel added after the
+ * table was written: its rule gives the values at launch, kernels/kernel.h);
+ * one that is there is complete. */
 static gp_status check_required(const gp_table *t, const char *name, int facts_only)
 {
     const gp_table_entry *vendor = gp_table_find(t, "device", "vendor");
@@ -368,7 +380,8 @@ static gp_status check_required(const gp_table *t, const char *name, int facts_o
     for (size_t i = 0; i < nk; i++) {
         const gp_table_key *k = gp_table_key_at(i);
         int need = (k->flags & GP_TK_REQUIRED) || (amd && (k->flags & GP_TK_REQUIRED_AMD));
-        if (!need || t->e[i].present || (facts_only && !strncmp(k->section, "kernel.", 7)))
+        int kernel = !strncmp(k->section, "kernel.", 7);
+        if (!need || t->e[i].present || (kernel && (facts_only || !section_present(t, k->section))))
             continue;
         int s = gp_table_section_index(k->section);
         int line = s >= 0 ? t->section_line[s] : 0;
@@ -460,6 +473,10 @@ gp_status gp_table_validate(const gp_table *t, const char *name)
 
 /* ---------------------------------------------------------------- parser */
 
+/* The section being read is a kernel this build does not carry
+ * (-DGP_KERNELS): its lines are skipped. */
+#define GP_SECTION_NOT_BUILT (-2)
+
 static gp_status parse_line(gp_table *t, const char *name, int lineno, char *line, int *section)
 {
     char *s = trim(line);
@@ -477,6 +494,10 @@ static gp_status parse_line(gp_table *t, const char *name, int lineno, char *lin
         if (!*sec)
             return fail_at(name, lineno, "empty section name");
         int si = gp_table_section_index(sec);
+        if (si < 0 && !strncmp(sec, "kernel.", 7) && gp_table_kernel_known(sec + 7)) {
+            *section = GP_SECTION_NOT_BUILT; /* a kernel of the source tree this build leaves out */
+            return gp_ok();
+        }
         if (si < 0)
             return fail_at(name, lineno, "unknown section [%.60s]", sec);
         if (si >= GP_TABLE_MAX_SECTIONS)
@@ -490,6 +511,8 @@ static gp_status parse_line(gp_table *t, const char *name, int lineno, char *lin
     char *eq = strchr(s, '=');
     if (!eq || !isalpha((unsigned char)*s))
         return fail_at(name, lineno, "not a [section], key = value or # comment: '%.60s'", s);
+    if (*section == GP_SECTION_NOT_BUILT)
+        return gp_ok();
     if (*section < 0)
         return fail_at(name, lineno, "key before any [section]");
     *eq = '\0';

@@ -211,6 +211,20 @@ int gp_table_section_index(const char *section)
     return -1;
 }
 
+static const char *const known_kernels[] = {
+#define GP_KERNEL(name) #name,
+#include "gp_kernel_all.h"
+#undef GP_KERNEL
+    NULL};
+
+int gp_table_kernel_known(const char *name)
+{
+    for (size_t i = 0; known_kernels[i]; i++)
+        if (!strcmp(known_kernels[i], name))
+            return 1;
+    return 0;
+}
+
 size_t gp_table_nkernels(void) { return sizeof kernels / sizeof kernels[0] - 1; }
 
 const char *gp_table_kernel_at(size_t i) { return i < gp_table_nkernels() ? kernels[i] : NULL; }

@@ -52,6 +52,10 @@ int gp_table_section_index(const char *section);
 /* Every section in the schema is required (a table is complete or invalid),
  * so kernels never have to fall back key by key. */
 
+/* 1 when `name` is a kernel of the source tree, built here or not (a table
+ * may carry the section of a kernel a -DGP_KERNELS build leaves out). */
+int gp_table_kernel_known(const char *name);
+
 /* The application kernels that have a [kernel.<name>] section. */
 size_t gp_table_nkernels(void);
 const char *gp_table_kernel_at(size_t i);

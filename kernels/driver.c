@@ -208,7 +208,7 @@ static gp_status bench_pair(bench_ctx *x, const void *p, const char *who, int i,
 
 /* The impls on the problem: a row each (present[i] = 1), the first baseline
  * present marked as the problem's. */
-static gp_status bench_impls(bench_ctx *x, int *present)
+static gp_status bench_impls(bench_ctx *x, const void *p0, int *present)
 {
     const gp_kernel *k = x->k;
     int have_base = 0;
@@ -216,7 +216,7 @@ static gp_status bench_impls(bench_ctx *x, int *present)
         gp_harness_result r;
         char fnote[GP_BENCH_TEXT];
         present[i] = 0;
-        gp_status st = gp_problem_time(k, x->pr, NULL, i, x->o->quick, NULL, gp_driver_ops_of(x->o), &r);
+        gp_status st = gp_problem_time(k, x->pr, p0, i, x->o->quick, NULL, gp_driver_ops_of(x->o), &r);
         if (st.code == GP_ERR_UNSUPPORTED) {
             if (x->o->log)
                 fprintf(x->o->log, "  %s %s: %s skipped: %s\n", k->name, x->pr->label, k->impls[i].name, st.msg);
@@ -273,7 +273,7 @@ static gp_status bench_problem(bench_ctx *x, const gp_driver_table *tables, int 
         if (j == 0)
             main_row = row;
     }
-    GP_TRY(bench_impls(x, present));
+    GP_TRY(bench_impls(x, p0, present));
     if (c->flags & (GP_KCASE_PAIR | GP_KCASE_REPORT)) {
         int attached = 0;
         for (int i = 0; i < k->nimpls; i++) {

@@ -48,9 +48,11 @@ static gp_status named(gp_status st, const char *what)
     return s;
 }
 
+/* Ours with p, or impls[impl] (given p too: an impl may be ours with a
+ * path forced). */
 static gp_status run_once(const gp_kernel *k, gp_problem *pr, const void *p, int impl)
 {
-    return impl < 0 ? k->run(pr->st, p) : k->run_impl(pr->st, impl);
+    return impl < 0 ? k->run(pr->st, p) : k->run_impl(pr->st, impl, p);
 }
 
 gp_status gp_problem_run_checked(const gp_kernel *k, gp_problem *pr, const void *p, int impl, const char *who,
@@ -58,7 +60,7 @@ gp_status gp_problem_run_checked(const gp_kernel *k, gp_problem *pr, const void 
 {
     char what[2 * GP_BENCH_TEXT + 64];
     what_of(k, pr, who, what, sizeof what);
-    if (impl < 0 && k->prepare)
+    if (k->prepare && p)
         GP_TRY(named(k->prepare(pr->st, p), what));
     GP_TRY(named(k->poison(pr->st), what));
     GP_TRY(named(run_once(k, pr, p, impl), what));
@@ -94,7 +96,7 @@ gp_status gp_problem_time(const gp_kernel *k, gp_problem *pr, const void *p, int
     char who[GP_BENCH_TEXT], what[2 * GP_BENCH_TEXT + 64], w2[2 * GP_BENCH_TEXT + 96];
     who_of(k, p, impl, who, sizeof who);
     what_of(k, pr, who, what, sizeof what);
-    if (impl < 0 && k->prepare)
+    if (k->prepare && p)
         GP_TRY(named(k->prepare(pr->st, p), what));
     GP_TRY(named(k->poison(pr->st), what));
     /* One untimed run first: an impl absent here says so before any timing,
@@ -117,7 +119,7 @@ gp_status gp_problem_pair(const gp_kernel *k, gp_problem *pr, const void *p, int
     if (k->prepare)
         GP_TRY(named(k->prepare(pr->st, p), what));
     GP_TRY(named(k->poison(pr->st), what));
-    timed a = {k, pr, p, -1}, b = {k, pr, NULL, impl};
+    timed a = {k, pr, p, -1}, b = {k, pr, p, impl};
     gp_bench_pair_cfg cfg = gp_bench_pair_defaults(quick);
     GP_TRY(named(ops->pair(&cfg, timed_run, &a, timed_run, &b, out), what));
     GP_TRY(named(ops->sync(), what));

@@ -24,8 +24,9 @@ gp_status gp_problem_setup(const gp_kernel *k, const gp_kcase *c, const gp_devic
                            gp_problem *pr);
 void gp_problem_free(const gp_kernel *k, gp_problem *pr);
 
-/* One run, checked: ours with p (impl -1) or impls[impl]; `who` names it
- * in a failure ("tile=64 ...", "CUB"). */
+/* One run, checked: ours with p (impl -1) or impls[impl] (given p, which
+ * may be NULL for an impl); `who` names it in a failure ("tile=64 ...",
+ * "CUB"). */
 gp_status gp_problem_run_checked(const gp_kernel *k, gp_problem *pr, const void *p, int impl, const char *who,
                                  const gp_driver_ops *ops);
 

@@ -72,9 +72,17 @@ static gp_status values_for_shape(const gp_kernel *k, const gp_table *t, const g
     char section[64], own[64];
     snprintf(section, sizeof section, "kernel.%s", k->name);
     snprintf(own, sizeof own, "rule gp_%s_rule ", k->name);
-    int nrule = 0, reproduced = 1;
-    for (size_t i = 0; i < gp_table_nkeys(); i++)
+    int nrule = 0, npresent = 0, reproduced = 1;
+    for (size_t i = 0; i < gp_table_nkeys(); i++) {
         nrule += rule_value(t, i, section, own);
+        npresent += t->e[i].present && !strcmp(gp_table_key_at(i)->section, section);
+    }
+    if (npresent == 0) { /* a table written before the kernel existed: its rule */
+        gp_rule_in in = {t, s, use_device};
+        GP_TRY(k->rule(&in, out));
+        snprintf(note, n, "the rule's (the table has no [%s])", section);
+        return gp_ok();
+    }
     if (nrule == 0) {
         snprintf(note, n, "swept or set by hand: as the table");
         return gp_ok();

@@ -57,7 +57,7 @@
 #include "runtime.h"
 #include "table.h"
 
-#define GP_SHAPE_DIMS 6
+#define GP_SHAPE_DIMS 8
 #define GP_SHAPE_OPTS 4
 
 /* A problem's shape in the kernel's own terms (its <k>.h names each slot). */
@@ -133,7 +133,9 @@ enum {
 #define GP_KCASE_MAX 1024
 
 /* Something else that runs a problem: a vendor library, the device copy of
- * the same bytes, a naive kernel.  gp_kernel.run_impl(state, i) runs impls[i];
+ * the same bytes, a naive kernel, ours with a path forced.
+ * gp_kernel.run_impl(state, i, p) runs impls[i] (p: our parameters for the
+ * problem under the first table, for an impl that is ours with a twist);
  * GP_ERR_UNSUPPORTED from it means absent here (no cuDNN, no bulk copy
  * engine): the driver says so and goes on without it. */
 typedef struct gp_kimpl {
@@ -199,12 +201,13 @@ typedef struct gp_kernel {
     /* Enqueue one run with parameters p (no synchronization). */
     gp_status (*run)(void *st, const void *p);
     /* After a synchronize: the outputs against the reference.  impl -1:
-     * ours with parameters p; else what impls[impl] computes. */
+     * ours with parameters p; else what impls[impl] computes (p as for
+     * run_impl). */
     gp_status (*check)(void *st, const void *p, int impl, const char *what);
     void (*teardown)(void *st);
     const gp_kimpl *impls;
     int nimpls;
-    gp_status (*run_impl)(void *st, int impl);
+    gp_status (*run_impl)(void *st, int impl, const void *p);
     /* Checks that are not a case (bad arguments refused, two runs bitwise
      * equal, ...): NULL when none. */
     gp_status (*verify_extra)(const gp_table *t, const void *p, const gp_kernel_opts *o);

@@ -127,6 +127,10 @@ gp_status gp_transpose_copy_launch(const float *d_in, float *d_out, size_t n, in
  * the models: docs/kernels/transpose.md, "Rule"). */
 struct gp_rule_in;
 struct gp_table;
+struct gp_kernel;
+/* The kernel's registry entry (kernels/kernel.h): what verify, bench, tune
+ * and gp_kernel_params take. */
+extern const struct gp_kernel gp_kernel_transpose;
 gp_status gp_transpose_rule(const struct gp_rule_in *in, struct gp_table *out);
 
 #ifdef __cplusplus

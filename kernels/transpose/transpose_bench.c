@@ -176,8 +176,9 @@ static const gp_kimpl impls[NIMPLS] = {
      "grid n / 4096, block 256, 4 x 16 B per thread, ld/st .cs"},
 };
 
-static gp_status run_impl(void *p, int impl)
+static gp_status run_impl(void *p, int impl, const void *prm)
 {
+    (void)prm;
     state *s = p;
     if (s->d_in != s->d_alloc)
         return gp_fail(GP_ERR_UNSUPPORTED, "the copies need a 16-byte aligned input");

@@ -125,8 +125,9 @@ static gp_status fake_run(void *st, const void *prm)
 
 static const gp_kimpl fake_impls[] = {{"host copy", 1, 1, 1.0, 1, ""}};
 
-static gp_status fake_run_impl(void *st, int impl)
+static gp_status fake_run_impl(void *st, int impl, const void *p)
 {
+    (void)p;
     fstate *s = st;
     (void)impl;
     memcpy(s->out, s->in, (size_t)s->n * sizeof(float));

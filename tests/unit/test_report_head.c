@@ -188,25 +188,30 @@ GP_TEST(kernel_work_models_read_their_bench_labels)
         {"spmv", "uniform 4194304 rows x 16"},    {"spmv", "power-law 4194304 rows (4/l)^1.5 cut 65536"},
     };
     for (size_t i = 0; i < gp_kernel_count(); i++)
-        GP_CHECK(gp_kernel_at(i)->work != NULL);
+        GP_CHECK(gp_kernel_at(i)->work != NULL && gp_kernel_at(i)->shape_parse != NULL);
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const gp_kernel *k = gp_kernel_find(cases[i][0]);
-        GP_CHECK(k != NULL);
+        if (!k) /* a kernel this build leaves out (-DGP_KERNELS) */
+            continue;
         gp_kernel_work w;
-        gp_status st = k->work(cases[i][1], &w);
+        gp_status st = gp_kernel_work_of_label(k, cases[i][1], &w);
         if (st.code != GP_OK)
             fprintf(stderr, "%s\n", st.msg);
         GP_CHECK(st.code == GP_OK && w.bytes > 0 && w.flops >= 0 && w.method[0]);
         /* Another kernel's label is refused, naming it. */
-        st = k->work("not a label", &w);
+        st = gp_kernel_work_of_label(k, "not a label", &w);
         GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "not a label") != NULL);
     }
     gp_kernel_work w;
-    GP_CHECK(gp_kernel_find("gemm")->work("4096x4096x4096 NN row-major", &w).code == GP_OK);
-    GP_CHECK_NEAR(w.flops, 2.0 * 4096 * 4096 * 4096, 1);
-    GP_CHECK(gp_kernel_find("reduce")->work("2^28 int32", &w).code == GP_OK);
-    GP_CHECK(w.flops == 0 && w.bytes == 4.0 * (1 << 28));
-    GP_CHECK(gp_kernel_find("transpose")->work("8191x8193 fp32", &w).code == GP_OK);
+    if (gp_kernel_find("gemm")) {
+        GP_CHECK(gp_kernel_work_of_label(gp_kernel_find("gemm"), "4096x4096x4096 NN row-major", &w).code == GP_OK);
+        GP_CHECK_NEAR(w.flops, 2.0 * 4096 * 4096 * 4096, 1);
+    }
+    if (gp_kernel_find("reduce")) {
+        GP_CHECK(gp_kernel_work_of_label(gp_kernel_find("reduce"), "2^28 int32", &w).code == GP_OK);
+        GP_CHECK(w.flops == 0 && w.bytes == 4.0 * (1 << 28));
+    }
+    GP_CHECK(gp_kernel_work_of_label(gp_kernel_find("transpose"), "8191x8193 fp32", &w).code == GP_OK);
     GP_CHECK(w.flops == 0 && w.bytes == 8.0 * 8191 * 8193);
     return 0;
 }

@@ -284,10 +284,11 @@ GP_TEST(table_bad_missing_required)
     /* Missing key: reported at its section header. */
     GP_CHECK(!expect_bad("banks = 32                    # measured lds_banks 2025-01-02\n", "", -1,
                          "[lds] is missing required key 'banks'"));
-    /* Missing section: reported at the end of the file. */
-    GP_CHECK(!expect_bad("[kernel.reduce]\nblock = 512 # swept reduce\nitems_per_thread = 8 # swept reduce\n"
-                         "grid_per_cu = 2 # swept reduce\n",
-                         "", -1, "missing section [kernel.reduce]"));
+    /* An unknown section: named at its line. */
+    GP_CHECK(!expect_bad("[lds]\n", "[ldsx]\n", 0, "unknown section [ldsx]"));
+    /* A kernel's section may be absent as a whole (a table older than the
+     * kernel: its rule gives the values at launch), but not in part. */
+    GP_CHECK(!expect_bad("grid_per_cu = 2 # swept reduce\n", "", -1, "[kernel.reduce] is missing required key 'grid_per_cu'"));
     /* AMD tables must carry vgpr_max and sgpr_max. */
     GP_CHECK(!expect_bad("vendor = NVIDIA ", "vendor = AMD ", -1, "missing required key 'vgpr_max' (required when vendor is AMD)"));
     return 0;
@@ -323,9 +324,8 @@ GP_TEST(table_bad_cross_rules)
 {
     /* A 64-wide wave on an NVIDIA arch is a contradiction. */
     GP_CHECK(!expect_bad("wave_size = 32 ", "wave_size = 64 ", 0, "has 32-thread warps"));
-    /* Kernel parameters that would make an illegal launch. */
-    GP_CHECK(!expect_bad("block_rows = 8 # swept transpose", "block_rows = 64 # swept transpose", 0,
-                         "must divide tile"));
+    /* Kernel parameters that would make an illegal launch: the kernel layer
+     * checks those (gp_kernel.check_table; test_transpose.c). */
     GP_CHECK(!expect_bad("bytes = 52428800 ", "bytes = 131072 ", 0, "not larger than cache.l1.bytes"));
     GP_CHECK(!expect_bad("tile_k = 16 # swept gemm", "tile_k = 64 # swept gemm", -1, "exceeds 48 KiB of LDS"));
     return 0;

@@ -107,21 +107,33 @@ GP_TEST(transpose_fastdiv_matches_division)
     return 0;
 }
 
+/* What a launch of the headline problem reads from t (the one path). */
+static gp_status from_table(const gp_table *t, const gp_device_info *dev, gp_transpose_params *p)
+{
+    char note[160];
+    return gp_kernel_params(&gp_kernel_transpose, t, dev, NULL, 0, p, note, sizeof note);
+}
+
+static void format(const gp_transpose_params *p, char *b, size_t n)
+{
+    gp_kernel_params_text(&gp_kernel_transpose, p, b, n);
+}
+
 GP_TEST(transpose_params_from_generic)
 {
     gp_table t;
     gp_transpose_params p;
     GP_CHECK(load_table("generic", &t));
     gp_device_info h200 = fake_dev(32, 1024, 48 * 1024);
-    GP_CHECK(gp_transpose_params_from_table(&t, &h200, &p).code == GP_OK);
+    GP_CHECK(from_table(&t, &h200, &p).code == GP_OK);
     /* generic's rule values: the bank tile (no bandwidth to model dispatch), column order and streamed stores
      * (the move exceeds its 1 MiB L2) */
     GP_CHECK(p.tile == 32 && p.pad == 1 && p.block_rows == 8 && p.vec == 1 && p.group == 256);
     GP_CHECK(p.swizzle == 0 && p.stream == 2 && p.tiles_per_block == 1);
     GP_CHECK(p.note[0] == '\0');
     char b[192];
-    gp_transpose_params_format(&p, b, sizeof b);
-    GP_CHECK(strstr(b, "tile=32") && strstr(b, "block 32x8") && strstr(b, "stream=2"));
+    format(&p, b, sizeof b);
+    GP_CHECK(strstr(b, "tile=32") && strstr(b, "block_rows=8") && strstr(b, "stream=2"));
     /* The new optional keys are read. */
     gp_table w = t;
     GP_CHECK(gp_table_set(&w, "kernel.transpose", "tile", 64, "rule test").code == GP_OK);
@@ -130,10 +142,10 @@ GP_TEST(transpose_params_from_generic)
     GP_CHECK(gp_table_set(&w, "kernel.transpose", "swizzle", 1, "rule test").code == GP_OK);
     GP_CHECK(gp_table_set(&w, "kernel.transpose", "stream", 3, "rule test").code == GP_OK);
     GP_CHECK(gp_table_set(&w, "kernel.transpose", "tiles_per_block", 4, "rule test").code == GP_OK);
-    GP_CHECK(gp_transpose_params_from_table(&w, &h200, &p).code == GP_OK);
+    GP_CHECK(from_table(&w, &h200, &p).code == GP_OK);
     GP_CHECK(p.tile == 64 && p.block_rows == 16 && p.vec == 4 && p.swizzle == 1 && p.stream == 3 &&
              p.tiles_per_block == 4 && p.note[0] == '\0');
-    gp_transpose_params_format(&p, b, sizeof b);
+    format(&p, b, sizeof b);
     GP_CHECK(strstr(b, "swizzle=1 stream=3 tiles_per_block=4"));
     /* The optional keys absent: the classic kernel. */
     gp_table u = t;
@@ -141,12 +153,12 @@ GP_TEST(transpose_params_from_generic)
     GP_CHECK(gp_table_set(&u, "kernel.transpose", "tile", 64, "rule test").code == GP_OK);
     GP_CHECK(gp_table_set(&u, "kernel.transpose", "pad", 2, "rule test").code == GP_OK);
     GP_CHECK(gp_table_set(&u, "kernel.transpose", "block_rows", 16, "rule test").code == GP_OK);
-    GP_CHECK(gp_transpose_params_from_table(&u, &h200, &p).code == GP_OK);
+    GP_CHECK(from_table(&u, &h200, &p).code == GP_OK);
     GP_CHECK(p.tile == 64 && p.pad == 2 && p.block_rows == 16 && p.vec == 1 && p.group == 1);
     GP_CHECK(p.swizzle == 0 && p.stream == 0 && p.tiles_per_block == 1);
     /* A missing required key is an error, not a guess. */
     gp_table_init(&u);
-    GP_CHECK(gp_transpose_params_from_table(&u, &h200, &p).code == GP_ERR_USAGE);
+    GP_CHECK(from_table(&u, &h200, &p).code == GP_ERR_USAGE);
     return 0;
 }
 
@@ -270,7 +282,7 @@ GP_TEST(transpose_params_every_table_every_device)
         GP_CHECK(load_table(table_names[i], &t));
         for (int d = 0; d < 4; d++) {
             gp_transpose_params p;
-            GP_CHECK(gp_transpose_params_from_table(&t, &devs[d], &p).code == GP_OK);
+            GP_CHECK(from_table(&t, &devs[d], &p).code == GP_OK);
             int items = p.tile / p.block_rows;
             GP_CHECK(p.tile >= 8 && p.tile <= 64 && !(p.tile & (p.tile - 1)));
             GP_CHECK(p.tile % p.block_rows == 0 && items <= GP_TRANSPOSE_MAX_ITEMS && !(items & (items - 1)));
@@ -308,72 +320,101 @@ GP_TEST(transpose_bad_arguments)
     gp_transpose_params_fit(&p, NULL);
     float *a = (float *)(uintptr_t)0x100000, *b = (float *)(uintptr_t)0x900000;
     /* Every refusal happens before a device call (these pointers are fake). */
-    GP_CHECK(gp_transpose_f32(a, b, 4, 4, NULL).code == GP_ERR_USAGE);
-    GP_CHECK(gp_transpose_f32(NULL, b, 4, 4, &p).code == GP_ERR_USAGE);
-    GP_CHECK(gp_transpose_f32(a, NULL, 4, 4, &p).code == GP_ERR_USAGE);
-    GP_CHECK(gp_transpose_f32(a, a + 8, 4, 4, &p).code == GP_ERR_USAGE); /* overlap */
+    GP_CHECK(gp_transpose_f32(a, b, 4, 4, NULL, NULL).code == GP_ERR_USAGE);
+    GP_CHECK(gp_transpose_f32(NULL, b, 4, 4, &p, NULL).code == GP_ERR_USAGE);
+    GP_CHECK(gp_transpose_f32(a, NULL, 4, 4, &p, NULL).code == GP_ERR_USAGE);
+    GP_CHECK(gp_transpose_f32(a, a + 8, 4, 4, &p, NULL).code == GP_ERR_USAGE); /* overlap */
     gp_status st;
-    st = gp_transpose_f32(a, a, 4, 4, &p);
+    st = gp_transpose_f32(a, a, 4, 4, &p, NULL);
     GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "overlap"));
-    GP_CHECK(gp_transpose_f32((float *)((char *)a + 2), b, 4, 4, &p).code == GP_ERR_USAGE);
-    GP_CHECK(gp_transpose_f32(a, b, (size_t)1 << 40, (size_t)1 << 40, &p).code == GP_ERR_USAGE);
+    GP_CHECK(gp_transpose_f32((float *)((char *)a + 2), b, 4, 4, &p, NULL).code == GP_ERR_USAGE);
+    GP_CHECK(gp_transpose_f32(a, b, (size_t)1 << 40, (size_t)1 << 40, &p, NULL).code == GP_ERR_USAGE);
     float *far = (float *)(uintptr_t)((uintptr_t)1 << 46);
-    st = gp_transpose_f32(a, far, (size_t)1 << 36, 1, &p); /* 2^31 tiles: more than the kernel counts */
+    st = gp_transpose_f32(a, far, (size_t)1 << 36, 1, &p, NULL); /* 2^31 tiles: more than the kernel counts */
     GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "tiles"));
     gp_transpose_params q = p;
     q.tile = 48;
-    st = gp_transpose_f32(a, b, 4, 4, &q);
+    st = gp_transpose_f32(a, b, 4, 4, &q, NULL);
     GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "not fitted"));
     q = p;
     q.block_rows = 3;
-    GP_CHECK(gp_transpose_f32(a, b, 4, 4, &q).code == GP_ERR_USAGE);
+    GP_CHECK(gp_transpose_f32(a, b, 4, 4, &q, NULL).code == GP_ERR_USAGE);
     q = p;
     q.swizzle = 1; /* vec 1: never fitted that way */
-    GP_CHECK(gp_transpose_f32(a, b, 4, 4, &q).code == GP_ERR_USAGE);
+    GP_CHECK(gp_transpose_f32(a, b, 4, 4, &q, NULL).code == GP_ERR_USAGE);
     q = p;
     q.stream = 4;
-    GP_CHECK(gp_transpose_f32(a, b, 4, 4, &q).code == GP_ERR_USAGE);
+    GP_CHECK(gp_transpose_f32(a, b, 4, 4, &q, NULL).code == GP_ERR_USAGE);
     q = p;
     q.tiles_per_block = 0;
-    GP_CHECK(gp_transpose_f32(a, b, 4, 4, &q).code == GP_ERR_USAGE);
+    GP_CHECK(gp_transpose_f32(a, b, 4, 4, &q, NULL).code == GP_ERR_USAGE);
     /* An empty matrix is done without touching the device. */
-    GP_CHECK(gp_transpose_f32(a, b, 0, 5, &p).code == GP_OK);
-    GP_CHECK(gp_transpose_f32(NULL, NULL, 7, 0, &p).code == GP_OK);
-    GP_CHECK(gp_transpose_copy_f32((float *)((char *)a + 4), b, 16, NULL, GP_TRANSPOSE_COPY_PERSISTENT).code ==
+    GP_CHECK(gp_transpose_f32(a, b, 0, 5, &p, NULL).code == GP_OK);
+    GP_CHECK(gp_transpose_f32(NULL, NULL, 7, 0, &p, NULL).code == GP_OK);
+    GP_CHECK(gp_transpose_copy_f32((float *)((char *)a + 4), b, 16, NULL, GP_TRANSPOSE_COPY_PERSISTENT, NULL).code ==
              GP_ERR_USAGE);
-    GP_CHECK(gp_transpose_copy_f32(a, b, 16, NULL, 3).code == GP_ERR_USAGE); /* no such mode */
+    GP_CHECK(gp_transpose_copy_f32(a, b, 16, NULL, 3, NULL).code == GP_ERR_USAGE); /* no such mode */
     return 0;
 }
 
-GP_TEST(transpose_registered_with_candidates)
+/* A launch must be legal on any GPU: the kernel checks its table section
+ * (gp_kernel.check_table) before reading it. */
+GP_TEST(transpose_table_section_is_legal)
+{
+    static gp_table t;
+    gp_transpose_params p;
+    GP_CHECK(load_table("sm_90", &t));
+    GP_CHECK(gp_kernel_check_tables(&t, "sm_90").code == GP_OK);
+    GP_CHECK(gp_table_set(&t, "kernel.transpose", "tile", 32, "swept transpose").code == GP_OK);
+    GP_CHECK(gp_table_set(&t, "kernel.transpose", "block_rows", 64, "swept transpose").code == GP_OK);
+    gp_status st = gp_kernel_check_tables(&t, "t");
+    GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "must divide tile"));
+    GP_CHECK(from_table(&t, NULL, &p).code == GP_ERR_USAGE);
+    return 0;
+}
+
+GP_TEST(transpose_registered_with_variants)
 {
     const gp_kernel *k = gp_kernel_find("transpose");
-    GP_CHECK(k && k->verify && k->bench && k->print_params && k->candidates);
+    GP_CHECK(k == &gp_kernel_transpose && k->cases && k->setup && k->run && k->check && k->nvariants > 4);
     gp_table base;
     GP_CHECK(load_table("sm_90", &base));
-    static gp_table out[32];
-    int n = 0;
     gp_device_info h200 = fake_dev(32, 1024, 48 * 1024);
-    gp_status st = k->candidates(&base, &h200, out, 32, &n);
-    if (st.code != GP_OK)
-        fprintf(stderr, "%s\n", st.msg);
-    GP_CHECK(st.code == GP_OK);
-    GP_CHECK(n > 4 && n <= 32 && gp_table_equal(&out[0], &base));
+    gp_transpose_params p0, p;
+    GP_CHECK(from_table(&base, &h200, &p0).code == GP_OK);
     int differ = 0, swz = 0, stream = 0, tpb = 0, colmajor = 0;
-    for (int i = 0; i < n; i++) {
-        gp_transpose_params p;
-        GP_CHECK(gp_table_validate(&out[i], "candidate").code == GP_OK);
-        GP_CHECK(gp_transpose_params_from_table(&out[i], &h200, &p).code == GP_OK);
-        differ += i > 0 && !gp_table_equal(&out[i], &base);
+    for (int v = 0; v < k->nvariants; v++) {
+        gp_kernel_variant(k, v, &p0, &h200, &p);
+        differ += !gp_params_same(k->params, k->nparams, &p, &p0);
         swz += p.swizzle, stream += p.stream != 0, tpb += p.tiles_per_block > 1;
         colmajor += p.group >= 4096; /* the column-major tile order the H200 experiment favoured */
     }
     /* The shipped sm_90 values are one of the variants; every other one differs. */
-    GP_CHECK(differ >= n - 2 && swz > 0 && stream > 0 && tpb > 0 && colmajor > 0);
-    /* The sweep may offer fewer. */
-    GP_CHECK(k->candidates(&base, &h200, out, 2, &n).code == GP_OK && n == 2);
-    FILE *devnull = fopen("/dev/null", "w");
-    GP_CHECK(devnull && k->print_params(&base, &h200, devnull).code == GP_OK);
-    fclose(devnull);
+    GP_CHECK(differ >= k->nvariants - 1 && swz > 0 && stream > 0 && tpb > 0 && colmajor > 0);
+    return 0;
+}
+
+/* The rule sizes the dispatch and the L2 choice for the shape launched: a
+ * matrix that fits the L2 is moved in row-major tile order with cached
+ * stores, a big one column-major with streamed stores; an odd one gets the
+ * tile rows it has. */
+GP_TEST(transpose_params_follow_the_shape)
+{
+    static gp_table t, ruled;
+    GP_CHECK(load_table("sm_90", &t));
+    gp_rule_in in = {&t, NULL, 0};
+    ruled = t;
+    GP_CHECK(gp_transpose_rule(&in, &ruled).code == GP_OK);
+    gp_transpose_params big, small, odd;
+    char note[160];
+    const gp_shape s_big = {{8192, 8192}, {0}}, s_small = {{1024, 1024}, {0}}, s_odd = {{11999, 12001}, {0}};
+    GP_CHECK(gp_kernel_params(&gp_kernel_transpose, &ruled, NULL, &s_big, 0, &big, note, sizeof note).code == GP_OK);
+    GP_CHECK(gp_kernel_params(&gp_kernel_transpose, &ruled, NULL, &s_small, 0, &small, note, sizeof note).code ==
+             GP_OK);
+    GP_CHECK(strstr(note, "rule for this shape:") && strstr(note, "group"));
+    GP_CHECK(gp_kernel_params(&gp_kernel_transpose, &ruled, NULL, &s_odd, 0, &odd, note, sizeof note).code == GP_OK);
+    GP_CHECK(big.group > 1 && big.stream == GP_TRANSPOSE_STREAM_STORES);
+    GP_CHECK(small.group == 1 && small.stream == 0); /* 8 MiB moved: inside the H200's L2 */
+    GP_CHECK(odd.group == (11999 + odd.tile - 1) / odd.tile);
     return 0;
 }
