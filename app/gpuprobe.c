@@ -271,7 +271,7 @@ int main(int argc, char **argv)
         if (st.code == GP_OK) {
             print_info(&info);
             char note[256];
-            st = gp_target_check(gp_rt_backend(), gp_rt_compiled_archs(), GP_BUILD_PTX, info.arch, info.name,
+            st = gp_target_check(gp_rt_backend(), gp_rt_compiled_archs(), gp_rt_compiled_ptx(), info.arch, info.name,
                                  note, sizeof note);
             printf("runs here            %s\n", st.code != GP_OK ? "no" : note[0] ? "yes, through the JIT" : "yes");
         }

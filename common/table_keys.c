@@ -6,6 +6,7 @@
 #include "table_keys.h"
 
 #include <string.h>
+#include <threads.h>
 
 #define KB 1024.0
 #define MB (1024.0 * 1024.0)
@@ -158,6 +159,7 @@ static const gp_table_key keys[] = {
 };
 
 #define NKEYS (sizeof keys / sizeof keys[0])
+_Static_assert(NKEYS < 1024 / 2, "the key hash wants its slots at most half full");
 
 /* The kernel folders, from the same generated list as the registry. */
 static const char *const kernels[] = {
@@ -171,11 +173,42 @@ size_t gp_table_nkeys(void) { return NKEYS; }
 
 const gp_table_key *gp_table_key_at(size_t i) { return i < NKEYS ? &keys[i] : NULL; }
 
+/* section.key -> row, hashed: every table read and every rule's fact goes
+ * through here (the library derives a shape's parameters in microseconds).
+ * Open addressing over a power of two well above the rows; built once. */
+#define HASH_SLOTS 1024
+static short slot_row[HASH_SLOTS]; /* row + 1; 0: empty */
+static once_flag hash_once = ONCE_FLAG_INIT;
+
+static unsigned hash_of(const char *section, const char *key)
+{
+    unsigned h = 2166136261u; /* FNV-1a over "section" '.' "key" */
+    for (const char *c = section; *c; c++)
+        h = (h ^ (unsigned char)*c) * 16777619u;
+    h = (h ^ '.') * 16777619u;
+    for (const char *c = key; *c; c++)
+        h = (h ^ (unsigned char)*c) * 16777619u;
+    return h;
+}
+
+static void hash_build(void)
+{
+    for (size_t i = 0; i < NKEYS; i++) {
+        unsigned h = hash_of(keys[i].section, keys[i].key) & (HASH_SLOTS - 1);
+        while (slot_row[h])
+            h = (h + 1) & (HASH_SLOTS - 1);
+        slot_row[h] = (short)(i + 1);
+    }
+}
+
 int gp_table_key_index(const char *section, const char *key)
 {
-    for (size_t i = 0; i < NKEYS; i++)
-        if (!strcmp(keys[i].section, section) && !strcmp(keys[i].key, key))
-            return (int)i;
+    call_once(&hash_once, hash_build);
+    for (unsigned h = hash_of(section, key) & (HASH_SLOTS - 1); slot_row[h]; h = (h + 1) & (HASH_SLOTS - 1)) {
+        const gp_table_key *k = &keys[slot_row[h] - 1];
+        if (!strcmp(k->key, key) && !strcmp(k->section, section))
+            return slot_row[h] - 1;
+    }
     return -1;
 }
 

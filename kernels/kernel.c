@@ -62,61 +62,48 @@ static int rule_value(const gp_table *t, size_t i, const char *section, const ch
            !strncmp(e->prov, own, strlen(own));
 }
 
-/* t's [kernel.<k>] values for shape s into out (a copy of t): where they are
- * the rule's own and the rule reproduces them on t's facts for the headline,
- * the rule's values for s. */
-static gp_status values_for_shape(const gp_kernel *k, const gp_table *t, const gp_shape *s, int use_device,
-                                  gp_table *out, char *note, size_t n)
+/* Scratch tables for the rule runs of one thread (~50 KB each: off the
+ * stack; per thread, so contexts on several threads derive at once).  A
+ * rule sets every key of its own section and reads nothing else of its
+ * output, so a scratch table needs no clearing between runs. */
+static _Thread_local gp_table scratch_head, scratch_shape;
+
+static gp_status run_rule(const gp_kernel *k, const gp_table *facts, const gp_shape *s, int use_device,
+                          gp_table *out)
 {
-    static gp_table head; /* ~50 KB: off the stack (one launch path at a time) */
-    char section[64], own[64];
+    gp_rule_in in = {facts, s, use_device};
+    return k->rule(&in, out);
+}
+
+/* The declared key i of k in the table schema. */
+static int key_index(const gp_kernel *k, int i)
+{
+    char section[64];
     snprintf(section, sizeof section, "kernel.%s", k->name);
-    snprintf(own, sizeof own, "rule gp_%s_rule ", k->name);
-    int nrule = 0, npresent = 0, reproduced = 1;
-    for (size_t i = 0; i < gp_table_nkeys(); i++) {
-        nrule += rule_value(t, i, section, own);
-        npresent += t->e[i].present && !strcmp(gp_table_key_at(i)->section, section);
-    }
-    if (npresent == 0) { /* a table written before the kernel existed: its rule */
-        gp_rule_in in = {t, s, use_device};
-        GP_TRY(k->rule(&in, out));
-        snprintf(note, n, "the rule's (the table has no [%s])", section);
-        return gp_ok();
-    }
-    if (nrule == 0) {
-        snprintf(note, n, "swept or set by hand: as the table");
-        return gp_ok();
-    }
-    gp_rule_in hin = {t, NULL, use_device}, pin = {t, s, use_device};
-    head = *t;
-    GP_TRY(k->rule(&hin, &head));
-    for (size_t i = 0; i < gp_table_nkeys(); i++)
-        if (rule_value(t, i, section, own))
-            reproduced &= head.e[i].present && head.e[i].d == t->e[i].d;
-    if (!reproduced) {
-        snprintf(note, n, "table values as they are (the rule on these facts gives others)");
-        return gp_ok();
-    }
-    if (!s) {
-        snprintf(note, n, "the rule's, for the headline problem");
-        return gp_ok();
-    }
-    GP_TRY(k->rule(&pin, out));
+    return gp_table_key_index(section, k->params[i].key);
+}
+
+static int *field(const gp_kernel *k, void *p, int i) { return (int *)((char *)p + k->params[i].offset); }
+
+/* p's rule-owned keys (in t) from the rule run for shape s; the note says
+ * what moved. */
+static gp_status rule_for_shape(const gp_kernel *k, const gp_table *t, const gp_shape *s, int use_device, void *p,
+                                const char *own, char *note, size_t n)
+{
+    GP_TRY(run_rule(k, t, s, use_device, &scratch_shape));
     size_t len = (size_t)snprintf(note, n, "rule for this shape:");
     int changed = 0;
-    for (size_t i = 0; i < gp_table_nkeys(); i++) {
-        if (!rule_value(t, i, section, own))
-            continue;
-        if (out->e[i].d != t->e[i].d && len < n) {
-            len += (size_t)snprintf(note + len, n - len, " %s %lld->%lld", gp_table_key_at(i)->key, t->e[i].i,
-                                    out->e[i].i);
+    for (int i = 0; i < k->nparams; i++) {
+        int ki = key_index(k, i);
+        if (ki < 0 || !t->e[ki].present || t->e[ki].kind != GP_PROV_RULE || strncmp(t->e[ki].prov, own, strlen(own)))
+            continue; /* a swept value beside the rule's stays */
+        long long v = scratch_shape.e[ki].i;
+        if (v != t->e[ki].i && len < n) {
+            len += (size_t)snprintf(note + len, n - len, " %s %lld->%lld", k->params[i].key, t->e[ki].i, v);
             changed = 1;
         }
+        *field(k, p, i) = (int)v;
     }
-    /* Keys the rule does not own in t (swept ones beside rule ones) stay. */
-    for (size_t i = 0; i < gp_table_nkeys(); i++)
-        if (!strcmp(gp_table_key_at(i)->section, section) && !rule_value(t, i, section, own))
-            out->e[i] = t->e[i];
     if (!changed && len < n)
         snprintf(note + len, n - len, " as the table");
     return gp_ok();
@@ -125,17 +112,48 @@ static gp_status values_for_shape(const gp_kernel *k, const gp_table *t, const g
 gp_status gp_kernel_params(const gp_kernel *k, const gp_table *t, const gp_device_info *dev, const gp_shape *s,
                            int use_device, void *p, char *note, size_t n)
 {
-    static gp_table per; /* ~50 KB: off the stack */
-    char scratch[8];
+    char section[64], own[64], scratch[8];
     if (!note || n == 0)
         note = scratch, n = sizeof scratch;
     note[0] = '\0';
+    snprintf(section, sizeof section, "kernel.%s", k->name);
+    snprintf(own, sizeof own, "rule gp_%s_rule ", k->name);
     if (k->check_table)
         GP_TRY(k->check_table(t, t->source[0] ? t->source : "table"));
-    per = *t;
-    GP_TRY(values_for_shape(k, t, s, use_device, &per, note, n));
     memset(p, 0, k->params_size);
-    GP_TRY(gp_params_read(k->name, k->params, k->nparams, &per, p));
+    int nrule = 0, npresent = 0, reproduced = 1, ki[64];
+    if (k->nparams > 64)
+        return gp_fail(GP_ERR_USAGE, "%s: %d parameters, at most 64", k->name, k->nparams);
+    for (int i = 0; i < k->nparams; i++) {
+        ki[i] = key_index(k, i);
+        if (ki[i] < 0)
+            return gp_fail(GP_ERR_USAGE, "%s: parameter %s is not in the table schema", k->name, k->params[i].key);
+        nrule += rule_value(t, (size_t)ki[i], section, own);
+        npresent += t->e[ki[i]].present;
+    }
+    if (npresent == 0) { /* a table written before the kernel existed: its rule */
+        GP_TRY(run_rule(k, t, s, use_device, &scratch_shape));
+        GP_TRY(gp_params_read(k->name, k->params, k->nparams, &scratch_shape, p));
+        snprintf(note, n, "the rule's (the table has no [%s])", section);
+    } else {
+        GP_TRY(gp_params_read(k->name, k->params, k->nparams, t, p));
+        if (nrule == 0) {
+            snprintf(note, n, "swept or set by hand: as the table");
+        } else {
+            /* The rule's values are this table's facts' only where the rule
+             * gives them again (not another device's next to these facts). */
+            GP_TRY(run_rule(k, t, NULL, use_device, &scratch_head));
+            for (int i = 0; i < k->nparams; i++)
+                if (rule_value(t, (size_t)ki[i], section, own))
+                    reproduced &= scratch_head.e[ki[i]].present && scratch_head.e[ki[i]].d == t->e[ki[i]].d;
+            if (!reproduced)
+                snprintf(note, n, "table values as they are (the rule on these facts gives others)");
+            else if (!s)
+                snprintf(note, n, "the rule's, for the headline problem");
+            else
+                GP_TRY(rule_for_shape(k, t, s, use_device, p, own, note, n));
+        }
+    }
     k->fit(p, dev);
     return gp_ok();
 }

@@ -51,6 +51,9 @@ typedef struct gp_graph_s *gp_graph;
 const char *gp_rt_backend(void);
 /* Architectures this binary carries device code for, ';' separated. */
 const char *gp_rt_compiled_archs(void);
+/* 1 when the device code carries PTX the driver can JIT for newer GPUs
+ * (NVIDIA builds), 0 otherwise. */
+int gp_rt_compiled_ptx(void);
 
 gp_status gp_rt_device_count(int *count);
 /* Select device `index` for this thread and fill `info`. */

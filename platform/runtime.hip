@@ -27,6 +27,17 @@ extern "C" const char *gp_rt_backend(void)
 
 extern "C" const char *gp_rt_compiled_archs(void) { return GP_COMPILED_ARCHS; }
 
+/* nvcc is given plain CMAKE_CUDA_ARCHITECTURES numbers: compute_NN PTX is
+ * embedded beside the SASS (the driver can JIT it for newer GPUs). */
+extern "C" int gp_rt_compiled_ptx(void)
+{
+#if defined(GP_VENDOR_AMD)
+    return 0;
+#else
+    return 1;
+#endif
+}
+
 extern "C" gp_status gp_rt_device_count(int *count)
 {
     *count = 0;

@@ -14,6 +14,7 @@ static gp_status none(void)
 
 const char *gp_rt_backend(void) { return "none"; }
 const char *gp_rt_compiled_archs(void) { return ""; }
+int gp_rt_compiled_ptx(void) { return 0; }
 const char *gp_rt_open_arch(void) { return ""; }
 
 gp_status gp_rt_device_count(int *count)

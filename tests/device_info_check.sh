@@ -2,6 +2,8 @@
 # The runtime's own report of the device must be complete and plausible.
 # Exit 77 when there is no GPU (CTest: skipped).
 set -u
+# The characterize workflow's clock: the probes start here (workflow_times.sh).
+[ -n "${2:-}" ] && bash "$(dirname "$0")/workflow_times.sh" mark "$2" microbench_start
 out=$("$1" info 2>&1)
 rc=$?
 printf '%s\n' "$out"

@@ -1,4 +1,4 @@
-# cmake -DCTEST=ctest -DBUILD_DIR=DIR -DPROBES=a,b -DGPUS=N -DHOST_BOUND=x,y -P resource_groups_check.cmake
+# cmake -DCTEST=ctest -DBUILD_DIR=DIR -DSCRATCH=DIR2 -DPROBES=a,b -DGPUS=N -DHOST_BOUND=x,y -P resource_groups_check.cmake
 #
 # The microbench probe tests as CTest reads them back (ctest --show-only=json-v1,
 # CMake's own JSON reader): every microbench.<probe> must
@@ -15,8 +15,21 @@ foreach(v CTEST BUILD_DIR PROBES GPUS)
 endforeach()
 string(REPLACE "," ";" PROBES "${PROBES}")
 string(REPLACE "," ";" HOST_BOUND "${HOST_BOUND}")
+# ctest writes Testing/Temporary/LastTest.log where it runs: run it on a
+# copy of the build's test files in SCRATCH, so the log of the ctest run
+# this test belongs to stays whole.
+file(REMOVE_RECURSE ${SCRATCH})
+file(GLOB_RECURSE _testfiles RELATIVE ${BUILD_DIR} ${BUILD_DIR}/CTestTestfile.cmake)
+foreach(f IN LISTS _testfiles)
+  if(f MATCHES "(^|/)(build|scratch[^/]*|[^/]*results[^/]*|Testing)/")
+    continue() # nested scratch builds and run outputs are not this build's tests
+  endif()
+  get_filename_component(_d ${SCRATCH}/${f} DIRECTORY)
+  file(MAKE_DIRECTORY ${_d})
+  file(COPY_FILE ${BUILD_DIR}/${f} ${SCRATCH}/${f})
+endforeach()
 execute_process(COMMAND ${CTEST} --show-only=json-v1 -L microbench
-                WORKING_DIRECTORY ${BUILD_DIR} OUTPUT_VARIABLE json RESULT_VARIABLE rc ERROR_VARIABLE err)
+                WORKING_DIRECTORY ${SCRATCH} OUTPUT_VARIABLE json RESULT_VARIABLE rc ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "ctest --show-only=json-v1 failed (${rc}): ${err}")
 endif()

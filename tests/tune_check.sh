@@ -12,6 +12,8 @@ bin=$1 dir=$2; shift 2
 quick=()
 [ "${1:-}" = --quick ] && { quick=(--quick); shift; }
 [ -f "$dir/table.txt" ] || { echo "no measured table in $dir: run ctest -L microbench first"; exit 77; }
+mark() { [ -n "${GP_WORKFLOW_TIMES:-}" ] && bash "$(dirname "$0")/workflow_times.sh" mark "$GP_WORKFLOW_TIMES" "$1"; }
+mark tune_start
 "$bin" tune "$@" "${quick[@]}" --out "$dir" || exit $?  # full runs: full-size timings; quick ones favour small tiles
 "$bin" table check "$dir/table.txt" || exit 1
 for k in "$@"; do
@@ -26,4 +28,5 @@ for k in "$@"; do
 done
 "$bin" report "$dir" || exit 1
 grep -Eq "swept|rule gp_" "$dir/report.md" || { echo "report.md does not show the kernel parameters' provenance"; exit 1; }
+mark tune_end
 exit 0

@@ -23,8 +23,10 @@ GP_TEST(tables_dir_lookup_order)
     char d[256];
     g_dirs[0] = "/opt/gp/share/gpuprobe/tables";
     g_dirs[1] = "/src/tables";
-    g_dirs[2] = NULL;
-    gp_tables_inputs in = {"/opt/mine", "/env/tables", "/opt/gp/bin/gpuprobe", "/src/tables", fake_is_dir};
+    g_dirs[2] = "/usr/local/share/gpuprobe/tables";
+    g_dirs[3] = NULL;
+    gp_tables_inputs in = {"/opt/mine", "/env/tables", "/opt/gp/bin/gpuprobe", "/src/tables", fake_is_dir,
+                           "/usr/local/share/gpuprobe/tables"};
     /* 1. --tables, even over everything else, and even where it does not exist (its error names it) */
     GP_CHECK(gp_tables_dir_choose(&in, d, sizeof d) == GP_TABLES_FROM_OPTION && !strcmp(d, "/opt/mine"));
     /* 2. GP_TABLES_DIR */
@@ -37,8 +39,14 @@ GP_TEST(tables_dir_lookup_order)
     /* 4. the build tree, when the executable has no install layout around it */
     in.exe = "/src/build/cpu/app/gpuprobe";
     GP_CHECK(gp_tables_dir_choose(&in, d, sizeof d) == GP_TABLES_FROM_BUILD && !strcmp(d, "/src/tables"));
+    /* 5. the install prefix compiled in: a static library in an application
+     * elsewhere, whose source tree is gone */
+    in.exe = "/home/me/app/bin/app";
+    in.build = "/gone/tables";
+    GP_CHECK(gp_tables_dir_choose(&in, d, sizeof d) == GP_TABLES_FROM_INSTALL &&
+             !strcmp(d, "/usr/local/share/gpuprobe/tables"));
     /* nothing: none, and an empty folder name */
-    g_dirs[1] = NULL;
+    in.install = NULL;
     GP_CHECK(gp_tables_dir_choose(&in, d, sizeof d) == GP_TABLES_FROM_NONE && d[0] == '\0');
     return 0;
 }
@@ -49,7 +57,7 @@ GP_TEST(tables_dir_beside_exe_edges)
     g_dirs[0] = "/share/gpuprobe/tables";
     g_dirs[1] = "/usr/share/gpuprobe/tables";
     g_dirs[2] = NULL;
-    gp_tables_inputs in = {NULL, NULL, "/bin/gpuprobe", NULL, fake_is_dir};
+    gp_tables_inputs in = {NULL, NULL, "/bin/gpuprobe", NULL, fake_is_dir, NULL};
     GP_CHECK(gp_tables_dir_choose(&in, d, sizeof d) == GP_TABLES_FROM_EXE && !strcmp(d, "/share/gpuprobe/tables"));
     in.exe = "/usr/bin/gpuprobe";  /* the .deb's layout */
     GP_CHECK(gp_tables_dir_choose(&in, d, sizeof d) == GP_TABLES_FROM_EXE &&

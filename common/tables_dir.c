@@ -1,5 +1,7 @@
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE /* dladdr */
 #include "tables_dir.h"
+
+#include <dlfcn.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,7 +9,6 @@
 #include <unistd.h>
 
 #include "fsutil.h"
-#include "gp_build_info.h"
 
 /* Relative to the executable's folder (bin/): the install layout of cmake/package.cmake. */
 #define GP_TABLES_BESIDE_EXE "share/gpuprobe/tables"
@@ -46,6 +47,8 @@ gp_tables_from gp_tables_dir_choose(const gp_tables_inputs *in, char *dir, size_
         return GP_TABLES_FROM_EXE;
     if (in->build && *in->build && put(dir, n, in->build) && in->is_dir(dir))
         return GP_TABLES_FROM_BUILD;
+    if (in->install && *in->install && put(dir, n, in->install) && in->is_dir(dir))
+        return GP_TABLES_FROM_INSTALL;
     if (n)
         dir[0] = '\0';
     return GP_TABLES_FROM_NONE;
@@ -53,10 +56,17 @@ gp_tables_from gp_tables_dir_choose(const gp_tables_inputs *in, char *dir, size_
 
 gp_tables_from gp_tables_dir_find(const char *option, char *dir, size_t n)
 {
-    char exe[1024];
-    ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    exe[len > 0 ? len : 0] = '\0';
-    gp_tables_inputs in = {option, getenv("GP_TABLES_DIR"), exe, GP_BUILD_TABLES_DIR, gp_fs_is_dir};
+    char self[1024] = "";
+    Dl_info info;
+    /* The file this code is in: the executable, or libgpuprobe.so. */
+    if (dladdr((void *)gp_tables_dir_find, &info) && info.dli_fname && info.dli_fname[0] == '/')
+        snprintf(self, sizeof self, "%s", info.dli_fname);
+    if (!self[0]) {
+        ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
+        self[len > 0 ? len : 0] = '\0';
+    }
+    gp_tables_inputs in = {option, getenv("GP_TABLES_DIR"), self, GP_SOURCE_TABLES_DIR, gp_fs_is_dir,
+                           GP_INSTALL_TABLES_DIR};
     return gp_tables_dir_choose(&in, dir, n);
 }
 
@@ -65,8 +75,9 @@ const char *gp_tables_from_name(gp_tables_from f)
     switch (f) {
     case GP_TABLES_FROM_OPTION: return "--tables";
     case GP_TABLES_FROM_ENV: return "GP_TABLES_DIR";
-    case GP_TABLES_FROM_EXE: return "next to the executable (../share/gpuprobe/tables)";
+    case GP_TABLES_FROM_EXE: return "next to the executable or library (../share/gpuprobe/tables)";
     case GP_TABLES_FROM_BUILD: return "the source tree this binary was built from";
+    case GP_TABLES_FROM_INSTALL: return "the install prefix it was built for";
     default: return "none found";
     }
 }

@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gp_build_info.h"
 
 /* "sm_90" -> major 9, minor 0 ("sm_100" -> 10, 0; "sm_86" -> 8, 6), arch-
  * specific suffix ("sm_90a") in *specific.  0 when not of that form. */
@@ -117,7 +116,7 @@ gp_status gp_device_open_checked(int index, gp_device_info *dev)
 {
     char note[256];
     GP_TRY(gp_rt_device_open(index, dev));
-    GP_TRY(gp_target_check(gp_rt_backend(), gp_rt_compiled_archs(), GP_BUILD_PTX, dev->arch, dev->name, note,
+    GP_TRY(gp_target_check(gp_rt_backend(), gp_rt_compiled_archs(), gp_rt_compiled_ptx(), dev->arch, dev->name, note,
                            sizeof note));
     if (note[0])
         fprintf(stderr, "gpuprobe: note: %s\n", note);
