@@ -5,6 +5,9 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "context.h"
+#include "kernel.h"
+
 static int floor_pow2(long long v)
 {
     int p = 1;
@@ -184,6 +187,21 @@ gp_status gp_transpose_f32(const float *d_in, float *d_out, size_t rows, size_t 
     int swz = p->swizzle && vec > 1 && items * vec <= 32;
     return gp_transpose_launch(d_in, d_out, rows, cols, p->tile, p->pad, items, vec, p->group, swz, p->stream,
                                p->tiles_per_block, stream);
+}
+
+gp_status gp_transpose(struct gp_context *ctx, const float *d_in, float *d_out, size_t rows, size_t cols,
+                       gp_stream stream)
+{
+    gp_transpose_params p;
+    gp_shape s;
+    memset(&s, 0, sizeof s);
+    s.d[GP_TRANSPOSE_ROWS] = (long long)rows, s.d[GP_TRANSPOSE_COLS] = (long long)cols;
+    if (!ctx)
+        return gp_fail(GP_ERR_USAGE, "transpose: no context (gp_context_open)");
+    if (rows == 0 || cols == 0)
+        return gp_ok();
+    GP_TRY(gp_context_params(ctx, &gp_kernel_transpose, &s, &p));
+    return gp_transpose_f32(d_in, d_out, rows, cols, &p, stream);
 }
 
 gp_status gp_transpose_copy_f32(const float *d_in, float *d_out, size_t n, const gp_device_info *dev, int mode,

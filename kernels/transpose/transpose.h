@@ -68,6 +68,12 @@ int gp_transpose_effective_vec(const gp_transpose_params *p, size_t rows, size_t
 gp_status gp_transpose_f32(const float *d_in, float *d_out, size_t rows, size_t cols,
                            const gp_transpose_params *p, gp_stream stream);
 
+/* The library's call (kernels/context.h): the same, with the parameters the
+ * context keeps for this shape (from the device's table, for rows x cols). */
+struct gp_context;
+gp_status gp_transpose(struct gp_context *ctx, const float *d_in, float *d_out, size_t rows, size_t cols,
+                       gp_stream stream);
+
 /* A plain copy kernel of ours (16-byte accesses), for context in the bench:
  * the bandwidth a transpose could at best reach.  mode: GP_TRANSPOSE_COPY_*.
  * Pointers must be 16-byte aligned. */

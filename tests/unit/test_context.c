@@ -1,0 +1,145 @@
+/* The library's context (kernels/context.c) without a GPU: where it finds
+ * the table and says so, the per-device cache path, and the parameter sets
+ * it keeps per shape, from several threads. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdlib.h>
+#include <string.h>
+#include <threads.h>
+#include <unistd.h>
+
+#include "context.h"
+#include "fsutil.h"
+#include "gp_test.h"
+#include "gp_test_table.h"
+#include "kernel.h"
+#include "transpose.h"
+
+static gp_device_info h200(void)
+{
+    gp_device_info d;
+    memset(&d, 0, sizeof d);
+    snprintf(d.name, sizeof d.name, "NVIDIA H200");
+    snprintf(d.arch, sizeof d.arch, "sm_90");
+    snprintf(d.pci_bus_id, sizeof d.pci_bus_id, "0000:3B:00.0");
+    snprintf(d.uuid, sizeof d.uuid, "GPU-8c5f1a2b-0000-1111-2222-333344445555");
+    d.compute_units = 132, d.wave_size = 32, d.max_threads_per_block = 1024, d.lds_per_block = 48 * 1024;
+    d.max_block_dim[0] = d.max_block_dim[1] = 1024;
+    return d;
+}
+
+GP_TEST(context_cache_path_per_device)
+{
+    gp_device_info d = h200();
+    char p[512];
+    GP_CHECK(gp_context_cache_path("/c", &d, p, sizeof p).code == GP_OK);
+    GP_CHECK(!strcmp(p, "/c/gpuprobe/0000-3b-00.0_8c5f1a2b/table.txt"));
+    setenv("XDG_CACHE_HOME", "/x", 1);
+    GP_CHECK(gp_context_cache_path(NULL, &d, p, sizeof p).code == GP_OK && !strncmp(p, "/x/gpuprobe/", 12));
+    unsetenv("XDG_CACHE_HOME");
+    setenv("HOME", "/home/me", 1);
+    GP_CHECK(gp_context_cache_path(NULL, &d, p, sizeof p).code == GP_OK &&
+             !strcmp(p, "/home/me/.cache/gpuprobe/0000-3b-00.0_8c5f1a2b/table.txt"));
+    char small[16];
+    GP_CHECK(gp_context_cache_path("/c", &d, small, sizeof small).code == GP_ERR_USAGE);
+    return 0;
+}
+
+/* The lookup order: given, GP_TABLE, the cache, shipped, generic. */
+GP_TEST(context_table_lookup_order)
+{
+    char tables[512], cache[64] = "/tmp/gp_ctx_XXXXXX", path[512], file[512];
+    GP_CHECK(gp_test_source_path(tables, sizeof tables, "tables"));
+    GP_CHECK(mkdtemp(cache) != NULL);
+    gp_device_info d = h200();
+    gp_context_opts o = {0, NULL, tables, cache};
+    gp_context *c = NULL;
+    unsetenv("GP_TABLE");
+    /* Nothing measured: the shipped sm_90 table. */
+    GP_CHECK(gp_context_open_for(&d, &o, &c).code == GP_OK);
+    GP_CHECK(gp_context_table_source(c) == GP_CONTEXT_TABLE_SHIPPED && strstr(gp_context_table_said(c), "sm_90"));
+    gp_context_close(c);
+    /* An arch without a shipped table: the generic one. */
+    gp_device_info other = d;
+    snprintf(other.arch, sizeof other.arch, "sm_86");
+    GP_CHECK(gp_context_open_for(&other, &o, &c).code == GP_OK);
+    GP_CHECK(gp_context_table_source(c) == GP_CONTEXT_TABLE_GENERIC);
+    gp_context_close(c);
+    /* characterize's copy in the per-device cache comes first. */
+    GP_CHECK(gp_context_cache_path(cache, &d, file, sizeof file).code == GP_OK);
+    snprintf(path, sizeof path, "%.400s/gpuprobe/0000-3b-00.0_8c5f1a2b", cache);
+    GP_CHECK(gp_fs_mkdirs(path).code == GP_OK);
+    snprintf(path, sizeof path, "%.400s/sm_90", tables);
+    static gp_table t;
+    GP_CHECK(gp_table_load(path, &t).code == GP_OK && gp_table_write(&t, file).code == GP_OK);
+    GP_CHECK(gp_context_open_for(&d, &o, &c).code == GP_OK);
+    GP_CHECK(gp_context_table_source(c) == GP_CONTEXT_TABLE_CACHE && strstr(gp_context_table_said(c), file));
+    gp_context_close(c);
+    /* GP_TABLE over the cache; the given table over GP_TABLE. */
+    snprintf(path, sizeof path, "%.400s/generic", tables);
+    setenv("GP_TABLE", path, 1);
+    GP_CHECK(gp_context_open_for(&d, &o, &c).code == GP_OK && gp_context_table_source(c) == GP_CONTEXT_TABLE_ENV);
+    gp_context_close(c);
+    o.table = file;
+    GP_CHECK(gp_context_open_for(&d, &o, &c).code == GP_OK && gp_context_table_source(c) == GP_CONTEXT_TABLE_GIVEN);
+    gp_context_close(c);
+    unsetenv("GP_TABLE");
+    /* Another GPU's table is an error naming it, not a fall-through. */
+    snprintf(path, sizeof path, "%.400s/gfx900", tables);
+    o.table = path;
+    gp_status st = gp_context_open_for(&d, &o, &c);
+    GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "gfx900") && c == NULL);
+    o.table = "/nonexistent/table.txt";
+    GP_CHECK(gp_context_open_for(&d, &o, &c).code != GP_OK && c == NULL);
+    remove(file);
+    return 0;
+}
+
+typedef struct worker {
+    gp_context *c;
+    int ok;
+} worker;
+
+/* 200 calls over 10 shapes, as a thread of an application would make them. */
+static int work(void *arg)
+{
+    worker *w = arg;
+    w->ok = 1;
+    for (int i = 0; i < 200; i++) {
+        gp_shape s = {{1000 + 64 * (i % 10), 3000}, {0}};
+        gp_transpose_params p;
+        w->ok &= gp_context_params(w->c, &gp_kernel_transpose, &s, &p).code == GP_OK && p.tile >= 8;
+    }
+    return 0;
+}
+
+GP_TEST(context_keeps_one_parameter_set_per_shape)
+{
+    char tables[512];
+    GP_CHECK(gp_test_source_path(tables, sizeof tables, "tables"));
+    gp_device_info d = h200();
+    gp_context_opts o = {0, NULL, tables, "/nonexistent-cache"};
+    gp_context *c = NULL;
+    unsetenv("GP_TABLE");
+    GP_CHECK(gp_context_open_for(&d, &o, &c).code == GP_OK);
+    /* The same parameters as the one path gives for the shape. */
+    gp_shape s = {{12000, 12000}, {0}};
+    gp_transpose_params a, b;
+    char note[160];
+    GP_CHECK(gp_context_params(c, &gp_kernel_transpose, &s, &a).code == GP_OK && gp_context_nshapes(c) == 1);
+    GP_CHECK(gp_kernel_params(&gp_kernel_transpose, gp_context_table(c), &d, &s, 1, &b, note, sizeof note).code ==
+             GP_OK);
+    GP_CHECK(!memcmp(&a, &b, sizeof a));
+    GP_CHECK(gp_context_params(c, &gp_kernel_transpose, &s, &a).code == GP_OK && gp_context_nshapes(c) == 1);
+    /* Four threads at once: ten more shapes, each kept once. */
+    thrd_t th[4];
+    worker w[4];
+    for (int i = 0; i < 4; i++) {
+        w[i].c = c;
+        GP_CHECK(thrd_create(&th[i], work, &w[i]) == thrd_success);
+    }
+    for (int i = 0; i < 4; i++)
+        GP_CHECK(thrd_join(th[i], NULL) == thrd_success && w[i].ok);
+    GP_CHECK(gp_context_nshapes(c) == 11);
+    gp_context_close(c);
+    return 0;
+}
