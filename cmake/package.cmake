@@ -1,16 +1,49 @@
-# cmake --install and CPack.  Layout (fixed, because app/tables_dir.c finds
-# the tables relative to the executable):
+# cmake --install and CPack.  Layout (fixed, because common/tables_dir.c
+# finds the tables relative to the executable or the library):
 #   bin/gpuprobe
+#   lib/libgpuprobe.{a,so}                   the kernels as a library
+#   lib/cmake/gpuprobe/                      find_package(gpuprobe CONFIG)
+#   lib/pkgconfig/gpuprobe.pc
+#   include/gpuprobe/gpuprobe.h              the library's API (docs/library.md)
 #   share/gpuprobe/tables/<arch>             shipped tuning tables
-#   share/doc/gpuprobe/{probes,kernels,tuning-table.md,README.md}
+#   share/doc/gpuprobe/{probes,kernels,tuning-table.md,library.md,README.md}
 # The installed binary tests itself with `gpuprobe selftest` (README).
 
 install(TARGETS gpuprobe RUNTIME DESTINATION bin)
+
+# ---- libgpuprobe (kernels/CMakeLists.txt): the libraries, the headers of
+# the API (the umbrella gpuprobe.h generated from the kernel list: the
+# context and every kernel's header), a CMake package and a pkg-config file.
+set(_umbrella "/* gpuprobe: the kernels as a library (docs/library.md).  Generated from the kernel folders. */\n")
+string(APPEND _umbrella "#ifndef GPUPROBE_H\n#define GPUPROBE_H\n#include \"context.h\"\n")
+set(_headers ${PROJECT_SOURCE_DIR}/platform/gp_status.h ${PROJECT_SOURCE_DIR}/platform/runtime.h
+             ${PROJECT_SOURCE_DIR}/kernels/context.h ${PROJECT_SOURCE_DIR}/kernels/params.h)
+foreach(k IN LISTS GP_KERNEL_LIST)
+  string(APPEND _umbrella "#include \"${k}.h\"\n")
+  list(APPEND _headers ${PROJECT_SOURCE_DIR}/kernels/${k}/${k}.h ${PROJECT_SOURCE_DIR}/kernels/${k}/${k}_params.inc)
+endforeach()
+string(APPEND _umbrella "#endif\n")
+file(CONFIGURE OUTPUT ${GP_GENERATED_DIR}/gpuprobe.h CONTENT "${_umbrella}")
+install(FILES ${_headers} ${GP_GENERATED_DIR}/gpuprobe.h DESTINATION include/gpuprobe)
+install(TARGETS gpuprobe_shared gpuprobe_static EXPORT gpuprobeTargets
+        ARCHIVE DESTINATION lib LIBRARY DESTINATION lib)
+install(EXPORT gpuprobeTargets NAMESPACE gpuprobe:: DESTINATION lib/cmake/gpuprobe)
+include(CMakePackageConfigHelpers)
+set(GP_CONFIG_BACKEND ${GP_BACKEND_USED})
+set(GP_CONFIG_ARCHS "${GP_GPU_ARCHS}")
+configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/gpuprobeConfig.cmake.in
+                              ${PROJECT_BINARY_DIR}/gpuprobeConfig.cmake INSTALL_DESTINATION lib/cmake/gpuprobe)
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/gpuprobeConfigVersion.cmake
+                                 VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/gpuprobeConfig.cmake ${PROJECT_BINARY_DIR}/gpuprobeConfigVersion.cmake
+        DESTINATION lib/cmake/gpuprobe)
+configure_file(${PROJECT_SOURCE_DIR}/cmake/gpuprobe.pc.in ${PROJECT_BINARY_DIR}/gpuprobe.pc @ONLY)
+install(FILES ${PROJECT_BINARY_DIR}/gpuprobe.pc DESTINATION lib/pkgconfig)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/tables/ DESTINATION share/gpuprobe/tables)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs/probes ${PROJECT_SOURCE_DIR}/docs/kernels
         DESTINATION share/doc/gpuprobe)
-install(FILES ${PROJECT_SOURCE_DIR}/docs/tuning-table.md ${PROJECT_SOURCE_DIR}/README.md
-        DESTINATION share/doc/gpuprobe)
+install(FILES ${PROJECT_SOURCE_DIR}/docs/tuning-table.md ${PROJECT_SOURCE_DIR}/docs/library.md
+        ${PROJECT_SOURCE_DIR}/README.md DESTINATION share/doc/gpuprobe)
 
 # ---- Packages: one per build, named by version and device targets, e.g.
 # gpuprobe-0.3.0-sm_80-sm_90-Linux.tar.gz, gpuprobe-0.3.0-cpu-Linux.deb.

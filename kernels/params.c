@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "table.h"
+
 static int *field(const gp_param *d, void *p) { return (int *)((char *)p + d->offset); }
 static const int *cfield(const gp_param *d, const void *p) { return (const int *)((const char *)p + d->offset); }
 

@@ -27,7 +27,8 @@
 #include <stddef.h>
 
 #include "gp_status.h"
-#include "table.h"
+
+struct gp_table;
 
 /* One declared parameter, as the reader and formatter see it. */
 typedef struct gp_param {
@@ -37,6 +38,12 @@ typedef struct gp_param {
     unsigned flags;     /* GP_TK_* */
     size_t offset;      /* of its int field in the kernel's parameter struct */
 } gp_param;
+
+/* The GP_TK_* flags, for the declarations (common/table_keys.h). */
+#ifndef GP_TK_REQUIRED
+#define GP_TK_REQUIRED 0x01u
+#define GP_TK_POW2 0x04u
+#endif
 
 /* In a struct definition: one int per declared key. */
 #define GP_PARAM_FIELD(k, key, unit, lo, hi, dflt, flags, doc) int key;
@@ -55,7 +62,7 @@ typedef struct gp_param {
  * value outside the declared range (possible only for a table built in
  * memory) is clamped to it.  The fields after the declared ones are left as
  * they are. */
-gp_status gp_params_read(const char *kernel, const gp_param *desc, int nparams, const gp_table *t, void *p);
+gp_status gp_params_read(const char *kernel, const gp_param *desc, int nparams, const struct gp_table *t, void *p);
 
 /* "tile=64 pad=1 block_rows=8": every declared key = its value. */
 void gp_params_format(const gp_param *desc, int nparams, const void *p, char *buf, size_t n);
@@ -67,8 +74,8 @@ int gp_params_same(const gp_param *desc, int nparams, const void *a, const void 
 void gp_params_set_row(const gp_param *desc, int nparams, void *p, const int *row);
 
 /* p's declared values into [kernel.<k>] of t with provenance `prov`. */
-gp_status gp_params_to_table(const char *kernel, const gp_param *desc, int nparams, const void *p, gp_table *t,
-                             const char *prov);
+gp_status gp_params_to_table(const char *kernel, const gp_param *desc, int nparams, const void *p,
+                             struct gp_table *t, const char *prov);
 
 /* The value of key `key` in p (a declared key), or -1 when it is not one. */
 int gp_params_get(const gp_param *desc, int nparams, const void *p, const char *key);
