@@ -121,8 +121,8 @@ static gp_status resolve_tables(const gp_cli *cli, const char *tables_dir, kerne
         }
         const gp_table_entry *arch = gp_table_find(&lt->t, "device", "arch");
         if (!lt->mistuned && strcmp(arch->text, r->o.dev.arch) && strcmp(arch->text, GP_TABLE_GENERIC_ARCH))
-            return gp_fail(GP_ERR_USAGE, "%s: table written for %s, this GPU is %s (--mistuned FILE uses it on purpose)",
-                           lt->path, arch->text, r->o.dev.arch);
+            return gp_fail(GP_ERR_USAGE, "%s: table written for %s, this GPU is %s (--mistuned FILE uses it on "
+                           "purpose)", lt->path, arch->text, r->o.dev.arch);
     }
     return gp_ok();
 }

@@ -145,14 +145,14 @@ static gp_status pair_leaders(tune_run *r, const int *lead, int nlead)
             gp_bench_paired pp;
             char who[GP_BENCH_TEXT + 32];
             snprintf(who, sizeof who, "%.100s vs the rule", r->texts[c]);
-            GP_TRY(gp_problem_pair_params(r->k, &r->pr[q], cand(r, c, q), cand(r, 0, q), &cfg, who, gp_driver_ops_of(r->o),
-                                          &pp));
+            GP_TRY(gp_problem_pair_params(r->k, &r->pr[q], cand(r, c, q), cand(r, 0, q), &cfg, who,
+                                          gp_driver_ops_of(r->o), &pp));
             gp_tune_paired *t = &r->g.pair[c][q];
             t->rounds = pp.rounds, t->ratio = pp.ratio_s, t->cand_ms = pp.a_median_ms, t->rule_ms = pp.b_median_ms;
             if (r->o->log)
-                fprintf(r->o->log, "[%s] paired `%s` vs the rule on %s: rule / it = %.3f (%.3f-%.3f), %d ABBA rounds\n",
-                        r->k->name, r->texts[c], r->pr[q].label, pp.ratio_s.median, pp.ratio_s.p10, pp.ratio_s.p90,
-                        pp.rounds);
+                fprintf(r->o->log, "[%s] paired `%s` vs the rule on %s: rule / it = %.3f (%.3f-%.3f), %d ABBA "
+                        "rounds\n", r->k->name, r->texts[c], r->pr[q].label, pp.ratio_s.median, pp.ratio_s.p10,
+                        pp.ratio_s.p90, pp.rounds);
         }
         gp_problem_free(r->k, &r->pr[q]);
         progress(r, "pairing", r->sweep_share + (1 - r->sweep_share) * (double)(q + 1) / r->nprob);

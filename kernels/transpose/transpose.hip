@@ -432,9 +432,11 @@ extern "C" gp_status gp_transpose_copy_launch(const float *d_in, float *d_out, s
 {
     if (n == 0)
         return gp_ok();
+    const float4 *in4 = (const float4 *)d_in;
+    float4 *out4 = (float4 *)d_out;
     if (stream)
-        gp_transpose_copy_kernel<3><<<grid, block, 0, (hipStream_t)s>>>((const float4 *)d_in, (float4 *)d_out, n / 4, d_in, d_out, n);
+        gp_transpose_copy_kernel<3><<<grid, block, 0, (hipStream_t)s>>>(in4, out4, n / 4, d_in, d_out, n);
     else
-        gp_transpose_copy_kernel<0><<<grid, block, 0, (hipStream_t)s>>>((const float4 *)d_in, (float4 *)d_out, n / 4, d_in, d_out, n);
+        gp_transpose_copy_kernel<0><<<grid, block, 0, (hipStream_t)s>>>(in4, out4, n / 4, d_in, d_out, n);
     return gp_launch_status("transpose copy");
 }
