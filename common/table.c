@@ -434,20 +434,6 @@ static gp_status check_cross(const gp_table *t, const char *name)
      * grants a block).  A table changes speed, never results or legality.
      * (Each kernel checks its own section in the kernel layer too:
      * gp_kernel.check_table.) */
-    const long long lds_block = 48 * 1024;
-    long long tm = ival(t, "kernel.gemm", "tile_m", 0, NULL), tn = ival(t, "kernel.gemm", "tile_n", 0, NULL);
-    long long tk = ival(t, "kernel.gemm", "tile_k", 0, NULL), gb = ival(t, "kernel.gemm", "block", 0, &line);
-    if (tm && tn && tk && gb) {
-        if ((tm * tn) % gb)
-            return fail_at(name, line, "kernel.gemm: tile_m x tile_n = %lld is not a multiple of block = %lld",
-                           tm * tn, gb);
-        if ((tm * tn) / gb > 256)
-            return fail_at(name, line, "kernel.gemm: %lld accumulators per thread (tile_m x tile_n / block) exceeds 256",
-                           (tm * tn) / gb);
-        if ((tm + tn) * tk * 4 > lds_block)
-            return fail_at(name, line, "kernel.gemm: (tile_m + tile_n) x tile_k x 4 = %lld bytes exceeds 48 KiB of LDS",
-                           (tm + tn) * tk * 4);
-    }
     /* stencil: the tiled kernel's launch bounds are 512 threads (its LDS,
      * two planes of (tile_x + 2) x (tile_y + 2) floats, stays within 7 KiB);
      * the 4-wide one's (vec 4) 256, compiled for 1 and 2 planes ahead. */

@@ -1,6 +1,6 @@
-/* batchnorm host API: parameters from [kernel.batchnorm] fitted to what is
- * compiled and to the device, the workspace, and argument checks before any
- * device call. */
+/* batchnorm host API: parameters fitted to what is compiled and to the
+ * device, the split and the path a shape takes, the workspace, and argument
+ * checks before any device call. */
 #include "batchnorm.h"
 
 #include <math.h>
@@ -29,17 +29,17 @@ void gp_batchnorm_params_fit(gp_batchnorm_params *p, const gp_device_info *dev)
         block = (int)gp_rule_floor_pow2(max_threads);
     if (block != p->block)
         add_note(p, "block fitted to a power of two the device allows");
-    int items = p->items < 1 ? 1 : (int)gp_rule_floor_pow2(p->items);
+    int items = p->items_per_thread < 1 ? 1 : (int)gp_rule_floor_pow2(p->items_per_thread);
     if (items > GP_BN_MAX_ITEMS)
         items = GP_BN_MAX_ITEMS;
-    if (items != p->items)
+    if (items != p->items_per_thread)
         add_note(p, "items_per_thread rounded to 1, 2, 4 or 8");
     if (block > GP_BN_BLOCK_LIMIT(items)) {
         block = GP_BN_BLOCK_LIMIT(items);
         add_note(p, "block lowered to the kernel's register budget for 8 loads");
     }
     p->block = block;
-    p->items = items;
+    p->items_per_thread = items;
     /* The fused kernel holds at most GP_BN_FUSED_VPT(block) values a thread. */
     long long fmax = (long long)block * GP_BN_FUSED_VPT(block);
     if (p->fused_max_values < 0 || p->fused_max_values > fmax) {
@@ -52,28 +52,6 @@ void gp_batchnorm_params_fit(gp_batchnorm_params *p, const gp_device_info *dev)
     }
     int per = per_cu / block;
     p->resident_blocks = cus * (per > 0 ? per : 1);
-}
-
-gp_status gp_batchnorm_params_from_table(const gp_table *t, const gp_device_info *dev, gp_batchnorm_params *p)
-{
-    long long block, items, fmax, fmin;
-    memset(p, 0, sizeof *p);
-    GP_TRY(gp_table_get_int(t, "kernel.batchnorm", "block", &block));
-    GP_TRY(gp_table_get_int(t, "kernel.batchnorm", "items_per_thread", &items));
-    GP_TRY(gp_table_get_int(t, "kernel.batchnorm", "fused_max_values", &fmax));
-    GP_TRY(gp_table_get_int(t, "kernel.batchnorm", "fused_min_channels", &fmin));
-    p->block = (int)block;
-    p->items = (int)items;
-    p->fused_max_values = (int)fmax;
-    p->fused_min_channels = (int)fmin;
-    gp_batchnorm_params_fit(p, dev);
-    return gp_ok();
-}
-
-void gp_batchnorm_params_format(const gp_batchnorm_params *p, char *buf, size_t n)
-{
-    snprintf(buf, n, "block=%d items_per_thread=%d fused_max_values=%d fused_min_channels=%d (resident blocks %d)",
-             p->block, p->items, p->fused_max_values, p->fused_min_channels, p->resident_blocks);
 }
 
 size_t gp_batchnorm_elems(const gp_batchnorm_shape *s)
@@ -115,7 +93,7 @@ double gp_batchnorm_wave_eff(long long blocks, long long resident)
 int gp_batchnorm_split(const gp_batchnorm_params *p, const gp_batchnorm_shape *s)
 {
     long long r = p->resident_blocks > 0 ? p->resident_blocks : 1, c = s->c > 0 ? s->c : 1;
-    long long per_block = (long long)p->block * p->items * 4;
+    long long per_block = (long long)p->block * p->items_per_thread * 4;
     long long need = ((long long)s->n * s->h * s->w + per_block - 1) / per_block;
     long long cap = GP_BN_SPLIT_WAVES * ((r + c - 1) / c);
     cap = cap < need ? cap : need;
@@ -194,8 +172,9 @@ static gp_status check_common(const char *what, const float *x, const float *y, 
                               const float *gamma, const float *beta, double eps, const gp_batchnorm_params *p)
 {
     GP_TRY(gp_batchnorm_check_shape(s));
-    if (!p || p->block < 64 || p->block > GP_BN_BLOCK_LIMIT(p->items) || (p->block & (p->block - 1)) || p->items < 1 ||
-        p->items > GP_BN_MAX_ITEMS || (p->items & (p->items - 1)) || p->resident_blocks < 1 ||
+    if (!p || p->block < 64 || p->block > GP_BN_BLOCK_LIMIT(p->items_per_thread) || (p->block & (p->block - 1)) ||
+        p->items_per_thread < 1 || p->items_per_thread > GP_BN_MAX_ITEMS ||
+        (p->items_per_thread & (p->items_per_thread - 1)) || p->resident_blocks < 1 ||
         p->fused_max_values < 0 || p->fused_max_values > p->block * GP_BN_FUSED_VPT(p->block) ||
         p->fused_min_channels < 1)
         return gp_fail(GP_ERR_USAGE, "%s: parameters not fitted (use gp_batchnorm_params_fit)", what);
@@ -214,29 +193,32 @@ static gp_status check_common(const char *what, const float *x, const float *y, 
 
 gp_status gp_batchnorm_train_f32(const float *d_x, float *d_y, const gp_batchnorm_shape *s, const float *d_gamma,
                                  const float *d_beta, double eps, float *d_save_mean, float *d_save_invstd,
-                                 gp_batchnorm_ws *ws, const gp_batchnorm_params *p)
+                                 gp_batchnorm_ws *ws, const gp_batchnorm_params *p, gp_stream stream)
 {
     GP_TRY(check_common("batchnorm train", d_x, d_y, s, d_gamma, d_beta, eps, p));
     if (d_x == d_y)
         return gp_fail(GP_ERR_USAGE, "batchnorm train: in place is not supported (x is read twice)");
     int split = gp_batchnorm_split(p, s);
-    if (!ws || !ws->d || ws->channels != s->c || ws->split != split)
-        return gp_fail(GP_ERR_USAGE, "batchnorm train: workspace missing or made for another shape (%d channels x %d, want %d x %d)",
-                       ws ? ws->channels : 0, ws ? ws->split : 0, s->c, split);
+    /* Any workspace of this channel count large enough for the split serves:
+     * the counters sit at its start whatever the split (a workspace made for
+     * one parameter set serves a smaller split of another). */
+    if (!ws || !ws->d || ws->channels != s->c || gp_batchnorm_ws_offsets(s->c, split, NULL, NULL) > ws->bytes)
+        return gp_fail(GP_ERR_USAGE, "batchnorm train: workspace missing or made for another shape (%d channels x %d, "
+                       "want %d x %d)", ws ? ws->channels : 0, ws ? ws->split : 0, s->c, split);
     if (gp_batchnorm_fused(p, s))
         return gp_batchnorm_launch_fused(d_x, d_y, s, d_gamma, d_beta, (float)eps, d_save_mean, d_save_invstd,
-                                         p->block);
+                                         p->block, stream);
     return gp_batchnorm_launch_train(d_x, d_y, s, d_gamma, d_beta, (float)eps, d_save_mean, d_save_invstd, ws->d,
-                                     split, p->block, p->items);
+                                     split, p->block, p->items_per_thread, stream);
 }
 
 gp_status gp_batchnorm_infer_f32(const float *d_x, float *d_y, const gp_batchnorm_shape *s, const float *d_gamma,
                                  const float *d_beta, const float *d_mean, const float *d_var, double eps,
-                                 const gp_batchnorm_params *p)
+                                 const gp_batchnorm_params *p, gp_stream stream)
 {
     GP_TRY(check_common("batchnorm inference", d_x, d_y, s, d_gamma, d_beta, eps, p));
     if (!d_mean || !d_var)
         return gp_fail(GP_ERR_USAGE, "batchnorm inference: %s pointer is NULL", d_mean ? "var" : "mean");
     return gp_batchnorm_launch_infer(d_x, d_y, s, d_gamma, d_beta, d_mean, d_var, (float)eps,
-                                     gp_batchnorm_split(p, s), p->block, p->items);
+                                     gp_batchnorm_split(p, s), p->block, p->items_per_thread, stream);
 }

@@ -24,8 +24,9 @@
  * Small channels (fused_max_values, fused_min_channels) take one kernel
  * instead: a block per channel holds the channel's values in registers,
  * reads x once and writes y once (gp_batchnorm_fused).
- * Parameters from [kernel.batchnorm] (block, items_per_thread,
- * fused_max_values, fused_min_channels). */
+ * Parameters from [kernel.batchnorm] (batchnorm_params.inc: block,
+ * items_per_thread, fused_max_values, fused_min_channels), from the rule
+ * for the problem's shape (batchnorm_rule.c). */
 #ifndef GP_BATCHNORM_H
 #define GP_BATCHNORM_H
 
@@ -33,8 +34,8 @@
 #include <stdio.h>
 
 #include "gp_status.h"
+#include "params.h"
 #include "runtime.h"
-#include "table.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -54,22 +55,38 @@ extern "C" {
 #define GP_BN_FUSED_VPT(block) ((block) > 512 ? 16 : GP_BN_FUSED_MAX_VPT)
 #define GP_BN_FUSED_BLOCK_LIMIT(values) ((values) >= 32 ? 512 : 1024)
 
+/* [kernel.batchnorm] (batchnorm_params.inc): block (threads, a power of two
+ * 64..1024), items_per_thread (independent loads, 16 B where rows allow, a
+ * thread issues per step), fused_max_values (N H W up to which training
+ * runs the fused kernel, 0: never; <= block x VPT), fused_min_channels (...
+ * when C reaches this many blocks, or the split path uses one a channel
+ * too); and what fit derives. */
 typedef struct gp_batchnorm_params {
-    int block;  /* threads per block, power of two, 64..1024 */
-    int items;  /* independent loads (16 B where rows allow) per thread per step */
-    int fused_max_values;   /* N H W up to which training runs the fused kernel (0: never); <= block x VPT */
-    int fused_min_channels; /* ... when C reaches this many blocks (or the split path uses one a channel too) */
+#define GP_PARAM GP_PARAM_FIELD
+#include "batchnorm_params.inc"
+#undef GP_PARAM
     int resident_blocks; /* blocks of `block` threads the device holds at once (set by fit) */
-    char note[160];
+    char note[160];      /* what was adjusted to fit the device ("" when nothing) */
 } gp_batchnorm_params;
 
 typedef struct gp_batchnorm_shape {
     int n, c, h, w;
 } gp_batchnorm_shape;
 
-gp_status gp_batchnorm_params_from_table(const gp_table *t, const gp_device_info *dev, gp_batchnorm_params *p);
+/* The shape of a problem (gp_shape, kernels/kernel.h): d[] = n, c, h, w of
+ * the NCHW tensor; opt[GP_BN_OPT_MODE] = GP_BN_TRAIN (training forward with
+ * the saved statistics) or GP_BN_INFER (inference from given ones).
+ * `--shape NxCxHxW [train|infer]` (e.g. 128x64x56x56, the bench label
+ * "128x64x56x56 train"). */
+enum { GP_BN_N = 0, GP_BN_C = 1, GP_BN_H = 2, GP_BN_W = 3 };
+enum { GP_BN_OPT_MODE = 0 };
+enum { GP_BN_TRAIN = 0, GP_BN_INFER = 1 };
+
+/* Clamp p to what is compiled and to dev (NULL: no device limits; one CU
+ * of 2048 threads for the resident blocks), noting what changed.
+ * Parameters for a launch come from gp_kernel_params(&gp_kernel_batchnorm,
+ * table, dev, shape, ...), which reads the table and calls this. */
 void gp_batchnorm_params_fit(gp_batchnorm_params *p, const gp_device_info *dev);
-void gp_batchnorm_params_format(const gp_batchnorm_params *p, char *buf, size_t n);
 gp_status gp_batchnorm_check_shape(const gp_batchnorm_shape *s);
 size_t gp_batchnorm_elems(const gp_batchnorm_shape *s);
 /* Blocks per channel a launch uses for shape s (wave quantization): each
@@ -103,7 +120,8 @@ int gp_batchnorm_fused_block(int block, unsigned units, int *per_thread);
 
 /* Workspace: per channel an arrival counter, the blocks' partial sums
  * (double) and the finished (mean, scale) pair; zeroed at creation and left
- * zeroed by every run (runs in stream order, not concurrently). */
+ * zeroed by every run (runs in stream order, not concurrently).  Made for a
+ * split (`split`); any split whose layout fits its bytes may use it. */
 typedef struct gp_batchnorm_ws {
     void *d;
     size_t bytes;
@@ -112,16 +130,16 @@ typedef struct gp_batchnorm_ws {
 gp_status gp_batchnorm_ws_create(gp_batchnorm_ws *ws, const gp_batchnorm_shape *s, const gp_batchnorm_params *p);
 void gp_batchnorm_ws_destroy(gp_batchnorm_ws *ws);
 
-/* Training forward on the default stream; save_mean / save_invstd (C
- * values each, device) may be NULL.  eps > 0.  Bad arguments: GP_ERR_USAGE
- * before any device call. */
+/* Training forward, enqueued on `stream` (NULL: the default stream; no
+ * synchronization); save_mean / save_invstd (C values each, device) may be
+ * NULL.  eps > 0.  Bad arguments: GP_ERR_USAGE before any device call. */
 gp_status gp_batchnorm_train_f32(const float *d_x, float *d_y, const gp_batchnorm_shape *s, const float *d_gamma,
                                  const float *d_beta, double eps, float *d_save_mean, float *d_save_invstd,
-                                 gp_batchnorm_ws *ws, const gp_batchnorm_params *p);
-/* Inference: y from the given per-channel mean and variance. */
+                                 gp_batchnorm_ws *ws, const gp_batchnorm_params *p, gp_stream stream);
+/* Inference: y from the given per-channel mean and variance, on `stream`. */
 gp_status gp_batchnorm_infer_f32(const float *d_x, float *d_y, const gp_batchnorm_shape *s, const float *d_gamma,
                                  const float *d_beta, const float *d_mean, const float *d_var, double eps,
-                                 const gp_batchnorm_params *p);
+                                 const gp_batchnorm_params *p, gp_stream stream);
 
 /* CPU reference (batchnorm_ref.c): two passes in double.  mean, invstd
  * (C values each) may be NULL.  Inference with var given. */
@@ -130,9 +148,14 @@ void gp_batchnorm_ref_train(const float *x, float *y, const gp_batchnorm_shape *
 void gp_batchnorm_ref_infer(const float *x, float *y, const gp_batchnorm_shape *s, const float *gamma,
                             const float *beta, const float *mean, const float *var, double eps);
 
-/* The rule (batchnorm_rule.c). */
+/* The rule (batchnorm_rule.c), for a shape (kernel.h, "Rules"). */
 struct gp_rule_in;
+struct gp_table;
+struct gp_kernel;
 gp_status gp_batchnorm_rule(const struct gp_rule_in *in, struct gp_table *out);
+/* The kernel's registry entry (kernels/kernel.h): what verify, bench, tune
+ * and gp_kernel_params take. */
+extern const struct gp_kernel gp_kernel_batchnorm;
 
 /* Workspace layout for `channels` channels split `split` ways: counters
  * (4 B each) at 0, partial sums (2 doubles per block) at *part_off, the
@@ -142,14 +165,15 @@ size_t gp_batchnorm_ws_offsets(int channels, int split, size_t *part_off, size_t
 /* GPU launchers (batchnorm.hip; none.c), arguments checked by the callers. */
 gp_status gp_batchnorm_launch_train(const float *x, float *y, const gp_batchnorm_shape *s, const float *gamma,
                                     const float *beta, float eps, float *save_mean, float *save_invstd, void *ws,
-                                    int split, int block, int items);
+                                    int split, int block, int items, gp_stream s_);
 /* One launch, C blocks (of gp_batchnorm_fused_block threads); GP_ERR_USAGE
  * when a channel exceeds GP_BN_FUSED_VPT values a thread. */
 gp_status gp_batchnorm_launch_fused(const float *x, float *y, const gp_batchnorm_shape *s, const float *gamma,
-                                    const float *beta, float eps, float *save_mean, float *save_invstd, int block);
+                                    const float *beta, float eps, float *save_mean, float *save_invstd, int block,
+                                    gp_stream s_);
 gp_status gp_batchnorm_launch_infer(const float *x, float *y, const gp_batchnorm_shape *s, const float *gamma,
                                     const float *beta, const float *mean, const float *var, float eps, int split,
-                                    int block, int items);
+                                    int block, int items, gp_stream s_);
 
 #ifdef __cplusplus
 }

@@ -291,19 +291,19 @@ static int vec_of(const float *x, const float *y, const gp_batchnorm_shape *s)
 
 template <int VEC, int ITEMS>
 static gp_status train(const bn_args &a, const float *gamma, const float *beta, float eps, float *sm, float *si,
-                       void *ws, dim3 grid, int block)
+                       void *ws, dim3 grid, int block, hipStream_t st)
 {
-    gp_bn_stats<VEC, ITEMS><<<grid, block>>>(a, gamma, eps, sm, si, ws);
+    gp_bn_stats<VEC, ITEMS><<<grid, block, 0, st>>>(a, gamma, eps, sm, si, ws);
     GP_TRY(gp_launch_status("batchnorm statistics"));
-    gp_bn_apply<VEC, ITEMS, 0><<<grid, block>>>(a, gamma, beta, NULL, NULL, eps, ws);
+    gp_bn_apply<VEC, ITEMS, 0><<<grid, block, 0, st>>>(a, gamma, beta, NULL, NULL, eps, ws);
     return gp_launch_status("batchnorm normalize");
 }
 
 template <int VEC, int ITEMS>
 static gp_status infer(const bn_args &a, const float *gamma, const float *beta, const float *mean,
-                       const float *var, float eps, dim3 grid, int block)
+                       const float *var, float eps, dim3 grid, int block, hipStream_t st)
 {
-    gp_bn_apply<VEC, ITEMS, 1><<<grid, block>>>(a, gamma, beta, mean, var, eps, NULL);
+    gp_bn_apply<VEC, ITEMS, 1><<<grid, block, 0, st>>>(a, gamma, beta, mean, var, eps, NULL);
     return gp_launch_status("batchnorm inference");
 }
 
@@ -322,37 +322,40 @@ static gp_status infer(const bn_args &a, const float *gamma, const float *beta, 
 
 extern "C" gp_status gp_batchnorm_launch_train(const float *x, float *y, const gp_batchnorm_shape *s,
                                                const float *gamma, const float *beta, float eps, float *save_mean,
-                                               float *save_invstd, void *ws, int split, int block, int items)
+                                               float *save_invstd, void *ws, int split, int block, int items,
+                                               gp_stream s_)
 {
     const int vec = vec_of(x, y, s);
     bn_args a = make_args(x, y, s, vec);
     gp_batchnorm_ws_offsets(s->c, split, &a.part_off, &a.fin_off);
     dim3 grid((unsigned)split, (unsigned)s->c);
-    BN_DISPATCH(train, a, gamma, beta, eps, save_mean, save_invstd, ws, grid, block)
+    BN_DISPATCH(train, a, gamma, beta, eps, save_mean, save_invstd, ws, grid, block, (hipStream_t)s_)
 }
 
 extern "C" gp_status gp_batchnorm_launch_infer(const float *x, float *y, const gp_batchnorm_shape *s,
                                                const float *gamma, const float *beta, const float *mean,
-                                               const float *var, float eps, int split, int block, int items)
+                                               const float *var, float eps, int split, int block, int items,
+                                               gp_stream s_)
 {
     const int vec = vec_of(x, y, s);
     bn_args a = make_args(x, y, s, vec);
     dim3 grid((unsigned)split, (unsigned)s->c);
-    BN_DISPATCH(infer, a, gamma, beta, mean, var, eps, grid, block)
+    BN_DISPATCH(infer, a, gamma, beta, mean, var, eps, grid, block, (hipStream_t)s_)
 }
 
 template <int VEC, int U>
 static gp_status fused(const bn_args &a, const float *gamma, const float *beta, float eps, float *sm, float *si,
-                       unsigned channels, int block)
+                       unsigned channels, int block, hipStream_t st)
 {
-    gp_bn_fused<VEC, U><<<channels, block>>>(a, gamma, beta, eps, sm, si);
+    gp_bn_fused<VEC, U><<<channels, block, 0, st>>>(a, gamma, beta, eps, sm, si);
     return gp_launch_status("batchnorm fused");
 }
 
 extern "C" gp_status gp_batchnorm_launch_fused(const float *x, float *y, const gp_batchnorm_shape *s,
                                                const float *gamma, const float *beta, float eps, float *save_mean,
-                                               float *save_invstd, int block)
+                                               float *save_invstd, int block, gp_stream s_)
 {
+    const hipStream_t st = (hipStream_t)s_;
     const int vec = vec_of(x, y, s);
     bn_args a = make_args(x, y, s, vec);
     if (gp_batchnorm_elems(s) / (size_t)vec >= ((size_t)1 << 32))
@@ -367,13 +370,13 @@ extern "C" gp_status gp_batchnorm_launch_fused(const float *x, float *y, const g
     const unsigned ch = (unsigned)s->c;
     int u = units_per_thread;
     if (vec == 4) {
-        if (u <= 1) return fused<4, 1>(a, gamma, beta, eps, save_mean, save_invstd, ch, b);
-        if (u <= 2) return fused<4, 2>(a, gamma, beta, eps, save_mean, save_invstd, ch, b);
-        if (u <= 4) return fused<4, 4>(a, gamma, beta, eps, save_mean, save_invstd, ch, b);
-        return fused<4, 8>(a, gamma, beta, eps, save_mean, save_invstd, ch, b);
+        if (u <= 1) return fused<4, 1>(a, gamma, beta, eps, save_mean, save_invstd, ch, b, st);
+        if (u <= 2) return fused<4, 2>(a, gamma, beta, eps, save_mean, save_invstd, ch, b, st);
+        if (u <= 4) return fused<4, 4>(a, gamma, beta, eps, save_mean, save_invstd, ch, b, st);
+        return fused<4, 8>(a, gamma, beta, eps, save_mean, save_invstd, ch, b, st);
     }
-    if (u <= 4) return fused<1, 4>(a, gamma, beta, eps, save_mean, save_invstd, ch, b);
-    if (u <= 8) return fused<1, 8>(a, gamma, beta, eps, save_mean, save_invstd, ch, b);
-    if (u <= 16) return fused<1, 16>(a, gamma, beta, eps, save_mean, save_invstd, ch, b);
-    return fused<1, 32>(a, gamma, beta, eps, save_mean, save_invstd, ch, b);
+    if (u <= 4) return fused<1, 4>(a, gamma, beta, eps, save_mean, save_invstd, ch, b, st);
+    if (u <= 8) return fused<1, 8>(a, gamma, beta, eps, save_mean, save_invstd, ch, b, st);
+    if (u <= 16) return fused<1, 16>(a, gamma, beta, eps, save_mean, save_invstd, ch, b, st);
+    return fused<1, 32>(a, gamma, beta, eps, save_mean, save_invstd, ch, b, st);
 }

@@ -1,447 +1,391 @@
-/* batchnorm: verify training and inference against the CPU reference
- * (including data with a large mean), bench against cuDNN's
- * cudnnBatchNormalizationForwardTraining (paired ABBA) and the floor, and
- * the gp_kernel entry. */
+/* batchnorm for the driver (kernels/driver.h): its problems (training and
+ * inference on odd and vector planes, large means, the fused path at and
+ * around its limits), one problem's set-up, run and check against the
+ * double reference, cuDNN's cudnnBatchNormalizationForwardTraining as the
+ * baseline, the checks that are no case, and the gp_kernel entry. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "batchnorm.h"
-#include "kcandidates.h"
-#include "kernel.h"
 #include "data.h"
+#include "driver_problem.h"
+#include "kernel.h"
 #include "vendor.h"
 
 #define BN_EPS 1e-5
+#define KEEP GP_PARAM_KEEP
 
-static const int item_variants[] = {1, 2, 4, 8};
-#define NITEMS (sizeof item_variants / sizeof item_variants[0])
+static const gp_param params[] = {
+#define GP_PARAM(k, key, unit, lo, hi, dflt, flags, doc) GP_PARAM_ROW(gp_batchnorm_params, key, lo, hi, dflt, flags),
+#include "batchnorm_params.inc"
+#undef GP_PARAM
+};
+#define NPARAMS ((int)(sizeof params / sizeof params[0]))
 
-static gp_status print_params(const gp_table *t, const gp_device_info *dev, FILE *out)
+/* The variants, in the order of batchnorm_params.inc: block x items (the
+ * fused limit the base's, fitted to each block), the items of the split
+ * path (fused off; the base's items among them: the fused rule's check),
+ * and the fused path forced on (every channel count, the most values a
+ * block holds): a sweep checks the Little's-law items and the fused rule. */
+static const int variants[][NPARAMS] = {
+    {256, 1, KEEP, KEEP},  {256, 2, KEEP, KEEP},  {256, 4, KEEP, KEEP},  {256, 8, KEEP, KEEP},
+    {512, 1, KEEP, KEEP},  {512, 2, KEEP, KEEP},  {512, 4, KEEP, KEEP},  {512, 8, KEEP, KEEP},
+    {1024, 1, KEEP, KEEP}, {1024, 2, KEEP, KEEP}, {1024, 4, KEEP, KEEP}, {1024, 8, KEEP, KEEP},
+    {KEEP, 1, 0, KEEP},    {KEEP, 2, 0, KEEP},    {KEEP, 4, 0, KEEP},    {KEEP, 8, 0, KEEP},
+    {KEEP, KEEP, 1048576, 1},
+};
+
+/* A case's data kind: x = mean + U(-1, 1) (0: bench's mean 0.5); a large
+ * mean must not cancel the variance away. */
+static const double means[] = {0.5, 0.0, 1000.0, -300.0, 5.0};
+enum { MEAN_HALF, MEAN_0, MEAN_1000, MEAN_M300, MEAN_5, NDATA };
+
+/* ---- shapes: "NxCxHxW [train|infer]"; bench labels "128x64x56x56 train" */
+
+static gp_status shape_parse(const char *spec, gp_shape *s)
 {
-    gp_batchnorm_params p;
-    char b[160];
-    GP_TRY(gp_batchnorm_params_from_table(t, dev, &p));
-    gp_batchnorm_params_format(&p, b, sizeof b);
-    fprintf(out, "%s%s%s%s\n", b, p.note[0] ? " [adjusted: " : "", p.note, p.note[0] ? "]" : "");
+    const char *rest;
+    memset(s, 0, sizeof *s);
+    if (!gp_label_dims(spec, s->d, 4, &rest) || (*rest && strcmp(rest, " train") && strcmp(rest, " infer")))
+        return gp_fail(GP_ERR_USAGE, "batchnorm: shape '%s' is not NxCxHxW [train|infer]", spec);
+    s->opt[GP_BN_OPT_MODE] = !strcmp(rest, " infer") ? GP_BN_INFER : GP_BN_TRAIN;
     return gp_ok();
 }
 
-/* Device copies of one problem: x, y, gamma, beta, saved statistics, and
- * the host side: x, gamma, beta, y read back, and the reference. */
-typedef struct bn_bufs {
-    gp_batchnorm_shape s;
-    float *h_x, *h_y, *h_ref, *h_g, *h_b;
-    double *ref_mean, *ref_invstd;
-    float *d_x, *d_y, *d_g, *d_b, *d_mean, *d_invstd;
-    gp_batchnorm_ws ws;
-} bn_bufs;
-
-static void bufs_free(bn_bufs *u)
+static void shape_label(const gp_shape *s, char *buf, size_t n)
 {
-    free(u->h_x), free(u->h_y), free(u->h_ref), free(u->h_g), free(u->h_b), free(u->ref_mean), free(u->ref_invstd);
-    GP_DEV_FREE(u->d_x, u->d_y, u->d_g, u->d_b, u->d_mean, u->d_invstd);
-    gp_batchnorm_ws_destroy(&u->ws);
-    memset(u, 0, sizeof *u);
+    snprintf(buf, n, "%lldx%lldx%lldx%lld %s", s->d[GP_BN_N], s->d[GP_BN_C], s->d[GP_BN_H], s->d[GP_BN_W],
+             s->opt[GP_BN_OPT_MODE] == GP_BN_INFER ? "infer" : "train");
 }
 
-/* Allocate and fill: x = offset + U(-1, 1) x spread, gamma U(0.5, 1.5),
- * beta U(-1, 1). */
-static gp_status bufs_make(bn_bufs *u, const gp_batchnorm_shape *s, const gp_batchnorm_params *p, double offset,
-                           double spread, uint64_t *rng)
+static void case_label(const gp_kcase *c, char *buf, size_t n)
 {
-    memset(u, 0, sizeof *u);
-    u->s = *s;
-    size_t n = gp_batchnorm_elems(s), c = (size_t)s->c;
-    u->h_x = malloc(n * 4), u->h_y = malloc(n * 4), u->h_ref = malloc(n * 4);
-    u->h_g = malloc(c * 4), u->h_b = malloc(c * 4);
-    u->ref_mean = malloc(c * 8), u->ref_invstd = malloc(c * 8);
-    if (!u->h_x || !u->h_y || !u->h_ref || !u->h_g || !u->h_b || !u->ref_mean || !u->ref_invstd)
-        return gp_fail(GP_ERR_NOMEM, "batchnorm: out of host memory for %zu values", n);
-    for (size_t i = 0; i < n; i++)
-        u->h_x[i] = (float)(offset + spread * gp_rand_uniform(rng, -1.0, 1.0));
-    gp_fill_uniform_f32(u->h_g, c, 0.5f, 1.5f, rng);
-    gp_fill_uniform_f32(u->h_b, c, -1.0f, 1.0f, rng);
-    GP_TRY(gp_dev_alloc_copy((void **)&u->d_x, u->h_x, n * 4));
-    GP_TRY(gp_rt_malloc((void **)&u->d_y, n * 4));
-    GP_TRY(gp_dev_alloc_copy((void **)&u->d_g, u->h_g, c * 4));
-    GP_TRY(gp_dev_alloc_copy((void **)&u->d_b, u->h_b, c * 4));
-    GP_TRY(gp_rt_malloc((void **)&u->d_mean, c * 4));
-    GP_TRY(gp_rt_malloc((void **)&u->d_invstd, c * 4));
-    GP_TRY(gp_batchnorm_ws_create(&u->ws, s, p));
-    gp_batchnorm_ref_train(u->h_x, u->h_ref, s, u->h_g, u->h_b, BN_EPS, u->ref_mean, u->ref_invstd);
+    shape_label(&c->shape, buf, n);
+    size_t len = strlen(buf);
+    if (c->data > 0 && c->data < NDATA && len < n)
+        snprintf(buf + len, n - len, " mean %g", means[c->data]);
+}
+
+static gp_batchnorm_shape bn_shape(const gp_shape *s)
+{
+    gp_batchnorm_shape b = {(int)s->d[GP_BN_N], (int)s->d[GP_BN_C], (int)s->d[GP_BN_H], (int)s->d[GP_BN_W]};
+    return b;
+}
+
+/* The floor's model: training reads x twice on the split path (statistics,
+ * then normalize), once on the fused one, and writes y; inference reads x
+ * once.  p NULL: the split path (what committed bench labels were counted
+ * at).  About 5 FLOP an element in training (sum, sum of squares as an
+ * FMA, the normalising FMA), 2 in inference. */
+static gp_status work(const gp_shape *s, const void *p, gp_kernel_work *w)
+{
+    const gp_batchnorm_shape b = bn_shape(s);
+    const int infer = s->opt[GP_BN_OPT_MODE] == GP_BN_INFER;
+    const int fused = !infer && p && gp_batchnorm_fused(p, &b);
+    const double elems = (double)s->d[GP_BN_N] * (double)s->d[GP_BN_C] * (double)s->d[GP_BN_H] * (double)s->d[GP_BN_W];
+    w->bytes = (infer || fused ? 2 : 3) * 4.0 * elems;
+    w->flops = (infer ? 2 : 5) * elems;
+    snprintf(w->method, sizeof w->method, "x read %s, y written (4 B each); %d FLOP/element", infer ? "once" :
+             fused ? "once (fused)" : "twice (split)", infer ? 2 : 5);
     return gp_ok();
 }
 
-/* y within atol + rtol |ref|: the fp32 mean carries 2^-24 |mean| of error,
- * scaled by gamma x invstd, plus a few roundings of y itself; the saved
- * statistics within 2^-20 relative (plus 2^-24 |mean| for the mean). */
-static gp_status check(bn_bufs *u, const char *what, int check_stats)
+/* ---- cases */
+
+static int add(gp_kcase *out, int n, int max, const int d[4], int mode, int data, unsigned flags)
 {
-    size_t n = gp_batchnorm_elems(&u->s), c = (size_t)u->s.c;
-    double worst = 0;
-    for (size_t i = 0; i < c; i++) {
-        double m = fabs(u->ref_mean[i]) * u->h_g[i] * u->ref_invstd[i];
-        worst = m > worst ? m : worst;
-    }
-    double atol = 1e-5 + ldexp(worst, -22);
-    GP_TRY(gp_rt_copy_to_host(u->h_y, u->d_y, n * 4));
-    GP_TRY(gp_compare_f32(what, u->h_y, u->h_ref, n, atol, 1e-5, NULL));
-    if (!check_stats)
-        return gp_ok();
-    float *m = malloc(c * 4), *is = malloc(c * 4), *rm = malloc(c * 4), *ri = malloc(c * 4);
-    gp_status st = m && is && rm && ri ? gp_ok() : gp_fail(GP_ERR_NOMEM, "batchnorm: out of host memory");
-    double mabs = 0;
-    for (size_t i = 0; st.code == GP_OK && i < c; i++) {
-        rm[i] = (float)u->ref_mean[i], ri[i] = (float)u->ref_invstd[i];
-        mabs = fabs(u->ref_mean[i]) > mabs ? fabs(u->ref_mean[i]) : mabs;
-    }
-    char w[256];
-    if (st.code == GP_OK)
-        st = gp_rt_copy_to_host(m, u->d_mean, c * 4);
-    if (st.code == GP_OK)
-        st = gp_rt_copy_to_host(is, u->d_invstd, c * 4);
-    snprintf(w, sizeof w, "%s saved mean", what);
-    if (st.code == GP_OK)
-        st = gp_compare_f32(w, m, rm, c, ldexp(mabs, -23) + 1e-7, 1e-6, NULL);
-    snprintf(w, sizeof w, "%s saved invstd", what);
-    if (st.code == GP_OK)
-        st = gp_compare_f32(w, is, ri, c, 0.0, ldexp(1.0, -18), NULL);
-    free(m), free(is), free(rm), free(ri);
-    return st;
+    if (n >= max)
+        return n;
+    memset(&out[n], 0, sizeof out[n]);
+    for (int i = 0; i < 4; i++)
+        out[n].shape.d[i] = d[i];
+    out[n].shape.opt[GP_BN_OPT_MODE] = mode, out[n].data = data, out[n].flags = flags;
+    return n + 1;
 }
 
-static gp_status run_train(bn_bufs *u, const gp_batchnorm_params *p)
+/* The fused path at and around p's limit (forced-off parameters: around the
+ * limit forced on) with C = its channel count: a channel of exactly the
+ * limit (float4 units: whole per thread), 3 values fewer (scalar units, no
+ * multiple of the block) and 1 more (must take the split path), planes
+ * whose units are no multiple of the block, one with a large mean. */
+static int fused_cases(const gp_batchnorm_params *p, int modes, gp_kcase *out, int n, int max)
 {
-    return gp_batchnorm_train_f32(u->d_x, u->d_y, &u->s, u->d_g, u->d_b, BN_EPS, u->d_mean, u->d_invstd, &u->ws, p);
+    const int on = p->block * GP_BN_FUSED_VPT(p->block), lim = p->fused_max_values >= 8 ? p->fused_max_values : on;
+    const int ch = p->fused_min_channels < 3 ? 3 : p->fused_min_channels;
+    const int d[6][4] = {{1, ch, 1, lim}, {1, ch, 1, lim - 3}, {1, ch, 1, lim + 1},
+                         {3, ch, 7, 7},   {5, ch, 6, 10},      {32, ch, 14, 14}};
+    for (int i = 0; i < 6; i++)
+        for (int mode = 0; mode < modes; mode++)
+            n = add(out, n, max, d[i], mode, i == 4 ? MEAN_1000 : MEAN_0, 0);
+    return n;
 }
 
-static gp_status verify_one(const gp_batchnorm_shape *s, const gp_batchnorm_params *p, double offset,
-                            uint64_t *rng, FILE *log)
+static int cases(int set, const void *p, const gp_device_info *dev, int quick, gp_kcase *out, int max)
 {
-    bn_bufs u;
-    char what[256], pb[160];
-    gp_batchnorm_params_format(p, pb, sizeof pb);
-    snprintf(what, sizeof what, "batchnorm %dx%dx%dx%d mean %g (%s)", s->n, s->c, s->h, s->w, offset, pb);
-    gp_status st = bufs_make(&u, s, p, offset, 1.0, rng);
-    size_t n = gp_batchnorm_elems(s), c = (size_t)s->c;
-    /* Training, twice (the workspace counters must be back at zero). */
-    for (int rep = 0; rep < 2 && st.code == GP_OK; rep++) {
-        st = gp_dev_poison(u.d_y, n * 4);
-        if (st.code == GP_OK)
-            st = gp_dev_poison(u.d_mean, c * 4);
-        if (st.code == GP_OK)
-            st = gp_dev_poison(u.d_invstd, c * 4);
-        if (st.code == GP_OK)
-            st = run_train(&u, p);
-        if (st.code == GP_OK)
-            st = check(&u, what, 1);
-    }
-    /* Inference with the reference's statistics as the given ones. */
-    if (st.code == GP_OK) {
-        float *mv = malloc(2 * c * 4);
-        float *d_mv = NULL;
-        if (!mv)
-            st = gp_fail(GP_ERR_NOMEM, "batchnorm: out of host memory");
-        for (size_t i = 0; st.code == GP_OK && i < c; i++) {
-            mv[i] = (float)u.ref_mean[i];
-            mv[c + i] = (float)(1.0 / (u.ref_invstd[i] * u.ref_invstd[i]) - BN_EPS);
-        }
-        if (st.code == GP_OK)
-            st = gp_dev_alloc_copy((void **)&d_mv, mv, 2 * c * 4);
-        if (st.code == GP_OK)
-            gp_batchnorm_ref_infer(u.h_x, u.h_ref, s, u.h_g, u.h_b, mv, mv + c, BN_EPS);
-        if (st.code == GP_OK)
-            st = gp_dev_poison(u.d_y, n * 4);
-        if (st.code == GP_OK)
-            st = gp_batchnorm_infer_f32(u.d_x, u.d_y, s, u.d_g, u.d_b, d_mv, d_mv + c, BN_EPS, p);
-        char w2[300];
-        snprintf(w2, sizeof w2, "%s inference", what);
-        if (st.code == GP_OK)
-            st = check(&u, w2, 0);
-        free(mv);
-        if (d_mv)
-            gp_rt_free(d_mv);
-    }
-    if (st.code == GP_OK && log)
-        fprintf(log, "  %s, %s path: y, saved mean and invstd within tolerance; inference too\n", what,
-                gp_batchnorm_fused(p, s) ? "fused" : "split");
-    bufs_free(&u);
-    return st;
-}
-
-/* The fused path at and around its limits, under the table's parameters
- * (`p`: its limit, its channel count) and with it forced on (every channel
- * count, the most values the block holds) and off: channels of exactly the
- * limit (float4 units: a whole number of them per thread), 3 values fewer
- * (scalar units, not a multiple of the block) and 1 more (must take the
- * split path), planes whose units are no multiple of the block, and a large
- * mean.  Each shape must take the path its label says, so a rule or a fit
- * that moved the limit fails here rather than testing the other path. */
-static gp_status verify_fused(const gp_batchnorm_params *p, const gp_device_info *dev, uint64_t *rng, FILE *log)
-{
-    gp_batchnorm_params on = *p, off = *p;
-    on.fused_max_values = on.block * GP_BN_FUSED_VPT(on.block), on.fused_min_channels = 1;
-    off.fused_max_values = 0;
-    on.note[0] = off.note[0] = '\0';
-    gp_batchnorm_params_fit(&on, dev);
-    gp_batchnorm_params_fit(&off, dev);
-    const gp_batchnorm_params *ps[3] = {p, &on, &off};
-    const char *names[3] = {"table", "fused forced on", "fused off"};
-    int checked = 0;
-    for (int k = 0; k < 3; k++) {
-        const gp_batchnorm_params *q = ps[k];
-        int lim = q->fused_max_values, ch = q->fused_min_channels < 3 ? 3 : q->fused_min_channels;
-        if (lim < 8)
-            lim = on.fused_max_values; /* off: the shapes around the forced limit, all split */
-        const struct {
-            gp_batchnorm_shape s;
-            int fused; /* the path the shape must take under q */
-        } cases[] = {
-            {{1, ch, 1, lim}, lim <= q->fused_max_values},
-            {{1, ch, 1, lim - 3}, lim - 3 <= q->fused_max_values},
-            {{1, ch, 1, lim + 1}, 0},
-            {{3, ch, 7, 7}, 147 <= q->fused_max_values},
-            {{5, ch, 6, 10}, 300 <= q->fused_max_values},
-            {{32, ch, 14, 14}, 6272 <= q->fused_max_values},
-        };
-        for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-            const gp_batchnorm_shape *s = &cases[i].s;
-            if (gp_batchnorm_fused(q, s) != cases[i].fused)
-                return gp_fail(GP_ERR_CHECK, "batchnorm %s: %dx%dx%dx%d takes the %s path, want %s", names[k], s->n,
-                               s->c, s->h, s->w, gp_batchnorm_fused(q, s) ? "fused" : "split",
-                               cases[i].fused ? "fused" : "split");
-            GP_TRY(verify_one(s, q, i == 4 ? 1000.0 : 0.0, rng, NULL));
-            checked++;
-        }
-    }
-    if (log)
-        fprintf(log, "  fused path: %d shapes at, under and over its limit (table, forced on, off): within tolerance\n",
-                checked);
-    return gp_ok();
-}
-
-static gp_status verify(const gp_table *t, const gp_kernel_opts *o)
-{
-    gp_batchnorm_params p;
-    GP_TRY(gp_batchnorm_params_from_table(t, &o->dev, &p));
     /* Odd planes (scalar path), planes of multiples of 4 (vector path), one
-     * value per channel, many channels, and a large mean (1000: the shift
-     * keeps the variance). */
-    const gp_batchnorm_shape shapes[] = {{1, 1, 1, 1}, {2, 3, 5, 7},   {4, 8, 14, 14}, {3, 5, 1, 1},
-                                         {16, 64, 28, 28}, {2, 300, 3, 3}, {8, 4, 56, 56}};
-    uint64_t rng = o->seed;
-    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
-        GP_TRY(verify_one(&shapes[i], &p, 0.0, &rng, o->log));
-    GP_TRY(verify_one(&shapes[2], &p, 1000.0, &rng, o->log));
-    GP_TRY(verify_one(&shapes[6], &p, -300.0, &rng, o->log));
-    for (size_t k = 0; k < NITEMS; k++) {
-        gp_batchnorm_params q = p;
-        q.items = item_variants[k];
-        q.fused_max_values = 0; /* the split kernels, whose items these are */
-        q.note[0] = '\0';
-        gp_batchnorm_params_fit(&q, &o->dev);
-        GP_TRY(verify_one(&shapes[1], &q, 0.0, &rng, NULL));
-        GP_TRY(verify_one(&shapes[6], &q, 5.0, &rng, NULL));
+     * value per channel, many channels, and large means. */
+    static const int shapes[][4] = {{1, 1, 1, 1},     {2, 3, 5, 7},   {4, 8, 14, 14}, {3, 5, 1, 1},
+                                    {16, 64, 28, 28}, {2, 300, 3, 3}, {8, 4, 56, 56}};
+    int n = 0;
+    (void)dev;
+    if (set == GP_CASES_BENCH) {
+        const int big[2][4] = {{quick ? 32 : 128, 64, 56, 56}, {32, 256, 14, 14}};
+        for (int i = 0; i < 2; i++)
+            n = add(out, n, max, big[i], GP_BN_TRAIN, MEAN_HALF, GP_KCASE_PAIR | GP_KCASE_VARIANTS);
+        return n;
+    }
+    for (int mode = 0; mode < 2; mode++) {
+        if (set == GP_CASES_VERIFY) {
+            for (int i = 0; i < 7; i++)
+                n = add(out, n, max, shapes[i], mode, MEAN_0, 0);
+            n = add(out, n, max, shapes[2], mode, MEAN_1000, 0);
+            n = add(out, n, max, shapes[6], mode, MEAN_M300, 0);
+        } else { /* each variant: its items on the split and vector paths */
+            n = add(out, n, max, shapes[1], mode, MEAN_0, 0);
+            n = add(out, n, max, shapes[6], mode, MEAN_5, 0);
+        }
+    }
+    return fused_cases(p, set == GP_CASES_VERIFY ? 2 : 1, out, n, max);
+}
+
+/* ---- one problem */
+
+typedef struct state {
+    gp_batchnorm_shape s;
+    int infer;
+    size_t n, c;
+    double atol_y, atol_mean; /* check's bounds */
+    float *h_x, *h_y, *h_ref, *h_g, *h_b;
+    float *h_st; /* the reference's mean, variance (given to inference) and invstd; 2 C read back */
+    float *d_x, *d_y, *d_g, *d_b, *d_st, *d_mean, *d_invstd;
+    gp_batchnorm_ws ws;
+    gp_vendor_bn *vb;
+} state;
+
+static char cudnn_impl[GP_BENCH_TEXT] = "cuDNN BatchNormalizationForwardTraining";
+static const gp_kimpl impls[] = {{cudnn_impl, 1, 1, 1.0, 0, ""}};
+
+static void teardown(void *p)
+{
+    state *u = p;
+    free(u->h_x), free(u->h_y), free(u->h_ref), free(u->h_g), free(u->h_b), free(u->h_st);
+    GP_DEV_FREE(u->d_x, u->d_y, u->d_g, u->d_b, u->d_st, u->d_mean, u->d_invstd);
+    gp_batchnorm_ws_destroy(&u->ws);
+    gp_vendor_bn_destroy(u->vb);
+    free(u);
+}
+
+/* x = mean + U(-1, 1), gamma U(0.5, 1.5), beta U(-1, 1); the reference's y
+ * and statistics (inference is given the reference's); the check's bounds:
+ * y within 1e-5 + 2^-22 max |mean gamma invstd| (the fp32 mean carries 2^-24
+ * |mean| of error, scaled, plus a few roundings of y) and 1e-5 relative,
+ * the saved mean within 2^-23 max |mean| + 1e-7 and 1e-6 relative, the
+ * saved invstd 2^-18 relative. */
+static gp_status setup(const gp_kcase *c, const gp_device_info *dev, uint64_t *rng, void **out)
+{
+    state *u = calloc(1, sizeof *u);
+    (void)dev;
+    if (!u)
+        return gp_fail(GP_ERR_NOMEM, "batchnorm: out of host memory");
+    *out = u;
+    u->s = bn_shape(&c->shape), u->infer = c->shape.opt[GP_BN_OPT_MODE] == GP_BN_INFER;
+    GP_TRY(gp_batchnorm_check_shape(&u->s));
+    if (c->data < 0 || c->data >= NDATA || c->offset)
+        return gp_fail(GP_ERR_USAGE, "batchnorm: data kind %d, offset %d: not this kernel's", c->data, c->offset);
+    const size_t n = u->n = gp_batchnorm_elems(&u->s), ch = u->c = (size_t)u->s.c;
+    u->h_x = malloc(n * 4), u->h_y = malloc(n * 4), u->h_ref = malloc(n * 4), u->h_st = malloc(5 * ch * 4);
+    u->h_g = malloc(ch * 4), u->h_b = malloc(ch * 4);
+    double *mean = malloc(ch * 8), *invstd = malloc(ch * 8), worst = 0, mabs = 0;
+    gp_status st = u->h_x && u->h_y && u->h_ref && u->h_st && u->h_g && u->h_b && mean && invstd
+                       ? gp_ok() : gp_fail(GP_ERR_NOMEM, "batchnorm: out of host memory for %zu values", n);
+    for (size_t i = 0; st.code == GP_OK && i < n; i++)
+        u->h_x[i] = (float)(means[c->data] + gp_rand_uniform(rng, -1.0, 1.0));
+    if (st.code == GP_OK) {
+        gp_fill_uniform_f32(u->h_g, ch, 0.5f, 1.5f, rng);
+        gp_fill_uniform_f32(u->h_b, ch, -1.0f, 1.0f, rng);
+        gp_batchnorm_ref_train(u->h_x, u->h_ref, &u->s, u->h_g, u->h_b, BN_EPS, mean, invstd);
+    }
+    for (size_t i = 0; st.code == GP_OK && i < ch; i++) {
+        u->h_st[i] = (float)mean[i], u->h_st[2 * ch + i] = (float)invstd[i];
+        u->h_st[ch + i] = (float)(1.0 / (invstd[i] * invstd[i]) - BN_EPS);
+        worst = fmax(worst, fabs(mean[i]) * u->h_g[i] * invstd[i]), mabs = fmax(mabs, fabs(mean[i]));
+    }
+    free(mean), free(invstd);
+    GP_TRY(st);
+    u->atol_y = 1e-5 + ldexp(worst, -22), u->atol_mean = ldexp(mabs, -23) + 1e-7;
+    if (u->infer)
+        gp_batchnorm_ref_infer(u->h_x, u->h_ref, &u->s, u->h_g, u->h_b, u->h_st, u->h_st + ch, BN_EPS);
+    const char *name = gp_vendor_conv_name();
+    if (name)
+        snprintf(cudnn_impl, sizeof cudnn_impl, "%s BatchNormalizationForwardTraining", name);
+    GP_TRY(gp_dev_alloc_copy((void **)&u->d_x, u->h_x, n * 4));
+    GP_TRY(gp_dev_alloc_copy((void **)&u->d_g, u->h_g, ch * 4));
+    GP_TRY(gp_dev_alloc_copy((void **)&u->d_b, u->h_b, ch * 4));
+    GP_TRY(gp_dev_alloc_copy((void **)&u->d_st, u->h_st, 2 * ch * 4));
+    GP_TRY(gp_rt_malloc((void **)&u->d_y, n * 4));
+    GP_TRY(gp_rt_malloc((void **)&u->d_mean, ch * 4));
+    return gp_rt_malloc((void **)&u->d_invstd, ch * 4);
+}
+
+/* A workspace for p's split: the one held where it is large enough (any
+ * split that fits may use it: tune pairs two parameter sets on one), else
+ * a new one. */
+static gp_status prepare(void *st, const void *prm)
+{
+    state *u = st;
+    if (u->ws.d && gp_batchnorm_ws_offsets(u->s.c, gp_batchnorm_split(prm, &u->s), NULL, NULL) <= u->ws.bytes)
+        return gp_ok();
+    gp_batchnorm_ws_destroy(&u->ws);
+    return gp_batchnorm_ws_create(&u->ws, &u->s, prm);
+}
+
+static gp_status poison(void *st)
+{
+    state *u = st;
+    GP_TRY(gp_dev_poison(u->d_y, u->n * 4));
+    GP_TRY(gp_dev_poison(u->d_mean, u->c * 4));
+    return gp_dev_poison(u->d_invstd, u->c * 4);
+}
+
+static gp_status run(void *st, const void *prm)
+{
+    state *u = st;
+    if (u->infer)
+        return gp_batchnorm_infer_f32(u->d_x, u->d_y, &u->s, u->d_g, u->d_b, u->d_st, u->d_st + u->c, BN_EPS, prm,
+                                      NULL);
+    return gp_batchnorm_train_f32(u->d_x, u->d_y, &u->s, u->d_g, u->d_b, BN_EPS, u->d_mean, u->d_invstd, &u->ws, prm,
+                                  NULL);
+}
+
+static gp_status run_impl(void *st, int impl, const void *prm)
+{
+    state *u = st;
+    (void)impl, (void)prm;
+    if (u->infer)
+        return gp_fail(GP_ERR_UNSUPPORTED, "the cuDNN baseline is the training forward");
+    if (!u->vb)
+        GP_TRY(gp_vendor_bn_create(&u->vb, u->s.n, u->s.c, u->s.h, u->s.w));
+    return gp_vendor_bn_train(u->vb, u->d_x, u->d_y, u->d_g, u->d_b, BN_EPS, u->d_mean, u->d_invstd);
+}
+
+/* Ours and cuDNN alike, within setup's bounds: y, and in training the saved
+ * statistics. */
+static gp_status check(void *st, const void *prm, int impl, const char *what)
+{
+    state *u = st;
+    float *got = u->h_st + 3 * u->c;
+    char w[GP_BENCH_TEXT * 2 + 32];
+    (void)prm, (void)impl;
+    GP_TRY(gp_rt_copy_to_host(u->h_y, u->d_y, u->n * 4));
+    GP_TRY(gp_compare_f32(what, u->h_y, u->h_ref, u->n, u->atol_y, 1e-5, NULL));
+    if (u->infer)
+        return gp_ok();
+    GP_TRY(gp_rt_copy_to_host(got, u->d_mean, u->c * 4));
+    GP_TRY(gp_rt_copy_to_host(got + u->c, u->d_invstd, u->c * 4));
+    snprintf(w, sizeof w, "%s saved mean", what);
+    GP_TRY(gp_compare_f32(w, got, u->h_st, u->c, u->atol_mean, 1e-6, NULL));
+    snprintf(w, sizeof w, "%s saved invstd", what);
+    return gp_compare_f32(w, got + u->c, u->h_st + 2 * u->c, u->c, 0.0, ldexp(1.0, -18), NULL);
+}
+
+static void fit(void *p, const gp_device_info *dev) { gp_batchnorm_params_fit(p, dev); }
+
+/* The training cases of `set` for p, each run twice in a row with p (t
+ * NULL) or the table's parameters for the case's shape: the workspace's
+ * arrival counters must be back at zero after a run. */
+static gp_status train_twice(const gp_table *t, const gp_batchnorm_params *p, int set, const gp_kernel_opts *o,
+                             uint64_t *rng, gp_kcase *c)
+{
+    const gp_kernel *k = &gp_kernel_batchnorm;
+    char note[GP_BENCH_TEXT], who[GP_BENCH_TEXT];
+    gp_batchnorm_params q = *p;
+    const int n = k->cases(set, p, &o->dev, o->quick, c, GP_KCASE_MAX);
+    for (int i = 0; i < n; i++) {
+        gp_problem pr;
+        if (c[i].shape.opt[GP_BN_OPT_MODE] != GP_BN_TRAIN)
+            continue;
+        if (t)
+            GP_TRY(gp_kernel_params(k, t, &o->dev, &c[i].shape, 1, &q, note, sizeof note));
+        gp_kernel_params_text(k, &q, who, sizeof who);
+        GP_TRY(gp_problem_setup(k, &c[i], &o->dev, rng, &pr));
+        gp_status st = gp_problem_run_checked(k, &pr, &q, -1, who, gp_driver_ops_of(o));
+        if (st.code == GP_OK)
+            st = gp_problem_run_checked(k, &pr, &q, -1, who, gp_driver_ops_of(o));
+        gp_problem_free(k, &pr);
+        GP_TRY(st);
+    }
+    return gp_ok();
+}
+
+/* Not a case: (1) each shape around the fused limit takes the path its
+ * place says under the table's parameters for it, the fused path forced on
+ * and off (a rule or fit that moved the limit fails here, rather than the
+ * cases testing the other path); (2) training twice in a row, the table's
+ * parameters on the verify cases and every variant on its own. */
+static gp_status verify_extra(const gp_table *t, const void *p0, const gp_kernel_opts *o)
+{
+    const gp_kernel *k = &gp_kernel_batchnorm;
+    gp_batchnorm_params on = *(const gp_batchnorm_params *)p0, off = on, q;
+    on.fused_max_values = on.block * GP_BN_FUSED_VPT(on.block), on.fused_min_channels = 1, off.fused_max_values = 0;
+    on.note[0] = off.note[0] = '\0';
+    fit(&on, &o->dev), fit(&off, &o->dev);
+    const gp_batchnorm_params *ps[3] = {NULL, &on, &off};
+    static const char *const names[3] = {"table", "fused forced on", "fused off"};
+    static gp_kcase c[GP_KCASE_MAX];
+    char note[GP_BENCH_TEXT];
+    for (int j = 0; j < 3; j++) {
+        const int n = fused_cases(j ? ps[j] : p0, 1, c, 0, GP_KCASE_MAX);
+        for (int i = 0; i < n; i++) {
+            const gp_batchnorm_shape s = bn_shape(&c[i].shape);
+            if (!j)
+                GP_TRY(gp_kernel_params(k, t, &o->dev, &c[i].shape, 1, &q, note, sizeof note));
+            const gp_batchnorm_params *pq = j ? ps[j] : &q;
+            const int want = i != 2 && (long long)s.n * s.h * s.w <= pq->fused_max_values;
+            if (gp_batchnorm_fused(pq, &s) != want)
+                return gp_fail(GP_ERR_CHECK, "batchnorm %s: %dx%dx%dx%d takes the %s path, want %s", names[j], s.n,
+                               s.c, s.h, s.w, want ? "split" : "fused", want ? "fused" : "split");
+        }
+    }
+    uint64_t rng = o->seed ^ 0x5eedull;
+    GP_TRY(train_twice(t, p0, GP_CASES_VERIFY, o, &rng, c));
+    for (int v = 0; v < k->nvariants; v++) {
+        gp_kernel_variant(k, v, p0, &o->dev, &q);
+        GP_TRY(train_twice(NULL, &q, GP_CASES_VARIANT, o, &rng, c));
     }
     if (o->log)
-        fprintf(o->log, "  items_per_thread 1..8: within tolerance on 2 shapes each\n");
-    return verify_fused(&p, &o->dev, &rng, o->log);
-}
-
-/* ---------------------------------------------------------------- bench */
-
-typedef struct bctx {
-    bn_bufs *u;
-    const gp_batchnorm_params *p;
-    gp_vendor_bn *vb;
-} bctx;
-
-static gp_status work_ours(void *c)
-{
-    bctx *x = c;
-    return run_train(x->u, x->p);
-}
-
-static gp_status work_cudnn(void *c)
-{
-    bctx *x = c;
-    bn_bufs *u = x->u;
-    return gp_vendor_bn_train(x->vb, u->d_x, u->d_y, u->d_g, u->d_b, BN_EPS, u->d_mean, u->d_invstd);
-}
-
-/* Floor of the passes parameters p choose for s (x read twice, once on the
- * fused path; y written once) at gbs, with its note. */
-static double floor_of(const gp_batchnorm_params *p, const gp_batchnorm_shape *s, double bytes, double gbs,
-                       const char *src, const gp_kernel_opts *o, char *note, size_t n)
-{
-    int fused = gp_batchnorm_fused(p, s);
-    snprintf(note, n, "DRAM %d x %.0f MB (x read %s, y written) at %.0f GB/s (%.48s)%s", fused ? 2 : 3, bytes / 1e6,
-             fused ? "once: fused" : "twice", gbs, src, bytes < (double)o->dev.l2_bytes ? "; x fits in L2" : "");
-    return gbs > 0 ? (fused ? 2 : 3) * bytes / (gbs * 1e9) * 1e3 : 0;
-}
-
-static gp_status bench_problem(const gp_table *t, const char *label, int with_baselines, const gp_kernel_opts *o,
-                               gp_bench *b, const gp_batchnorm_shape *s, int floor_verdict)
-{
-    gp_batchnorm_params p;
-    GP_TRY(gp_batchnorm_params_from_table(t, &o->dev, &p));
-    bn_bufs u;
-    uint64_t rng = o->seed ^ gp_batchnorm_elems(s);
-    gp_vendor_bn *vb = NULL;
-    gp_status st = bufs_make(&u, s, &p, 0.5, 1.0, &rng);
-    char problem[64], params[160], src[96], note[GP_BENCH_TEXT], what[256];
-    snprintf(problem, sizeof problem, "%dx%dx%dx%d train", s->n, s->c, s->h, s->w);
-    gp_batchnorm_params_format(&p, params, sizeof params);
-    double bytes = 4.0 * (double)gp_batchnorm_elems(s);
-    double gbs = gp_bench_dram_gbs(t, &o->dev, src, sizeof src);
-    double floor_ms = floor_of(&p, s, bytes, gbs, src, o, note, sizeof note);
-    bctx x = {&u, &p, NULL};
-    gp_harness_result r;
-    snprintf(what, sizeof what, "timed batchnorm %s (%s)", problem, params);
-    if (st.code == GP_OK)
-        st = gp_dev_poison(u.d_y, (size_t)bytes);
-    if (st.code == GP_OK)
-        st = gp_bench_time(work_ours, &x, o->quick, &r);
-    if (st.code == GP_OK)
-        st = check(&u, what, 1);
-    if (st.code == GP_OK)
-        st = gp_bench_add(b, "batchnorm", problem, "gpuprobe", label, params, 0, &r, floor_ms, note);
-    int main_row = b->nrows - 1;
-    if (st.code == GP_OK && o->log)
-        fprintf(o->log, "  batchnorm %s: %.4f ms, %.2fx the floor (%.4f ms)%s, checked\n", problem, r.summary.median,
-                floor_ms > 0 ? r.summary.median / floor_ms : 0, floor_ms,
-                floor_verdict ? (r.summary.median <= 1.3 * floor_ms ? ": within 1.3x: yes" : ": within 1.3x: no")
-                              : "");
-    if (st.code != GP_OK || !with_baselines) {
-        bufs_free(&u);
-        return st;
-    }
-    /* Our items_per_thread variants of the split path (context for the
-     * rule), then the fused kernel forced on (all channel counts, its
-     * largest limit) where a channel fits it. */
-    for (size_t k = 0; k < NITEMS + 1 && st.code == GP_OK; k++) {
-        gp_batchnorm_params q = p;
-        if (k < NITEMS) {
-            q.items = item_variants[k];
-            q.fused_max_values = 0;
-        } else {
-            q.fused_max_values = q.block * GP_BN_FUSED_VPT(q.block), q.fused_min_channels = 1;
-            gp_batchnorm_params_fit(&q, &o->dev);
-            if (!gp_batchnorm_fused(&q, s))
-                break;
-        }
-        q.note[0] = '\0';
-        gp_batchnorm_params_fit(&q, &o->dev);
-        bctx xq = {&u, &q, NULL};
-        char impl[64], qp[160], qnote[GP_BENCH_TEXT];
-        double qfloor = floor_of(&q, s, bytes, gbs, src, o, qnote, sizeof qnote);
-        if (k < NITEMS)
-            snprintf(impl, sizeof impl, "gpuprobe variant=items%d", q.items);
-        else
-            snprintf(impl, sizeof impl, "gpuprobe variant=fused");
-        gp_batchnorm_params_format(&q, qp, sizeof qp);
-        /* Another items count splits a channel over another number of
-         * blocks: the workspace is made for the variant, then for p again. */
-        gp_batchnorm_ws_destroy(&u.ws);
-        st = gp_batchnorm_ws_create(&u.ws, s, &q);
-        if (st.code == GP_OK)
-            st = gp_bench_time(work_ours, &xq, o->quick, &r);
-        if (st.code == GP_OK)
-            st = check(&u, impl, 1);
-        if (st.code == GP_OK)
-            st = gp_bench_add(b, "batchnorm", problem, impl, label, qp, 0, &r, qfloor, qnote);
-        gp_batchnorm_ws_destroy(&u.ws);
-        gp_status ws = gp_batchnorm_ws_create(&u.ws, s, &p);
-        if (st.code == GP_OK)
-            st = ws;
-    }
-    gp_status vs = st.code == GP_OK ? gp_vendor_bn_create(&vb, s->n, s->c, s->h, s->w) : st;
-    if (st.code == GP_OK && vs.code == GP_ERR_UNSUPPORTED) {
-        if (o->log)
-            fprintf(o->log, "  %s: cuDNN baseline skipped: %s\n", problem, vs.msg);
-        bufs_free(&u);
-        return gp_ok();
-    }
-    st = vs;
-    x.vb = vb;
-    if (st.code == GP_OK)
-        st = gp_bench_time(work_cudnn, &x, o->quick, &r);
-    if (st.code == GP_OK)
-        st = check(&u, "cuDNN batchnorm", 1);
-    char impl[GP_BENCH_TEXT];
-    const char *name = gp_vendor_conv_name();
-    snprintf(impl, sizeof impl, "%s BatchNormalizationForwardTraining", name ? name : "cuDNN");
-    if (st.code == GP_OK)
-        st = gp_bench_add(b, "batchnorm", problem, impl, "", "", 1, &r, floor_ms, note);
-    /* The issue's verdict: ours against cuDNN interleaved (ABBA); every
-     * round ends with ours, so the output is checked again afterwards. */
-    gp_bench_paired pp;
-    if (st.code == GP_OK)
-        st = gp_bench_pair(work_ours, &x, work_cudnn, &x, o->quick, &pp);
-    if (st.code == GP_OK)
-        st = check(&u, "batchnorm after the paired loop", 1);
-    if (st.code == GP_OK)
-        st = gp_bench_set_pair(b, main_row, &pp);
-    if (st.code == GP_OK && o->log)
-        fprintf(o->log,
-                "batchnorm %s: gpuprobe vs cuDNN paired median %.3fx (p10 %.3f, p90 %.3f): at least as fast: %s "
-                "(%d rounds ABBA; medians %.4f vs %.4f ms)\n",
-                problem, pp.ratio_s.median, pp.ratio_s.p10, pp.ratio_s.p90,
-                gp_bench_verdict_word(gp_bench_pair_at_least(&pp, 1.0)), pp.rounds, pp.a_median_ms, pp.b_median_ms);
-    gp_vendor_bn_destroy(vb);
-    bufs_free(&u);
-    return st;
-}
-
-static gp_status bench(const gp_table *t, const char *label, int with_baselines, const gp_kernel_opts *o,
-                       gp_bench *b)
-{
-    const gp_batchnorm_shape shapes[2] = {{o->quick ? 32 : 128, 64, 56, 56}, {32, 256, 14, 14}};
-    GP_TRY(bench_problem(t, label, with_baselines, o, b, &shapes[0], 1));
-    return bench_problem(t, label, with_baselines, o, b, &shapes[1], 0);
-}
-
-static gp_status candidates(const gp_table *base, const gp_device_info *dev, gp_table *out, int max, int *n)
-{
-    /* Block x items of the split path (the fused limit the base table's,
-     * fitted to each block), then the fused path off: a sweep checks both
-     * the Little's-law items and the fused rule. */
-    static const gp_kcand_keys keys = {"batchnorm", 3, {"block", "items_per_thread", "fused_max_values"}, NULL};
-    static const int blocks[] = {256, 512, 1024};
-    int rows[3 * NITEMS + 1][3];
-    (void)dev;
-    for (size_t r = 0; r < 3 * NITEMS; r++)
-        rows[r][0] = blocks[r / NITEMS], rows[r][1] = item_variants[r % NITEMS], rows[r][2] = GP_KCAND_KEEP;
-    rows[3 * NITEMS][0] = GP_KCAND_KEEP, rows[3 * NITEMS][1] = GP_KCAND_KEEP, rows[3 * NITEMS][2] = 0;
-    return gp_kcand_make(&keys, base, &rows[0][0], (int)(3 * NITEMS + 1), out, max, n);
-}
-
-/* The floor's model (bench_shape): x read twice and y written, 4-byte
- * floats; about 5 FLOP an element (sum, sum of squares as an FMA, the
- * normalising FMA). */
-static gp_status work_of(const char *problem, gp_kernel_work *w)
-{
-    long long d[4];
-    const char *rest;
-    if (!gp_label_dims(problem, d, 4, &rest) || strcmp(rest, " train") != 0)
-        return gp_label_unknown("batchnorm", problem, "NxCxHxW train");
-    double elems = (double)d[0] * (double)d[1] * (double)d[2] * (double)d[3];
-    w->bytes = 3 * 4.0 * elems;
-    w->flops = 5 * elems;
-    snprintf(w->method, sizeof w->method, "x read twice, y written (4 B each); 5 FLOP/element (sum, sum of squares FMA, "
-             "normalising FMA)");
+        fprintf(o->log, "  fused path: shapes at, under and over its limit take their path (table, forced on, off); "
+                "training twice in a row, every case and variant: within tolerance\n");
     return gp_ok();
 }
 
 const gp_kernel gp_kernel_batchnorm = {
-    "batchnorm",
-    "batch normalization forward (training with saved mean/invstd, and inference), NCHW fp32 (vs cuDNN)",
-    print_params,
-    verify,
-    bench,
-    candidates,
-    gp_batchnorm_rule,
-    work_of,
+    .name = "batchnorm",
+    .summary = "batch normalization forward (training with saved mean/invstd, and inference), NCHW fp32 (vs cuDNN)",
+    .params = params,
+    .nparams = NPARAMS,
+    .params_size = sizeof(gp_batchnorm_params),
+    .note_offset = offsetof(gp_batchnorm_params, note),
+    .note_size = sizeof(((gp_batchnorm_params *)0)->note),
+    .fit = fit,
+    .rule = gp_batchnorm_rule,
+    .variants = &variants[0][0],
+    .nvariants = (int)(sizeof variants / sizeof variants[0]),
+    .shape_syntax = "NxCxHxW [train|infer] (NCHW fp32; training by default)",
+    .shape_parse = shape_parse,
+    .shape_label = shape_label,
+    .work = work,
+    .cases = cases,
+    .case_label = case_label,
+    .setup = setup,
+    .prepare = prepare,
+    .poison = poison,
+    .run = run,
+    .check = check,
+    .teardown = teardown,
+    .impls = impls,
+    .nimpls = 1,
+    .run_impl = run_impl,
+    .verify_extra = verify_extra,
 };

@@ -8,7 +8,18 @@
  * block: launch.min_block_for_peak (stand-in 256) as a power of two below
  * it, 64..1024.  Blocks per channel are not a table value: they follow from
  * the shape and the device's resident blocks at run time
- * (gp_batchnorm_split).
+ * (gp_batchnorm_split), which gives a channel at most the blocks its N H W
+ * values fill at block x items x 4 values a block.
+ * items_per_thread for a shape (none: the headline, 128x64x56x56, whose
+ * channels fill every split): halved from the Little's-law value while a
+ * channel's values fill fewer such blocks than one wave over the channels
+ * wants, ceil(resident / C) (resident = device.compute_units x the blocks
+ * of `block` a CU holds at BN_REGS): fewer loads in flight a thread, but a
+ * short channel spread over the blocks the GPU holds instead of a few
+ * blocks per channel and idle CUs.  H200 (block 512, 528 resident):
+ * items is already 1; sm_80's stand-in 2 (block 256, 864 resident) drops
+ * to 1 for 2x64x16x16 (512 values a channel: 1 block of 2048 values, want
+ * 14).
  *
  * The fused path (one kernel, a block per channel holding the channel's
  * values in registers):
@@ -82,10 +93,37 @@ static gp_status fused_rule(const gp_table *facts, gp_table *out)
                        f.cus.have ? "" : " (none: 64)");
 }
 
+/* items_per_thread for the shape (see the top): lowered only where a
+ * channel's values fill fewer blocks than a wave over the channels wants. */
+static gp_status items_for_shape(const gp_table *facts, const gp_shape *sh, gp_table *out)
+{
+    if (!sh || sh->d[GP_BN_N] < 1 || sh->d[GP_BN_C] < 1 || sh->d[GP_BN_H] < 1 || sh->d[GP_BN_W] < 1)
+        return gp_ok();
+    gp_rule_facts f;
+    long long block, items;
+    GP_TRY(gp_rule_read_facts(facts, RULE, &f));
+    GP_TRY(gp_table_get_int(out, "kernel.batchnorm", "block", &block));
+    GP_TRY(gp_table_get_int(out, "kernel.batchnorm", "items_per_thread", &items));
+    const long long per_cu = gp_rule_blocks_per_cu(&f.cu, block, BN_REGS, 0);
+    const long long resident = (long long)f.cus.v * (per_cu > 0 ? per_cu : 1), c = sh->d[GP_BN_C];
+    const long long m = sh->d[GP_BN_N] * sh->d[GP_BN_H] * sh->d[GP_BN_W], want = (resident + c - 1) / c;
+    long long it = items;
+    while (it > 1 && (m + block * it * 4 - 1) / (block * it * 4) < want)
+        it /= 2;
+    if (it == items)
+        return gp_ok();
+    return gp_rule_set(out, "batchnorm", "items_per_thread", it, "waves",
+                       "%lld values a channel fill %lld blocks of %lld x %lld x 4 < ceil(%lld resident / %lld "
+                       "channels) = %lld -> %lld (fill %lld)",
+                       m, (m + block * items * 4 - 1) / (block * items * 4), block, items, resident, c, want, it,
+                       (m + block * it * 4 - 1) / (block * it * 4));
+}
+
 gp_status gp_batchnorm_rule(const gp_rule_in *in, gp_table *out)
 {
     const gp_rule_stream s = {"batchnorm",     RULE, "items_per_thread", BN_REGS, 16.0,
                               GP_BN_MAX_ITEMS, GP_BN_MAX_BLOCK, BN_ITEMS_STANDIN, 1};
     GP_TRY(gp_rule_streaming(in->facts, &s, out));
-    return fused_rule(in->facts, out);
+    GP_TRY(fused_rule(in->facts, out));
+    return items_for_shape(in->facts, in->shape, out);
 }

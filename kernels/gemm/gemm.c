@@ -1,11 +1,15 @@
 /* gemm host API: parameters snapped to a compiled configuration, problem
  * checks, and the column-major -> row-major mapping, all before any device
- * call. */
+ * call.  The tile for a problem's shape is the rule's (gemm_rule.c, through
+ * gp_kernel_params); the launch reads only the parameters it is given. */
 #include "gemm.h"
 
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
+
+#include "kernel.h"
+#include "rule.h"
 
 /* The order gemm.hip's launcher dispatches in (gemm.h: GP_GEMM_CFG*). */
 const int gp_gemm_configs[GP_GEMM_NCONFIGS][5] = {{GP_GEMM_CFG0}, {GP_GEMM_CFG1}, {GP_GEMM_CFG2}, {GP_GEMM_CFG3},
@@ -21,6 +25,47 @@ int gp_gemm_config_on(int cfg, unsigned reg_class)
 size_t gp_gemm_lds_bytes(int tile_m, int tile_n, int tile_k)
 {
     return 2u * (size_t)tile_k * (size_t)(tile_m + tile_n + 2 * GP_GEMM_LDS_PAD) * 4u;
+}
+
+long long gp_gemm_config_regs(int cfg)
+{
+    const int *c = gp_gemm_configs[cfg];
+    const long long tt = GP_GEMM_THREAD_TILE(c[0], c[1], c[3]);
+    return tt + 8 + tt / 8 + (long long)(c[0] + c[1]) * c[2] / c[3] + 24;
+}
+
+/* What one CU of dev grants, for the occupancy model (kernels/rule.h); a
+ * limit the runtime did not report takes the rules' stand-in for a fact
+ * that is none. */
+static void device_cu(const gp_device_info *dev, gp_rule_cu *cu)
+{
+    memset(cu, 0, sizeof *cu);
+    cu->wave = dev->wave_size > 0 ? dev->wave_size : 64;
+    cu->regs_per_cu = dev->regs_per_cu > 0 ? dev->regs_per_cu : 65536;
+    cu->reg_granule = 8;
+    cu->lds_per_cu = dev->lds_per_cu > 0 ? (long long)dev->lds_per_cu : 48 * 1024;
+    cu->lds_per_block = dev->lds_per_block > 0 ? (long long)dev->lds_per_block : 48 * 1024;
+    if (cu->lds_per_block > cu->lds_per_cu)
+        cu->lds_per_block = cu->lds_per_cu;
+    cu->max_threads_cu = dev->max_threads_per_cu > 0 ? dev->max_threads_per_cu : cu->wave == 64 ? 40 * 64 : 2048;
+    cu->lds_block_reserve = gp_target_lds_block_reserve(dev->arch[0] ? dev->arch : NULL);
+}
+
+/* The launch's pointer step (gemm.h, gp_gemm_plan) needs the device's CUs
+ * and each configuration's blocks per CU. */
+static void fit_occupancy(gp_gemm_params *p, const gp_device_info *dev)
+{
+    gp_rule_cu cu;
+    memset(&cu, 0, sizeof cu);
+    p->cus = dev && dev->compute_units > 0 ? dev->compute_units : 0;
+    if (p->cus)
+        device_cu(dev, &cu);
+    for (int i = 0; i < GP_GEMM_NCONFIGS; i++) {
+        const int *c = gp_gemm_configs[i];
+        p->blocks_cu[i] = p->cus ? (int)gp_rule_blocks_per_cu(&cu, c[3], gp_gemm_config_regs(i),
+                                                              (long long)gp_gemm_lds_bytes(c[0], c[1], c[2]))
+                                 : 0;
+    }
 }
 
 void gp_gemm_params_fit(gp_gemm_params *p, const gp_device_info *dev)
@@ -56,34 +101,27 @@ void gp_gemm_params_fit(gp_gemm_params *p, const gp_device_info *dev)
     p->config = pick;
     p->tile_m = gp_gemm_configs[pick][0], p->tile_n = gp_gemm_configs[pick][1];
     p->tile_k = gp_gemm_configs[pick][2], p->block = gp_gemm_configs[pick][3];
+    fit_occupancy(p, dev);
 }
 
-gp_status gp_gemm_params_from_table(const gp_table *t, const gp_device_info *dev, gp_gemm_params *p)
+void gp_gemm_problem_of_shape(const gp_shape *s, float alpha, float beta, gp_gemm_problem *q)
 {
-    long long v[4];
-    static const char *const keys[4] = {"tile_m", "tile_n", "tile_k", "block"};
-    memset(p, 0, sizeof *p);
-    for (int i = 0; i < 4; i++)
-        GP_TRY(gp_table_get_int(t, "kernel.gemm", keys[i], &v[i]));
-    p->tile_m = (int)v[0], p->tile_n = (int)v[1], p->tile_k = (int)v[2], p->block = (int)v[3];
-    gp_gemm_params_fit(p, dev);
-    /* What the per-problem step needs: the device's CUs (else the table's)
-     * and each configuration's blocks per CU on the table's facts. */
-    double cus = dev && dev->compute_units > 0 ? dev->compute_units : 0;
-    if (cus <= 0 && gp_table_get_double(t, "device", "compute_units", &cus).code != GP_OK)
-        cus = 0;
-    p->cus = (int)cus;
-    for (int i = 0; i < GP_GEMM_NCONFIGS; i++)
-        p->blocks_cu[i] = (int)gp_gemm_blocks_per_cu(t, i);
-    return gp_ok();
-}
-
-void gp_gemm_params_format(const gp_gemm_params *p, char *buf, size_t n)
-{
-    const int tt = p->block > 0 ? GP_GEMM_THREAD_TILE(p->tile_m, p->tile_n, p->block) : 0;
-    snprintf(buf, n, "tile %dx%dx%d block=%d (thread tile %dx%d%s, 2 LDS stages, %zu B)", p->tile_m, p->tile_n,
-             p->tile_k, p->block, 8, tt / 8, tt == 128 ? " warp-tiled" : "",
-             gp_gemm_lds_bytes(p->tile_m, p->tile_n, p->tile_k));
+    memset(q, 0, sizeof *q);
+    q->layout = s->opt[GP_GEMM_OPT_LAYOUT] ? GP_GEMM_COL_MAJOR : GP_GEMM_ROW_MAJOR;
+    q->trans_a = s->opt[GP_GEMM_OPT_TRANS_A] != 0, q->trans_b = s->opt[GP_GEMM_OPT_TRANS_B] != 0;
+    q->m = (int)s->d[GP_GEMM_M], q->n = (int)s->d[GP_GEMM_N], q->k = (int)s->d[GP_GEMM_K];
+    q->alpha = alpha, q->beta = beta;
+    /* The least leading dimension: the stored columns (row-major) or rows
+     * (column-major) of op's operand as laid out. */
+    const int rm = q->layout == GP_GEMM_ROW_MAJOR;
+    const int ac = q->trans_a ? q->m : q->k, ar = q->trans_a ? q->k : q->m;
+    const int bc = q->trans_b ? q->k : q->n, br = q->trans_b ? q->n : q->k;
+    const long long least[3] = {rm ? ac : ar, rm ? bc : br, rm ? q->n : q->m};
+    int *ld[3] = {&q->lda, &q->ldb, &q->ldc};
+    for (int i = 0; i < 3; i++) {
+        const long long v = s->d[GP_GEMM_LDA + i];
+        *ld[i] = (int)(v > 0 ? (v > 0x7fffffff ? 0x7fffffff : v) : least[i]);
+    }
 }
 
 double gp_gemm_wave_eff(long long blocks, long long slots)
@@ -202,7 +240,7 @@ gp_status gp_gemm_check_problem(const gp_gemm_problem *q)
 }
 
 gp_status gp_gemm_f32(const gp_gemm_problem *q, const float *d_a, const float *d_b, float *d_c,
-                      const gp_gemm_params *p)
+                      const gp_gemm_params *p, gp_stream stream)
 {
     GP_TRY(gp_gemm_check_problem(q));
     if (!p || p->config < 0 || p->config >= GP_GEMM_NCONFIGS)
@@ -216,13 +254,16 @@ gp_status gp_gemm_f32(const gp_gemm_problem *q, const float *d_a, const float *d
     const char *b0 = (const char *)d_b, *b1 = b0 + gp_gemm_b_elems(q) * 4;
     if ((c0 < a1 && a0 < c1) || (c0 < b1 && b0 < c1))
         return gp_fail(GP_ERR_USAGE, "gemm: C overlaps A or B");
-    /* The per-problem step: the table's tile or its fallback. */
-    const int cfg = gp_gemm_plan(q, p, (uintptr_t)d_a % 16 == 0 && (uintptr_t)d_b % 16 == 0, NULL, 0);
+    /* The rule chose the tile for the shape with 16-byte aligned pointers;
+     * where A or B is not, the warp-tiled kernel loads 4 bytes at a time,
+     * and the per-problem step may take its fallback. */
+    const int ptrs16 = (uintptr_t)d_a % 16 == 0 && (uintptr_t)d_b % 16 == 0;
+    const int cfg = ptrs16 ? p->config : gp_gemm_plan(q, p, 0, NULL, 0);
     /* Row-major: A K-contiguous unless transposed, B K-contiguous when
      * transposed.  Column-major: the row-major C^T = op(B)^T op(A)^T. */
     if (q->layout == GP_GEMM_ROW_MAJOR)
         return gp_gemm_launch_rm(cfg, !q->trans_a, q->trans_b, q->m, q->n, q->k, q->alpha, d_a, q->lda, d_b,
-                                 q->ldb, q->beta, d_c, q->ldc);
+                                 q->ldb, q->beta, d_c, q->ldc, stream);
     return gp_gemm_launch_rm(cfg, !q->trans_b, q->trans_a, q->n, q->m, q->k, q->alpha, d_b, q->ldb, d_a, q->lda,
-                             q->beta, d_c, q->ldc);
+                             q->beta, d_c, q->ldc, stream);
 }

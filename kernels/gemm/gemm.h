@@ -10,8 +10,9 @@
  * of its A column and B row fragments.  Column-major problems are the
  * row-major problem C^T = op(B)^T op(A)^T on the same memory.  beta = 0
  * does not read C (it may hold NaN, as in BLAS).
- * Parameters from [kernel.gemm] (tile_m, tile_n, tile_k, block), one of the
- * compiled configurations (GP_GEMM_CONFIGS). */
+ * Parameters from [kernel.gemm] (gemm_params.inc: tile_m, tile_n, tile_k,
+ * block), one of the compiled configurations (GP_GEMM_CFG*), chosen by the
+ * rule for the problem's shape. */
 #ifndef GP_GEMM_H
 #define GP_GEMM_H
 
@@ -20,6 +21,7 @@
 
 #include "gp_status.h"
 #include "gp_target.h"
+#include "params.h"
 #include "runtime.h"
 #include "table.h"
 
@@ -55,7 +57,7 @@ typedef enum gp_gemm_layout { GP_GEMM_ROW_MAJOR = 0, GP_GEMM_COL_MAJOR = 1 } gp_
  * as tools/experiments/gemm_variants.cu's, which ran 4.7 % faster.  The
  * H200 paired run of 2026-11-24 (docs/kernels/gemm.md, "Measured") put it first at
  * 4096^3 and 8192^3, so the rule picks it where the target compiles it and
- * gemm.c falls back per problem (gp_gemm_plan). */
+ * falls back per problem (gp_gemm_plan). */
 #define GP_GEMM_CFG4 128, 128, 8, 128, GP_REGS_NV
 #define GP_GEMM_CFG5 128, 256, 8, 256, GP_REGS_NV
 #define GP_GEMM_NCONFIGS 6
@@ -85,24 +87,42 @@ int gp_gemm_config_on(int cfg, unsigned reg_class);
  * kernel) or 128 (8 x 16, the warp-tiled kernel). */
 #define GP_GEMM_THREAD_TILE(tile_m, tile_n, block) ((tile_m) * (tile_n) / (block))
 
+/* [kernel.gemm] (gemm_params.inc), and what fit derives. */
 typedef struct gp_gemm_params {
-    int tile_m, tile_n, tile_k, block;
+#define GP_PARAM GP_PARAM_FIELD
+#include "gemm_params.inc"
+#undef GP_PARAM
     int config; /* index into gp_gemm_configs */
-    char note[160];
-    /* For the per-problem step (gp_gemm_plan), set by
-     * gp_gemm_params_from_table: the device's CUs and, per configuration,
-     * the blocks one CU holds (the rule's occupancy model on the table's
-     * facts).  0: unknown, the configuration runs as fitted. */
+    /* For the launch's pointer-alignment step (gp_gemm_f32), set by fit from
+     * the device: its CUs and, per configuration, the blocks one CU holds
+     * (the rules' occupancy model on the device's own limits).  0: unknown,
+     * the configuration runs as fitted. */
     int cus;
     int blocks_cu[GP_GEMM_NCONFIGS];
+    char note[160]; /* what was adjusted to fit the device ("" when nothing) */
 } gp_gemm_params;
 
-gp_status gp_gemm_params_from_table(const gp_table *t, const gp_device_info *dev, gp_gemm_params *p);
+/* The shape of a problem (gp_shape, kernels/kernel.h): d[] = m, n, k and the
+ * leading dimensions lda, ldb, ldc (0: the least the layout allows, the
+ * packed matrix); opt[] = the layout (gp_gemm_layout) and the transposes of
+ * A and B (0 or 1).  `--shape MxNxK [NN|NT|TN|TT] [row-major|col-major] [ld
+ * LDA/LDB/LDC]` (e.g. "4095x4097x1023", "512x256x64 TN col-major ld
+ * 80/520/516"); alpha and beta are the case's data (gemm_bench.c). */
+enum { GP_GEMM_M = 0, GP_GEMM_N = 1, GP_GEMM_K = 2, GP_GEMM_LDA = 3, GP_GEMM_LDB = 4, GP_GEMM_LDC = 5 };
+enum { GP_GEMM_OPT_LAYOUT = 0, GP_GEMM_OPT_TRANS_A = 1, GP_GEMM_OPT_TRANS_B = 2 };
+
 /* Snap to a configuration compiled for the device's target (the exact one,
  * else the first that the device's LDS per block holds), noting the change
- * (a shape the target lacks: "not compiled for gfx1100 ..."). */
+ * (a shape the target lacks: "not compiled for gfx1100 ..."), and set the
+ * device's CUs and each configuration's blocks per CU (dev NULL: 0, no
+ * launch-time step).  Parameters for a launch come from
+ * gp_kernel_params(&gp_kernel_gemm, table, dev, shape, ...), which reads
+ * the table and calls this. */
 void gp_gemm_params_fit(gp_gemm_params *p, const gp_device_info *dev);
-void gp_gemm_params_format(const gp_gemm_params *p, char *buf, size_t n);
+/* Registers per thread the occupancy model assumes for configuration cfg
+ * (gemm.c: accumulators, fragments, a share of the staged slab and 24 for
+ * addresses; the rule and fit use the same estimate). */
+long long gp_gemm_config_regs(int cfg);
 /* LDS bytes a configuration uses: 2 stages x tile_k x (tile_m + tile_n + 2 pad) x 4
  * (CFG5's row-major NN kernel pads only A's rows: 256 B less, an upper bound). */
 size_t gp_gemm_lds_bytes(int tile_m, int tile_n, int tile_k);
@@ -115,7 +135,12 @@ typedef struct gp_gemm_problem {
     int lda, ldb, ldc;
 } gp_gemm_problem;
 
-/* The per-problem step: the configuration a problem launches.  The table's
+/* The problem of shape s (see GP_GEMM_M above) with alpha and beta: leading
+ * dimensions 0 in s become the least the layout allows. */
+struct gp_shape;
+void gp_gemm_problem_of_shape(const struct gp_shape *s, float alpha, float beta, gp_gemm_problem *q);
+
+/* The per-problem step: the configuration a problem launches.  The chosen
  * tile, unless it has a measured fallback (CFG5 -> CFG0) whose throughput
  * on this problem wins: tile T is kept while
  *   Q(T) x U(T) >= D x Q(F) x U(F),
@@ -125,9 +150,12 @@ typedef struct gp_gemm_problem {
  * whose operand is not 16-byte aligned (the quadrant kernel loads 4 bytes
  * always: U = 1); D = GP_GEMM_FALLBACK_D, the fallback's measured speed
  * relative to T's on an aligned problem.  ptrs16: A and B are 16-byte
- * aligned.  why (may be NULL): which tile and why, for the provenance and
- * the bench's parameters column.  Models and measurements:
- * docs/kernels/gemm.md, "Per-problem fallback". */
+ * aligned.  why (may be NULL): which tile and why, for the provenance.
+ * The rule takes this step for the shape it is given (16-byte aligned
+ * pointers assumed: a shape has none); gp_gemm_f32 takes it again only
+ * where A or B is not 16-byte aligned (the warp-tiled kernel's 16-byte
+ * loads need aligned pointers), with p's cus and blocks_cu from fit.
+ * Models and measurements: docs/kernels/gemm.md, "Per-problem fallback". */
 #define GP_GEMM_FALLBACK_FROM 5
 #define GP_GEMM_FALLBACK_TO 0
 /* H200, 2026-11-24, tools/device_gemm_exp.sh OUT 30, paired vs cuBLAS at
@@ -144,7 +172,7 @@ int gp_gemm_plan(const gp_gemm_problem *q, const gp_gemm_params *p, int ptrs16, 
  * blocks (1 when slots <= 0). */
 double gp_gemm_wave_eff(long long blocks, long long slots);
 /* Blocks of configuration cfg one CU holds by the rule's occupancy model on
- * the table's facts (gemm_rule.c). */
+ * the table's facts (gemm_rule.c; 0 where the facts are missing). */
 long long gp_gemm_blocks_per_cu(const gp_table *t, int cfg);
 
 /* Check a problem: GP_ERR_USAGE naming the field for m, n, k < 1, a leading
@@ -156,10 +184,11 @@ size_t gp_gemm_a_elems(const gp_gemm_problem *q);
 size_t gp_gemm_b_elems(const gp_gemm_problem *q);
 size_t gp_gemm_c_elems(const gp_gemm_problem *q);
 
-/* C = alpha op(A) op(B) + beta C on the default stream; bad arguments give
- * GP_ERR_USAGE before any device call. */
+/* C = alpha op(A) op(B) + beta C, enqueued on `stream` (NULL: the default
+ * stream; no synchronization); bad arguments give GP_ERR_USAGE before any
+ * device call. */
 gp_status gp_gemm_f32(const gp_gemm_problem *q, const float *d_a, const float *d_b, float *d_c,
-                      const gp_gemm_params *p);
+                      const gp_gemm_params *p, gp_stream stream);
 
 /* CPU reference (gemm_ref.c), accumulated in double: all of C, or one
  * element (i, j) (the bench checks big products on a sample). */
@@ -167,14 +196,18 @@ void gp_gemm_ref_f32(const gp_gemm_problem *q, const float *a, const float *b, f
 double gp_gemm_ref_at(const gp_gemm_problem *q, const float *a, const float *b, const float *c_in, int i, int j,
                       double *abs_sum);
 
-/* The rule (gemm_rule.c). */
+/* The rule (gemm_rule.c): the tile for the shape (kernel.h, "Rules"). */
 struct gp_rule_in;
+struct gp_kernel;
 gp_status gp_gemm_rule(const struct gp_rule_in *in, struct gp_table *out);
+/* The kernel's registry entry (kernels/kernel.h): what verify, bench, tune
+ * and gp_kernel_params take. */
+extern const struct gp_kernel gp_kernel_gemm;
 
 /* GPU launcher (gemm.hip; none.c): the row-major problem with A K-contiguous
  * (a_kc) or M-contiguous, B K-contiguous (b_kc) or N-contiguous. */
 gp_status gp_gemm_launch_rm(int config, int a_kc, int b_kc, int m, int n, int k, float alpha, const float *a,
-                            int lda, const float *b, int ldb, float beta, float *c, int ldc);
+                            int lda, const float *b, int ldb, float beta, float *c, int ldc, gp_stream s);
 
 #ifdef __cplusplus
 }

@@ -567,9 +567,9 @@ __global__ void __launch_bounds__(T, MINB) gp_gemm_wt_nn_kernel(gemm_args g)
  * each configuration instantiates one). */
 template <int BM, int BN, int BK, int THREADS, int AKC, int BKC, bool WT = BM * BN / THREADS == 128>
 struct gemm_kern {
-    static void run(dim3 grid, const gemm_args &g)
+    static void run(dim3 grid, const gemm_args &g, hipStream_t st)
     {
-        gp_gemm_kernel<BM, BN, BK, THREADS, AKC, BKC><<<grid, THREADS>>>(g);
+        gp_gemm_kernel<BM, BN, BK, THREADS, AKC, BKC><<<grid, THREADS, 0, st>>>(g);
     }
 };
 /* Among the warp-tiled: CFG5 with A k-contiguous, B n-contiguous runs the
@@ -578,21 +578,24 @@ struct gemm_kern {
 template <int BM, int BN, int BK, int THREADS, int AKC, int BKC,
           bool NN = BM == 128 && BN == 256 && BK == 8 && THREADS == 256 && AKC == 1 && BKC == 0>
 struct gemm_wt {
-    static void run(dim3 grid, const gemm_args &g)
+    static void run(dim3 grid, const gemm_args &g, hipStream_t st)
     {
-        gp_gemm_wt_kernel<BM, BN, BK, THREADS, AKC, BKC><<<grid, THREADS>>>(g);
+        gp_gemm_wt_kernel<BM, BN, BK, THREADS, AKC, BKC><<<grid, THREADS, 0, st>>>(g);
     }
 };
 template <int BM, int BN, int BK, int THREADS, int AKC, int BKC>
 struct gemm_wt<BM, BN, BK, THREADS, AKC, BKC, true> {
-    static void run(dim3 grid, const gemm_args &g)
+    static void run(dim3 grid, const gemm_args &g, hipStream_t st)
     {
-        gp_gemm_wt_nn_kernel<BM, BN, BK, WT_WM, WT_WN, WT_LR, THREADS, 1><<<grid, THREADS>>>(g);
+        gp_gemm_wt_nn_kernel<BM, BN, BK, WT_WM, WT_WN, WT_LR, THREADS, 1><<<grid, THREADS, 0, st>>>(g);
     }
 };
 template <int BM, int BN, int BK, int THREADS, int AKC, int BKC>
 struct gemm_kern<BM, BN, BK, THREADS, AKC, BKC, true> {
-    static void run(dim3 grid, const gemm_args &g) { gemm_wt<BM, BN, BK, THREADS, AKC, BKC>::run(grid, g); }
+    static void run(dim3 grid, const gemm_args &g, hipStream_t st)
+    {
+        gemm_wt<BM, BN, BK, THREADS, AKC, BKC>::run(grid, g, st);
+    }
 };
 
 /* A configuration whose register class is not this target's (gemm.h masks,
@@ -601,21 +604,21 @@ struct gemm_kern<BM, BN, BK, THREADS, AKC, BKC, true> {
  * device's class first). */
 template <int BM, int BN, int BK, int THREADS, bool ON>
 struct gemm_cfg {
-    static gp_status launch(int a_kc, int b_kc, const gemm_args &g)
+    static gp_status launch(int a_kc, int b_kc, const gemm_args &g, hipStream_t st)
     {
         dim3 grid((unsigned)((g.n + BN - 1) / BN), (unsigned)((g.m + BM - 1) / BM));
         switch (a_kc * 2 + b_kc) {
-        case 0: gemm_kern<BM, BN, BK, THREADS, 0, 0>::run(grid, g); break;
-        case 1: gemm_kern<BM, BN, BK, THREADS, 0, 1>::run(grid, g); break;
-        case 2: gemm_kern<BM, BN, BK, THREADS, 1, 0>::run(grid, g); break;
-        default: gemm_kern<BM, BN, BK, THREADS, 1, 1>::run(grid, g); break;
+        case 0: gemm_kern<BM, BN, BK, THREADS, 0, 0>::run(grid, g, st); break;
+        case 1: gemm_kern<BM, BN, BK, THREADS, 0, 1>::run(grid, g, st); break;
+        case 2: gemm_kern<BM, BN, BK, THREADS, 1, 0>::run(grid, g, st); break;
+        default: gemm_kern<BM, BN, BK, THREADS, 1, 1>::run(grid, g, st); break;
         }
         return gp_launch_status("gemm");
     }
 };
 template <int BM, int BN, int BK, int THREADS>
 struct gemm_cfg<BM, BN, BK, THREADS, false> {
-    static gp_status launch(int, int, const gemm_args &)
+    static gp_status launch(int, int, const gemm_args &, hipStream_t)
     {
         return gp_fail(GP_ERR_USAGE, "gemm: tile %dx%dx%d/%d is not compiled for this target's register class", BM,
                        BN, BK, THREADS);
@@ -623,25 +626,26 @@ struct gemm_cfg<BM, BN, BK, THREADS, false> {
 };
 
 template <int BM, int BN, int BK, int THREADS, unsigned MASK>
-static gp_status launch_cfg(int a_kc, int b_kc, const gemm_args &g)
+static gp_status launch_cfg(int a_kc, int b_kc, const gemm_args &g, hipStream_t st)
 {
-    return gemm_cfg<BM, BN, BK, THREADS, (MASK & GP_REG_CLASS) != 0>::launch(a_kc, b_kc, g);
+    return gemm_cfg<BM, BN, BK, THREADS, (MASK & GP_REG_CLASS) != 0>::launch(a_kc, b_kc, g, st);
 }
 
 extern "C" gp_status gp_gemm_launch_rm(int config, int a_kc, int b_kc, int m, int n, int k, float alpha,
                                        const float *a, int lda, const float *b, int ldb, float beta, float *c,
-                                       int ldc)
+                                       int ldc, gp_stream s)
 {
+    hipStream_t st = (hipStream_t)s;
     gemm_args g;
     g.m = m, g.n = n, g.k = k, g.alpha = alpha, g.beta = beta;
     g.a = a, g.b = b, g.c = c, g.lda = lda, g.ldb = ldb, g.ldc = ldc;
     switch (config) {
-    case 0: return launch_cfg<GP_GEMM_CFG0>(a_kc, b_kc, g);
-    case 1: return launch_cfg<GP_GEMM_CFG1>(a_kc, b_kc, g);
-    case 2: return launch_cfg<GP_GEMM_CFG2>(a_kc, b_kc, g);
-    case 3: return launch_cfg<GP_GEMM_CFG3>(a_kc, b_kc, g);
-    case 4: return launch_cfg<GP_GEMM_CFG4>(a_kc, b_kc, g);
-    case 5: return launch_cfg<GP_GEMM_CFG5>(a_kc, b_kc, g);
+    case 0: return launch_cfg<GP_GEMM_CFG0>(a_kc, b_kc, g, st);
+    case 1: return launch_cfg<GP_GEMM_CFG1>(a_kc, b_kc, g, st);
+    case 2: return launch_cfg<GP_GEMM_CFG2>(a_kc, b_kc, g, st);
+    case 3: return launch_cfg<GP_GEMM_CFG3>(a_kc, b_kc, g, st);
+    case 4: return launch_cfg<GP_GEMM_CFG4>(a_kc, b_kc, g, st);
+    case 5: return launch_cfg<GP_GEMM_CFG5>(a_kc, b_kc, g, st);
     default: return gp_fail(GP_ERR_USAGE, "gemm: configuration %d not compiled", config);
     }
 }

@@ -28,10 +28,18 @@
  * When none passes every test, the first that fits the LDS of a block (the
  * rest cost speed, not correctness: registers beyond per_thread_max spill)
  * with the failed tests named; when none fits the LDS, GP_ERR_UNSUPPORTED.
- * The table's tile is the large-problem choice; gp_gemm_plan (gemm.c) takes
- * a measured fallback per problem where wave quantization and 4-byte loads
- * cost the table's tile more than the fallback's speed deficit, and the
- * provenance says so.
+ * That tile is the large-problem choice, and the headline's (4096^3, row-major
+ * NN): with no shape the rule stops there.  For a shape (kernel.h, "One path
+ * per launch") it takes the per-problem step (gemm.h, gp_gemm_plan) on the
+ * facts: the measured fallback (128x256x8/256 -> 128x128x8/256) where wave
+ * quantization over device.compute_units x the blocks a CU holds, and
+ * 4-byte loads of rows whose leading dimension is not a multiple of 4, cost
+ * the tile more than the fallback's speed deficit, and the provenance says
+ * so: on the H200, 4095 x 4097 x 1023 (544 blocks of 128x256 in 5 waves of
+ * 132, 0.82 full, x 0.85 for its 4-byte rows) runs 128x128x8/256 (1056
+ * blocks in 4 waves of 264); 4096^3 keeps 128x256 (both 0.97 full).  The
+ * pointers' alignment is the launch's to judge (gp_gemm_f32): a shape has
+ * none, so the step assumes 16-byte aligned A and B.
  * Stand-ins for facts that are none: those of gp_rule_read_facts, FMA rate 64
  * per cycle (the fewest lanes of a supported CU), LDS latency 64 cycles. The
  * models: docs/kernels/gemm.md. */
@@ -47,19 +55,14 @@
 #define LDS_LATENCY_STANDIN 64
 #define REGS_STANDIN 128
 
-/* The configuration's register estimate (see above). */
-static long long config_regs(const int *c)
-{
-    const long long tt = GP_GEMM_THREAD_TILE(c[0], c[1], c[3]);
-    return tt + 8 + tt / 8 + (long long)(c[0] + c[1]) * c[2] / c[3] + 24;
-}
-
 static const int rule_order[GP_GEMM_RULE_CONFIGS] = {GP_GEMM_RULE_ORDER};
 
-/* Blocks a CU holds of configuration c (the occupancy model, kernels/rule.h). */
-static long long config_blocks(const gp_rule_cu *cu, const int *c)
+/* Blocks a CU holds of configuration cfg (the occupancy model, kernels/rule.h,
+ * at the register estimate of gp_gemm_config_regs). */
+static long long config_blocks(const gp_rule_cu *cu, int cfg)
 {
-    return gp_rule_blocks_per_cu(cu, c[3], config_regs(c), (long long)gp_gemm_lds_bytes(c[0], c[1], c[2]));
+    const int *c = gp_gemm_configs[cfg];
+    return gp_rule_blocks_per_cu(cu, c[3], gp_gemm_config_regs(cfg), (long long)gp_gemm_lds_bytes(c[0], c[1], c[2]));
 }
 
 long long gp_gemm_blocks_per_cu(const gp_table *t, int cfg)
@@ -67,7 +70,28 @@ long long gp_gemm_blocks_per_cu(const gp_table *t, int cfg)
     gp_rule_cu cu;
     if (!t || cfg < 0 || cfg >= GP_GEMM_NCONFIGS || gp_rule_cu_facts(t, RULE, &cu).code != GP_OK)
         return 0;
-    return config_blocks(&cu, gp_gemm_configs[cfg]);
+    return config_blocks(&cu, cfg);
+}
+
+/* The configuration the shape runs (gemm.h, gp_gemm_plan, 16-byte aligned
+ * pointers), with why in `why`; `chosen` where the step does not apply (no
+ * fallback for it, a shape that is no problem, or device.compute_units none:
+ * the waves cannot be counted). */
+static int plan_for_shape(const gp_shape *s, const gp_rule_facts *f, int chosen, char *why, size_t n)
+{
+    gp_gemm_problem q;
+    gp_gemm_params p;
+    why[0] = 0;
+    if (!s || chosen != GP_GEMM_FALLBACK_FROM || !f->cus.have)
+        return chosen;
+    gp_gemm_problem_of_shape(s, 1.0f, 0.0f, &q);
+    if (gp_gemm_check_problem(&q).code != GP_OK)
+        return chosen;
+    memset(&p, 0, sizeof p);
+    p.config = chosen, p.cus = (int)f->cus.v;
+    for (int i = 0; i < GP_GEMM_NCONFIGS; i++)
+        p.blocks_cu[i] = (int)config_blocks(&f->cu, i);
+    return gp_gemm_plan(&q, &p, 1, why, n);
 }
 
 /* The per-problem fallback where the chosen tile has one ("; per problem
@@ -114,7 +138,7 @@ gp_status gp_gemm_rule(const gp_rule_in *in, gp_table *out)
     char failed[96] = "";
     for (int o = 0; o < GP_GEMM_RULE_CONFIGS && pick < 0; o++) {
         const int i = rule_order[o], *c = gp_gemm_configs[i];
-        long long regs = config_regs(c), lds = (long long)gp_gemm_lds_bytes(c[0], c[1], c[2]);
+        long long regs = gp_gemm_config_regs(i), lds = (long long)gp_gemm_lds_bytes(c[0], c[1], c[2]);
         if (!gp_gemm_config_on(i, cls) || lds > cu->lds_per_block)
             continue;
         if (fallback < 0)
@@ -135,17 +159,27 @@ gp_status gp_gemm_rule(const gp_rule_in *in, gp_table *out)
                        cu->lds_per_block, gp_gemm_lds_bytes(64, 64, 8));
     int chosen = pick >= 0 ? pick : fallback;
     const int *c = gp_gemm_configs[chosen];
-    long long regs = config_regs(c);
+    long long regs = gp_gemm_config_regs(chosen);
     char why[384], later[160];
     later_note(cls, chosen, later, sizeof later);
     snprintf(why, sizeof why,
              "%lld regs vs max %.0f%s, %lld blocks/CU, slab %.0f cycles at %.0f FMA/cycle%s vs 16 x lds "
              "latency %.0f%s%s%s%s%s",
              regs, rpt, have_rpt ? "" : " (none: 128)",
-             config_blocks(cu, c), (double)c[0] * c[1] * c[2] * (config_blocks(cu, c) < 2 ? config_blocks(cu, c) : 2) / fma, fma, f.fma.have ? "" : " (none: 64)", lat,
+             config_blocks(cu, chosen), (double)c[0] * c[1] * c[2] * (config_blocks(cu, chosen) < 2 ? config_blocks(cu, chosen) : 2) / fma, fma, f.fma.have ? "" : " (none: 64)", lat,
              have_lat ? "" : " (none: 64)", pick >= 0 ? "" : "; no tile passes all, first in LDS:", pick >= 0 ? "" : failed, later,
              cu->fallback[0] ? "; " : "");
     static const char *const keys[4] = {"tile_m", "tile_n", "tile_k", "block"};
+    char plan[160];
+    const int ran = plan_for_shape(in->shape, &f, chosen, plan, sizeof plan);
+    if (ran != chosen) { /* the per-problem fallback, for this shape */
+        const gp_shape *s = in->shape;
+        for (int i = 0; i < 4; i++)
+            GP_TRY(gp_rule_set(out, "gemm", keys[i], gp_gemm_configs[ran][i], "waves",
+                               "%lldx%lldx%lld: %s (the fallback of %dx%dx%d/%d)", s->d[GP_GEMM_M], s->d[GP_GEMM_N],
+                               s->d[GP_GEMM_K], plan, c[0], c[1], c[2], c[3]));
+        return gp_ok();
+    }
     for (int i = 0; i < 4; i++)
         GP_TRY(gp_rule_set(out, "gemm", keys[i], c[i], "registers", "%s%s", why, cu->fallback));
     return gp_ok();

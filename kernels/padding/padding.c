@@ -1,6 +1,5 @@
-/* padding host API: parameters from [kernel.padding] fitted to what is
- * compiled and to the device, shape checks, and argument checks before any
- * device call. */
+/* padding host API: parameters fitted to what is compiled and to the
+ * device, shape checks, and argument checks before any device call. */
 #include "padding.h"
 #include "padding_staged.h"
 
@@ -44,31 +43,6 @@ void gp_padding_params_fit(gp_padding_params *p, const gp_device_info *dev)
     if (planes != p->planes_per_block)
         add_note(p, "planes_per_block rounded to a multiple of 4 in 4..128");
     p->planes_per_block = planes;
-}
-
-gp_status gp_padding_params_from_table(const gp_table *t, const gp_device_info *dev, gp_padding_params *p)
-{
-    long long block, items;
-    memset(p, 0, sizeof *p);
-    GP_TRY(gp_table_get_int(t, "kernel.padding", "block", &block));
-    GP_TRY(gp_table_get_int(t, "kernel.padding", "items_per_thread", &items));
-    long long planes = 0; /* optional: absent is the flat kernel */
-    if (gp_table_find(t, "kernel.padding", "planes_per_block"))
-        GP_TRY(gp_table_get_int(t, "kernel.padding", "planes_per_block", &planes));
-    p->block = (int)block;
-    p->items_per_thread = (int)items;
-    p->planes_per_block = (int)planes;
-    gp_padding_params_fit(p, dev);
-    return gp_ok();
-}
-
-void gp_padding_params_format(const gp_padding_params *p, char *buf, size_t n)
-{
-    if (p->planes_per_block > 0)
-        snprintf(buf, n, "block=%d planes_per_block=%d (staged in shared memory, 16-byte loads and stores)",
-                 p->block, p->planes_per_block);
-    else
-        snprintf(buf, n, "block=%d items_per_thread=%d (16-byte stores)", p->block, p->items_per_thread);
 }
 
 int gp_padding_out_h(const gp_padding_shape *s) { return s->h + s->top + s->bottom; }
@@ -116,7 +90,8 @@ int gp_padding_staged_usable(const gp_padding_params *p, const gp_padding_shape 
            P * ((long long)gp_padding_out_h(s) * gp_padding_out_w(s)) < 0x7fffffffll && (uintptr_t)d_in % 16 == 0;
 }
 
-gp_status gp_padding_f32(const float *d_in, float *d_out, const gp_padding_shape *s, const gp_padding_params *p)
+gp_status gp_padding_f32(const float *d_in, float *d_out, const gp_padding_shape *s, const gp_padding_params *p,
+                         gp_stream stream)
 {
     GP_TRY(gp_padding_check_shape(s));
     if (!p || p->block < 64 || p->block > GP_PADDING_MAX_BLOCK || (p->block & (p->block - 1)) ||
@@ -134,6 +109,6 @@ gp_status gp_padding_f32(const float *d_in, float *d_out, const gp_padding_shape
     if (ib < ob + out_b && ob < ib + in_b)
         return gp_fail(GP_ERR_USAGE, "padding: input and output overlap (out of place only)");
     if (gp_padding_staged_usable(p, s, d_in))
-        return gp_padding_launch_staged_f32(d_in, d_out, s, p->block, p->planes_per_block);
-    return gp_padding_launch_f32(d_in, d_out, s, p->block, p->items_per_thread);
+        return gp_padding_launch_staged_f32(d_in, d_out, s, p->block, p->planes_per_block, stream);
+    return gp_padding_launch_f32(d_in, d_out, s, p->block, p->items_per_thread, stream);
 }

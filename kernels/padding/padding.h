@@ -9,9 +9,10 @@
  * of its elements, in groups of 4 (one 16-byte store each) strided by the
  * block, and issues the loads of the inside ones before its stores, which is
  * what keeps enough bytes in flight to cover the DRAM latency (the rule,
- * padding_rule.c).  Parameters come from [kernel.padding] (block,
- * items_per_thread), clamped to what is compiled.  The output must be
- * 16-byte aligned. */
+ * padding_rule.c).  Parameters come from [kernel.padding]
+ * (padding_params.inc: block, items_per_thread, planes_per_block), the
+ * rule's for the problem's shape, clamped to what is compiled.  The output
+ * must be 16-byte aligned. */
 #ifndef GP_PADDING_H
 #define GP_PADDING_H
 
@@ -19,8 +20,8 @@
 #include <stdio.h>
 
 #include "gp_status.h"
+#include "params.h"
 #include "runtime.h"
-#include "table.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -30,12 +31,16 @@ extern "C" {
 #define GP_PADDING_MIN_ITEMS 4  /* items per thread compiled in: 4, 8, 16 */
 #define GP_PADDING_MAX_ITEMS 16
 
+/* [kernel.padding] (padding_params.inc): block (threads, a power of two
+ * 64..1024), items_per_thread (output elements a thread: 4, 8 or 16),
+ * planes_per_block (0: the flat kernel; 4..128, a multiple of 4: the staged
+ * kernel, a block per that many whole planes, padding_staged.h); and what
+ * fit notes. */
 typedef struct gp_padding_params {
-    int block;               /* threads per block, a power of two, 64..1024 */
-    int items_per_thread;    /* output elements per thread: 4, 8 or 16 */
-    char note[160];          /* what was adjusted ("" when nothing) */
-    int planes_per_block;    /* 0: the flat kernel; 4..128 (a multiple of 4): the staged kernel, a
-                                block per that many whole planes (padding_staged.h) */
+#define GP_PARAM GP_PARAM_FIELD
+#include "padding_params.inc"
+#undef GP_PARAM
+    char note[160]; /* what was adjusted ("" when nothing) */
 } gp_padding_params;
 
 typedef struct gp_padding_shape {
@@ -43,9 +48,19 @@ typedef struct gp_padding_shape {
     int top, bottom, left, right;      /* zeros added on each side, >= 0 */
 } gp_padding_shape;
 
-gp_status gp_padding_params_from_table(const gp_table *t, const gp_device_info *dev, gp_padding_params *p);
+/* The shape of a problem (gp_shape, kernels/kernel.h): d[0..3] = n, c, h,
+ * w of the NCHW input, d[4..7] = the top, bottom, left and right pads.
+ * `--shape "NxCxHxW pad tT bB lL rR"` (the bench label, e.g. "64x64x56x56
+ * pad t1 b2 l0 r3"), "NxCxHxW pad P" (P on every side) or "NxCxHxW" (no
+ * padding). */
+enum { GP_PAD_N = 0, GP_PAD_C = 1, GP_PAD_H = 2, GP_PAD_W = 3, GP_PAD_TOP = 4, GP_PAD_BOTTOM = 5, GP_PAD_LEFT = 6,
+       GP_PAD_RIGHT = 7 };
+
+/* Clamp p to what is compiled and to dev (NULL: no device limits), noting
+ * what changed.  Parameters for a launch come from
+ * gp_kernel_params(&gp_kernel_padding, table, dev, shape, ...), which reads
+ * the table and calls this. */
 void gp_padding_params_fit(gp_padding_params *p, const gp_device_info *dev);
-void gp_padding_params_format(const gp_padding_params *p, char *buf, size_t n);
 
 /* Output height and width, and element counts of input and output. */
 int gp_padding_out_h(const gp_padding_shape *s);
@@ -67,9 +82,11 @@ gp_status gp_padding_check_shape(const gp_padding_shape *s);
  * gp_padding_f32 runs the flat kernel.  Pure: unit-tested. */
 int gp_padding_staged_usable(const gp_padding_params *p, const gp_padding_shape *s, const void *d_in);
 
-/* d_out = pad(d_in), on the default stream.  Bad arguments give GP_ERR_USAGE
- * before any device call. */
-gp_status gp_padding_f32(const float *d_in, float *d_out, const gp_padding_shape *s, const gp_padding_params *p);
+/* d_out = pad(d_in), enqueued on `stream` (NULL: the default stream; no
+ * synchronization).  Bad arguments give GP_ERR_USAGE before any device
+ * call. */
+gp_status gp_padding_f32(const float *d_in, float *d_out, const gp_padding_shape *s, const gp_padding_params *p,
+                         gp_stream stream);
 
 /* CPU reference (padding_ref.c). */
 void gp_padding_ref_f32(const float *in, float *out, const gp_padding_shape *s);
@@ -78,15 +95,22 @@ void gp_padding_ref_f32(const float *in, float *out, const gp_padding_shape *s);
  * flight (DRAM bandwidth x latency, Little's law) over the threads the device
  * keeps resident and the share of outputs that load, block from
  * launch.min_block_for_peak, planes_per_block from the same bytes in flight
- * over the 7 x 7 reference plane where its rows are under a sector. */
+ * over the shape's plane (none: the 7 x 7 reference) where its rows are
+ * under a sector and it is at most the reference. */
 struct gp_rule_in;
+struct gp_table;
+struct gp_kernel;
 gp_status gp_padding_rule(const struct gp_rule_in *in, struct gp_table *out);
+/* The kernel's registry entry (kernels/kernel.h): what verify, bench, tune
+ * and gp_kernel_params take. */
+extern const struct gp_kernel gp_kernel_padding;
 
 /* GPU launcher (padding.hip; none.c without a GPU backend), arguments checked
  * by gp_padding_f32. */
-gp_status gp_padding_launch_f32(const float *d_in, float *d_out, const gp_padding_shape *s, int block, int items);
+gp_status gp_padding_launch_f32(const float *d_in, float *d_out, const gp_padding_shape *s, int block, int items,
+                                gp_stream st);
 gp_status gp_padding_launch_staged_f32(const float *d_in, float *d_out, const gp_padding_shape *s, int block,
-                                       int planes_per_block);
+                                       int planes_per_block, gp_stream st);
 
 #ifdef __cplusplus
 }

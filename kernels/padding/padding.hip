@@ -115,7 +115,7 @@ __global__ void GP_LAUNCH_BOUNDS(GP_PADDING_MAX_BLOCK) gp_padding_staged_kernel(
 }
 
 extern "C" gp_status gp_padding_launch_staged_f32(const float *d_in, float *d_out, const gp_padding_shape *s,
-                                                  int block, int planes_per_block)
+                                                  int block, int planes_per_block, gp_stream st)
 {
     gp_padding_geom g;
     g.h = (unsigned)s->h, g.w = (unsigned)s->w;
@@ -128,12 +128,12 @@ extern "C" gp_status gp_padding_launch_staged_f32(const float *d_in, float *d_ou
     const unsigned P = (unsigned)planes_per_block;
     const unsigned grid = (g.planes + P - 1) / P;
     const size_t lds = ((size_t)P * g.h * g.w * 4 + 15) & ~(size_t)15;
-    gp_padding_staged_kernel<<<grid, block, lds>>>(d_in, d_out, g, P);
+    gp_padding_staged_kernel<<<grid, block, lds, (hipStream_t)st>>>(d_in, d_out, g, P);
     return gp_launch_status("padding staged");
 }
 
 template <int VEC>
-static gp_status launch(const float *in, float *out, const gp_padding_shape *s, int block)
+static gp_status launch(const float *in, float *out, const gp_padding_shape *s, int block, hipStream_t st)
 {
     const unsigned planes = (unsigned)s->n * (unsigned)s->c;
     pad_args a;
@@ -155,19 +155,19 @@ static gp_status launch(const float *in, float *out, const gp_padding_shape *s, 
         a.total = np * a.howo;
         const unsigned per_block = (unsigned)block * VEC;
         unsigned grid = (a.total + per_block - 1) / per_block;
-        gp_padding_kernel<VEC><<<grid, block>>>(in, out, a);
+        gp_padding_kernel<VEC><<<grid, block, 0, st>>>(in, out, a);
         GP_TRY(gp_launch_status("padding"));
     }
     return gp_ok();
 }
 
 extern "C" gp_status gp_padding_launch_f32(const float *d_in, float *d_out, const gp_padding_shape *s, int block,
-                                           int items)
+                                           int items, gp_stream st)
 {
     switch (items) {
-    case 4: return launch<4>(d_in, d_out, s, block);
-    case 8: return launch<8>(d_in, d_out, s, block);
-    case 16: return launch<16>(d_in, d_out, s, block);
+    case 4: return launch<4>(d_in, d_out, s, block, (hipStream_t)st);
+    case 8: return launch<8>(d_in, d_out, s, block, (hipStream_t)st);
+    case 16: return launch<16>(d_in, d_out, s, block, (hipStream_t)st);
     default: return gp_fail(GP_ERR_USAGE, "padding: items_per_thread %d not compiled (4, 8, 16)", items);
     }
 }

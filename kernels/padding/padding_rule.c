@@ -29,9 +29,13 @@
  *     `gpuprobe bench padding --table lookup`, paired vs the copy, 7x7 + 3):
  *     P 16, 32, 64: 0.665, 0.814, 0.919; flat (512 x 16) 0.873.
  *   - without the DRAM facts P cannot be sized: 0 (flat).
- * The table key is that one P; the host stages a problem only when its plane
- * is at most the reference's 196 B (and P planes fit 48 KiB): 56x56 runs
- * flat (measured flat 0.998, staged 0.82-0.84).  The models:
+ * The table key is the headline's P (no shape: the 7 x 7 reference plane).
+ * For a shape the rule sizes P for the shape's own plane the same way: a
+ * row of a sector or more, or a plane larger than the reference's 196 B
+ * (which the host never stages: gp_padding_staged_usable), is 0 (flat; 56x56
+ * measured flat 0.998 of the copy, staged 0.82-0.84); a smaller plane gets
+ * more planes a block for the same bytes in flight (H200, 4 x 4 planes of
+ * 64 B: 11.6 KiB / 64 B = 186 -> 128, the most compiled).  The models:
  * docs/kernels/padding.md. */
 #include "kernel.h"
 #include "padding.h"
@@ -47,21 +51,32 @@
 /* The headline problem's share of outputs that load: 7 x 7 of 13 x 13. */
 #define HEADLINE_INSIDE (49.0 / 169.0)
 
-/* planes_per_block: see the comment at the top. */
-static gp_status planes_rule(const gp_table *facts, gp_table *out)
+/* planes_per_block for the input plane of sh (NULL: the 7 x 7 reference):
+ * see the comment at the top. */
+static gp_status planes_rule(const gp_table *facts, const gp_shape *sh, gp_table *out)
 {
     gp_rule_facts f;
     double sector;
-    int have_sector;
+    int have_sector, h = GP_PADDING_STAGED_REF_H, w = GP_PADDING_STAGED_REF_W;
     GP_TRY(gp_rule_read_facts(facts, RULE, &f));
     GP_TRY(gp_rule_fact_or(facts, RULE, "cache.l1", "sector_bytes", f.l1_line.v, &sector, &have_sector));
-    const int row = GP_PADDING_STAGED_REF_W * 4, plane = GP_PADDING_STAGED_PLANE_BYTES;
+    if (sh && sh->d[GP_PAD_H] > 0 && sh->d[GP_PAD_W] > 0) {
+        const long long ph = sh->d[GP_PAD_H], pw = sh->d[GP_PAD_W];
+        if (ph > GP_PADDING_STAGED_PLANE_BYTES || pw > GP_PADDING_STAGED_PLANE_BYTES ||
+            ph * pw * 4 > GP_PADDING_STAGED_PLANE_BYTES)
+            return gp_rule_set(out, "padding", "planes_per_block", 0, "sectors",
+                               "%lldx%lld plane %.0f B > the %d B (%dx%d) the host stages -> 0 (flat)", ph, pw,
+                               4.0 * (double)ph * (double)pw, GP_PADDING_STAGED_PLANE_BYTES, GP_PADDING_STAGED_REF_H,
+                               GP_PADDING_STAGED_REF_W);
+        h = (int)sh->d[GP_PAD_H], w = (int)sh->d[GP_PAD_W];
+    }
+    const int row = w * 4, plane = h * w * 4;
     const char *sname = have_sector ? "cache.l1.sector_bytes" : "cache.l1.line_bytes (sector none)";
     if (row >= sector)
         return gp_rule_set(out, "padding", "planes_per_block", 0, "sectors",
-                           "%dx%d reference row %d B >= %s %.0f: the flat kernel's gathers read whole sectors -> 0 "
+                           "%dx%d %s row %d B >= %s %.0f: the flat kernel's gathers read whole sectors -> 0 "
                            "(flat)",
-                           GP_PADDING_STAGED_REF_H, GP_PADDING_STAGED_REF_W, row, sname, sector);
+                           h, w, sh ? "plane" : "reference", row, sname, sector);
     if (!f.dram_gbs.have || !f.dram_latency.have || !f.clock_mhz.have)
         return gp_rule_set(out, "padding", "planes_per_block", 0, "little",
                            "row %d B < %s %.0f, but the dram/clock facts are none: P unsized -> 0 (flat)", row, sname,
@@ -79,8 +94,7 @@ static gp_status planes_rule(const gp_table *facts, gp_table *out)
                        "row %d B < %s %.0f; dram %.0f GB/s x %.0f cyc @%.0f MHz / %.0f CUs = %.1f KiB/CU / %d B "
                        "(%dx%d plane) = %.1f -> %lld (lds %lld B: <= %lld); bigger planes flat",
                        row, have_sector ? "sector" : "line", sector, f.dram_gbs.v, f.dram_latency.v, f.clock_mhz.v,
-                       f.cus.v, per_cu / 1024.0, plane, GP_PADDING_STAGED_REF_H, GP_PADDING_STAGED_REF_W, want, P, lds,
-                       fit);
+                       f.cus.v, per_cu / 1024.0, plane, h, w, want, P, lds, fit);
 }
 
 gp_status gp_padding_rule(const gp_rule_in *in, gp_table *out)
@@ -95,5 +109,5 @@ gp_status gp_padding_rule(const gp_rule_in *in, gp_table *out)
                               PADDING_ITEMS_STANDIN,
                               GP_PADDING_MIN_ITEMS};
     GP_TRY(gp_rule_streaming(in->facts, &s, out));
-    return planes_rule(in->facts, out);
+    return planes_rule(in->facts, in->shape, out);
 }

@@ -1,6 +1,7 @@
 /* batchnorm on the CPU: the reference on a hand case and on data with a
  * large mean, the workspace layout and split, argument checks before any
- * device call, parameters from every shipped table, and the rule. */
+ * device call, parameters from every shipped table, the rule and the
+ * parameter that follows the shape, the shapes' syntax and the cases. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 #include "batchnorm_index.h"
 #include "gp_test.h"
 #include "gp_test_table.h"
+#include "kernel.h"
 
 GP_TEST(batchnorm_ref_hand)
 {
@@ -51,7 +53,7 @@ GP_TEST(batchnorm_ref_large_mean)
 
 GP_TEST(batchnorm_split_and_workspace)
 {
-    gp_batchnorm_params p = {.block = 256, .items = 1};
+    gp_batchnorm_params p = {.block = 256, .items_per_thread = 1};
     gp_device_info d;
     memset(&d, 0, sizeof d);
     d.compute_units = 132, d.max_threads_per_cu = 2048, d.max_threads_per_block = 1024;
@@ -68,7 +70,7 @@ GP_TEST(batchnorm_split_and_workspace)
     size_t bytes = gp_batchnorm_ws_offsets(3, 5, &part, &fin);
     GP_CHECK(part == 16 && fin == 16 + 16 * 15 && bytes == fin + 24);
     /* items 8 halves the largest block (the register budget). */
-    gp_batchnorm_params q = {.block = 1024, .items = 8};
+    gp_batchnorm_params q = {.block = 1024, .items_per_thread = 8};
     gp_batchnorm_params_fit(&q, &d);
     GP_CHECK(q.block == 512 && q.note[0]);
     return 0;
@@ -82,7 +84,7 @@ GP_TEST(batchnorm_wave_efficiency)
     GP_CHECK(gp_batchnorm_wave_eff(0, 1056) == 0 && gp_batchnorm_wave_eff(5, 0) == 0);
     /* The H200 rule's block 512: 528 slots, 64 channels -> 8 (one wave,
      * 0.970), not 33 (four waves, 1.000), nor ceil(528 / 64) = 9. */
-    gp_batchnorm_params p = {.block = 512, .items = 1, .resident_blocks = 528};
+    gp_batchnorm_params p = {.block = 512, .items_per_thread = 1, .resident_blocks = 528};
     gp_batchnorm_shape big = {128, 64, 56, 56}, many = {8, 1024, 32, 32}, odd = {64, 48, 56, 56};
     GP_CHECK(gp_batchnorm_split(&p, &big) == 8);
     /* 48 channels: 11 a channel fill 528 of 528, one whole wave. */
@@ -98,7 +100,7 @@ GP_TEST(batchnorm_fused_choice)
     gp_device_info d;
     memset(&d, 0, sizeof d);
     d.compute_units = 132, d.max_threads_per_cu = 2048, d.max_threads_per_block = 1024;
-    gp_batchnorm_params p = {.block = 512, .items = 1, .fused_max_values = 8192, .fused_min_channels = 132};
+    gp_batchnorm_params p = {.block = 512, .items_per_thread = 1, .fused_max_values = 8192, .fused_min_channels = 132};
     gp_batchnorm_params_fit(&p, &d);
     GP_CHECK(p.fused_max_values == 8192 && p.note[0] == '\0');
     gp_batchnorm_shape headline = {32, 256, 14, 14}, big = {128, 64, 56, 56};
@@ -116,10 +118,10 @@ GP_TEST(batchnorm_fused_choice)
     off.fused_max_values = 0;
     GP_CHECK(!gp_batchnorm_fused(&off, &headline));
     /* The fit caps the limit at block x values a thread: 32, 16 at 1024. */
-    gp_batchnorm_params q = {.block = 1024, .items = 1, .fused_max_values = 1 << 20, .fused_min_channels = 1};
+    gp_batchnorm_params q = {.block = 1024, .items_per_thread = 1, .fused_max_values = 1 << 20, .fused_min_channels = 1};
     gp_batchnorm_params_fit(&q, &d);
     GP_CHECK(q.fused_max_values == 1024 * 16 && strstr(q.note, "fused_max_values"));
-    q = (gp_batchnorm_params){.block = 256, .items = 1, .fused_max_values = 1 << 20, .fused_min_channels = 0};
+    q = (gp_batchnorm_params){.block = 256, .items_per_thread = 1, .fused_max_values = 1 << 20, .fused_min_channels = 0};
     gp_batchnorm_params_fit(&q, &d);
     GP_CHECK(q.fused_max_values == 256 * 32 && q.fused_min_channels == 1);
     /* The fused block: 1568 float4 units (the headline) keep 512 threads,
@@ -186,33 +188,33 @@ GP_TEST(batchnorm_fused_walk_covers_each_value_once)
 
 GP_TEST(batchnorm_bad_input_before_device)
 {
-    gp_batchnorm_params p = {.block = 256, .items = 2, .fused_min_channels = 1, .resident_blocks = 1056};
+    gp_batchnorm_params p = {.block = 256, .items_per_thread = 2, .fused_min_channels = 1, .resident_blocks = 1056};
     float x[16] = {0}, y[16] = {0}, g[2] = {0}, b[2] = {0}, m[2] = {0}, v[2] = {0};
     gp_batchnorm_shape s = {2, 2, 2, 2}, bad = {2, 0, 2, 2};
     gp_batchnorm_ws ws = {x, 64, 2, 1};
-    GP_CHECK(gp_batchnorm_train_f32(x, y, &bad, g, b, 1e-5, NULL, NULL, &ws, &p).code == GP_ERR_USAGE);
-    GP_CHECK(gp_batchnorm_train_f32(x, y, &s, NULL, b, 1e-5, NULL, NULL, &ws, &p).code == GP_ERR_USAGE);
-    GP_CHECK(gp_batchnorm_train_f32(x, y, &s, g, b, 0.0, NULL, NULL, &ws, &p).code == GP_ERR_USAGE);
-    GP_CHECK(gp_batchnorm_train_f32(x, x, &s, g, b, 1e-5, NULL, NULL, &ws, &p).code == GP_ERR_USAGE);
-    GP_CHECK(gp_batchnorm_train_f32(x, y, &s, g, b, 1e-5, NULL, NULL, NULL, &p).code == GP_ERR_USAGE);
+    GP_CHECK(gp_batchnorm_train_f32(x, y, &bad, g, b, 1e-5, NULL, NULL, &ws, &p, NULL).code == GP_ERR_USAGE);
+    GP_CHECK(gp_batchnorm_train_f32(x, y, &s, NULL, b, 1e-5, NULL, NULL, &ws, &p, NULL).code == GP_ERR_USAGE);
+    GP_CHECK(gp_batchnorm_train_f32(x, y, &s, g, b, 0.0, NULL, NULL, &ws, &p, NULL).code == GP_ERR_USAGE);
+    GP_CHECK(gp_batchnorm_train_f32(x, x, &s, g, b, 1e-5, NULL, NULL, &ws, &p, NULL).code == GP_ERR_USAGE);
+    GP_CHECK(gp_batchnorm_train_f32(x, y, &s, g, b, 1e-5, NULL, NULL, NULL, &p, NULL).code == GP_ERR_USAGE);
     gp_batchnorm_ws other = {x, 64, 3, 1};
-    GP_CHECK(gp_batchnorm_train_f32(x, y, &s, g, b, 1e-5, NULL, NULL, &other, &p).code == GP_ERR_USAGE);
-    GP_CHECK(gp_batchnorm_infer_f32(x, y, &s, g, b, NULL, v, 1e-5, &p).code == GP_ERR_USAGE);
-    gp_batchnorm_params q = {.block = 256, .items = 3, .fused_min_channels = 1, .resident_blocks = 1056};
-    GP_CHECK(gp_batchnorm_infer_f32(x, y, &s, g, b, m, v, 1e-5, &q).code == GP_ERR_USAGE);
+    GP_CHECK(gp_batchnorm_train_f32(x, y, &s, g, b, 1e-5, NULL, NULL, &other, &p, NULL).code == GP_ERR_USAGE);
+    GP_CHECK(gp_batchnorm_infer_f32(x, y, &s, g, b, NULL, v, 1e-5, &p, NULL).code == GP_ERR_USAGE);
+    gp_batchnorm_params q = {.block = 256, .items_per_thread = 3, .fused_min_channels = 1, .resident_blocks = 1056};
+    GP_CHECK(gp_batchnorm_infer_f32(x, y, &s, g, b, m, v, 1e-5, &q, NULL).code == GP_ERR_USAGE);
     /* A fused limit above what a block holds (256 x 32), or no channel minimum: not fitted. */
     gp_batchnorm_params f = p;
     f.fused_max_values = 256 * 32 + 1;
-    GP_CHECK(gp_batchnorm_infer_f32(x, y, &s, g, b, m, v, 1e-5, &f).code == GP_ERR_USAGE);
+    GP_CHECK(gp_batchnorm_infer_f32(x, y, &s, g, b, m, v, 1e-5, &f, NULL).code == GP_ERR_USAGE);
     f = p, f.fused_min_channels = 0;
-    GP_CHECK(gp_batchnorm_infer_f32(x, y, &s, g, b, m, v, 1e-5, &f).code == GP_ERR_USAGE);
+    GP_CHECK(gp_batchnorm_infer_f32(x, y, &s, g, b, m, v, 1e-5, &f, NULL).code == GP_ERR_USAGE);
     /* Training that takes the fused path still gets its arguments checked first. */
     f = p, f.fused_max_values = 8;
     GP_CHECK(gp_batchnorm_fused(&f, &s));
-    GP_CHECK(gp_batchnorm_train_f32(x, y, &s, NULL, b, 1e-5, NULL, NULL, &ws, &f).code == GP_ERR_USAGE);
-    GP_CHECK(gp_batchnorm_train_f32(x, y, &s, g, b, 1e-5, NULL, NULL, &ws, &f).code != GP_ERR_USAGE);
+    GP_CHECK(gp_batchnorm_train_f32(x, y, &s, NULL, b, 1e-5, NULL, NULL, &ws, &f, NULL).code == GP_ERR_USAGE);
+    GP_CHECK(gp_batchnorm_train_f32(x, y, &s, g, b, 1e-5, NULL, NULL, &ws, &f, NULL).code != GP_ERR_USAGE);
     /* Good arguments reach the launcher (no GPU here). */
-    GP_CHECK(gp_batchnorm_infer_f32(x, y, &s, g, b, m, v, 1e-5, &p).code != GP_ERR_USAGE);
+    GP_CHECK(gp_batchnorm_infer_f32(x, y, &s, g, b, m, v, 1e-5, &p, NULL).code != GP_ERR_USAGE);
     return 0;
 }
 
@@ -223,8 +225,9 @@ GP_TEST(batchnorm_params_every_table)
         gp_table t;
         gp_batchnorm_params p;
         GP_CHECK(gp_test_load_table(tables[i], &t));
-        GP_CHECK(gp_batchnorm_params_from_table(&t, NULL, &p).code == GP_OK);
-        GP_CHECK(p.block >= 64 && p.items >= 1 && p.items <= GP_BN_MAX_ITEMS && p.resident_blocks >= 1);
+        GP_CHECK(gp_kernel_params(&gp_kernel_batchnorm, &t, NULL, NULL, 0, &p, NULL, 0).code == GP_OK);
+        GP_CHECK(p.block >= 64 && p.items_per_thread >= 1 && p.items_per_thread <= GP_BN_MAX_ITEMS &&
+                 p.resident_blocks >= 1);
     }
     return 0;
 }
@@ -277,5 +280,73 @@ GP_TEST(batchnorm_rule)
     t.e[gp_table_key_index("dram", "latency_cycles")].present = 0;
     gp_status st = gp_test_rule(gp_batchnorm_rule, &t);
     GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "[dram] latency_cycles"));
+    return 0;
+}
+
+/* items_per_thread follows the shape through gp_kernel_params on a ruled
+ * table: sm_80's stand-in 2 (block 256, 108 CUs x 8 = 864 resident) for the
+ * headline, 1 for 2x64x16x16, whose 512 values a channel fill 1 block where
+ * a wave over 64 channels wants 14.  The H200's 1 stays 1. */
+GP_TEST(batchnorm_params_follow_the_shape)
+{
+    static gp_table t, ruled;
+    GP_CHECK(gp_test_load_table("tables/sm_80", &t));
+    gp_rule_in in = {&t, NULL, 0};
+    ruled = t;
+    GP_CHECK(gp_batchnorm_rule(&in, &ruled).code == GP_OK);
+    gp_shape head, small;
+    GP_CHECK(gp_kernel_batchnorm.shape_parse("128x64x56x56 train", &head).code == GP_OK);
+    GP_CHECK(gp_kernel_batchnorm.shape_parse("2x64x16x16", &small).code == GP_OK);
+    gp_batchnorm_params ph, ps;
+    char note[160];
+    GP_CHECK(gp_kernel_params(&gp_kernel_batchnorm, &ruled, NULL, &head, 0, &ph, note, sizeof note).code == GP_OK);
+    GP_CHECK(ph.items_per_thread == 2 && ph.block == 256 && strstr(note, "as the table"));
+    GP_CHECK(gp_kernel_params(&gp_kernel_batchnorm, &ruled, NULL, &small, 0, &ps, note, sizeof note).code == GP_OK);
+    GP_CHECK(ps.items_per_thread == 1 && ps.block == 256 && strstr(note, "items_per_thread 2->1"));
+    static gp_table out;
+    out = t;
+    gp_rule_in sin = {&t, &small, 0};
+    GP_CHECK(gp_batchnorm_rule(&sin, &out).code == GP_OK);
+    const gp_table_entry *e = gp_table_find(&out, "kernel.batchnorm", "items_per_thread");
+    GP_CHECK(e && e->i == 1 && strstr(e->prov, "512 values a channel fill 1 blocks") && strstr(e->prov, "= 14 -> 1"));
+    return 0;
+}
+
+/* The bench labels read back; every case batchnorm runs is a tensor it
+ * takes, and the fused shapes sit at the parameters' limit. */
+GP_TEST(batchnorm_shapes_and_cases)
+{
+    const gp_kernel *k = &gp_kernel_batchnorm;
+    static const char *const labels[] = {"128x64x56x56 train", "32x256x14x14 train", "2x3x5x7 infer"};
+    char buf[96];
+    gp_shape s;
+    for (size_t i = 0; i < sizeof labels / sizeof labels[0]; i++) {
+        GP_CHECK(k->shape_parse(labels[i], &s).code == GP_OK);
+        k->shape_label(&s, buf, sizeof buf);
+        GP_CHECK(!strcmp(buf, labels[i]));
+    }
+    GP_CHECK(k->shape_parse("128x64x56", &s).code == GP_ERR_USAGE);
+    GP_CHECK(k->shape_parse("1x2x3x4 backward", &s).code == GP_ERR_USAGE);
+    /* The floor's bytes follow the path: x read twice split, once fused. */
+    gp_kernel_work w;
+    gp_batchnorm_params p = {.block = 512, .items_per_thread = 1, .fused_max_values = 8192,
+                             .fused_min_channels = 132};
+    gp_batchnorm_params_fit(&p, NULL);
+    GP_CHECK(k->shape_parse("32x256x14x14 train", &s).code == GP_OK);
+    GP_CHECK(k->work(&s, NULL, &w).code == GP_OK && w.bytes == 12.0 * 32 * 256 * 14 * 14);
+    GP_CHECK(k->work(&s, &p, &w).code == GP_OK && w.bytes == 8.0 * 32 * 256 * 14 * 14 && strstr(w.method, "fused"));
+    static gp_kcase c[GP_KCASE_MAX];
+    int n = k->cases(GP_CASES_VERIFY, &p, NULL, 0, c, GP_KCASE_MAX);
+    GP_CHECK(n == 30);
+    int at_limit = 0;
+    for (int i = 0; i < n; i++) {
+        gp_shape r;
+        k->shape_label(&c[i].shape, buf, sizeof buf);
+        GP_CHECK(k->shape_parse(buf, &r).code == GP_OK && !memcmp(&r, &c[i].shape, sizeof r));
+        at_limit += c[i].shape.d[GP_BN_W] == 8192 && c[i].shape.d[GP_BN_C] == 132;
+    }
+    GP_CHECK(at_limit == 2); /* training and inference */
+    GP_CHECK(k->cases(GP_CASES_VARIANT, &p, NULL, 0, c, GP_KCASE_MAX) == 10);
+    GP_CHECK(k->cases(GP_CASES_BENCH, NULL, NULL, 0, c, GP_KCASE_MAX) == 2 && c[0].shape.d[GP_BN_N] == 128);
     return 0;
 }

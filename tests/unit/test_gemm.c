@@ -1,6 +1,7 @@
 /* gemm on the CPU: the reference on hand cases in both layouts, problem and
  * argument checks before any device call, configuration fitting, parameters
- * from every shipped table, and the rule. */
+ * from every shipped table, the rule and its per-shape step, the shapes'
+ * syntax and the table section's legality. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -9,6 +10,14 @@
 #include "gp_test.h"
 #include "gp_test_table.h"
 #include "kernel.h"
+#include "rule.h"
+
+/* What a launch of the headline problem reads from t (the one path). */
+static gp_status from_table(const gp_table *t, const gp_device_info *dev, gp_gemm_params *p)
+{
+    char note[160];
+    return gp_kernel_params(&gp_kernel_gemm, t, dev, NULL, 0, p, note, sizeof note);
+}
 
 GP_TEST(gemm_ref_hand)
 {
@@ -57,15 +66,15 @@ GP_TEST(gemm_bad_input_before_device)
         {(gp_gemm_layout)5, 0, 0, 4, 4, 4, 1.0f, 0.0f, 4, 4, 4},   /* layout */
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        gp_status st = gp_gemm_f32(&bad[i], a, b, c, &p);
+        gp_status st = gp_gemm_f32(&bad[i], a, b, c, &p, NULL);
         GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "gemm"));
     }
-    GP_CHECK(gp_gemm_f32(&ok, NULL, b, c, &p).code == GP_ERR_USAGE);
-    GP_CHECK(gp_gemm_f32(&ok, a, b, a + 8, &p).code == GP_ERR_USAGE); /* C overlaps A */
+    GP_CHECK(gp_gemm_f32(&ok, NULL, b, c, &p, NULL).code == GP_ERR_USAGE);
+    GP_CHECK(gp_gemm_f32(&ok, a, b, a + 8, &p, NULL).code == GP_ERR_USAGE); /* C overlaps A */
     gp_gemm_params unfit = p;
     unfit.config = 9;
-    GP_CHECK(gp_gemm_f32(&ok, a, b, c, &unfit).code == GP_ERR_USAGE);
-    GP_CHECK(gp_gemm_f32(&ok, a, b, c, &p).code != GP_ERR_USAGE); /* reaches the launcher */
+    GP_CHECK(gp_gemm_f32(&ok, a, b, c, &unfit, NULL).code == GP_ERR_USAGE);
+    GP_CHECK(gp_gemm_f32(&ok, a, b, c, &p, NULL).code != GP_ERR_USAGE); /* reaches the launcher */
     return 0;
 }
 
@@ -81,7 +90,7 @@ GP_TEST(gemm_params_fit_and_tables)
     for (size_t i = 0; i < 4; i++) {
         gp_table t;
         GP_CHECK(gp_test_load_table(tables[i], &t));
-        GP_CHECK(gp_gemm_params_from_table(&t, NULL, &p).code == GP_OK);
+        GP_CHECK(from_table(&t, NULL, &p).code == GP_OK);
         /* The shipped tables name a compiled configuration exactly. */
         GP_CHECK(!p.note[0]);
     }
@@ -181,23 +190,31 @@ GP_TEST(gemm_tiles_per_target)
     GP_CHECK(gp_test_rule(gp_gemm_rule, &t).code == GP_OK);
     GP_CHECK(gp_table_get_int(&t, "kernel.gemm", "tile_k", &tk).code == GP_OK && tk == 16);
 
-    /* The sweep's candidates. */
+    /* The sweep's candidates: the variants, fitted to the device. */
     const gp_kernel *k = gp_kernel_find("gemm");
-    GP_CHECK(k && k->candidates);
-    static gp_table cand[8];
+    GP_CHECK(k && k->variants && k->nvariants == GP_GEMM_NCONFIGS);
     for (int v = 0; v < 2; v++) {
-        int n = 0, k16 = 0;
+        int seen[GP_GEMM_NCONFIGS] = {0}, n = 0, k16 = 0;
+        gp_gemm_params base, q;
         snprintf(d.arch, sizeof d.arch, "%s", v ? "sm_90" : "gfx1100");
         GP_CHECK(gp_test_load_table("tables/generic", &t));
         GP_CHECK(gp_test_rule(gp_gemm_rule, &t).code == GP_OK);
-        /* sm_90: the table's tile and the 6 NVIDIA configurations (the
-         * warp-tiled two among them); gfx1100: the 3 of every class. */
-        GP_CHECK(k->candidates(&t, &d, cand, 8, &n).code == GP_OK && n == (v ? 7 : 4));
-        for (int c = 1; c < n; c++)
-            if (gp_table_get_int(&cand[c], "kernel.gemm", "tile_k", &tk).code == GP_OK && tk == 16)
-                k16++;
+        GP_CHECK(from_table(&t, &d, &base).code == GP_OK);
+        for (int c = 0; c < k->nvariants; c++) {
+            gp_kernel_variant(k, c, &base, &d, &q);
+            GP_CHECK(q.config >= 0 && gp_gemm_config_on(q.config, gp_target_reg_class(d.arch)));
+            n += !seen[q.config], k16 += !seen[q.config] && q.tile_k == 16;
+            seen[q.config] = 1;
+        }
+        /* sm_90: the 6 NVIDIA configurations (the warp-tiled two among
+         * them), the table's tile one of them; gfx1100: the 3 of every
+         * class. */
+        GP_CHECK(n == (v ? 6 : 3) && seen[base.config]);
         GP_CHECK(k16 == v);
     }
+    /* The variants are the compiled configurations, in their order. */
+    for (int c = 0; c < k->nvariants; c++)
+        GP_CHECK(!memcmp(k->variants + c * k->nparams, gp_gemm_configs[c], 4 * sizeof(int)));
     return 0;
 }
 
@@ -210,7 +227,6 @@ GP_TEST(gemm_warp_tiled_rule)
     memset(&d, 0, sizeof d);
     d.lds_per_block = 49152;
     gp_gemm_params p;
-    char b[160];
     snprintf(d.arch, sizeof d.arch, "sm_90");
     static const int wt[2][4] = {{128, 128, 8, 128}, {128, 256, 8, 256}};
     for (int i = 0; i < 2; i++) {
@@ -218,15 +234,13 @@ GP_TEST(gemm_warp_tiled_rule)
         p.tile_m = wt[i][0], p.tile_n = wt[i][1], p.tile_k = wt[i][2], p.block = wt[i][3];
         gp_gemm_params_fit(&p, &d);
         GP_CHECK(p.config == 4 + i && !p.note[0] && p.tile_n == wt[i][1] && p.block == wt[i][3]);
-        gp_gemm_params_format(&p, b, sizeof b);
-        GP_CHECK(strstr(b, "thread tile 8x16 warp-tiled"));
+        GP_CHECK(GP_GEMM_THREAD_TILE(p.tile_m, p.tile_n, p.block) == 8 * 16); /* warp-tiled */
     }
     GP_CHECK(gp_gemm_lds_bytes(128, 256, 8) == 2 * 8 * (384 + 8) * 4);
     /* The tree's tile still reads as the 8 x 8 quadrant kernel. */
     p.tile_m = 128, p.tile_n = 128, p.tile_k = 8, p.block = 256;
     gp_gemm_params_fit(&p, &d);
-    gp_gemm_params_format(&p, b, sizeof b);
-    GP_CHECK(p.config == 0 && strstr(b, "thread tile 8x8,"));
+    GP_CHECK(p.config == 0 && GP_GEMM_THREAD_TILE(p.tile_m, p.tile_n, p.block) == 8 * 8);
     /* AMD does not compile them: the nearest compiled, named. */
     snprintf(d.arch, sizeof d.arch, "gfx90a");
     for (int i = 0; i < 2; i++) {
@@ -296,9 +310,11 @@ GP_TEST(gemm_plan_fallback)
     memset(&d, 0, sizeof d);
     snprintf(d.arch, sizeof d.arch, "sm_90");
     d.lds_per_block = 49152, d.compute_units = 132;
+    /* The H200's limits, which fit's occupancy reads. */
+    d.wave_size = 32, d.regs_per_cu = 65536, d.lds_per_cu = 233472, d.max_threads_per_cu = 2048;
     GP_CHECK(gp_test_load_table("tables/sm_90", &t));
     gp_gemm_params p;
-    GP_CHECK(gp_gemm_params_from_table(&t, &d, &p).code == GP_OK);
+    GP_CHECK(from_table(&t, &d, &p).code == GP_OK);
     GP_CHECK(p.config == 5 && p.cus == 132 && p.blocks_cu[5] == 1 && p.blocks_cu[0] == 2);
     GP_CHECK(fabs(GP_GEMM_FALLBACK_D - 0.816) < 0.001 && fabs(GP_GEMM_LD4_LOSS - 0.150) < 0.001);
     /* want[layout]: column-major runs the row-major C^T, whose grid for the
@@ -346,8 +362,103 @@ GP_TEST(gemm_plan_fallback)
     GP_CHECK(gp_test_load_table("tables/gfx900", &t));
     snprintf(d.arch, sizeof d.arch, "gfx900");
     d.compute_units = 64;
-    GP_CHECK(gp_gemm_params_from_table(&t, &d, &p).code == GP_OK && p.config == 0);
+    GP_CHECK(from_table(&t, &d, &p).code == GP_OK && p.config == 0);
     odd.lda = 1023, odd.ldb = 4097;
     GP_CHECK(gp_gemm_plan(&odd, &p, 1, why, sizeof why) == 0 && !why[0]);
+    return 0;
+}
+
+/* The rule takes the per-problem step for the shape it is given: on the
+ * sm_90 table the odd row-major product falls back to 128x128x8/256 (waves
+ * and 4-byte rows), its column-major twin (whole waves) and the headline
+ * keep 128x256, through gp_kernel_params as a launch does. */
+GP_TEST(gemm_params_follow_the_shape)
+{
+    static gp_table t, ruled;
+    GP_CHECK(gp_test_load_table("tables/sm_90", &t));
+    gp_rule_in in = {&t, NULL, 0};
+    ruled = t;
+    GP_CHECK(gp_gemm_rule(&in, &ruled).code == GP_OK);
+    gp_shape head, odd, odd_col;
+    GP_CHECK(gp_kernel_gemm.shape_parse("4096x4096x4096 NN row-major", &head).code == GP_OK);
+    GP_CHECK(gp_kernel_gemm.shape_parse("4095x4097x1023", &odd).code == GP_OK);
+    GP_CHECK(gp_kernel_gemm.shape_parse("4095x4097x1023 col-major", &odd_col).code == GP_OK);
+    gp_gemm_params ph, po, pc;
+    char note[160];
+    GP_CHECK(gp_kernel_params(&gp_kernel_gemm, &ruled, NULL, &head, 0, &ph, note, sizeof note).code == GP_OK);
+    GP_CHECK(ph.config == 5 && strstr(note, "as the table"));
+    GP_CHECK(gp_kernel_params(&gp_kernel_gemm, &ruled, NULL, &odd, 0, &po, note, sizeof note).code == GP_OK);
+    GP_CHECK(po.config == 0 && po.tile_n == 128 && strstr(note, "tile_n 256->128"));
+    GP_CHECK(gp_kernel_params(&gp_kernel_gemm, &ruled, NULL, &odd_col, 0, &pc, note, sizeof note).code == GP_OK);
+    GP_CHECK(pc.config == 5);
+    /* The rule's own provenance names the step. */
+    static gp_table out;
+    out = t;
+    gp_rule_in sin = {&t, &odd, 0};
+    GP_CHECK(gp_gemm_rule(&sin, &out).code == GP_OK);
+    const gp_table_entry *e = gp_table_find(&out, "kernel.gemm", "tile_n");
+    GP_CHECK(e && e->i == 128 && strstr(e->prov, "4095x4097x1023: ran 128x128x8/256") &&
+             strstr(e->prov, "fallback of 128x256x8/256"));
+    /* gfx900 has no fallback to take: the shape keeps the table's tile. */
+    GP_CHECK(gp_test_load_table("tables/gfx900", &t));
+    GP_CHECK(gp_kernel_params(&gp_kernel_gemm, &t, NULL, &odd, 0, &po, note, sizeof note).code == GP_OK);
+    GP_CHECK(po.config == 0 && po.tile_n == 128);
+    return 0;
+}
+
+/* The bench labels and a user's --shape read back as written. */
+GP_TEST(gemm_shape_syntax)
+{
+    const gp_kernel *k = &gp_kernel_gemm;
+    static const char *const labels[] = {"4096x4096x4096 NN row-major", "4095x4097x1023 NN row-major",
+                                         "512x256x64 TN col-major ld 80/520/516", "3x5x7 NT row-major"};
+    char buf[128];
+    gp_shape s;
+    for (size_t i = 0; i < sizeof labels / sizeof labels[0]; i++) {
+        GP_CHECK(k->shape_parse(labels[i], &s).code == GP_OK);
+        k->shape_label(&s, buf, sizeof buf);
+        GP_CHECK(!strcmp(buf, labels[i]));
+    }
+    GP_CHECK(k->shape_parse("512x256x64 TN col-major ld 80/520/516", &s).code == GP_OK);
+    GP_CHECK(s.opt[GP_GEMM_OPT_LAYOUT] == GP_GEMM_COL_MAJOR && s.opt[GP_GEMM_OPT_TRANS_A] == 1 &&
+             s.opt[GP_GEMM_OPT_TRANS_B] == 0 && s.d[GP_GEMM_LDB] == 520);
+    gp_gemm_problem q;
+    GP_CHECK(k->shape_parse("17x33x9 TT col-major", &s).code == GP_OK);
+    gp_gemm_problem_of_shape(&s, 1, 0, &q);
+    GP_CHECK(q.lda == 9 && q.ldb == 33 && q.ldc == 17 && gp_gemm_check_problem(&q).code == GP_OK);
+    gp_status st = k->shape_parse("4096x4096 NN", &s);
+    GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "4096x4096 NN") && strstr(st.msg, "MxNxK"));
+    GP_CHECK(k->shape_parse("8x8x8 NX", &s).code == GP_ERR_USAGE);
+    /* Every case gemm runs has a label its parser reads back. */
+    static gp_kcase c[GP_KCASE_MAX];
+    int n = k->cases(GP_CASES_VERIFY, NULL, NULL, 0, c, GP_KCASE_MAX);
+    int nv = k->cases(GP_CASES_VARIANT, NULL, NULL, 0, c + n, GP_KCASE_MAX - n);
+    GP_CHECK(n == 64 && nv == 19 && n + nv * GP_GEMM_NCONFIGS == 178);
+    for (int i = 0; i < n + nv; i++) {
+        gp_shape r;
+        k->shape_label(&c[i].shape, buf, sizeof buf);
+        GP_CHECK(k->shape_parse(buf, &r).code == GP_OK && !memcmp(&r, &c[i].shape, sizeof r));
+        gp_gemm_problem_of_shape(&c[i].shape, 1, 0, &q);
+        GP_CHECK(gp_gemm_check_problem(&q).code == GP_OK);
+    }
+    return 0;
+}
+
+/* A launch must be legal on any GPU: gemm checks its section
+ * (gp_kernel.check_table) before it is read. */
+GP_TEST(gemm_table_section_is_legal)
+{
+    static gp_table t;
+    gp_gemm_params p;
+    GP_CHECK(gp_test_load_table("tables/sm_90", &t));
+    GP_CHECK(gp_kernel_check_tables(&t, "sm_90").code == GP_OK);
+    GP_CHECK(gp_table_set(&t, "kernel.gemm", "tile_k", 64, "swept gemm").code == GP_OK);
+    gp_status st = gp_kernel_check_tables(&t, "t");
+    GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "exceeds 48 KiB of LDS"));
+    GP_CHECK(from_table(&t, NULL, &p).code == GP_ERR_USAGE);
+    GP_CHECK(gp_table_set(&t, "kernel.gemm", "tile_k", 8, "swept gemm").code == GP_OK);
+    GP_CHECK(gp_table_set(&t, "kernel.gemm", "block", 64, "swept gemm").code == GP_OK); /* 512 accumulators */
+    st = gp_kernel_check_tables(&t, "t");
+    GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "exceeds 256"));
     return 0;
 }

@@ -1,7 +1,8 @@
 /* padding on the CPU: the reference on hand cases, the multiply-shift
  * division against '/', shape and argument checks before any device call,
- * parameters from every shipped table, the rule, and the staged kernel's
- * index math emulated block by block. */
+ * parameters from every shipped table, the rule and the parameter that
+ * follows the shape, the shapes' syntax, and the staged kernel's index math
+ * emulated block by block. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,12 @@
 #include "padding_staged.h"
 
 static const char *const tables[] = {"tables/generic", "tables/sm_90", "tables/sm_80", "tables/gfx900"};
+
+/* What a launch of the headline problem reads from t (the one path). */
+static gp_status from_table(const gp_table *t, const gp_device_info *dev, gp_padding_params *p)
+{
+    return gp_kernel_params(&gp_kernel_padding, t, dev, NULL, 0, p, NULL, 0);
+}
 
 GP_TEST(padding_ref_hand)
 {
@@ -56,24 +63,24 @@ GP_TEST(kdiv_matches_division)
 
 GP_TEST(padding_bad_input_before_device)
 {
-    gp_padding_params p = {256, 4, "", 0};
+    gp_padding_params p = {256, 4, 0, ""};
     _Alignas(16) float buf[64] = {0};
     gp_padding_shape ok = {1, 1, 2, 2, 1, 1, 1, 1};
     gp_padding_shape bad[] = {{0, 1, 2, 2, 0, 0, 0, 0}, {1, -1, 2, 2, 0, 0, 0, 0}, {1, 1, 2, 2, -1, 0, 0, 0},
                               {1, 1, 2, 2, 0, 0, 0, -3}, {1, 1, 60000, 60000, 0, 0, 0, 0}};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        gp_status st = gp_padding_f32(buf, buf + 32, &bad[i], &p);
+        gp_status st = gp_padding_f32(buf, buf + 32, &bad[i], &p, NULL);
         GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "padding"));
     }
-    GP_CHECK(gp_padding_f32(NULL, buf, &ok, &p).code == GP_ERR_USAGE);
-    GP_CHECK(gp_padding_f32(buf, buf + 2, &ok, &p).code == GP_ERR_USAGE); /* overlap */
-    gp_padding_params q = {256, 3, "", 0};
-    GP_CHECK(gp_padding_f32(buf, buf + 32, &ok, &q).code == GP_ERR_USAGE);
+    GP_CHECK(gp_padding_f32(NULL, buf, &ok, &p, NULL).code == GP_ERR_USAGE);
+    GP_CHECK(gp_padding_f32(buf, buf + 2, &ok, &p, NULL).code == GP_ERR_USAGE); /* overlap */
+    gp_padding_params q = {256, 3, 0, ""};
+    GP_CHECK(gp_padding_f32(buf, buf + 32, &ok, &q, NULL).code == GP_ERR_USAGE);
     /* 4, 8 or 16 items only, fitted; and a 16-byte aligned output. */
-    gp_padding_params f = {256, 6, "", 0};
-    GP_CHECK(gp_padding_f32(buf, buf + 32, &ok, &f).code == GP_ERR_USAGE);
+    gp_padding_params f = {256, 6, 0, ""};
+    GP_CHECK(gp_padding_f32(buf, buf + 32, &ok, &f, NULL).code == GP_ERR_USAGE);
     f.items_per_thread = 4;
-    gp_status sf = gp_padding_f32(buf, buf + 33, &ok, &f);
+    gp_status sf = gp_padding_f32(buf, buf + 33, &ok, &f, NULL);
     GP_CHECK(sf.code == GP_ERR_USAGE && strstr(sf.msg, "16-byte"));
     gp_padding_params_fit(&f, NULL);
     GP_CHECK(f.items_per_thread == 4 && f.note[0] == '\0');
@@ -84,7 +91,7 @@ GP_TEST(padding_bad_input_before_device)
     gp_padding_params_fit(&f, NULL);
     GP_CHECK(f.items_per_thread == 16);
     /* Good arguments reach the launcher (no GPU here). */
-    gp_status st = gp_padding_f32(buf, buf + 32, &ok, &p);
+    gp_status st = gp_padding_f32(buf, buf + 32, &ok, &p, NULL);
     GP_CHECK(st.code != GP_ERR_USAGE);
     return 0;
 }
@@ -95,7 +102,7 @@ GP_TEST(padding_params_every_table)
         gp_table t;
         GP_CHECK(gp_test_load_table(tables[i], &t));
         gp_padding_params p;
-        GP_CHECK(gp_padding_params_from_table(&t, NULL, &p).code == GP_OK);
+        GP_CHECK(from_table(&t, NULL, &p).code == GP_OK);
         GP_CHECK(p.block >= 64 && p.block <= 1024 && !(p.block & (p.block - 1)));
         GP_CHECK(p.items_per_thread >= GP_PADDING_MIN_ITEMS && p.items_per_thread <= GP_PADDING_MAX_ITEMS);
     }
@@ -245,13 +252,13 @@ GP_TEST(padding_staged_emulated)
 GP_TEST(padding_staged_fit_and_usable)
 {
     gp_device_info d = gp_test_fake_dev(32, 1024, 132);
-    gp_padding_params p = {512, 8, "", 6};
+    gp_padding_params p = {512, 8, 6, ""};
     gp_padding_params_fit(&p, &d);
     GP_CHECK(p.planes_per_block == 4 && strstr(p.note, "planes_per_block"));
-    p = (gp_padding_params){512, 8, "", 1000};
+    p = (gp_padding_params){512, 8, 1000, ""};
     gp_padding_params_fit(&p, &d);
     GP_CHECK(p.planes_per_block == GP_PADDING_MAX_PLANES);
-    p = (gp_padding_params){512, 8, "", 0};
+    p = (gp_padding_params){512, 8, 0, ""};
     gp_padding_params_fit(&p, &d);
     GP_CHECK(p.planes_per_block == 0 && p.note[0] == '\0');
     /* Usable: 64 planes of 7x7 = 12544 B of shared memory, aligned input. */
@@ -274,41 +281,124 @@ GP_TEST(padding_staged_fit_and_usable)
     p.planes_per_block = 0;
     GP_CHECK(!gp_padding_staged_usable(&p, &seed, a));
     /* Unfitted planes are refused before any device call. */
-    gp_padding_params q = {512, 8, "", 6};
-    gp_status st = gp_padding_f32((const float *)a, (float *)(uintptr_t)0x80000000, &seed, &q);
+    gp_padding_params q = {512, 8, 6, ""};
+    gp_status st = gp_padding_f32((const float *)a, (float *)(uintptr_t)0x80000000, &seed, &q, NULL);
     GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "not fitted"));
     /* The optional key: absent is 0; a value is read and shown (the shipped
      * H200 table: the rule's 64). */
     gp_table t;
     GP_CHECK(gp_test_load_shipped("sm_90", &t));
     gp_padding_params r;
-    GP_CHECK(gp_padding_params_from_table(&t, &d, &r).code == GP_OK && r.planes_per_block == 64);
+    GP_CHECK(from_table(&t, &d, &r).code == GP_OK && r.planes_per_block == 64);
     t.e[gp_table_key_index("kernel.padding", "planes_per_block")].present = 0;
-    GP_CHECK(gp_padding_params_from_table(&t, &d, &r).code == GP_OK && r.planes_per_block == 0);
+    GP_CHECK(from_table(&t, &d, &r).code == GP_OK && r.planes_per_block == 0);
     GP_CHECK(gp_table_set(&t, "kernel.padding", "planes_per_block", 32, "rule tune_candidate").code == GP_OK);
-    GP_CHECK(gp_padding_params_from_table(&t, &d, &r).code == GP_OK && r.planes_per_block == 32);
+    GP_CHECK(from_table(&t, &d, &r).code == GP_OK && r.planes_per_block == 32);
     char buf[160];
-    gp_padding_params_format(&r, buf, sizeof buf);
+    gp_kernel_params_text(&gp_kernel_padding, &r, buf, sizeof buf);
     GP_CHECK(strstr(buf, "planes_per_block=32") != NULL);
     /* The tune sweep checks the rule's 64 from both sides and against the
      * flat kernel: the base (64), 16, 32 and 128 staged, the flat table
-     * values among the flat rows, and no candidate twice. */
+     * values among the flat rows; the variants are distinct rows (tune
+     * leaves out one equal to the base or to an earlier one). */
     const gp_kernel *k = gp_kernel_find("padding");
-    static gp_table out[32];
     int n = 0, staged = 0, flat_base = 0;
     GP_CHECK(gp_test_load_shipped("sm_90", &t));
-    GP_CHECK(k && k->candidates(&t, &d, out, 32, &n).code == GP_OK && n > 3);
+    GP_CHECK(k && k->nvariants > 3 && from_table(&t, &d, &r).code == GP_OK);
     gp_padding_params seen[32];
-    for (int i = 0; i < n; i++) {
-        GP_CHECK(gp_table_validate(&out[i], "candidate").code == GP_OK);
-        GP_CHECK(gp_padding_params_from_table(&out[i], &d, &r).code == GP_OK && r.note[0] == '\0');
+    seen[n++] = r;
+    staged += r.planes_per_block > 0;
+    for (int v = 0; v < k->nvariants; v++) {
+        for (int j = 0; j < v; j++)
+            GP_CHECK(memcmp(k->variants + v * k->nparams, k->variants + j * k->nparams, sizeof(int) * 3));
+        gp_kernel_variant(k, v, &seen[0], &d, &r);
+        GP_CHECK(r.note[0] == '\0');
+        int dup = 0;
+        for (int j = 0; j < n; j++)
+            dup |= gp_params_same(k->params, k->nparams, &seen[j], &r);
+        if (dup)
+            continue;
         staged += r.planes_per_block > 0;
         flat_base += r.planes_per_block == 0 && r.block == 512 && r.items_per_thread == 16;
-        for (int j = 0; j < i; j++)
-            GP_CHECK(seen[j].block != r.block || seen[j].items_per_thread != r.items_per_thread ||
-                     seen[j].planes_per_block != r.planes_per_block);
-        seen[i] = r;
+        seen[n++] = r;
     }
     GP_CHECK(staged == 4 && flat_base == 1);
+    return 0;
+}
+
+/* planes_per_block follows the shape's plane through gp_kernel_params on a
+ * ruled table (sm_90): the 7x7 headline keeps the rule's 64; 4x4 planes
+ * (64 B) take the most compiled, 128; 56x56 (rows of a sector and more) and
+ * 8x8 (over the 196 B the host stages) run flat. */
+GP_TEST(padding_params_follow_the_shape)
+{
+    static gp_table t, ruled;
+    GP_CHECK(gp_test_load_shipped("sm_90", &t));
+    gp_rule_in in = {&t, NULL, 0};
+    ruled = t;
+    GP_CHECK(gp_padding_rule(&in, &ruled).code == GP_OK);
+    static const struct {
+        const char *spec;
+        int planes;
+    } want[] = {{"1024x1024x7x7 pad t3 b3 l3 r3", 64},
+                {"64x64x4x4 pad 1", 128},
+                {"64x64x56x56 pad t1 b2 l0 r3", 0},
+                {"64x64x8x8", 0}};
+    char note[160];
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        gp_shape s;
+        gp_padding_params p;
+        GP_CHECK(gp_kernel_padding.shape_parse(want[i].spec, &s).code == GP_OK);
+        GP_CHECK(gp_kernel_params(&gp_kernel_padding, &ruled, NULL, &s, 0, &p, note, sizeof note).code == GP_OK);
+        GP_CHECK(p.planes_per_block == want[i].planes && p.items_per_thread == 16 && p.block == 512);
+    }
+    GP_CHECK(strstr(note, "planes_per_block 64->0"));
+    static gp_table out;
+    out = t;
+    gp_shape s8;
+    GP_CHECK(gp_kernel_padding.shape_parse("64x64x8x8", &s8).code == GP_OK);
+    gp_rule_in sin = {&t, &s8, 0};
+    GP_CHECK(gp_padding_rule(&sin, &out).code == GP_OK);
+    const gp_table_entry *e = gp_table_find(&out, "kernel.padding", "planes_per_block");
+    GP_CHECK(e && e->i == 0 && strstr(e->prov, "8x8 plane 256 B > the 196 B"));
+    return 0;
+}
+
+/* Today's bench labels parse and print back; the short forms mean what
+ * they say; the cases are shapes the kernel takes. */
+GP_TEST(padding_shape_syntax)
+{
+    const gp_kernel *k = &gp_kernel_padding;
+    static const char *const labels[] = {"64x64x56x56 pad t1 b2 l0 r3", "1024x1024x7x7 pad t3 b3 l3 r3"};
+    char buf[96];
+    gp_shape s;
+    for (size_t i = 0; i < 2; i++) {
+        GP_CHECK(k->shape_parse(labels[i], &s).code == GP_OK);
+        k->shape_label(&s, buf, sizeof buf);
+        GP_CHECK(!strcmp(buf, labels[i]));
+    }
+    GP_CHECK(s.d[GP_PAD_N] == 1024 && s.d[GP_PAD_W] == 7 && s.d[GP_PAD_RIGHT] == 3);
+    GP_CHECK(k->shape_parse("2x3x5x7 pad 2", &s).code == GP_OK);
+    k->shape_label(&s, buf, sizeof buf);
+    GP_CHECK(!strcmp(buf, "2x3x5x7 pad t2 b2 l2 r2"));
+    GP_CHECK(k->shape_parse("2x3x5x7", &s).code == GP_OK && s.d[GP_PAD_TOP] == 0 && s.d[GP_PAD_RIGHT] == 0);
+    GP_CHECK(k->shape_parse("2x3x5x7 pad t1 b2", &s).code == GP_ERR_USAGE);
+    GP_CHECK(k->shape_parse("2x3x5x7 pad -1", &s).code == GP_ERR_USAGE);
+    GP_CHECK(k->shape_parse("2x3x5x7 pad 1 extra", &s).code == GP_ERR_USAGE);
+    gp_kernel_work w;
+    GP_CHECK(gp_kernel_work_of_label(k, labels[0], &w).code == GP_OK &&
+             w.bytes == 4.0 * (64 * 64 * 56 * 56 + 64 * 64 * 59 * 59));
+    static gp_kcase c[GP_KCASE_MAX];
+    int n = k->cases(GP_CASES_BENCH, NULL, NULL, 0, c, GP_KCASE_MAX);
+    GP_CHECK(n == 2 && (c[0].flags & GP_KCASE_PAIR) && (c[1].flags & GP_KCASE_REPORT));
+    k->shape_label(&c[1].shape, buf, sizeof buf);
+    GP_CHECK(!strcmp(buf, labels[0]));
+    n = k->cases(GP_CASES_VERIFY, NULL, NULL, 0, c, GP_KCASE_MAX);
+    GP_CHECK(n == 9);
+    for (int i = 0; i < n; i++) {
+        gp_padding_shape ps = {(int)c[i].shape.d[0], (int)c[i].shape.d[1], (int)c[i].shape.d[2], (int)c[i].shape.d[3],
+                               (int)c[i].shape.d[4], (int)c[i].shape.d[5], (int)c[i].shape.d[6], (int)c[i].shape.d[7]};
+        GP_CHECK(gp_padding_check_shape(&ps).code == GP_OK);
+    }
     return 0;
 }
