@@ -1,5 +1,5 @@
-/* histogram host API: parameters from the tuning table clamped to the
- * device, the persistent grid from the occupancy model, and argument checks
+/* histogram host API: parameters clamped to the device, the persistent
+ * grid from the occupancy model, and argument checks
  * before any device call. */
 #include "histogram.h"
 
@@ -67,8 +67,9 @@ void gp_histogram_params_fit(gp_histogram_params *p, const gp_device_info *dev)
 {
     int max_threads, wave;
     gp_fit_block_1d(dev, GP_HIST_MAX_BLOCK, &max_threads, &wave);
-    int vecs = p->vecs < 1 ? 1 : p->vecs > GP_HIST_MAX_VECS ? GP_HIST_MAX_VECS : (int)gp_rule_floor_pow2(p->vecs);
-    if (vecs != p->vecs)
+    const int asked = p->items_per_thread;
+    int vecs = asked < 1 ? 1 : asked > GP_HIST_MAX_VECS ? GP_HIST_MAX_VECS : (int)gp_rule_floor_pow2(asked);
+    if (vecs != asked)
         gp_note_append(p->note, sizeof p->note, "items_per_thread rounded to 1, 2 or 4 vectors");
     /* Whole waves of 64 (every wave size divides it): the ends need 32
      * threads of block 0. */
@@ -79,34 +80,11 @@ void gp_histogram_params_fit(gp_histogram_params *p, const gp_device_info *dev)
     if (block != p->block)
         gp_note_append(p->note, sizeof p->note, "block fitted to whole waves and the device's limit");
     p->block = block;
-    p->vecs = vecs;
+    p->items_per_thread = vecs;
     p->copies_u8 = fit_copies(p, dev, p->copies_u8, GP_HIST_U8_BINS, "copies_u8");
     p->copies_u32 = fit_copies(p, dev, p->copies_u32, GP_HIST_U32_BINS, "copies_u32");
     p->grid_u8 = grid_for(dev, block, vecs, p->copies_u8, GP_HIST_U8_BINS);
     p->grid_u32 = grid_for(dev, block, vecs, p->copies_u32, GP_HIST_U32_BINS);
-}
-
-gp_status gp_histogram_params_from_table(const gp_table *t, const gp_device_info *dev, gp_histogram_params *p)
-{
-    long long block, items, c8, c32;
-    memset(p, 0, sizeof *p);
-    GP_TRY(gp_table_get_int(t, "kernel.histogram", "block", &block));
-    GP_TRY(gp_table_get_int(t, "kernel.histogram", "items_per_thread", &items));
-    GP_TRY(gp_table_get_int(t, "kernel.histogram", "copies_u8", &c8));
-    GP_TRY(gp_table_get_int(t, "kernel.histogram", "copies_u32", &c32));
-    p->block = (int)block;
-    p->vecs = (int)items;
-    p->copies_u8 = (int)c8;
-    p->copies_u32 = (int)c32;
-    gp_histogram_params_fit(p, dev);
-    return gp_ok();
-}
-
-void gp_histogram_params_format(const gp_histogram_params *p, char *buf, size_t n)
-{
-    snprintf(buf, n, "block=%d items_per_thread=%d (x16 B) copies u8 %d (%zu B) u32 %d (%zu B), grid %d / %d",
-             p->block, p->vecs, p->copies_u8, gp_histogram_lds_bytes(p->copies_u8, GP_HIST_U8_BINS), p->copies_u32,
-             gp_histogram_lds_bytes(p->copies_u32, GP_HIST_U32_BINS), p->grid_u8, p->grid_u32);
 }
 
 void gp_histogram_split(uintptr_t addr, size_t n, size_t size, size_t *lead, size_t *nvec, size_t *tail)
@@ -123,7 +101,7 @@ static int pow2_in(int v, int lo, int hi) { return v >= lo && v <= hi && !(v & (
 
 static int params_ok(const gp_histogram_params *p)
 {
-    return pow2_in(p->block, 64, GP_HIST_MAX_BLOCK) && pow2_in(p->vecs, 1, GP_HIST_MAX_VECS) &&
+    return pow2_in(p->block, 64, GP_HIST_MAX_BLOCK) && pow2_in(p->items_per_thread, 1, GP_HIST_MAX_VECS) &&
            pow2_in(p->copies_u8, 1, GP_HIST_MAX_COPIES) &&
            gp_histogram_lds_bytes(p->copies_u8, GP_HIST_U8_BINS) <= GP_HIST_MAX_LDS &&
            pow2_in(p->copies_u32, 1, GP_HIST_MAX_COPIES) &&
@@ -158,14 +136,17 @@ static gp_status check_args(const char *what, const void *d_in, size_t n, size_t
     return gp_ok();
 }
 
-gp_status gp_histogram_u8(const uint8_t *d_in, size_t n, uint32_t *d_bins, const gp_histogram_params *p)
+gp_status gp_histogram_u8(const uint8_t *d_in, size_t n, uint32_t *d_bins, const gp_histogram_params *p,
+                          gp_stream stream)
 {
     GP_TRY(check_args("histogram u8", d_in, n, 1, d_bins, GP_HIST_U8_BINS, p));
-    return gp_histogram_launch_u8(d_in, n, d_bins, p->block, p->vecs, p->copies_u8, p->grid_u8);
+    return gp_histogram_launch_u8(d_in, n, d_bins, p->block, p->items_per_thread, p->copies_u8, p->grid_u8, stream);
 }
 
-gp_status gp_histogram_u32(const uint32_t *d_keys, size_t n, uint32_t *d_bins, const gp_histogram_params *p)
+gp_status gp_histogram_u32(const uint32_t *d_keys, size_t n, uint32_t *d_bins, const gp_histogram_params *p,
+                           gp_stream stream)
 {
     GP_TRY(check_args("histogram u32", d_keys, n, 4, d_bins, GP_HIST_U32_BINS, p));
-    return gp_histogram_launch_u32(d_keys, n, d_bins, p->block, p->vecs, p->copies_u32, p->grid_u32);
+    return gp_histogram_launch_u32(d_keys, n, d_bins, p->block, p->items_per_thread, p->copies_u32, p->grid_u32,
+                                   stream);
 }

@@ -10,8 +10,11 @@
  *     does the same).
  * bins is overwritten (zeroed in stream order, then counted).  n may be any
  * length below 2^32 (the counts are 32-bit); n = 0 zeroes the bins.
- * Parameters come from [kernel.histogram] (block, items_per_thread,
- * copies_u8, copies_u32), clamped to the device. */
+ * Parameters: [kernel.histogram] (histogram_params.inc: block,
+ * items_per_thread, copies_u8, copies_u32), clamped to the device; for a
+ * launch they come from gp_kernel_params(&gp_kernel_histogram, table, dev,
+ * shape, ...), which reads the table (the rule's values for the shape) and
+ * calls gp_histogram_params_fit. */
 #ifndef GP_HISTOGRAM_H
 #define GP_HISTOGRAM_H
 
@@ -20,8 +23,8 @@
 #include <stdio.h>
 
 #include "gp_status.h"
+#include "params.h"
 #include "runtime.h"
-#include "table.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -47,21 +50,27 @@ extern "C" {
 /* Samples one launch may count: the counts are 32-bit. */
 #define GP_HIST_MAX_N ((size_t)UINT32_MAX)
 
+/* [kernel.histogram] (histogram_params.inc), and what fit derives. */
 typedef struct gp_histogram_params {
-    int block;      /* threads per block, a power of two, >= 64 */
-    int vecs;       /* items_per_thread: 16-byte loads per thread per step, 1, 2 or 4 */
-    int copies_u8;  /* sub-histograms per block for 256 bins (lane l counts into copy l mod copies) */
-    int copies_u32; /* the same for 4096 bins */
+#define GP_PARAM GP_PARAM_FIELD
+#include "histogram_params.inc"
+#undef GP_PARAM
     int grid_u8;    /* persistent grid: the blocks the device holds at once, all CUs */
     int grid_u32;
     char note[192]; /* what was adjusted to fit the device ("" when nothing) */
 } gp_histogram_params;
 
-/* Read [kernel.histogram] and clamp it to `dev` (NULL: a device of one CU). */
-gp_status gp_histogram_params_from_table(const gp_table *t, const gp_device_info *dev, gp_histogram_params *p);
-/* Clamp hand-made parameters the same way (bench variants, tests). */
+/* The shape of a problem (gp_shape, kernels/kernel.h): d[0] = n samples,
+ * opt[0] = the sample type (bytes into 256 bins, or keys into 4096);
+ * `--shape N`, `--shape '2^30 u8'`, `--shape '2^28 u32'`.  The data's kind
+ * (uniform, skewed, ...) is the case's (gp_kcase.data), not the shape's. */
+enum { GP_HIST_N = 0 };                   /* gp_shape.d[] */
+enum { GP_HIST_TYPE = 0 };                /* gp_shape.opt[] */
+enum { GP_HIST_U8 = 0, GP_HIST_U32 = 1 }; /* opt[GP_HIST_TYPE] */
+
+/* Clamp p to `dev` (NULL: a device of one CU) and size its persistent grids;
+ * what changed goes into p->note. */
 void gp_histogram_params_fit(gp_histogram_params *p, const gp_device_info *dev);
-void gp_histogram_params_format(const gp_histogram_params *p, char *buf, size_t n);
 
 /* LDS bytes of one block's sub-histograms: copies x bins x 4. */
 size_t gp_histogram_lds_bytes(int copies, int bins);
@@ -76,11 +85,14 @@ int gp_histogram_blocks_per_cu(const gp_device_info *dev, int block, int vecs, s
  * each below 16 / size, so block 0 counts them one a thread). */
 void gp_histogram_split(uintptr_t addr, size_t n, size_t size, size_t *lead, size_t *nvec, size_t *tail);
 
-/* d_bins[0..256) = the histogram of the n bytes at d_in (any alignment). */
-gp_status gp_histogram_u8(const uint8_t *d_in, size_t n, uint32_t *d_bins, const gp_histogram_params *p);
+/* d_bins[0..256) = the histogram of the n bytes at d_in (any alignment).
+ * Enqueued on `stream` (NULL: the default stream; no synchronization). */
+gp_status gp_histogram_u8(const uint8_t *d_in, size_t n, uint32_t *d_bins, const gp_histogram_params *p,
+                          gp_stream stream);
 /* d_bins[0..4096) = the histogram of the n keys at d_keys (4-byte aligned),
- * keys >= 4096 not counted. */
-gp_status gp_histogram_u32(const uint32_t *d_keys, size_t n, uint32_t *d_bins, const gp_histogram_params *p);
+ * keys >= 4096 not counted; on `stream`. */
+gp_status gp_histogram_u32(const uint32_t *d_keys, size_t n, uint32_t *d_bins, const gp_histogram_params *p,
+                           gp_stream stream);
 
 /* CPU references (histogram_ref.c), adding into bins (so a long array can
  * be counted in chunks): bins[256] for bytes, bins[4096] for keys (keys >=
@@ -92,14 +104,18 @@ void gp_histogram_ref_u32(const uint32_t *keys, size_t n, uint32_t *bins);
  * "Rules"; the models: docs/kernels/histogram.md, "Rule"). */
 struct gp_rule_in;
 struct gp_table;
+struct gp_kernel;
+/* The kernel's registry entry (kernels/kernel.h): what verify, bench, tune
+ * and gp_kernel_params take. */
+extern const struct gp_kernel gp_kernel_histogram;
 gp_status gp_histogram_rule(const struct gp_rule_in *in, struct gp_table *out);
 
 /* ---- GPU launchers (histogram.hip; none.c without a GPU backend).
  * Arguments checked by the callers above. */
 gp_status gp_histogram_launch_u8(const uint8_t *d_in, size_t n, uint32_t *d_bins, int block, int vecs, int copies,
-                                 int grid);
+                                 int grid, gp_stream s);
 gp_status gp_histogram_launch_u32(const uint32_t *d_keys, size_t n, uint32_t *d_bins, int block, int vecs,
-                                  int copies, int grid);
+                                  int copies, int grid, gp_stream s);
 /* Blocks per CU the runtime's occupancy calculator grants the kernel these
  * parameters launch (verify checks the grid model against it). */
 gp_status gp_histogram_occupancy(int is_u32, int block, int vecs, int copies, int *blocks_per_cu);

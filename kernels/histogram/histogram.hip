@@ -140,8 +140,9 @@ __global__ void GP_HIST_BOUNDS(V) gp_hist_kernel(const void *__restrict__ in, un
 /* The split of n samples of `size` bytes at `in` into lead, whole 16-byte
  * vectors and tail; the zeroing, then the counting launch. */
 template <int U32, int LC, int V>
-static gp_status launch_lc_v(const void *in, size_t n, unsigned *bins, int block, int grid)
+static gp_status launch_lc_v(const void *in, size_t n, unsigned *bins, int block, int grid, gp_stream s)
 {
+    hipStream_t st = (hipStream_t)s;
     const int NB = U32 ? GP_HIST_U32_BINS : GP_HIST_U8_BINS;
     const size_t size = U32 ? 4 : 1;
     size_t lead, nvec, tail;
@@ -153,21 +154,21 @@ static gp_status launch_lc_v(const void *in, size_t n, unsigned *bins, int block
     if (need < 1)
         need = 1;
     const unsigned g = (unsigned)(need < (size_t)grid ? need : (size_t)grid);
-    gp_hist_zero_kernel<<<(NB + 255) / 256, 256>>>(bins, NB);
+    gp_hist_zero_kernel<<<(NB + 255) / 256, 256, 0, st>>>(bins, NB);
     GP_TRY(gp_launch_status("histogram zero"));
     if (n == 0)
         return gp_ok();
-    gp_hist_kernel<U32, LC, V><<<g, block>>>(in, (unsigned)lead, vin, nvec, (unsigned)tail, bins);
+    gp_hist_kernel<U32, LC, V><<<g, block, 0, st>>>(in, (unsigned)lead, vin, nvec, (unsigned)tail, bins);
     return gp_launch_status(U32 ? "histogram u32" : "histogram u8");
 }
 
 template <int U32, int LC>
-static gp_status launch_lc(const void *in, size_t n, unsigned *bins, int block, int vecs, int grid)
+static gp_status launch_lc(const void *in, size_t n, unsigned *bins, int block, int vecs, int grid, gp_stream s)
 {
     switch (vecs) {
-    case 1: return launch_lc_v<U32, LC, 1>(in, n, bins, block, grid);
-    case 2: return launch_lc_v<U32, LC, 2>(in, n, bins, block, grid);
-    case 4: return launch_lc_v<U32, LC, 4>(in, n, bins, block, grid);
+    case 1: return launch_lc_v<U32, LC, 1>(in, n, bins, block, grid, s);
+    case 2: return launch_lc_v<U32, LC, 2>(in, n, bins, block, grid, s);
+    case 4: return launch_lc_v<U32, LC, 4>(in, n, bins, block, grid, s);
     default: return gp_fail(GP_ERR_USAGE, "histogram: %d vectors per thread not compiled (1, 2, 4)", vecs);
     }
 }
@@ -181,27 +182,27 @@ static gp_status check_launch(int block, int grid)
 }
 
 extern "C" gp_status gp_histogram_launch_u8(const uint8_t *d_in, size_t n, uint32_t *d_bins, int block, int vecs,
-                                            int copies, int grid)
+                                            int copies, int grid, gp_stream s)
 {
     GP_TRY(check_launch(block, grid));
     switch (copies) {
-    case 1: return launch_lc<0, 0>(d_in, n, d_bins, block, vecs, grid);
-    case 2: return launch_lc<0, 1>(d_in, n, d_bins, block, vecs, grid);
-    case 4: return launch_lc<0, 2>(d_in, n, d_bins, block, vecs, grid);
-    case 8: return launch_lc<0, 3>(d_in, n, d_bins, block, vecs, grid);
-    case 16: return launch_lc<0, 4>(d_in, n, d_bins, block, vecs, grid);
-    case 32: return launch_lc<0, 5>(d_in, n, d_bins, block, vecs, grid);
+    case 1: return launch_lc<0, 0>(d_in, n, d_bins, block, vecs, grid, s);
+    case 2: return launch_lc<0, 1>(d_in, n, d_bins, block, vecs, grid, s);
+    case 4: return launch_lc<0, 2>(d_in, n, d_bins, block, vecs, grid, s);
+    case 8: return launch_lc<0, 3>(d_in, n, d_bins, block, vecs, grid, s);
+    case 16: return launch_lc<0, 4>(d_in, n, d_bins, block, vecs, grid, s);
+    case 32: return launch_lc<0, 5>(d_in, n, d_bins, block, vecs, grid, s);
     default: return gp_fail(GP_ERR_USAGE, "histogram u8: %d copies not compiled (1, 2, 4, ..., 32)", copies);
     }
 }
 
 extern "C" gp_status gp_histogram_launch_u32(const uint32_t *d_keys, size_t n, uint32_t *d_bins, int block, int vecs,
-                                             int copies, int grid)
+                                             int copies, int grid, gp_stream s)
 {
     GP_TRY(check_launch(block, grid));
     switch (copies) {
-    case 1: return launch_lc<1, 0>(d_keys, n, d_bins, block, vecs, grid);
-    case 2: return launch_lc<1, 1>(d_keys, n, d_bins, block, vecs, grid);
+    case 1: return launch_lc<1, 0>(d_keys, n, d_bins, block, vecs, grid, s);
+    case 2: return launch_lc<1, 1>(d_keys, n, d_bins, block, vecs, grid, s);
     default: return gp_fail(GP_ERR_USAGE, "histogram u32: %d copies not compiled (1, 2: 4096 bins in 48 KiB)", copies);
     }
 }

@@ -25,7 +25,12 @@
  * under full load is about twice the idle one the chase measures (x 2):
  * 4 x that, over the resident threads, rounded up to whole 16-byte vectors, a
  * power of two, at most 2 (the kernels up to 2 vectors share the 32-register
- * bound, so the choice costs no occupancy). */
+ * bound, so the choice costs no occupancy).  The shape: a problem too small
+ * to give every resident thread of the GPU (resident a CU x CUs) that many
+ * vectors gets fewer (halved until it does, at least 1), so its vectors
+ * spread over all the resident threads instead of leaving some without
+ * work; the headline problems (2^30 bytes, 2^28 keys: 1 GiB each) give
+ * every resident thread hundreds. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -40,6 +45,8 @@
  * tests/build/rule_regs.txt. */
 #define HIST_REGS 32
 #define RULE_MAX_VECS 2
+/* The headline problems' input: 2^30 bytes (2^30 u8, or 2^28 u32 keys). */
+#define HEADLINE_BYTES (1ll << 30)
 
 static gp_status set_copies(gp_table *out, const char *key, int bins, double banks, int have_banks,
                             const gp_rule_cu *cu, long long *copies)
@@ -62,9 +69,12 @@ gp_status gp_histogram_rule(const gp_rule_in *in, gp_table *out)
     gp_rule_facts f;
     GP_TRY(gp_rule_read_facts(in->facts, RULE, &f));
     const gp_rule_cu cu = f.cu;
-    /* The headline problems (2^30 bytes, 2^28 keys) and any other size get
-     * the same parameters: the model is per CU and does not depend on n. */
-    (void)in->shape;
+    /* The problem's bytes: its samples x their size; the headline: 2^30 bytes
+     * (both headline problems, 2^30 u8 and 2^28 u32 keys, read 1 GiB). */
+    const gp_shape *shp = in->shape;
+    const long long bytes = shp && shp->d[GP_HIST_N] > 0
+                                ? shp->d[GP_HIST_N] * (shp->opt[GP_HIST_TYPE] == GP_HIST_U32 ? 4 : 1)
+                                : HEADLINE_BYTES;
     double banks = 32;
     int have_banks = 0;
     GP_TRY(gp_rule_fact_or(in->facts, RULE, "lds", "banks", 32, &banks, &have_banks));
@@ -101,6 +111,15 @@ gp_status gp_histogram_rule(const gp_rule_in *in, gp_table *out)
     vecs *= 4.0; /* half the threads loading, and the latency under load twice the idle one */
     vecs = vecs > RULE_MAX_VECS ? RULE_MAX_VECS : vecs; /* before the cast: facts may be huge */
     long long v = gp_rule_clamp(gp_rule_ceil_pow2((long long)ceil(vecs)), 1, RULE_MAX_VECS);
-    return gp_rule_set(out, "histogram", "items_per_thread", v, "little",
-                       "4 x (%s) -> %.2f vectors -> %lld", why, vecs, v);
+    /* The shape: fewer when the problem cannot give every resident thread v. */
+    const long long threads = resident * (long long)f.cus.v, fill = bytes / 16 / (threads > 0 ? threads : 1);
+    long long vs = v;
+    while (vs > 1 && vs > fill)
+        vs /= 2;
+    if (vs == v)
+        return gp_rule_set(out, "histogram", "items_per_thread", v, "little",
+                           "4 x (%s) -> %.2f vectors -> %lld", why, vecs, v);
+    return gp_rule_set(out, "histogram", "items_per_thread", vs, "little",
+                       "%lld B are %lld vectors a thread of %lld resident (%.0f CUs) -> %lld; Little alone %lld: 4 x "
+                       "(%s) -> %.2f vectors", bytes, fill, threads, f.cus.v, vs, v, why, vecs);
 }

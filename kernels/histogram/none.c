@@ -3,15 +3,17 @@
 #include "histogram.h"
 
 gp_status gp_histogram_launch_u8(const uint8_t *d_in, size_t n, uint32_t *d_bins, int block, int vecs, int copies,
-                                 int grid)
+                                 int grid, gp_stream s)
 {
+    (void)s;
     (void)d_in, (void)n, (void)d_bins, (void)block, (void)vecs, (void)copies, (void)grid;
     return gp_fail(GP_ERR_NO_GPU, "no GPU backend compiled");
 }
 
 gp_status gp_histogram_launch_u32(const uint32_t *d_keys, size_t n, uint32_t *d_bins, int block, int vecs,
-                                  int copies, int grid)
+                                  int copies, int grid, gp_stream s)
 {
+    (void)s;
     (void)d_keys, (void)n, (void)d_bins, (void)block, (void)vecs, (void)copies, (void)grid;
     return gp_fail(GP_ERR_NO_GPU, "no GPU backend compiled");
 }

@@ -1,6 +1,5 @@
-/* reduce host API: parameters from the tuning table clamped to the device,
- * the workspace, argument checks before any device call, and the fp32 error
- * bound. */
+/* reduce host API: parameters clamped to the device, the workspace,
+ * argument checks before any device call, and the fp32 error bound. */
 #include "reduce.h"
 
 #include <math.h>
@@ -24,8 +23,9 @@ void gp_reduce_params_fit(gp_reduce_params *p, const gp_device_info *dev)
         if (dev->max_grid_dim[0] > 0)
             max_grid = dev->max_grid_dim[0];
     }
-    int vecs = p->vecs < 1 ? 1 : p->vecs > GP_REDUCE_MAX_VECS ? GP_REDUCE_MAX_VECS : (int)gp_rule_floor_pow2(p->vecs);
-    if (vecs != p->vecs)
+    const int asked = p->items_per_thread;
+    int vecs = asked < 1 ? 1 : asked > GP_REDUCE_MAX_VECS ? GP_REDUCE_MAX_VECS : (int)gp_rule_floor_pow2(asked);
+    if (vecs != asked)
         gp_note_append(p->note, sizeof p->note, "items_per_thread rounded to 1, 2, 4, 8 or 16 vectors");
     /* Whole waves of 64 (every wave size divides it), at most what the device
      * and the kernel's register budget allow. */
@@ -62,45 +62,14 @@ void gp_reduce_params_fit(gp_reduce_params *p, const gp_device_info *dev)
     if (grid > max_grid)
         grid = max_grid;
     p->block = block;
-    p->vecs = vecs;
+    p->items_per_thread = vecs;
     p->grid_per_cu = gpc;
     p->grid = (int)grid;
 }
 
-gp_status gp_reduce_params_from_table(const gp_table *t, const gp_device_info *dev, gp_reduce_params *p)
-{
-    long long block, items, gpc, one_pass = 0, stream = 0;
-    memset(p, 0, sizeof *p);
-    GP_TRY(gp_table_get_int(t, "kernel.reduce", "block", &block));
-    GP_TRY(gp_table_get_int(t, "kernel.reduce", "items_per_thread", &items));
-    GP_TRY(gp_table_get_int(t, "kernel.reduce", "grid_per_cu", &gpc));
-    /* Optional keys: absent means the persistent grid with plain loads. */
-    if (gp_table_find(t, "kernel.reduce", "one_pass"))
-        GP_TRY(gp_table_get_int(t, "kernel.reduce", "one_pass", &one_pass));
-    if (gp_table_find(t, "kernel.reduce", "stream"))
-        GP_TRY(gp_table_get_int(t, "kernel.reduce", "stream", &stream));
-    p->block = (int)block;
-    p->vecs = (int)items;
-    p->grid_per_cu = (int)gpc;
-    p->one_pass = one_pass != 0;
-    p->stream = stream != 0;
-    gp_reduce_params_fit(p, dev);
-    return gp_ok();
-}
-
-void gp_reduce_params_format(const gp_reduce_params *p, char *buf, size_t n)
-{
-    if (p->one_pass)
-        snprintf(buf, n, "block=%d items_per_thread=%d (x16 B) one_pass (grid n / %d, at most %d) stream=%d",
-                 p->block, p->vecs, p->block * p->vecs * 4, p->grid, p->stream);
-    else
-        snprintf(buf, n, "block=%d items_per_thread=%d (x16 B) grid_per_cu=%d (grid %d) stream=%d", p->block,
-                 p->vecs, p->grid_per_cu, p->grid, p->stream);
-}
-
 int gp_reduce_grid_for(const gp_reduce_params *p, size_t n)
 {
-    size_t per_block = (size_t)p->block * (size_t)p->vecs * 4;
+    size_t per_block = (size_t)p->block * (size_t)p->items_per_thread * 4;
     size_t need = (n + per_block - 1) / per_block;
     if (need < 1)
         need = 1;
@@ -109,7 +78,7 @@ int gp_reduce_grid_for(const gp_reduce_params *p, size_t n)
 
 static int params_ok(const gp_reduce_params *p)
 {
-    int v = p->vecs;
+    int v = p->items_per_thread;
     if (v != 1 && v != 2 && v != 4 && v != 8 && v != 16)
         return 0;
     if (p->block < 32 || p->block > block_limit(v) || (p->block & (p->block - 1)))
@@ -167,19 +136,21 @@ static gp_status check_args(const char *what, const void *d_in, size_t n, const 
 }
 
 gp_status gp_reduce_sum_f32(const float *d_in, size_t n, float *d_out, gp_reduce_ws *ws,
-                            const gp_reduce_params *p)
+                            const gp_reduce_params *p, gp_stream stream)
 {
     int grid = 0;
     GP_TRY(check_args("reduce f32", d_in, n, d_out, ws, p, &grid));
-    return gp_reduce_launch_f32(d_in, n, d_out, ws->d, ws->max_grid, grid, p->block, p->vecs, p->stream);
+    return gp_reduce_launch_f32(d_in, n, d_out, ws->d, ws->max_grid, grid, p->block, p->items_per_thread, p->stream,
+                                stream);
 }
 
 gp_status gp_reduce_sum_i32(const int32_t *d_in, size_t n, int32_t *d_out, gp_reduce_ws *ws,
-                            const gp_reduce_params *p)
+                            const gp_reduce_params *p, gp_stream stream)
 {
     int grid = 0;
     GP_TRY(check_args("reduce i32", d_in, n, d_out, ws, p, &grid));
-    return gp_reduce_launch_i32(d_in, n, d_out, ws->d, ws->max_grid, grid, p->block, p->vecs, p->stream);
+    return gp_reduce_launch_i32(d_in, n, d_out, ws->d, ws->max_grid, grid, p->block, p->items_per_thread, p->stream,
+                                stream);
 }
 
 static int ceil_log2(long long v)
@@ -198,12 +169,12 @@ int gp_reduce_f32_depth(const gp_reduce_params *p, size_t n, size_t head, int wa
         head = n;
     size_t nv = (n - head) / 4;
     int grid = gp_reduce_grid_for(p, n);
-    size_t per_pass = (size_t)grid * (size_t)p->block * (size_t)p->vecs;
+    size_t per_pass = (size_t)grid * (size_t)p->block * (size_t)p->items_per_thread;
     long long passes = (long long)((nv + per_pass - 1) / per_pass);
     long long groups = (grid + (long long)GP_RED_GROUP - 1) / (long long)GP_RED_GROUP;
     long long gsize = grid < (int)GP_RED_GROUP ? grid : (long long)GP_RED_GROUP;
     int lw = ceil_log2(wave);
-    long long d = ceil_log2(p->vecs)     /* pairwise tree over a pass's loads */
+    long long d = ceil_log2(p->items_per_thread)     /* pairwise tree over a pass's loads */
                   + passes               /* serial adds into the accumulator lane */
                   + 1                    /* a head or tail element into lane x or y */
                   + 2                    /* (x + y) + (z + w) */

@@ -10,8 +10,11 @@
  *   - fp32: accumulated in fp32; |result - exact| <= gp_reduce_f32_bound(),
  *     and the same input with the same parameters gives the same bits (no
  *     floating-point atomics: the order of every addition is fixed).
- * Parameters come from [kernel.reduce] (block, items_per_thread,
- * grid_per_cu, and the optional one_pass, stream), clamped to the device. */
+ * Parameters: [kernel.reduce] (reduce_params.inc: block, items_per_thread,
+ * grid_per_cu, and the optional one_pass, stream), clamped to the device;
+ * for a launch they come from gp_kernel_params(&gp_kernel_reduce, table,
+ * dev, shape, ...), which reads the table (the rule's values for the shape)
+ * and calls gp_reduce_params_fit. */
 #ifndef GP_REDUCE_H
 #define GP_REDUCE_H
 
@@ -20,8 +23,8 @@
 #include <stdio.h>
 
 #include "gp_status.h"
+#include "params.h"
 #include "runtime.h"
-#include "table.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -41,24 +44,27 @@ extern "C" {
  * block is resident at once. */
 #define GP_REDUCE_REGS(U) ((U) <= 4 ? 32 : (U) == 8 ? 64 : 128)
 
+/* [kernel.reduce] (reduce_params.inc), and what fit derives. */
 typedef struct gp_reduce_params {
-    int block;        /* threads per block, a power of two, >= 64 */
-    int vecs;         /* 16-byte loads per thread per pass (items_per_thread), 1..16, power of two */
-    int grid_per_cu;  /* blocks per CU (persistent schedule) */
-    int one_pass;     /* 1: as many blocks as the data needs, each one pass (grid_per_cu unused) */
-    int stream;       /* 1: streaming (evict-first / non-temporal) loads */
-    int grid;         /* most blocks a launch uses: grid_per_cu x CUs, or the one-pass cap */
-    char note[192];   /* what was adjusted to fit the device ("" when nothing) */
+#define GP_PARAM GP_PARAM_FIELD
+#include "reduce_params.inc"
+#undef GP_PARAM
+    int grid;       /* most blocks a launch uses: grid_per_cu x CUs, or the one-pass cap */
+    char note[192]; /* what was adjusted to fit the device ("" when nothing) */
 } gp_reduce_params;
 
-/* Read [kernel.reduce] and clamp it to `dev`. */
-gp_status gp_reduce_params_from_table(const gp_table *t, const gp_device_info *dev, gp_reduce_params *p);
-/* Clamp hand-made parameters the same way (bench variants, tests). */
+/* The shape of a problem (gp_shape, kernels/kernel.h): d[0] = n elements,
+ * opt[0] = the element type; `--shape N` or `--shape '2^K int32'`. */
+enum { GP_REDUCE_N = 0 };                         /* gp_shape.d[] */
+enum { GP_REDUCE_TYPE = 0 };                      /* gp_shape.opt[] */
+enum { GP_REDUCE_FP32 = 0, GP_REDUCE_INT32 = 1 }; /* opt[GP_REDUCE_TYPE] */
+
+/* Clamp p to `dev` (NULL: no device limits) and size its grid; what changed
+ * goes into p->note. */
 void gp_reduce_params_fit(gp_reduce_params *p, const gp_device_info *dev);
-void gp_reduce_params_format(const gp_reduce_params *p, char *buf, size_t n);
 
 /* Blocks a problem of n elements gets: at most p->grid, at least 1, and no
- * more than one pass of block x vecs x 4 elements each needs. */
+ * more than one pass of block x items_per_thread x 4 elements each needs. */
 int gp_reduce_grid_for(const gp_reduce_params *p, size_t n);
 
 /* Device workspace: the arrival counters of the last-block-finishes steps
@@ -77,12 +83,13 @@ gp_status gp_reduce_ws_create(gp_reduce_ws *ws, const gp_reduce_params *p);
 void gp_reduce_ws_destroy(gp_reduce_ws *ws);
 
 /* *d_out (device) = sum of d_in[0..n).  d_in must be 4-byte aligned; any
- * alignment beyond that and any n are fine.  Enqueued on the default stream.
- * Bad arguments give GP_ERR_USAGE before any device call. */
+ * alignment beyond that and any n are fine.  Enqueued on `stream` (NULL: the
+ * default stream; no synchronization).  Bad arguments give GP_ERR_USAGE
+ * before any device call. */
 gp_status gp_reduce_sum_f32(const float *d_in, size_t n, float *d_out, gp_reduce_ws *ws,
-                            const gp_reduce_params *p);
+                            const gp_reduce_params *p, gp_stream stream);
 gp_status gp_reduce_sum_i32(const int32_t *d_in, size_t n, int32_t *d_out, gp_reduce_ws *ws,
-                            const gp_reduce_params *p);
+                            const gp_reduce_params *p, gp_stream stream);
 
 /* Error analysis of the fp32 sum.  Every element passes through at most
  * `depth` fp32 additions on its way to the result (the longest path through
@@ -109,9 +116,9 @@ size_t gp_reduce_ws_bytes(int max_grid);
  * out as gp_reduce_ws_bytes(ws_grid) says, grid <= ws_grid.  Arguments are
  * checked by the callers above. */
 gp_status gp_reduce_launch_f32(const float *d_in, size_t n, float *d_out, void *d_ws, int ws_grid, int grid,
-                               int block, int vecs, int stream);
+                               int block, int vecs, int streaming, gp_stream s);
 gp_status gp_reduce_launch_i32(const int32_t *d_in, size_t n, int32_t *d_out, void *d_ws, int ws_grid, int grid,
-                               int block, int vecs, int stream);
+                               int block, int vecs, int streaming, gp_stream s);
 /* The float kernel instantiation for `vecs` 16-byte vectors per thread and
  * streaming loads or not, as a function address for gp_func_attributes (the
  * rule's resource use); NULL when it is not compiled (and in the CPU-only
@@ -122,6 +129,10 @@ const void *gp_reduce_f32_fn(int vecs, int stream);
  * the models: docs/kernels/reduce.md, "Rule"). */
 struct gp_rule_in;
 struct gp_table;
+struct gp_kernel;
+/* The kernel's registry entry (kernels/kernel.h): what verify, bench, tune
+ * and gp_kernel_params take. */
+extern const struct gp_kernel gp_kernel_reduce;
 gp_status gp_reduce_rule(const struct gp_rule_in *in, struct gp_table *out);
 
 #ifdef __cplusplus

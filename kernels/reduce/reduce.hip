@@ -237,7 +237,7 @@ gp_reduce_kernel(const E *__restrict__ in, size_t n, size_t head, E *__restrict_
 
 template <typename E, int U>
 static gp_status launch_u(const E *in, size_t n, size_t head, E *out, void *ws, int ws_grid, int grid, int block,
-                          int stream)
+                          int streaming, gp_stream s)
 {
     /* Offsets from the workspace's grid, not this launch's: the counters of
      * every launch stay where the last one left them at zero. */
@@ -246,16 +246,17 @@ static gp_status launch_u(const E *in, size_t n, size_t head, E *out, void *ws, 
     unsigned *gcount = (unsigned *)((char *)ws + GP_RED_WS_COUNTERS);
     E *gpartials = (E *)(gcount + mg);
     E *partials = gpartials + mg;
-    if (stream)
-        gp_reduce_kernel<E, U, 1><<<grid, block>>>(in, n, head, out, total, gcount, gpartials, partials);
+    hipStream_t st = (hipStream_t)s;
+    if (streaming)
+        gp_reduce_kernel<E, U, 1><<<grid, block, 0, st>>>(in, n, head, out, total, gcount, gpartials, partials);
     else
-        gp_reduce_kernel<E, U, 0><<<grid, block>>>(in, n, head, out, total, gcount, gpartials, partials);
+        gp_reduce_kernel<E, U, 0><<<grid, block, 0, st>>>(in, n, head, out, total, gcount, gpartials, partials);
     return gp_launch_status("reduce");
 }
 
 template <typename E>
 static gp_status launch(const E *in, size_t n, E *out, void *ws, int ws_grid, int grid, int block, int vecs,
-                        int stream)
+                        int streaming, gp_stream s)
 {
     if (grid < 1 || grid > ws_grid)
         return gp_fail(GP_ERR_USAGE, "reduce: grid %d outside the workspace's 1..%d", grid, ws_grid);
@@ -266,11 +267,11 @@ static gp_status launch(const E *in, size_t n, E *out, void *ws, int ws_grid, in
         return gp_fail(GP_ERR_USAGE, "reduce: block %d is not whole waves of %d up to %d for %d vectors per thread",
                        block, GP_WAVE_SIZE, GP_RED_LB(vecs), vecs);
     switch (vecs) {
-    case 1: return launch_u<E, 1>(in, n, head, out, ws, ws_grid, grid, block, stream);
-    case 2: return launch_u<E, 2>(in, n, head, out, ws, ws_grid, grid, block, stream);
-    case 4: return launch_u<E, 4>(in, n, head, out, ws, ws_grid, grid, block, stream);
-    case 8: return launch_u<E, 8>(in, n, head, out, ws, ws_grid, grid, block, stream);
-    case 16: return launch_u<E, 16>(in, n, head, out, ws, ws_grid, grid, block, stream);
+    case 1: return launch_u<E, 1>(in, n, head, out, ws, ws_grid, grid, block, streaming, s);
+    case 2: return launch_u<E, 2>(in, n, head, out, ws, ws_grid, grid, block, streaming, s);
+    case 4: return launch_u<E, 4>(in, n, head, out, ws, ws_grid, grid, block, streaming, s);
+    case 8: return launch_u<E, 8>(in, n, head, out, ws, ws_grid, grid, block, streaming, s);
+    case 16: return launch_u<E, 16>(in, n, head, out, ws, ws_grid, grid, block, streaming, s);
     default: return gp_fail(GP_ERR_USAGE, "reduce: %d vectors per thread not compiled (1, 2, 4, 8, 16)", vecs);
     }
 }
@@ -289,14 +290,14 @@ extern "C" const void *gp_reduce_f32_fn(int vecs, int stream)
 }
 
 extern "C" gp_status gp_reduce_launch_f32(const float *d_in, size_t n, float *d_out, void *d_ws, int ws_grid,
-                                          int grid, int block, int vecs, int stream)
+                                          int grid, int block, int vecs, int streaming, gp_stream s)
 {
-    return launch<float>(d_in, n, d_out, d_ws, ws_grid, grid, block, vecs, stream);
+    return launch<float>(d_in, n, d_out, d_ws, ws_grid, grid, block, vecs, streaming, s);
 }
 
 extern "C" gp_status gp_reduce_launch_i32(const int32_t *d_in, size_t n, int32_t *d_out, void *d_ws, int ws_grid,
-                                          int grid, int block, int vecs, int stream)
+                                          int grid, int block, int vecs, int streaming, gp_stream s)
 {
     return launch<unsigned>((const unsigned *)d_in, n, (unsigned *)d_out, d_ws, ws_grid, grid, block, vecs,
-                            stream);
+                            streaming, s);
 }

@@ -1,5 +1,13 @@
-/* gp_reduce_rule: every kernel.reduce parameter from the device facts.  The
- * models: docs/kernels/reduce.md, "Rule". */
+/* gp_reduce_rule: every kernel.reduce parameter from the device facts, for
+ * a shape.  The models: docs/kernels/reduce.md, "Rule".
+ *
+ * The shape (n elements, 4 bytes each whatever the type) decides two of
+ * them: one_pass, when the data fits one sweep of the persistent grid (a
+ * grid that could not be filled pays only its partials: as many blocks as
+ * the data needs instead), and stream, when the input exceeds the L2 (read
+ * once, so evict-first keeps reusable lines; an input the L2 holds stays
+ * cached for the next run).  block, items_per_thread and grid_per_cu are
+ * per CU and do not depend on n. */
 #include <stdio.h>
 
 #include "kernel.h"
@@ -20,9 +28,8 @@ gp_status gp_reduce_rule(const gp_rule_in *in, gp_table *out)
     double l2 = f.l2_bytes.v;
     int have_waves = f.waves.have, have_bw = f.dram_gbs.have, have_lat = f.dram_latency.have;
     int have_clk = f.clock_mhz.have, have_cus = f.cus.have, have_l2 = f.l2_bytes.have;
-    long long elems = HEADLINE_ELEMS;
-    if (in->shape && in->shape->w > 0)
-        elems = in->shape->n * in->shape->c * in->shape->h * in->shape->w;
+    const long long elems =
+        in->shape && in->shape->d[GP_REDUCE_N] > 0 ? in->shape->d[GP_REDUCE_N] : HEADLINE_ELEMS;
 
     /* block: the waves one CU needs for peak issue (compute.min_waves_for_peak)
      * in one block, so a single resident block per CU already issues at peak. */

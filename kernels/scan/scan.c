@@ -1,5 +1,5 @@
-/* scan host API: parameters from the tuning table clamped to the device, the
- * workspace and its epochs, argument checks before any device call, and the
+/* scan host API: parameters clamped to the device, the workspace and its
+ * epochs, argument checks before any device call, and the
  * fp32 error bound. */
 #include "scan.h"
 
@@ -41,9 +41,9 @@ static void fit_stages(gp_scan_params *p, const gp_device_info *dev)
         why = "stages 0: the ring needs the bulk copy engine (NVIDIA sm_90+)";
     else if (dev && !gp_scan_ring_compiled())
         why = "stages 0: this binary runs pre-sm_90 code on this device (rebuild with sm_90 in GP_ARCHS for the ring)";
-    else if (p->items < GP_SCAN_RING_MIN_ITEMS)
+    else if (p->items_per_thread < GP_SCAN_RING_MIN_ITEMS)
         why = "stages 0: the ring is compiled for 16, 32 and 64 items per thread";
-    else if (p->block > GP_SCAN_RING_BLOCK_LIMIT(p->items) || p->block < 64)
+    else if (p->block > GP_SCAN_RING_BLOCK_LIMIT(p->items_per_thread) || p->block < 64)
         why = "stages 0: the ring takes 64 to 512 scanning threads (256 at 64 items)";
     else if (fits < GP_SCAN_RING_MIN_STAGES)
         why = "stages 0: two tiles do not fit the block's shared memory";
@@ -63,10 +63,11 @@ void gp_scan_params_fit(gp_scan_params *p, const gp_device_info *dev)
 {
     int max_threads, wave;
     gp_fit_block_1d(dev, GP_SCAN_MAX_BLOCK, &max_threads, &wave);
-    int items = p->items < GP_SCAN_MIN_ITEMS   ? GP_SCAN_MIN_ITEMS
-                : p->items > GP_SCAN_MAX_ITEMS ? GP_SCAN_MAX_ITEMS
-                                               : (int)gp_rule_floor_pow2(p->items);
-    if (items != p->items)
+    const int asked = p->items_per_thread;
+    int items = asked < GP_SCAN_MIN_ITEMS   ? GP_SCAN_MIN_ITEMS
+                : asked > GP_SCAN_MAX_ITEMS ? GP_SCAN_MAX_ITEMS
+                                            : (int)gp_rule_floor_pow2(asked);
+    if (items != asked)
         gp_note_append(p->note, sizeof p->note,
                        "items_per_thread rounded to 4, 8, 16, 32 or 64 (whole 16-byte vectors)");
     /* Whole waves of 64 (every wave size divides it), at most what the device
@@ -80,36 +81,11 @@ void gp_scan_params_fit(gp_scan_params *p, const gp_device_info *dev)
         gp_note_append(p->note, sizeof p->note,
                        "block fitted to the device and the kernel's register budget");
     p->block = block;
-    p->items = items;
+    p->items_per_thread = items;
     fit_stages(p, dev);
 }
 
-gp_status gp_scan_params_from_table(const gp_table *t, const gp_device_info *dev, gp_scan_params *p)
-{
-    long long block, items;
-    memset(p, 0, sizeof *p);
-    GP_TRY(gp_table_get_int(t, "kernel.scan", "block", &block));
-    GP_TRY(gp_table_get_int(t, "kernel.scan", "items_per_thread", &items));
-    long long stages = 0; /* optional: absent is the register kernel */
-    if (gp_table_find(t, "kernel.scan", "stages"))
-        GP_TRY(gp_table_get_int(t, "kernel.scan", "stages", &stages));
-    p->block = (int)block;
-    p->items = (int)items;
-    p->stages = stages < 0 ? 0 : stages > 64 ? 64 : (int)stages;
-    gp_scan_params_fit(p, dev);
-    return gp_ok();
-}
-
-void gp_scan_params_format(const gp_scan_params *p, char *buf, size_t n)
-{
-    if (p->stages > 0)
-        snprintf(buf, n, "block=%d items_per_thread=%d stages=%d (tile %zu; ring of %d tiles in shared memory)",
-                 p->block, p->items, p->stages, gp_scan_tile(p), p->stages);
-    else
-        snprintf(buf, n, "block=%d items_per_thread=%d (tile %zu)", p->block, p->items, gp_scan_tile(p));
-}
-
-size_t gp_scan_tile(const gp_scan_params *p) { return (size_t)p->block * (size_t)p->items; }
+size_t gp_scan_tile(const gp_scan_params *p) { return (size_t)p->block * (size_t)p->items_per_thread; }
 
 size_t gp_scan_tiles_for(const gp_scan_params *p, size_t n, size_t head)
 {
@@ -121,7 +97,7 @@ size_t gp_scan_tiles_for(const gp_scan_params *p, size_t n, size_t head)
 
 static int params_ok(const gp_scan_params *p)
 {
-    int i = p->items;
+    int i = p->items_per_thread;
     if (i != 4 && i != 8 && i != 16 && i != 32 && i != 64)
         return 0;
     if (p->stages != 0 && (p->stages < GP_SCAN_RING_MIN_STAGES || p->stages > GP_SCAN_RING_MAX_STAGES ||
@@ -207,21 +183,25 @@ static gp_status prepare(const char *what, const void *d_in, const void *d_out, 
 }
 
 gp_status gp_scan_f32(const float *d_in, float *d_out, size_t n, int exclusive, gp_scan_ws *ws,
-                      const gp_scan_params *p)
+                      const gp_scan_params *p, gp_stream stream)
 {
     unsigned epoch = 0;
     int go;
     GP_TRY(prepare("scan f32", d_in, d_out, n, exclusive, ws, p, &epoch, &go));
-    return go ? gp_scan_launch_f32(d_in, d_out, n, exclusive, ws->d, epoch, p->block, p->items, p->stages) : gp_ok();
+    return go ? gp_scan_launch_f32(d_in, d_out, n, exclusive, ws->d, epoch, p->block, p->items_per_thread, p->stages,
+                                   stream)
+              : gp_ok();
 }
 
 gp_status gp_scan_i32(const int32_t *d_in, int32_t *d_out, size_t n, int exclusive, gp_scan_ws *ws,
-                      const gp_scan_params *p)
+                      const gp_scan_params *p, gp_stream stream)
 {
     unsigned epoch = 0;
     int go;
     GP_TRY(prepare("scan i32", d_in, d_out, n, exclusive, ws, p, &epoch, &go));
-    return go ? gp_scan_launch_i32(d_in, d_out, n, exclusive, ws->d, epoch, p->block, p->items, p->stages) : gp_ok();
+    return go ? gp_scan_launch_i32(d_in, d_out, n, exclusive, ws->d, epoch, p->block, p->items_per_thread, p->stages,
+                                   stream)
+              : gp_ok();
 }
 
 static int ceil_log2(long long v)
@@ -239,10 +219,10 @@ long long gp_scan_f32_depth(const gp_scan_params *p, size_t i, size_t head, int 
         return 0;
     int lw = ceil_log2(wave);
     int waves = p->block / wave < 1 ? 1 : p->block / wave;
-    long long agg = 3                    /* the vector's own serial sums */
-                    + lw                 /* Kogge-Stone over the row's lanes */
-                    + p->items / 4       /* carry chain over the rows, and row prefix */
-                    + ceil_log2(waves);  /* Kogge-Stone over the wave totals */
+    long long agg = 3                         /* the vector's own serial sums */
+                    + lw                      /* Kogge-Stone over the row's lanes */
+                    + p->items_per_thread / 4 /* carry chain over the rows, and row prefix */
+                    + ceil_log2(waves);       /* Kogge-Stone over the wave totals */
     if (p->stages > 0) {
         /* The ring's reducer publishes the aggregate a predecessor's leaves
          * reach this tile through (scan.hip): (x + y) + (z + w), a chain of

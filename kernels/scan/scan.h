@@ -12,8 +12,10 @@
  *     |out[i] - exact| <= gp_scan_f32_bound(depth(i), sum_{j<=i} |x_j|).  The
  *     look-back adds predecessor tiles in an order that depends on block
  *     timing, so two runs may differ in the last bits (within the bound).
- * Parameters come from [kernel.scan] (block, items_per_thread, stages),
- * clamped to the device. */
+ * Parameters: [kernel.scan] (scan_params.inc: block, items_per_thread,
+ * stages), clamped to the device; for a launch they come from
+ * gp_kernel_params(&gp_kernel_scan, table, dev, shape, ...), which reads the
+ * table (the rule's values for the shape) and calls gp_scan_params_fit. */
 #ifndef GP_SCAN_H
 #define GP_SCAN_H
 
@@ -22,8 +24,8 @@
 #include <stdio.h>
 
 #include "gp_status.h"
+#include "params.h"
 #include "runtime.h"
-#include "table.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -90,23 +92,31 @@ extern "C" {
 #define GP_SCAN_RING_BLOCK_LIMIT(items) ((items) >= 64 ? 256 : 512)
 #define GP_SCAN_RING_POLL_NS 100
 
+/* [kernel.scan] (scan_params.inc), and what fit adjusted.  block: threads
+ * per block (the ring: its scanning threads), a power of two, >= 64;
+ * items_per_thread: 4, 8, 16, 32 or 64 elements; stages: 0 for tiles in
+ * registers, a block per tile, >= 2 for the ring kernel's tiles in shared
+ * memory (NVIDIA sm_90+). */
 typedef struct gp_scan_params {
-    int block;      /* threads per block (the ring: its scanning threads), a power of two, >= 64 */
-    int items;      /* elements per thread (items_per_thread): 4, 8, 16, 32 or 64 */
-    int stages;     /* 0: tiles in registers, a block per tile; >= 2: the ring kernel's tiles in
-                     * shared memory (NVIDIA sm_90+) */
+#define GP_PARAM GP_PARAM_FIELD
+#include "scan_params.inc"
+#undef GP_PARAM
     char note[192]; /* what was adjusted to fit the device ("" when nothing) */
 } gp_scan_params;
 
-/* Read [kernel.scan] and clamp it to `dev`. */
-gp_status gp_scan_params_from_table(const gp_table *t, const gp_device_info *dev, gp_scan_params *p);
-/* Clamp hand-made parameters the same way (bench variants, tests).  The
- * ring (stages > 0) needs a device with the bulk copy engine
- * (gp_target_has_bulk_copy), code compiled for it in this binary
- * (gp_scan_ring_compiled), 16 or more items and room for 2 stages in the
- * block's opt-in shared memory; else stages = 0 and the note says why. */
+/* The shape of a problem (gp_shape, kernels/kernel.h): d[0] = n elements,
+ * opt[0] = the element type, opt[1] = 1 for the exclusive scan; `--shape N`,
+ * `--shape '2^28 fp32'`, `--shape '2^20 int32 exclusive'`. */
+enum { GP_SCAN_N = 0 };                           /* gp_shape.d[] */
+enum { GP_SCAN_TYPE = 0, GP_SCAN_EXCLUSIVE = 1 }; /* gp_shape.opt[] */
+enum { GP_SCAN_FP32 = 0, GP_SCAN_INT32 = 1 };     /* opt[GP_SCAN_TYPE] */
+
+/* Clamp p to `dev` (NULL: no device limits).  The ring (stages > 0) needs a
+ * device with the bulk copy engine (gp_target_has_bulk_copy), code compiled
+ * for it in this binary (gp_scan_ring_compiled), 16 or more items and room
+ * for 2 stages in the block's opt-in shared memory; else stages = 0 and the
+ * note says why. */
 void gp_scan_params_fit(gp_scan_params *p, const gp_device_info *dev);
-void gp_scan_params_format(const gp_scan_params *p, char *buf, size_t n);
 
 /* Elements per tile (one block's share) and tiles for n elements starting
  * `head` elements past a 16-byte boundary (the first tile starts at that
@@ -135,16 +145,16 @@ void gp_scan_ws_destroy(gp_scan_ws *ws);
 /* d_out[0..n) = the inclusive (exclusive = 0) or exclusive (exclusive = 1)
  * prefix sums of d_in[0..n).  4-byte aligned pointers; when d_in and d_out
  * share their offset within 16 bytes both sides use 16-byte accesses, else
- * the stores are 4-byte.  Enqueued on the default stream.  Bad arguments give
- * GP_ERR_USAGE before any device call; a ring the device cannot run (no
- * sm_90+ code in this binary for it, or more stages than its shared memory
- * holds: parameters not passed through gp_scan_params_fit) gives
- * GP_ERR_USAGE from the launcher, after the runtime's queries and before the
- * launch. */
+ * the stores are 4-byte.  Enqueued on `stream` (NULL: the default stream;
+ * no synchronization).  Bad arguments give GP_ERR_USAGE before any device
+ * call; a ring the device cannot run (no sm_90+ code in this binary for it,
+ * or more stages than its shared memory holds: parameters not passed
+ * through gp_scan_params_fit) gives GP_ERR_USAGE from the launcher, after
+ * the runtime's queries and before the launch. */
 gp_status gp_scan_f32(const float *d_in, float *d_out, size_t n, int exclusive, gp_scan_ws *ws,
-                      const gp_scan_params *p);
+                      const gp_scan_params *p, gp_stream stream);
 gp_status gp_scan_i32(const int32_t *d_in, int32_t *d_out, size_t n, int exclusive, gp_scan_ws *ws,
-                      const gp_scan_params *p);
+                      const gp_scan_params *p, gp_stream stream);
 
 /* Error analysis of the fp32 scan.  Every element's result is a sum whose
  * summation tree has height at most gp_scan_f32_depth(p, i, head, wave) for
@@ -175,14 +185,18 @@ int gp_scan_ring_compiled(void);
  * models: docs/kernels/scan.md, "Rule"). */
 struct gp_rule_in;
 struct gp_table;
+struct gp_kernel;
+/* The kernel's registry entry (kernels/kernel.h): what verify, bench, tune
+ * and gp_kernel_params take. */
+extern const struct gp_kernel gp_kernel_scan;
 gp_status gp_scan_rule(const struct gp_rule_in *in, struct gp_table *out);
 
 /* ---- GPU launchers (scan.hip; none.c without a GPU backend).  Arguments
  * checked by the callers above. */
 gp_status gp_scan_launch_f32(const float *d_in, float *d_out, size_t n, int exclusive, void *d_ws,
-                             unsigned epoch, int block, int items, int stages);
+                             unsigned epoch, int block, int items, int stages, gp_stream s);
 gp_status gp_scan_launch_i32(const int32_t *d_in, int32_t *d_out, size_t n, int exclusive, void *d_ws,
-                             unsigned epoch, int block, int items, int stages);
+                             unsigned epoch, int block, int items, int stages, gp_stream s);
 
 #ifdef __cplusplus
 }

@@ -546,23 +546,25 @@ gp_scan_ring_kernel(const E *in, E *out, size_t n, size_t head, int exclusive, u
 
 template <typename E, int V>
 static gp_status launch_v(const E *in, E *out, size_t n, size_t head, int exclusive, void *ws, unsigned epoch,
-                          unsigned ntiles, int block, int vout)
+                          unsigned ntiles, int block, int vout, gp_stream s)
 {
+    hipStream_t st = (hipStream_t)s;
     unsigned *counter = (unsigned *)ws;
     unsigned long long *desc = (unsigned long long *)((char *)ws + GP_SCAN_WS_DESC);
     if (vout)
-        gp_scan_kernel<E, V, 1><<<ntiles, block>>>(in, out, n, head, exclusive, counter, desc, epoch, ntiles);
+        gp_scan_kernel<E, V, 1><<<ntiles, block, 0, st>>>(in, out, n, head, exclusive, counter, desc, epoch, ntiles);
     else
-        gp_scan_kernel<E, V, 0><<<ntiles, block>>>(in, out, n, head, exclusive, counter, desc, epoch, ntiles);
+        gp_scan_kernel<E, V, 0><<<ntiles, block, 0, st>>>(in, out, n, head, exclusive, counter, desc, epoch, ntiles);
     return gp_launch_status("scan");
 }
 
 /* The ring: one persistent block per resident slot (at most one per tile). */
 template <typename E, int V>
 static gp_status launch_ring_v(const E *in, E *out, size_t n, size_t head, int exclusive, void *ws, unsigned epoch,
-                               unsigned ntiles, int block, int stages, int vout)
+                               unsigned ntiles, int block, int stages, int vout, gp_stream s)
 {
 #if defined(GP_VENDOR_NVIDIA)
+    hipStream_t st = (hipStream_t)s;
     unsigned *counter = (unsigned *)ws;
     unsigned long long *desc = (unsigned long long *)((char *)ws + GP_SCAN_WS_DESC);
     const void *fn = vout ? (const void *)gp_scan_ring_kernel<E, V, 1> : (const void *)gp_scan_ring_kernel<E, V, 0>;
@@ -580,15 +582,15 @@ static gp_status launch_ring_v(const E *in, E *out, size_t n, size_t head, int e
     const unsigned long long resident = (unsigned long long)per_cu * (unsigned long long)cus;
     const unsigned grid = resident < ntiles ? (unsigned)resident : ntiles;
     if (vout)
-        gp_scan_ring_kernel<E, V, 1><<<grid, threads, lds>>>(in, out, n, head, exclusive, counter, desc, epoch, ntiles,
-                                                             stages);
+        gp_scan_ring_kernel<E, V, 1><<<grid, threads, lds, st>>>(in, out, n, head, exclusive, counter, desc, epoch,
+                                                                 ntiles, stages);
     else
-        gp_scan_ring_kernel<E, V, 0><<<grid, threads, lds>>>(in, out, n, head, exclusive, counter, desc, epoch, ntiles,
-                                                             stages);
+        gp_scan_ring_kernel<E, V, 0><<<grid, threads, lds, st>>>(in, out, n, head, exclusive, counter, desc, epoch,
+                                                                 ntiles, stages);
     return gp_launch_status("scan (ring)");
 #else
     (void)in, (void)out, (void)n, (void)head, (void)exclusive, (void)ws, (void)epoch, (void)ntiles, (void)block,
-        (void)stages, (void)vout;
+        (void)stages, (void)vout, (void)s;
     return gp_fail(GP_ERR_USAGE, "scan: the ring kernel (stages > 0) is NVIDIA sm_90+ only; use stages = 0");
 #endif
 }
@@ -617,7 +619,7 @@ extern "C" int gp_scan_ring_compiled(void)
 
 template <typename E>
 static gp_status launch(const E *in, E *out, size_t n, int exclusive, void *ws, unsigned epoch, int block,
-                        int items, int stages)
+                        int items, int stages, gp_stream s)
 {
     if (n == 0)
         return gp_ok();
@@ -635,10 +637,11 @@ static gp_status launch(const E *in, E *out, size_t n, int exclusive, void *ws, 
                            GP_SCAN_RING_BLOCK_LIMIT(items) / GP_WAVE_SIZE, stages, items, block);
         if (ntiles >= GP_SCAN_MAX_TILES)
             return gp_fail(GP_ERR_USAGE, "scan: %zu tiles exceed the launch's %zu", ntiles, GP_SCAN_MAX_TILES);
+        const unsigned nt = (unsigned)ntiles;
         switch (items) {
-        case 16: return launch_ring_v<E, 4>(in, out, n, head, exclusive, ws, epoch, (unsigned)ntiles, block, stages, vout);
-        case 32: return launch_ring_v<E, 8>(in, out, n, head, exclusive, ws, epoch, (unsigned)ntiles, block, stages, vout);
-        default: return launch_ring_v<E, 16>(in, out, n, head, exclusive, ws, epoch, (unsigned)ntiles, block, stages, vout);
+        case 16: return launch_ring_v<E, 4>(in, out, n, head, exclusive, ws, epoch, nt, block, stages, vout, s);
+        case 32: return launch_ring_v<E, 8>(in, out, n, head, exclusive, ws, epoch, nt, block, stages, vout, s);
+        default: return launch_ring_v<E, 16>(in, out, n, head, exclusive, ws, epoch, nt, block, stages, vout, s);
         }
     }
     if (block > GP_SCAN_LB(items / 4) || block < GP_WAVE_SIZE || block % GP_WAVE_SIZE)
@@ -647,24 +650,24 @@ static gp_status launch(const E *in, E *out, size_t n, int exclusive, void *ws, 
     if (ntiles >= GP_SCAN_MAX_TILES)
         return gp_fail(GP_ERR_USAGE, "scan: %zu tiles exceed the launch's %zu", ntiles, GP_SCAN_MAX_TILES);
     switch (items) {
-    case 4: return launch_v<E, 1>(in, out, n, head, exclusive, ws, epoch, (unsigned)ntiles, block, vout);
-    case 8: return launch_v<E, 2>(in, out, n, head, exclusive, ws, epoch, (unsigned)ntiles, block, vout);
-    case 16: return launch_v<E, 4>(in, out, n, head, exclusive, ws, epoch, (unsigned)ntiles, block, vout);
-    case 32: return launch_v<E, 8>(in, out, n, head, exclusive, ws, epoch, (unsigned)ntiles, block, vout);
-    case 64: return launch_v<E, 16>(in, out, n, head, exclusive, ws, epoch, (unsigned)ntiles, block, vout);
+    case 4: return launch_v<E, 1>(in, out, n, head, exclusive, ws, epoch, (unsigned)ntiles, block, vout, s);
+    case 8: return launch_v<E, 2>(in, out, n, head, exclusive, ws, epoch, (unsigned)ntiles, block, vout, s);
+    case 16: return launch_v<E, 4>(in, out, n, head, exclusive, ws, epoch, (unsigned)ntiles, block, vout, s);
+    case 32: return launch_v<E, 8>(in, out, n, head, exclusive, ws, epoch, (unsigned)ntiles, block, vout, s);
+    case 64: return launch_v<E, 16>(in, out, n, head, exclusive, ws, epoch, (unsigned)ntiles, block, vout, s);
     default: return gp_fail(GP_ERR_USAGE, "scan: %d items per thread not compiled (4, 8, 16, 32, 64)", items);
     }
 }
 
 extern "C" gp_status gp_scan_launch_f32(const float *d_in, float *d_out, size_t n, int exclusive, void *d_ws,
-                                        unsigned epoch, int block, int items, int stages)
+                                        unsigned epoch, int block, int items, int stages, gp_stream s)
 {
-    return launch<float>(d_in, d_out, n, exclusive, d_ws, epoch, block, items, stages);
+    return launch<float>(d_in, d_out, n, exclusive, d_ws, epoch, block, items, stages, s);
 }
 
 extern "C" gp_status gp_scan_launch_i32(const int32_t *d_in, int32_t *d_out, size_t n, int exclusive, void *d_ws,
-                                        unsigned epoch, int block, int items, int stages)
+                                        unsigned epoch, int block, int items, int stages, gp_stream s)
 {
     return launch<unsigned>((const unsigned *)d_in, (unsigned *)d_out, n, exclusive, d_ws, epoch, block, items,
-                            stages);
+                            stages, s);
 }

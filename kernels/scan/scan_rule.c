@@ -142,9 +142,9 @@ gp_status gp_scan_rule(const gp_rule_in *in, gp_table *out)
     gp_rule_facts f;
     GP_TRY(gp_rule_read_facts(in->facts, RULE, &f));
     const gp_rule_cu cu = f.cu;
-    /* The array's length: shape w (a flat count), else the headline 2^28. */
-    const long long n = in->shape && in->shape->w > 0 ? in->shape->n * in->shape->c * in->shape->h * in->shape->w
-                                                      : HEADLINE_N;
+    /* The array's length: the shape's, else the headline 2^28 (the type and
+     * the kind of scan do not change the model: 4-byte elements either way). */
+    const long long n = in->shape && in->shape->d[GP_SCAN_N] > 0 ? in->shape->d[GP_SCAN_N] : HEADLINE_N;
 
     const long long lo = gp_rule_clamp(4 * cu.wave, 64, RULE_MAX_BLOCK);
     const long long peak = gp_rule_clamp(gp_rule_floor_pow2((long long)f.min_block.v), lo, RULE_MAX_BLOCK);

@@ -1,8 +1,8 @@
 /* histogram on the CPU: the references by hand and chunk by chunk, the
  * kernel's split of the input into ends and 16-byte vectors, parameters and
  * the persistent grid from a device, bad arguments refused before any
- * device call, the tuning candidates, and the rule on every shipped table's
- * facts and one fact at a time. */
+ * device call, the variants, the rule on every shipped table's facts and one
+ * fact at a time, and parameters that follow the shape. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,7 +96,7 @@ GP_TEST(histogram_params_fit_and_grid)
      * below a wave: fitted, and the note says so. */
     p = (gp_histogram_params){100, 3, 64, 32, 0, 0, ""};
     gp_histogram_params_fit(&p, &d);
-    GP_CHECK(p.block == 64 && p.vecs == 2 && p.copies_u8 == 32 && p.copies_u32 == 2);
+    GP_CHECK(p.block == 64 && p.items_per_thread == 2 && p.copies_u8 == 32 && p.copies_u32 == 2);
     GP_CHECK(strstr(p.note, "copies_u32") && strstr(p.note, "block") && strstr(p.note, "items_per_thread"));
     /* A device granting 16 KiB a block: 16 copies of 256 bins, 1 of 4096. */
     d.lds_per_block = 16384;
@@ -104,8 +104,8 @@ GP_TEST(histogram_params_fit_and_grid)
     gp_histogram_params_fit(&p, &d);
     GP_CHECK(p.copies_u8 == 16 && p.copies_u32 == 1);
     char buf[192];
-    gp_histogram_params_format(&p, buf, sizeof buf);
-    GP_CHECK(strstr(buf, "copies u8 16 (16384 B)"));
+    gp_kernel_params_text(&gp_kernel_histogram, &p, buf, sizeof buf);
+    GP_CHECK(strstr(buf, "copies_u8=16 copies_u32=1"));
     return 0;
 }
 
@@ -118,62 +118,60 @@ GP_TEST(histogram_bad_arguments)
     uint32_t *bins = (uint32_t *)(uintptr_t)0x8000000;
     gp_status st;
     /* Every refusal happens before a device call (these pointers are fake). */
-    GP_CHECK(gp_histogram_u8(x, 100, NULL, &p).code == GP_ERR_USAGE);
-    GP_CHECK(gp_histogram_u8(NULL, 100, bins, &p).code == GP_ERR_USAGE);
-    GP_CHECK(gp_histogram_u8(x, 100, bins, NULL).code == GP_ERR_USAGE);
-    GP_CHECK(gp_histogram_u8(x, 100, (uint32_t *)((char *)bins + 2), &p).code == GP_ERR_USAGE);
-    st = gp_histogram_u32((const uint32_t *)(x + 2), 100, bins, &p);
+    GP_CHECK(gp_histogram_u8(x, 100, NULL, &p, NULL).code == GP_ERR_USAGE);
+    GP_CHECK(gp_histogram_u8(NULL, 100, bins, &p, NULL).code == GP_ERR_USAGE);
+    GP_CHECK(gp_histogram_u8(x, 100, bins, NULL, NULL).code == GP_ERR_USAGE);
+    GP_CHECK(gp_histogram_u8(x, 100, (uint32_t *)((char *)bins + 2), &p, NULL).code == GP_ERR_USAGE);
+    st = gp_histogram_u32((const uint32_t *)(x + 2), 100, bins, &p, NULL);
     GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "4-byte aligned"));
-    st = gp_histogram_u8(x, (size_t)1 << 32, bins, &p);
+    st = gp_histogram_u8(x, (size_t)1 << 32, bins, &p, NULL);
     GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "32-bit counts"));
-    st = gp_histogram_u8(x, 4096, (uint32_t *)(uintptr_t)(0x100000 + 1024), &p);
+    st = gp_histogram_u8(x, 4096, (uint32_t *)(uintptr_t)(0x100000 + 1024), &p, NULL);
     GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "overlap"));
     /* The bins just before the keys: no overlap. */
-    GP_CHECK(gp_histogram_u32((const uint32_t *)x, 10, (uint32_t *)(uintptr_t)(0x100000 - 16384), &p).code !=
+    GP_CHECK(gp_histogram_u32((const uint32_t *)x, 10, (uint32_t *)(uintptr_t)(0x100000 - 16384), &p, NULL).code !=
              GP_ERR_USAGE);
     gp_histogram_params q = p;
     q.copies_u8 = 12;
-    st = gp_histogram_u8(x, 100, bins, &q);
+    st = gp_histogram_u8(x, 100, bins, &q, NULL);
     GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "not fitted"));
     q = p;
     q.copies_u32 = 4; /* 64 KiB: beyond the compiled 48 */
-    GP_CHECK(gp_histogram_u32((const uint32_t *)x, 100, bins, &q).code == GP_ERR_USAGE);
+    GP_CHECK(gp_histogram_u32((const uint32_t *)x, 100, bins, &q, NULL).code == GP_ERR_USAGE);
     q = p;
     q.grid_u8 = 0;
-    GP_CHECK(gp_histogram_u8(x, 100, bins, &q).code == GP_ERR_USAGE);
+    GP_CHECK(gp_histogram_u8(x, 100, bins, &q, NULL).code == GP_ERR_USAGE);
     /* Without a GPU backend, accepted arguments reach the launcher (NO_GPU,
      * not USAGE); n = 0 needs no input and still zeroes the bins. */
     if (strcmp(gp_rt_backend(), "none") == 0) {
-        GP_CHECK(gp_histogram_u8(x + 3, 1000, bins, &p).code == GP_ERR_NO_GPU);
-        GP_CHECK(gp_histogram_u32(NULL, 0, bins, &p).code == GP_ERR_NO_GPU);
+        GP_CHECK(gp_histogram_u8(x + 3, 1000, bins, &p, NULL).code == GP_ERR_NO_GPU);
+        GP_CHECK(gp_histogram_u32(NULL, 0, bins, &p, NULL).code == GP_ERR_NO_GPU);
     }
     return 0;
 }
 
-GP_TEST(histogram_registered_with_candidates)
+GP_TEST(histogram_registered_with_variants)
 {
     const gp_kernel *k = gp_kernel_find("histogram");
-    GP_CHECK(k && k->verify && k->bench && k->print_params && k->candidates && k->rule == gp_histogram_rule);
+    GP_CHECK(k == &gp_kernel_histogram && k->rule == gp_histogram_rule && k->cases && k->prepare && k->check);
+    GP_CHECK(k->nvariants > 4 && k->nvariants <= 31);
     gp_table base;
     GP_CHECK(gp_test_load_shipped("sm_90", &base));
-    static gp_table out[32];
-    int n = 0;
     gp_device_info d = h200("NVIDIA");
-    GP_CHECK(k->candidates(&base, &d, out, 32, &n).code == GP_OK);
-    GP_CHECK(n > 4 && n <= 32 && gp_table_equal(&out[0], &base));
+    gp_histogram_params p0, p;
+    char note[160];
+    GP_CHECK(gp_kernel_params(k, &base, &d, NULL, 0, &p0, note, sizeof note).code == GP_OK);
     int vecs_seen = 0, copies_seen = 0;
-    for (int i = 1; i < n; i++) {
-        gp_histogram_params p;
-        GP_CHECK(gp_table_validate(&out[i], "candidate").code == GP_OK);
-        GP_CHECK(gp_histogram_params_from_table(&out[i], &d, &p).code == GP_OK);
-        GP_CHECK(p.note[0] == '\0'); /* every candidate is legal as written */
-        vecs_seen |= p.vecs;
+    for (int v = 0; v < k->nvariants; v++) {
+        gp_kernel_variant(k, v, &p0, &d, &p);
+        GP_CHECK(p.note[0] == '\0'); /* every variant is legal as written */
+        vecs_seen |= p.items_per_thread;
         copies_seen |= p.copies_u8;
     }
     GP_CHECK(vecs_seen == (1 | 2 | 4) && (copies_seen & 1) && (copies_seen & 32));
-    FILE *devnull = fopen("/dev/null", "w");
-    GP_CHECK(devnull && k->print_params(&base, &d, devnull).code == GP_OK);
-    fclose(devnull);
+    char b[192];
+    gp_kernel_params_text(k, &p0, b, sizeof b);
+    GP_CHECK(strstr(b, "block=512 items_per_thread=2 copies_u8=32 copies_u32=2"));
     return 0;
 }
 
@@ -312,5 +310,80 @@ GP_TEST(histogram_rule_follows_its_facts)
     t.e[ki].d = 0;
     st = rule_run(&t, &r);
     GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "[lds] banks"));
+    return 0;
+}
+
+/* The rule for the shape launched: a problem too small to give every
+ * resident thread of the GPU two vectors gets one; the headline problems (1
+ * GiB either way) keep the table's values. */
+GP_TEST(histogram_params_follow_the_shape)
+{
+    static gp_table t, ruled;
+    GP_CHECK(gp_test_load_shipped("sm_90", &t));
+    gp_rule_in in = {&t, NULL, 0};
+    ruled = t;
+    GP_CHECK(gp_histogram_rule(&in, &ruled).code == GP_OK);
+    gp_histogram_params p;
+    char note[160];
+    const gp_shape s_u8 = {{(long long)1 << 30}, {GP_HIST_U8}}, s_u32 = {{(long long)1 << 28}, {GP_HIST_U32}};
+    GP_CHECK(gp_kernel_params(&gp_kernel_histogram, &ruled, NULL, &s_u8, 0, &p, note, sizeof note).code == GP_OK);
+    GP_CHECK(p.items_per_thread == 2 && strstr(note, "as the table"));
+    GP_CHECK(gp_kernel_params(&gp_kernel_histogram, &ruled, NULL, &s_u32, 0, &p, note, sizeof note).code == GP_OK);
+    GP_CHECK(p.items_per_thread == 2 && strstr(note, "as the table"));
+    /* 2^22 bytes are 2^18 vectors, under one for each of 2048 x 132 resident
+     * threads: 1; 2^22 keys are four times the bytes: 2 again. */
+    const gp_shape s_small = {{(long long)1 << 22}, {GP_HIST_U8}}, s_keys = {{(long long)1 << 22}, {GP_HIST_U32}};
+    GP_CHECK(gp_kernel_params(&gp_kernel_histogram, &ruled, NULL, &s_small, 0, &p, note, sizeof note).code == GP_OK);
+    GP_CHECK(p.items_per_thread == 1 && strstr(note, "rule for this shape: items_per_thread 2->1"));
+    GP_CHECK(p.block == 512 && p.copies_u8 == 32);
+    GP_CHECK(gp_kernel_params(&gp_kernel_histogram, &ruled, NULL, &s_keys, 0, &p, note, sizeof note).code == GP_OK);
+    GP_CHECK(p.items_per_thread == 2);
+    /* The rule's provenance says why. */
+    gp_rule_in small_in = {&t, &s_small, 0};
+    GP_CHECK(gp_histogram_rule(&small_in, &ruled).code == GP_OK);
+    GP_CHECK(strstr(prov_of(&ruled, "items_per_thread"), "4194304 B are 0 vectors a thread of 270336 resident"));
+    return 0;
+}
+
+/* Every bench problem's label reads back as its shape (the report reads
+ * committed CSVs by label), the committed labels parse, and the case lists
+ * fit the driver's room. */
+GP_TEST(histogram_labels_and_cases)
+{
+    const gp_kernel *k = &gp_kernel_histogram;
+    static gp_kcase c[GP_KCASE_MAX];
+    gp_device_info dev = gp_test_fake_dev(32, 1024, 132);
+    gp_table t;
+    gp_histogram_params p;
+    char label[GP_BENCH_TEXT];
+    gp_shape s;
+    GP_CHECK(gp_test_load_shipped("sm_90", &t));
+    GP_CHECK(gp_kernel_params(k, &t, &dev, NULL, 0, &p, label, sizeof label).code == GP_OK);
+    for (int quick = 0; quick <= 1; quick++) {
+        int n = k->cases(GP_CASES_BENCH, NULL, &dev, quick, c, GP_KCASE_MAX);
+        GP_CHECK(n >= 2 && (c[0].flags & GP_KCASE_PAIR) && (c[0].flags & GP_KCASE_VARIANTS));
+        for (int i = 0; i < n; i++) {
+            gp_kernel_case_label(k, &c[i], label, sizeof label);
+            GP_CHECK(k->shape_parse(label, &s).code == GP_OK && !memcmp(&s, &c[i].shape, sizeof s));
+        }
+        n = k->cases(GP_CASES_VERIFY, &p, &dev, quick, c, GP_KCASE_MAX);
+        GP_CHECK(n > 100 && n < GP_KCASE_MAX);
+        for (int v = 0; v < k->nvariants; v++) {
+            gp_histogram_params q;
+            gp_kernel_variant(k, v, &p, &dev, &q);
+            n = k->cases(GP_CASES_VARIANT, &q, &dev, quick, c, GP_KCASE_MAX);
+            GP_CHECK(n >= 8 && n < GP_KCASE_MAX);
+        }
+    }
+    GP_CHECK(k->shape_parse("2^30 u8, 256 bins skewed 90%", &s).code == GP_OK && s.d[GP_HIST_N] == 1 << 30 &&
+             s.opt[GP_HIST_TYPE] == GP_HIST_U8);
+    GP_CHECK(k->shape_parse("2^28 u32 keys, 4096 bins uniform", &s).code == GP_OK &&
+             s.opt[GP_HIST_TYPE] == GP_HIST_U32);
+    GP_CHECK(k->shape_parse("1000 u32", &s).code == GP_OK && s.d[GP_HIST_N] == 1000 &&
+             s.opt[GP_HIST_TYPE] == GP_HIST_U32);
+    k->shape_label(&s, label, sizeof label);
+    GP_CHECK(!strcmp(label, "1000 u32 keys, 4096 bins"));
+    GP_CHECK(k->shape_parse("2^20 u8 lumpy", &s).code == GP_ERR_USAGE);
+    GP_CHECK(k->shape_parse("not a label", &s).code == GP_ERR_USAGE);
     return 0;
 }

@@ -1,8 +1,8 @@
 /* reduce on the CPU: references against hand-computed sums (int32
  * wrapping), the summation depth and error bound against a float model of
  * the GPU's addition order, parameters from every shipped table clamped to
- * several devices, the tuning candidates, and bad arguments refused before
- * any device call. */
+ * several devices, the variants, parameters that follow the shape, and bad
+ * arguments refused before any device call. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -16,6 +16,12 @@
 
 static const char *const table_names[] = {"generic", "sm_90", "sm_80", "gfx900"};
 
+/* What a launch of the headline problem reads from t (the one path). */
+static gp_status from_table(const gp_table *t, const gp_device_info *dev, gp_reduce_params *p)
+{
+    char note[160];
+    return gp_kernel_params(&gp_kernel_reduce, t, dev, NULL, 0, p, note, sizeof note);
+}
 
 GP_TEST(reduce_ref_hand)
 {
@@ -59,7 +65,7 @@ GP_TEST(reduce_depth_by_hand)
 {
     gp_reduce_params p;
     memset(&p, 0, sizeof p);
-    p.block = 256, p.vecs = 4, p.grid_per_cu = 4, p.grid = 528;
+    p.block = 256, p.items_per_thread = 4, p.grid_per_cu = 4, p.grid = 528;
     /* n = 2^28, aligned: 2^26 vectors, 528 x 256 x 4 = 540672 per pass ->
      * 125 passes; + 2 (tree over 4 loads) + 1 (head/tail) + 2 (lanes) + 10
      * (block: 2 x log2 32) + 8 + 5 (a group of 256 partials: 8 per lane,
@@ -73,7 +79,7 @@ GP_TEST(reduce_depth_by_hand)
     GP_CHECK(gp_reduce_f32_depth(&p, 0, 0, 32) == 0);
     /* One pass: 2^28 elements, 256 x 2 x 4 per block -> 2^17 blocks (the cap
      * is 2^20): 1 pass, 512 groups of 256 -> 16 per lane over the groups. */
-    p.vecs = 2, p.one_pass = 1, p.grid = GP_REDUCE_ONE_PASS_MAX_GRID;
+    p.items_per_thread = 2, p.one_pass = 1, p.grid = GP_REDUCE_ONE_PASS_MAX_GRID;
     GP_CHECK(gp_reduce_grid_for(&p, (size_t)1 << 28) == 1 << 17);
     GP_CHECK(gp_reduce_f32_depth(&p, (size_t)1 << 28, 0, 32) == 1 + 1 + 1 + 2 + 10 + 13 + (16 + 5));
     /* Bound: d u / (1 - d u) x sum|x|. */
@@ -88,7 +94,7 @@ GP_TEST(reduce_grid_for_length)
 {
     gp_reduce_params p;
     memset(&p, 0, sizeof p);
-    p.block = 256, p.vecs = 4, p.grid_per_cu = 4;
+    p.block = 256, p.items_per_thread = 4, p.grid_per_cu = 4;
     gp_device_info d = gp_test_fake_dev(32, 1024, 132);
     gp_reduce_params_fit(&p, &d);
     GP_CHECK(p.grid == 528);
@@ -144,7 +150,7 @@ static float wave_sum_of(const float *p, int n, int w)
 
 static float model_sum(const float *x, size_t n, size_t head, const gp_reduce_params *p, int w)
 {
-    int grid = gp_reduce_grid_for(p, n), B = p->block, U = p->vecs;
+    int grid = gp_reduce_grid_for(p, n), B = p->block, U = p->items_per_thread;
     size_t nv = (n - head) / 4, tail = n - head - 4 * nv, stride = (size_t)grid * B * U;
     float *partials = malloc((size_t)grid * sizeof(float)), *t = malloc((size_t)B * sizeof(float));
     for (int b = 0; b < grid; b++) {
@@ -185,8 +191,8 @@ GP_TEST(reduce_bound_holds_for_the_gpu_order)
     /* Persistent (8 blocks, 37 passes) and one pass (1172 blocks: 5 groups). */
     gp_reduce_params ps[2];
     memset(ps, 0, sizeof ps);
-    ps[0].block = 64, ps[0].vecs = 4, ps[0].grid_per_cu = 2;
-    ps[1].block = 64, ps[1].vecs = 1, ps[1].one_pass = 1;
+    ps[0].block = 64, ps[0].items_per_thread = 4, ps[0].grid_per_cu = 2;
+    ps[1].block = 64, ps[1].items_per_thread = 1, ps[1].one_pass = 1;
     gp_device_info d = gp_test_fake_dev(32, 1024, 4);
     gp_reduce_params_fit(&ps[0], &d);
     gp_reduce_params_fit(&ps[1], &d);
@@ -236,36 +242,36 @@ GP_TEST(reduce_params_from_tables)
     gp_reduce_params p;
     gp_device_info h200 = gp_test_fake_dev(32, 1024, 132);
     GP_CHECK(gp_test_load_shipped("generic", &t));
-    GP_CHECK(gp_reduce_params_from_table(&t, &h200, &p).code == GP_OK);
+    GP_CHECK(from_table(&t, &h200, &p).code == GP_OK);
     /* generic's rule values: 8 resident blocks of 256 at 32 registers, streamed (1 GiB > its 1 MiB L2) */
-    GP_CHECK(p.block == 256 && p.vecs == 4 && p.grid_per_cu == 8 && p.grid == 1056 && !p.note[0]);
+    GP_CHECK(p.block == 256 && p.items_per_thread == 4 && p.grid_per_cu == 8 && p.grid == 1056 && !p.note[0]);
     GP_CHECK(p.one_pass == 0 && p.stream == 1);
     char b[192];
-    gp_reduce_params_format(&p, b, sizeof b);
-    GP_CHECK(strstr(b, "block=256") && strstr(b, "grid 1056") && strstr(b, "stream=1"));
+    gp_kernel_params_text(&gp_kernel_reduce, &p, b, sizeof b);
+    GP_CHECK(strstr(b, "block=256") && strstr(b, "grid_per_cu=8") && strstr(b, "stream=1"));
     /* The optional keys are read; absent, they are 0. */
     gp_table u = t;
     GP_CHECK(gp_table_set(&u, "kernel.reduce", "one_pass", 1, "rule test").code == GP_OK);
     GP_CHECK(gp_table_set(&u, "kernel.reduce", "stream", 1, "rule test").code == GP_OK);
-    GP_CHECK(gp_reduce_params_from_table(&u, &h200, &p).code == GP_OK);
+    GP_CHECK(from_table(&u, &h200, &p).code == GP_OK);
     GP_CHECK(p.one_pass == 1 && p.stream == 1 && p.grid == GP_REDUCE_ONE_PASS_MAX_GRID);
     gp_table_init(&u);
     GP_CHECK(gp_table_set(&u, "kernel.reduce", "block", 128, "rule test").code == GP_OK);
     GP_CHECK(gp_table_set(&u, "kernel.reduce", "items_per_thread", 2, "rule test").code == GP_OK);
     GP_CHECK(gp_table_set(&u, "kernel.reduce", "grid_per_cu", 2, "rule test").code == GP_OK);
-    GP_CHECK(gp_reduce_params_from_table(&u, &h200, &p).code == GP_OK);
-    GP_CHECK(p.block == 128 && p.vecs == 2 && p.grid == 264 && p.one_pass == 0 && p.stream == 0);
+    GP_CHECK(from_table(&u, &h200, &p).code == GP_OK);
+    GP_CHECK(p.block == 128 && p.items_per_thread == 2 && p.grid == 264 && p.one_pass == 0 && p.stream == 0);
     gp_table_init(&t);
-    GP_CHECK(gp_reduce_params_from_table(&t, &h200, &p).code == GP_ERR_USAGE);
+    GP_CHECK(from_table(&t, &h200, &p).code == GP_ERR_USAGE);
     /* Every shipped table on every kind of device: a block the kernel for
      * its vector count is compiled for, whole waves, within the device. */
     gp_device_info devs[3] = {gp_test_fake_dev(32, 1024, 132), gp_test_fake_dev(64, 1024, 64), gp_test_fake_dev(64, 256, 8)};
     for (size_t i = 0; i < sizeof table_names / sizeof table_names[0]; i++) {
         GP_CHECK(gp_test_load_shipped(table_names[i], &t));
         for (int k = 0; k < 3; k++) {
-            GP_CHECK(gp_reduce_params_from_table(&t, &devs[k], &p).code == GP_OK);
+            GP_CHECK(from_table(&t, &devs[k], &p).code == GP_OK);
             GP_CHECK(p.block >= devs[k].wave_size && p.block <= devs[k].max_threads_per_block);
-            GP_CHECK(!(p.block & (p.block - 1)) && !(p.vecs & (p.vecs - 1)) && p.vecs <= GP_REDUCE_MAX_VECS);
+            GP_CHECK(!(p.block & (p.block - 1)) && !(p.items_per_thread & (p.items_per_thread - 1)) && p.items_per_thread <= GP_REDUCE_MAX_VECS);
             GP_CHECK(p.grid == p.grid_per_cu * devs[k].compute_units);
         }
     }
@@ -277,17 +283,17 @@ GP_TEST(reduce_params_clamped)
     gp_device_info d = gp_test_fake_dev(64, 1024, 10);
     gp_reduce_params p;
     memset(&p, 0, sizeof p);
-    p.block = 1024, p.vecs = 64, p.grid_per_cu = 100;
+    p.block = 1024, p.items_per_thread = 64, p.grid_per_cu = 100;
     gp_reduce_params_fit(&p, &d);
-    GP_CHECK(p.vecs == 16 && p.block == 256 && p.grid_per_cu == 64 && p.grid == 640 && p.note[0]);
+    GP_CHECK(p.items_per_thread == 16 && p.block == 256 && p.grid_per_cu == 64 && p.grid == 640 && p.note[0]);
     memset(&p, 0, sizeof p);
-    p.block = 32, p.vecs = 3, p.grid_per_cu = 0;
+    p.block = 32, p.items_per_thread = 3, p.grid_per_cu = 0;
     gp_reduce_params_fit(&p, &d);
-    GP_CHECK(p.vecs == 2 && p.block == 64 && p.grid_per_cu == 1 && p.grid == 10);
+    GP_CHECK(p.items_per_thread == 2 && p.block == 64 && p.grid_per_cu == 1 && p.grid == 10);
     memset(&p, 0, sizeof p);
-    p.block = 600, p.vecs = 8, p.grid_per_cu = 2;
+    p.block = 600, p.items_per_thread = 8, p.grid_per_cu = 2;
     gp_reduce_params_fit(&p, &d);
-    GP_CHECK(p.block == 512 && p.vecs == 8);
+    GP_CHECK(p.block == 512 && p.items_per_thread == 8);
     /* The persistent grid is what a CU holds at once: 2048 threads and 64K
      * registers per CU; U <= 4 stays within 32 registers, U = 8 within 64,
      * U = 16 within 128. */
@@ -298,21 +304,21 @@ GP_TEST(reduce_params_clamped)
                             {512, 8, 2, 2},  {256, 16, 4, 2}, {128, 8, 8, 8},  {64, 1, 64, 32}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         memset(&p, 0, sizeof p);
-        p.block = cases[i][0], p.vecs = cases[i][1], p.grid_per_cu = cases[i][2];
+        p.block = cases[i][0], p.items_per_thread = cases[i][1], p.grid_per_cu = cases[i][2];
         gp_reduce_params_fit(&p, &h);
         GP_CHECK(p.grid_per_cu == cases[i][3] && p.grid == 132 * cases[i][3]);
         GP_CHECK(!!p.note[0] == (cases[i][2] != cases[i][3]));
     }
     /* One pass: grid_per_cu unused, the grid is the cap. */
     memset(&p, 0, sizeof p);
-    p.block = 256, p.vecs = 4, p.grid_per_cu = 3, p.one_pass = 7, p.stream = 2;
+    p.block = 256, p.items_per_thread = 4, p.grid_per_cu = 3, p.one_pass = 7, p.stream = 2;
     gp_reduce_params_fit(&p, &h);
     GP_CHECK(p.one_pass == 1 && p.stream == 1 && p.grid == GP_REDUCE_ONE_PASS_MAX_GRID && !p.note[0]);
     GP_CHECK(gp_reduce_grid_for(&p, (size_t)1 << 28) == 1 << 16);
     GP_CHECK(gp_reduce_grid_for(&p, 4097) == 2);
     char b[192];
-    gp_reduce_params_format(&p, b, sizeof b);
-    GP_CHECK(strstr(b, "one_pass") && strstr(b, "stream=1"));
+    gp_kernel_params_text(&gp_kernel_reduce, &p, b, sizeof b);
+    GP_CHECK(strstr(b, "one_pass=1") && strstr(b, "stream=1"));
     /* Workspace: 16 + 4 x (2 x groups + grid) bytes. */
     GP_CHECK(gp_reduce_ws_bytes(528) == 16 + 4 * (2 * 3 + 528));
     GP_CHECK(gp_reduce_ws_bytes(256) == 16 + 4 * (2 * 1 + 256));
@@ -324,7 +330,7 @@ GP_TEST(reduce_bad_arguments)
 {
     gp_reduce_params p;
     memset(&p, 0, sizeof p);
-    p.block = 256, p.vecs = 4, p.grid_per_cu = 4;
+    p.block = 256, p.items_per_thread = 4, p.grid_per_cu = 4;
     gp_device_info d = gp_test_fake_dev(32, 1024, 132);
     gp_reduce_params_fit(&p, &d);
     gp_reduce_ws ws = {(void *)(uintptr_t)0x40000, gp_reduce_ws_bytes(528), 528};
@@ -332,33 +338,33 @@ GP_TEST(reduce_bad_arguments)
     const float *x = (const float *)(uintptr_t)0x100000;
     float *out = (float *)(uintptr_t)0x200000;
     /* Every refusal happens before a device call (these pointers are fake). */
-    GP_CHECK(gp_reduce_sum_f32(x, 100, NULL, &ws, &p).code == GP_ERR_USAGE);
-    GP_CHECK(gp_reduce_sum_f32(NULL, 100, out, &ws, &p).code == GP_ERR_USAGE);
-    GP_CHECK(gp_reduce_sum_f32(x, 100, out, NULL, &p).code == GP_ERR_USAGE);
-    GP_CHECK(gp_reduce_sum_f32(x, 100, out, &ws, NULL).code == GP_ERR_USAGE);
-    GP_CHECK(gp_reduce_sum_f32((const float *)((const char *)x + 2), 100, out, &ws, &p).code == GP_ERR_USAGE);
-    GP_CHECK(gp_reduce_sum_i32((const int32_t *)x, 100, (int32_t *)((char *)out + 1), &ws, &p).code ==
+    GP_CHECK(gp_reduce_sum_f32(x, 100, NULL, &ws, &p, NULL).code == GP_ERR_USAGE);
+    GP_CHECK(gp_reduce_sum_f32(NULL, 100, out, &ws, &p, NULL).code == GP_ERR_USAGE);
+    GP_CHECK(gp_reduce_sum_f32(x, 100, out, NULL, &p, NULL).code == GP_ERR_USAGE);
+    GP_CHECK(gp_reduce_sum_f32(x, 100, out, &ws, NULL, NULL).code == GP_ERR_USAGE);
+    GP_CHECK(gp_reduce_sum_f32((const float *)((const char *)x + 2), 100, out, &ws, &p, NULL).code == GP_ERR_USAGE);
+    GP_CHECK(gp_reduce_sum_i32((const int32_t *)x, 100, (int32_t *)((char *)out + 1), &ws, &p, NULL).code ==
              GP_ERR_USAGE);
-    gp_status st = gp_reduce_sum_f32(x, (size_t)1 << 24, out, &small, &p);
+    gp_status st = gp_reduce_sum_f32(x, (size_t)1 << 24, out, &small, &p, NULL);
     GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "workspace"));
-    GP_CHECK(gp_reduce_sum_f32(x, SIZE_MAX / 2, out, &ws, &p).code == GP_ERR_USAGE);
+    GP_CHECK(gp_reduce_sum_f32(x, SIZE_MAX / 2, out, &ws, &p, NULL).code == GP_ERR_USAGE);
     gp_reduce_params q = p;
-    q.vecs = 3;
-    st = gp_reduce_sum_i32((const int32_t *)x, 100, (int32_t *)out, &ws, &q);
+    q.items_per_thread = 3;
+    st = gp_reduce_sum_i32((const int32_t *)x, 100, (int32_t *)out, &ws, &q, NULL);
     GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "not fitted"));
     q = p;
-    q.block = 1024, q.vecs = 16; /* beyond the U = 16 kernel's register budget */
-    GP_CHECK(gp_reduce_sum_f32(x, 100, out, &ws, &q).code == GP_ERR_USAGE);
+    q.block = 1024, q.items_per_thread = 16; /* beyond the U = 16 kernel's register budget */
+    GP_CHECK(gp_reduce_sum_f32(x, 100, out, &ws, &q, NULL).code == GP_ERR_USAGE);
     q = p;
     q.stream = 2;
-    GP_CHECK(gp_reduce_sum_f32(x, 100, out, &ws, &q).code == GP_ERR_USAGE);
+    GP_CHECK(gp_reduce_sum_f32(x, 100, out, &ws, &q, NULL).code == GP_ERR_USAGE);
     q = p;
     q.grid = GP_REDUCE_ONE_PASS_MAX_GRID + 1;
-    GP_CHECK(gp_reduce_sum_f32(x, 100, out, &ws, &q).code == GP_ERR_USAGE);
+    GP_CHECK(gp_reduce_sum_f32(x, 100, out, &ws, &q, NULL).code == GP_ERR_USAGE);
     /* A one-pass run of 2^24 elements needs 2^12 blocks: the 528-block workspace is too small. */
     q = p;
     q.one_pass = 1, q.grid = GP_REDUCE_ONE_PASS_MAX_GRID;
-    st = gp_reduce_sum_f32(x, (size_t)1 << 24, out, &ws, &q);
+    st = gp_reduce_sum_f32(x, (size_t)1 << 24, out, &ws, &q, NULL);
     GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "workspace"));
     gp_reduce_ws w;
     GP_CHECK(gp_reduce_ws_create(&w, NULL).code == GP_ERR_USAGE && w.d == NULL);
@@ -366,27 +372,91 @@ GP_TEST(reduce_bad_arguments)
     return 0;
 }
 
-GP_TEST(reduce_registered_with_candidates)
+GP_TEST(reduce_registered_with_variants)
 {
     const gp_kernel *k = gp_kernel_find("reduce");
-    GP_CHECK(k && k->verify && k->bench && k->print_params && k->candidates);
+    GP_CHECK(k == &gp_kernel_reduce && k->cases && k->setup && k->run && k->check && k->prepare);
+    GP_CHECK(k->nvariants > 4 && k->nvariants <= 31);
     gp_table base;
     GP_CHECK(gp_test_load_shipped("gfx900", &base));
-    static gp_table out[32];
-    int n = 0;
     gp_device_info h200 = gp_test_fake_dev(32, 1024, 132);
-    GP_CHECK(k->candidates(&base, &h200, out, 32, &n).code == GP_OK);
-    GP_CHECK(n > 4 && n <= 32 && gp_table_equal(&out[0], &base));
+    gp_reduce_params p0, p;
+    GP_CHECK(from_table(&base, &h200, &p0).code == GP_OK);
     int one = 0, cs = 0;
-    for (int i = 1; i < n; i++) {
-        gp_reduce_params p;
-        GP_CHECK(gp_table_validate(&out[i], "candidate").code == GP_OK);
-        GP_CHECK(gp_reduce_params_from_table(&out[i], &h200, &p).code == GP_OK);
+    for (int v = 0; v < k->nvariants; v++) {
+        gp_kernel_variant(k, v, &p0, &h200, &p);
+        GP_CHECK(p.block >= 64 && p.block <= 1024 && p.grid >= 1);
         one += p.one_pass, cs += p.stream;
     }
-    GP_CHECK(one > 0 && cs > 0 && one < n - 1);
-    FILE *devnull = fopen("/dev/null", "w");
-    GP_CHECK(devnull && k->print_params(&base, &h200, devnull).code == GP_OK);
-    fclose(devnull);
+    GP_CHECK(one > 0 && cs > 0 && one < k->nvariants);
+    char b[192];
+    gp_kernel_params_text(k, &p0, b, sizeof b);
+    GP_CHECK(strstr(b, "block=") && strstr(b, "items_per_thread="));
+    return 0;
+}
+
+/* The rule for the shape launched: an array within one sweep of the
+ * persistent grid runs in one pass, one that fits the L2 is not streamed;
+ * the headline keeps the table's values. */
+GP_TEST(reduce_params_follow_the_shape)
+{
+    static gp_table t, ruled;
+    GP_CHECK(gp_test_load_shipped("sm_90", &t));
+    gp_rule_in in = {&t, NULL, 0};
+    ruled = t;
+    GP_CHECK(gp_reduce_rule(&in, &ruled).code == GP_OK);
+    gp_reduce_params big, small, head;
+    char note[160];
+    const gp_shape s_big = {{(long long)1 << 28}, {GP_REDUCE_FP32}};
+    const gp_shape s_small = {{(long long)1 << 20}, {GP_REDUCE_INT32}};
+    GP_CHECK(gp_kernel_params(&gp_kernel_reduce, &ruled, NULL, NULL, 0, &head, note, sizeof note).code == GP_OK);
+    GP_CHECK(gp_kernel_params(&gp_kernel_reduce, &ruled, NULL, &s_big, 0, &big, note, sizeof note).code == GP_OK);
+    GP_CHECK(strstr(note, "as the table"));
+    GP_CHECK(gp_kernel_params(&gp_kernel_reduce, &ruled, NULL, &s_small, 0, &small, note, sizeof note).code == GP_OK);
+    GP_CHECK(strstr(note, "rule for this shape:") && strstr(note, "one_pass 0->1") && strstr(note, "stream 1->0"));
+    GP_CHECK(head.one_pass == 0 && head.stream == 1 && big.one_pass == 0 && big.stream == 1);
+    GP_CHECK(small.one_pass == 1 && small.stream == 0 && small.block == big.block);
+    /* One element past one sweep of the persistent grid (8 x 132 blocks of
+     * 256 x 4 vectors): persistent again. */
+    const gp_shape s_sweep = {{8LL * 132 * 256 * 4 * 4 + 1}, {0}};
+    GP_CHECK(gp_kernel_params(&gp_kernel_reduce, &ruled, NULL, &s_sweep, 0, &small, note, sizeof note).code == GP_OK);
+    GP_CHECK(small.one_pass == 0);
+    return 0;
+}
+
+/* Every bench problem's label reads back as its shape (the report reads
+ * committed CSVs by label), the committed labels parse, and the case lists
+ * fit the driver's room. */
+GP_TEST(reduce_labels_and_cases)
+{
+    const gp_kernel *k = &gp_kernel_reduce;
+    static gp_kcase c[GP_KCASE_MAX];
+    gp_device_info dev = gp_test_fake_dev(32, 1024, 132);
+    gp_table t;
+    gp_reduce_params p;
+    char label[GP_BENCH_TEXT];
+    gp_shape s;
+    GP_CHECK(gp_test_load_shipped("sm_90", &t) && from_table(&t, &dev, &p).code == GP_OK);
+    for (int quick = 0; quick <= 1; quick++) {
+        int n = k->cases(GP_CASES_BENCH, NULL, &dev, quick, c, GP_KCASE_MAX);
+        GP_CHECK(n >= 2 && (c[0].flags & GP_KCASE_PAIR) && (c[0].flags & GP_KCASE_VARIANTS));
+        for (int i = 0; i < n; i++) {
+            gp_kernel_case_label(k, &c[i], label, sizeof label);
+            GP_CHECK(k->shape_parse(label, &s).code == GP_OK && !memcmp(&s, &c[i].shape, sizeof s));
+        }
+        n = k->cases(GP_CASES_VERIFY, &p, &dev, quick, c, GP_KCASE_MAX);
+        GP_CHECK(n > 100 && n < GP_KCASE_MAX);
+        for (int v = 0; v < k->nvariants; v++) {
+            gp_reduce_params q;
+            gp_kernel_variant(k, v, &p, &dev, &q);
+            n = k->cases(GP_CASES_VARIANT, &q, &dev, quick, c, GP_KCASE_MAX);
+            GP_CHECK(n >= 8 && n < GP_KCASE_MAX);
+        }
+    }
+    GP_CHECK(k->shape_parse("2^28 int32", &s).code == GP_OK && s.d[0] == 1 << 28 && s.opt[0] == GP_REDUCE_INT32);
+    GP_CHECK(k->shape_parse("1000", &s).code == GP_OK && s.d[0] == 1000 && s.opt[0] == GP_REDUCE_FP32);
+    k->shape_label(&s, label, sizeof label);
+    GP_CHECK(!strcmp(label, "1000 fp32"));
+    GP_CHECK(k->shape_parse("not a label", &s).code == GP_ERR_USAGE);
     return 0;
 }

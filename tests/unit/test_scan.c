@@ -1,8 +1,9 @@
 /* scan on the CPU: references by hand and chunk by chunk, the depth formula
  * by hand, the error bound against a float model of the GPU's order of
  * additions (look-back patterns included), parameters from every shipped
- * table, bad arguments refused before any device call, the tuning
- * candidates, and the rule on every shipped table's facts. */
+ * table, bad arguments refused before any device call, the variants, the
+ * rule on every shipped table's facts and parameters that follow the
+ * shape. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -16,6 +17,12 @@
 
 static const char *const table_names[] = {"generic", "sm_90", "sm_80", "gfx900"};
 
+/* What a launch of the headline problem reads from t (the one path). */
+static gp_status from_table(const gp_table *t, const gp_device_info *dev, gp_scan_params *p)
+{
+    char note[160];
+    return gp_kernel_params(&gp_kernel_scan, t, dev, NULL, 0, p, note, sizeof note);
+}
 
 GP_TEST(scan_ref_hand)
 {
@@ -123,7 +130,7 @@ static float butterfly(float *v, int w)
 static void model_scan(const float *x, size_t n, size_t head, const gp_scan_params *p, int w, int K, int exclusive,
                        float *out)
 {
-    const int B = p->block, V = p->items / 4, nw = B / w;
+    const int B = p->block, V = p->items_per_thread / 4, nw = B / w;
     const size_t tile = gp_scan_tile(p), ntiles = gp_scan_tiles_for(p, n, head), end = head + n;
     float *agg = malloc(ntiles * sizeof(float)), *incl = malloc(ntiles * sizeof(float));
     float *loc = malloc((size_t)B * V * 4 * sizeof(float)), *pre = malloc((size_t)B * V * sizeof(float));
@@ -357,7 +364,7 @@ GP_TEST(scan_ring_fitted_to_the_device)
     /* Parameters not fitted: refused before any device call. */
     gp_scan_ws ws = {(void *)(uintptr_t)0x40000, gp_scan_ws_bytes(1000), 1000, 0};
     p = (gp_scan_params){256, 8, 3, ""};
-    gp_status st = gp_scan_f32((const float *)(uintptr_t)0x100000, (float *)(uintptr_t)0x8000000, 100, 0, &ws, &p);
+    gp_status st = gp_scan_f32((const float *)(uintptr_t)0x100000, (float *)(uintptr_t)0x8000000, 100, 0, &ws, &p, NULL);
     GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "not fitted"));
     return 0;
 }
@@ -370,9 +377,10 @@ GP_TEST(scan_params_from_tables)
         GP_CHECK(gp_test_load_shipped(table_names[i], &t));
         for (int d = 0; d < 3; d++) {
             gp_scan_params p;
-            GP_CHECK(gp_scan_params_from_table(&t, &devs[d], &p).code == GP_OK);
-            GP_CHECK(p.items == 4 || p.items == 8 || p.items == 16 || p.items == 32 || p.items == 64);
-            GP_CHECK(p.block >= 64 && p.block <= GP_SCAN_BLOCK_LIMIT(p.items) &&
+            GP_CHECK(from_table(&t, &devs[d], &p).code == GP_OK);
+            const int it = p.items_per_thread;
+            GP_CHECK(it == 4 || it == 8 || it == 16 || it == 32 || it == 64);
+            GP_CHECK(p.block >= 64 && p.block <= GP_SCAN_BLOCK_LIMIT(p.items_per_thread) &&
                      p.block <= devs[d].max_threads_per_block && !(p.block & (p.block - 1)));
         }
     }
@@ -392,7 +400,7 @@ GP_TEST(scan_pacing_threshold_splits_verify_and_covers_the_headline)
         gp_table t;
         gp_scan_params p;
         GP_CHECK(gp_test_load_shipped(table_names[i], &t));
-        GP_CHECK(gp_scan_params_from_table(&t, &h200, &p).code == GP_OK);
+        GP_CHECK(from_table(&t, &h200, &p).code == GP_OK);
         GP_CHECK(gp_scan_tiles_for(&p, (size_t)1 << 28, 0) >= GP_SCAN_PACE_MIN_TILES);
         GP_CHECK(gp_scan_tiles_for(&p, ((size_t)1 << 24) + 5, 3) >= GP_SCAN_PACE_MIN_TILES);
         GP_CHECK(gp_scan_tiles_for(&p, 1000003, 3) < GP_SCAN_PACE_MIN_TILES);
@@ -407,16 +415,16 @@ GP_TEST(scan_params_clamped)
     gp_device_info d = gp_test_fake_dev(64, 1024, 64);
     gp_scan_params p = {1024, 32, 0, ""};
     gp_scan_params_fit(&p, &d);
-    GP_CHECK(p.block == 512 && p.items == 32 && strstr(p.note, "block"));
+    GP_CHECK(p.block == 512 && p.items_per_thread == 32 && strstr(p.note, "block"));
     p = (gp_scan_params){100, 6, 0, ""};
     gp_scan_params_fit(&p, &d);
-    GP_CHECK(p.block == 64 && p.items == 4 && strstr(p.note, "items_per_thread"));
+    GP_CHECK(p.block == 64 && p.items_per_thread == 4 && strstr(p.note, "items_per_thread"));
     p = (gp_scan_params){32, 1, 0, ""}; /* below a wave of 64 and below one vector */
     gp_scan_params_fit(&p, &d);
-    GP_CHECK(p.block == 64 && p.items == 4);
+    GP_CHECK(p.block == 64 && p.items_per_thread == 4);
     p = (gp_scan_params){256, 128, 0, ""};
     gp_scan_params_fit(&p, &d);
-    GP_CHECK(p.items == 64 && p.block == 256);
+    GP_CHECK(p.items_per_thread == 64 && p.block == 256);
     p = (gp_scan_params){256, 16, 0, ""};
     gp_scan_params_fit(&p, &d);
     GP_CHECK(p.note[0] == '\0');
@@ -430,58 +438,55 @@ GP_TEST(scan_bad_arguments)
     const float *x = (const float *)(uintptr_t)0x100000;
     float *out = (float *)(uintptr_t)0x8000000;
     /* Every refusal happens before a device call (these pointers are fake). */
-    GP_CHECK(gp_scan_f32(x, NULL, 100, 0, &ws, &p).code == GP_ERR_USAGE);
-    GP_CHECK(gp_scan_f32(NULL, out, 100, 0, &ws, &p).code == GP_ERR_USAGE);
-    GP_CHECK(gp_scan_f32(x, out, 100, 0, NULL, &p).code == GP_ERR_USAGE);
-    GP_CHECK(gp_scan_f32(x, out, 100, 0, &ws, NULL).code == GP_ERR_USAGE);
-    GP_CHECK(gp_scan_f32(x, out, 100, 2, &ws, &p).code == GP_ERR_USAGE);
-    GP_CHECK(gp_scan_f32((const float *)((const char *)x + 2), out, 100, 0, &ws, &p).code == GP_ERR_USAGE);
-    GP_CHECK(gp_scan_i32((const int32_t *)x, (int32_t *)((char *)out + 1), 100, 1, &ws, &p).code == GP_ERR_USAGE);
-    gp_status st = gp_scan_f32(x, (float *)(x + 50), 100, 0, &ws, &p);
+    GP_CHECK(gp_scan_f32(x, NULL, 100, 0, &ws, &p, NULL).code == GP_ERR_USAGE);
+    GP_CHECK(gp_scan_f32(NULL, out, 100, 0, &ws, &p, NULL).code == GP_ERR_USAGE);
+    GP_CHECK(gp_scan_f32(x, out, 100, 0, NULL, &p, NULL).code == GP_ERR_USAGE);
+    GP_CHECK(gp_scan_f32(x, out, 100, 0, &ws, NULL, NULL).code == GP_ERR_USAGE);
+    GP_CHECK(gp_scan_f32(x, out, 100, 2, &ws, &p, NULL).code == GP_ERR_USAGE);
+    GP_CHECK(gp_scan_f32((const float *)((const char *)x + 2), out, 100, 0, &ws, &p, NULL).code == GP_ERR_USAGE);
+    GP_CHECK(gp_scan_i32((const int32_t *)x, (int32_t *)((char *)out + 1), 100, 1, &ws, &p, NULL).code == GP_ERR_USAGE);
+    gp_status st = gp_scan_f32(x, (float *)(x + 50), 100, 0, &ws, &p, NULL);
     GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "overlap"));
-    st = gp_scan_f32(x, out, (size_t)1000 * 4096 + 1, 0, &ws, &p);
+    st = gp_scan_f32(x, out, (size_t)1000 * 4096 + 1, 0, &ws, &p, NULL);
     GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "workspace"));
-    GP_CHECK(gp_scan_f32(x, out, SIZE_MAX / 2, 0, &ws, &p).code == GP_ERR_USAGE);
+    GP_CHECK(gp_scan_f32(x, out, SIZE_MAX / 2, 0, &ws, &p, NULL).code == GP_ERR_USAGE);
     gp_scan_params q = p;
-    q.items = 12;
-    st = gp_scan_i32((const int32_t *)x, (int32_t *)out, 100, 0, &ws, &q);
+    q.items_per_thread = 12;
+    st = gp_scan_i32((const int32_t *)x, (int32_t *)out, 100, 0, &ws, &q, NULL);
     GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "not fitted"));
     q = (gp_scan_params){1024, 32, 0, ""}; /* beyond the 32-item kernel's register budget */
-    GP_CHECK(gp_scan_f32(x, out, 100, 0, &ws, &q).code == GP_ERR_USAGE);
+    GP_CHECK(gp_scan_f32(x, out, 100, 0, &ws, &q, NULL).code == GP_ERR_USAGE);
     /* Without a GPU backend, accepted arguments reach the launcher (NO_GPU,
      * not USAGE) with the next epoch; in place is fine. */
     if (strcmp(gp_rt_backend(), "none") == 0) {
         unsigned e0 = ws.epoch;
-        st = gp_scan_f32(x, (float *)x, 100, 1, &ws, &p);
+        st = gp_scan_f32(x, (float *)x, 100, 1, &ws, &p, NULL);
         GP_CHECK(st.code == GP_ERR_NO_GPU && ws.epoch == e0 + 1);
     }
     /* n = 0 writes nothing and needs neither pointers nor a workspace. */
-    GP_CHECK(gp_scan_i32(NULL, NULL, 0, 0, NULL, &p).code == GP_OK);
+    GP_CHECK(gp_scan_i32(NULL, NULL, 0, 0, NULL, &p, NULL).code == GP_OK);
     gp_scan_ws w;
     GP_CHECK(gp_scan_ws_create(&w, 0).code == GP_ERR_USAGE && w.d == NULL);
     gp_scan_ws_destroy(&w); /* safe on an empty workspace */
     return 0;
 }
 
-GP_TEST(scan_registered_with_candidates)
+GP_TEST(scan_registered_with_variants)
 {
     const gp_kernel *k = gp_kernel_find("scan");
-    GP_CHECK(k && k->verify && k->bench && k->print_params && k->candidates);
+    GP_CHECK(k == &gp_kernel_scan && k->cases && k->setup && k->prepare && k->check && k->verify_extra);
+    GP_CHECK(k->nvariants > 4 && k->nvariants <= 31);
     gp_table base;
     GP_CHECK(gp_test_load_shipped("gfx900", &base));
-    static gp_table out[32];
-    int n = 0;
     gp_device_info h200 = gp_test_fake_dev(32, 1024, 132);
     snprintf(h200.arch, sizeof h200.arch, "sm_90");
     h200.lds_per_block_optin = 232448;
-    GP_CHECK(k->candidates(&base, &h200, out, 32, &n).code == GP_OK);
-    GP_CHECK(n > 4 && n <= 32 && gp_table_equal(&out[0], &base));
+    gp_scan_params p0, p;
+    GP_CHECK(from_table(&base, &h200, &p0).code == GP_OK);
     int tiles[8] = {0}, rings = 0; /* distinct tile sizes 2^10 .. 2^14 seen */
-    for (int i = 1; i < n; i++) {
-        gp_scan_params p;
-        GP_CHECK(gp_table_validate(&out[i], "candidate").code == GP_OK);
-        GP_CHECK(gp_scan_params_from_table(&out[i], &h200, &p).code == GP_OK);
-        /* every candidate is legal as written (a ring only where it runs) */
+    for (int v = 0; v < k->nvariants; v++) {
+        gp_kernel_variant(k, v, &p0, &h200, &p);
+        /* every variant is legal as written (a ring only where it runs) */
         GP_CHECK(p.note[0] == '\0' || (!gp_scan_ring_compiled() && strstr(p.note, "stages 0")));
         rings += p.stages > 0;
         size_t t = gp_scan_tile(&p);
@@ -491,9 +496,16 @@ GP_TEST(scan_registered_with_candidates)
     }
     GP_CHECK(tiles[0] + tiles[1] + tiles[2] + tiles[3] + tiles[4] >= 4);
     GP_CHECK(!gp_scan_ring_compiled() || rings >= 4);
-    FILE *devnull = fopen("/dev/null", "w");
-    GP_CHECK(devnull && k->print_params(&base, &h200, devnull).code == GP_OK);
-    fclose(devnull);
+    /* Where no copy engine is, every ring becomes a register variant. */
+    gp_device_info a100 = h200;
+    snprintf(a100.arch, sizeof a100.arch, "sm_80");
+    for (int v = 0; v < k->nvariants; v++) {
+        gp_kernel_variant(k, v, &p0, &a100, &p);
+        GP_CHECK(p.stages == 0);
+    }
+    char b[192];
+    gp_kernel_params_text(k, &p0, b, sizeof b);
+    GP_CHECK(strstr(b, "block=256 items_per_thread=64 stages=0"));
     return 0;
 }
 
@@ -645,7 +657,7 @@ GP_TEST(scan_rule_follows_its_facts)
      * block. */
     GP_CHECK(rule_on("sm_90", &t, &block, &items, &st) && st.code == GP_OK);
     {
-        gp_rule_shape shp = {1, 1, 1, (long long)1 << 20};
+        gp_shape shp = {{(long long)1 << 20}, {0}};
         gp_rule_in in = {&t, &shp, 0};
         GP_CHECK(gp_scan_rule(&in, &t).code == GP_OK);
         GP_CHECK(gp_table_get_int(&t, "kernel.scan", "items_per_thread", &items).code == GP_OK && items == 8);
@@ -682,5 +694,73 @@ GP_TEST(scan_rule_follows_its_facts)
     t.e[ki].present = 0;
     st = rule_run(&t, &block, &items);
     GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "[launch] min_block_for_peak"));
+    return 0;
+}
+
+/* The rule for the shape launched: a short array gets tiles small enough to
+ * give every CU two blocks twice over (and so no ring, which is compiled for
+ * 16 items and more); the headline keeps the table's values. */
+GP_TEST(scan_params_follow_the_shape)
+{
+    static gp_table t, ruled;
+    GP_CHECK(gp_test_load_shipped("sm_90", &t));
+    gp_rule_in in = {&t, NULL, 0};
+    ruled = t;
+    GP_CHECK(gp_scan_rule(&in, &ruled).code == GP_OK);
+    gp_scan_params big, small;
+    char note[160];
+    const gp_shape s_big = {{(long long)1 << 28}, {GP_SCAN_FP32, 0}};
+    const gp_shape s_small = {{(long long)1 << 20}, {GP_SCAN_INT32, 1}};
+    GP_CHECK(gp_kernel_params(&gp_kernel_scan, &ruled, NULL, &s_big, 0, &big, note, sizeof note).code == GP_OK);
+    GP_CHECK(strstr(note, "as the table"));
+    GP_CHECK(big.block == 256 && big.items_per_thread == 64 && big.stages == 3);
+    GP_CHECK(gp_kernel_params(&gp_kernel_scan, &ruled, NULL, &s_small, 0, &small, note, sizeof note).code == GP_OK);
+    GP_CHECK(strstr(note, "rule for this shape:") && strstr(note, "items_per_thread 64->8") &&
+             strstr(note, "stages 3->0"));
+    GP_CHECK(small.block == 512 && small.items_per_thread == 8 && small.stages == 0);
+    /* 2^28 / 4 CUs' worth of tiles: still the largest tile. */
+    const gp_shape s_mid = {{4LL * 132 * 16384}, {0}};
+    GP_CHECK(gp_kernel_params(&gp_kernel_scan, &ruled, NULL, &s_mid, 0, &small, note, sizeof note).code == GP_OK);
+    GP_CHECK(small.items_per_thread == 64 && small.stages == 3);
+    return 0;
+}
+
+/* Every bench problem's label reads back as its shape (the report reads
+ * committed CSVs by label), the committed labels parse, and the case lists
+ * fit the driver's room. */
+GP_TEST(scan_labels_and_cases)
+{
+    const gp_kernel *k = &gp_kernel_scan;
+    static gp_kcase c[GP_KCASE_MAX];
+    gp_device_info dev = gp_test_fake_dev(32, 1024, 132);
+    gp_table t;
+    gp_scan_params p;
+    char label[GP_BENCH_TEXT];
+    gp_shape s;
+    GP_CHECK(gp_test_load_shipped("sm_90", &t) && from_table(&t, &dev, &p).code == GP_OK);
+    for (int quick = 0; quick <= 1; quick++) {
+        int n = k->cases(GP_CASES_BENCH, NULL, &dev, quick, c, GP_KCASE_MAX);
+        GP_CHECK(n >= 2 && (c[0].flags & GP_KCASE_PAIR) && (c[0].flags & GP_KCASE_VARIANTS));
+        for (int i = 0; i < n; i++) {
+            gp_kernel_case_label(k, &c[i], label, sizeof label);
+            GP_CHECK(k->shape_parse(label, &s).code == GP_OK && !memcmp(&s, &c[i].shape, sizeof s));
+        }
+        n = k->cases(GP_CASES_VERIFY, &p, &dev, quick, c, GP_KCASE_MAX);
+        GP_CHECK(n > 100 && n < GP_KCASE_MAX);
+        for (int v = 0; v < k->nvariants; v++) {
+            gp_scan_params q;
+            gp_kernel_variant(k, v, &p, &dev, &q);
+            n = k->cases(GP_CASES_VARIANT, &q, &dev, quick, c, GP_KCASE_MAX);
+            GP_CHECK(n >= 8 && n < GP_KCASE_MAX);
+        }
+    }
+    GP_CHECK(k->shape_parse("2^20 int32 exclusive", &s).code == GP_OK && s.d[GP_SCAN_N] == 1 << 20 &&
+             s.opt[GP_SCAN_TYPE] == GP_SCAN_INT32 && s.opt[GP_SCAN_EXCLUSIVE] == 1);
+    GP_CHECK(k->shape_parse("2^28 fp32", &s).code == GP_OK && s.opt[GP_SCAN_EXCLUSIVE] == 0);
+    GP_CHECK(k->shape_parse("1000 exclusive", &s).code == GP_OK && s.opt[GP_SCAN_EXCLUSIVE] == 1);
+    k->shape_label(&s, label, sizeof label);
+    GP_CHECK(!strcmp(label, "1000 fp32 exclusive"));
+    GP_CHECK(k->shape_parse("2^20 fp32 exclusive inclusive", &s).code == GP_ERR_USAGE);
+    GP_CHECK(k->shape_parse("not a label", &s).code == GP_ERR_USAGE);
     return 0;
 }
