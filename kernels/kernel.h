@@ -123,6 +123,10 @@ typedef struct gp_kcase {
 #define GP_KCASE_PAIR 1u     /* bench: ours timed paired (ABBA) with every pairing impl, with a verdict */
 #define GP_KCASE_REPORT 2u   /* bench: paired as above, reported without a verdict */
 #define GP_KCASE_VARIANTS 4u /* bench: every variant timed on it as a context row, the fastest paired */
+/* The check after a timing looks at a sample of the output: a bench problem
+ * whose full check would cost more than the timings around it (tune checks
+ * every candidate on every problem once; verify's cases never sample). */
+#define GP_KCASE_SAMPLE 8u
 
 /* The case lists a kernel gives (gp_kernel.cases). */
 enum {

@@ -139,9 +139,10 @@ static int cases(int set, const void *prm, const gp_device_info *dev, int quick,
         /* fp32 inclusive (the verdicts against CUB and the copy, and the
          * variants), int32 and exclusive at the same size, and one in L2. */
         const long long big = 1ll << (quick ? 24 : 28);
-        n = add(out, n, max, big, GP_SCAN_FP32, 0, DATA_RANDOM, 0, GP_KCASE_PAIR | GP_KCASE_VARIANTS);
-        n = add(out, n, max, big, GP_SCAN_INT32, 0, DATA_RANDOM, 0, 0);
-        n = add(out, n, max, big, GP_SCAN_FP32, 1, DATA_RANDOM, 0, 0);
+        n = add(out, n, max, big, GP_SCAN_FP32, 0, DATA_RANDOM, 0,
+                GP_KCASE_PAIR | GP_KCASE_VARIANTS | GP_KCASE_SAMPLE);
+        n = add(out, n, max, big, GP_SCAN_INT32, 0, DATA_RANDOM, 0, GP_KCASE_SAMPLE);
+        n = add(out, n, max, big, GP_SCAN_FP32, 1, DATA_RANDOM, 0, GP_KCASE_SAMPLE);
         return add(out, n, max, 1ll << 20, GP_SCAN_FP32, 0, DATA_RANDOM, 0, 0);
     }
     const long long tile = (long long)gp_scan_tile(p), win = wave * tile;
@@ -177,6 +178,7 @@ static int cases(int set, const void *prm, const gp_device_info *dev, int quick,
 typedef struct state {
     size_t n;
     int is_f32, exclusive, data, wave;
+    size_t stride;       /* check every stride-th element (a sample of a bench problem), 1: all */
     float *h_x;          /* the input (fp32 or int32 bits) */
     double *ref;         /* fp32: the prefix sums in double */
     float *sum_abs;      /* fp32: sum |x_j| through x[i], rounded up to fp32 (the bound stays one) */
@@ -233,6 +235,9 @@ static gp_status setup(const gp_kcase *c, const gp_device_info *dev, uint64_t *r
     s->n = (size_t)c->shape.d[GP_SCAN_N];
     s->is_f32 = c->shape.opt[GP_SCAN_TYPE] != GP_SCAN_INT32, s->exclusive = c->shape.opt[GP_SCAN_EXCLUSIVE] != 0;
     s->data = c->data, s->wave = dev && dev->wave_size > 0 ? dev->wave_size : 64;
+    /* A sample of 2^18 elements (a wrong tile aggregate shows in every later
+     * prefix; verify's cases check each element). */
+    s->stride = c->flags & GP_KCASE_SAMPLE && s->n > (1u << 18) ? s->n >> 18 : 1;
     if (s->n > SIZE_MAX / 32 || c->offset < 0 || c->data < 0 || c->data >= NKINDS ||
         (c->data == DATA_SMALL_INT && (!s->is_f32 || s->n >= SMALL_INT_MAX_N)))
         return gp_fail(GP_ERR_USAGE, "scan: %zu elements of data kind %d is no problem this bench can hold", s->n,
@@ -333,11 +338,17 @@ static gp_status check(void *st, const void *prm, int impl, const char *what)
     GP_TRY(gp_check_guards(what, s->h_got, s->h_got + GUARD + s->n, GUARD));
     if (impl == IMPL_COPY)
         return gp_compare_i32(what, (const int32_t *)got, (const int32_t *)s->h_x, s->n);
-    if (!s->is_f32)
+    if (!s->is_f32 && s->stride == 1)
         return gp_compare_i32(what, (const int32_t *)got, s->refi, s->n);
     const size_t tile = gp_scan_tile(p), head = (size_t)((uintptr_t)s->d_in & 15) / 4;
     const long long d0 = gp_scan_f32_depth(p, 0, 0, s->wave), step = gp_scan_f32_depth(p, tile, 0, s->wave) - d0;
-    for (size_t i = 0; i < s->n; i++) {
+    for (size_t k = 0, i = 0; i < s->n; k++, i = k * s->stride + (k * 7919) % s->stride) {
+        if (!s->is_f32) {
+            if (((const int32_t *)got)[i] != s->refi[i])
+                return gp_fail(GP_ERR_CHECK, "%s: out[%zu] = %d, exact %d", what, i, ((const int32_t *)got)[i],
+                               s->refi[i]);
+            continue;
+        }
         const long long depth = d0 + (long long)((i + head) / tile) * step;
         const double sa = s->sum_abs[i], err = fabs((double)got[i] - s->ref[i]);
         const double bound =
