@@ -36,7 +36,7 @@
  * with in->use_device 1, the runtime's function attributes of the function
  * address the kernel's .hip hands out (gp_rule_resources over
  * gp_func_attributes); with 0, or where that instantiation or a GPU is
- * missing, the constants in <k>_rule.c, which tests/build/rule_regs.txt
+ * missing, the constants in <k>_rule.c, which tests/build/check_gpu_build.sh
  * checks against ptxas's report for sm_80/sm_90; the provenance names the
  * source) and the problem shape (in->shape; NULL
  * means the kernel's headline bench problem), and sets every kernel.<k> key of

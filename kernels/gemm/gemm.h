@@ -81,6 +81,8 @@ int gp_gemm_config_on(int cfg, unsigned reg_class);
 /* ... and the warp-tiled 8 x 16 tiles: all 255 (2 blocks of 128 threads an
  * SM, or 1 of 256). */
 #define GP_GEMM_REGS_WT 255
+/* VGPRs per thread the quadrant kernels are bounded to on AMD (gemm.hip). */
+#define GP_GEMM_REGS_AMD 128
 /* Accumulators per thread of a configuration: 64 (8 x 8, the quadrant
  * kernel) or 128 (8 x 16, the warp-tiled kernel). */
 #define GP_GEMM_THREAD_TILE(tile_m, tile_n, block) ((tile_m) * (tile_n) / (block))

@@ -8,7 +8,9 @@
  * tile tile_m tile_n / block: 64 or 128), fragment registers (an A column of
  * 8 and a B row of thread tile / 8: 16 or 24), a share of the next slab
  * (tile x tile_k / block for A and B) and about 24 for addresses and
- * indices.  The first configuration whose
+ * indices; the rule counts the registers the kernels are bounded to
+ * (config_regs below, checked against the compilers).  The first
+ * configuration whose
  *   - registers fit registers.per_thread_max,
  *   - two stages fit the LDS a block may use,
  *   - enough blocks fit a CU (the occupancy model of kernels/rule.h): two
@@ -47,11 +49,24 @@
 #define LDS_LATENCY_STANDIN 64
 #define REGS_STANDIN 128
 
-/* The configuration's register estimate (see above). */
+/* Registers a thread of a configuration compiles to at most: its launch
+ * bounds (gemm.hip GEMM_BOUNDS; gemm.h GP_GEMM_REGS*), by vendor.  The
+ * estimate above (accumulators, fragments, slab share, 24 for addresses)
+ * said 112 for 128x128x8/256, where ptxas holds 128 and clang for gfx900
+ * took 209-211 VGPRs until the kernels were bounded to 128 on AMD (116-125
+ * VGPRs there now, no scratch): one block a CU, not the two the table
+ * claimed. */
+/* regs: GEMM_REGS_SLAB8 gp_gemm_kernelILi128ELi128ELi8ELi256E */
+#define GEMM_REGS_SLAB8 GP_RULE_REGS(128, 128)
+/* regs: GEMM_REGS_WIDE gp_gemm_kernelILi(128ELi128ELi16ELi256|128ELi64ELi8ELi128|64ELi64ELi8ELi64)E */
+#define GEMM_REGS_WIDE GP_RULE_REGS(168, 128)
+/* regs: GEMM_REGS_WT gp_gemm_wt(_nn)?_kernel targets=^sm_ */
+#define GEMM_REGS_WT 255
 static long long config_regs(const int *c)
 {
-    const long long tt = GP_GEMM_THREAD_TILE(c[0], c[1], c[3]);
-    return tt + 8 + tt / 8 + (long long)(c[0] + c[1]) * c[2] / c[3] + 24;
+    if (GP_GEMM_THREAD_TILE(c[0], c[1], c[3]) == 128)
+        return GEMM_REGS_WT;
+    return (c[0] + c[1]) * c[2] / c[3] > 8 ? GEMM_REGS_WIDE : GEMM_REGS_SLAB8;
 }
 
 static const int rule_order[GP_GEMM_RULE_CONFIGS] = {GP_GEMM_RULE_ORDER};
