@@ -62,7 +62,7 @@ static gp_status kernel_rules_live(const gp_table *facts, gp_table *out) { retur
 
 /* `report DIR` rebuilds the table from records that may come from another
  * GPU (or none is open here): resource use from the build constants, which
- * tests/build/rule_regs.txt holds to ptxas, so the same records give the same
+ * tests/build/check_gpu_build.sh holds to ptxas, so the same records give the same
  * table on every build and machine. */
 static gp_status kernel_rules_records(const gp_table *facts, gp_table *out)
 {

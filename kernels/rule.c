@@ -116,6 +116,15 @@ static gp_status cu_fact(const gp_table *t, const char *rule, const char *sectio
     return gp_ok();
 }
 
+/* The register class of the facts read last (gp_rule_cu_facts), for
+ * gp_rule_build_regs; derivation runs one rule at a time. */
+static _Thread_local unsigned rule_reg_class;
+
+int gp_rule_build_regs(int nv, int amd)
+{
+    return rule_reg_class == GP_REGS_256 || rule_reg_class == GP_REGS_128 ? amd : nv;
+}
+
 gp_status gp_rule_cu_facts(const gp_table *t, const char *rule, gp_rule_cu *cu)
 {
     memset(cu, 0, sizeof *cu);
@@ -126,16 +135,20 @@ gp_status gp_rule_cu_facts(const gp_table *t, const char *rule, gp_rule_cu *cu)
     GP_TRY(cu_fact(t, rule, "lds", "bytes_per_block", 48 * 1024, &cu->lds_per_block, cu));
     if (cu->lds_per_block > cu->lds_per_cu)
         cu->lds_per_block = cu->lds_per_cu;
-    /* Resident-thread cap per CU: 64 warps (2048 threads) on sm_80/sm_90
-     * (CUDA C++ Programming Guide, compute capabilities table), 10 waves per
-     * SIMD x 4 SIMDs = 40 waves on GCN/CDNA (AMD GCN ISA guide).  Not a
-     * measured fact yet: the wave size picks the vendor's figure. */
-    cu->max_threads_cu = cu->wave == 64 ? 40 * 64 : 2048;
+    /* Resident-thread cap per CU, by target (gp_target_threads_per_cu: 2048
+     * on sm_80/sm_90, 2560 on gfx9 before gfx90a, 2048 on gfx90a/gfx94x,
+     * whose SIMDs hold 8 waves, not 10).  Not a measured fact yet; for a
+     * target of no known figure the wave size picks: 40 waves of 64, or
+     * 2048 threads. */
+    const gp_table_entry *tgt = gp_table_find(t, "device", "arch");
+    int cap = gp_target_threads_per_cu(tgt ? tgt->text : NULL);
+    cu->max_threads_cu = cap > 0 ? cap : cu->wave == 64 ? 40 * 64 : 2048;
     /* The runtime's shared memory per block (gp_target.h), by device.arch:
      * the histogram rule's block missed by 7.8 % on the H200 without it
      * (docs/kernels/histogram.md). */
     const gp_table_entry *arch = gp_table_find(t, "device", "arch");
     cu->lds_block_reserve = gp_target_lds_block_reserve(arch ? arch->text : NULL); /* "none": no target, 0 */
+    rule_reg_class = gp_target_reg_class(arch ? arch->text : NULL);
     return gp_ok();
 }
 

@@ -38,7 +38,7 @@ gp_status gp_rule_set(gp_table *out, const char *k, const char *key, long long v
  * runtime's function attributes (gp_func_attributes: registers per thread,
  * static LDS, max threads per block); otherwise, or where no GPU backend is
  * built, the build constants the rule passes (build_regs, checked against
- * ptxas by tests/build/rule_regs.txt).  dyn_lds: the dynamic LDS per block
+ * ptxas by tests/build/check_gpu_build.sh).  dyn_lds: the dynamic LDS per block
  * the launch asks for, added to the static LDS.  src names the source, for
  * the provenance ("regs 128 (cudaFuncGetAttributes)"). */
 typedef struct gp_rule_res {
@@ -49,6 +49,25 @@ typedef struct gp_rule_res {
 } gp_rule_res;
 gp_status gp_rule_resources(int use_device, const void *fn, long long build_regs, long long dyn_lds,
                             gp_rule_res *r);
+
+/* Registers per thread a kernel compiles to, as a rule's build constant
+ * that differs by vendor: `nv` where the facts being derived are an NVIDIA
+ * target's (and for a table of no known vendor), `amd` where they are an
+ * AMD target's: the device.arch of the facts the rule read last with
+ * gp_rule_cu_facts (every rule reads them before it sizes anything).  Each
+ * such constant is declared in its rule file as
+ * and every build constant of registers (this or a plain number) is declared
+ * in its rule file with a line
+ *   / * regs: EXPR <kernel name regex> [targets=<target regex>] * /
+ * that tests/build/check_gpu_build.sh evaluates (the C preprocessor, on the
+ * rule file) and holds against what the compiler reports for every kernel
+ * the regex matches: ptxas's registers on sm_*, `.vgpr_count` on gfx*.  An
+ * AMD count is held to the waves a SIMD the value allows on gfx9 (a file of
+ * 256 VGPRs a lane): on gfx90a/gfx94x, whose VGPRs and AGPRs share 512 a
+ * lane, to twice the value; on RDNA (gfx10, gfx11: 1024 or more a lane in
+ * wave32), to four times it. */
+#define GP_RULE_REGS(nv, amd) gp_rule_build_regs((nv), (amd))
+int gp_rule_build_regs(int nv, int amd);
 
 /* What one CU grants: the facts the occupancy model needs. */
 typedef struct gp_rule_cu {

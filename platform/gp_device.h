@@ -20,6 +20,7 @@
 
 #include "gp_status.h"
 #include "gp_target.h"
+#include "gp_cycle_span.h"
 
 /* GP_WAVE_SIZE: compile-time wave width of the target being compiled, from the
  * compiler's macros, never from warpSize (not a constant in newer HIP).  gfx9
@@ -55,8 +56,8 @@
 #if defined(GP_VENDOR_NVIDIA)
 #define GP_REG_CLASS GP_REGS_NV
 #define GP_VGPR_BUDGET 255
-#elif defined(__HIP_DEVICE_COMPILE__) && defined(__GFX11__)
-#define GP_REG_CLASS GP_REGS_128
+#elif defined(__HIP_DEVICE_COMPILE__) && defined(__GFX11__) && __clang_major__ < 16
+#define GP_REG_CLASS GP_REGS_128 /* clang 15's gfx11 cap; gp_target.c keys the host side alike */
 #define GP_VGPR_BUDGET 128
 #elif defined(__HIP_DEVICE_COMPILE__)
 #define GP_REG_CLASS GP_REGS_256
@@ -76,10 +77,11 @@ static __device__ __forceinline__ long long gp_cycles(void)
 #endif
 }
 
-/* Width of gp_cycles' counter.  gfx11 has no s_memtime: clock64 reads
- * HW_REG_SHADER_CYCLES, a 20-bit counter (s_getreg_b32 ... 0, 20 in the ISA)
- * that wraps every 2^20 cycles (~0.4 ms at 2.5 GHz).  Differences of
- * gp_cycles go through gp_cycle_delta, right for intervals under one wrap. */
+/* Width of gp_cycles' counter: 20 bits on gfx11 (HW_REG_SHADER_CYCLES; no
+ * s_memtime there), 64 elsewhere.  Intervals go through gp_cycle_delta (one
+ * interval under a wrap) or, for a timed pass of any length, a
+ * gp_cycle_span with GP_CYCLE_LAP after every GP_CYCLE_LAP_WORK dependent
+ * operations (gp_cycle_span.h says why). */
 #if defined(GP_VENDOR_AMD) && defined(__GFX11__)
 #define GP_CYCLE_BITS 20
 #else
@@ -88,22 +90,38 @@ static __device__ __forceinline__ long long gp_cycles(void)
 
 static __device__ __forceinline__ long long gp_cycle_delta(long long c0, long long c1)
 {
-#if GP_CYCLE_BITS < 64
-    return (c1 - c0) & ((1ll << GP_CYCLE_BITS) - 1);
-#else
-    return c1 - c0;
-#endif
+    return gp_counter_delta(c0, c1, GP_CYCLE_BITS);
 }
+
+/* A lap of a timed pass where the counter is narrow; nothing where it has 64
+ * bits (the pass's two reads are exact there, and the loop stays bare). */
+#if GP_CYCLE_BITS < 64
+#define GP_CYCLE_LAP(span) gp_span_lap(&(span), gp_cycles(), GP_CYCLE_BITS)
+#else
+#define GP_CYCLE_LAP(span) ((void)0)
+#endif
+/* Start and end a timed pass: the cycles between, summed over its laps. */
+#define GP_CYCLE_START(span) gp_span_start(&(span), gp_cycles())
+#define GP_CYCLE_END(span) (gp_span_lap(&(span), gp_cycles(), GP_CYCLE_BITS), (span).total)
 
 /* Constant-rate timer; its rate is gp_device_info.timer_hz. NVIDIA's globaltimer
  * counts nanoseconds (updated coarsely, ~1 us on recent parts); AMD's
- * s_memrealtime counts at the device's wall-clock rate (25 MHz on gfx9 before
- * gfx940, 100 MHz on gfx940+, gfx10, gfx11; platform/timer_rate.c). */
+ * real-time counter counts at the device's wall-clock rate (27 MHz on
+ * gfx900, 25 MHz on the other gfx9 before gfx940, 100 MHz on gfx940+, gfx10,
+ * gfx11; platform/timer_rate.c).  gfx11 has no s_memrealtime: the counter is
+ * read with s_sendmsg_rtn_b64 MSG_RTN_GET_REALTIME (RDNA3 ISA guide,
+ * "S_SENDMSG_RTN"), and HIP 5.2's wall_clock64 returns -1 there, which would
+ * give the clock spin 0 ticks (tests/build/check_gpu_build.sh reads the spin
+ * kernel's ISA for a timer read on every AMD target). */
 static __device__ __forceinline__ long long gp_timer(void)
 {
 #if defined(GP_VENDOR_NVIDIA)
     unsigned long long t;
     asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return (long long)t;
+#elif defined(__HIP_DEVICE_COMPILE__) && defined(__GFX11__)
+    unsigned long long t;
+    asm volatile("s_sendmsg_rtn_b64 %0, sendmsg(MSG_RTN_GET_REALTIME)\n\ts_waitcnt lgkmcnt(0)" : "=s"(t));
     return (long long)t;
 #elif defined(__HIP_DEVICE_COMPILE__)
     return (long long)wall_clock64();

@@ -47,6 +47,13 @@ int gp_target_has_bulk_copy(const char *arch);
  * and 9.x: 1 KB per block for system use; the H200's 233472 B hold 6 blocks
  * of 32 KiB, not 7), 0 on AMD (none documented) and unknown names. */
 int gp_target_lds_block_reserve(const char *arch);
+/* Threads one CU (SM) holds resident: 2048 on NVIDIA sm_80/sm_90 (64 warps:
+ * CUDA C++ Programming Guide, compute capabilities table); on AMD 4 SIMDs x
+ * the waves a SIMD holds x 64: 10 waves on gfx9 before gfx90a (2560: AMD
+ * Vega ISA guide), 8 on gfx90a and gfx94x (2048: AMD CDNA2/CDNA3 ISA
+ * guides).  0 for a name this does not know (wave64 RDNA modes, unknown
+ * targets): the caller's stand-in. */
+int gp_target_threads_per_cu(const char *arch);
 /* "NVIDIA, 255 registers/thread" etc., for messages. */
 const char *gp_target_reg_class_name(unsigned reg_class);
 

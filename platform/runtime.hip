@@ -213,8 +213,9 @@ extern "C" gp_status gp_rt_device_open(int index, gp_device_info *info)
     char *colon = strchr(info->arch, ':');
     if (colon)
         *colon = '\0';
-    /* s_memrealtime's rate differs by target (25 MHz on gfx9 before gfx940,
-     * 100 MHz on gfx940+, gfx10, gfx11): the runtime's attribute where this
+    /* The real-time counter's rate differs by target (27 MHz on gfx900, 25 MHz
+     * on the other gfx9 before gfx940, 100 MHz on gfx940+, gfx10, gfx11): the
+     * runtime's attribute where this
      * HIP has it, else the per-target table.  The clock module calibrates it
      * against event time either way (common/clock.c). */
     const char *src = NULL;

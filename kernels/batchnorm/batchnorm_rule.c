@@ -48,10 +48,16 @@
 #define BN_ITEMS_STANDIN 2
 /* Registers per thread of the fused kernel at V values a thread, the larger
  * of its float4 and scalar instantiations (gp_bn_fused<4, V/4>, <1, V>),
- * ptxas -v sm_80 and sm_90 (nvcc 13); checked by tests/build/rule_regs.txt.
+ * ptxas -v sm_80 and sm_90 (nvcc 13); checked by tests/build/check_gpu_build.sh.
  * (gfx900 VGPRs: 30, 38, 54, 86: under these but at V = 8.) */
+/* The fused kernels at 4, 8, 16 and 32 values a thread (template VEC, units:
+ * <4, V/4> and <1, V>).  AMD: 38 VGPRs at 8 values on gfx900. */
+/* regs: BN_FUSED_REGS_4 gp_bn_fusedILi(4ELi1|1ELi4)E */
+/* regs: BN_FUSED_REGS_8 gp_bn_fusedILi(4ELi2|1ELi8)E */
+/* regs: BN_FUSED_REGS_16 gp_bn_fusedILi(4ELi4|1ELi16)E */
+/* regs: BN_FUSED_REGS_32 gp_bn_fusedILi(4ELi8|1ELi32)E */
 #define BN_FUSED_REGS_4 32
-#define BN_FUSED_REGS_8 32
+#define BN_FUSED_REGS_8 GP_RULE_REGS(32, 38)
 #define BN_FUSED_REGS_16 56
 #define BN_FUSED_REGS_32 98
 /* LDS of the fused kernel: two block sums of 32 waves x 2 doubles, ptxas 768 B. */

@@ -14,8 +14,13 @@
  * granule of 8.  tests/build/check_gpu_build.sh checks these bounds.  With a
  * device open (in->use_device) the runtime's attributes of the instantiation
  * replace them (gp_rule_resources). */
-#define CONV2D_REGS_RY1 96
-#define CONV2D_REGS_RY2 128
+/* The tiled kernels at 1 and 2 rows of 4 pixels a thread (template K, 4, RY,
+ * rolled).  AMD: clang holds the register blocks in more VGPRs (gfx900
+ * 144 and 169, no launch bound below 256). */
+/* regs: CONV2D_REGS_RY1 gp_conv2d_tiledILi[0-9]ELi4ELi1E */
+#define CONV2D_REGS_RY1 GP_RULE_REGS(96, 144)
+/* regs: CONV2D_REGS_RY2 gp_conv2d_tiledILi[0-9]ELi4ELi2E */
+#define CONV2D_REGS_RY2 GP_RULE_REGS(128, 169)
 #define CONV2D_REGS(ry) ((ry) == 1 ? CONV2D_REGS_RY1 : CONV2D_REGS_RY2)
 /* The most output channels per block compiled in. */
 #define CONV2D_MAX_OCB 8

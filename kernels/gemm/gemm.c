@@ -30,8 +30,9 @@ size_t gp_gemm_lds_bytes(int tile_m, int tile_n, int tile_k)
 long long gp_gemm_config_regs(int cfg)
 {
     const int *c = gp_gemm_configs[cfg];
-    const long long tt = GP_GEMM_THREAD_TILE(c[0], c[1], c[3]);
-    return tt + 8 + tt / 8 + (long long)(c[0] + c[1]) * c[2] / c[3] + 24;
+    if (GP_GEMM_THREAD_TILE(c[0], c[1], c[3]) == 128)
+        return GP_GEMM_REGS_WT;
+    return (c[0] + c[1]) * c[2] / c[3] > 8 ? GP_GEMM_RULE_REGS_WIDE : GP_GEMM_RULE_REGS_SLAB8;
 }
 
 /* What one CU of dev grants, for the occupancy model (kernels/rule.h); a

@@ -83,6 +83,14 @@ int gp_gemm_config_on(int cfg, unsigned reg_class);
 /* ... and the warp-tiled 8 x 16 tiles: all 255 (2 blocks of 128 threads an
  * SM, or 1 of 256). */
 #define GP_GEMM_REGS_WT 255
+/* VGPRs per thread the quadrant kernels are bounded to on AMD (gemm.hip). */
+#define GP_GEMM_REGS_AMD 128
+/* What the occupancy model counts for a quadrant configuration, by the
+ * vendor of the table's target (GP_RULE_REGS, kernels/rule.h): its bounds.
+ * ptxas holds 128x128x8/256 at 128; clang took 209-211 VGPRs for it on
+ * gfx900 until the kernels were bounded to 128 there (116-125, no scratch). */
+#define GP_GEMM_RULE_REGS_SLAB8 GP_RULE_REGS(GP_GEMM_REGS, GP_GEMM_REGS_AMD)
+#define GP_GEMM_RULE_REGS_WIDE GP_RULE_REGS(GP_GEMM_REGS_WIDE, GP_GEMM_REGS_AMD)
 /* Accumulators per thread of a configuration: 64 (8 x 8, the quadrant
  * kernel) or 128 (8 x 16, the warp-tiled kernel). */
 #define GP_GEMM_THREAD_TILE(tile_m, tile_n, block) ((tile_m) * (tile_n) / (block))

@@ -21,21 +21,30 @@
 
 /* NVIDIA: at least as many resident blocks as keep a thread within R
  * registers (GP_GEMM_REGS for the 4 + 4 prefetch of the 128x128x8 tile,
- * GP_GEMM_REGS_WIDE for the 8 + 8 of the others: 128 spills them). */
+ * GP_GEMM_REGS_WIDE for the 8 + 8 of the others: 128 spills them).
+ * AMD: every quadrant tile within GP_GEMM_REGS_AMD (128) VGPRs, so that two
+ * blocks of 256 threads (two waves a SIMD) fit a gfx9 CU, as the rule's
+ * occupancy model counts (gemm_rule.c).  Without a bound clang gave the
+ * 128x128x8 tile 209-211 VGPRs on gfx900: one wave a SIMD, one block a CU,
+ * half the occupancy the table claimed.  HIP's second __launch_bounds__
+ * argument counts waves a SIMD: 256 / 128 = 2 on gfx9 (gfx90a/gfx94x and
+ * RDNA have larger files a SIMD, so the same two waves allow more there). */
 #if defined(GP_VENDOR_NVIDIA)
 #define GEMM_MINB(T, R) ((65536 / (R)) / (T) > 0 ? (65536 / (R)) / (T) : 1)
 #define GEMM_BOUNDS(T, R) __launch_bounds__(T, GEMM_MINB(T, R))
 #else
-#define GEMM_BOUNDS(T, R) GP_LAUNCH_BOUNDS(T)
+#define GEMM_BOUNDS(T, R) __launch_bounds__(T, 256 / GP_GEMM_REGS_AMD)
 #endif
 
-/* The k-step loop: fully unrolled where a thread has 255/256 registers.  On
- * 128-VGPR targets (gfx11 under clang 15) the AMD scheduler hoists every
- * unrolled step's LDS reads (16 VGPRs a step) above the FMAs, 128 VGPRs for
- * a k-step of 8 next to the 64 accumulators: every tile spilled 492-888
- * bytes there.  Unrolled by 2, two steps' reads are live at most: 105-110
- * VGPRs, no scratch (gfx1100 -S, `.vgpr_count`). */
-#if GP_VGPR_BUDGET <= 128
+/* The k-step loop: fully unrolled where a thread keeps up to 255 registers
+ * (NVIDIA).  Within 128 VGPRs (AMD gfx9, above; gfx11 under clang 15
+ * whatever the bound) the AMD scheduler hoists every unrolled step's LDS reads (16 VGPRs
+ * a step) above the FMAs, 128 VGPRs for a k-step of 8 next to the 64
+ * accumulators: every tile spilled 492-888 bytes on gfx11.  Unrolled by 2,
+ * two steps' reads are live at most: no scratch (`.vgpr_count` and
+ * `.private_segment_fixed_size` in the -S output, checked by
+ * tests/build/check_gpu_build.sh on every AMD target). */
+#if defined(GP_VENDOR_AMD)
 #define GEMM_KK_UNROLL _Pragma("unroll 2")
 #else
 #define GEMM_KK_UNROLL _Pragma("unroll")

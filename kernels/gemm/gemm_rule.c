@@ -55,6 +55,14 @@
 #define LDS_LATENCY_STANDIN 64
 #define REGS_STANDIN 128
 
+/* The registers a thread of each configuration compiles to at most (gemm.h
+ * GP_GEMM_REGS_*: its launch bounds, by vendor), as the occupancy model
+ * counts them (gp_gemm_config_regs); the build tests hold each against the
+ * compilers' reports. */
+/* regs: GP_GEMM_RULE_REGS_SLAB8 gp_gemm_kernelILi128ELi128ELi8ELi256E */
+/* regs: GP_GEMM_RULE_REGS_WIDE gp_gemm_kernelILi(128ELi128ELi16ELi256|128ELi64ELi8ELi128|64ELi64ELi8ELi64)E */
+/* regs: GP_GEMM_REGS_WT gp_gemm_wt(_nn)?_kernel targets=^sm_ */
+
 static const int rule_order[GP_GEMM_RULE_CONFIGS] = {GP_GEMM_RULE_ORDER};
 
 /* Blocks a CU holds of configuration cfg (the occupancy model, kernels/rule.h,

@@ -45,7 +45,7 @@ extern "C" {
  * them within 32 for 1 and 2 vectors on NVIDIA (2 blocks of 1024 a SM), so
  * registers never limit the blocks the LDS allows; 4 vectors (two steps of
  * 4 x 16 bytes live) need 64 (ptxas sm_90 spills at 32).  Checked against
- * ptxas by tests/build/rule_regs.txt (histogram_rule.c HIST_REGS). */
+ * ptxas by tests/build/check_gpu_build.sh (histogram_rule.c HIST_REGS). */
 #define GP_HIST_REGS(v) ((v) <= 2 ? 32 : 64)
 /* Samples one launch may count: the counts are 32-bit. */
 #define GP_HIST_MAX_N ((size_t)UINT32_MAX)

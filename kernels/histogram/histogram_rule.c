@@ -42,7 +42,9 @@
 #define RULE "gp_histogram_rule"
 /* Registers per thread of the kernels of 1 and 2 vectors (histogram.h
  * GP_HIST_REGS; their launch bounds); checked against ptxas by
- * tests/build/rule_regs.txt. */
+ * tests/build/check_gpu_build.sh. */
+/* The kernels of 1 and 2 vectors a step (template u32?, log2 copies, V), every copy count. */
+/* regs: HIST_REGS gp_hist_kernelILi[01]ELi[0-5]ELi[12]E */
 #define HIST_REGS 32
 #define RULE_MAX_VECS 2
 /* The headline problems' input: 2^30 bytes (2^30 u8, or 2^28 u32 keys). */

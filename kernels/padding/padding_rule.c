@@ -45,6 +45,7 @@
 #define RULE "gp_padding_rule"
 /* Registers per thread the occupancy model assumes: ptxas sm_90 uses 30, 32
  * and 42 at 4, 8 and 16 items (tests/build/rule_regs.txt checks it). */
+/* regs: PADDING_REGS gp_padding_kernelILi(4|8|16)E */
 #define PADDING_REGS 48
 /* items_per_thread when the DRAM facts are none. */
 #define PADDING_ITEMS_STANDIN 8

@@ -139,7 +139,11 @@ template <> struct gp_red_tree<0> {
 #if defined(GP_VENDOR_NVIDIA)
 #define GP_RED_BOUNDS(U) __launch_bounds__(GP_RED_LB(U), 65536 / GP_REDUCE_REGS(U) / GP_RED_LB(U))
 #else
-#define GP_RED_BOUNDS(U) __launch_bounds__(GP_RED_LB(U))
+/* AMD: the same VGPR cap, as waves per SIMD (HIP's second argument): 256 /
+ * R on gfx9.  Unbounded, clang gave gp_reduce_kernel<float, 4, 1> 33 VGPRs
+ * on gfx900 (36 allocated: 7 waves a SIMD, not 8), so 64 of the 512
+ * persistent blocks reduce.c sizes at 32 were never resident at once. */
+#define GP_RED_BOUNDS(U) __launch_bounds__(GP_RED_LB(U), 256 / GP_REDUCE_REGS(U))
 #endif
 
 /* ws (reduce.h): total counter at 0, group counters from GP_RED_WS_COUNTERS,

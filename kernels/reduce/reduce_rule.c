@@ -15,6 +15,11 @@
 #include "rule.h"
 
 #define RULE "gp_reduce_rule"
+/* The kernels' register bounds (reduce.h, their launch bounds on both
+ * vendors), which the persistent grid is sized by: U <= 4, 8, 16. */
+/* regs: GP_REDUCE_REGS(4) gp_reduce_kernelI[fj]Li[124]E */
+/* regs: GP_REDUCE_REGS(8) gp_reduce_kernelI[fj]Li8E */
+/* regs: GP_REDUCE_REGS(16) gp_reduce_kernelI[fj]Li16E */
 /* The headline problem: bench's 2^28 fp32 elements. */
 #define HEADLINE_ELEMS (1ll << 28)
 

@@ -54,6 +54,11 @@
  * GP_SCAN_BLOCK_LIMIT, scan.hip GP_SCAN_LB_MIN; ptxas sm_90 uses 32..48,
  * 69..72 and 115..125 for 4..16, 32 and 64 items; tests/build/rule_regs.txt
  * checks ptxas against these). */
+/* The kernels of 4, 8 and 16 items (template element, V = 1, 2, 4 vectors,
+ * either store width), 32 (V = 8) and 64 (V = 16). */
+/* regs: SCAN_REGS_16 gp_scan_kernelI[fj]Li[124]E */
+/* regs: SCAN_REGS_32 gp_scan_kernelI[fj]Li8E */
+/* regs: SCAN_REGS_64 gp_scan_kernelI[fj]Li16E */
 #define SCAN_REGS_16 64  /* items 4, 8, 16: 1024 threads */
 #define SCAN_REGS_32 128 /* items 32: 512 threads */
 #define SCAN_REGS_64 128 /* items 64: 256 threads, 2 blocks a CU */

@@ -13,6 +13,7 @@
  * the bound the kernel's launch bounds give 256 threads in a 64 Ki file.
  * With a device open (in->use_device) the runtime's attributes replace it
  * (gp_rule_resources). */
+/* regs: SSIM_REGS gp_ssim_fused_kernel */
 #define SSIM_REGS 128
 /* The headline problem: bench's 1 x 3 x 2160 x 3840 image, border 'same'. */
 static const gp_rule_shape headline = {1, 3, 2160, 3840};

@@ -120,7 +120,7 @@ gp_status gp_stencil_rule(const struct gp_rule_in *in, struct gp_table *out);
 /* Registers a thread of the tiled kernel of vec (1, 4) and planes_ahead
  * uses, the build constants the rule and the bench's variants size the
  * occupancy with (stencil_rule.c; each checked against ptxas by
- * tests/build/rule_regs.txt): 32 for vec 1, 56 for vec 4 at 1 plane ahead,
+ * tests/build/check_gpu_build.sh): 32 for vec 1, 56 for vec 4 at 1 plane ahead,
  * 64 at 2. */
 int gp_stencil_build_regs(int vec, int ahead);
 /* The compiled tiled kernel of (vec, planes_ahead) as a function address for

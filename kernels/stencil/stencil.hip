@@ -35,7 +35,7 @@ typedef struct stencil_args {
 /* At most 32 registers a thread: __launch_bounds__(512, 4) asks for 4 blocks
  * of 512 per SM on NVIDIA (65536 / 2048 = 32 registers, a full SM) and 4
  * waves per SIMD on AMD (at most 64 VGPRs); stencil_rule.c's STENCIL_REGS,
- * checked against ptxas by tests/build/rule_regs.txt. */
+ * checked against ptxas by tests/build/check_gpu_build.sh. */
 template <int AHEAD>
 __global__ void __launch_bounds__(GP_STENCIL_MAX_BLOCK, 4)
     gp_stencil_kernel(const float *__restrict__ in, float *__restrict__ out, stencil_args a)

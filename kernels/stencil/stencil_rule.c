@@ -43,8 +43,14 @@
 #define RULE "gp_stencil_rule"
 /* Registers per thread of the 1-wide kernel: the launch bounds (512 threads,
  * 4 blocks an SM) cap them at 32; ptxas sm_90 reports 30..32 with no spills
- * (checked by tests/build/rule_regs.txt).  The 4-wide kernel's:
+ * (checked by tests/build/check_gpu_build.sh).  The 4-wide kernel's:
  * stencil_v4.h. */
+/* The tiled kernels of 1, 2 and 3 planes ahead (template AHEAD); the 4-wide
+ * kernels (stencil_v4.h: launch bounds (256, 4) cap them at 64; the rule
+ * counts 56 for 1 plane ahead, 9 blocks of 128 threads an SM, not 8). */
+/* regs: STENCIL_REGS gp_stencil_kernelILi[123]E */
+/* regs: GP_STENCIL_V4_REGS_A1 gp_stencil_v4_kernelILi1E */
+/* regs: GP_STENCIL_V4_REGS gp_stencil_v4_kernelILi2E */
 #define STENCIL_REGS 32
 /* planes_ahead when the DRAM facts are none: the middle of 1..3 for the
  * 1-wide kernel; 1 for the 4-wide one (its 4x bytes a plane, and the fewer

@@ -30,7 +30,7 @@
  * SM holds 9 blocks of 128 threads (65536 / (56 x 128)), at 64 only 8, and
  * the z split (gp_stencil_z_chunks) then cuts a 512^3 grid into 9 chunks
  * rather than 2 (H200 2026-11-24: 0.900 vs 0.86 of the copy).  Both checked
- * against ptxas by tests/build/rule_regs.txt: a kernel change that costs a
+ * against ptxas by tests/build/check_gpu_build.sh: a kernel change that costs a
  * register fails the GPU build's check instead of quietly losing a block. */
 #define GP_STENCIL_V4_REGS_A1 56
 /* planes_ahead compiled for the 4-wide kernel: 1 and 2 (a plane of queue

@@ -12,7 +12,11 @@
 #define HEADLINE_N 8192
 /* Registers per thread of the padded scalar kernels (ptxas sm_80/sm_90: 30-40
  * at 8..16 items per thread); the occupancy check uses the upper end. */
-#define TRANSPOSE_REGS 40
+/* The padded scalar kernels of tiles 32 and 64 the rule picks (template tile,
+ * items, vec 1, no swizzle).  AMD: 117 VGPRs on gfx900 (the staged items
+ * in registers; AMD gets the block bound alone). */
+/* regs: TRANSPOSE_REGS gp_transpose_kernelILi(32|64)ELi(8|16)ELi1ELi0E */
+#define TRANSPOSE_REGS GP_RULE_REGS(40, 117)
 /* The dispatch budget: the time the front end needs to hand out the blocks
  * must stay under this fraction of the DRAM time of the whole move. */
 #define DISPATCH_FRACTION 0.10

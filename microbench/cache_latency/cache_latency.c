@@ -575,7 +575,7 @@ static void partition_class_keys(gp_probe_ctx *ctx, const gp_mem_partition *p, c
     }
     snprintf(key, sizeof key, "l2_%s_hit_cycles_sampled", name);
     snprintf(method, sizeof method,
-             "median cycles of an L1-bypassing re-load (NVIDIA ld.global.cg, AMD nontemporal) right after "
+             "median cycles of an L1-bypassing re-load (NVIDIA ld.global.cg, AMD agent-scope atomic load) right after "
              "the first load, over the %zu samples of the %s class; %s",
              c->count, name, cal);
     gp_record_value(ctx->rec, key, c->l2_median, "cycles", rel_spread(c->l2_p10, c->l2_p90, c->l2_median),
@@ -820,7 +820,7 @@ static gp_status run_all(chase_env *e)
     if (l2_direct > 0)
         record_cycles(ctx, "l2_direct_latency_cycles", l2_direct, spread_on(&cb, bl[0].x_first, bl[0].x_last),
                       "first plateau of the chase with L1-bypassing loads (NVIDIA ld.global.cg, AMD "
-                      "nontemporal glc slc)");
+                      "agent-scope atomic load: glc, sc1 on gfx94x)");
     else
         gp_record_none(r, "l2_direct_latency_cycles", "cycles", "no plateau in the L1-bypass sweep");
     if (h.dram >= 0) {

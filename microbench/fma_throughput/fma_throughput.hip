@@ -31,11 +31,41 @@ static __device__ __forceinline__ __half2 gp_fma_val(float x, __half2) { return 
 static __device__ __forceinline__ float gp_fma_sum(__half2 x) { return __low2float(x) + __high2float(x); }
 #endif
 
+/* AMD: keep a loop-invariant operand in a VGPR.  Both multiplier and addend
+ * arrive as kernel arguments, in SGPRs, and a gfx9 VOP3 instruction reads at
+ * most one SGPR (the constant bus limit, AMD Vega ISA guide, "VOP3"): clang
+ * then re-copies the second into a VGPR with a v_mov_b32 inside every loop
+ * body (gfx900: 2 VALU instructions per FMA in loop_nounroll, 9 per 8 in
+ * loop_plain, 129 per 128 in the chain), so the loop shapes would time the
+ * copy too.  An empty asm whose operand must be a VGPR moves it once, before
+ * the loop; tests/build/fma_isa_check.sh counts every VALU instruction of the
+ * loop bodies. */
+static __device__ __forceinline__ void gp_fma_in_vgpr(float &x)
+{
+#if defined(GP_VENDOR_AMD) && defined(__HIP_DEVICE_COMPILE__)
+    asm volatile("" : "+v"(x));
+#else
+    (void)x;
+#endif
+}
+static __device__ __forceinline__ void gp_fma_in_vgpr(double &x)
+{
+#if defined(GP_VENDOR_AMD) && defined(__HIP_DEVICE_COMPILE__)
+    asm volatile("" : "+v"(x));
+#else
+    (void)x;
+#endif
+}
+#if defined(GP_FMA_HAVE_F16X2)
+static __device__ __forceinline__ void gp_fma_in_vgpr(__half2 &) {}
+#endif
+
 /* T: element type (a compile-time type, hence the template). */
 template <typename T>
 __global__ void gp_fma_chain_kernel(float *out, int iters, float af, float bf, float magic)
 {
-    const T a = gp_fma_val(af, T()), b = gp_fma_val(bf, T());
+    T a = gp_fma_val(af, T()), b = gp_fma_val(bf, T());
+    gp_fma_in_vgpr(b);
     T acc[GP_FMA_ACC];
     /* Distinct starting values per thread and chain: nothing to fold. */
 #pragma unroll
@@ -66,6 +96,7 @@ __global__ void gp_fma_chain_kernel(float *out, int iters, float af, float bf, f
 __global__ void gp_fma_loop_plain(float *out, int n, float a, float b, float magic)
 {
     float s = (float)threadIdx.x * 1e-3f;
+    gp_fma_in_vgpr(b);
 #if defined(GP_VENDOR_AMD)
 #pragma clang loop unroll(enable)
 #endif
@@ -78,6 +109,7 @@ __global__ void gp_fma_loop_plain(float *out, int n, float a, float b, float mag
 __global__ void gp_fma_loop_nounroll(float *out, int n, float a, float b, float magic)
 {
     float s = (float)threadIdx.x * 1e-3f;
+    gp_fma_in_vgpr(b);
 #pragma unroll 1
     for (int i = 0; i < n; i++)
         s = fmaf(s, a, b);
@@ -90,6 +122,7 @@ template <int U>
 __global__ void gp_fma_loop_unroll(float *out, int n, float a, float b, float magic)
 {
     float s = (float)threadIdx.x * 1e-3f;
+    gp_fma_in_vgpr(b);
 #pragma unroll U
     for (int i = 0; i < n; i++)
         s = fmaf(s, a, b);
@@ -100,6 +133,7 @@ __global__ void gp_fma_loop_unroll(float *out, int n, float a, float b, float ma
 __global__ void gp_fma_loop_double(float *out, int n, float a, float b, float magic)
 {
     float s = (float)threadIdx.x * 1e-3f;
+    gp_fma_in_vgpr(b);
     for (int i = 0; i < n / GP_FMA_LOOP_INNER; i++) {
 #pragma unroll
         for (int j = 0; j < GP_FMA_LOOP_INNER; j++)

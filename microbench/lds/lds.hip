@@ -5,7 +5,7 @@
 #include "lds.h"
 
 #define LDS_BYTES GP_LDS_BYTES /* 32 KiB: within every target's static limit */
-#define LAT_UNROLL 16
+#define LAT_UNROLL GP_CYCLE_LAP_WORK /* 16 */
 #define BANK_CHAINS GP_LDS_CHAINS /* independent chains per lane: keeps the LDS pipe busy */
 #define BANK_UNROLL GP_LDS_UNROLL
 
@@ -25,16 +25,17 @@ __global__ void gp_lds_latency_kernel(const int *cycle, int n, long long loads, 
     int off = 0;
     const char *base = (const char *)s;
     for (int r = 0; r < reps; r++) {
-        long long t0 = gp_cycles();
+        gp_cycle_span span;
+        GP_CYCLE_START(span);
         for (long long i = 0; i < loads; i += LAT_UNROLL) {
 #pragma unroll
             for (int u = 0; u < LAT_UNROLL; u++)
                 off = *(const int *)(base + off);
+            GP_CYCLE_LAP(span); /* gfx11's 20-bit counter: a lap per 16 loads */
         }
-        if (off == magic) /* waits for the last load before t1 */
+        if (off == magic) /* waits for the last load before the closing read */
             sink[1] = off;
-        long long t1 = gp_cycles();
-        cycles_out[r] = t1 - t0;
+        cycles_out[r] = GP_CYCLE_END(span);
     }
     if (off == magic)
         sink[0] = off;
@@ -69,7 +70,8 @@ __global__ void gp_lds_bank_kernel(const int *zero, int stride, int iters, long 
     for (int c = 0; c < BANK_CHAINS; c++)
         off[c] = ((lane * stride * (int)sizeof(T)) & mask) + zero[1 + c];
     __syncthreads();
-    long long t0 = gp_cycles();
+    gp_cycle_span span;
+    GP_CYCLE_START(span);
     for (int i = 0; i < iters; i++) {
 #pragma unroll
         for (int u = 0; u < BANK_UNROLL; u++) {
@@ -77,11 +79,12 @@ __global__ void gp_lds_bank_kernel(const int *zero, int stride, int iters, long 
             for (int c = 0; c < BANK_CHAINS; c++)
                 off[c] += words(*(const T *)(base + off[c])); /* adds 0 */
         }
+        GP_CYCLE_LAP(span); /* a launch is up to millions of cycles: laps on gfx11 */
     }
     __syncthreads();
-    long long t1 = gp_cycles();
+    long long total = GP_CYCLE_END(span);
     if (threadIdx.x == 0)
-        cycles_out[0] = t1 - t0;
+        cycles_out[0] = total;
     int acc = 0;
 #pragma unroll
     for (int c = 0; c < BANK_CHAINS; c++)

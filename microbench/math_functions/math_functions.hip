@@ -83,16 +83,17 @@ __global__ void gp_mf_lat32(float x0, float c, float d, float k, int trips, floa
                             long long *cycles)
 {
     float x = x0;
-    long long t0 = gp_cycles();
+    gp_cycle_span span;
+    GP_CYCLE_START(span);
     for (int i = 0; i < trips; i++) {
 #pragma unroll
         for (int u = 0; u < LAT_UNROLL; u++)
             x = fmaf(mf32<OP, FAST>(x, k), c, d);
+        GP_CYCLE_LAP(span); /* gfx11's 20-bit counter: a lap per trip */
     }
     if (x == magic)
         out[0] = x;
-    long long t1 = gp_cycles();
-    cycles[0] = t1 - t0;
+    cycles[0] = GP_CYCLE_END(span);
 }
 
 template <int OP>
@@ -100,16 +101,17 @@ __global__ void gp_mf_lat64(double x0, double c, double d, double k, int trips, 
                             double *out, long long *cycles)
 {
     double x = x0;
-    long long t0 = gp_cycles();
+    gp_cycle_span span;
+    GP_CYCLE_START(span);
     for (int i = 0; i < trips; i++) {
 #pragma unroll
         for (int u = 0; u < LAT_UNROLL; u++)
             x = fma(mf64<OP>(x, k), c, d);
+        GP_CYCLE_LAP(span); /* gfx11's 20-bit counter: a lap per trip */
     }
     if (x == magic)
         out[0] = x;
-    long long t1 = gp_cycles();
-    cycles[0] = t1 - t0;
+    cycles[0] = GP_CYCLE_END(span);
 }
 
 /* Throughput: every thread runs TP_CHAINS independent chains; starts differ

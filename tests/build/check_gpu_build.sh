@@ -1,22 +1,34 @@
 #!/usr/bin/env bash
-# check_gpu_build.sh TARGET SOURCE_DIR WORK_DIR
+# check_gpu_build.sh TARGET SOURCE_DIR WORK_DIR [ISA_DIR]
 #
-# Compiles every GPU source of the tree (platform/, microbench/, kernels/) for
-# TARGET (sm_NN with nvcc, gfxNNN with hipcc) and reads the compiler's own
-# resource report: registers, stack/scratch and local memory per kernel.  A
-# kernel may use scratch/local memory only where tests/build/rules.txt allows
-# it.  Exit 77 (skipped) when the compiler for TARGET is not installed.
+# The one compile of every GPU source of the tree (platform/, microbench/,
+# kernels/) for TARGET that every build check of that target reads, and the
+# checks on the compiler's own resource report: registers, stack/scratch and
+# local memory per kernel.  A kernel may use scratch/local memory only where
+# tests/build/rules.txt allows it.
+#   sm_NN: nvcc -ptx, then ptxas -v on that PTX (what nvcc -cubin runs): ISA
+#          dir holds <src>.ptx, <src>.cubin and <src>.log (the ptxas report);
+#   gfxNNN: hipcc --cuda-device-only -S: ISA dir holds <src>.s (ISA and the
+#          kernel metadata) and <src>.log;
+# <src> is the source's path with / as _ (microbench_lds_lds.hip).  The ISA
+# dir is WORK_DIR/isa, or ISA_DIR when given: sources another test compiled
+# (gfx900: the gpuprobe build of build.amd_link_log.gfx900, whose device
+# assembly it keeps), read as they are, compiled here only where missing.
+# Exit 77 (skipped) when the compiler for TARGET is not installed.
 set -u
-target=$1 src=$2 work=$3
+target=$1 src=$2 work=$3 given=${4:-}
 rules=$src/tests/build/rules.txt
 mkdir -p "$work"
 report=$work/resource_usage.txt
 : >"$report"
+isa=${given:-$work/isa}
+mkdir -p "$isa"
 
 case "$target" in
     sm_*)
         nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
         [ -x "$nvcc" ] || { echo "nvcc not found: skipping $target"; exit 77; }
+        ptxas=$(dirname "$nvcc")/ptxas
         ;;
     gfx*)
         source "$src/tests/build/amd_hipcc.sh"
@@ -45,12 +57,14 @@ fail=0 nsrc=0 nkern=0
 mapfile -t sources < <(cd "$src" && find platform microbench kernels -name '*.hip' 2>/dev/null | sort)
 for rel in "${sources[@]}"; do
     nsrc=$((nsrc + 1))
-    base=$work/$(echo "$rel" | tr '/' '_')
+    base=$isa/$(echo "$rel" | tr '/' '_')
+    use=$work/$(echo "$rel" | tr '/' '_').usage
     case "$target" in
         sm_*)
-            if ! "$nvcc" -arch="$target" -cubin -O3 -x cu -Xptxas -v -I"$src/platform" -I"$src/common" -I"$src/kernels" -I"$(dirname "$src/$rel")" \
-                    -o "$base.cubin" "$src/$rel" >"$base.log" 2>&1; then
-                echo "FAIL $rel: nvcc -arch=$target failed"; cat "$base.log"; fail=1; continue
+            if ! { "$nvcc" -arch="$target" -ptx -O3 -x cu -I"$src/platform" -I"$src/common" -I"$src/kernels" -I"$(dirname "$src/$rel")" \
+                       -o "$base.ptx" "$src/$rel" && "$ptxas" -arch="$target" -m64 -O3 -v "$base.ptx" -o "$base.cubin"; } \
+                    >"$base.log" 2>&1; then
+                echo "FAIL $rel: nvcc -ptx / ptxas -arch=$target failed"; cat "$base.log"; fail=1; continue
             fi
             # ptxas -v: "Compiling entry function 'NAME'", then "N bytes stack frame,
             # N bytes spill stores, ...", then "Used N registers, ... N bytes smem".
@@ -61,10 +75,14 @@ for rel in "${sources[@]}"; do
                 /bytes stack frame/ { stack = $1; spill = $5 }
                 /Used [0-9]+ registers/ { regs = $0; sub(/.*Used /, "", regs); sub(/ registers.*/, "", regs)
                                           smem = 0; if (match($0, /[0-9]+ bytes smem/)) smem = substr($0, RSTART) + 0
-                                          print name, regs, stack + spill, smem }' "$base.log" >"$base.usage"
+                                          print name, regs, stack + spill, smem }' "$base.log" >"$use"
             ;;
         gfx*)
-            if ! "$hipcc" -x hip --offload-arch="$target" "${AMD_FLAGS[@]}" --cuda-device-only -O3 -S \
+            if [ -n "$given" ] && [ -s "$base.s" ]; then
+                : # compiled by the test that made ISA_DIR
+            elif [ -n "$given" ]; then
+                echo "FAIL $rel: $given has no $(basename "$base").s: the build that made it did not compile $rel"; fail=1; continue
+            elif ! "$hipcc" -x hip --offload-arch="$target" "${AMD_FLAGS[@]}" --cuda-device-only -O3 -S \
                     -I"$src/platform" -I"$src/common" -I"$src/kernels" -I"$(dirname "$src/$rel")" -o "$base.s" "$src/$rel" 2>"$base.log"; then
                 echo "FAIL $rel: hipcc --offload-arch=$target failed"; cat "$base.log"; fail=1; continue
             fi
@@ -75,7 +93,7 @@ for rel in "${sources[@]}"; do
                 /^ *\.private_segment_fixed_size:/ { scratch = $2 }
                 /^ *\.sgpr_count:/ { sgpr = $2 }
                 /^ *\.vgpr_count:/ { print name, $2 "v/" sgpr "s", scratch, shared }
-                /^ *\.wavefront_size:/ { wave = $2 }' "$base.s" >"$base.usage"
+                /^ *\.wavefront_size:/ { wave = $2 }' "$base.s" >"$use"
             # gfx9 (GCN/CDNA) runs wave64 only; gfx10+ (RDNA) defaults to wave32
             # in HIP, which GP_WAVE_SIZE and every block shape must follow.
             want=64
@@ -95,31 +113,75 @@ for rel in "${sources[@]}"; do
             echo "FAIL $rel: kernel $name uses $scratch bytes of scratch/local memory (allowed $allow)"
             fail=1
         fi
-    done <"$base.usage"
+    done <"$use"
 done
 cat "$report"
 
-# The registers a thread that the kernel rules assume (kernels/<k>/<k>_rule.c,
-# their occupancy models) must bound what the compiler reports: each line of
-# tests/build/rule_regs.txt is "<kernel name regex> <rule file> <macro>".  On
-# NVIDIA targets only: ptxas reports registers per thread directly; the AMD
-# reports count VGPRs of a 64-lane wave against other limits (the rules'
-# AMD register facts come from registers.vgpr_max).
-if [[ "$target" == sm_* && -f "$src/tests/build/rule_regs.txt" ]]; then
-    while read -r re file macro _; do
-        [[ -z "$re" || "$re" == \#* ]] && continue
-        bound=$(sed -n "s/^#define $macro \([0-9][0-9]*\).*/\1/p" "$src/$file")
-        [ -n "$bound" ] || { echo "FAIL rule_regs: no #define $macro in $file"; fail=1; continue; }
-        most=$(awk -v re="$re" '$2 ~ re {if ($4 + 0 > m) m = $4 + 0; n++} END {print (n ? m : -1)}' "$report")
-        if [ "$most" -lt 0 ]; then
-            echo "FAIL rule_regs: no kernel matches $re for $macro"; fail=1
-        elif [ "$most" -gt "$bound" ]; then
-            echo "FAIL rule_regs: $re uses up to $most registers, $file assumes $macro = $bound"; fail=1
-        else
-            echo "rule_regs: $re at most $most registers <= $macro = $bound ($file)"
-        fi
-    done <"$src/tests/build/rule_regs.txt"
+# The clock spin (platform/clock.hip) counts core cycles against the
+# constant-rate timer: its kernel must read that timer (s_memrealtime, or on
+# gfx11, which has none, s_sendmsg_rtn_b64 MSG_RTN_GET_REALTIME).  HIP 5.2's
+# wall_clock64 compiles to the constant -1 on gfx11: 0 ticks, and no clock.
+if [[ "$target" == gfx* ]]; then
+    spin=$isa/platform_clock.hip.s
+    reads=$(awk '/^_Z[_A-Za-z0-9]*gp_clock_spin_kernel[_A-Za-z0-9]*:/ { on = 1; next }
+                 on && /^\.Lfunc_end/ { on = 0 }
+                 on && /s_memrealtime|MSG_RTN_GET_REALTIME/ { n++ } END { print n + 0 }' "$spin" 2>/dev/null)
+    if [ "${reads:-0}" -lt 2 ]; then
+        echo "FAIL $target: gp_clock_spin_kernel reads the constant-rate timer ${reads:-0} time(s) ($spin); want 2 (before and after)"; fail=1
+    else
+        echo "ok   $target: gp_clock_spin_kernel reads the constant-rate timer $reads times"
+    fi
 fi
+
+# The registers a thread that the kernel rules assume (their occupancy
+# models) must bound what the compiler reports.  Each rule file
+# kernels/<k>/<k>_rule.c declares its build constants with a line
+#   /* regs: EXPR <kernel name regex> [targets=<target regex>] */
+# EXPR is evaluated by the C preprocessor in the rule file's own context,
+# with GP_RULE_REGS(nv, amd) giving this target's vendor's value
+# (kernels/rule.h), and held against every kernel the regex matches:
+# ptxas's registers on sm_*; `.vgpr_count` on gfx*, against the value times
+# the VGPR file a lane over gfx9's 256 (the same waves a SIMD): x2 on
+# gfx90a/gfx94x (VGPRs and AGPRs share 512 a lane: AMD CDNA2 ISA guide), x4
+# on RDNA (128 KiB of VGPRs a SIMD32: 1024 a lane in wave32, RDNA
+# whitepaper), x1 on the other gfx9.
+case "$target" in
+    sm_*) pick=nv scale=1 ;;
+    gfx90a* | gfx94*) pick=amd scale=2 ;;
+    gfx1[0-9]*) pick=amd scale=4 ;;
+    *) pick=amd scale=1 ;;
+esac
+cpp_cmd=$(command -v cpp || echo "")
+ndecl=0
+for rule_file in "$src"/kernels/*/*_rule.c; do
+    rel_rule=${rule_file#$src/}
+    while read -r expr re tg; do
+        ndecl=$((ndecl + 1))
+        if [[ "$tg" == targets=* ]]; then
+            [[ "$target" =~ ${tg#targets=} ]] || continue
+        fi
+        if [ -z "$cpp_cmd" ]; then echo "FAIL rule_regs: no C preprocessor (cpp) to evaluate $expr"; fail=1; continue; fi
+        body=$(printf '#include "%s"\n#undef GP_RULE_REGS\n#define GP_RULE_REGS(nv, amd) (%s)\ngp_regs_value = %s\n' \
+                   "$rule_file" "$pick" "$expr" |
+               "$cpp_cmd" -P -I"$src/platform" -I"$src/common" -I"$src/kernels" -I"$(dirname "$rule_file")" - 2>/dev/null |
+               sed -n 's/^gp_regs_value = //p' | tail -1)
+        bound=""
+        [[ "$body" =~ ^[-0-9()\ +*/?:\<\>=]*$ ]] && bound=$((body)) 2>/dev/null
+        if ! [[ "$bound" =~ ^[0-9]+$ ]] || [ "$bound" -lt 1 ]; then
+            echo "FAIL rule_regs: $rel_rule: '$expr' does not evaluate to a register count (got '$body')"; fail=1; continue
+        fi
+        most=$(awk -v re="$re" '$2 ~ re { v = $4; sub(/v.*/, "", v); if (v + 0 > m) m = v + 0; n++ } END { print (n ? m : -1) }' "$report")
+        allow=$((bound * scale))
+        if [ "$most" -lt 0 ]; then
+            echo "FAIL rule_regs: no kernel matches $re for $expr ($rel_rule)"; fail=1
+        elif [ "$most" -gt "$allow" ]; then
+            echo "FAIL rule_regs: $re uses up to $most registers, $rel_rule assumes $expr = $bound$([ "$scale" -gt 1 ] && echo " (x$scale = $allow on $target)")"; fail=1
+        else
+            echo "rule_regs: $re at most $most registers <= $expr = $bound$([ "$scale" -gt 1 ] && echo " x$scale")  ($rel_rule)"
+        fi
+    done < <(sed -n 's|^[[:space:]]*/\* regs: \([^ ]*\) \([^ ]*\)\( targets=[^ ]*\)\{0,1\} *\*/.*|\1 \2\3|p' "$rule_file")
+done
+[ "$ndecl" -gt 0 ] || { echo "FAIL rule_regs: no '/* regs: ... */' declaration in kernels/*/*_rule.c"; fail=1; }
 echo "$target: $nsrc sources, $nkern kernels checked"
 [ "$nkern" -gt 0 ] || { echo "FAIL: no kernels found in the resource report"; fail=1; }
 exit $fail

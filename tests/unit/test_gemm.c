@@ -120,9 +120,16 @@ GP_TEST(gemm_rule)
     GP_CHECK(gp_table_set(&t, "lds", "bytes_per_cu", 20000, "measured lds 2026-11-21").code == GP_OK);
     GP_CHECK(gp_test_rule(gp_gemm_rule, &t).code == GP_OK);
     GP_CHECK(GET() && tm == 64 && tn == 64 && tk == 8 && blk == 64);
-    /* A slow LDS (200 cycles): a k-step of 8 no longer covers 16 latencies per barrier; 16 does. */
+    /* A slow LDS (200 cycles): a k-step of 8 no longer covers 16 latencies per
+     * barrier; 16 does, where two 128x128x16/256 blocks fit (168 registers a
+     * thread, its ptxas bound: 86016 a CU, so 98304 here).  On 65536 no tile
+     * passes: the first in LDS, and the provenance says so. */
     GP_CHECK(gp_test_load_table("tables/sm_90", &t));
     GP_CHECK(gp_table_set(&t, "lds", "latency_cycles", 200, "measured lds 2026-11-21").code == GP_OK);
+    GP_CHECK(gp_test_rule(gp_gemm_rule, &t).code == GP_OK);
+    GP_CHECK(GET() && tm == 128 && tn == 256 && tk == 8);
+    GP_CHECK(strstr(gp_table_find(&t, "kernel.gemm", "tile_k")->prov, "no tile passes all"));
+    GP_CHECK(gp_table_set(&t, "registers", "per_cu", 98304, "measured register_limits 2026-11-21").code == GP_OK);
     GP_CHECK(gp_test_rule(gp_gemm_rule, &t).code == GP_OK);
     GP_CHECK(GET() && tm == 128 && tk == 16);
     /* Too few registers per thread for any compiled tile: the first tile the
@@ -187,6 +194,7 @@ GP_TEST(gemm_tiles_per_target)
     GP_CHECK(gp_table_get_int(&t, "kernel.gemm", "tile_k", &tk).code == GP_OK && tk == 8);
     GP_CHECK(gp_test_load_table("tables/sm_90", &t));
     GP_CHECK(gp_table_set(&t, "lds", "latency_cycles", 200, "measured lds 2026-11-21").code == GP_OK);
+    GP_CHECK(gp_table_set(&t, "registers", "per_cu", 98304, "measured register_limits 2026-11-21").code == GP_OK);
     GP_CHECK(gp_test_rule(gp_gemm_rule, &t).code == GP_OK);
     GP_CHECK(gp_table_get_int(&t, "kernel.gemm", "tile_k", &tk).code == GP_OK && tk == 16);
 
@@ -263,9 +271,10 @@ GP_TEST(gemm_warp_tiled_rule)
         GP_CHECK(e && strstr(e->prov, " 1 blocks/CU") && strstr(e->prov, "per problem 128x128x8/256 where"));
         GP_CHECK(gp_gemm_blocks_per_cu(&t, 5) == 1 && gp_gemm_blocks_per_cu(&t, 0) == 2);
     }
-    /* 40000 registers a CU: no 128x256 block (188 x 256), one 128x128x8/256
-     * (112 x 256) or 128x128x16/256 (120 x 256), which need two; two of
-     * 128x64x8/128 (116 x 128): the rule takes 128x64. */
+    /* 40000 registers a CU, at the kernels' ptxas bounds: no 128x256 block
+     * (255 x 256) and no 128x128x16/256 (168 x 256), one 128x128x8/256 (128 x
+     * 256) or 128x64x8/128 (168 x 128), which need two; three of 64x64x8/64
+     * (168 x 64): the rule takes 64x64. */
     GP_CHECK(gp_test_load_table("tables/sm_90", &t));
     GP_CHECK(gp_table_set(&t, "registers", "per_cu", 40000, "measured register_limits 2026-11-21").code == GP_OK);
     GP_CHECK(gp_test_rule(gp_gemm_rule, &t).code == GP_OK);
@@ -273,10 +282,14 @@ GP_TEST(gemm_warp_tiled_rule)
              gp_table_get_int(&t, "kernel.gemm", "tile_n", &tn).code == GP_OK &&
              gp_table_get_int(&t, "kernel.gemm", "tile_k", &tk).code == GP_OK &&
              gp_table_get_int(&t, "kernel.gemm", "block", &blk).code == GP_OK);
-    GP_CHECK(tm == 128 && tn == 64 && tk == 8 && blk == 128);
+    GP_CHECK(tm == 64 && tn == 64 && tk == 8 && blk == 64);
     GP_CHECK(!strstr(gp_table_find(&t, "kernel.gemm", "tile_m")->prov, "no tile passes all"));
-    /* 50000: one 128x256 block fits, enough for the warp-tiled tile. */
+    /* 50000: two 128x64x8/128 blocks; 65536: one 128x256 block fits, enough
+     * for the warp-tiled tile. */
     GP_CHECK(gp_table_set(&t, "registers", "per_cu", 50000, "measured register_limits 2026-11-21").code == GP_OK);
+    GP_CHECK(gp_test_rule(gp_gemm_rule, &t).code == GP_OK);
+    GP_CHECK(gp_table_get_int(&t, "kernel.gemm", "tile_n", &tn).code == GP_OK && tn == 64);
+    GP_CHECK(gp_table_set(&t, "registers", "per_cu", 65536, "measured register_limits 2026-11-21").code == GP_OK);
     GP_CHECK(gp_test_rule(gp_gemm_rule, &t).code == GP_OK);
     GP_CHECK(gp_table_get_int(&t, "kernel.gemm", "tile_n", &tn).code == GP_OK && tn == 256);
     /* AMD: not compiled there, not named. */

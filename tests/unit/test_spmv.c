@@ -407,9 +407,10 @@ GP_TEST(spmv_rule_on_shipped_tables)
     GP_CHECK(v[0] == 512 && v[1] == 4 && v[2] == 13);
     GP_CHECK(strncmp(prov_of(&t, "unroll"), "rule gp_spmv_rule little:", 25) == 0);
     GP_CHECK(strstr(prov_of(&t, "scalar_max_row"), "225227"));
-    /* gfx900: 256; 3 x 2.9 kB / (2048 x 8) = 0.54 -> 1; 16 KiB / (8 x 2048) -> 1. */
+    /* gfx900: 256; the kernels hold 66 VGPRs there (3 blocks of 256 a CU, 768
+     * threads); 3 x 2.7 kB / (768 x 8) = 1.36 -> 2; 16 KiB / (8 x 768) -> 2. */
     GP_CHECK(gp_test_load_shipped("gfx900", &t) && rule_run(&t, v).code == GP_OK);
-    GP_CHECK(v[0] == 256 && v[1] == 1 && v[2] == 1);
+    GP_CHECK(v[0] == 256 && v[1] == 2 && v[2] == 2);
     /* generic and sm_80: no DRAM facts -> the stand-in 4, named. */
     GP_CHECK(gp_test_load_shipped("generic", &t) && rule_run(&t, v).code == GP_OK);
     GP_CHECK(v[0] == 256 && v[1] == 4 && strstr(prov_of(&t, "unroll"), "stand-in"));

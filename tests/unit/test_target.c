@@ -2,6 +2,8 @@
  * the rule whose device half is gp_device.h's GP_REG_CLASS (__GFX11__ is the
  * 128-VGPR class); the kernels pick their compiled shapes by it. */
 #include "gp_target.h"
+#include "gp_test_table.h"
+#include "rule.h"
 #include "gp_test.h"
 
 GP_TEST(target_reg_class_by_name)
@@ -43,5 +45,29 @@ GP_TEST(target_lds_block_reserve_by_name)
     GP_CHECK(gp_target_lds_block_reserve("gfx900") == 0 && gp_target_lds_block_reserve("gfx90a:xnack-") == 0 &&
              gp_target_lds_block_reserve("gfx1100") == 0 && gp_target_lds_block_reserve("") == 0 &&
              gp_target_lds_block_reserve("sm_") == 0 && gp_target_lds_block_reserve(NULL) == 0);
+    return 0;
+}
+
+/* Resident threads a CU: gfx90a and gfx94x SIMDs hold 8 waves (2048 threads
+ * a CU), not gfx900's 10 (2560); the occupancy model reads it by arch. */
+GP_TEST(target_threads_per_cu_by_name)
+{
+    GP_CHECK(gp_target_threads_per_cu("gfx900") == 2560 && gp_target_threads_per_cu("gfx906") == 2560 &&
+             gp_target_threads_per_cu("gfx908") == 2560);
+    GP_CHECK(gp_target_threads_per_cu("gfx90a") == 2048 && gp_target_threads_per_cu("gfx90a:sramecc+:xnack-") == 2048 &&
+             gp_target_threads_per_cu("gfx940") == 2048 && gp_target_threads_per_cu("gfx942") == 2048);
+    GP_CHECK(gp_target_threads_per_cu("sm_80") == 2048 && gp_target_threads_per_cu("sm_90") == 2048);
+    GP_CHECK(gp_target_threads_per_cu("gfx1030") == 0 && gp_target_threads_per_cu("gfx1100") == 0 &&
+             gp_target_threads_per_cu("none") == 0 && gp_target_threads_per_cu(NULL) == 0);
+    /* Through the rules' occupancy facts: gfx900's table as a gfx90a's. */
+    static gp_table t;
+    gp_rule_cu cu;
+    GP_CHECK(gp_test_load_table("tables/gfx900", &t));
+    GP_CHECK(gp_rule_cu_facts(&t, "test", &cu).code == GP_OK && cu.max_threads_cu == 2560);
+    GP_CHECK(gp_table_set_text(&t, "device", "arch", "gfx90a", "published test").code == GP_OK);
+    GP_CHECK(gp_rule_cu_facts(&t, "test", &cu).code == GP_OK && cu.max_threads_cu == 2048);
+    /* 256-thread blocks at 32 registers: 10 a gfx900 CU holds by registers,
+     * 8 by gfx90a's waves. */
+    GP_CHECK(gp_rule_blocks_per_cu(&cu, 256, 16, 0) == 8);
     return 0;
 }
