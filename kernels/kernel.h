@@ -11,8 +11,8 @@
  *   <k>.c           host side of the launch: fit to the device, argument checks
  *   <k>_rule.c      gp_<k>_rule: every parameter from the device facts for a
  *                   shape (see "Rules"), and the register constants its
- *                   occupancy model assumes, each declared on a line
- *                   `/* regs: EXPR <kernel regex> */` that the build tests
+ *                   occupancy model assumes, each declared on a "regs:"
+ *                   comment line that the build tests
  *                   (tests/build/check_gpu_build.sh) hold against the
  *                   compilers' register counts
  *   <k>_ref.c       CPU reference (double accumulation)
