@@ -255,7 +255,7 @@ schema)
     edit "$B/lds.json" '{"schema_version": "2.0",' '{"schema_version": "1.7",'
     check 0 "of [0-9]+ characteristics agree" "$gpuprobe" compare "$h200" "$B"
     fresh_b
-    edit "$B/table.txt" '[device]' $'schema_version = 2.0\n\n[device]'
+    edit "$B/table.txt" 'schema_version = 1.1' 'schema_version = 2.0'
     refuse "table.txt:[0-9]+: schema_version 2.0 is newer" "$gpuprobe" report "$B"
     refuse "table.txt:[0-9]+: schema_version 2.0 is newer" "$gpuprobe" table check "$B/table.txt"
     ;;
