@@ -705,13 +705,14 @@ gp_status gp_table_write_file(const gp_table *t, FILE *f)
     const gp_table_entry *ar = gp_table_find(t, "device", "arch");
     fprintf(f, "# gpuprobe tuning table: %s (%s)\n", nm ? nm->text : "?", ar ? ar->text : "?");
     fprintf(f, "# Format, keys and provenance grammar: docs/tuning-table.md\n");
-    fprintf(f, "schema_version = %s\n", GP_TABLE_SCHEMA);
     return gp_table_write_body(t, f);
 }
 
 gp_status gp_table_write_body(const gp_table *t, FILE *f)
 {
     GP_TRY(gp_table_validate(t, NULL));
+    /* in the body, so a table derived under a copied header has it too */
+    fprintf(f, "schema_version = %s\n", GP_TABLE_SCHEMA);
     size_t nk = gp_table_nkeys(), i = 0;
     while (i < nk) {
         /* One section: rows i..j-1 of the schema. */

@@ -116,8 +116,8 @@ gp_status gp_table_show(const char *path, FILE *out);
  * equals t (gp_table_equal).  gp_table_write is atomic (temp file + rename). */
 gp_status gp_table_write_file(const gp_table *t, FILE *f);
 gp_status gp_table_write(const gp_table *t, const char *path);
-/* The sections only, without the two header comment lines (derive keeps the
- * input's own header). */
+/* The schema_version line and the sections, without the two header comment
+ * lines (derive keeps the input's own header). */
 gp_status gp_table_write_body(const gp_table *t, FILE *f);
 
 /* 1 when both tables hold the same keys, values and provenance. */
