@@ -1,5 +1,7 @@
 #include "cli.h"
 
+#include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,11 +20,12 @@ const char *gp_cli_usage(void)
            "                       resumes: valid records in --out from this GPU and version are reused\n"
            "  report DIR           rebuild DIR/table.txt and DIR/report.{md,html} from the records in DIR\n"
            "    [--against DIR2]   a second results folder beside it (datasheet ratio, both series in each plot)\n"
-           "    [--out OUT]        write the report (HTML, Markdown, plots) into OUT instead of DIR\n"
+           "    [--out OUT]        write the table and the report into OUT; nothing into DIR\n"
            "  compare DIR_A DIR_B  compare two runs' records value by value within their spreads\n"
-           "                       [--out FILE.md] [--tolerance-floor 0.005]; exit 1 when some differ\n"
+           "                       [--out FILE] [--json] [--tolerance-floor 0.005]; exit 1 when some differ\n"
            "  fleet DIR...         compare many GPUs' results folders per device model: median, MAD,\n"
-           "                       outliers, low clock or DRAM bandwidth [--threshold 3.5|5%] [--out DIR];\n"
+           "                       outliers, low clock or DRAM bandwidth [--threshold 3.5|5%] [--out DIR]\n"
+           "                       [--json];\n"
            "                       exit 1 on an outlier (gpuprobe fleet --help)\n"
            "  resources            CTest's resource spec (JSON) from the device list [--out FILE] [--slots N]\n"
            "  table show FILE      print a tuning table (after checking it)\n"
@@ -69,6 +72,36 @@ const char *gp_cli_usage(void)
            "             tables/ (gpuprobe info says which)\n"
            "\n"
            "exit codes: 0 success, 1 a probe or check failed, 2 bad usage or input, 77 no GPU\n";
+}
+
+/* A usage line of the text names a command: "  WORD ..." with WORD the
+ * command, or "  WORD" then a second word of it ("table show"). */
+static int names_command(const char *line, const char *cmd)
+{
+    size_t n = strlen(cmd);
+    return !strncmp(line, "  ", 2) && line[2] != ' ' && !strncmp(line + 2, cmd, n) &&
+           (line[2 + n] == ' ' || line[2 + n] == '\n');
+}
+
+void gp_cli_usage_of(const char *cmd, FILE *f)
+{
+    const char *u = gp_cli_usage(), *p = u;
+    int in = 0, any = 0;
+    while (*p) {
+        const char *nl = strchr(p, '\n');
+        size_t len = nl ? (size_t)(nl - p + 1) : strlen(p);
+        if (names_command(p, cmd))
+            in = 1;
+        else if (strncmp(p, "    ", 4)) /* not a continuation line */
+            in = 0;
+        if (in) {
+            if (!any++)
+                fputs("usage:\n", f);
+            fwrite(p, 1, len, f);
+        }
+        p += len;
+    }
+    fputs(any ? "(gpuprobe --help: every command and option)\n" : u, f);
 }
 
 /* --device N, or `all` (characterize) / `ctest` (run): app/node_cmd.h. */
@@ -238,9 +271,13 @@ gp_status gp_cli_parse(int argc, char **argv_in, gp_cli *out)
                     return gp_fail(GP_ERR_USAGE, "--budget: '%s' is not a number of seconds in (0, 86400]", v);
             } else if (!strcmp(a, "--seed")) {
                 char *end;
+                errno = 0;
                 out->seed = strtoull(v, &end, 10);
-                if (!*v || *end || v[0] == '-')
+                if (!*v || *end || v[0] == '-' || v[0] == '+' || v[0] == ' ')
                     return gp_fail(GP_ERR_USAGE, "--seed: '%s' is not a non-negative integer", v);
+                if (errno == ERANGE)
+                    return gp_fail(GP_ERR_USAGE, "--seed: '%s' is larger than %llu, the largest seed", v,
+                                   (unsigned long long)ULLONG_MAX);
                 out->have_seed = 1;
             } else {
                 int is_table = !strcmp(a, "--table");

@@ -3,6 +3,8 @@
 #ifndef GP_CLI_H
 #define GP_CLI_H
 
+#include <stdio.h>
+
 #include "gp_status.h"
 
 #define GP_CLI_MAX_PROBES 64
@@ -68,5 +70,9 @@ typedef struct gp_cli {
  * offending word.  Probe and kernel names are checked against the registries. */
 gp_status gp_cli_parse(int argc, char **argv, gp_cli *out);
 const char *gp_cli_usage(void);
+/* The lines of the usage that describe command `cmd` (its options
+ * included) to f, with a pointer to --help; the whole usage when no line
+ * names cmd.  What a usage error of a known command shows. */
+void gp_cli_usage_of(const char *cmd, FILE *f);
 
 #endif

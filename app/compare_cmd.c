@@ -9,10 +9,11 @@
 #include "run_compare.h"
 
 static const char usage[] =
-    "usage: gpuprobe compare DIR_A DIR_B [--out FILE.md] [--tolerance-floor F] [--only PROBE...]\n"
+    "usage: gpuprobe compare DIR_A DIR_B [--out FILE] [--json] [--tolerance-floor F] [--only PROBE...]\n"
     "  compare the probe records of two results folders value by value; a value agrees when\n"
     "  |B - A| / |A| <= max(spread A, spread B, F) (F a fraction, default 0.005 = 0.5 %)\n"
     "  a probe recorded in one run only is a difference, unless --only names the probes to compare\n"
+    "  --json: the comparison as JSON (docs/formats.md) instead of Markdown, on stdout and in FILE\n"
     "  exit 0: all agree (unstable values are reported, not failed); 1: some differ; 2: bad input\n";
 
 gp_status gp_compare_parse(int argc, char **argv, gp_compare_opts *o)
@@ -40,6 +41,8 @@ gp_status gp_compare_parse(int argc, char **argv, gp_compare_opts *o)
             }
             if (o->nonly == before)
                 return gp_fail(GP_ERR_USAGE, "--only needs one or more probe names (e.g. --only lds atomics)");
+        } else if (!strcmp(a, "--json")) {
+            o->json = 1;
         } else if (!strcmp(a, "--out") || !strcmp(a, "--tolerance-floor")) {
             if (i + 1 >= argc)
                 return gp_fail(GP_ERR_USAGE, "option %s needs a value", a);
@@ -74,29 +77,58 @@ gp_status gp_compare_parse(int argc, char **argv, gp_compare_opts *o)
     return gp_ok();
 }
 
-static gp_status write_out(const char *path, const gp_cmp_result *res)
+/* --out FILE: its folder and name, refused at once when FILE is a folder. */
+static gp_status split_out(const char *path, char *dir, size_t dn, const char **name)
 {
     if (gp_fs_is_dir(path))
         return gp_fail(GP_ERR_USAGE, "--out '%s' is a folder; name a file (e.g. %s/repeat-runs.md)", path, path);
-    /* Create the file's folder, as the other commands create --out. */
-    char dir[1024];
-    if (snprintf(dir, sizeof dir, "%s", path) >= (int)sizeof dir)
+    if (snprintf(dir, dn, "%s", path) >= (int)dn)
         return gp_fail(GP_ERR_USAGE, "--out path too long: '%s'", path);
     char *slash = strrchr(dir, '/');
-    if (slash && slash != dir) {
+    *name = slash ? path + (slash - dir) + 1 : path;
+    if (!**name)
+        return gp_fail(GP_ERR_USAGE, "--out '%s' names no file", path);
+    if (!slash)
+        snprintf(dir, dn, ".");
+    else if (slash == dir)
+        dir[1] = '\0';
+    else
         *slash = '\0';
-        GP_TRY(gp_fs_mkdirs(dir));
-    }
+    return gp_ok();
+}
+
+/* The page into FILE, its folder created as the other commands create
+ * --out, and removed again when the write fails. */
+static gp_status write_out(const char *path, const gp_cmp_result *res, const gp_compare_opts *o)
+{
+    char dir[1024];
+    const char *name = NULL;
+    GP_TRY(split_out(path, dir, sizeof dir, &name));
+    gp_fs_set set;
     FILE *f;
-    GP_TRY(gp_fs_open_atomic(path, &f));
-    gp_cmp_write_md(f, res);
-    return gp_fs_commit(f, path);
+    GP_TRY(gp_fs_set_begin(&set, dir));
+    gp_status st = gp_fs_set_open(&set, name, &f);
+    if (st.code == GP_OK) {
+        if (o->json)
+            gp_cmp_write_json(f, res);
+        else
+            gp_cmp_write_md(f, res);
+        st = gp_fs_set_close(&set, f, name);
+    }
+    if (st.code == GP_OK)
+        return gp_fs_set_commit(&set);
+    gp_fs_set_abort(&set);
+    return st;
 }
 
 gp_status gp_compare_run(const gp_compare_opts *o, FILE *out)
 {
     gp_cmp_run A, B;
     gp_cmp_result res;
+    char outdir[1024];
+    const char *outname = NULL;
+    if (o->out_file) /* a folder named as --out fails before the work */
+        GP_TRY(split_out(o->out_file, outdir, sizeof outdir, &outname));
     GP_TRY(gp_cmp_load_dir(o->dir_a, &A));
     gp_status st = gp_cmp_load_dir(o->dir_b, &B);
     if (st.code != GP_OK) {
@@ -106,11 +138,14 @@ gp_status gp_compare_run(const gp_compare_opts *o, FILE *out)
     st = gp_cmp_runs_only(&A, &B, o->floor, o->only, o->nonly, &res);
     if (st.code == GP_OK) {
         if (out) {
-            gp_cmp_write_md(out, &res);
+            if (o->json)
+                gp_cmp_write_json(out, &res);
+            else
+                gp_cmp_write_md(out, &res);
             fflush(out);
         }
         if (o->out_file)
-            st = write_out(o->out_file, &res);
+            st = write_out(o->out_file, &res, o);
         if (st.code == GP_OK && res.differ > 0)
             st = gp_fail(GP_ERR_CHECK, "%d of %d characteristics differ beyond their spreads (the table says which)",
                          res.differ, res.agree + res.differ + res.unstable);

@@ -1,4 +1,4 @@
-/* gpuprobe compare DIR_A DIR_B [--out FILE.md] [--tolerance-floor F]:
+/* gpuprobe compare DIR_A DIR_B [--out FILE] [--json] [--tolerance-floor F]:
  * two results folders, value by value (pipeline/run_compare.h has the rules). */
 #ifndef GP_COMPARE_CMD_H
 #define GP_COMPARE_CMD_H
@@ -16,14 +16,16 @@ typedef struct gp_compare_opts {
 #define GP_COMPARE_MAX_ONLY 32
     const char *only[GP_COMPARE_MAX_ONLY];
     int nonly;
+    int json;                /* --json: JSON (docs/formats.md) instead of Markdown, to stdout and FILE */
 } gp_compare_opts;
 
 /* Parse argv of `gpuprobe compare ...` (argv[0] "gpuprobe", argv[1]
  * "compare").  GP_ERR_USAGE naming the offending word. */
 gp_status gp_compare_parse(int argc, char **argv, gp_compare_opts *o);
 
-/* Compare and print the Markdown to `out` (may be NULL) and to o->out_file
- * (written atomically).  GP_OK when every compared value agrees (or is unstable),
+/* Compare and print the Markdown (or with o->json the JSON) to `out` (may
+ * be NULL) and to o->out_file (written atomically; its folder is created,
+ * and removed again when the write fails).  GP_OK when every compared value agrees (or is unstable),
  * GP_ERR_CHECK (exit 1) when some differ, GP_ERR_USAGE / GP_ERR_IO (exit 2)
  * for bad input. */
 gp_status gp_compare_run(const gp_compare_opts *o, FILE *out);

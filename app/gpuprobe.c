@@ -181,19 +181,25 @@ static gp_status run_probes(const gp_cli *cli, const char **names, int n)
 }
 
 /* The results steps over a folder of records: the tuning table, then the
- * report (which shows the table).  The report is written even when the table
- * could not be: it says why; the first failure is returned. */
-/* The same, the report written into out (another folder: a comparison)
- * and drawn beside the records of `against` (may be NULL). */
+ * report (which shows the table), both written into `out` (the records'
+ * own folder, or another: a comparison, a copy) and drawn beside the
+ * records of `against` (may be NULL).  Everything is read and checked
+ * before anything is written, and the table and the report's files go in
+ * together or not at all: a bad record, base table or --out leaves every
+ * folder as it was. */
 static gp_status table_then_report_to(const char *dir, const char *out, const char *against, const char *tables,
                                       gp_char_rules_fn rules)
 {
-    gp_status st = gp_characterize_write(dir, tables, rules, stderr);
-    gp_report_opts o = {against, tables, NULL};
-    gp_status rs = gp_report_write_opts(dir, out, &o);
-    if (rs.code == GP_OK)
-        fprintf(stderr, "report: %s/report.html and report.md written\n", out);
-    return st.code != GP_OK ? st : rs;
+    char *text = NULL, base[1024] = "";
+    gp_status st = gp_characterize_text(dir, tables, rules, &text, base, sizeof base, stderr);
+    gp_report_opts o = {against, tables, NULL, text};
+    if (st.code == GP_OK)
+        st = gp_report_write_opts(dir, out, &o);
+    free(text);
+    if (st.code == GP_OK)
+        fprintf(stderr, "table: %s/table.txt written (base: %s)\nreport: %s/report.html and report.md written\n", out,
+                base, out);
+    return st;
 }
 
 static gp_status table_then_report(const char *dir, const char *tables)
@@ -238,7 +244,15 @@ int main(int argc, char **argv)
         return gp_resources_main(argc, argv);
     gp_status st = gp_cli_parse(argc, argv, &cli);
     if (st.code != GP_OK) {
-        fprintf(stderr, "gpuprobe: %s\n\n%s", st.msg, gp_cli_usage());
+        /* A known command's mistake shows that command's lines, not the whole usage. */
+        fprintf(stderr, "gpuprobe: %s\n\n", st.msg);
+        const char *word = "";
+        for (int i = 1; i < argc && !word[0]; i++)
+            if (!strcmp(argv[i], "--tables"))
+                i++;
+            else if (argv[i][0] != '-')
+                word = argv[i];
+        gp_cli_usage_of(word, stderr);
         return 2;
     }
     char tables[1024];

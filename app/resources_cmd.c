@@ -77,6 +77,11 @@ int gp_resources_main(int argc, char **argv)
         fprintf(stderr, "gpuprobe: %s\n\n%s", st.msg, usage);
         return 2;
     }
+    /* A bad --out is the user's mistake, whether or not there is a GPU. */
+    if (out && (st = gp_fs_check_file_writable(out)).code != GP_OK) {
+        fprintf(stderr, "gpuprobe: resources: --out: %s\n", st.msg);
+        return 2;
+    }
     gp_rsrc_device devs[GP_RSRC_MAX_DEVICES];
     int n = 0;
     st = list_devices(devs, &n);

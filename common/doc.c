@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "svg.h"
+#include "utf8.h"
 
 static int html(const gp_doc *d)
 {
@@ -22,8 +23,10 @@ static void md_escape(FILE *f, const char *s, int in_table)
         else if (*s == '<' && ((next >= 'a' && next <= 'z') || (next >= 'A' && next <= 'Z') || next == '/' ||
                                next == '!' || next == '?'))
             fputs("&lt;", f);
-        else if (*s == '\n' || *s == '\r')
+        else if (*s == '\n' || *s == '\r' || (unsigned char)*s < 0x20)
             fputc(' ', f);
+        else if ((unsigned char)*s >= 0x7f)
+            s += gp_utf8_put(f, s) - 1;
         else
             fputc(*s, f);
     }
@@ -153,8 +156,10 @@ void gp_doc_span(gp_doc *d, gp_doc_style style, const char *text)
         for (const char *s = text; s && *s; s++)
             if (*s == '|')
                 fputs("\\|", d->f);
+            else if ((unsigned char)*s >= 0x7f)
+                s += gp_utf8_put(d->f, s) - 1;
             else
-                fputc(*s == '\n' || *s == '\r' || *s == '`' ? ' ' : *s, d->f);
+                fputc(*s == '\n' || *s == '\r' || *s == '`' || (unsigned char)*s < 0x20 ? ' ' : *s, d->f);
         fputc('`', d->f);
     } else {
         fputs(mark_md[style], d->f);
@@ -378,6 +383,11 @@ void gp_doc_pre(gp_doc *d, const char *text)
     if (fence > 16)
         fence = 16;
     size_t len = strlen(text);
-    fprintf(d->f, "%.*s\n%s%s%.*s\n", fence, "````````````````", text, len && text[len - 1] == '\n' ? "" : "\n",
-            fence, "````````````````");
+    fprintf(d->f, "%.*s\n", fence, "````````````````");
+    for (const char *s = text; *s; s++)
+        if ((unsigned char)*s >= 0x7f)
+            s += gp_utf8_put(d->f, s) - 1;
+        else
+            fputc((unsigned char)*s < 0x20 && *s != '\n' && *s != '\t' ? ' ' : *s, d->f);
+    fprintf(d->f, "%s%.*s\n", len && text[len - 1] == '\n' ? "" : "\n", fence, "````````````````");
 }

@@ -1,6 +1,9 @@
 #define _POSIX_C_SOURCE 200809L
 #include "json_read.h"
 
+#include "fsutil.h"
+#include "utf8.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -210,6 +213,18 @@ static int parse_string(parser *p, char **out)
             free(buf);
             return fail(p, "control character in string (must be escaped)");
         }
+        if (c >= 0x80) {
+            /* RFC 8259: text is UTF-8; ill-formed bytes are not a name or a note. */
+            size_t k = gp_utf8_seq(p->s + p->pos, p->len - p->pos);
+            if (k == 0) {
+                free(buf);
+                return fail(p, "invalid UTF-8 in string");
+            }
+            memcpy(buf + n, p->s + p->pos, k);
+            n += k;
+            p->pos += k;
+            continue;
+        }
         if (c != '\\') {
             buf[n++] = (char)c;
             p->pos++;
@@ -316,6 +331,50 @@ static int parse_array(parser *p, gp_json *out)
     }
 }
 
+static int cmp_key(const void *a, const void *b)
+{
+    const gp_json *x = *(const gp_json *const *)a, *y = *(const gp_json *const *)b;
+    int c = strcmp(x->key, y->key);
+    return c ? c : (x->off > y->off) - (x->off < y->off);
+}
+
+/* 1-based line of byte offset off. */
+static int line_of(const parser *p, size_t off)
+{
+    int line = 1;
+    for (size_t i = 0; i < off && i < p->len; i++)
+        line += p->s[i] == '\n';
+    return line;
+}
+
+/* No member name twice: sorted by name (then by place), neighbours differ.
+ * The error points at the later of the two. */
+static int check_duplicates(parser *p, const gp_json *obj)
+{
+    if (obj->nkids < 2)
+        return 1;
+    const gp_json **v = malloc(obj->nkids * sizeof *v);
+    if (!v) {
+        p->err = gp_fail(GP_ERR_NOMEM, "%s: out of host memory", p->name);
+        return 0;
+    }
+    for (size_t i = 0; i < obj->nkids; i++)
+        v[i] = &obj->kids[i];
+    qsort(v, obj->nkids, sizeof *v, cmp_key);
+    const gp_json *first = NULL, *again = NULL;
+    for (size_t i = 1; i < obj->nkids; i++)
+        if (!strcmp(v[i - 1]->key, v[i]->key) && (!again || v[i]->off < again->off)) {
+            first = v[i - 1];
+            again = v[i];
+        }
+    free(v);
+    if (!again)
+        return 1;
+    p->pos = again->off;
+    return fail(p, "member \"%.60s\" given twice in one object (first at line %d)", again->key,
+                line_of(p, first->off));
+}
+
 static int parse_object(parser *p, gp_json *out)
 {
     size_t cap = 0;
@@ -331,6 +390,7 @@ static int parse_object(parser *p, gp_json *out)
         skip_ws(p);
         if (peek(p) != '"')
             return fail(p, "expected a member name in quotes, found %s", found(p, fb));
+        size_t key_off = p->pos;
         char *key;
         if (!parse_string(p, &key))
             return 0;
@@ -340,12 +400,14 @@ static int parse_object(parser *p, gp_json *out)
             return 0;
         }
         kid->key = key;
+        kid->off = key_off;
         skip_ws(p);
         if (peek(p) != ':')
             return fail(p, "expected ':' after member name \"%.60s\", found %s", key, found(p, fb));
         p->pos++;
         if (!parse_value(p, kid))
             return 0;
+        kid->off = key_off;
         skip_ws(p);
         int c = peek(p);
         if (c == ',') {
@@ -354,7 +416,7 @@ static int parse_object(parser *p, gp_json *out)
         }
         if (c == '}') {
             p->pos++;
-            return 1;
+            return check_duplicates(p, out);
         }
         return fail(p, "expected ',' or '}' in object, found %s", found(p, fb));
     }
@@ -364,6 +426,7 @@ static int parse_value(parser *p, gp_json *out)
 {
     char fb[16];
     skip_ws(p);
+    out->off = p->pos;
     if (++p->depth > JSON_MAX_DEPTH)
         return fail(p, "nesting deeper than %d", JSON_MAX_DEPTH);
     int ok;
@@ -421,37 +484,10 @@ gp_status gp_json_parse(const char *text, size_t len, const char *name, gp_json 
 gp_status gp_json_read_file(const char *path, gp_json *out)
 {
     memset(out, 0, sizeof *out);
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return gp_fail(GP_ERR_IO, "cannot read '%s': %s", path, strerror(errno));
-    char *buf = NULL;
-    size_t n = 0, cap = 0;
-    gp_status st = gp_ok();
-    for (;;) {
-        if (n == cap) {
-            if (cap >= JSON_MAX_FILE) {
-                st = gp_fail(GP_ERR_USAGE, "%s: larger than %u MiB, not a record", path, JSON_MAX_FILE >> 20);
-                break;
-            }
-            cap = cap ? 2 * cap : 16384;
-            char *b = realloc(buf, cap);
-            if (!b) {
-                st = gp_fail(GP_ERR_NOMEM, "%s: out of host memory", path);
-                break;
-            }
-            buf = b;
-        }
-        size_t got = fread(buf + n, 1, cap - n, f);
-        n += got;
-        if (got == 0) {
-            if (ferror(f))
-                st = gp_fail(GP_ERR_IO, "error reading '%s'", path);
-            break;
-        }
-    }
-    fclose(f);
-    if (st.code == GP_OK)
-        st = gp_json_parse(buf ? buf : "", n, path, out);
+    char *buf;
+    size_t n;
+    GP_TRY(gp_fs_read_regular(path, JSON_MAX_FILE, "a record", &buf, &n));
+    gp_status st = gp_json_parse(buf, n, path, out);
     free(buf);
     return st;
 }

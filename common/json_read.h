@@ -1,7 +1,10 @@
 /* A small strict JSON reader (RFC 8259): enough to read back the records that
  * record.c writes, so a report can be made from a results directory long
- * after the probes ran.  No comments, no trailing commas, no NaN; errors name
- * the input and the line and column where parsing stopped. */
+ * after the probes ran.  No comments, no trailing commas, no NaN, no member
+ * name twice in one object (which one a reader took would be a guess);
+ * errors name the input and the line and column where parsing stopped.  A
+ * number beyond the range of a double reads as +-HUGE_VAL, not an error
+ * here: the record check then names the member that holds it. */
 #ifndef GP_JSON_READ_H
 #define GP_JSON_READ_H
 
@@ -25,6 +28,8 @@ typedef struct gp_json {
     char *str;              /* STR: UTF-8, NUL-terminated (an embedded \u0000 ends it) */
     struct gp_json *kids;   /* ARR elements or OBJ members, in input order */
     size_t nkids;
+    size_t off;             /* byte offset in the input: of the member name inside an
+                             * object, else of the value */
 } gp_json;
 
 /* Parse `len` bytes of `text`; `name` (a file name) prefixes error messages

@@ -8,6 +8,7 @@
 #include "doc.h"
 #include "fsutil.h"
 #include "json_read.h"
+#include "schema.h"
 #include "stats.h"
 
 void gp_record_init(gp_record *r, const char *probe, const gp_device_info *dev)
@@ -402,74 +403,197 @@ static const char *json_type_name(const gp_json *v)
     return "?";
 }
 
+/* Units whose values may be negative: a fraction (a loss of -0.002 %), a
+ * ratio or factor, a value without a unit.  Every other unit measures a
+ * size, a count, a time or a rate, none of which is below zero. */
+static int signed_unit(const char *unit)
+{
+    static const char *const units[] = {"", "fraction", "ratio", "x", "%"};
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+        if (!strcmp(unit, units[i]))
+            return 1;
+    return 0;
+}
+
+static gp_status check_strings(const gp_json *obj, const char *const *names, size_t n, const char *file,
+                               const char *where)
+{
+    for (size_t m = 0; m < n; m++) {
+        const gp_json *x = gp_json_get(obj, names[m]);
+        if (x && x->type != GP_JSON_STR)
+            return gp_fail(GP_ERR_USAGE, "%s: %s\"%s\" is %s, not a string", file, where, names[m], json_type_name(x));
+    }
+    return gp_ok();
+}
+
+/* A member that must be a finite number >= 0 (null allowed when nullable). */
+static gp_status check_nonneg(const gp_json *obj, const char *name, int integer, int nullable, const char *file,
+                              const char *where)
+{
+    const gp_json *x = gp_json_get(obj, name);
+    if (!x || (nullable && x->type == GP_JSON_NULL))
+        return gp_ok();
+    if (x->type != GP_JSON_NUM || !isfinite(x->num))
+        return gp_fail(GP_ERR_USAGE, "%s: %s\"%s\" is %s, not a finite number%s", file, where, name,
+                       x->type == GP_JSON_NUM ? "out of range" : json_type_name(x), nullable ? " or null" : "");
+    if (x->num < 0 || (integer && x->num != floor(x->num)))
+        return gp_fail(GP_ERR_USAGE, "%s: %s\"%s\" is %.9g: %s", file, where, name, x->num,
+                       x->num < 0 ? "cannot be negative" : "not a whole number");
+    return gp_ok();
+}
+
+/* The record's header: version, check, device. */
+static gp_status check_header(const gp_json *j, const char *file)
+{
+    if (j->type != GP_JSON_OBJ)
+        return gp_fail(GP_ERR_USAGE, "%s: a record is a JSON object, this is %s", file, json_type_name(j));
+    const gp_json *ver = gp_json_get(j, "schema_version");
+    if (ver && ver->type != GP_JSON_STR)
+        return gp_fail(GP_ERR_USAGE, "%s: \"schema_version\" is %s, not a string such as \"%s\"", file,
+                       json_type_name(ver), GP_RECORD_SCHEMA);
+    if (ver)
+        GP_TRY(gp_schema_check(ver->str, GP_RECORD_SCHEMA, file));
+    const gp_json *probe = gp_json_get(j, "probe");
+    if (!probe || probe->type != GP_JSON_STR || !probe->str[0])
+        return gp_fail(GP_ERR_USAGE, "%s: \"probe\" is %s, not a probe name", file,
+                       probe ? probe->type == GP_JSON_STR ? "empty" : json_type_name(probe) : "missing");
+    static const char *const top[] = {"date", "gpuprobe_version", "gpuprobe_build", "check"};
+    GP_TRY(check_strings(j, top, sizeof top / sizeof top[0], file, ""));
+    const char *check = gp_json_str_of(j, "check", "");
+    if (check[0] && strcmp(check, "ok") && strncmp(check, "failed", 6))
+        return gp_fail(GP_ERR_USAGE, "%s: \"check\" is '%.60s', not \"ok\", \"failed: reason\" or \"\" (not run)", file,
+                       check);
+    const gp_json *q = gp_json_get(j, "quick");
+    if (q && q->type != GP_JSON_BOOL)
+        return gp_fail(GP_ERR_USAGE, "%s: \"quick\" is %s, not true or false", file, json_type_name(q));
+    const gp_json *d = gp_json_get(j, "device");
+    if (d && d->type != GP_JSON_OBJ)
+        return gp_fail(GP_ERR_USAGE, "%s: \"device\" is %s, not an object", file, json_type_name(d));
+    static const char *const dev[] = {"name", "vendor", "arch", "pci_bus_id", "uuid", "uuid_source"};
+    GP_TRY(check_strings(d, dev, sizeof dev / sizeof dev[0], file, "device: "));
+    /* 0: not reported by the runtime */
+    GP_TRY(check_nonneg(d, "compute_units", 1, 0, file, "device: "));
+    GP_TRY(check_nonneg(d, "wave_size", 1, 0, file, "device: "));
+    GP_TRY(check_nonneg(d, "reported_clock_mhz", 0, 1, file, "device: "));
+    for (const char *name = "values"; name; name = strcmp(name, "values") ? NULL : "notes") {
+        const gp_json *a = gp_json_get(j, name);
+        if (a && a->type != GP_JSON_ARR)
+            return gp_fail(GP_ERR_USAGE, "%s: \"%s\" is %s, not an array", file, name, json_type_name(a));
+    }
+    const gp_json *ser = gp_json_get(j, "series");
+    if (ser && ser->type != GP_JSON_ARR)
+        return gp_fail(GP_ERR_USAGE, "%s: \"series\" is %s, not an array", file, json_type_name(ser));
+    for (size_t i = 0; ser && i < ser->nkids; i++) {
+        static const char *const sm[] = {"name", "file"};
+        char where[48];
+        snprintf(where, sizeof where, "series[%zu]: ", i);
+        if (ser->kids[i].type != GP_JSON_OBJ)
+            return gp_fail(GP_ERR_USAGE, "%s: series[%zu] is %s, not an object", file, i,
+                           json_type_name(&ser->kids[i]));
+        GP_TRY(check_strings(&ser->kids[i], sm, 2, file, where));
+        GP_TRY(check_nonneg(&ser->kids[i], "rows", 1, 0, file, where));
+    }
+    return gp_ok();
+}
+
+/* One entry of "values"; k its key. */
+static gp_status check_value(const gp_json *v, const char *k, const char *file)
+{
+    static const char *const strings[] = {"unit", "method", "note", "range_method"};
+    char where[96];
+    snprintf(where, sizeof where, "key '%.63s': ", k);
+    GP_TRY(check_strings(v, strings, sizeof strings / sizeof strings[0], file, where));
+    static const char *const bools[] = {"detected", "unstable", "clock_converted"};
+    for (size_t m = 0; m < sizeof bools / sizeof bools[0]; m++) {
+        const gp_json *x = gp_json_get(v, bools[m]);
+        if (x && x->type != GP_JSON_BOOL)
+            return gp_fail(GP_ERR_USAGE, "%s: key '%.63s': \"%s\" is %s, not true or false", file, k, bools[m],
+                           json_type_name(x));
+    }
+    GP_TRY(check_nonneg(v, "spread", 0, 1, file, where));
+    GP_TRY(check_nonneg(v, "spread_between", 0, 1, file, where));
+    const gp_json *rg = gp_json_get(v, "range");
+    if (rg && !(rg->type == GP_JSON_ARR && rg->nkids == 2 && rg->kids[0].type == GP_JSON_NUM &&
+                rg->kids[1].type == GP_JSON_NUM && isfinite(rg->kids[0].num) && isfinite(rg->kids[1].num) &&
+                rg->kids[0].num <= rg->kids[1].num))
+        return gp_fail(GP_ERR_USAGE, "%s: key '%.63s': \"range\" is not [low, high] with finite low <= high", file,
+                       k);
+    const gp_json *val = gp_json_get(v, "value");
+    const gp_json *det = gp_json_get(v, "detected");
+    if (val && val->type == GP_JSON_NUM && !isfinite(val->num))
+        return gp_fail(GP_ERR_USAGE, "%s: key '%.63s': \"value\" is out of range (not a finite number)", file, k);
+    if (val && val->type != GP_JSON_NUM && val->type != GP_JSON_NULL)
+        return gp_fail(GP_ERR_USAGE, "%s: key '%.63s': \"value\" is %s, not a number or null", file, k,
+                       json_type_name(val));
+    int is_num = val && val->type == GP_JSON_NUM;
+    if (!is_num && det && det->num != 0)
+        return gp_fail(GP_ERR_USAGE, "%s: key '%.63s': \"detected\" is true but \"value\" is %s", file, k,
+                       val ? "null" : "missing");
+    int detected = is_num && (!det || det->num != 0);
+    const char *note = gp_json_str_of(v, "note", "");
+    if (!detected && !note[0])
+        return gp_fail(GP_ERR_USAGE, "%s: key '%.63s': not detected, and no \"note\" says why", file, k);
+    const char *unit = gp_json_str_of(v, "unit", "");
+    if (is_num && val->num < 0 && !signed_unit(unit))
+        return gp_fail(GP_ERR_USAGE, "%s: key '%.63s': \"value\" is %.9g %s: a quantity in %s cannot be negative",
+                       file, k, val->num, unit, unit);
+    return gp_ok();
+}
+
+static int cmp_value_key(const void *a, const void *b)
+{
+    const gp_json *x = *(const gp_json *const *)a, *y = *(const gp_json *const *)b;
+    int c = strcmp(gp_json_str_of(x, "key", ""), gp_json_str_of(y, "key", ""));
+    return c ? c : (x > y) - (x < y);
+}
+
+/* A key twice in "values" (each entry already has a key): a reader would
+ * take one of two values and a page would show both.  Sorted, so a long
+ * hostile list costs n log n. */
+static gp_status check_unique_keys(const gp_json *vals, const char *file)
+{
+    if (!vals || vals->nkids < 2)
+        return gp_ok();
+    const gp_json **v = malloc(vals->nkids * sizeof *v);
+    if (!v)
+        return gp_fail(GP_ERR_NOMEM, "%s: out of host memory", file);
+    for (size_t i = 0; i < vals->nkids; i++)
+        v[i] = &vals->kids[i];
+    qsort(v, vals->nkids, sizeof *v, cmp_value_key);
+    gp_status st = gp_ok();
+    for (size_t i = 1; i < vals->nkids && st.code == GP_OK; i++)
+        if (!strcmp(gp_json_str_of(v[i - 1], "key", ""), gp_json_str_of(v[i], "key", "")))
+            st = gp_fail(GP_ERR_USAGE, "%s: key '%.63s' is listed twice (values[%zu] and values[%zu])", file,
+                         gp_json_str_of(v[i], "key", ""), (size_t)(v[i - 1] - vals->kids),
+                         (size_t)(v[i] - vals->kids));
+    free(v);
+    return st;
+}
+
 gp_status gp_record_check_json(const gp_json *j, const char *file)
 {
-    const gp_json *vals = gp_json_get(j, "values");
     if (!file)
         file = "record";
-    if (vals && vals->type != GP_JSON_ARR)
-        return gp_fail(GP_ERR_USAGE, "%s: \"values\" is %s, not an array", file, json_type_name(vals));
+    GP_TRY(check_header(j, file));
+    const gp_json *vals = gp_json_get(j, "values");
     for (size_t i = 0; vals && i < vals->nkids; i++) {
         const gp_json *v = &vals->kids[i];
         if (v->type != GP_JSON_OBJ)
             return gp_fail(GP_ERR_USAGE, "%s: values[%zu] is %s, not an object", file, i, json_type_name(v));
         const gp_json *key = gp_json_get(v, "key");
-        if (key && key->type != GP_JSON_STR)
-            return gp_fail(GP_ERR_USAGE, "%s: values[%zu]: \"key\" is %s, not a string", file, i,
-                           json_type_name(key));
-        const char *k = key ? key->str : "(no key)";
-        static const char *const strings[] = {"unit", "method", "note", "range_method"};
-        for (size_t m = 0; m < sizeof strings / sizeof strings[0]; m++) {
-            const gp_json *x = gp_json_get(v, strings[m]);
-            if (x && x->type != GP_JSON_STR)
-                return gp_fail(GP_ERR_USAGE, "%s: key '%.63s': \"%s\" is %s, not a string", file, k, strings[m],
-                               json_type_name(x));
-        }
-        static const char *const bools[] = {"detected", "unstable", "clock_converted"};
-        for (size_t m = 0; m < sizeof bools / sizeof bools[0]; m++) {
-            const gp_json *x = gp_json_get(v, bools[m]);
-            if (x && x->type != GP_JSON_BOOL)
-                return gp_fail(GP_ERR_USAGE, "%s: key '%.63s': \"%s\" is %s, not true or false", file, k, bools[m],
-                               json_type_name(x));
-        }
-        const gp_json *sp = gp_json_get(v, "spread");
-        if (sp && sp->type != GP_JSON_NULL && (sp->type != GP_JSON_NUM || !isfinite(sp->num)))
-            return gp_fail(GP_ERR_USAGE, "%s: key '%.63s': \"spread\" is %s, not a finite number or null", file, k,
-                           sp->type == GP_JSON_NUM ? "out of range" : json_type_name(sp));
-        const gp_json *sb = gp_json_get(v, "spread_between");
-        if (sb && sb->type != GP_JSON_NULL && (sb->type != GP_JSON_NUM || !isfinite(sb->num)))
-            return gp_fail(GP_ERR_USAGE, "%s: key '%.63s': \"spread_between\" is %s, not a finite number or null",
-                           file, k, sb->type == GP_JSON_NUM ? "out of range" : json_type_name(sb));
-        const gp_json *rg = gp_json_get(v, "range");
-        if (rg && !(rg->type == GP_JSON_ARR && rg->nkids == 2 && rg->kids[0].type == GP_JSON_NUM &&
-                    rg->kids[1].type == GP_JSON_NUM && isfinite(rg->kids[0].num) && isfinite(rg->kids[1].num) &&
-                    rg->kids[0].num <= rg->kids[1].num))
-            return gp_fail(GP_ERR_USAGE, "%s: key '%.63s': \"range\" is not [low, high] with finite low <= high",
-                           file, k);
-        const gp_json *val = gp_json_get(v, "value");
-        const gp_json *det = gp_json_get(v, "detected");
-        if (val && val->type == GP_JSON_NUM && !isfinite(val->num))
-            return gp_fail(GP_ERR_USAGE, "%s: key '%.63s': \"value\" is out of range (not a finite number)", file, k);
-        if (val && val->type != GP_JSON_NUM && val->type != GP_JSON_NULL)
-            return gp_fail(GP_ERR_USAGE, "%s: key '%.63s': \"value\" is %s, not a number or null", file, k,
-                           json_type_name(val));
-        int is_num = val && val->type == GP_JSON_NUM;
-        if (!is_num && det && det->num != 0)
-            return gp_fail(GP_ERR_USAGE, "%s: key '%.63s': \"detected\" is true but \"value\" is %s", file, k,
-                           val ? "null" : "missing");
-        int detected = is_num && (!det || det->num != 0);
-        const char *note = gp_json_str_of(v, "note", "");
-        if (!detected && !note[0])
-            return gp_fail(GP_ERR_USAGE, "%s: key '%.63s': not detected, and no \"note\" says why", file, k);
+        if (!key || key->type != GP_JSON_STR || !key->str[0])
+            return gp_fail(GP_ERR_USAGE, "%s: values[%zu]: \"key\" is %s, not a key name", file, i,
+                           !key ? "missing" : key->type == GP_JSON_STR ? "empty" : json_type_name(key));
+        GP_TRY(check_value(v, key->str, file));
     }
-    return gp_ok();
+    return check_unique_keys(vals, file);
 }
 
 static gp_status write_json(const gp_record *r, const char *path)
 {
     FILE *f;
     GP_TRY(gp_fs_open_atomic(path, &f));
-    fprintf(f, "{\n  \"probe\": ");
+    fprintf(f, "{\n  \"schema_version\": \"%s\",\n  \"probe\": ", GP_RECORD_SCHEMA);
     json_str(f, r->probe);
     fprintf(f, ",\n  \"date\": ");
     json_str(f, r->date);

@@ -163,12 +163,20 @@ gp_status gp_record_write(const gp_record *r, const char *dir);
 struct gp_json;
 int gp_record_from_json(const struct gp_json *j, gp_record *r, int *dropped, const char **why);
 
-/* Check the values of a parsed record before it is believed: each value's
- * "value" is a finite number, or null with "detected" not true and a
- * non-empty "note" (the reason it was not detected); "spread" a finite
- * number or null; "detected"/"unstable" booleans; "key"/"unit"/"method"/
- * "note" strings.  GP_ERR_USAGE (exit 2) naming `file` and the key
- * otherwise: a corrupt record must not read as "not detected". */
+/* Check a parsed record before it is believed: an object whose
+ * "schema_version" (when present) is a major version this build reads
+ * (schema.h), with a non-empty "probe"; "check" "", "ok" or "failed: ...";
+ * the device's strings and its compute_units, wave_size and
+ * reported clock not negative; each value with a non-empty "key" that no
+ * other value has, its "value" a finite number, or null with "detected" not
+ * true and a non-empty "note" (the reason it was not detected); "spread"
+ * and "spread_between" finite and >= 0 or null; a value below zero only in
+ * a unit that may be (fraction, ratio, x, none); "detected"/"unstable"
+ * booleans; "unit"/"method"/"note" strings.  GP_ERR_USAGE (exit 2) naming
+ * `file` and the key otherwise: a corrupt record must not read as "not
+ * detected", nor its second value be silently dropped.  Whether the probe
+ * exists and the file is named for it is the reader's check
+ * (pipeline/records.h), which knows the probes. */
 gp_status gp_record_check_json(const struct gp_json *j, const char *file);
 
 /* Noisy-machine flags of a record (docs/architecture.md "Measuring honestly"). */

@@ -1,6 +1,8 @@
 #include "svg.h"
+#include "utf8.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Okabe-Ito colours (distinguishable with the common colour-vision
@@ -25,6 +27,8 @@ void gp_xml_escape(FILE *f, const char *s)
             /* Control characters other than tab/newline are not allowed in XML 1.0. */
             if (c < 0x20 && c != '\t' && c != '\n' && c != '\r')
                 fputc(' ', f);
+            else if (c >= 0x7f)
+                s += gp_utf8_put(f, s) - 1;
             else
                 fputc(c, f);
         }
@@ -375,43 +379,85 @@ static int legend_layout(const char *const *labels, int n, double x0, double x1,
     return n > 0 ? r + 1 : 0;
 }
 
-void gp_svg_place_marks(const double *ax, const double *ay, const char *const *texts, int n, double left,
-                        double right, double top, double bottom, gp_mark_box *out)
+/* The text box of b at baseline y: x0..x1, and whether it clashes with a
+ * box placed before it or (when obstacles are given) a marker. */
+static int box_clashes(const gp_mark_box *out, int i, double x0, double x1, double y, const double *ox,
+                       const double *oy, int nobs)
+{
+    for (int j = 0; j < i; j++) {
+        double j0 = out[j].end ? out[j].x - out[j].w : out[j].x, j1 = j0 + out[j].w;
+        if (x0 < j1 + 4 && j0 < x1 + 4 && fabs(out[j].y - y) < GP_SVG_MARK_ROW)
+            return 1;
+    }
+    /* a marker of radius ~4 against the text's ascent (9) and descent (3) */
+    for (int k = 0; k < nobs; k++)
+        if (ox[k] + 5 > x0 && ox[k] - 5 < x1 && oy[k] + 5 > y - 10 && oy[k] - 5 < y + 3)
+            return 1;
+    return 0;
+}
+
+/* One text: the anchor's row, then one up, one down, two up, ... (`rows`
+ * rows in all); in each
+ * row the anchor's side first, then the other side of the anchor (end at
+ * flip_x).  1 with b set when a place is free. */
+static int place_one(gp_mark_box *out, int i, double ax, double ay, double flip_x, double left, double right,
+                     double top, double bottom, const double *ox, const double *oy, int nobs, int rows)
+{
+    gp_mark_box *b = &out[i];
+    double y0 = fmin(fmax(ay, top + 12), bottom - 2);
+    for (int k = 0; k < rows; k++) {
+        double y = y0 + GP_SVG_MARK_ROW * ((k + 1) / 2) * (k % 2 ? -1 : 1);
+        if (y < top + 12 || y > bottom - 2)
+            continue;
+        for (int side = 0; side < (isfinite(flip_x) ? 2 : 1); side++) {
+            int end = side ? 1 : ax + b->w > right;
+            double x = side ? fmax(flip_x, left + b->w) : end ? fmax(ax, left + b->w) : fmax(ax, left);
+            if (side && x > right)
+                continue;
+            double x0 = end ? x - b->w : x;
+            if (!box_clashes(out, i, x0, x0 + b->w, y, ox, oy, nobs)) {
+                b->x = x;
+                b->y = y;
+                b->end = end;
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+void gp_svg_place_marks_clear(const double *ax, const double *ay, const double *flip_x, const char *const *texts,
+                              int n, double left, double right, double top, double bottom, const double *ox,
+                              const double *oy, int nobs, gp_mark_box *out)
 {
     for (int i = 0; i < n; i++) {
         gp_mark_box *b = &out[i];
         b->w = text_w(texts[i]);
         b->end = ax[i] + b->w > right;
         b->x = b->end ? fmax(ax[i], left + b->w) : fmax(ax[i], left);
-        double x0 = b->end ? b->x - b->w : b->x, x1 = x0 + b->w;
-        double y0 = fmin(fmax(ay[i], top + 12), bottom - 2);
-        b->y = y0;
-        /* Rows tried in turn: the anchor's, one up, one down, two up, ... */
-        for (int k = 0; k < 41; k++) {
-            double y = y0 + GP_SVG_MARK_ROW * ((k + 1) / 2) * (k % 2 ? -1 : 1);
-            if (y < top + 12 || y > bottom - 2)
-                continue;
-            int clash = 0;
-            for (int j = 0; j < i && !clash; j++) {
-                double j0 = out[j].end ? out[j].x - out[j].w : out[j].x, j1 = j0 + out[j].w;
-                clash = x0 < j1 + 4 && j0 < x1 + 4 && fabs(out[j].y - y) < GP_SVG_MARK_ROW;
-            }
-            if (!clash) {
-                b->y = y;
-                break;
-            }
-        }
+        b->y = fmin(fmax(ay[i], top + 12), bottom - 2);
+        double fx = flip_x ? flip_x[i] : NAN;
+        /* Clear of the markers within three rows of the anchor, else clear of
+         * the other texts: a name far from its line reads as another's. */
+        if (!place_one(out, i, ax[i], ay[i], fx, left, right, top, bottom, ox, oy, nobs, nobs ? 7 : 41) && nobs)
+            place_one(out, i, ax[i], ay[i], fx, left, right, top, bottom, NULL, NULL, 0, 41);
     }
 }
 
-#define MAX_MARKS 32
+void gp_svg_place_marks(const double *ax, const double *ay, const char *const *texts, int n, double left,
+                        double right, double top, double bottom, gp_mark_box *out)
+{
+    gp_svg_place_marks_clear(ax, ay, NULL, texts, n, left, right, top, bottom, NULL, NULL, 0, out);
+}
+
+#define MAX_MARKS 96
 
 /* Annotations: lines through what was detected, and their texts placed so
  * that they stay inside the frame and do not overlap. */
 static void draw_marks(FILE *f, const gp_plot *p, const axis *ax, const axis *ay, double left, double right,
                        double top, double bottom)
 {
-    double axs[MAX_MARKS] = {0}, ays[MAX_MARKS] = {0};
+    double axs[MAX_MARKS] = {0}, ays[MAX_MARKS] = {0}, flips[MAX_MARKS];
     const char *texts[MAX_MARKS] = {0};
     gp_mark_box box[MAX_MARKS];
     int n = 0;
@@ -436,11 +482,34 @@ static void draw_marks(FILE *f, const gp_plot *p, const axis *ax, const axis *ay
          * the right end) and up-right of a point. */
         axs[n] = m->kind == GP_MARK_X ? X + 3 : m->kind == GP_MARK_Y ? right - 4 - text_w(texts[n]) : X + 6;
         ays[n] = m->kind == GP_MARK_X ? top + 12 : Y - 4;
+        /* the other side: left of a vertical line or of a point (end-anchored) */
+        flips[n] = m->kind == GP_MARK_X ? X - 3 : m->kind == GP_MARK_POINT ? X - 6 : NAN;
         n++;
     }
     if (n == 0)
         return;
-    gp_svg_place_marks(axs, ays, texts, n, left + 2, right - 2, top, bottom, box);
+    /* The drawn markers, which a text must not hide. */
+    int nobs = 0;
+    for (int si = 0; si < p->nseries; si++) {
+        const gp_plot_series *ps = &p->series[si];
+        if (!(ps->style & GP_SERIES_NO_MARKERS) && ps->n <= GP_SVG_MAX_MARKERS)
+            nobs += ps->n;
+    }
+    double *ox = nobs ? malloc(2 * (size_t)nobs * sizeof *ox) : NULL;
+    double *oy = ox ? ox + nobs : NULL;
+    int k = 0;
+    for (int si = 0; ox && si < p->nseries; si++) {
+        const gp_plot_series *ps = &p->series[si];
+        if ((ps->style & GP_SERIES_NO_MARKERS) || ps->n > GP_SVG_MAX_MARKERS)
+            continue;
+        for (size_t j = 0; j < ps->n; j++)
+            if (isfinite(ps->x[j]) && isfinite(ps->y[j]) && (!ax->log || ps->x[j] > 0) && (!ay->log || ps->y[j] > 0)) {
+                ox[k] = px(ax, ps->x[j]);
+                oy[k++] = px(ay, ps->y[j]);
+            }
+    }
+    gp_svg_place_marks_clear(axs, ays, flips, texts, n, left + 2, right - 2, top, bottom, ox, oy, k, box);
+    free(ox);
     for (int i = 0; i < n; i++) {
         fprintf(f, "<text class=\"mark-text\" x=\"%.1f\" y=\"%.1f\" font-size=\"11\" fill=\"#222\"%s>", box[i].x,
                 box[i].y, box[i].end ? " text-anchor=\"end\"" : "");

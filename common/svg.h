@@ -53,6 +53,14 @@ typedef struct gp_mark_box {
 #define GP_SVG_MARK_ROW 14
 void gp_svg_place_marks(const double *ax, const double *ay, const char *const *texts, int n, double left,
                         double right, double top, double bottom, gp_mark_box *out);
+/* The same, each text also kept clear of the markers at (ox[k], oy[k])
+ * (pixels, k < nobs) where a row within three of its anchor's has room,
+ * and tried on the other side of its anchor too: ending at flip_x[i] (NAN,
+ * or flip_x NULL: no other side).  Where no such place is clear of the
+ * markers, clear of the texts alone. */
+void gp_svg_place_marks_clear(const double *ax, const double *ay, const double *flip_x, const char *const *texts,
+                              int n, double left, double right, double top, double bottom, const double *ox,
+                              const double *oy, int nobs, gp_mark_box *out);
 
 typedef struct gp_plot {
     const char *title, *xlabel, *ylabel;

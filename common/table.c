@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "fsutil.h"
+#include "schema.h"
+#include "utf8.h"
 
 /* ------------------------------------------------------------------ helpers */
 
@@ -231,9 +233,9 @@ static gp_status parse_value(const gp_table_key *k, const char *v, gp_table_entr
         if (strlen(v) >= sizeof e->text)
             return gp_fail(GP_ERR_USAGE, "%s.%s: text longer than %d characters", k->section, k->key,
                            GP_TABLE_TEXT_LEN - 1);
-        for (const char *s = v; *s; s++)
-            if (!isprint((unsigned char)*s))
-                return gp_fail(GP_ERR_USAGE, "%s.%s: text has a non-printable character", k->section, k->key);
+        if (!gp_utf8_text_ok(v))
+            return gp_fail(GP_ERR_USAGE, "%s.%s: text is not UTF-8 without control characters", k->section,
+                           k->key);
         if (!strcmp(k->key, "arch") && !arch_ok(v))
             return gp_fail(GP_ERR_USAGE, "device.arch '%s': want letters, digits, '_', '.', '-', '+' (like sm_90, gfx900)", v);
         snprintf(e->text, sizeof e->text, "%s", v);
@@ -275,6 +277,31 @@ static gp_status parse_value(const gp_table_key *k, const char *v, gp_table_entr
 void gp_table_init(gp_table *t)
 {
     memset(t, 0, sizeof *t);
+    t->schema_major = 1;
+}
+
+int gp_table_schema_major(void)
+{
+    int major = 1, minor = 0;
+    gp_schema_parse(GP_TABLE_SCHEMA, &major, &minor);
+    return major;
+}
+
+/* `schema_version = M.m [# comment]`, before the first section. */
+static gp_status parse_schema_line(gp_table *t, const char *name, int lineno, char *value)
+{
+    char *hash = strchr(value, '#');
+    if (hash)
+        *hash = '\0';
+    value = trim(value);
+    char where[GP_TABLE_PATH_LEN + 16];
+    snprintf(where, sizeof where, "%s:%d", name, lineno);
+    if (t->schema_line)
+        return fail_at(name, lineno, "schema_version given twice (first at line %d)", t->schema_line);
+    if (!gp_schema_parse(value, &t->schema_major, &t->schema_minor))
+        t->schema_major = 1, t->schema_minor = 0;
+    t->schema_line = lineno;
+    return gp_schema_check(value, GP_TABLE_SCHEMA, where);
 }
 
 const gp_table_entry *gp_table_find(const gp_table *t, const char *section, const char *key)
@@ -499,10 +526,12 @@ static gp_status parse_line(gp_table *t, const char *name, int lineno, char *lin
         return fail_at(name, lineno, "not a [section], key = value or # comment: '%.60s'", s);
     if (*section == GP_SECTION_NOT_BUILT)
         return gp_ok();
-    if (*section < 0)
-        return fail_at(name, lineno, "key before any [section]");
     *eq = '\0';
     char *key = trim(s);
+    if (*section < 0 && !strcmp(key, "schema_version"))
+        return parse_schema_line(t, name, lineno, eq + 1);
+    if (*section < 0)
+        return fail_at(name, lineno, "key before any [section]");
     for (char *c = key; *c; c++)
         if (!isalnum((unsigned char)*c) && *c != '_')
             return fail_at(name, lineno, "bad key name '%.60s'", key);
@@ -587,28 +616,17 @@ static gp_status load_file(const char *path, gp_table *t, int facts_only)
     if (gp_fs_is_dir(path))
         return gp_fail(GP_ERR_USAGE, "'%s' is a directory, not a tuning table file (name a file such as %s/sm_90)",
                        path, path);
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return gp_fail(GP_ERR_IO, "cannot read table '%s': %s", path, strerror(errno));
-    char *buf = malloc(GP_TABLE_MAX_FILE + 1);
-    if (!buf) {
-        fclose(f);
-        return gp_fail(GP_ERR_NOMEM, "no memory to read '%s'", path);
-    }
-    size_t n = fread(buf, 1, GP_TABLE_MAX_FILE + 1, f);
-    int bad = ferror(f);
-    fclose(f);
-    gp_status st;
-    if (bad)
-        st = gp_fail(GP_ERR_IO, "error reading table '%s'", path);
-    else if (n > GP_TABLE_MAX_FILE)
-        st = gp_fail(GP_ERR_USAGE, "%s: larger than %d bytes, not a tuning table", path, GP_TABLE_MAX_FILE);
-    else if (memchr(buf, '\0', n))
+    char *buf;
+    size_t n;
+    gp_status st = gp_fs_read_regular(path, GP_TABLE_MAX_FILE, "a tuning table", &buf, &n);
+    if (st.code != GP_OK)
+        return st.code == GP_ERR_IO && strstr(st.msg, "cannot read '") == st.msg
+                   ? gp_fail(GP_ERR_IO, "cannot read table %s", st.msg + strlen("cannot read "))
+                   : st;
+    if (memchr(buf, '\0', n))
         st = gp_fail(GP_ERR_USAGE, "%s: contains NUL bytes, not a tuning table", path);
-    else {
-        buf[n] = '\0';
+    else
         st = parse_text(t, buf, path, facts_only);
-    }
     free(buf);
     return st;
 }
@@ -692,6 +710,8 @@ gp_status gp_table_write_file(const gp_table *t, FILE *f)
 gp_status gp_table_write_body(const gp_table *t, FILE *f)
 {
     GP_TRY(gp_table_validate(t, NULL));
+    /* in the body, so a table derived under a copied header has it too */
+    fprintf(f, "schema_version = %s\n", GP_TABLE_SCHEMA);
     size_t nk = gp_table_nkeys(), i = 0;
     while (i < nk) {
         /* One section: rows i..j-1 of the schema. */
@@ -882,16 +902,9 @@ gp_status gp_table_set_none(gp_table *t, const char *section, const char *key, c
 
 /* ---------------------------------------------------------------- lookup */
 
-static int file_exists(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (f) {
-        fclose(f);
-        return 1;
-    }
-    /* Anything but "not there" (permissions, ...) is reported by the load. */
-    return errno != ENOENT;
-}
+/* Anything at path (unreadable, a FIFO, a dangling link) counts: the load
+ * then says what is wrong with it, without opening it here. */
+static int file_exists(const char *path) { return gp_fs_lexists(path); }
 
 gp_status gp_table_lookup(const char *results_dir, const char *tables_dir, const char *arch, gp_table *t,
                           char *chosen, size_t n)

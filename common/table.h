@@ -70,7 +70,16 @@ typedef struct gp_table {
     gp_table_entry e[GP_TABLE_MAX_KEYS];         /* indexed like the schema (gp_table_key_at) */
     int section_line[GP_TABLE_MAX_SECTIONS];     /* header line per schema section, 0 if absent */
     int nlines;                                  /* lines in the source file */
+    /* Its format's version (schema.h GP_TABLE_SCHEMA): the file's
+     * `schema_version = M.m` line, written before the first section; 1.0
+     * for a table without one.  Set before the parse can fail on it, so a
+     * caller can tell a table of a newer gpuprobe from a broken one. */
+    int schema_major, schema_minor;
+    int schema_line;                             /* its line, 0 when absent */
 } gp_table;
+
+/* The major version of the table format this build reads and writes. */
+int gp_table_schema_major(void);
 
 /* An empty table (every key absent). */
 void gp_table_init(gp_table *t);
@@ -107,8 +116,8 @@ gp_status gp_table_show(const char *path, FILE *out);
  * equals t (gp_table_equal).  gp_table_write is atomic (temp file + rename). */
 gp_status gp_table_write_file(const gp_table *t, FILE *f);
 gp_status gp_table_write(const gp_table *t, const char *path);
-/* The sections only, without the two header comment lines (derive keeps the
- * input's own header). */
+/* The schema_version line and the sections, without the two header comment
+ * lines (derive keeps the input's own header). */
 gp_status gp_table_write_body(const gp_table *t, FILE *f);
 
 /* 1 when both tables hold the same keys, values and provenance. */

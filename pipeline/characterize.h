@@ -27,6 +27,12 @@ typedef gp_status (*gp_char_rules_fn)(const gp_table *facts, gp_table *out);
 gp_status gp_characterize_table(const char *results_dir, const char *tables_dir, gp_char_rules_fn rules,
                                 gp_table *t, char *base, size_t n, FILE *log);
 
+/* The same, as the text of its table.txt in *text (malloc'd; free it):
+ * what `report` and `characterize` write beside the report, in one output
+ * set with it, after every record was checked. */
+gp_status gp_characterize_text(const char *results_dir, const char *tables_dir, gp_char_rules_fn rules,
+                               char **text, char *base, size_t n, FILE *log);
+
 /* Build the table and write it to <results_dir>/table.txt.  The report is
  * a separate step (report.h), run after this one by app/. */
 gp_status gp_characterize_write(const char *results_dir, const char *tables_dir, gp_char_rules_fn rules,

@@ -25,45 +25,48 @@ typedef struct ds_spec {
     ds_fmt fmt;
     const char *unit;
     const char *tsec, *tkey; /* the shipped table's entry for the published column */
+    const char *tkey_alt;    /* the entry to show when tkey is not published (NULL: none) */
 } ds_spec;
 
 static const ds_spec specs[] = {
-    {"Device", "core clock", "fma_throughput", NULL, NULL, NULL, DS_CLOCK, NULL, "device", "clock_mhz"},
+    {"Device", "core clock", "fma_throughput", NULL, NULL, NULL, DS_CLOCK, NULL, "device", "clock_mhz", NULL},
     {"Device", "compute units", "fma_throughput", "detected_compute_units", NULL, NULL, DS_INT, "CUs", "device",
-     "compute_units"},
+     "compute_units", NULL},
     {"Device", "wave size", "divergence", "wave_size_from_divergence", NULL, NULL, DS_INT, "lanes", "device",
-     "wave_size"},
+     "wave_size", NULL},
     {"Compute", "fp32 FMA rate", "fma_throughput", "fp32_fma_per_cycle_per_cu", "fp32_peak_fraction", NULL, DS_FLOPS,
-     NULL, "compute", "fp32_fma_per_cycle_per_cu"},
+     NULL, "compute", "fp32_fma_per_cycle_per_cu", NULL},
     {"Compute", "fp64 FMA rate", "fma_throughput", "fp64_fma_per_cycle_per_cu", NULL, NULL, DS_FLOPS, NULL, "compute",
-     "fp64_fma_per_cycle_per_cu"},
+     "fp64_fma_per_cycle_per_cu", NULL},
     {"Memory", "DRAM bandwidth", "memory_bandwidth", "bandwidth_gbs", "dram_fraction_of_peak", "peak_gbs", DS_GBS,
-     NULL, "dram", "bandwidth_gbs"},
-    {"Memory", "L2 bandwidth", "memory_bandwidth", "l2_bandwidth_gbs", NULL, NULL, DS_GBS, NULL, NULL, NULL},
+     NULL, "dram", "bandwidth_gbs", NULL},
+    {"Memory", "L2 bandwidth", "memory_bandwidth", "l2_bandwidth_gbs", NULL, NULL, DS_GBS, NULL, NULL, NULL, NULL},
     {"Latency", "L1 latency", "cache_latency", "l1_latency_cycles", "l1_latency_ns", NULL, DS_LATENCY, NULL,
-     "cache.l1", "latency_cycles"},
+     "cache.l1", "latency_cycles", NULL},
     {"Latency", "L2 latency (near)", "cache_latency", "l2_latency_cycles", "l2_latency_ns", NULL, DS_LATENCY, NULL,
-     "cache.l2", "latency_cycles"},
+     "cache.l2", "latency_cycles", NULL},
     {"Latency", "L2 latency (far)", "cache_latency", "l2_far_latency_cycles", "l2_far_latency_ns", NULL, DS_LATENCY,
-     NULL, "cache.l2", "far_latency_cycles"},
+     NULL, "cache.l2", "far_latency_cycles", NULL},
     {"Latency", "DRAM latency", "cache_latency", "dram_latency_cycles", "dram_latency_ns", NULL, DS_LATENCY, NULL,
-     "dram", "latency_cycles"},
-    {"Caches", "L1 size", "cache_latency", "l1_bytes", NULL, NULL, DS_BYTES, NULL, "cache.l1", "bytes"},
-    {"Caches", "L1 fetch granule (sector)", "cache_latency", "l1_line_bytes", NULL, NULL, DS_BYTES, NULL, "cache.l1",
-     "line_bytes"},
+     "dram", "latency_cycles", NULL},
+    {"Caches", "L1 size", "cache_latency", "l1_bytes", NULL, NULL, DS_BYTES, NULL, "cache.l1", "bytes", NULL},
+    /* A vendor publishes the line and says what sectors it holds: that line's
+     * source stands beside the measured sector. */
+    {"Caches", "L1 fetch granule (sector)", "cache_latency", "l1_sector_bytes", NULL, NULL, DS_BYTES, NULL, "cache.l1",
+     "sector_bytes", "line_bytes"},
     {"Caches", "L2 size", "cache_latency", "l2_bytes", "l2_near_bytes", NULL, DS_BYTES, "near part", "cache.l2",
-     "bytes"},
-    {"Caches", "L2 fetch granule (sector)", "cache_latency", "l2_line_bytes", NULL, NULL, DS_BYTES, NULL, "cache.l2",
-     "line_bytes"},
-    {"LDS", "LDS size per CU", "lds", "bytes_per_cu", NULL, NULL, DS_BYTES, NULL, "lds", "bytes_per_cu"},
-    {"LDS", "LDS banks", "lds", "banks", "bank_bytes", NULL, DS_BANKS, NULL, "lds", "banks"},
-    {"LDS", "LDS latency", "lds", "latency_cycles", "latency_ns", NULL, DS_LATENCY, NULL, "lds", "latency_cycles"},
+     "bytes", NULL},
+    {"Caches", "L2 fetch granule (sector)", "cache_latency", "l2_sector_bytes", NULL, NULL, DS_BYTES, NULL, "cache.l2",
+     "sector_bytes", "line_bytes"},
+    {"LDS", "LDS size per CU", "lds", "bytes_per_cu", NULL, NULL, DS_BYTES, NULL, "lds", "bytes_per_cu", NULL},
+    {"LDS", "LDS banks", "lds", "banks", "bank_bytes", NULL, DS_BANKS, NULL, "lds", "banks", NULL},
+    {"LDS", "LDS latency", "lds", "latency_cycles", "latency_ns", NULL, DS_LATENCY, NULL, "lds", "latency_cycles", NULL},
     {"Launch and registers", "launch cost", "launch_rate", "launch_us", "graph_launch_us", NULL, DS_US,
-     "graph node", "launch", "launch_us"},
+     "graph node", "launch", "launch_us", NULL},
     {"Launch and registers", "register file per CU", "register_limits", "per_cu", NULL, NULL, DS_INT,
-     "32-bit registers", "registers", "per_cu"},
+     "32-bit registers", "registers", "per_cu", NULL},
     {"Launch and registers", "registers per thread (max)", "register_limits", "per_thread_max", NULL, NULL, DS_INT,
-     "registers", "registers", "per_thread_max"},
+     "registers", "registers", "per_thread_max", NULL},
 };
 
 void gp_ds_format_bytes(char *out, size_t n, double b)
@@ -190,10 +193,20 @@ static void fill(gp_ds_row *row, const ds_spec *s, const gp_record *r)
 }
 
 /* The shipped table's value when its provenance is `published`. */
+static int is_published(const gp_table_entry *e)
+{
+    return e && e->present && strncmp(e->prov, "published", 9) == 0;
+}
+
 static void published(gp_ds_row *row, const ds_spec *s, const gp_table *t)
 {
-    const gp_table_entry *e = t && s->tsec ? gp_table_find(t, s->tsec, s->tkey) : NULL;
-    if (!e || !e->present || strncmp(e->prov, "published", 9) != 0)
+    const char *key = s->tkey;
+    const gp_table_entry *e = t && s->tsec ? gp_table_find(t, s->tsec, key) : NULL;
+    if (!is_published(e) && t && s->tsec && s->tkey_alt) {
+        key = s->tkey_alt;
+        e = gp_table_find(t, s->tsec, key);
+    }
+    if (!is_published(e))
         return;
     const char *src = e->prov + 9;
     while (*src == ' ')
@@ -201,7 +214,7 @@ static void published(gp_ds_row *row, const ds_spec *s, const gp_table *t)
     if (e->is_none)
         snprintf(row->published, sizeof row->published, "none: %.250s", src);
     else
-        snprintf(row->published, sizeof row->published, "%s %.6g: %.250s", s->tkey, e->d, src);
+        snprintf(row->published, sizeof row->published, "%s %.6g: %.250s", key, e->d, src);
 }
 
 void gp_datasheet_build(const gp_record *const *recs, int n, const gp_table *shipped, gp_datasheet *ds)

@@ -1,3 +1,4 @@
+#define _POSIX_C_SOURCE 200809L
 /* Loading a fleet's results folders and judging each characteristic per
  * device model (fleet.h). */
 #include "fleet.h"
@@ -5,6 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "fsutil.h"
 #include "stats.h"
@@ -33,26 +35,13 @@ static double median_clock(const gp_cmp_run *run)
     return m;
 }
 
-/* One folder: one GPU.  Records of two devices in one folder are refused:
- * the fleet could not say which GPU a value belongs to. */
+/* One folder: one GPU.  The records reader refuses a folder that mixes
+ * devices: the fleet could not say which GPU a value belongs to. */
 static gp_status load_gpu(const char *dir, gp_fleet_gpu *g)
 {
     memset(g, 0, sizeof *g);
     GP_TRY(gp_cmp_load_dir(dir, &g->run));
     const gp_record *first = &g->run.recs[0];
-    for (int i = 1; i < g->run.nrecs; i++) {
-        const gp_record *r = &g->run.recs[i];
-        if (strcmp(r->dev.name, first->dev.name) || strcmp(r->dev.arch, first->dev.arch) ||
-            strcmp(r->dev.pci_bus_id, first->dev.pci_bus_id)) {
-            gp_status st = gp_fail(GP_ERR_USAGE,
-                                   "results folder '%s' mixes devices: %s.json is %s (%s) at %s, %s.json %s (%s) at "
-                                   "%s; give one folder per GPU",
-                                   dir, first->probe, first->dev.name, first->dev.arch, first->dev.pci_bus_id, r->probe,
-                                   r->dev.name, r->dev.arch, r->dev.pci_bus_id);
-            gp_cmp_run_free(&g->run);
-            return st;
-        }
-    }
     gp_fs_base_name(g->label, sizeof g->label, dir);
     copy_str(g->name, sizeof g->name, first->dev.name);
     copy_str(g->arch, sizeof g->arch, first->dev.arch);
@@ -61,6 +50,27 @@ static gp_status load_gpu(const char *dir, gp_fleet_gpu *g)
         g->quick |= g->run.recs[i].quick;
     g->clock_mhz = median_clock(&g->run);
     return gp_ok();
+}
+
+/* A folder named twice (`fleet A A`, or A and a link to it) would count one
+ * GPU as two and pull the model's median towards it. */
+static gp_status check_distinct(const char *const *dirs, int ndirs)
+{
+    struct stat *st = calloc((size_t)ndirs, sizeof *st);
+    if (!st)
+        return gp_fail(GP_ERR_NOMEM, "out of host memory for %d results folders", ndirs);
+    gp_status res = gp_ok();
+    for (int i = 0; i < ndirs && res.code == GP_OK; i++) {
+        if (stat(dirs[i], &st[i]) != 0)
+            continue; /* the loader names a missing folder */
+        for (int k = 0; k < i && res.code == GP_OK; k++)
+            if (st[k].st_dev == st[i].st_dev && st[k].st_ino == st[i].st_ino && st[i].st_ino)
+                res = gp_fail(GP_ERR_USAGE, "results folder '%s' is given twice (also as '%s'): each GPU's folder "
+                                            "once",
+                              dirs[i], dirs[k]);
+    }
+    free(st);
+    return res;
 }
 
 static const gp_record *find_probe(const gp_cmp_run *run, const char *probe)
@@ -282,7 +292,7 @@ gp_status gp_fleet_build(const char *const *dirs, int ndirs, const gp_fleet_thre
         gp_fleet_free(fl);
         return gp_fail(GP_ERR_NOMEM, "out of host memory for %d results folders", ndirs);
     }
-    gp_status st = gp_ok();
+    gp_status st = check_distinct(dirs, ndirs);
     for (int i = 0; i < ndirs && st.code == GP_OK; i++) {
         st = load_gpu(dirs[i], &fl->gpus[i]);
         if (st.code == GP_OK) {

@@ -92,7 +92,8 @@ int gp_fleet_gpu_out(const gp_fleet *fl, int g);
 void gp_fleet_write_md(FILE *f, const gp_fleet *fl);
 gp_status gp_fleet_write_html(FILE *f, const gp_fleet *fl);
 void gp_fleet_write_json(FILE *f, const gp_fleet *fl);
-/* fleet.md, fleet.html and fleet.json into dir (created), each atomically. */
+/* fleet.md, fleet.html and fleet.json into dir (created), as one set: all
+ * three in place, or none and dir as it was (fsutil.h gp_fs_set). */
 gp_status gp_fleet_write_dir(const gp_fleet *fl, const char *dir);
 
 #endif

@@ -9,6 +9,7 @@
 #include "fleet.h"
 #include "fleet_plot.h"
 #include "fsutil.h"
+#include "schema.h"
 
 static const char css[] =
     "body{font-family:Helvetica,Arial,sans-serif;color:#1a1a1a;max-width:1100px;margin:24px auto;"
@@ -266,7 +267,9 @@ static void jnum(FILE *f, double v)
 
 void gp_fleet_write_json(FILE *f, const gp_fleet *fl)
 {
-    fprintf(f, "{\n  \"fleet_format\": 1,\n  \"threshold\": {\"rule\": \"%s\", \"limit\": ",
+    /* fleet_format: what readers of schema 1.0 look for */
+    fprintf(f, "{\n  \"schema_version\": \"%s\",\n  \"fleet_format\": 1,\n  \"threshold\": {\"rule\": \"%s\", \"limit\": ",
+            GP_FLEET_SCHEMA,
             fl->threshold.rule == GP_FLEET_RULE_PERCENT ? "percent" : "robust_z");
     jnum(f, fl->threshold.limit);
     fprintf(f, ", \"noise_floor\": %g, \"min_gpus\": %d},\n", GP_FLEET_NOISE_FLOOR, GP_FLEET_MIN_GROUP);
@@ -331,12 +334,10 @@ void gp_fleet_write_json(FILE *f, const gp_fleet *fl)
     fputs("  ]\n}\n", f);
 }
 
-static gp_status write_one(const gp_fleet *fl, const char *dir, const char *name, int kind)
+static gp_status write_one(const gp_fleet *fl, gp_fs_set *set, const char *name, int kind)
 {
-    char path[1200];
     FILE *f = NULL;
-    GP_TRY(gp_fs_join(path, sizeof path, dir, name));
-    GP_TRY(gp_fs_open_atomic(path, &f));
+    GP_TRY(gp_fs_set_open(set, name, &f));
     gp_status st = gp_ok();
     if (kind == 0)
         gp_fleet_write_md(f, fl);
@@ -344,17 +345,21 @@ static gp_status write_one(const gp_fleet *fl, const char *dir, const char *name
         st = gp_fleet_write_html(f, fl);
     else
         gp_fleet_write_json(f, fl);
-    if (st.code != GP_OK) {
-        gp_fs_abandon(f, path);
-        return st;
-    }
-    return gp_fs_commit(f, path);
+    gp_status cs = gp_fs_set_close(set, f, name);
+    return st.code != GP_OK ? st : cs;
 }
 
 gp_status gp_fleet_write_dir(const gp_fleet *fl, const char *dir)
 {
-    GP_TRY(gp_fs_mkdirs(dir));
-    GP_TRY(write_one(fl, dir, "fleet.md", 0));
-    GP_TRY(write_one(fl, dir, "fleet.html", 1));
-    return write_one(fl, dir, "fleet.json", 2);
+    gp_fs_set set;
+    GP_TRY(gp_fs_set_begin(&set, dir));
+    gp_status st = write_one(fl, &set, "fleet.md", 0);
+    if (st.code == GP_OK)
+        st = write_one(fl, &set, "fleet.html", 1);
+    if (st.code == GP_OK)
+        st = write_one(fl, &set, "fleet.json", 2);
+    if (st.code == GP_OK)
+        return gp_fs_set_commit(&set);
+    gp_fs_set_abort(&set);
+    return st;
 }

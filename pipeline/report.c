@@ -514,40 +514,59 @@ static gp_status write_doc(gp_doc *d, const report *R)
 
 static gp_status write_file(const report *R, const char *name, gp_doc_format fmt)
 {
-    char path[1200];
     FILE *f;
-    GP_TRY(gp_fs_join(path, sizeof path, R->out_dir, name));
-    GP_TRY(gp_fs_open_atomic(path, &f));
+    GP_TRY(gp_fs_set_open(R->set, name, &f));
     gp_doc d;
     gp_doc_init(&d, f, fmt);
     gp_status st = write_doc(&d, R);
-    if (st.code != GP_OK) {
-        gp_fs_abandon(f, path);
-        return st;
-    }
-    return gp_fs_commit(f, path);
+    gp_status cs = gp_fs_set_close(R->set, f, name);
+    return st.code != GP_OK ? st : cs;
 }
 
-/* A path as a page may name it: relative paths as given, absolute ones by
- * their base name (no machine's paths in a committed report). */
-static void page_path(char *out, size_t n, const char *path)
+static gp_status write_table(const report *R)
 {
-    if (path[0] == '/')
-        gp_fs_base_name(out, n, path);
-    else
-        snprintf(out, n, "%s", path);
+    FILE *f;
+    GP_TRY(gp_fs_set_open(R->set, "table.txt", &f));
+    fputs(R->table, f);
+    return gp_fs_set_close(R->set, f, "table.txt");
 }
 
+/* The command that writes this report again, as it runs from the current
+ * folder (an absolute folder relative to it, so a committed report names
+ * no path of the machine). */
 static void default_command(report *R, const gp_report_opts *o)
 {
-    char a[256], b[256] = "", c[256] = "";
-    page_path(a, sizeof a, R->results_dir);
+    char a[512], b[512] = "", c[512] = "";
+    gp_fs_relative(a, sizeof a, R->results_dir);
     if (o && o->against)
-        page_path(b, sizeof b, o->against);
+        gp_fs_relative(b, sizeof b, o->against);
     if (strcmp(R->out_dir, R->results_dir))
-        page_path(c, sizeof c, R->out_dir);
-    snprintf(R->cmd, sizeof R->cmd, "gpuprobe report %s%s%s%s%s", a, b[0] ? " --against " : "", b,
+        gp_fs_relative(c, sizeof c, R->out_dir);
+    snprintf(R->cmd, sizeof R->cmd, "gpuprobe report %.220s%s%.220s%s%.220s", a, b[0] ? " --against " : "", b,
              c[0] ? " --out " : "", c);
+}
+
+/* Every output file into one set: in place together, or none of them. */
+static gp_status write_outputs(report *R, int with_table)
+{
+    gp_fs_set set;
+    GP_TRY(gp_fs_set_begin(&set, R->out_dir));
+    R->set = &set;
+    gp_status st = with_table ? write_table(R) : gp_ok();
+    if (st.code == GP_OK)
+        st = rp_write_svgs(R);
+    if (st.code == GP_OK)
+        st = rp_roofline_svg(R);
+    if (st.code == GP_OK)
+        st = write_file(R, "report.html", GP_DOC_HTML);
+    if (st.code == GP_OK)
+        st = write_file(R, "report.md", GP_DOC_MD);
+    if (st.code == GP_OK)
+        st = gp_fs_set_commit(&set);
+    else
+        gp_fs_set_abort(&set);
+    R->set = NULL;
+    return st;
 }
 
 static gp_status load_folder(report *R, const char *dir, const char *out_dir, const char *tables_dir)
@@ -555,8 +574,6 @@ static gp_status load_folder(report *R, const char *dir, const char *out_dir, co
     R->results_dir = dir;
     R->out_dir = out_dir;
     R->tables_dir = tables_dir;
-    if (gp_fs_exists(dir))
-        GP_TRY(gp_fs_require_dir(dir, "name the results directory that holds the probe records"));
     GP_TRY(rp_load(R));
     snprintf(R->label, sizeof R->label, "%s", R->probes[0].rec.dev.name[0] ? R->probes[0].rec.dev.name : "?");
     return gp_ok();
@@ -579,9 +596,18 @@ gp_status gp_report_write_opts(const char *results_dir, const char *out_dir, con
     memset(&R, 0, sizeof R);
     memset(&O, 0, sizeof O);
     const char *tables = o ? o->tables_dir : NULL;
-    gp_status st = load_folder(&R, results_dir, out_dir, tables);
+    gp_status st = gp_ok();
+    if (o && o->table_text) {
+        /* The table this run built: shown, and written beside the report. */
+        if (!(R.table = strdup(o->table_text)))
+            st = gp_fail(GP_ERR_NOMEM, "out of host memory for the table");
+        gp_fs_base_name(R.out_name, sizeof R.out_name, out_dir);
+        snprintf(R.table_name, sizeof R.table_name, "%s/table.txt", R.out_name);
+    }
+    if (st.code == GP_OK)
+        st = load_folder(&R, results_dir, out_dir, tables);
     if (st.code == GP_OK && o && o->against) {
-        st = load_folder(&O, o->against, out_dir, tables);
+        st = load_folder(&O, o->against, o->against, tables);
         if (st.code != GP_OK)
             st = gp_fail(st.code, "--against %s: %s", o->against, st.msg);
         else
@@ -598,16 +624,9 @@ gp_status gp_report_write_opts(const char *results_dir, const char *out_dir, con
         default_command(&R, o);
     if (st.code == GP_OK)
         st = rp_head_build(&R);
+    /* Everything read and checked: only now is anything written. */
     if (st.code == GP_OK)
-        st = gp_fs_mkdirs(out_dir);
-    if (st.code == GP_OK)
-        st = rp_write_svgs(&R);
-    if (st.code == GP_OK)
-        st = rp_roofline_svg(&R);
-    if (st.code == GP_OK)
-        st = write_file(&R, "report.html", GP_DOC_HTML);
-    if (st.code == GP_OK)
-        st = write_file(&R, "report.md", GP_DOC_MD);
+        st = write_outputs(&R, o && o->table_text);
     rp_head_free(&O);
     rp_head_free(&R);
     rp_free(&O); /* a zeroed folder frees nothing */

@@ -173,7 +173,7 @@ void rp_datasheet_section(gp_doc *d, const report *R)
 /* ---- the roofline ---- */
 
 #define RL_MAX_SERIES 32
-#define RL_MAX_MARKS 48
+#define RL_MAX_MARKS 96
 
 typedef struct rl_plot {
     gp_plot plot;
@@ -193,20 +193,34 @@ static double top_compute(const gp_roofline *rl)
     return c;
 }
 
-static void add_mark(rl_plot *p, double x, double y, const char *text)
+static void add_mark(rl_plot *p, gp_mark_kind kind, double x, double y, const char *text)
 {
     if (p->plot.nmarks >= RL_MAX_MARKS)
         return;
     int i = p->plot.nmarks++;
-    p->marks[i] = (gp_plot_mark){GP_MARK_POINT, x, y, p->mark_text[i]};
+    p->marks[i] = (gp_plot_mark){kind, x, y, p->mark_text[i]};
     snprintf(p->mark_text[i], sizeof p->mark_text[i], "%s", text);
 }
 
-/* The roofs of one GPU: flat compute ceilings, bandwidth lines y = B / x from
- * where they meet the highest compute ceiling, each named on the plot. */
-static void add_roofs(rl_plot *p, const gp_roofline *rl, double x0, double x1, double cmax, int dashed,
-                      const char *who)
+static double top_bandwidth(const gp_roofline *rl)
 {
+    double b = NAN;
+    for (int i = 0; i < rl->nceil; i++)
+        if (rl->ceil[i].kind == GP_RL_BANDWIDTH && isfinite(rl->ceil[i].value))
+            b = isnan(b) ? rl->ceil[i].value : fmax(b, rl->ceil[i].value);
+    return b;
+}
+
+/* The roofs of one GPU, each clipped where the roof turns: a bandwidth line
+ * y = B / x starts where it meets this GPU's highest compute ceiling, and a
+ * compute ceiling ends where it meets this GPU's highest bandwidth line
+ * (beyond, no kernel reaches it).  Each is named on the plot: a flat one
+ * right of where it ends, above the bandwidth lines falling away there (no
+ * kernel sits in that corner; the compute-bound ones crowd the left), a
+ * slanted one low on the right where they have parted. */
+static void add_roofs(rl_plot *p, const gp_roofline *rl, double x0, double x1, int dashed, const char *prefix)
+{
+    double cmax = top_compute(rl), bmax = top_bandwidth(rl);
     for (int i = 0; i < rl->nceil && p->plot.nseries < RL_MAX_SERIES; i++) {
         const gp_rl_ceiling *c = &rl->ceil[i];
         if (!isfinite(c->value))
@@ -215,23 +229,23 @@ static void add_roofs(rl_plot *p, const gp_roofline *rl, double x0, double x1, d
         double *x = p->xy[s][0], *y = p->xy[s][1];
         char v[48], t[96];
         if (c->kind == GP_RL_COMPUTE) {
-            x[0] = x0, x[1] = x1, y[0] = y[1] = c->value;
+            x[0] = x0;
+            x[1] = isfinite(bmax) ? fmin(x1, fmax(x0, bmax / c->value)) : x1;
+            y[0] = y[1] = c->value;
             gp_svg_format_unit(v, sizeof v, c->value, "FLOP/s");
         } else {
-            x[0] = isfinite(cmax) ? fmax(x0, c->value / cmax) : x0;
+            x[0] = isfinite(cmax) ? fmin(x1, fmax(x0, c->value / cmax)) : x0;
             x[1] = x1;
             y[0] = c->value / x[0], y[1] = c->value / x[1];
             gp_svg_format_unit(v, sizeof v, c->value, "B/s");
         }
         p->ps[s] = (gp_plot_series){NULL, x, y, 2, GP_SERIES_NO_MARKERS | (dashed ? GP_SERIES_DASHED : 0), 7};
-        snprintf(t, sizeof t, "%s%s %s", c->name, who, v);
-        /* Names where each roof is alone: flat ones at the left end (above
-         * the line), slanted ones low on the right where they have parted. */
+        snprintf(t, sizeof t, "%s%s %s", prefix, c->name, v);
         if (c->kind == GP_RL_COMPUTE) {
-            add_mark(p, x0, c->value, t);
+            add_mark(p, GP_MARK_POINT, x[1], c->value, t);
         } else {
             double at = x[0] * pow(x1 / x[0], 0.6);
-            add_mark(p, at, c->value / at, t);
+            add_mark(p, GP_MARK_POINT, at, c->value / at, t);
         }
     }
 }
@@ -265,7 +279,7 @@ static void add_points(rl_plot *p, const gp_roofline *rl, const char *who, const
         ps->n++;
         char num[16];
         snprintf(num, sizeof num, "%s%d", prefix, i + 1);
-        add_mark(p, pt->bytes / pt->flops, pt->flops_per_s, num);
+        add_mark(p, GP_MARK_POINT, pt->bytes / pt->flops, pt->flops_per_s, num);
     }
 }
 
@@ -292,12 +306,10 @@ static gp_status draw_roofline(FILE *f, const void *arg)
     if (!p)
         return gp_fail(GP_ERR_NOMEM, "out of host memory drawing the roofline");
     const gp_roofline *a = R->rl, *b = R->other ? R->other->rl : NULL;
-    double x0 = INFINITY, x1 = -INFINITY, cmax = top_compute(a);
+    double x0 = INFINITY, x1 = -INFINITY;
     x_range(a, &x0, &x1);
-    if (b) {
+    if (b)
         x_range(b, &x0, &x1);
-        cmax = isnan(cmax) ? top_compute(b) : isnan(top_compute(b)) ? cmax : fmax(cmax, top_compute(b));
-    }
     char who[80] = "", bwho[80] = "";
     if (b) {
         snprintf(who, sizeof who, " (%.60s)", R->label);
@@ -305,17 +317,22 @@ static gp_status draw_roofline(FILE *f, const void *arg)
     }
     p->plot.series = p->ps;
     p->plot.marks = p->marks;
-    if (isfinite(x0) && isfinite(x1)) {
-        add_roofs(p, a, x0, x1, cmax, 0, who);
-        if (b)
-            add_roofs(p, b, x0, x1, cmax, 1, bwho);
-    }
+    /* The points' numbers are placed first, beside their points; the
+     * roofs' names then find room around them. */
     add_points(p, a, who, "");
     if (b)
         add_points(p, b, bwho, "b");
+    if (isfinite(x0) && isfinite(x1)) {
+        /* the second GPU's roofs named as its points are numbered: b */
+        add_roofs(p, a, x0, x1, 0, "");
+        if (b)
+            add_roofs(p, b, x0, x1, 1, "b: ");
+    }
     char title[200];
-    snprintf(title, sizeof title, "Roofline of %.60s%s%.60s: measured ceilings, kernels' bench results", R->label,
-             b ? " and " : "", b ? R->other->label : "");
+    if (b)
+        snprintf(title, sizeof title, "Roofline: %.60s (solid) and %.60s (dashed, b)", R->label, R->other->label);
+    else
+        snprintf(title, sizeof title, "Roofline of %.60s: measured ceilings, kernels' bench results", R->label);
     p->plot.title = title;
     p->plot.xlabel = "bytes per FLOP (DRAM bytes / FLOPs, kernel's floor model)";
     p->plot.ylabel = "achieved (FLOP/s)";
@@ -331,7 +348,7 @@ static gp_status draw_roofline(FILE *f, const void *arg)
 
 gp_status rp_roofline_svg(const report *R)
 {
-    return rp_svg_file(R->out_dir, "roofline.svg", draw_roofline, R);
+    return rp_svg_file(R->set, "roofline.svg", draw_roofline, R);
 }
 
 static void ceilings_table(gp_doc *d, const report *R)
@@ -479,7 +496,7 @@ gp_status rp_roofline_section(gp_doc *d, const report *R, int inline_svg)
     GP_TRY(gp_doc_figure_begin(d, "roofline.svg", "Roofline", inline_svg ? draw_roofline : NULL, R));
     gp_doc_text(d, R->other ? "Solid: " : "Ceilings from the records; points from the bench CSVs below.");
     if (R->other)
-        gp_doc_textf(d, "%s; dashed roofs: %s.", R->label, R->other->label);
+        gp_doc_textf(d, "%s; dashed roofs (named b:) and points b1, b2, ...: %s.", R->label, R->other->label);
     gp_doc_figure_end(d);
     points_table(d, R, R->rl, R->label, "");
     if (R->other)

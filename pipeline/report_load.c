@@ -7,6 +7,7 @@
 
 #include "fsutil.h"
 #include "json_read.h"
+#include "records.h"
 
 void rp_safe_name(char *out, size_t n, const char *in)
 {
@@ -25,14 +26,10 @@ static void copy_str(char *dst, size_t n, const char *src)
     snprintf(dst, n, "%s", src ? src : "");
 }
 
-/* Fill `pr` from a parsed record (gp_record_from_json, then the series it
- * names).  Returns 0 (with *why) when the JSON is not a probe record. */
-static int from_json(const gp_json *j, rp_probe *pr, const char **why)
+/* The series a parsed record names (their CSV files are read later). */
+static void series_of(const gp_json *j, rp_probe *pr)
 {
-    gp_record *r = &pr->rec;
-    if (!gp_record_from_json(j, r, &pr->dropped, why))
-        return 0;
-
+    const gp_record *r = &pr->rec;
     const gp_json *ser = gp_json_get(j, "series");
     for (size_t i = 0; ser && ser->type == GP_JSON_ARR && i < ser->nkids; i++) {
         const gp_json *s = &ser->kids[i];
@@ -56,7 +53,6 @@ static int from_json(const gp_json *j, rp_probe *pr, const char **why)
         rp_safe_name(b, sizeof b, rs->name);
         snprintf(rs->svg, sizeof rs->svg, "%s_%s.svg", a, b);
     }
-    return 1;
 }
 
 /* Drop every "dir/" from msg: the pages name files relative to the
@@ -75,10 +71,11 @@ static void load_series(const char *dir, rp_series *rs)
     char path[1200];
     /* A record names files next to itself; anything with a path in it is not ours to open. */
     if (strchr(rs->file, '/') || strchr(rs->file, '\\') || rs->file[0] == '.' || !rs->file[0]) {
-        snprintf(rs->err, sizeof rs->err, "series file name '%s' is not a plain file name", rs->file);
+        snprintf(rs->err, sizeof rs->err, "series file name '%.120s' is not a plain file name", rs->file);
         return;
     }
     snprintf(path, sizeof path, "%s/%s", dir, rs->file);
+    rs->missing = !gp_fs_lexists(path);
     gp_status st = gp_csv_read(path, &rs->data);
     if (st.code != GP_OK) {
         snprintf(rs->err, sizeof rs->err, "%s", st.msg);
@@ -103,17 +100,15 @@ void rp_free(report *R)
     free(R->table);
 }
 
-static char *read_text(const char *path, size_t limit)
+/* The table at path: GP_OK with *text NULL when there is none; anything
+ * there that cannot be read (a FIFO, no permission) is an error. */
+static gp_status read_table(const char *path, char **text)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    char *buf = malloc(limit + 1);
-    size_t n = buf ? fread(buf, 1, limit, f) : 0;
-    fclose(f);
-    if (buf)
-        buf[n] = '\0';
-    return buf;
+    size_t n;
+    *text = NULL;
+    if (!gp_fs_lexists(path))
+        return gp_ok();
+    return gp_fs_read_regular(path, 1u << 20, "a tuning table", text, &n);
 }
 
 static int svg_taken(const report *R, int pi, int si, const char *name)
@@ -125,50 +120,47 @@ static int svg_taken(const report *R, int pi, int si, const char *name)
     return 0;
 }
 
+/* Each series a record names: read, or why not.  A series file that is
+ * absent is said in the report; one that is there but does not read as a
+ * series is bad input, named (its bytes must not reach the pages). */
+static gp_status load_all_series(report *R, rp_probe *pr)
+{
+    for (int s = 0; s < pr->nseries; s++) {
+        rp_series *rs = &pr->series[s];
+        load_series(R->results_dir, rs);
+        if (rs->err[0] && !rs->missing)
+            return gp_fail(GP_ERR_USAGE, "%s/%s: its series %.200s", R->results_dir, pr->file, rs->err);
+        if (rs->data.data || rs->data.ncols)
+            rp_choose_plot(pr->rec.probe, rs);
+    }
+    return gp_ok();
+}
+
 gp_status rp_load(report *R)
 {
-    char **names = NULL;
-    size_t n = 0;
-    gp_status st = gp_fs_list_sorted(R->results_dir, ".json", "results directory", &names, &n);
-    if (st.code == GP_OK && n == 0)
-        st = gp_fail(GP_ERR_USAGE,
-                     "no probe records (*.json) in '%s': run probes with --out '%s' first, or name the "
-                     "directory that holds them",
-                     R->results_dir, R->results_dir);
-    if (st.code == GP_OK) {
-        R->probes = calloc(n, sizeof *R->probes);
-        if (!R->probes)
-            st = gp_fail(GP_ERR_NOMEM, "out of host memory reading records");
+    gp_records recs;
+    gp_fs_base_name(R->results_name, sizeof R->results_name, R->results_dir);
+    gp_fs_base_name(R->out_name, sizeof R->out_name, R->out_dir);
+    GP_TRY(gp_records_load(R->results_dir,
+                           "run probes with --out DIR first, or name the directory that holds them", &recs));
+    gp_status st = gp_ok();
+    if (!(R->probes = calloc((size_t)recs.n, sizeof *R->probes)))
+        st = gp_fail(GP_ERR_NOMEM, "out of host memory reading records");
+    for (int i = 0; st.code == GP_OK && i < recs.n; i++) {
+        rp_probe *pr = &R->probes[R->nprobes++];
+        copy_str(pr->file, sizeof pr->file, recs.files[i].file);
+        pr->rec = recs.files[i].rec;
+        pr->dropped = recs.files[i].dropped;
+        series_of(&recs.files[i].json, pr);
+        st = load_all_series(R, pr);
     }
-    for (size_t i = 0; st.code == GP_OK && i < n; i++) {
-        char path[1200];
-        snprintf(path, sizeof path, "%s/%s", R->results_dir, names[i]);
-        gp_json j;
-        st = gp_json_read_file(path, &j);
-        if (st.code != GP_OK)
-            break;
-        rp_probe *pr = &R->probes[R->nprobes];
-        copy_str(pr->file, sizeof pr->file, names[i]);
-        const char *why = NULL;
-        if (gp_json_get(&j, "probe") && (st = gp_record_check_json(&j, path)).code != GP_OK) {
-            gp_json_free(&j);
-            break;
-        }
-        if (from_json(&j, pr, &why)) {
-            R->nprobes++;
-            for (int s = 0; s < pr->nseries; s++) {
-                load_series(R->results_dir, &pr->series[s]);
-                if (pr->series[s].data.data || pr->series[s].data.ncols)
-                    rp_choose_plot(pr->rec.probe, &pr->series[s]);
-            }
-        } else if (R->nskipped < (int)(sizeof R->skipped / sizeof R->skipped[0])) {
-            snprintf(R->skipped[R->nskipped++], sizeof R->skipped[0], "%s: %s", names[i], why);
-        }
-        gp_json_free(&j);
-    }
-    gp_fs_names_free(names, n);
-    /* Two records of one probe (or names that sanitize alike) must not share a plot file. */
-    for (int i = 0; st.code == GP_OK && i < R->nprobes; i++)
+    for (int i = 0; i < recs.nskipped && i < (int)(sizeof R->skipped / sizeof R->skipped[0]); i++)
+        snprintf(R->skipped[R->nskipped++], sizeof R->skipped[0], "%s", recs.skipped[i]);
+    gp_records_free(&recs);
+    if (st.code != GP_OK)
+        return st;
+    /* Two series names that sanitize alike must not share a plot file. */
+    for (int i = 0; i < R->nprobes; i++)
         for (int s = 0; s < R->probes[i].nseries; s++) {
             rp_series *rs = &R->probes[i].series[s];
             for (int k = 2; k < 100 && svg_taken(R, i, s, rs->svg); k++) {
@@ -177,21 +169,14 @@ gp_status rp_load(report *R)
                 snprintf(rs->svg, sizeof rs->svg, "%.150s_%d.svg", base, k);
             }
         }
-    if (st.code == GP_OK && R->nprobes == 0)
-        st = gp_fail(GP_ERR_USAGE, "no probe records in '%s': %d JSON file(s), none with a \"probe\" member",
-                     R->results_dir, R->nskipped);
-    if (st.code != GP_OK)
-        return st;
-
+    if (R->table)
+        return gp_ok(); /* the table this run built, given by the caller */
     /* The tuning table, where the characterize run writes it. */
-    gp_fs_base_name(R->results_name, sizeof R->results_name, R->results_dir);
-    gp_fs_base_name(R->out_name, sizeof R->out_name, R->out_dir);
     const char *dirs[2] = {R->out_dir, R->results_dir}, *names_[2] = {R->out_name, R->results_name};
     for (int i = 0; i < 2 && !R->table; i++) {
         snprintf(R->table_path, sizeof R->table_path, "%s/table.txt", dirs[i]);
         snprintf(R->table_name, sizeof R->table_name, "%s/table.txt", names_[i]);
-        R->table = read_text(R->table_path, 1u << 20);
+        GP_TRY(read_table(R->table_path, &R->table));
     }
     return gp_ok();
 }
-

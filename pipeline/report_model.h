@@ -8,6 +8,7 @@
 
 #include "csv.h"
 #include "doc.h"
+#include "fsutil.h"
 #include "gp_status.h"
 #include "record.h"
 
@@ -39,6 +40,7 @@ typedef struct rp_series {
     char name[48], file[160], svg[200];
     gp_series data;              /* data.data NULL when the CSV could not be read */
     char err[GP_STATUS_MSG_LEN]; /* why, when it could not */
+    int missing;                 /* the file is not there (said in the report, not an error) */
     plot_choice plot;
 } rp_series;
 
@@ -70,6 +72,7 @@ typedef struct report {
     const char *tables_dir;      /* shipped tables (published values), or NULL */
     struct gp_datasheet *ds;     /* the first screen, built after loading */
     struct gp_roofline *rl;
+    gp_fs_set *set;              /* the output files, written all or nothing */
 } report;
 
 /* The first screen (report_head.c): the datasheet and the roofline, built
@@ -78,7 +81,7 @@ gp_status rp_head_build(report *R);
 void rp_head_free(report *R);
 void rp_datasheet_section(gp_doc *d, const report *R);
 gp_status rp_roofline_section(gp_doc *d, const report *R, int inline_svg);
-/* roofline.svg in R->out_dir (the Markdown report links it). */
+/* roofline.svg of the output set (the Markdown report links it). */
 gp_status rp_roofline_svg(const report *R);
 
 
@@ -100,10 +103,11 @@ typedef struct rp_plot_job {
 } rp_plot_job;
 /* The job's plot as one <svg> element (draw callback of gp_doc_figure_begin). */
 gp_status rp_plot_to(FILE *f, const void *job);
-/* <dir>/<name>: an SVG file (XML declaration, then what draw writes), atomically. */
-gp_status rp_svg_file(const char *dir, const char *name, gp_status (*draw)(FILE *f, const void *arg),
+/* <name> of the report's output set: an SVG file (XML declaration, then
+ * what draw writes), in place only when the whole set is. */
+gp_status rp_svg_file(gp_fs_set *set, const char *name, gp_status (*draw)(FILE *f, const void *arg),
                       const void *arg);
-/* Each plot as <out_dir>/<probe>_<series>.svg. */
+/* Each plot as <probe>_<series>.svg of the output set. */
 gp_status rp_write_svgs(const report *R);
 /* `in` with every character outside [A-Za-z0-9_.-] replaced by '_'. */
 void rp_safe_name(char *out, size_t n, const char *in);

@@ -666,20 +666,15 @@ gp_status rp_plot_to(FILE *f, const void *arg)
     return st;
 }
 
-gp_status rp_svg_file(const char *dir, const char *name, gp_status (*draw)(FILE *f, const void *arg),
+gp_status rp_svg_file(gp_fs_set *set, const char *name, gp_status (*draw)(FILE *f, const void *arg),
                       const void *arg)
 {
-    char path[1200];
     FILE *f;
-    GP_TRY(gp_fs_join(path, sizeof path, dir, name));
-    GP_TRY(gp_fs_open_atomic(path, &f));
+    GP_TRY(gp_fs_set_open(set, name, &f));
     fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
     gp_status st = draw(f, arg);
-    if (st.code != GP_OK) {
-        gp_fs_abandon(f, path);
-        return st;
-    }
-    return gp_fs_commit(f, path);
+    gp_status cs = gp_fs_set_close(set, f, name);
+    return st.code != GP_OK ? st : cs;
 }
 
 gp_status rp_write_svgs(const report *R)
@@ -690,7 +685,7 @@ gp_status rp_write_svgs(const report *R)
             if (!rs->data.ncols)
                 continue;
             rp_plot_job job = {R, &R->probes[i], rs};
-            GP_TRY(rp_svg_file(R->out_dir, rs->svg, rp_plot_to, &job));
+            GP_TRY(rp_svg_file(R->set, rs->svg, rp_plot_to, &job));
         }
     return gp_ok();
 }

@@ -38,6 +38,22 @@ static const gp_value *find_alt(const gp_record *r, const char *alts)
     return NULL;
 }
 
+/* "a|b|c" as a reader says it: "a, b or c". */
+static void alternatives(char *out, size_t n, const char *alts)
+{
+    size_t used = 0;
+    out[0] = '\0';
+    for (const char *p = alts; *p && used + 1 < n;) {
+        size_t len = strcspn(p, "|");
+        const char *sep = p[len] ? (strchr(p + len + 1, '|') ? ", " : " or ") : "";
+        int w = snprintf(out + used, n - used, "%.*s%s", (int)len, p, sep);
+        if (w < 0)
+            break;
+        used += (size_t)w < n - used ? (size_t)w : n - used - 1;
+        p += len + (p[len] ? 1 : 0);
+    }
+}
+
 /* The clock a probe ran at: measured, else reported. */
 static double clock_mhz(const gp_record *r, const char **how)
 {
@@ -55,7 +71,7 @@ void gp_roofline_ceilings(const gp_record *const *recs, int n, gp_roofline *rl)
         memset(c, 0, sizeof *c);
         snprintf(c->name, sizeof c->name, "%s", s->name);
         snprintf(c->probe, sizeof c->probe, "%s", s->probe);
-        snprintf(c->key, sizeof c->key, "%s", s->key);
+        snprintf(c->key, sizeof c->key, "%.*s", (int)strcspn(s->key, "|"), s->key);
         c->kind = s->kind;
         c->value = NAN;
         const gp_record *r = gp_ds_record_of(recs, n, s->probe);
@@ -65,7 +81,9 @@ void gp_roofline_ceilings(const gp_record *const *recs, int n, gp_roofline *rl)
             continue;
         }
         if (!v) {
-            snprintf(c->method, sizeof c->method, "not measured: the %s record has no %s value", s->probe, s->key);
+            char alts[128];
+            alternatives(alts, sizeof alts, s->key);
+            snprintf(c->method, sizeof c->method, "not measured: the %s record has no %s value", s->probe, alts);
             continue;
         }
         snprintf(c->key, sizeof c->key, "%s", v->key);

@@ -9,7 +9,10 @@
 
 #include "doc.h"
 #include "fsutil.h"
+#include "json_write.h"
+#include "schema.h"
 #include "probe.h"
+#include "records.h"
 #include "stats.h"
 
 /* ---- one value ---- */
@@ -209,53 +212,15 @@ gp_status gp_cmp_load_dir(const char *dir, gp_cmp_run *run)
 {
     memset(run, 0, sizeof *run);
     copy_str(run->dir, sizeof run->dir, dir);
-    if (!dir || !*dir)
-        return gp_fail(GP_ERR_USAGE, "empty results folder name");
-    if (!gp_fs_is_dir(dir))
-        return gp_fail(GP_ERR_USAGE, "results folder '%s' %s", dir,
-                       gp_fs_exists(dir) ? "is not a folder" : "does not exist");
-    char **names = NULL;
-    size_t n = 0;
-    gp_status st = gp_fs_list_sorted(dir, ".json", "results folder", &names, &n);
-    if (st.code == GP_OK && n == 0)
-        st = gp_fail(GP_ERR_USAGE, "no probe records (*.json) in '%s': name the --out folder of a gpuprobe run", dir);
-    if (st.code == GP_OK) {
-        if (!(run->recs = calloc(n, sizeof *run->recs)))
-            st = gp_fail(GP_ERR_NOMEM, "out of host memory reading the records of '%s'", dir);
-    }
-    for (size_t i = 0; st.code == GP_OK && i < n; i++) {
-        char path[1200];
-        gp_json j;
-        st = gp_fs_join(path, sizeof path, dir, names[i]);
-        if (st.code != GP_OK)
-            break;
-        st = gp_json_read_file(path, &j);
-        if (st.code != GP_OK)
-            break;
-        if (gp_json_get(&j, "probe") && (st = gp_record_check_json(&j, path)).code != GP_OK) {
-            gp_json_free(&j);
-            break;
-        }
-        gp_record *r = &run->recs[run->nrecs];
-        const char *why = NULL;
-        if (gp_record_from_json(&j, r, NULL, &why)) {
-            /* Two files naming one probe: the first (by file name) stands for it. */
-            int dup = 0;
-            for (int k = 0; k < run->nrecs && !dup; k++)
-                dup = !strcmp(run->recs[k].probe, r->probe);
-            if (dup)
-                run->nskipped++;
-            else
-                run->nrecs++;
-        } else {
-            run->nskipped++;
-        }
-        gp_json_free(&j);
-    }
-    gp_fs_names_free(names, n);
-    if (st.code == GP_OK && run->nrecs == 0)
-        st = gp_fail(GP_ERR_USAGE, "no probe records in '%s': %d JSON file(s), none with a \"probe\" member", dir,
-                     run->nskipped);
+    gp_records R;
+    GP_TRY(gp_records_load(dir, "name the --out folder of a gpuprobe run", &R));
+    gp_status st = gp_ok();
+    if (!(run->recs = calloc((size_t)R.n, sizeof *run->recs)))
+        st = gp_fail(GP_ERR_NOMEM, "out of host memory reading the records of '%s'", dir);
+    for (int i = 0; st.code == GP_OK && i < R.n; i++)
+        run->recs[run->nrecs++] = R.files[i].rec;
+    run->nskipped = R.nskipped;
+    gp_records_free(&R);
     if (st.code != GP_OK)
         gp_cmp_run_free(run);
     return st;
@@ -279,9 +244,6 @@ static void summarize(const gp_cmp_run *run, gp_cmp_side *s)
     int nclk = 0;
     for (int i = 0; i < run->nrecs; i++) {
         const gp_record *r = &run->recs[i];
-        if (strcmp(r->dev.name, first->dev.name) || strcmp(r->dev.arch, first->dev.arch) ||
-            strcmp(r->dev.pci_bus_id, first->dev.pci_bus_id))
-            s->mixed_devices = 1;
         if (r->quick)
             s->quick = 1;
         if (!s->version[0] && r->version[0])
@@ -440,10 +402,6 @@ gp_status gp_cmp_runs_only(const gp_cmp_run *A, const gp_cmp_run *B, double floo
     }
     note_only_in(res, A, B, "A", only, nonly);
     note_only_in(res, B, A, "B", only, nonly);
-    if (sa->mixed_devices)
-        add_note(res, "run A holds records from more than one device; the header names the first");
-    if (sb->mixed_devices)
-        add_note(res, "run B holds records from more than one device; the header names the first");
     if (sa->quick != sb->quick)
         add_note(res, "run %s was measured with --quick (shorter sweeps), run %s without", sa->quick ? "A" : "B",
                  sa->quick ? "B" : "A");
@@ -722,4 +680,127 @@ void gp_cmp_write_md(FILE *f, const gp_cmp_result *res)
         gp_doc_row_end(d);
     }
     gp_doc_table_end(d);
+}
+
+/* ---- the same as JSON (docs/formats.md "compare --json") ---- */
+
+static const char *verdict_id(gp_cmp_verdict v)
+{
+    switch (v) {
+    case GP_CMP_AGREES: return "agrees";
+    case GP_CMP_DIFFERS: return "differs";
+    case GP_CMP_UNSTABLE: return "unstable";
+    case GP_CMP_NONE_IN_A: return "none_in_a";
+    case GP_CMP_NONE_IN_B: return "none_in_b";
+    case GP_CMP_ONLY_IN_A: return "only_in_a";
+    case GP_CMP_ONLY_IN_B: return "only_in_b";
+    case GP_CMP_NONE_BOTH: return "none_in_both";
+    }
+    return "?";
+}
+
+static const char *band_id(gp_cmp_band_src b)
+{
+    switch (b) {
+    case GP_CMP_BAND_FLOOR: return "floor";
+    case GP_CMP_BAND_SPREAD_A: return "spread_a";
+    case GP_CMP_BAND_SPREAD_B: return "spread_b";
+    case GP_CMP_BAND_EXACT: return "exact";
+    case GP_CMP_BAND_RANGE: return "ranges";
+    }
+    return "?";
+}
+
+static void json_side(FILE *f, const char *dir, const gp_cmp_side *s)
+{
+    char shown[512];
+    shown_dir(shown, sizeof shown, dir);
+    fputs("{\"folder\": ", f);
+    gp_json_write_str(f, shown);
+    fputs(", \"device\": {\"name\": ", f);
+    gp_json_write_str(f, s->name);
+    fputs(", \"arch\": ", f);
+    gp_json_write_str(f, s->arch);
+    fputs(", \"pci_bus_id\": ", f);
+    gp_json_write_str(f, s->pci_bus_id);
+    fputs(", \"reported_clock_mhz\": ", f);
+    gp_json_write_num(f, s->reported_mhz);
+    fprintf(f, "}, \"records\": %d, \"measured_first\": ", s->nrecs);
+    gp_json_write_str(f, s->date_first);
+    fputs(", \"measured_last\": ", f);
+    gp_json_write_str(f, s->date_last);
+    fputs(", \"gpuprobe_version\": ", f);
+    gp_json_write_str(f, s->version);
+    fputs(", \"quick\": ", f);
+    gp_json_write_bool(f, s->quick);
+    fputs(", \"clock_mhz\": {\"min\": ", f);
+    gp_json_write_num(f, s->clock_min);
+    fputs(", \"median\": ", f);
+    gp_json_write_num(f, s->clock_median);
+    fputs(", \"max\": ", f);
+    gp_json_write_num(f, s->clock_max);
+    fputs("}}", f);
+}
+
+static void json_row(FILE *f, const gp_cmp_row *r)
+{
+    fputs("    {\"probe\": ", f);
+    gp_json_write_str(f, r->probe);
+    fputs(", \"key\": ", f);
+    gp_json_write_str(f, r->key);
+    fputs(", \"unit\": ", f);
+    gp_json_write_str(f, r->unit);
+    fputs(", \"a\": ", f);
+    gp_json_write_num(f, r->in_a && r->det_a ? r->a : NAN);
+    fputs(", \"b\": ", f);
+    gp_json_write_num(f, r->in_b && r->det_b ? r->b : NAN);
+    fputs(", \"in_a\": ", f);
+    gp_json_write_bool(f, r->in_a);
+    fputs(", \"in_b\": ", f);
+    gp_json_write_bool(f, r->in_b);
+    fputs(", \"difference\": ", f);
+    gp_json_write_num(f, r->diff);
+    fputs(", \"from_zero\": ", f);
+    gp_json_write_bool(f, isinf(r->diff));
+    fputs(", \"absolute\": ", f);
+    gp_json_write_bool(f, r->absolute);
+    fputs(", \"band\": ", f);
+    gp_json_write_num(f, r->band);
+    fprintf(f, ", \"band_source\": \"%s\", \"verdict\": \"%s\", \"why\": ", isfinite(r->band) ? band_id(r->band_src) : "",
+            verdict_id(r->verdict));
+    gp_json_write_str(f, r->why);
+    fputs(", \"table_key\": ", f);
+    gp_json_write_str(f, r->table_key);
+    fputc('}', f);
+}
+
+void gp_cmp_write_json(FILE *f, const gp_cmp_result *res)
+{
+    fprintf(f, "{\n  \"schema_version\": \"%s\",\n  \"floor\": ", GP_COMPARE_SCHEMA);
+    gp_json_write_num(f, res->floor);
+    fputs(",\n  \"run_a\": ", f);
+    json_side(f, res->dir_a, &res->side_a);
+    fputs(",\n  \"run_b\": ", f);
+    json_side(f, res->dir_b, &res->side_b);
+    fprintf(f, ",\n  \"devices_differ\": %s, \"clocks_differ\": %s,\n", res->devices_differ ? "true" : "false",
+            res->clocks_differ ? "true" : "false");
+    fprintf(f,
+            "  \"summary\": {\"compared\": %d, \"agree\": %d, \"differ\": %d, \"unstable\": %d, "
+            "\"keys_in_one_run\": %d, \"not_detected_in_either\": %d, \"probes_in_both\": %d, "
+            "\"probes_in_one_run\": %d},\n",
+            res->agree + res->differ + res->unstable, res->agree, res->differ, res->unstable, res->only_one,
+            res->none_both, res->probes_common, res->probes_missing);
+    fprintf(f, "  \"table\": {\"agree\": %d, \"differ\": %d, \"unstable\": %d},\n", res->table_agree,
+            res->table_differ, res->table_unstable);
+    fputs("  \"notes\": [", f);
+    for (int i = 0; i < res->nnotes; i++) {
+        fputs(i ? ", " : "", f);
+        gp_json_write_str(f, res->notes[i]);
+    }
+    fputs("],\n  \"values\": [\n", f);
+    for (int i = 0; i < res->nrows; i++) {
+        json_row(f, &res->rows[i]);
+        fputs(i + 1 < res->nrows ? ",\n" : "\n", f);
+    }
+    fputs("  ]\n}\n", f);
 }

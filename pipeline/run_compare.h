@@ -126,9 +126,11 @@ typedef struct gp_cmp_run {
     int nskipped;            /* *.json files that are not probe records */
 } gp_cmp_run;
 
-/* Read every <probe>.json in dir.  GP_ERR_USAGE (exit 2) naming the problem:
- * a missing folder, no records, a file that is not valid JSON (with its line
- * and column); GP_ERR_IO for an unreadable file. */
+/* Read every <probe>.json in dir through the checked reader
+ * (pipeline/records.h).  GP_ERR_USAGE (exit 2) naming the problem: a
+ * missing folder, no records, a file that is not valid JSON (with its line
+ * and column), a record that contradicts itself or its file name, records
+ * of two devices; GP_ERR_IO for an unreadable file. */
 gp_status gp_cmp_load_dir(const char *dir, gp_cmp_run *run);
 void gp_cmp_run_free(gp_cmp_run *run);
 
@@ -138,7 +140,6 @@ typedef struct gp_cmp_side {
     double reported_mhz;     /* the runtime's (maximum) clock */
     double clock_min, clock_max, clock_median; /* measured in-kernel, over the records; NAN none */
     char date_first[16], date_last[16];
-    int mixed_devices;       /* records from more than one device */
     int quick;               /* records measured with --quick (any) */
     int nrecs;
 } gp_cmp_side;
@@ -177,5 +178,9 @@ void gp_cmp_result_free(gp_cmp_result *res);
  * unstable", notes, then the table probe | key | run A | run B | difference |
  * band | verdict. */
 void gp_cmp_write_md(FILE *f, const gp_cmp_result *res);
+/* The same as one JSON object for other tools (docs/formats.md, schema
+ * GP_COMPARE_SCHEMA): both runs, the counts, the notes and every value's
+ * row, the verdicts as identifiers ("agrees", "differs", ...). */
+void gp_cmp_write_json(FILE *f, const gp_cmp_result *res);
 
 #endif

@@ -7,6 +7,9 @@
 #   bad_json  the copy with one record cut short: exit 2 naming the file
 #   missing_probe  lds.json removed from the copy: exit 1 naming it; --only narrows
 #   corrupt_value  a value "abc", null or 1e999: exit 2 naming file and key
+#   json      --json: the same verdicts as one JSON object (schema_version,
+#             summary, one row per value) on stdout and in --out FILE; a
+#             folder as --out is refused before anything is read or written
 set -u
 case_=$1 gpuprobe=$2 src=$3
 here=$(cd "$(dirname "$0")" && pwd)
@@ -58,6 +61,21 @@ corrupt_value)
         check 2 "register_limits.json: key 'per_cu'" "$gpuprobe" compare "$runA" "$runB"
         check 2 "register_limits.json: key 'per_cu'" "$gpuprobe" report "$runB"
     done
+    ;;
+json)
+    bash "$here/scale_values.sh" "$runA/lds.json" "$runB/lds.json" banks 2 || exit 1
+    check 1 '^\{$' "$gpuprobe" compare "$runA" "$runB" --json
+    check 1 '"schema_version": "1.0",' "$gpuprobe" compare "$runA" "$runB" --json --out "$tmp/out/c.json"
+    check 0 '"summary": \{"compared": [0-9]+, "agree": [0-9]+, "differ": 1, ' cat "$tmp/out/c.json"
+    check 1 '"key": "banks", "unit": "banks", "a": 32, "b": 64, .*"verdict": "differs"' \
+        "$gpuprobe" compare "$runA" "$runB" --json
+    if "$gpuprobe" compare "$runA" "$runB" --json 2>/dev/null | grep -q '^# Two runs compared'; then
+        echo "compare_check.sh: --json printed the Markdown too" >&2; fail=1
+    fi
+    mkdir -p "$tmp/adir"
+    check 2 "--out '$tmp/adir' is a folder" "$gpuprobe" compare "$runA" "$runB" --json --out "$tmp/adir"
+    [ -z "$(ls -A "$tmp/adir")" ] || { echo "compare_check.sh: something written into the folder" >&2; fail=1; }
+    check 2 "cannot create directory '/proc/forbidden'" "$gpuprobe" compare "$runA" "$runB" --out /proc/forbidden/c.md
     ;;
 *)
     echo "compare_check.sh: unknown case '$case_'" >&2

@@ -21,6 +21,12 @@
 #              second for its graph launch time, and nothing else; node B's
 #              two GPUs and a copy whose node listed one GPU (p2p_gpus 1):
 #              the count of the node's GPUs is neither judged nor listed
+#   twice      one folder given twice (as itself, through a link, with a
+#              slash): exit 2 naming it; nothing counted twice
+#   json       --json: fleet.json's object on stdout (schema_version, the
+#              outlier named), the summary lines on stderr
+#   blocked    a folder named fleet.html in --out: exit 2, and neither
+#              fleet.md nor fleet.json is left there
 set -u
 case_=$1 gpuprobe=$2 src=$3
 here=$(cd "$(dirname "$0")" && pwd)
@@ -112,6 +118,30 @@ nodes)
     if "$gpuprobe" fleet "$b0" "$b1" "$tmp/onegpu" | grep -q "p2p_gpus"; then
         echo "fleet_check.sh: the node's GPU count (p2p_gpus) was judged as a GPU's value" >&2; fail=1
     fi
+    ;;
+twice)
+    check 2 "results folder '$h200' is given twice \(also as '$h200'\)" "$gpuprobe" fleet "$h200" "$h200"
+    ln -s "$h200" "$tmp/link"
+    check 2 "results folder '$tmp/link' is given twice" "$gpuprobe" fleet "$h200" "$h100" "$tmp/link"
+    ;;
+json)
+    copy lowered
+    lower "$tmp/lowered" 0.92
+    out=$("$gpuprobe" fleet "${h200s[@]}" "$tmp/lowered" --json 2>"$tmp/err")
+    rc=$?
+    printf '%s\n' "$out"
+    [ $rc -eq 1 ] || { echo "fleet_check.sh: --json exit $rc, wanted 1" >&2; fail=1; }
+    [ "${out:0:1}" = "{" ] && grep -q '"schema_version": "1.1",' <<<"$out" && grep -q '"health_flags": 1,' <<<"$out" ||
+        { echo "fleet_check.sh: --json is not fleet.json's object" >&2; fail=1; }
+    grep -q "outlier: lowered memory_bandwidth.bandwidth_gbs" "$tmp/err" ||
+        { echo "fleet_check.sh: --json: the summary is not on stderr" >&2; fail=1; }
+    ;;
+blocked)
+    mkdir -p "$tmp/report/fleet.html"
+    check 2 "cannot write '$tmp/report/fleet.html': it exists and is a directory" \
+        "$gpuprobe" fleet "${h200s[@]}" --out "$tmp/report"
+    [ "$(ls -A "$tmp/report")" = "fleet.html" ] || { echo "fleet_check.sh: files left beside fleet.html" >&2; fail=1; }
+    check 2 "cannot create directory '/proc/forbidden'" "$gpuprobe" fleet "${h200s[@]}" --out /proc/forbidden/f
     ;;
 *)
     echo "fleet_check.sh: unknown case '$case_'" >&2

@@ -784,10 +784,11 @@ static gp_status run_all(chase_env *e)
     double l2_direct = nb > 0 && bl[0].x_first <= cb.x[0] ? bl[0].latency : 0;
     gp_mem_hierarchy h;
     gp_mem_label(lv, nl, (double)ctx->dev.l2_bytes, l2_direct, &h);
-    for (size_t i = 0; i < nl; i++)
-        gp_record_note(r, "level %zu: %.1f cycles over %.0f..%.0f KiB (%d points), step x%.2f, confidence %.2f",
-                       i, lv[i].latency, lv[i].x_first / 1024, lv[i].x_last / 1024, lv[i].npoints,
-                       lv[i].step_ratio, lv[i].confidence);
+    for (size_t i = 0; i < nl; i++) {
+        char note[200];
+        gp_mem_level_note(note, sizeof note, i, &lv[i]);
+        gp_record_note(r, "%s", note);
+    }
 
     record_level(ctx, &cc, lv, h.l1, "l1", "L1");
     record_capacity(ctx, h.l1 >= 0 ? &lv[h.l1] : NULL, "l1", "L1");

@@ -8,6 +8,17 @@
 #include "stats.h"
 
 
+void gp_mem_level_note(char *out, size_t n, size_t i, const gp_mem_level *l)
+{
+    char step[32];
+    if (isfinite(l->step_ratio))
+        snprintf(step, sizeof step, "step x%.2f", l->step_ratio);
+    else
+        snprintf(step, sizeof step, "last level");
+    snprintf(out, n, "level %zu: %.1f cycles over %.0f..%.0f KiB (%d points), %s, confidence %.2f", i, l->latency,
+             l->x_first / 1024, l->x_last / 1024, l->npoints, step, l->confidence);
+}
+
 static double clamp01(double v)
 {
     return v < 0 ? 0 : v > 1 ? 1 : v;

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "characterize.h"
 #include "gp_test.h"
@@ -56,7 +57,12 @@ GP_TEST(characterize_needs_records)
     GP_CHECK(gp_test_source_path(tables, sizeof tables, "tables"));
     static gp_table t;
     gp_status st = gp_characterize_table("/nonexistent-results", tables, rules, &t, NULL, 0, NULL);
+    GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "'/nonexistent-results' does not exist"));
+    char empty[] = "/tmp/gp_unit_charXXXXXX";
+    GP_CHECK(mkdtemp(empty) != NULL);
+    st = gp_characterize_table(empty, tables, rules, &t, NULL, 0, NULL);
     GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "no probe records"));
+    rmdir(empty);
     /* Every probe's table row names a key the table schema has. */
     size_t nrows = 0;
     for (size_t i = 0; gp_probe_at(i); i++)

@@ -1,5 +1,8 @@
 /* Records that lie: the recorded H200 records (tests/data/h200/records)
  * with seeded mutations, read by compare, report and the table step.
+ *   - records that contradict themselves, their file name or their folder
+ *     (the set below, mut_contradictions_*) are bad input naming the file
+ *     and the key, in every reader;
  *   - a value replaced by something that is not a finite number ("abc",
  *     1e999, true, [], {}), or by null where "detected" stays true, or a
  *     not-detected value stripped of its reason, is bad input: GP_ERR_USAGE
@@ -99,17 +102,6 @@ typedef struct mut_ctx {
     char src_records[1024], tables[1024], dir[64], out[128];
 } mut_ctx;
 
-/* The table step reads the records of the probes that declare table rows
- * (gp_probe.table_rows). */
-static int table_reads(const char *file)
-{
-    const gp_probe *p;
-    for (size_t i = 0; (p = gp_probe_at(i)) != NULL; i++)
-        if (p->ntable_rows && !strncmp(file, p->name, strlen(p->name)) && !strcmp(file + strlen(p->name), ".json"))
-            return 1;
-    return 0;
-}
-
 /* Every reader must refuse dir/<file> with GP_ERR_USAGE naming file and key. */
 static int all_refuse(const mut_ctx *c, const char *file, const char *key, int with_report)
 {
@@ -124,7 +116,9 @@ static int all_refuse(const mut_ctx *c, const char *file, const char *key, int w
     (void)A;
     static gp_table t;
     st = gp_characterize_table(c->dir, c->tables, kernel_rules, &t, NULL, 0, NULL);
-    if (table_reads(file) && (st.code != GP_ERR_USAGE || !strstr(st.msg, file) || !strstr(st.msg, key))) {
+    /* The table step reads every record of the folder, not only those with
+     * table rows: a bad one must not pass because no row reads it. */
+    if (st.code != GP_ERR_USAGE || !strstr(st.msg, file) || !strstr(st.msg, key)) {
         fprintf(stderr, "table step accepted %s key %s: %d %s\n", file, key, st.code, st.msg);
         return 0;
     }
@@ -286,5 +280,88 @@ GP_TEST(mut_random_bytes_never_crash)
         GP_CHECK(rc == 0 || rc == 1 || rc == 2);
         free(text);
     }
+    return 0;
+}
+
+/* One contradiction: `file` with the first `from` replaced by `to` (or, with
+ * from NULL, `to` inserted after the opening brace); every reader must
+ * refuse it naming `file` and `key`. */
+typedef struct contradiction {
+    const char *what, *file, *from, *to, *key;
+} contradiction;
+
+static const contradiction contradictions[] = {
+    {"lds.json whose probe is atomics", "lds.json", "\"probe\": \"lds\"", "\"probe\": \"atomics\"", "atomics"},
+    {"a probe name no probe has", "lds.json", "\"probe\": \"lds\"", "\"probe\": \"ldx\"", "ldx"},
+    {"\"probe\" twice", "lds.json", NULL, "\"probe\": \"lds\",", "probe"},
+    {"a value key twice, 32 and 999", "lds.json", "{\"key\": \"banks\", \"value\": 32,",
+     "{\"key\": \"banks\", \"value\": 999, \"unit\": \"banks\", \"spread\": null, \"detected\": true, "
+     "\"note\": \"\"},\n    {\"key\": \"banks\", \"value\": 32,",
+     "banks"},
+    {"a value without \"key\"", "lds.json", "{\"key\": \"banks\", ", "{", "key"},
+    {"\"check\": \"banana\"", "lds.json", NULL, "\"check\": \"banana\",", "banana"},
+    {"a spread of -5", "lds.json", "\"spread\": 3.47593281e-05", "\"spread\": -5", "latency_cycles"},
+    {"device.compute_units -132", "lds.json", "\"compute_units\": 132", "\"compute_units\": -132", "compute_units"},
+    {"lds banks -32", "lds.json", "\"key\": \"banks\", \"value\": 32", "\"key\": \"banks\", \"value\": -32", "banks"},
+    {"a newer major schema", "lds.json", NULL, "\"schema_version\": \"2.0\",", "newer"},
+    {"a schema version that is none", "lds.json", NULL, "\"schema_version\": \"two\",", "schema_version"},
+    {"a name that is not UTF-8", "lds.json", "\"name\": \"NVIDIA H200\"", "\"name\": \"NVIDIA \xff\"", "UTF-8"},
+};
+
+static char *contradict(const char *text, const contradiction *k)
+{
+    if (!k->from)
+        return splice(text, 1, 0, k->to); /* after the opening brace */
+    const char *at = strstr(text, k->from);
+    return at ? splice(text, (size_t)(at - text), strlen(k->from), k->to) : NULL;
+}
+
+GP_TEST(mut_contradictions_are_bad_input_everywhere)
+{
+    mut_ctx c;
+    GP_CHECK(setup(&c));
+    for (size_t i = 0; i < sizeof contradictions / sizeof contradictions[0]; i++) {
+        const contradiction *k = &contradictions[i];
+        char in[1200], path[1200];
+        size_t n;
+        snprintf(in, sizeof in, "%s/%s", c.src_records, k->file);
+        char *text = gp_test_read_text(in, &n);
+        GP_CHECK(text != NULL);
+        char *mut = contradict(text, k);
+        if (!mut) {
+            fprintf(stderr, "%s: '%s' not in %s\n", k->what, k->from, k->file);
+            return 1;
+        }
+        GP_CHECK(clear_dir(&c));
+        snprintf(path, sizeof path, "%s/%s", c.dir, k->file);
+        GP_CHECK(spit(path, mut, strlen(mut)));
+        if (!all_refuse(&c, k->file, k->key, 1)) {
+            fprintf(stderr, "accepted: %s\n", k->what);
+            return 1;
+        }
+        free(mut);
+        free(text);
+    }
+    /* Nothing of the refused runs was written. */
+    char p[256];
+    snprintf(p, sizeof p, "%s/report.html", c.out);
+    GP_CHECK(!gp_fs_exists(p) && !gp_fs_exists(c.out));
+    return 0;
+}
+
+/* An H100's lds.json copied into the H200's folder: one folder, two GPUs. */
+GP_TEST(mut_other_gpus_record_is_refused_everywhere)
+{
+    mut_ctx c;
+    char h100[1024], in[1300], path[1200];
+    size_t n;
+    GP_CHECK(setup(&c) && gp_test_source_path(h100, sizeof h100, "tests/data/fleet/h100"));
+    GP_CHECK(clear_dir(&c));
+    snprintf(in, sizeof in, "%s/lds.json", h100);
+    char *text = gp_test_read_text(in, &n);
+    snprintf(path, sizeof path, "%s/lds.json", c.dir);
+    GP_CHECK(text && spit(path, text, n));
+    free(text);
+    GP_CHECK(all_refuse(&c, "lds.json", "mixes devices", 1));
     return 0;
 }

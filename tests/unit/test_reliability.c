@@ -122,7 +122,13 @@ GP_TEST(rel_fs_check_writable)
     GP_CHECK(mkdtemp(dir) != NULL);
     snprintf(p, sizeof p, "%s/new/out", dir);
     GP_CHECK(gp_fs_check_writable(p).code == GP_OK);
-    GP_CHECK(gp_fs_is_dir(p));
+    /* The folders it made to try are gone again: a run that stops before
+     * its first record (no GPU) leaves no empty --out behind. */
+    GP_CHECK(!gp_fs_exists(p) && gp_fs_is_dir(dir));
+    snprintf(p, sizeof p, "%s/new", dir);
+    GP_CHECK(!gp_fs_exists(p));
+    /* An existing folder stays. */
+    GP_CHECK(gp_fs_check_writable(dir).code == GP_OK && gp_fs_is_dir(dir));
     /* /proc refuses new directories even to root. */
     gp_status st = gp_fs_check_writable("/proc/gp-forbidden");
     GP_CHECK(st.code == GP_ERR_IO && gp_status_exit_code(&st) == 2 && strstr(st.msg, "/proc/gp-forbidden"));
@@ -329,22 +335,22 @@ GP_TEST(rel_report_lists_flagged_results)
     GP_CHECK(mkdtemp(dir) != NULL);
     gp_device_info d;
     test_dev(&d);
-    gp_record *r = make_record("quiet", &d, "ok", 3);
+    gp_record *r = make_record("atomics", &d, "ok", 3);
     GP_CHECK(gp_record_write(r, dir).code == GP_OK);
     gp_record_free(r);
     free(r);
-    r = make_record("shaky", &d, "ok", 3);
+    r = make_record("divergence", &d, "ok", 3);
     r->clock_after.measured_mhz = 1500;
     r->clock_moved = 1;
     GP_CHECK(gp_record_write(r, dir).code == GP_OK);
     gp_record_free(r);
     free(r);
-    r = make_record("shared", &d, "ok", 3);
+    r = make_record("lds", &d, "ok", 3);
     r->clock_before.smi.other_processes = 3;
     GP_CHECK(gp_record_write(r, dir).code == GP_OK);
     gp_record_free(r);
     free(r);
-    r = make_record("blind", &d, "ok", 3);
+    r = make_record("register_limits", &d, "ok", 3);
     r->clock_before.smi.other_processes = r->clock_after.smi.other_processes = -1;
     GP_CHECK(gp_record_write(r, dir).code == GP_OK);
     gp_record_free(r);
@@ -358,15 +364,15 @@ GP_TEST(rel_report_lists_flagged_results)
     char *end = strstr(sec, "## Probes");
     GP_CHECK(end);
     *end = '\0';
-    GP_CHECK(strstr(sec, "**shaky**: measured while the clock moved (1980 \xe2\x86\x92 1500 MHz)"));
-    GP_CHECK(strstr(sec, "**shared**: measured while 3 other process(es) used the GPU"));
-    GP_CHECK(!strstr(sec, "**quiet**") && !strstr(sec, "**blind**"));
-    GP_CHECK(strstr(sec, "unknown for 1 probe(s)") && strstr(sec, "blind"));
+    GP_CHECK(strstr(sec, "**divergence**: measured while the clock moved (1980 \xe2\x86\x92 1500 MHz)"));
+    GP_CHECK(strstr(sec, "**lds**: measured while 3 other process(es) used the GPU"));
+    GP_CHECK(!strstr(sec, "**atomics**") && !strstr(sec, "**register_limits**"));
+    GP_CHECK(strstr(sec, "unknown for 1 probe(s)") && strstr(sec, "register_limits"));
     free(md);
     snprintf(p, sizeof p, "%s/report.html", dir);
     char *html = read_all(p);
     GP_CHECK(html && strstr(html, "<h2 id=\"flagged\">Flagged results</h2>"));
-    GP_CHECK(strstr(html, "<li><b>shared</b>: measured while 3 other process(es)"));
+    GP_CHECK(strstr(html, "<li><b>lds</b>: measured while 3 other process(es)"));
     free(html);
     return 0;
 }

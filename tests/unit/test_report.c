@@ -108,8 +108,7 @@ static char *render(const gp_plot *p)
 GP_TEST(json_parses_valid)
 {
     const char *text = "{\"a\": [1, -2.5e3, 0, 0.125], \"s\": \"x\\\"y\\\\z\\n\\u00e9\\ud83d\\ude00/\\/\","
-                       " \"t\": true, \"f\": false, \"n\": null, \"o\": {\"k\": {}}, \"e\": [],\n"
-                       " \"a\": \"duplicate: the first wins\"}";
+                       " \"t\": true, \"f\": false, \"n\": null, \"o\": {\"k\": {}}, \"e\": []}";
     gp_json j;
     gp_status st = gp_json_parse(text, strlen(text), "t.json", &j);
     GP_CHECK(st.code == GP_OK);
@@ -369,7 +368,7 @@ GP_TEST(report_from_synthetic_dir)
     GP_CHECK(gp_record_write(&a, dir).code == GP_OK);
 
     gp_record b;
-    gp_record_init(&b, "zeta_probe", &dev);
+    gp_record_init(&b, "atomics", &dev);
     gp_record_value(&b, "x", 1, "", -1, "m");
     gp_series *s1 = gp_record_series(&b, "present", "a,b,c");
     gp_record_series(&b, "gone", "a,b");
@@ -378,7 +377,7 @@ GP_TEST(report_from_synthetic_dir)
         GP_CHECK(gp_series_append(s1, row).code == GP_OK);
     }
     GP_CHECK(gp_record_write(&b, dir).code == GP_OK);
-    snprintf(p, sizeof p, "%s/zeta_probe_gone.csv", dir);
+    snprintf(p, sizeof p, "%s/atomics_gone.csv", dir);
     GP_CHECK(remove(p) == 0);
     snprintf(p, sizeof p, "%s/table.txt", dir);
     gp_test_write_text(p, "# tuning table <test>\nkernel gemm tile 64\n");
@@ -402,11 +401,11 @@ GP_TEST(report_from_synthetic_dir)
     GP_CHECK(count(html, "<svg") == 2 + 1 && count(html, "</svg>") == 2 + 1);
     GP_CHECK(strstr(html, "Synthetic GPU") && strstr(html, "sm_90") && strstr(html, "132"));
     GP_CHECK(strstr(html, "no knee in the latency curve") && strstr(html, "unstable"));
-    GP_CHECK(strstr(html, "clock moved") && strstr(html, "zeta_probe_gone.csv"));
+    GP_CHECK(strstr(html, "clock moved") && strstr(html, "atomics_gone.csv"));
     GP_CHECK(strstr(html, "L1 &lt;= 256 KiB &amp; knee"));
     GP_CHECK(strstr(html, "# tuning table &lt;test&gt;\nkernel gemm tile 64"));
     GP_CHECK(strstr(html, "Latency vs footprint (sweep)"));  /* the spec matched */
-    GP_CHECK(strstr(html, "zeta_probe present: c vs b"));    /* generic fallback skips constant a */
+    GP_CHECK(strstr(html, "atomics present: c vs b"));    /* generic fallback skips constant a */
     GP_CHECK(count(html, "http") == count(html, "xmlns=\"http://www.w3.org/2000/svg\"")); /* no external resources */
     GP_CHECK(!strstr(html, "<script") && !strstr(html, "<link"));
     free(html);
@@ -419,7 +418,7 @@ GP_TEST(report_from_synthetic_dir)
         snprintf(hd, sizeof hd, "\n## %s\n", sections[i]);
         GP_CHECK(strstr(md, hd));
     }
-    GP_CHECK(strstr(md, "](cache_latency_sweep.svg)") && strstr(md, "](zeta_probe_present.svg)"));
+    GP_CHECK(strstr(md, "](cache_latency_sweep.svg)") && strstr(md, "](atomics_present.svg)"));
     GP_CHECK(strstr(md, "```\n# tuning table <test>\nkernel gemm tile 64\n```\n"));
     free(md);
     snprintf(p, sizeof p, "%s/cache_latency_sweep.svg", out);
@@ -511,41 +510,46 @@ GP_TEST(report_h200_launch_rate)
     return 0;
 }
 
-/* Two records of one probe get distinct plot files; a long sweep is drawn
- * as a line without thousands of markers. */
-GP_TEST(report_duplicate_probe_and_long_series)
+/* Two series whose names sanitize alike get distinct plot files; a long
+ * sweep is drawn as a line without thousands of markers; a second record
+ * of the probe under another name (a renamed copy) is refused, named. */
+GP_TEST(report_series_names_alike_and_long_series)
 {
     char dir[] = "/tmp/gp_unit_repdupXXXXXX";
     GP_CHECK(mkdtemp(dir) != NULL);
     gp_device_info dev;
     fake_dev(&dev);
     gp_record r;
-    gp_record_init(&r, "sweep_probe", &dev);
-    gp_series *s = gp_record_series(&r, "long", "i,y");
+    gp_record_init(&r, "launch_rate", &dev);
+    gp_series *s = gp_record_series(&r, "lo ng", "i,y");
+    gp_series *s2 = gp_record_series(&r, "lo_ng", "i,y");
     for (int i = 0; i < 1000; i++) {
         double row[2] = {i, sin(i / 50.0)};
-        GP_CHECK(gp_series_append(s, row).code == GP_OK);
+        GP_CHECK(gp_series_append(s, row).code == GP_OK && gp_series_append(s2, row).code == GP_OK);
     }
     GP_CHECK(gp_record_write(&r, dir).code == GP_OK);
-    char a[600], b[600];
-    snprintf(a, sizeof a, "%s/sweep_probe.json", dir);
-    snprintf(b, sizeof b, "%s/sweep_probe_rerun.json", dir);
-    char *json = gp_test_read_text(a, NULL);
-    GP_CHECK(json != NULL);
-    gp_test_write_text(b, json);
-    free(json);
     GP_CHECK(gp_report_write(dir, dir).code == GP_OK);
-    snprintf(a, sizeof a, "%s/sweep_probe_long.svg", dir);
-    snprintf(b, sizeof b, "%s/sweep_probe_long_2.svg", dir);
-    char *s1 = gp_test_read_text(a, NULL), *s2 = gp_test_read_text(b, NULL);
-    GP_CHECK(s1 && s2 && xml_balanced(s1));
+    char a[600], b[600];
+    snprintf(a, sizeof a, "%s/launch_rate_lo_ng.svg", dir);
+    snprintf(b, sizeof b, "%s/launch_rate_lo_ng_2.svg", dir);
+    char *s1 = gp_test_read_text(a, NULL), *t2 = gp_test_read_text(b, NULL);
+    GP_CHECK(s1 && t2 && xml_balanced(s1));
     GP_CHECK(count(s1, "<polyline") == 1 && count(s1, "class=\"pt\"") == 0);
     free(s1);
-    free(s2);
+    free(t2);
     snprintf(a, sizeof a, "%s/report.md", dir);
     char *md = gp_test_read_text(a, NULL);
-    GP_CHECK(md && strstr(md, "](sweep_probe_long.svg)") && strstr(md, "](sweep_probe_long_2.svg)"));
+    GP_CHECK(md && strstr(md, "](launch_rate_lo_ng.svg)") && strstr(md, "](launch_rate_lo_ng_2.svg)"));
     free(md);
+    /* The same record again as launch_rate_rerun.json: which one counts would be a guess. */
+    snprintf(a, sizeof a, "%s/launch_rate.json", dir);
+    snprintf(b, sizeof b, "%s/launch_rate_rerun.json", dir);
+    char *json = gp_test_read_text(a, NULL);
+    GP_CHECK(json && gp_test_write_text(b, json));
+    free(json);
+    gp_status st = gp_report_write(dir, dir);
+    GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "launch_rate_rerun.json") &&
+             strstr(st.msg, "not named launch_rate.json"));
     gp_record_free(&r);
     rm_dir(dir);
     return 0;

@@ -257,7 +257,7 @@ GP_TEST(report_against_with_missing_keys)
     GP_CHECK(mkdtemp(a) && mkdtemp(b) && mkdtemp(out));
     GP_CHECK(write_folder(a, "GPU A", 1.0, 0, 0));
     GP_CHECK(write_folder(b, "GPU B", 2.0, 1, 1)); /* no l2_far_latency_cycles, no lds record */
-    gp_report_opts o = {b, NULL, NULL};
+    gp_report_opts o = {b, NULL, NULL, NULL};
     gp_status st = gp_report_write_opts(a, out, &o);
     if (st.code != GP_OK)
         fprintf(stderr, "%s\n", st.msg);
@@ -293,7 +293,7 @@ GP_TEST(report_against_with_missing_keys)
     GP_CHECK(strstr(svg, ">L2 300 cycles</text>") != NULL);
     free(svg);
     /* A missing --against folder is bad input naming it. */
-    gp_report_opts bad = {"/nonexistent-gp-b", NULL, NULL};
+    gp_report_opts bad = {"/nonexistent-gp-b", NULL, NULL, NULL};
     st = gp_report_write_opts(a, out, &bad);
     GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "/nonexistent-gp-b") != NULL);
     return 0;
@@ -382,7 +382,7 @@ GP_TEST(report_h200_opens_with_datasheet_and_roofline)
            "gemm,\"4096x4096x4096 NN row-major\",\"gpuprobe\",\"measured sm_90\",0,3.5,3.5,3.5,3.5,20,1,2.1,0.76,"
            "\"tile 128x128x8\",,,,\n"
            "transpose,\"8192x8192 fp32\",\"gpuprobe\",\"measured sm_90\",0,0.3092,0.3,0.3,0.31,20,1,0.12,0.4,\"\",,,,\n"));
-    gp_report_opts o = {NULL, tables, NULL};
+    gp_report_opts o = {NULL, tables, NULL, NULL};
     gp_status st = gp_report_write_opts(dir, dir, &o);
     if (st.code != GP_OK)
         fprintf(stderr, "%s\n", st.msg);
@@ -398,7 +398,10 @@ GP_TEST(report_h200_opens_with_datasheet_and_roofline)
     GP_CHECK(strstr(md, "| DRAM bandwidth | 4342 GB/s, 90.2% of 4814 GB/s peak |") != NULL);
     GP_CHECK(strstr(md, "| fp32 FMA rate | 65.3 TFLOP/s, 97.6% of peak |") != NULL);
     GP_CHECK(strstr(md, "| L1 latency | 32 cycles, 16.2 ns |") != NULL);
-    GP_CHECK(strstr(md, "line_bytes 128: CUDA C++ Programming Guide") != NULL);
+    /* The fetch granules are the sectors the record measured, not "not measured". */
+    GP_CHECK(strstr(md, "| L1 fetch granule (sector) | 32 B | line_bytes 128: CUDA C++ Programming Guide") != NULL);
+    GP_CHECK(strstr(md, "| L2 fetch granule (sector) | 64 B |") != NULL);
+    GP_CHECK(strstr(md, "has no l1_line_bytes") == NULL && strstr(md, "has no l2_line_bytes") == NULL);
     GP_CHECK(strstr(md, "| fp32 FMA | 65.3 TFLOP/s |") != NULL);
     /* The points, their roofs and the one far below. */
     GP_CHECK(strstr(md, "points from `bench_gemm_transpose.csv`") != NULL);

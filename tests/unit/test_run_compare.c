@@ -392,7 +392,7 @@ GP_TEST(cmp_load_bad_input)
     gp_cmp_run_free(&R);
     /* A file instead of a folder. */
     st = gp_cmp_load_dir(p, &R);
-    GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "is not a folder"));
+    GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "is not a directory"));
     return 0;
 }
 
@@ -465,7 +465,7 @@ GP_TEST(cmp_command_status_and_out_file)
     gp_device_info d = h200();
     GP_CHECK(write_run(a, &d, 1980, 1.0, 32, 0, 0).code == GP_OK);
     GP_CHECK(write_run(b, &d, 1980, 1.003, 32, 0, 0).code == GP_OK);
-    gp_compare_opts o = {a, b, out, GP_CMP_DEFAULT_FLOOR, {0}, 0};
+    gp_compare_opts o = {a, b, out, GP_CMP_DEFAULT_FLOOR, {0}, 0, 0};
     GP_CHECK(gp_compare_run(&o, NULL).code == GP_OK); /* +0.3 % inside 0.5 % */
     GP_CHECK(read_file(out, md, sizeof md) && strstr(md, "3 of 3 characteristics agree"));
     snprintf(tmp, sizeof tmp, "%s.tmp", out);
