@@ -475,11 +475,14 @@ static gp_status check_cross(const gp_table *t, const char *name)
     return gp_ok();
 }
 
+static gp_status check_shaped(const gp_table *t, const char *name);
+
 gp_status gp_table_validate(const gp_table *t, const char *name)
 {
     if (!name)
         name = tname(t);
     GP_TRY(check_required(t, name, 0));
+    GP_TRY(check_shaped(t, name));
     GP_TRY(check_cross(t, name));
     return check_physics(t, name);
 }
@@ -489,6 +492,137 @@ gp_status gp_table_validate(const gp_table *t, const char *name)
 /* The section being read is a kernel this build does not carry
  * (-DGP_KERNELS): its lines are skipped. */
 #define GP_SECTION_NOT_BUILT (-2)
+/* The section being read is find-db entry i: GP_SECTION_SHAPED + i. */
+#define GP_SECTION_SHAPED 100000
+
+static int class_ok(const char *c)
+{
+    if (!*c || strlen(c) >= GP_TABLE_CLASS_LEN)
+        return 0;
+    for (; *c; c++)
+        if (!isalnum((unsigned char)*c) && !strchr("._^+-", *c))
+            return 0;
+    return 1;
+}
+
+const gp_table_shaped *gp_table_shaped_find(const gp_table *t, const char *kernel, const char *cls)
+{
+    for (int i = 0; i < t->nshaped; i++)
+        if (!strcmp(t->shaped[i].kernel, kernel) && !strcmp(t->shaped[i].cls, cls))
+            return &t->shaped[i];
+    return NULL;
+}
+
+void gp_table_shaped_drop(gp_table *t, const char *kernel, const char *cls)
+{
+    for (int i = 0; i < t->nshaped; i++)
+        if (!strcmp(t->shaped[i].kernel, kernel) && !strcmp(t->shaped[i].cls, cls)) {
+            memmove(&t->shaped[i], &t->shaped[i + 1], (size_t)(t->nshaped - i - 1) * sizeof t->shaped[0]);
+            t->nshaped--;
+            return;
+        }
+}
+
+/* A new entry [kernel.<k>@<cls>], or why not (message without file:line). */
+static gp_status shaped_new(gp_table *t, const char *kernel, const char *cls, gp_table_shaped **out)
+{
+    char sec[64];
+    snprintf(sec, sizeof sec, "kernel.%s", kernel);
+    if (gp_table_section_index(sec) < 0)
+        return gp_fail(GP_ERR_USAGE, "[%s@%s]: no kernel %s in this build", sec, cls, kernel);
+    if (!class_ok(cls))
+        return gp_fail(GP_ERR_USAGE, "[%s@%s]: a shape class is 1..%d of A-Z a-z 0-9 . _ ^ + -", sec, cls,
+                       GP_TABLE_CLASS_LEN - 1);
+    if (gp_table_shaped_find(t, kernel, cls))
+        return gp_fail(GP_ERR_USAGE, "section [%s@%s] repeated", sec, cls);
+    if (t->nshaped >= GP_TABLE_MAX_SHAPED)
+        return gp_fail(GP_ERR_USAGE, "[%s@%s]: more than %d tuned shape classes in one table", sec, cls,
+                       GP_TABLE_MAX_SHAPED);
+    gp_table_shaped *s = &t->shaped[t->nshaped++];
+    memset(s, 0, sizeof *s);
+    snprintf(s->kernel, sizeof s->kernel, "%s", kernel);
+    snprintf(s->cls, sizeof s->cls, "%s", cls);
+    *out = s;
+    return gp_ok();
+}
+
+/* Key `key` = text value of entry s, with its provenance (message without
+ * file:line). */
+static gp_status shaped_put(gp_table_shaped *s, const char *key, const char *value, long long iv, int from_text,
+                            const char *prov)
+{
+    char sec[64];
+    snprintf(sec, sizeof sec, "kernel.%s", s->kernel);
+    int ki = gp_table_key_index(sec, key);
+    if (ki < 0)
+        return gp_fail(GP_ERR_USAGE, "unknown key '%.60s' in [%s@%s]", key, sec, s->cls);
+    gp_prov_kind kind;
+    GP_TRY(gp_table_check_provenance(prov, 0, &kind));
+    if (kind != GP_PROV_SWEPT)
+        return gp_fail(GP_ERR_USAGE, "%s@%s.%s: a tuned shape class holds what a sweep found (# swept ...)", sec,
+                       s->cls, key);
+    if (s->nkeys && strcmp(s->prov, prov))
+        return gp_fail(GP_ERR_USAGE, "%s@%s.%s: every key of a tuned shape class carries its sweep's one "
+                       "provenance", sec, s->cls, key);
+    gp_table_entry ne;
+    memset(&ne, 0, sizeof ne);
+    if (from_text) {
+        GP_TRY(parse_value(gp_table_key_at((size_t)ki), value, &ne));
+        if (ne.is_none)
+            return gp_fail(GP_ERR_USAGE, "%s@%s.%s cannot be none", sec, s->cls, key);
+        iv = ne.i;
+    } else {
+        GP_TRY(check_number(gp_table_key_at((size_t)ki), (double)iv, iv));
+    }
+    for (int i = 0; i < s->nkeys; i++)
+        if (s->ki[i] == ki) {
+            if (from_text)
+                return gp_fail(GP_ERR_USAGE, "duplicate key %s@%s.%s", sec, s->cls, key);
+            s->v[i] = iv;
+            return gp_ok();
+        }
+    if (s->nkeys >= GP_TABLE_SHAPED_KEYS)
+        return gp_fail(GP_ERR_USAGE, "[%s@%s]: more than %d keys", sec, s->cls, GP_TABLE_SHAPED_KEYS);
+    snprintf(s->prov, sizeof s->prov, "%s", prov);
+    s->ki[s->nkeys] = (short)ki, s->v[s->nkeys] = iv, s->nkeys++;
+    return gp_ok();
+}
+
+gp_status gp_table_shaped_set(gp_table *t, const char *kernel, const char *cls, const char *key, long long v,
+                              const char *prov)
+{
+    gp_table_shaped *s = (gp_table_shaped *)gp_table_shaped_find(t, kernel, cls);
+    int made = 0;
+    if (!s) {
+        GP_TRY(shaped_new(t, kernel, cls, &s));
+        made = 1;
+    }
+    gp_status st = shaped_put(s, key, NULL, v, 0, prov);
+    if (st.code != GP_OK && made)
+        t->nshaped--;
+    return st;
+}
+
+/* Every entry holds each key its kernel's section requires. */
+static gp_status check_shaped(const gp_table *t, const char *name)
+{
+    for (int i = 0; i < t->nshaped; i++) {
+        const gp_table_shaped *s = &t->shaped[i];
+        char sec[64];
+        snprintf(sec, sizeof sec, "kernel.%s", s->kernel);
+        for (size_t k = 0; k < gp_table_nkeys(); k++) {
+            const gp_table_key *key = gp_table_key_at(k);
+            if (strcmp(key->section, sec) || !(key->flags & GP_TK_REQUIRED))
+                continue;
+            int have = 0;
+            for (int j = 0; j < s->nkeys; j++)
+                have |= s->ki[j] == (short)k;
+            if (!have)
+                return fail_at(name, s->line, "[%s@%s] is missing required key '%s'", sec, s->cls, key->key);
+        }
+    }
+    return gp_ok();
+}
 
 static gp_status parse_line(gp_table *t, const char *name, int lineno, char *line, int *section)
 {
@@ -506,6 +640,21 @@ static gp_status parse_line(gp_table *t, const char *name, int lineno, char *lin
         char *sec = s + 1;
         if (!*sec)
             return fail_at(name, lineno, "empty section name");
+        char *at = !strncmp(sec, "kernel.", 7) ? strchr(sec, '@') : NULL;
+        if (at) { /* a find-db entry [kernel.<k>@<class>] */
+            *at = '\0';
+            if (gp_table_section_index(sec) < 0 && gp_table_kernel_known(sec + 7)) {
+                *section = GP_SECTION_NOT_BUILT;
+                return gp_ok();
+            }
+            gp_table_shaped *e;
+            gp_status st = shaped_new(t, sec + 7, at + 1, &e);
+            if (st.code)
+                return fail_at(name, lineno, "%s", st.msg);
+            e->line = lineno;
+            *section = GP_SECTION_SHAPED + (int)(e - t->shaped);
+            return gp_ok();
+        }
         int si = gp_table_section_index(sec);
         if (si < 0 && !strncmp(sec, "kernel.", 7) && gp_table_kernel_known(sec + 7)) {
             *section = GP_SECTION_NOT_BUILT; /* a kernel of the source tree this build leaves out */
@@ -535,6 +684,14 @@ static gp_status parse_line(gp_table *t, const char *name, int lineno, char *lin
     for (char *c = key; *c; c++)
         if (!isalnum((unsigned char)*c) && *c != '_')
             return fail_at(name, lineno, "bad key name '%.60s'", key);
+    if (*section >= GP_SECTION_SHAPED) {
+        char *v = eq + 1, *h = strchr(v, '#');
+        if (!h)
+            return fail_at(name, lineno, "%s has no provenance comment (# swept ...)", key);
+        *h = '\0';
+        gp_status st = shaped_put(&t->shaped[*section - GP_SECTION_SHAPED], key, trim(v), 0, 1, trim(h + 1));
+        return st.code ? fail_at(name, lineno, "%s", st.msg) : gp_ok();
+    }
     const char *sec = gp_table_section_at((size_t)*section);
     int ki = gp_table_key_index(sec, key);
     if (ki < 0)
@@ -707,11 +864,32 @@ gp_status gp_table_write_file(const gp_table *t, FILE *f)
     return gp_table_write_body(t, f);
 }
 
+static void write_sections(const gp_table *t, FILE *f);
+
 gp_status gp_table_write_body(const gp_table *t, FILE *f)
 {
     GP_TRY(gp_table_validate(t, NULL));
     /* in the body, so a table derived under a copied header has it too */
     fprintf(f, "schema_version = %s\n", GP_TABLE_SCHEMA);
+    write_sections(t, f);
+    for (int i = 0; i < t->nshaped; i++) {
+        const gp_table_shaped *s = &t->shaped[i];
+        int kw = 0;
+        for (int k = 0; k < s->nkeys; k++) {
+            int kl = (int)strlen(gp_table_key_at((size_t)s->ki[k])->key);
+            kw = kl > kw ? kl : kw;
+        }
+        fprintf(f, "\n[kernel.%s@%s]\n", s->kernel, s->cls);
+        for (int k = 0; k < s->nkeys; k++)
+            fprintf(f, "%-*s = %-6lld  # %s\n", kw, gp_table_key_at((size_t)s->ki[k])->key, s->v[k], s->prov);
+    }
+    if (ferror(f))
+        return gp_fail(GP_ERR_IO, "error writing tuning table");
+    return gp_ok();
+}
+
+static void write_sections(const gp_table *t, FILE *f)
+{
     size_t nk = gp_table_nkeys(), i = 0;
     while (i < nk) {
         /* One section: rows i..j-1 of the schema. */
@@ -741,9 +919,6 @@ gp_status gp_table_write_body(const gp_table *t, FILE *f)
         }
         i = j;
     }
-    if (ferror(f))
-        return gp_fail(GP_ERR_IO, "error writing tuning table");
-    return gp_ok();
 }
 
 gp_status gp_table_write(const gp_table *t, const char *path)
@@ -777,6 +952,14 @@ int gp_table_equal(const gp_table *a, const gp_table *b)
         if (x->i != y->i || strcmp(x->text, y->text))
             return 0;
         if (gp_table_key_at(i)->type == GP_TV_DOUBLE && x->d != y->d)
+            return 0;
+    }
+    if (a->nshaped != b->nshaped)
+        return 0;
+    for (int i = 0; i < a->nshaped; i++) {
+        const gp_table_shaped *x = &a->shaped[i], *y = &b->shaped[i];
+        if (strcmp(x->kernel, y->kernel) || strcmp(x->cls, y->cls) || strcmp(x->prov, y->prov) ||
+            x->nkeys != y->nkeys || memcmp(x->ki, y->ki, sizeof x->ki) || memcmp(x->v, y->v, sizeof x->v))
             return 0;
     }
     return 1;

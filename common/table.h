@@ -65,6 +65,23 @@ typedef struct gp_table_entry {
     int line;                      /* line in the file it came from; 0 when set in memory */
 } gp_table_entry;
 
+/* A kernel's parameters tuned for one class of its shapes (a find-db
+ * entry): a section [kernel.<k>@<class>] holding the kernel's keys, every
+ * line with the one `swept ...` provenance of the sweep that found them.
+ * A launch of a shape of that class takes them (kernels/kernel.h). */
+#define GP_TABLE_MAX_SHAPED 32
+#define GP_TABLE_SHAPED_KEYS 16
+#define GP_TABLE_CLASS_LEN 64
+typedef struct gp_table_shaped {
+    char kernel[32];
+    char cls[GP_TABLE_CLASS_LEN];
+    int nkeys;
+    short ki[GP_TABLE_SHAPED_KEYS];    /* schema index of each key (a kernel.<k> key) */
+    long long v[GP_TABLE_SHAPED_KEYS];
+    char prov[GP_TABLE_PROV_LEN];      /* "swept <k> ...": one for the section */
+    int line;                          /* its header's line; 0 when set in memory */
+} gp_table_shaped;
+
 typedef struct gp_table {
     char source[GP_TABLE_PATH_LEN];              /* file it was loaded from, or "" */
     gp_table_entry e[GP_TABLE_MAX_KEYS];         /* indexed like the schema (gp_table_key_at) */
@@ -76,6 +93,8 @@ typedef struct gp_table {
      * caller can tell a table of a newer gpuprobe from a broken one. */
     int schema_major, schema_minor;
     int schema_line;                             /* its line, 0 when absent */
+    gp_table_shaped shaped[GP_TABLE_MAX_SHAPED]; /* the find-db entries, in file order */
+    int nshaped;
 } gp_table;
 
 /* The major version of the table format this build reads and writes. */
@@ -133,6 +152,18 @@ gp_status gp_table_get_int(const gp_table *t, const char *section, const char *k
 gp_status gp_table_get_text(const gp_table *t, const char *section, const char *key, const char **out);
 /* The entry, or NULL when the key is unknown or absent. */
 const gp_table_entry *gp_table_find(const gp_table *t, const char *section, const char *key);
+
+/* The find-db entry of kernel k for shape class cls, or NULL. */
+const gp_table_shaped *gp_table_shaped_find(const gp_table *t, const char *kernel, const char *cls);
+/* Set key `key` of [kernel.<k>@<cls>] (the entry made when new; every key
+ * of it takes `prov`, which must be `swept ...`).  GP_ERR_USAGE for a key
+ * that is not the kernel's, a value outside its range, a class of other
+ * characters than [A-Za-z0-9._^+-], or more than GP_TABLE_MAX_SHAPED
+ * entries. */
+gp_status gp_table_shaped_set(gp_table *t, const char *kernel, const char *cls, const char *key, long long v,
+                              const char *prov);
+/* Drop the entry of kernel k for class cls (nothing when there is none). */
+void gp_table_shaped_drop(gp_table *t, const char *kernel, const char *cls);
 
 /* Set a value with its provenance (grammar above), checked like a parsed
  * line (type, range, provenance).  Cross-key rules are checked when the table

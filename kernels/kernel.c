@@ -4,6 +4,7 @@
  * the CLI, the library and CTest enumerate the same list. */
 #include "kernel.h"
 
+#include <ctype.h>
 #include <string.h>
 
 #define GP_KERNEL(name) extern const gp_kernel gp_kernel_##name;
@@ -109,6 +110,39 @@ static gp_status rule_for_shape(const gp_kernel *k, const gp_table *t, const gp_
     return gp_ok();
 }
 
+void gp_kernel_shape_class(const gp_kernel *k, const gp_shape *s, char *buf, size_t n)
+{
+    if (k->shape_class) {
+        k->shape_class(s, buf, n);
+        return;
+    }
+    k->shape_label(s, buf, n);
+    for (char *c = buf; *c; c++)
+        if (!isalnum((unsigned char)*c) && !strchr("._^+-", *c))
+            *c = *c == ' ' ? '.' : '-';
+}
+
+/* The table's entry for s's class into p (every key its default first). */
+static int from_shaped(const gp_kernel *k, const gp_table *t, const gp_shape *s, void *p, char *note, size_t n)
+{
+    char cls[GP_TABLE_CLASS_LEN];
+    if (!s || !t->nshaped)
+        return 0;
+    gp_kernel_shape_class(k, s, cls, sizeof cls);
+    const gp_table_shaped *e = gp_table_shaped_find(t, k->name, cls);
+    if (!e)
+        return 0;
+    for (int i = 0; i < k->nparams; i++) {
+        int ki = key_index(k, i);
+        *field(k, p, i) = (int)k->params[i].dflt;
+        for (int j = 0; j < e->nkeys; j++)
+            if (e->ki[j] == ki)
+                *field(k, p, i) = (int)e->v[j];
+    }
+    snprintf(note, n, "tuned for this shape's class %s (%.80s)", cls, e->prov);
+    return 1;
+}
+
 gp_status gp_kernel_params(const gp_kernel *k, const gp_table *t, const gp_device_info *dev, const gp_shape *s,
                            int use_device, void *p, char *note, size_t n)
 {
@@ -121,6 +155,10 @@ gp_status gp_kernel_params(const gp_kernel *k, const gp_table *t, const gp_devic
     if (k->check_table)
         GP_TRY(k->check_table(t, t->source[0] ? t->source : "table"));
     memset(p, 0, k->params_size);
+    if (from_shaped(k, t, s, p, note, n)) {
+        k->fit(p, dev);
+        return gp_ok();
+    }
     int nrule = 0, npresent = 0, reproduced = 1, ki[64];
     if (k->nparams > 64)
         return gp_fail(GP_ERR_USAGE, "%s: %d parameters, at most 64", k->name, k->nparams);

@@ -42,12 +42,14 @@
  * needs is GP_ERR_USAGE naming [section] key (rule.h has checked getters).
  *
  * One path per launch.  gp_kernel_params turns (table, device, shape) into
- * the parameters of one launch: a value the kernel's own rule put in the
- * table is recomputed by the rule for this shape (a grid that fills the GPU
- * for a 25 MPixel image need not for a 1 MPixel one); a swept value, or one
- * the rule does not reproduce on the table's facts (another device's table,
- * on purpose), is launched as it is; then the kernel's fit clamps the set to
- * the device and to what is compiled. */
+ * the parameters of one launch: the table's entry for the shape's class
+ * ([kernel.<k>@<class>], written by `gpuprobe tune --shape`) where it has
+ * one; else a value the kernel's own rule put in the table is recomputed by
+ * the rule for this shape (a grid that fills the GPU for a 25 MPixel image
+ * need not for a 1 MPixel one); a swept value, or one the rule does not
+ * reproduce on the table's facts (another device's table, on purpose), is
+ * launched as it is; then the kernel's fit clamps the set to the device and
+ * to what is compiled. */
 #ifndef GP_KERNEL_H
 #define GP_KERNEL_H
 
@@ -187,6 +189,10 @@ typedef struct gp_kernel {
     gp_status (*shape_parse)(const char *spec, gp_shape *s);
     /* The canonical spec of s (shape_parse reads it back). */
     void (*shape_label)(const gp_shape *s, char *buf, size_t n);
+    /* The class of shapes s belongs to, that one set of tuned parameters
+     * serves ([kernel.<k>@<class>] in a table; characters A-Za-z0-9._^+-);
+     * NULL: each shape is its own class (its label, spelled so). */
+    void (*shape_class)(const gp_shape *s, char *buf, size_t n);
     /* The work of s by the floor model; p (may be NULL: the model's least
      * work) the parameters, where the path they choose moves other bytes. */
     gp_status (*work)(const gp_shape *s, const void *p, gp_kernel_work *w);
@@ -237,6 +243,10 @@ void gp_kernel_params_text(const gp_kernel *k, const void *p, char *buf, size_t 
 
 /* Variant v of k on the base parameters (GP_PARAM_KEEP keeps base's), fitted to dev. */
 void gp_kernel_variant(const gp_kernel *k, int v, const void *base, const gp_device_info *dev, void *p);
+
+/* The class of shape s (gp_kernel.shape_class, else its label spelled with
+ * the class characters only). */
+void gp_kernel_shape_class(const gp_kernel *k, const gp_shape *s, char *buf, size_t n);
 
 /* The bench row label of a case. */
 void gp_kernel_case_label(const gp_kernel *k, const gp_kcase *c, char *buf, size_t n);

@@ -11,7 +11,8 @@
 typedef struct tune_run {
     const gp_kernel *k;
     const gp_kernel_opts *o;
-    gp_table *base;
+    gp_table *base;     /* the table tune writes into */
+    gp_table *ruled;    /* what the candidates start from: base with the rule's [kernel.<k>], no tuned classes */
     int ncands, nprob;
     gp_kcase cases[GP_TUNE_MAX_PROBLEMS];
     gp_problem pr[GP_TUNE_MAX_PROBLEMS];   /* st NULL: not set up now */
@@ -48,7 +49,7 @@ static gp_status make_candidates(tune_run *r)
     const gp_kernel *k = r->k;
     char note[GP_BENCH_TEXT];
     for (int q = 0; q < r->nprob; q++)
-        GP_TRY(gp_kernel_params(k, r->base, &r->o->dev, &r->cases[q].shape, 1, cand(r, 0, q), note, sizeof note));
+        GP_TRY(gp_kernel_params(k, r->ruled, &r->o->dev, &r->cases[q].shape, 1, cand(r, 0, q), note, sizeof note));
     r->variant[0] = -1;
     r->ncands = 1;
     for (int v = 0; v < k->nvariants && r->ncands < GP_TUNE_MAX_CANDS; v++) {
@@ -245,6 +246,34 @@ static gp_status keep_winner(tune_run *r, const gp_tune_pick *p)
     return st;
 }
 
+/* --shape: each shape's own verdict, kept as its class's entry
+ * [kernel.<k>@<class>] where its leader beat the rule beyond the paired
+ * spread on it, and dropped where the rule holds (an older entry for the
+ * class goes too: the sweep just measured it). */
+static gp_status keep_per_class(tune_run *r, const gp_tune_pick *p)
+{
+    const gp_kernel *k = r->k;
+    char date[16], prov[GP_TABLE_PROV_LEN], cls[GP_TABLE_CLASS_LEN];
+    gp_fs_today(date);
+    for (int q = 0; q < r->nprob; q++) {
+        const int c = p->best[q];
+        const gp_tune_paired *pr = &r->g.pair[c][q];
+        gp_kernel_shape_class(k, &r->cases[q].shape, cls, sizeof cls);
+        gp_table_shaped_drop(r->base, k->name, cls);
+        if (c == 0 || !gp_tune_pair_beats(pr))
+            continue;
+        snprintf(prov, sizeof prov, "swept %s %s: for %.60s: %.4f ms vs the rule's %.4f ms, paired %.3fx (%.3f-%.3f, "
+                 "%d ABBA)", k->name, date, r->pr[q].label, pr->cand_ms, pr->rule_ms, pr->ratio.median, pr->ratio.p10,
+                 pr->ratio.p90, pr->rounds);
+        for (int i = 0; i < k->nparams; i++)
+            GP_TRY(gp_table_shaped_set(r->base, k->name, cls, k->params[i].key,
+                                       gp_params_get(k->params, k->nparams, cand(r, c, q), k->params[i].key), prov));
+        if (r->o->log)
+            fprintf(r->o->log, "[%s] kept for class %s: %s\n", k->name, cls, r->texts[c]);
+    }
+    return gp_ok();
+}
+
 static gp_status tune_cases(tune_run *r, const gp_shape *shapes, int nshapes)
 {
     if (nshapes > GP_TUNE_MAX_PROBLEMS)
@@ -270,8 +299,13 @@ static gp_status tune_cases(tune_run *r, const gp_shape *shapes, int nshapes)
 static gp_status tune_all(tune_run *r, const gp_shape *shapes, int nshapes, FILE *md, FILE *summary)
 {
     const gp_kernel *k = r->k;
+    /* Candidate 0: the rule's choice on these facts, for each problem. */
     gp_rule_in in = {r->base, NULL, 1};
-    GP_TRY(k->rule(&in, r->base)); /* candidate 0: the rule's choice on these facts */
+    *r->ruled = *r->base;
+    r->ruled->nshaped = 0;
+    GP_TRY(k->rule(&in, r->ruled));
+    if (nshapes == 0) /* the bench problems: the table's own section becomes the rule's, or the winner's */
+        GP_TRY(k->rule(&in, r->base));
     GP_TRY(tune_cases(r, shapes, nshapes));
     r->params = calloc((size_t)GP_TUNE_MAX_CANDS * (size_t)r->nprob, k->params_size);
     if (!r->params)
@@ -301,6 +335,8 @@ static gp_status tune_all(tune_run *r, const gp_shape *shapes, int nshapes, FILE
                 now() - t_pair, now() - r->t0, r->budget);
     report_rows(summary, r, &pick);
     report_md(md, r, &pick);
+    if (nshapes > 0)
+        return keep_per_class(r, &pick);
     if (pick.chosen != 0)
         GP_TRY(keep_winner(r, &pick));
     if (r->o->log)
@@ -316,6 +352,11 @@ gp_status gp_tune_kernel(const gp_kernel *k, gp_table *base, const gp_shape *sha
     if (!r)
         return gp_fail(GP_ERR_NOMEM, "tune %s: out of host memory", k->name);
     r->k = k, r->o = o, r->base = base;
+    r->ruled = malloc(sizeof *r->ruled);
+    if (!r->ruled) {
+        free(r);
+        return gp_fail(GP_ERR_NOMEM, "tune %s: out of host memory", k->name);
+    }
     r->t0 = now();
     r->budget = o->budget_s > 0 ? o->budget_s : o->quick ? GP_TUNE_BUDGET_QUICK_S : GP_TUNE_BUDGET_S;
     r->sweep_share = 0.6;
@@ -323,6 +364,7 @@ gp_status gp_tune_kernel(const gp_kernel *k, gp_table *base, const gp_shape *sha
     for (int q = 0; q < r->nprob; q++)
         gp_problem_free(k, &r->pr[q]);
     free(r->params);
+    free(r->ruled);
     free(r);
     return st;
 }

@@ -3,9 +3,11 @@
  * that doubles its input on the host, in the [kernel.transpose] section of
  * the schema, timed by fake device operations whose times come from a cost
  * model of its parameters.  What a GPU would decide, decided on the CPU. */
+#define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "driver.h"
 #include "data.h"
@@ -331,5 +333,44 @@ GP_TEST(kernel_params_follow_the_shape)
     GP_CHECK(gp_table_set(&t, "kernel.transpose", "tiles_per_block", 4, "swept transpose 2026-11-28").code == GP_OK);
     GP_CHECK(gp_kernel_params(&fake, &t, NULL, &small, 0, &p, note, sizeof note).code == GP_OK);
     GP_CHECK(p.tiles_per_block == 4 && p.tile == 32);
+    return 0;
+}
+
+/* tune --shape: each shape's verdict kept as its class's entry in the
+ * table (a find-db entry), the table's own section untouched; a launch of
+ * that shape then takes the entry, another shape the rule. */
+GP_TEST(tune_shapes_keep_one_entry_per_class)
+{
+    static gp_table base, back;
+    gp_kernel_opts o;
+    opts(&o);
+    GP_CHECK(model_table(&base));
+    tile64_speed = 0.8;
+    gp_shape s[2] = {{{5000}, {0}}, {{300}, {0}}};
+    GP_CHECK(gp_tune_kernel(&fake, &base, s, 2, &o, NULL, NULL).code == GP_OK);
+    GP_CHECK(base.nshaped == 2);
+    const gp_table_shaped *e = gp_table_shaped_find(&base, "transpose", "5000");
+    GP_CHECK(e && e->nkeys == NP && !strncmp(e->prov, "swept transpose ", 16));
+    long long tile;
+    GP_CHECK(gp_table_get_int(&base, "kernel.transpose", "tile", &tile).code == GP_OK && tile == 32);
+    gp_transpose_params p;
+    char note[160];
+    GP_CHECK(gp_kernel_params(&fake, &base, NULL, &s[0], 0, &p, note, sizeof note).code == GP_OK);
+    GP_CHECK(p.tile == 64 && strstr(note, "tuned for this shape's class 5000"));
+    gp_shape other = {{7000}, {0}};
+    GP_CHECK(gp_kernel_params(&fake, &base, NULL, &other, 0, &p, note, sizeof note).code == GP_OK && p.tile == 32);
+    /* The entries survive a write and a parse. */
+    char path[] = "/tmp/gp_shaped_XXXXXX";
+    int fd = mkstemp(path);
+    GP_CHECK(fd >= 0);
+    close(fd);
+    GP_CHECK(gp_table_write(&base, path).code == GP_OK && gp_table_load(path, &back).code == GP_OK);
+    GP_CHECK(gp_table_equal(&base, &back));
+    remove(path);
+    /* Tuned again with the rule as fast: the class's entry goes. */
+    tile64_speed = 0.999;
+    GP_CHECK(gp_tune_kernel(&fake, &base, s, 1, &o, NULL, NULL).code == GP_OK);
+    GP_CHECK(!gp_table_shaped_find(&base, "transpose", "5000") && base.nshaped == 1);
+    tile64_speed = 0.8;
     return 0;
 }

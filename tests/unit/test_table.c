@@ -564,3 +564,49 @@ GP_TEST(table_schema_consistent)
     GP_CHECK(gp_table_section_index("kernel.nope") < 0);
     return 0;
 }
+
+/* Find-db entries [kernel.<k>@<class>]: parsed, written back the same,
+ * refused where they are not one sweep's complete parameter set. */
+GP_TEST(table_shaped_entries)
+{
+    static gp_table t, u;
+    char dir[64], path[128];
+    GP_CHECK(make_tmpdir(dir, sizeof dir));
+    snprintf(path, sizeof path, "%s/t", dir);
+    const char *entry = "\n[kernel.transpose@12000x12000.fp32]\ntile = 32 # swept transpose 2026-11-28: x\n"
+                        "pad = 1 # swept transpose 2026-11-28: x\nblock_rows = 8 # swept transpose 2026-11-28: x\n";
+    char *text = malloc(strlen(good_text) + strlen(entry) + 1);
+    GP_CHECK(text != NULL);
+    strcpy(text, good_text);
+    strcat(text, entry);
+    GP_CHECK(gp_table_parse(&t, text, "t").code == GP_OK && t.nshaped == 1);
+    const gp_table_shaped *e = gp_table_shaped_find(&t, "transpose", "12000x12000.fp32");
+    GP_CHECK(e && e->nkeys == 3 && e->v[0] == 32 && e->line > 0);
+    GP_CHECK(gp_table_write(&t, path).code == GP_OK && gp_table_load(path, &u).code == GP_OK && gp_table_equal(&t, &u));
+    /* Not a sweep's, mixed provenance, a key of another kernel, a required key missing, a bad class. */
+    static const char *const bad[][2] = {
+        {"pad = 1 # swept transpose 2026-11-28: x", "pad = 1 # rule gp_transpose_rule x"},
+        {"pad = 1 # swept transpose 2026-11-28: x", "pad = 1 # swept transpose 2026-11-27: y"},
+        {"pad = 1 # swept transpose 2026-11-28: x", "pad = 1 # swept transpose 2026-11-28: x\nwat = 3 # swept transpose 2026-11-28: x"},
+        {"block_rows = 8 # swept transpose 2026-11-28: x\n", ""},
+        {"@12000x12000.fp32]", "@12000 x 12000]"},
+    };
+    static const char *const why[] = {"holds what a sweep found", "one provenance", "unknown key 'wat'",
+                                      "missing required key 'block_rows'", "a shape class is"};
+    for (int i = 0; i < 5; i++) {
+        char *b = malloc(strlen(text) + 200), *at = strstr(text, bad[i][0]);
+        GP_CHECK(b && at);
+        memcpy(b, text, (size_t)(at - text));
+        strcpy(b + (at - text), bad[i][1]);
+        strcat(b, at + strlen(bad[i][0]));
+        gp_status st = gp_table_parse(&u, b, "t");
+        if (st.code != GP_ERR_USAGE || !strstr(st.msg, why[i]))
+            fprintf(stderr, "case %d: %s\n", i, st.msg);
+        GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, why[i]));
+        free(b);
+    }
+    free(text);
+    remove(path);
+    rmdir(dir);
+    return 0;
+}
