@@ -54,7 +54,7 @@ typedef enum gp_gemm_layout { GP_GEMM_ROW_MAJOR = 0, GP_GEMM_COL_MAJOR = 1 } gp_
  * warps as 2 x 4 (the same per-warp code): 1 block an SM, 202-206 registers
  * (sm_90), but for A k-contiguous and B n-contiguous (row-major NN) the
  * experiment's kernel (gemm.hip, gp_gemm_wt_nn_kernel): 228 (211 sm_80),
- * as tools/experiments/gemm_variants.cu's, which ran 4.7 % faster.  The
+ * as unmaintained/experiments/gemm_variants.cu's, which ran 4.7 % faster.  The
  * H200 paired run of 2026-11-24 (docs/kernels/gemm.md, "Measured") put it first at
  * 4096^3 and 8192^3, so the rule picks it where the target compiles it and
  * falls back per problem (gp_gemm_plan). */
@@ -166,7 +166,7 @@ void gp_gemm_problem_of_shape(const struct gp_shape *s, float alpha, float beta,
  * Models and measurements: docs/kernels/gemm.md, "Per-problem fallback". */
 #define GP_GEMM_FALLBACK_FROM 5
 #define GP_GEMM_FALLBACK_TO 0
-/* H200, 2026-11-24, tools/device_gemm_exp.sh OUT 30, paired vs cuBLAS at
+/* H200, 2026-11-24, tools/reproduce.sh OUT experiments, paired vs cuBLAS at
  * 4096^3: 128x128x8/256 0.7653, 128x256x8/256 0.9377 -> 0.816. */
 #define GP_GEMM_FALLBACK_D (0.7653 / 0.9377)
 /* Same run: the warp-tiled 128x128x8/128 against the quadrant 128x128x8/256

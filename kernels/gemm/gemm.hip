@@ -422,7 +422,7 @@ __global__ void GEMM_BOUNDS(THREADS, GP_GEMM_REGS_WT) gp_gemm_wt_kernel(gemm_arg
 
 /* ---- The warp-tiled kernel of CFG5 for A k-contiguous, B n-contiguous
  * (row-major NN, and column-major NN as C^T = B^T A^T: gemm.c a_kc = 1,
- * b_kc = 0; every bench shape).  tools/experiments/gemm_variants.cu's
+ * b_kc = 0; every bench shape).  unmaintained/experiments/gemm_variants.cu's
  * wt_k<128, 256, 8, 64, 64, 8, 256, 1>, verbatim but for names and
  * gemm_args: the H200 run of 2026-11-24 measured it 4.7 % ahead of
  * gp_gemm_wt_kernel on the same tiling (2.90 vs 3.04 ms at 4096^3, 23.04 vs

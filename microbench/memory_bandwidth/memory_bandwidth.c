@@ -41,7 +41,7 @@ static const int karrays[GP_MEMBW_KERNELS] = {1, 1, 2, 3, 1};
 /* One pass: the grid covers the array once (one tile per block, no
  * grid-stride loop), and each pass is its own launch.  On the H200 this beat
  * every persistent grid for the mixed read/write streams (triad 90% vs 87%
- * of peak in tools/experiments/triad_variants.cu): blocks retire in address
+ * of peak in unmaintained/experiments/triad_variants.cu): blocks retire in address
  * order, so the DRAM sees fewer scattered read/write turnarounds. */
 #define GP_BPC_ONEPASS (-3)
 typedef struct cfg { int vec, block, bpc, unroll, hint; } cfg;

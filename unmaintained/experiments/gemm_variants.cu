@@ -42,7 +42,7 @@
 // wt 128x128x8/256 128 / 128, x16/256 146 / 140 (bounded to 1 block: its 8 +
 // 8 staged float4 spilled 88 bytes at 128); the 8 x 16 and 16 x 8 thread
 // tiles 209-254 / 204-235; as 128x128x16/256 s3 128 / 120, the others
-// 204-248 / 215-233.  Measured on no GPU yet (tools/device_gemm_exp.sh).
+// 204-248 / 215-233.  Measured on no GPU yet (tools/reproduce.sh OUT experiments).
 // Build and run (argv[1] = ABBA rounds, default 30):
 //   nvcc -O3 -std=c++17 -arch=native -Xptxas -v gemm_variants.cu -lcublas -o gv && ./gv 30
 #include "abba.h"
