@@ -279,6 +279,25 @@ smaller)
     check 2 "resources: --out: cannot write '/nonexistent-gp/x': folder '/nonexistent-gp' does not exist" \
         "$gpuprobe" resources --out /nonexistent-gp/x
     ;;
+kernel_args)
+    # verify/bench check every argument before they look for a GPU: a
+    # mistyped table is exit 2 on any machine, never a skip (77).
+    export GP_TABLES_DIR=$src/tables
+    k=transpose
+    check 2 "cannot read table '/nonexistent'" "$gpuprobe" verify $k --table /nonexistent
+    head -c 3000 /dev/urandom >"$tmp/garbage.bin"
+    check 2 "garbage.bin" "$gpuprobe" verify $k --table "$tmp/garbage.bin"
+    awk '/^\[cache.l1\]/ {s = 1} /^\[/ && !/cache.l1/ {s = 0}
+         s && /^latency_cycles/ {sub(/= *[0-9.]+/, "= 900")} {print}' "$src/tables/sm_90" >"$tmp/l1_over_l2"
+    grep -q "= 900" "$tmp/l1_over_l2" || { echo "bad_input.sh: awk did not apply" >&2; exit 1; }
+    check 2 "l1_over_l2:[0-9]+: .*latency" "$gpuprobe" verify $k --table "$tmp/l1_over_l2"
+    check 2 "is a directory" "$gpuprobe" verify $k --mistuned "$src/tables"
+    : >"$tmp/a_file"
+    check 2 "--out '$tmp/a_file' is not a directory" "$gpuprobe" bench $k --out "$tmp/a_file"
+    check 2 "--shape '12x': .*takes RxC" "$gpuprobe" bench $k --shape 12x
+    check 2 "--shape needs exactly one kernel" "$gpuprobe" verify $k reduce --shape 12x12
+    check 2 "--budget: 'soon' is not a number of seconds" "$gpuprobe" tune $k --budget soon
+    ;;
 *)
     echo "bad_input.sh: unknown case '$case_'" >&2
     exit 2
