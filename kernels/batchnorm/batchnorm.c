@@ -7,6 +7,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "context.h"
+#include "kernel.h"
 #include "rule.h"
 
 static void add_note(gp_batchnorm_params *p, const char *what)
@@ -221,4 +223,42 @@ gp_status gp_batchnorm_infer_f32(const float *d_x, float *d_y, const gp_batchnor
         return gp_fail(GP_ERR_USAGE, "batchnorm inference: %s pointer is NULL", d_mean ? "var" : "mean");
     return gp_batchnorm_launch_infer(d_x, d_y, s, d_gamma, d_beta, d_mean, d_var, (float)eps,
                                      gp_batchnorm_split(p, s), p->block, p->items_per_thread, stream);
+}
+
+/* ---- the library's calls */
+
+static gp_status bn_params(struct gp_context *ctx, const gp_batchnorm_shape *b, int mode, gp_batchnorm_params *p)
+{
+    gp_shape s;
+    if (!ctx || !b)
+        return gp_fail(GP_ERR_USAGE, "batchnorm: no %s", !ctx ? "context (gp_context_open)" : "shape");
+    GP_TRY(gp_batchnorm_check_shape(b));
+    memset(&s, 0, sizeof s);
+    s.d[GP_BN_N] = b->n, s.d[GP_BN_C] = b->c, s.d[GP_BN_H] = b->h, s.d[GP_BN_W] = b->w, s.opt[GP_BN_OPT_MODE] = mode;
+    return gp_context_params(ctx, &gp_kernel_batchnorm, &s, p);
+}
+
+gp_status gp_batchnorm_ws_create_for(struct gp_context *ctx, const gp_batchnorm_shape *s, gp_batchnorm_ws *ws)
+{
+    gp_batchnorm_params p;
+    GP_TRY(bn_params(ctx, s, GP_BN_TRAIN, &p));
+    return gp_batchnorm_ws_create(ws, s, &p);
+}
+
+gp_status gp_batchnorm_train(struct gp_context *ctx, const float *d_x, float *d_y, const gp_batchnorm_shape *s,
+                             const float *d_gamma, const float *d_beta, double eps, float *d_save_mean,
+                             float *d_save_invstd, gp_batchnorm_ws *ws, gp_stream stream)
+{
+    gp_batchnorm_params p;
+    GP_TRY(bn_params(ctx, s, GP_BN_TRAIN, &p));
+    return gp_batchnorm_train_f32(d_x, d_y, s, d_gamma, d_beta, eps, d_save_mean, d_save_invstd, ws, &p, stream);
+}
+
+gp_status gp_batchnorm_infer(struct gp_context *ctx, const float *d_x, float *d_y, const gp_batchnorm_shape *s,
+                             const float *d_gamma, const float *d_beta, const float *d_mean, const float *d_var,
+                             double eps, gp_stream stream)
+{
+    gp_batchnorm_params p;
+    GP_TRY(bn_params(ctx, s, GP_BN_INFER, &p));
+    return gp_batchnorm_infer_f32(d_x, d_y, s, d_gamma, d_beta, d_mean, d_var, eps, &p, stream);
 }

@@ -148,6 +148,21 @@ void gp_batchnorm_ref_train(const float *x, float *y, const gp_batchnorm_shape *
 void gp_batchnorm_ref_infer(const float *x, float *y, const gp_batchnorm_shape *s, const float *gamma,
                             const float *beta, const float *mean, const float *var, double eps);
 
+/* ---- The library's calls (kernels/context.h): the parameters come from
+ * the context, for the call's shape; asynchronous on `stream`, nothing
+ * allocated, nothing synchronized. */
+struct gp_context;
+/* A workspace for training on shape s under the context's parameters for
+ * it (fits s and every shape whose split fits it): make it once, outside
+ * the hot path (it allocates). */
+gp_status gp_batchnorm_ws_create_for(struct gp_context *ctx, const gp_batchnorm_shape *s, gp_batchnorm_ws *ws);
+gp_status gp_batchnorm_train(struct gp_context *ctx, const float *d_x, float *d_y, const gp_batchnorm_shape *s,
+                             const float *d_gamma, const float *d_beta, double eps, float *d_save_mean,
+                             float *d_save_invstd, gp_batchnorm_ws *ws, gp_stream stream);
+gp_status gp_batchnorm_infer(struct gp_context *ctx, const float *d_x, float *d_y, const gp_batchnorm_shape *s,
+                             const float *d_gamma, const float *d_beta, const float *d_mean, const float *d_var,
+                             double eps, gp_stream stream);
+
 /* The rule (batchnorm_rule.c), for a shape (kernel.h, "Rules"). */
 struct gp_rule_in;
 struct gp_table;

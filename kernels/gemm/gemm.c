@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "context.h"
 #include "kernel.h"
 #include "rule.h"
 
@@ -267,4 +268,23 @@ gp_status gp_gemm_f32(const gp_gemm_problem *q, const float *d_a, const float *d
                                  q->ldb, q->beta, d_c, q->ldc, stream);
     return gp_gemm_launch_rm(cfg, !q->trans_b, q->trans_a, q->n, q->m, q->k, q->alpha, d_b, q->ldb, d_a, q->lda,
                              q->beta, d_c, q->ldc, stream);
+}
+
+/* ---- the library's call */
+
+gp_status gp_sgemm(struct gp_context *ctx, const gp_gemm_problem *q, const float *d_a, const float *d_b, float *d_c,
+                   gp_stream stream)
+{
+    gp_gemm_params p;
+    gp_shape s;
+    if (!ctx || !q)
+        return gp_fail(GP_ERR_USAGE, "gemm: no %s", !ctx ? "context (gp_context_open)" : "problem");
+    GP_TRY(gp_gemm_check_problem(q));
+    memset(&s, 0, sizeof s);
+    s.d[GP_GEMM_M] = q->m, s.d[GP_GEMM_N] = q->n, s.d[GP_GEMM_K] = q->k;
+    s.d[GP_GEMM_LDA] = q->lda, s.d[GP_GEMM_LDB] = q->ldb, s.d[GP_GEMM_LDC] = q->ldc;
+    s.opt[GP_GEMM_OPT_LAYOUT] = q->layout, s.opt[GP_GEMM_OPT_TRANS_A] = q->trans_a;
+    s.opt[GP_GEMM_OPT_TRANS_B] = q->trans_b;
+    GP_TRY(gp_context_params(ctx, &gp_kernel_gemm, &s, &p));
+    return gp_gemm_f32(q, d_a, d_b, d_c, &p, stream);
 }

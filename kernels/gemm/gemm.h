@@ -204,6 +204,15 @@ void gp_gemm_ref_f32(const gp_gemm_problem *q, const float *a, const float *b, f
 double gp_gemm_ref_at(const gp_gemm_problem *q, const float *a, const float *b, const float *c_in, int i, int j,
                       double *abs_sum);
 
+/* ---- The library's calls (kernels/context.h): the parameters come from
+ * the context, for the call's shape; asynchronous on `stream`, nothing
+ * allocated, nothing synchronized. */
+struct gp_context;
+/* q's C = alpha op(A) op(B) + beta C (layouts, transposes and leading
+ * dimensions as gp_gemm_problem says). */
+gp_status gp_sgemm(struct gp_context *ctx, const gp_gemm_problem *q, const float *d_a, const float *d_b, float *d_c,
+                   gp_stream stream);
+
 /* The rule (gemm_rule.c): the tile for the shape (kernel.h, "Rules"). */
 struct gp_rule_in;
 struct gp_kernel;

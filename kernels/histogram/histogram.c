@@ -5,6 +5,8 @@
 
 #include <string.h>
 
+#include "context.h"
+#include "kernel.h"
 #include "gp_target.h"
 #include "data.h"
 #include "rule.h"
@@ -149,4 +151,32 @@ gp_status gp_histogram_u32(const uint32_t *d_keys, size_t n, uint32_t *d_bins, c
     GP_TRY(check_args("histogram u32", d_keys, n, 4, d_bins, GP_HIST_U32_BINS, p));
     return gp_histogram_launch_u32(d_keys, n, d_bins, p->block, p->items_per_thread, p->copies_u32, p->grid_u32,
                                    stream);
+}
+
+/* ---- the library's calls */
+
+static gp_status histogram_params(struct gp_context *ctx, size_t n, int type, gp_histogram_params *p)
+{
+    gp_shape s;
+    memset(&s, 0, sizeof s);
+    s.d[GP_HIST_N] = (long long)n, s.opt[GP_HIST_TYPE] = type;
+    if (!ctx)
+        return gp_fail(GP_ERR_USAGE, "histogram: no context (gp_context_open)");
+    return gp_context_params(ctx, &gp_kernel_histogram, &s, p);
+}
+
+gp_status gp_histogram_bytes(struct gp_context *ctx, const uint8_t *d_in, size_t n, uint32_t *d_bins,
+                             gp_stream stream)
+{
+    gp_histogram_params p;
+    GP_TRY(histogram_params(ctx, n, GP_HIST_U8, &p));
+    return gp_histogram_u8(d_in, n, d_bins, &p, stream);
+}
+
+gp_status gp_histogram_keys(struct gp_context *ctx, const uint32_t *d_keys, size_t n, uint32_t *d_bins,
+                            gp_stream stream)
+{
+    gp_histogram_params p;
+    GP_TRY(histogram_params(ctx, n, GP_HIST_U32, &p));
+    return gp_histogram_u32(d_keys, n, d_bins, &p, stream);
 }

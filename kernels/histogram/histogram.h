@@ -100,6 +100,15 @@ gp_status gp_histogram_u32(const uint32_t *d_keys, size_t n, uint32_t *d_bins, c
 void gp_histogram_ref_u8(const uint8_t *x, size_t n, uint32_t *bins);
 void gp_histogram_ref_u32(const uint32_t *keys, size_t n, uint32_t *bins);
 
+/* ---- The library's calls (kernels/context.h): the parameters come from
+ * the context, for the call's shape; asynchronous on `stream`, nothing
+ * allocated, nothing synchronized. */
+struct gp_context;
+gp_status gp_histogram_bytes(struct gp_context *ctx, const uint8_t *d_in, size_t n, uint32_t *d_bins,
+                             gp_stream stream);
+gp_status gp_histogram_keys(struct gp_context *ctx, const uint32_t *d_keys, size_t n, uint32_t *d_bins,
+                            gp_stream stream);
+
 /* Every kernel.histogram parameter from the device facts (kernel.h
  * "Rules"; the models: docs/kernels/histogram.md, "Rule"). */
 struct gp_rule_in;

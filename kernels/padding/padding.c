@@ -1,6 +1,8 @@
 /* padding host API: parameters fitted to what is compiled and to the
  * device, shape checks, and argument checks before any device call. */
 #include "padding.h"
+#include "context.h"
+#include "kernel.h"
 #include "padding_staged.h"
 
 #include <stdint.h>
@@ -111,4 +113,22 @@ gp_status gp_padding_f32(const float *d_in, float *d_out, const gp_padding_shape
     if (gp_padding_staged_usable(p, s, d_in))
         return gp_padding_launch_staged_f32(d_in, d_out, s, p->block, p->planes_per_block, stream);
     return gp_padding_launch_f32(d_in, d_out, s, p->block, p->items_per_thread, stream);
+}
+
+/* ---- the library's call */
+
+gp_status gp_pad(struct gp_context *ctx, const float *d_in, float *d_out, const gp_padding_shape *s,
+                 gp_stream stream)
+{
+    gp_padding_params p;
+    gp_shape sh;
+    if (!ctx || !s)
+        return gp_fail(GP_ERR_USAGE, "padding: no %s", !ctx ? "context (gp_context_open)" : "shape");
+    GP_TRY(gp_padding_check_shape(s));
+    memset(&sh, 0, sizeof sh);
+    sh.d[GP_PAD_N] = s->n, sh.d[GP_PAD_C] = s->c, sh.d[GP_PAD_H] = s->h, sh.d[GP_PAD_W] = s->w;
+    sh.d[GP_PAD_TOP] = s->top, sh.d[GP_PAD_BOTTOM] = s->bottom, sh.d[GP_PAD_LEFT] = s->left;
+    sh.d[GP_PAD_RIGHT] = s->right;
+    GP_TRY(gp_context_params(ctx, &gp_kernel_padding, &sh, &p));
+    return gp_padding_f32(d_in, d_out, s, &p, stream);
 }

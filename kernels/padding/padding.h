@@ -91,6 +91,13 @@ gp_status gp_padding_f32(const float *d_in, float *d_out, const gp_padding_shape
 /* CPU reference (padding_ref.c). */
 void gp_padding_ref_f32(const float *in, float *out, const gp_padding_shape *s);
 
+/* ---- The library's calls (kernels/context.h): the parameters come from
+ * the context, for the call's shape; asynchronous on `stream`, nothing
+ * allocated, nothing synchronized. */
+struct gp_context;
+gp_status gp_pad(struct gp_context *ctx, const float *d_in, float *d_out, const gp_padding_shape *s,
+                 gp_stream stream);
+
 /* The rule (padding_rule.c): items_per_thread from the bytes that must be in
  * flight (DRAM bandwidth x latency, Little's law) over the threads the device
  * keeps resident and the share of outputs that load, block from

@@ -5,6 +5,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "context.h"
+#include "kernel.h"
 #include "data.h"
 #include "rule.h"
 
@@ -192,4 +194,40 @@ double gp_reduce_f32_bound(int depth, double sum_abs)
     if (du >= 1.0)
         return HUGE_VAL;
     return du / (1.0 - du) * sum_abs;
+}
+
+/* ---- the library's calls */
+
+gp_status gp_reduce_ws_create_any(gp_reduce_ws *ws)
+{
+    gp_reduce_params p;
+    memset(&p, 0, sizeof p);
+    p.grid = GP_REDUCE_ONE_PASS_MAX_GRID;
+    return gp_reduce_ws_create(ws, &p);
+}
+
+static gp_status reduce_params(struct gp_context *ctx, size_t n, int type, gp_reduce_params *p)
+{
+    gp_shape s;
+    memset(&s, 0, sizeof s);
+    s.d[GP_REDUCE_N] = (long long)n, s.opt[GP_REDUCE_TYPE] = type;
+    if (!ctx)
+        return gp_fail(GP_ERR_USAGE, "reduce: no context (gp_context_open)");
+    return gp_context_params(ctx, &gp_kernel_reduce, &s, p);
+}
+
+gp_status gp_reduce_sum(struct gp_context *ctx, const float *d_in, size_t n, float *d_out, gp_reduce_ws *ws,
+                        gp_stream stream)
+{
+    gp_reduce_params p;
+    GP_TRY(reduce_params(ctx, n, GP_REDUCE_FP32, &p));
+    return gp_reduce_sum_f32(d_in, n, d_out, ws, &p, stream);
+}
+
+gp_status gp_reduce_sum_int(struct gp_context *ctx, const int32_t *d_in, size_t n, int32_t *d_out,
+                            gp_reduce_ws *ws, gp_stream stream)
+{
+    gp_reduce_params p;
+    GP_TRY(reduce_params(ctx, n, GP_REDUCE_INT32, &p));
+    return gp_reduce_sum_i32(d_in, n, d_out, ws, &p, stream);
 }

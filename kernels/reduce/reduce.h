@@ -125,6 +125,19 @@ gp_status gp_reduce_launch_i32(const int32_t *d_in, size_t n, int32_t *d_out, vo
  * build). */
 const void *gp_reduce_f32_fn(int vecs, int stream);
 
+/* ---- The library's calls (kernels/context.h): the parameters come from
+ * the context, for the call's shape; asynchronous on `stream`, nothing
+ * allocated, nothing synchronized. */
+struct gp_context;
+/* A workspace every reduction of this build's kernels fits (any n, any
+ * parameters): make it once per stream, outside the hot path (it
+ * allocates); runs on one stream share it, runs on two at once must not. */
+gp_status gp_reduce_ws_create_any(gp_reduce_ws *ws);
+gp_status gp_reduce_sum(struct gp_context *ctx, const float *d_in, size_t n, float *d_out, gp_reduce_ws *ws,
+                        gp_stream stream);
+gp_status gp_reduce_sum_int(struct gp_context *ctx, const int32_t *d_in, size_t n, int32_t *d_out,
+                            gp_reduce_ws *ws, gp_stream stream);
+
 /* Every kernel.reduce parameter from the device facts (kernel.h "Rules";
  * the models: docs/kernels/reduce.md, "Rule"). */
 struct gp_rule_in;

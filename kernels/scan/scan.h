@@ -181,6 +181,19 @@ void gp_scan_ref_i32(const int32_t *x, size_t n, int exclusive, uint32_t *acc, i
  * runs there, so the device facts alone decide, as in the unit tests). */
 int gp_scan_ring_compiled(void);
 
+/* ---- The library's calls (kernels/context.h): the parameters come from
+ * the context, for the call's shape; asynchronous on `stream`, nothing
+ * allocated, nothing synchronized. */
+struct gp_context;
+/* A workspace for every scan of up to n_max elements, whatever tile a
+ * shape's parameters take (sized for the smallest compiled tile): make it
+ * once per stream, outside the hot path. */
+gp_status gp_scan_ws_create_any(size_t n_max, gp_scan_ws *ws);
+gp_status gp_scan(struct gp_context *ctx, const float *d_in, float *d_out, size_t n, int exclusive, gp_scan_ws *ws,
+                  gp_stream stream);
+gp_status gp_scan_int(struct gp_context *ctx, const int32_t *d_in, int32_t *d_out, size_t n, int exclusive,
+                      gp_scan_ws *ws, gp_stream stream);
+
 /* Every kernel.scan parameter from the device facts (kernel.h "Rules"; the
  * models: docs/kernels/scan.md, "Rule"). */
 struct gp_rule_in;
