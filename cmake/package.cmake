@@ -16,7 +16,12 @@ install(TARGETS gpuprobe RUNTIME DESTINATION bin)
 # context and every kernel's header), a CMake package and a pkg-config file.
 set(_umbrella "/* gpuprobe: the kernels as a library (docs/library.md).  Generated from the kernel folders. */\n")
 string(APPEND _umbrella "#ifndef GPUPROBE_H\n#define GPUPROBE_H\n#include \"context.h\"\n")
+# The kernel headers' own includes come along: the status and runtime
+# types, the device targets (GEMM's configurations) and the table type the
+# rules' prototypes name.
 set(_headers ${PROJECT_SOURCE_DIR}/platform/gp_status.h ${PROJECT_SOURCE_DIR}/platform/runtime.h
+             ${PROJECT_SOURCE_DIR}/platform/gp_target.h ${PROJECT_SOURCE_DIR}/common/table.h
+             ${PROJECT_SOURCE_DIR}/common/table_keys.h
              ${PROJECT_SOURCE_DIR}/kernels/context.h ${PROJECT_SOURCE_DIR}/kernels/params.h)
 foreach(k IN LISTS GP_KERNEL_LIST)
   string(APPEND _umbrella "#include \"${k}.h\"\n")

@@ -168,6 +168,19 @@ static entry *slot_of(entry *slots, int nslots, const gp_kernel *k, const gp_sha
             return &slots[i];
 }
 
+/* An application that calls with ever new sizes (a reduction over every n)
+ * would grow the kept sets without end: past GP_CONTEXT_MAX_SHAPES they are
+ * all forgotten and derived again as they come (a derivation costs
+ * microseconds; the slots stay allocated). */
+static void forget_all(gp_context *c)
+{
+    for (int i = 0; i < c->nslots; i++) {
+        free(c->slots[i].p);
+        c->slots[i].p = NULL, c->slots[i].k = NULL;
+    }
+    c->nused = 0;
+}
+
 static gp_status grow(gp_context *c)
 {
     int n = c->nslots ? 2 * c->nslots : 64;
@@ -204,6 +217,8 @@ gp_status gp_context_params(gp_context *c, const gp_kernel *k, const gp_shape *s
     memcpy(copy, p, k->params_size);
     gp_status st = gp_ok();
     mtx_lock(&c->lock);
+    if (c->nused >= GP_CONTEXT_MAX_SHAPES)
+        forget_all(c);
     if (2 * (c->nused + 1) > c->nslots)
         st = grow(c);
     if (st.code == GP_OK) {

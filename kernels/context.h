@@ -75,7 +75,9 @@ const char *gp_context_table_said(const gp_context *ctx);
  * kept.  Thread-safe. */
 gp_status gp_context_params(gp_context *ctx, const struct gp_kernel *k, const struct gp_shape *s, void *p);
 
-/* How many shapes the context has parameters for (all kernels). */
+/* How many shapes the context has parameters for (all kernels); past
+ * GP_CONTEXT_MAX_SHAPES the kept sets are forgotten and derived again. */
+#define GP_CONTEXT_MAX_SHAPES 65536
 int gp_context_nshapes(const gp_context *ctx);
 
 /* The per-device cache file of dev under cache_dir (NULL: $XDG_CACHE_HOME,
