@@ -4,6 +4,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <threads.h>
 #include <unistd.h>
 
@@ -140,6 +141,80 @@ GP_TEST(context_keeps_one_parameter_set_per_shape)
     for (int i = 0; i < 4; i++)
         GP_CHECK(thrd_join(th[i], NULL) == thrd_success && w[i].ok);
     GP_CHECK(gp_context_nshapes(c) == 11);
+    gp_context_close(c);
+    return 0;
+}
+
+static double now_us(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1e6 + t.tv_nsec * 1e-3;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* What a call costs on the host before its launch, for every kernel on its
+ * bench shapes under the shipped sm_90 table: deriving the parameters of a
+ * shape the context has not seen (the one shape path: find-db entry, else
+ * the rule for the shape) and looking up one it has.  The library promises
+ * at most 50 us and 2 us (docs/library.md); the medians over 21 rounds are
+ * checked against those and printed (under the sanitizers printed only:
+ * the bounds are for optimized host code). */
+GP_TEST(context_derivation_and_lookup_costs)
+{
+    char tables[512];
+    GP_CHECK(gp_test_source_path(tables, sizeof tables, "tables"));
+    gp_device_info d = h200();
+    gp_context_opts o = {0, NULL, tables, "/nonexistent-cache"};
+    gp_context *c = NULL;
+    unsetenv("GP_TABLE");
+    GP_CHECK(gp_context_open_for(&d, &o, &c).code == GP_OK);
+#if defined(__SANITIZE_ADDRESS__)
+    const int bounded = 0;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+    const int bounded = 0;
+#else
+    const int bounded = 1;
+#endif
+#else
+    const int bounded = 1;
+#endif
+    enum { ROUNDS = 21 };
+    for (size_t i = 0; i < gp_kernel_count(); i++) {
+        const gp_kernel *k = gp_kernel_at(i);
+        gp_kcase cs[GP_KCASE_MAX];
+        int n = k->cases(GP_CASES_BENCH, NULL, &d, 0, cs, GP_KCASE_MAX);
+        GP_CHECK(n > 0);
+        unsigned char p[4096];
+        GP_CHECK(k->params_size <= sizeof p);
+        char note[160];
+        double derive[ROUNDS], lookup[ROUNDS];
+        for (int r = 0; r < ROUNDS; r++) {
+            double t0 = now_us();
+            for (int j = 0; j < n; j++)
+                GP_CHECK(gp_kernel_params(k, gp_context_table(c), &d, &cs[j].shape, 1, p, note, sizeof note).code ==
+                         GP_OK);
+            double t1 = now_us();
+            for (int j = 0; j < n; j++)
+                GP_CHECK(gp_context_params(c, k, &cs[j].shape, p).code == GP_OK);
+            double t2 = now_us();
+            derive[r] = (t1 - t0) / n;
+            if (r > 0) /* the first round kept the shapes */
+                lookup[r - 1] = (t2 - t1) / n;
+        }
+        qsort(derive, ROUNDS, sizeof *derive, cmp_double);
+        qsort(lookup, ROUNDS - 1, sizeof *lookup, cmp_double);
+        printf("  %-10s %2d shapes: a new shape %6.2f us (median, max %6.2f), a kept one %5.3f us\n", k->name, n,
+               derive[ROUNDS / 2], derive[ROUNDS - 1], lookup[(ROUNDS - 1) / 2]);
+        GP_CHECK(!bounded || derive[ROUNDS / 2] <= 50);
+        GP_CHECK(!bounded || lookup[(ROUNDS - 1) / 2] <= 2);
+    }
     gp_context_close(c);
     return 0;
 }
