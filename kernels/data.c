@@ -24,6 +24,21 @@ double gp_rand_uniform(uint64_t *state, double lo, double hi)
     return lo + (hi - lo) * u;
 }
 
+long long gp_rand_dim(uint64_t *state, long long lo, long long hi)
+{
+    if (lo < 1)
+        lo = 1;
+    if (hi <= lo)
+        return lo;
+    long long v = (long long)exp(gp_rand_uniform(state, log((double)lo), log((double)hi + 1)));
+    v = v < lo ? lo : v > hi ? hi : v;
+    if (gp_rand_u64(state) & 1 && v / 32 * 32 >= lo && v >= 32)
+        v = v / 32 * 32;
+    return v;
+}
+
+int gp_rand_pick(uint64_t *state, int n) { return n > 1 ? (int)(gp_rand_u64(state) % (uint64_t)n) : 0; }
+
 void gp_fill_uniform_f32(float *x, size_t n, float lo, float hi, uint64_t *state)
 {
     for (size_t i = 0; i < n; i++) {

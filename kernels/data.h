@@ -13,6 +13,12 @@
 uint64_t gp_rand_u64(uint64_t *state);
 /* Uniform in [lo, hi). */
 double gp_rand_uniform(uint64_t *state, double lo, double hi);
+/* A random size in [lo, hi] for a random shape: log-uniform (as many small
+ * sizes as large), and half the time rounded down to a multiple of 32 where
+ * that stays >= lo (the aligned sizes kernels have fast paths for). */
+long long gp_rand_dim(uint64_t *state, long long lo, long long hi);
+/* 0 .. n-1, uniform. */
+int gp_rand_pick(uint64_t *state, int n);
 void gp_fill_uniform_f32(float *x, size_t n, float lo, float hi, uint64_t *state);
 void gp_fill_uniform_i32(int32_t *x, size_t n, int32_t lo, int32_t hi, uint64_t *state);
 /* A seed that differs from run to run (time and address entropy), printed by

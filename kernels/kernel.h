@@ -193,6 +193,10 @@ typedef struct gp_kernel {
      * serves ([kernel.<k>@<class>] in a table; characters A-Za-z0-9._^+-);
      * NULL: each shape is its own class (its label, spelled so). */
     void (*shape_class)(const gp_shape *s, char *buf, size_t n);
+    /* A shape for `verify --random-shapes`, drawn from rng across what the
+     * kernel meets: small to large, odd and aligned, few and many channels,
+     * every option; its buffers fit a few hundred MB.  NULL: none. */
+    void (*shape_random)(uint64_t *rng, gp_shape *s);
     /* The work of s by the floor model; p (may be NULL: the model's least
      * work) the parameters, where the path they choose moves other bytes. */
     gp_status (*work)(const gp_shape *s, const void *p, gp_kernel_work *w);

@@ -60,6 +60,20 @@ static void shape_label(const gp_shape *s, char *buf, size_t n)
              s->opt[GP_BN_OPT_MODE] == GP_BN_INFER ? "infer" : "train");
 }
 
+/* N 1 .. 64, C 1 .. 1024, H and W 1 .. 512, at most 2^25 elements;
+ * training or inference. */
+static void shape_random(uint64_t *rng, gp_shape *s)
+{
+    memset(s, 0, sizeof *s);
+    do {
+        s->d[GP_BN_N] = gp_rand_dim(rng, 1, 64);
+        s->d[GP_BN_C] = gp_rand_dim(rng, 1, 1024);
+        s->d[GP_BN_H] = gp_rand_dim(rng, 1, 512);
+        s->d[GP_BN_W] = gp_rand_dim(rng, 1, 512);
+    } while (s->d[GP_BN_N] * s->d[GP_BN_C] * s->d[GP_BN_H] * s->d[GP_BN_W] > (1ll << 25));
+    s->opt[GP_BN_OPT_MODE] = gp_rand_pick(rng, 2) ? GP_BN_INFER : GP_BN_TRAIN;
+}
+
 static void case_label(const gp_kcase *c, char *buf, size_t n)
 {
     shape_label(&c->shape, buf, n);
@@ -374,7 +388,7 @@ const gp_kernel gp_kernel_batchnorm = {
     .nvariants = (int)(sizeof variants / sizeof variants[0]),
     .shape_syntax = "NxCxHxW [train|infer] (NCHW fp32; training by default)",
     .shape_parse = shape_parse,
-    .shape_label = shape_label,
+    .shape_label = shape_label, .shape_random = shape_random,
     .work = work,
     .cases = cases,
     .case_label = case_label,

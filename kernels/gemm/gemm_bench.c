@@ -77,6 +77,25 @@ static void shape_label(const gp_shape *s, char *buf, size_t n)
     }
 }
 
+/* M, N, K 1 .. 1024 (the CPU reference checks every element), either
+ * layout, every transpose, packed or padded leading dimensions. */
+static void shape_random(uint64_t *rng, gp_shape *s)
+{
+    memset(s, 0, sizeof *s);
+    for (int i = GP_GEMM_M; i <= GP_GEMM_K; i++)
+        s->d[i] = gp_rand_dim(rng, 1, 1024);
+    s->opt[GP_GEMM_OPT_LAYOUT] = gp_rand_pick(rng, 2);
+    s->opt[GP_GEMM_OPT_TRANS_A] = gp_rand_pick(rng, 2);
+    s->opt[GP_GEMM_OPT_TRANS_B] = gp_rand_pick(rng, 2);
+    if (gp_rand_pick(rng, 2)) { /* padded: the packed leading dimensions plus 1 .. 16 */
+        gp_gemm_problem q;
+        gp_gemm_problem_of_shape(s, 1, 0, &q);
+        s->d[GP_GEMM_LDA] = q.lda + 1 + gp_rand_pick(rng, 16);
+        s->d[GP_GEMM_LDB] = q.ldb + 1 + gp_rand_pick(rng, 16);
+        s->d[GP_GEMM_LDC] = q.ldc + 1 + gp_rand_pick(rng, 16);
+    }
+}
+
 static void case_label(const gp_kcase *c, char *buf, size_t n)
 {
     shape_label(&c->shape, buf, n);
@@ -337,7 +356,7 @@ const gp_kernel gp_kernel_gemm = {
     .nvariants = GP_GEMM_NCONFIGS,
     .shape_syntax = SYNTAX,
     .shape_parse = shape_parse,
-    .shape_label = shape_label,
+    .shape_label = shape_label, .shape_random = shape_random,
     .work = work,
     .cases = cases,
     .case_label = case_label,

@@ -110,6 +110,14 @@ static void shape_label(const gp_shape *s, char *buf, size_t n)
         snprintf(buf, n, "%lld %s", v, type);
 }
 
+/* 1 .. 2^28 samples, bytes or keys. */
+static void shape_random(uint64_t *rng, gp_shape *s)
+{
+    memset(s, 0, sizeof *s);
+    s->d[GP_HIST_N] = gp_rand_dim(rng, 1, 1ll << 28);
+    s->opt[GP_HIST_TYPE] = gp_rand_pick(rng, 2) ? GP_HIST_U32 : GP_HIST_U8;
+}
+
 /* "2^30 u8, 256 bins skewed 90%": the data kind always, an offset where there is one. */
 static void case_label(const gp_kcase *c, char *buf, size_t n)
 {
@@ -308,7 +316,7 @@ const gp_kernel gp_kernel_histogram = {
     .fit = fit, .rule = gp_histogram_rule, .variants = &variants[0][0],
     .nvariants = (int)(sizeof variants / sizeof variants[0]),
     .shape_syntax = "N or 2^K, then u8 (default: 256 bins) or u32 (keys, 4096 bins)", .shape_parse = shape_parse,
-    .shape_label = shape_label, .work = work, .cases = cases, .case_label = case_label, .setup = setup,
+    .shape_label = shape_label, .shape_random = shape_random, .work = work, .cases = cases, .case_label = case_label, .setup = setup,
     .prepare = prepare, .poison = poison, .run = run, .check = check, .teardown = teardown, .impls = impls,
     .nimpls = 1, .run_impl = run_impl,
 };

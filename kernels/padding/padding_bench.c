@@ -58,6 +58,24 @@ static void shape_label(const gp_shape *s, char *buf, size_t n)
              d[GP_PAD_W], d[GP_PAD_TOP], d[GP_PAD_BOTTOM], d[GP_PAD_LEFT], d[GP_PAD_RIGHT]);
 }
 
+/* N 1 .. 64, C 1 .. 512, H and W 1 .. 1024, pads 0 .. 8 on each side
+ * (a third of the time the same on all four), at most 2^25 elements out. */
+static void shape_random(uint64_t *rng, gp_shape *s)
+{
+    memset(s, 0, sizeof *s);
+    do {
+        s->d[GP_PAD_N] = gp_rand_dim(rng, 1, 64);
+        s->d[GP_PAD_C] = gp_rand_dim(rng, 1, 512);
+        s->d[GP_PAD_H] = gp_rand_dim(rng, 1, 1024);
+        s->d[GP_PAD_W] = gp_rand_dim(rng, 1, 1024);
+        int same = gp_rand_pick(rng, 3) == 0, p = gp_rand_pick(rng, 9);
+        for (int i = GP_PAD_TOP; i <= GP_PAD_RIGHT; i++)
+            s->d[i] = same ? p : gp_rand_pick(rng, 9);
+    } while (s->d[GP_PAD_N] * s->d[GP_PAD_C] * (s->d[GP_PAD_H] + s->d[GP_PAD_TOP] + s->d[GP_PAD_BOTTOM]) *
+                 (s->d[GP_PAD_W] + s->d[GP_PAD_LEFT] + s->d[GP_PAD_RIGHT]) >
+             (1ll << 25));
+}
+
 static gp_padding_shape pad_shape(const gp_shape *s)
 {
     gp_padding_shape p;
@@ -231,7 +249,7 @@ const gp_kernel gp_kernel_padding = {
     .nvariants = (int)(sizeof variants / sizeof variants[0]),
     .shape_syntax = "NxCxHxW [pad P | pad tT bB lL rR] (NCHW fp32 input; pads top, bottom, left, right)",
     .shape_parse = shape_parse,
-    .shape_label = shape_label,
+    .shape_label = shape_label, .shape_random = shape_random,
     .work = work,
     .cases = cases,
     .setup = setup,

@@ -66,6 +66,14 @@ static void shape_label(const gp_shape *s, char *buf, size_t n)
         snprintf(buf, n, "%lld %s", v, type);
 }
 
+/* 1 .. 2^27 elements, fp32 or int32. */
+static void shape_random(uint64_t *rng, gp_shape *s)
+{
+    memset(s, 0, sizeof *s);
+    s->d[GP_REDUCE_N] = gp_rand_dim(rng, 1, 1ll << 27);
+    s->opt[GP_REDUCE_TYPE] = gp_rand_pick(rng, 2) ? GP_REDUCE_INT32 : GP_REDUCE_FP32;
+}
+
 static void case_label(const gp_kcase *c, char *buf, size_t n)
 {
     shape_label(&c->shape, buf, n);
@@ -283,7 +291,7 @@ const gp_kernel gp_kernel_reduce = {
     .note_offset = offsetof(gp_reduce_params, note), .note_size = sizeof(((gp_reduce_params *)0)->note), .fit = fit,
     .rule = gp_reduce_rule, .variants = &variants[0][0], .nvariants = (int)(sizeof variants / sizeof variants[0]),
     .shape_syntax = "N or 2^K, then fp32 (default) or int32 (elements summed)", .shape_parse = shape_parse,
-    .shape_label = shape_label, .work = work, .cases = cases, .case_label = case_label, .setup = setup,
+    .shape_label = shape_label, .shape_random = shape_random, .work = work, .cases = cases, .case_label = case_label, .setup = setup,
     .prepare = prepare, .poison = poison, .run = run, .check = check, .teardown = teardown, .impls = impls,
     .nimpls = 1, .run_impl = run_impl,
 };

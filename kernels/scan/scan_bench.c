@@ -87,6 +87,15 @@ static void shape_label(const gp_shape *s, char *buf, size_t n)
         snprintf(buf, n, "%lld %s %s", v, type, kind);
 }
 
+/* 1 .. 2^27 elements, fp32 or int32, inclusive or exclusive. */
+static void shape_random(uint64_t *rng, gp_shape *s)
+{
+    memset(s, 0, sizeof *s);
+    s->d[GP_SCAN_N] = gp_rand_dim(rng, 1, 1ll << 27);
+    s->opt[GP_SCAN_TYPE] = gp_rand_pick(rng, 2) ? GP_SCAN_INT32 : GP_SCAN_FP32;
+    s->opt[GP_SCAN_EXCLUSIVE] = gp_rand_pick(rng, 2);
+}
+
 static void case_label(const gp_kcase *c, char *buf, size_t n)
 {
     shape_label(&c->shape, buf, n);
@@ -401,7 +410,7 @@ const gp_kernel gp_kernel_scan = {
     .note_offset = offsetof(gp_scan_params, note), .note_size = sizeof(((gp_scan_params *)0)->note), .fit = fit,
     .rule = gp_scan_rule, .variants = &variants[0][0], .nvariants = (int)(sizeof variants / sizeof variants[0]),
     .shape_syntax = "N or 2^K, then fp32 (default) or int32, then inclusive (default) or exclusive",
-    .shape_parse = shape_parse, .shape_label = shape_label, .work = work, .cases = cases, .case_label = case_label,
+    .shape_parse = shape_parse, .shape_label = shape_label, .shape_random = shape_random, .work = work, .cases = cases, .case_label = case_label,
     .setup = setup, .prepare = prepare, .poison = poison, .run = run, .check = check, .teardown = teardown,
     .impls = impls, .nimpls = NIMPLS, .run_impl = run_impl, .verify_extra = verify_extra,
 };

@@ -58,6 +58,16 @@ static void shape_label(const gp_shape *s, char *buf, size_t n)
     snprintf(buf, n, "%lldx%lld fp32", s->d[GP_TRANSPOSE_ROWS], s->d[GP_TRANSPOSE_COLS]);
 }
 
+/* Rows and columns 1 .. 16384, at most 2^25 elements (128 MB). */
+static void shape_random(uint64_t *rng, gp_shape *s)
+{
+    memset(s, 0, sizeof *s);
+    do {
+        s->d[GP_TRANSPOSE_ROWS] = gp_rand_dim(rng, 1, 16384);
+        s->d[GP_TRANSPOSE_COLS] = gp_rand_dim(rng, 1, 16384);
+    } while (s->d[GP_TRANSPOSE_ROWS] * s->d[GP_TRANSPOSE_COLS] > (1ll << 25));
+}
+
 /* The floor's model: the matrix read and written once, no arithmetic. */
 static gp_status work(const gp_shape *s, const void *p, gp_kernel_work *w)
 {
@@ -238,7 +248,7 @@ const gp_kernel gp_kernel_transpose = {
     .nvariants = (int)(sizeof variants / sizeof variants[0]),
     .shape_syntax = "RxC (rows x cols of the fp32 input)",
     .shape_parse = shape_parse,
-    .shape_label = shape_label,
+    .shape_label = shape_label, .shape_random = shape_random,
     .work = work,
     .cases = cases,
     .setup = setup,
