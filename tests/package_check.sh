@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # package_check.sh PACKAGE.deb SOURCE_DIR: install a .deb into a scratch root
 # with dpkg -x (no root, no dpkg database) and check it runs away from the
-# source tree (issue 19):
+# source tree:
 #   - the binary needs no library its Depends do not declare (the CUDA
 #     runtime static, no cuDNN/cuBLAS; libcuda is the driver's);
 #   - --version carries the package's version and a git revision;
@@ -10,7 +10,11 @@
 #     without a GPU (0 with one, saying whether its code runs there);
 #   - report regenerates the committed H200 table and report from their
 #     records: the same table.txt, the same report.md but for the lines that
-#     name the folder and the build.
+#     name the folder and the build;
+#   - the library needs no library the package does not declare, and an
+#     application builds against the package with find_package and
+#     pkg-config and runs (tests/example_check.sh; 77 without a GPU counts
+#     as passing here).
 # Exit 0 when all hold, 1 with the reason otherwise, 2 on bad usage.
 set -u
 deb=${1:?usage: package_check.sh PACKAGE.deb SOURCE_DIR} src=${2:?usage: package_check.sh PACKAGE.deb SOURCE_DIR}
@@ -97,6 +101,20 @@ keep() { grep -v -e '^Written by gpuprobe from ' -e '^| measured by | ' -e '^Fro
 grep -q '^| measured by | gpuprobe 0.1.0 (an older record' "$regen/report.md" ||
     bad "report.md does not show what measured the records"
 diff -u <(keep "$h200/report.md") <(keep "$regen/report.md") || bad "report: report.md values differ from the committed one"
+
+echo "--- the library: shared object's libraries, then the example application against the package"
+so=$(ls "$root"/usr/lib/libgpuprobe.so.* 2>/dev/null | head -1)
+if [ -z "$so" ]; then
+    bad "no usr/lib/libgpuprobe.so.* in the package"
+else
+    for lib in $(objdump -p "$so" | awk '/NEEDED/ {print $2}'); do
+        case $lib in
+        libc.so.* | libm.so.* | libdl.so.* | libpthread.so.* | librt.so.* | ld-linux* | libstdc++.so.* | libgcc_s.so.* | libamdhip64.so.5 | libcuda.so.*) ;;
+        *) bad "$so needs $lib, which the package does not provide or declare" ;;
+        esac
+    done
+fi
+bash "$src/tests/example_check.sh" "$root/usr" "$src" || bad "the example does not build or run against the package"
 
 [ "$fail" -eq 0 ] && echo "package_check: $deb ok"
 exit "$fail"
