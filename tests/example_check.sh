@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# example_check.sh [--gpu] FROM SOURCE_DIR: build examples/image_stats against an
+# example_check.sh [--gpu] [--table FILE] FROM SOURCE_DIR: build examples/image_stats against an
 # installed libgpuprobe, as an application would, and run it.
 #   FROM: a build folder (installed here into a scratch prefix with
 #         cmake --install) or an installed prefix (a .deb unpacked:
@@ -8,13 +8,22 @@
 # headers (C11 and C++), find_package(gpuprobe CONFIG) builds the example,
 # pkg-config's flags build it too, and it runs: 0 (checked against the CPU)
 # or 77 (no GPU here, or none the package has code for).
+# --table FILE: the example's context takes FILE (GP_TABLE), e.g. a
+# measured table; without it no table is given and the context looks one up
+# (cache, shipped, generic).
 # Exit 0 when all hold (the example's 77, no GPU, counts as holding: what
 # could be checked was); with --gpu the example's own 0 or 77, so a GPU test
 # skips rather than passes where nothing ran.  1 when a step fails; 2 on bad
 # usage.
 set -u
-gpu=0
-[ "${1:-}" = --gpu ] && { gpu=1; shift; }
+gpu=0 table=
+while [ $# -gt 0 ]; do
+    case $1 in
+    --gpu) gpu=1; shift ;;
+    --table) table=$(cd "$(dirname "${2:?--table needs a file}")" && pwd)/$(basename "$2") || exit 2; shift 2 ;;
+    *) break ;;
+    esac
+done
 from=${1:?usage: example_check.sh BUILD_DIR|PREFIX SOURCE_DIR} src=${2:?usage: example_check.sh BUILD_DIR|PREFIX SOURCE_DIR}
 src=$(cd "$src" && pwd) || { echo "example_check: no source folder '$2'" >&2; exit 2; }
 [ -d "$from" ] || { echo "example_check: no folder '$from'" >&2; exit 2; }
@@ -65,7 +74,11 @@ fi
 
 step "run (away from the sources and the build)"
 cd "$tmp" || exit 1
-env -u GP_TABLES_DIR -u GP_TABLE "$tmp/ex/image_stats"
+if [ -n "$table" ]; then
+    env -u GP_TABLES_DIR GP_TABLE="$table" "$tmp/ex/image_stats"
+else
+    env -u GP_TABLES_DIR -u GP_TABLE "$tmp/ex/image_stats"
+fi
 rc=$?
 case $rc in
 0) exit 0 ;;

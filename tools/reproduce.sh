@@ -26,13 +26,16 @@
 #                 over them, the P2P matrix (a node of several GPUs)
 #   example       the example application built against the installed
 #                 library, run against the measured table and with none
+#   unseen        the rules on shapes in no bench list (tools/unseen_shapes.txt):
+#                 tune --shape, each shape's rule paired with its best
+#                 candidate (after characterize)
 #   experiments   the standalone experiments (unmaintained/experiments)
 # Environment: GP_SCRATCH (the fresh copy), GP_KERNELS (bench: the kernels,
 # default all), GP_BENCH_ARGS (more bench options).
 set -uo pipefail
-out=${1:?usage: tools/reproduce.sh OUT STEP... (characterize kernels quick test bench multi example experiments)}
+out=${1:?usage: tools/reproduce.sh OUT STEP... (characterize kernels quick test bench multi example unseen experiments)}
 shift
-[ $# -gt 0 ] || { echo "no step named (characterize kernels quick test bench multi example experiments)" >&2; exit 2; }
+[ $# -gt 0 ] || { echo "no step named (characterize kernels quick test bench multi example unseen experiments)" >&2; exit 2; }
 mkdir -p "$out" && out=$(cd "$out" && pwd)
 here=$(cd "$(dirname "$0")/.." && pwd)
 fresh=${GP_SCRATCH:-/tmp/gpuprobe-fresh}
@@ -120,8 +123,19 @@ for step in "$@"; do
         ;;
     example)
         fresh_copy
-        timed example bash tests/example_check.sh build/default "$fresh/prefix" || rc=1
+        # With no table given (the lookup), then with the measured one.
+        timed example bash -c "bash tests/example_check.sh --gpu build/default . &&
+            bash tests/example_check.sh --gpu --table build/default/results/table.txt build/default ." || rc=1
         tail -10 "$out/example.log"
+        ;;
+    unseen)
+        # The rules on shapes no bench list has (tools/unseen_shapes.txt):
+        # tune --shape per kernel on a copy of the measured results, each
+        # shape's rule paired with its best candidate (rules.md, the log).
+        rm -rf "$fresh/unseen" && cp -r "$fresh/build/default/results" "$fresh/unseen"
+        timed unseen bash tools/unseen_shapes.sh "$bin" unseen tools/unseen_shapes.txt || rc=1
+        grep "paired rule/best" "$out/unseen.log" | tail -60
+        archive unseen unseen
         ;;
     experiments)
         fresh_copy
