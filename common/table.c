@@ -461,17 +461,6 @@ static gp_status check_cross(const gp_table *t, const char *name)
      * grants a block).  A table changes speed, never results or legality.
      * (Each kernel checks its own section in the kernel layer too:
      * gp_kernel.check_table.) */
-    /* stencil: the tiled kernel's launch bounds are 512 threads (its LDS,
-     * two planes of (tile_x + 2) x (tile_y + 2) floats, stays within 7 KiB);
-     * the 4-wide one's (vec 4) 256, compiled for 1 and 2 planes ahead. */
-    long long stx = ival(t, "kernel.stencil", "tile_x", 0, NULL), sty = ival(t, "kernel.stencil", "tile_y", 0, &line);
-    long long svec = ival(t, "kernel.stencil", "vec", 1, NULL);
-    long long sah = ival(t, "kernel.stencil", "planes_ahead", 0, NULL);
-    if (stx && sty && stx * sty > (svec == 4 ? 256 : 512))
-        return fail_at(name, line, "kernel.stencil: tile_x x tile_y = %lld threads exceeds %d%s", stx * sty,
-                       svec == 4 ? 256 : 512, svec == 4 ? " (vec 4)" : "");
-    if (svec == 4 && sah > 2)
-        return fail_at(name, line, "kernel.stencil: planes_ahead %lld with vec 4 (1 and 2 compiled)", sah);
     return gp_ok();
 }
 

@@ -1,6 +1,6 @@
-/* spmv host API: parameters from the tuning table clamped to the device, the
- * CSR checks, the choice of kernel and format per matrix, the plan's device
- * arrays, argument checks before any device call, and the fp32 error bound. */
+/* spmv host API: parameters clamped to the device, the CSR checks, the
+ * choice of kernel and format per matrix, the plan's device arrays, argument
+ * checks before any device call, and the fp32 error bound. */
 #include "spmv.h"
 
 #include <limits.h>
@@ -31,25 +31,6 @@ void gp_spmv_params_fit(gp_spmv_params *p, const gp_device_info *dev)
     p->block = block;
     p->unroll = u;
     p->scalar_max_row = s;
-}
-
-gp_status gp_spmv_params_from_table(const gp_table *t, const gp_device_info *dev, gp_spmv_params *p)
-{
-    long long block, unroll, smax;
-    memset(p, 0, sizeof *p);
-    GP_TRY(gp_table_get_int(t, "kernel.spmv", "block", &block));
-    GP_TRY(gp_table_get_int(t, "kernel.spmv", "unroll", &unroll));
-    GP_TRY(gp_table_get_int(t, "kernel.spmv", "scalar_max_row", &smax));
-    p->block = (int)block;
-    p->unroll = (int)unroll;
-    p->scalar_max_row = (int)smax;
-    gp_spmv_params_fit(p, dev);
-    return gp_ok();
-}
-
-void gp_spmv_params_format(const gp_spmv_params *p, char *buf, size_t n)
-{
-    snprintf(buf, n, "block=%d unroll=%d scalar_max_row=%d", p->block, p->unroll, p->scalar_max_row);
 }
 
 static int params_ok(const gp_spmv_params *p)
@@ -287,7 +268,7 @@ gp_status gp_spmv_plan_create(gp_spmv_plan *pl, const gp_csr *a, const int *d_ro
     return st;
 }
 
-gp_status gp_spmv_run(const gp_spmv_plan *pl, const float *d_x, float *d_y)
+gp_status gp_spmv_run(const gp_spmv_plan *pl, const float *d_x, float *d_y, gp_stream stream)
 {
     if (!pl || !params_ok(&pl->p) || (pl->c.format != GP_SPMV_CSR && pl->c.format != GP_SPMV_ELL))
         return gp_fail(GP_ERR_USAGE, "spmv run: no plan (gp_spmv_plan_create)");
@@ -305,7 +286,7 @@ gp_status gp_spmv_run(const gp_spmv_plan *pl, const float *d_x, float *d_y)
         return gp_fail(GP_ERR_USAGE, "spmv run: x and y overlap (y = A x cannot be computed in place)");
     if (pl->c.format == GP_SPMV_ELL)
         return gp_spmv_launch_ell(pl->rows, pl->c.ell_width, pl->d_ell_col, pl->d_ell_val, d_x, d_y, pl->p.unroll,
-                                  pl->p.block);
+                                  pl->p.block, stream);
     return gp_spmv_launch_csr(pl->rows, pl->d_row_ptr, pl->d_col, pl->d_val, d_x, d_y, pl->d_long, pl->c.nlong,
-                              pl->c.long_min, pl->c.tpr, pl->p.unroll, pl->p.block);
+                              pl->c.long_min, pl->c.tpr, pl->p.unroll, pl->p.block, stream);
 }

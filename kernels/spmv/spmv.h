@@ -20,8 +20,9 @@
  * Results: y[r] = sum_j A[r][j] x[j], each row added in fp32 in the order
  * gp_spmv_f32_depth describes (no atomics: the same bits on every run);
  * |y[r] - exact| <= gp_spmv_f32_bound(depth(L_r), sum_j |A[r][j] x[j]|).
- * An empty row gives 0.  Parameters come from [kernel.spmv] (block, unroll,
- * scalar_max_row), clamped to the device. */
+ * An empty row gives 0.  Parameters: [kernel.spmv] (spmv_params.inc: block,
+ * unroll, scalar_max_row), through gp_kernel_params(&gp_kernel_spmv, table,
+ * dev, shape, ...), which reads the table and clamps to the device. */
 #ifndef GP_SPMV_H
 #define GP_SPMV_H
 
@@ -30,8 +31,8 @@
 #include <stdio.h>
 
 #include "gp_status.h"
+#include "params.h"
 #include "runtime.h"
-#include "table.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -46,16 +47,36 @@ extern "C" {
 /* Lanes per row compiled in: 1 (scalar), 2, 4, ..., the wave. */
 #define GP_SPMV_MAX_TPR 64
 
+/* [kernel.spmv] (spmv_params.inc): block (threads, a power of two, 64..512),
+ * unroll (nonzeros a lane loads before it uses them: 1, 2, 4, 8),
+ * scalar_max_row (mean row length up to which one thread a row runs; 0:
+ * never); then what fit notes. */
 typedef struct gp_spmv_params {
-    int block;          /* threads per block, a power of two, 64..512 */
-    int unroll;         /* nonzeros each lane loads before it uses them: 1, 2, 4, 8 */
-    int scalar_max_row; /* mean row length up to which one thread per row runs (0: never) */
-    char note[192];     /* what was adjusted to fit the device ("" when nothing) */
+#define GP_PARAM GP_PARAM_FIELD
+#include "spmv_params.inc"
+#undef GP_PARAM
+    char note[192]; /* what was adjusted to fit the device ("" when nothing) */
 } gp_spmv_params;
 
-gp_status gp_spmv_params_from_table(const gp_table *t, const gp_device_info *dev, gp_spmv_params *p);
+/* Clamp p to dev (NULL: no device limits): whole waves, the compiled
+ * unrolls; what changed goes into p->note. */
 void gp_spmv_params_fit(gp_spmv_params *p, const gp_device_info *dev);
-void gp_spmv_params_format(const gp_spmv_params *p, char *buf, size_t n);
+
+/* The shape of a problem (gp_shape, kernels/kernel.h): a matrix the bench
+ * generates.  d[GP_SPMV_ROWS] rows, d[GP_SPMV_COLS] columns (a Laplacian:
+ * both n^2), d[GP_SPMV_LEN] the generator's size parameter (Laplacian: the
+ * grid side n; uniform: nonzeros a row; power-law: the shortest row lmin;
+ * mixed: the length scale, a block), d[GP_SPMV_CUT] the power-law's longest
+ * row; opt[GP_SPMV_OPT_KIND] the GP_SPMV_KIND_*, opt[GP_SPMV_OPT_ALPHA] the
+ * power-law's exponent x 100.  `--shape`: "laplacian N", "uniform R rows x
+ * K [cols C]", "power-law R rows [(L/l)^A cut M] [cols C]", "mixed R rows
+ * block B" (the bench labels: "laplacian 5-point 4096^2", ...). */
+enum { GP_SPMV_ROWS = 0, GP_SPMV_COLS = 1, GP_SPMV_LEN = 2, GP_SPMV_CUT = 3 };
+enum { GP_SPMV_OPT_KIND = 0, GP_SPMV_OPT_ALPHA = 1 };
+/* Laplacian 5-point of an n x n grid; exactly K a row at random columns;
+ * P(L >= l) = (lmin / l)^alpha cut at the longest; every length 0..70, empty
+ * rows and rows of one to three blocks (the hand-made case of verify). */
+enum { GP_SPMV_KIND_LAPLACIAN = 0, GP_SPMV_KIND_UNIFORM = 1, GP_SPMV_KIND_POWERLAW = 2, GP_SPMV_KIND_MIXED = 3 };
 
 /* A CSR matrix in host memory (the generators and references; the device
  * copy is three plain arrays).  row_ptr has rows + 1 entries. */
@@ -130,9 +151,9 @@ gp_status gp_spmv_plan_create(gp_spmv_plan *pl, const gp_csr *a, const int *d_ro
 void gp_spmv_plan_destroy(gp_spmv_plan *pl);
 
 /* d_y[0..rows) = A d_x (d_x has cols entries).  4-byte aligned, x and y not
- * overlapping; on the default stream.  Bad arguments: GP_ERR_USAGE before
- * any device call. */
-gp_status gp_spmv_run(const gp_spmv_plan *pl, const float *d_x, float *d_y);
+ * overlapping; enqueued on `stream` (NULL: the default stream; no
+ * synchronization).  Bad arguments: GP_ERR_USAGE before any device call. */
+gp_status gp_spmv_run(const gp_spmv_plan *pl, const float *d_x, float *d_y, gp_stream stream);
 
 /* ---- Matrices generated in code (spmv_ref.c). */
 /* rows x cols with len[r] nonzeros in row r, at distinct random columns
@@ -148,23 +169,38 @@ gp_status gp_spmv_gen_uniform(gp_csr *a, int rows, int cols, int per_row, uint64
  * cols), columns random (sorted, distinct), values uniform in [-1, 1). */
 gp_status gp_spmv_gen_powerlaw(gp_csr *a, int rows, int cols, int lmin, double alpha, int lmax, uint64_t *rng);
 
+/* The matrix of a shape (GP_SPMV_ROWS.., GP_SPMV_KIND_*): GP_ERR_USAGE when
+ * it is none of 32-bit indices.  The mixed kind's row r holds 0 nonzeros
+ * when r % 11 == 0, B + 1 + r % 3 when r % 97 == 5 (B its length scale),
+ * 3 B + 7 for r = 200, else r % 71. */
+struct gp_shape;
+gp_status gp_spmv_gen_shape(gp_csr *a, const struct gp_shape *s, uint64_t *rng);
+/* Its nonzeros; a power-law matrix's expected count, rows x (lmin +
+ * sum_{lmin < l <= cap} (lmin / l)^alpha), cap = min(cut, cols) (11.47 a row
+ * for the bench's (4/l)^1.5 cut 65536; past 2^20 the sum's integral). */
+double gp_spmv_shape_nnz(const struct gp_shape *s);
+
 /* CPU reference: y[r] in double, and sum_abs[r] = sum |a x| (may be NULL),
  * for rows r0..r1-1 (y and sum_abs indexed from r0). */
 void gp_spmv_ref(const gp_csr *a, const float *x, int r0, int r1, double *y, double *sum_abs);
 
-/* Every kernel.spmv parameter from the device facts (kernel.h "Rules"; the
- * models: docs/kernels/spmv.md, "Rule"). */
+/* Every kernel.spmv parameter from the device facts, for a shape (kernel.h
+ * "Rules"; the models: docs/kernels/spmv.md, "Rule"). */
 struct gp_rule_in;
 struct gp_table;
+struct gp_kernel;
+/* The kernel's registry entry (kernels/kernel.h): what verify, bench, tune
+ * and gp_kernel_params take. */
+extern const struct gp_kernel gp_kernel_spmv;
 gp_status gp_spmv_rule(const struct gp_rule_in *in, struct gp_table *out);
 
 /* ---- GPU launchers (spmv.hip; none.c without a GPU backend).  Arguments
  * checked by gp_spmv_run. */
 gp_status gp_spmv_launch_csr(int rows, const int *row_ptr, const int *col, const float *val, const float *x,
                              float *y, const int *long_rows, long long nlong, long long long_min, int tpr,
-                             int unroll, int block);
+                             int unroll, int block, gp_stream s);
 gp_status gp_spmv_launch_ell(int rows, int width, const int *ell_col, const float *ell_val, const float *x, float *y,
-                             int unroll, int block);
+                             int unroll, int block, gp_stream s);
 
 #ifdef __cplusplus
 }

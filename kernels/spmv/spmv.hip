@@ -143,13 +143,21 @@ __global__ void GP_SPMV_LB gp_spmv_ell_kernel(int rows, int width, const int *__
 template <int TPR>
 static void launch_csr_u(unsigned grid, int block, int unroll, int rows, const int *row_ptr, const int *col,
                          const float *val, const float *x, float *y, const int *long_rows, unsigned nlong,
-                         long long long_min)
+                         long long long_min, hipStream_t st)
 {
     switch (unroll) {
-    case 1: gp_spmv_csr_kernel<TPR, 1><<<grid, block>>>(rows, row_ptr, col, val, x, y, long_rows, nlong, long_min); break;
-    case 2: gp_spmv_csr_kernel<TPR, 2><<<grid, block>>>(rows, row_ptr, col, val, x, y, long_rows, nlong, long_min); break;
-    case 4: gp_spmv_csr_kernel<TPR, 4><<<grid, block>>>(rows, row_ptr, col, val, x, y, long_rows, nlong, long_min); break;
-    default: gp_spmv_csr_kernel<TPR, 8><<<grid, block>>>(rows, row_ptr, col, val, x, y, long_rows, nlong, long_min); break;
+    case 1:
+        gp_spmv_csr_kernel<TPR, 1><<<grid, block, 0, st>>>(rows, row_ptr, col, val, x, y, long_rows, nlong, long_min);
+        break;
+    case 2:
+        gp_spmv_csr_kernel<TPR, 2><<<grid, block, 0, st>>>(rows, row_ptr, col, val, x, y, long_rows, nlong, long_min);
+        break;
+    case 4:
+        gp_spmv_csr_kernel<TPR, 4><<<grid, block, 0, st>>>(rows, row_ptr, col, val, x, y, long_rows, nlong, long_min);
+        break;
+    default:
+        gp_spmv_csr_kernel<TPR, 8><<<grid, block, 0, st>>>(rows, row_ptr, col, val, x, y, long_rows, nlong, long_min);
+        break;
     }
 }
 
@@ -167,8 +175,10 @@ static int block_ok(int block) { return block >= 64 && block <= GP_SPMV_MAX_BLOC
 
 extern "C" gp_status gp_spmv_launch_csr(int rows, const int *row_ptr, const int *col, const float *val,
                                         const float *x, float *y, const int *long_rows, long long nlong,
-                                        long long long_min, int tpr, int unroll, int block)
+                                        long long long_min, int tpr, int unroll, int block,
+                                        gp_stream s)
 {
+    hipStream_t st = (hipStream_t)s;
     if (!unroll_ok(unroll) || !block_ok(block) || tpr < 1 || tpr > GP_SPMV_MAX_TPR || (tpr & (tpr - 1)))
         return gp_fail(GP_ERR_USAGE, "spmv csr: tpr %d, unroll %d, block %d not compiled", tpr, unroll, block);
     const long long groups = ((long long)rows * tpr + block - 1) / block;
@@ -177,14 +187,14 @@ extern "C" gp_status gp_spmv_launch_csr(int rows, const int *row_ptr, const int 
                        nlong);
     const unsigned grid = (unsigned)(groups + nlong), nl = (unsigned)nlong;
     switch (tpr) {
-    case 1: launch_csr_u<1>(grid, block, unroll, rows, row_ptr, col, val, x, y, long_rows, nl, long_min); break;
-    case 2: launch_csr_u<2>(grid, block, unroll, rows, row_ptr, col, val, x, y, long_rows, nl, long_min); break;
-    case 4: launch_csr_u<4>(grid, block, unroll, rows, row_ptr, col, val, x, y, long_rows, nl, long_min); break;
-    case 8: launch_csr_u<8>(grid, block, unroll, rows, row_ptr, col, val, x, y, long_rows, nl, long_min); break;
-    case 16: launch_csr_u<16>(grid, block, unroll, rows, row_ptr, col, val, x, y, long_rows, nl, long_min); break;
-    case 32: launch_csr_u<32>(grid, block, unroll, rows, row_ptr, col, val, x, y, long_rows, nl, long_min); break;
+    case 1: launch_csr_u<1>(grid, block, unroll, rows, row_ptr, col, val, x, y, long_rows, nl, long_min, st); break;
+    case 2: launch_csr_u<2>(grid, block, unroll, rows, row_ptr, col, val, x, y, long_rows, nl, long_min, st); break;
+    case 4: launch_csr_u<4>(grid, block, unroll, rows, row_ptr, col, val, x, y, long_rows, nl, long_min, st); break;
+    case 8: launch_csr_u<8>(grid, block, unroll, rows, row_ptr, col, val, x, y, long_rows, nl, long_min, st); break;
+    case 16: launch_csr_u<16>(grid, block, unroll, rows, row_ptr, col, val, x, y, long_rows, nl, long_min, st); break;
+    case 32: launch_csr_u<32>(grid, block, unroll, rows, row_ptr, col, val, x, y, long_rows, nl, long_min, st); break;
 #if GP_SPMV_WAVE64_HOST
-    case 64: launch_csr_u<64>(grid, block, unroll, rows, row_ptr, col, val, x, y, long_rows, nl, long_min); break;
+    case 64: launch_csr_u<64>(grid, block, unroll, rows, row_ptr, col, val, x, y, long_rows, nl, long_min, st); break;
 #endif
     default: return gp_fail(GP_ERR_USAGE, "spmv csr: %d lanes a row exceed the wave", tpr);
     }
@@ -192,17 +202,19 @@ extern "C" gp_status gp_spmv_launch_csr(int rows, const int *row_ptr, const int 
 }
 
 extern "C" gp_status gp_spmv_launch_ell(int rows, int width, const int *ell_col, const float *ell_val,
-                                        const float *x, float *y, int unroll, int block)
+                                        const float *x, float *y, int unroll, int block,
+                                        gp_stream s)
 {
+    hipStream_t st = (hipStream_t)s;
     if (!unroll_ok(unroll) || !block_ok(block) || rows <= 0 || width < 0)
         return gp_fail(GP_ERR_USAGE, "spmv ell: rows %d, width %d, unroll %d, block %d not compiled", rows, width,
                        unroll, block);
     const unsigned grid = (unsigned)(((long long)rows + block - 1) / block);
     switch (unroll) {
-    case 1: gp_spmv_ell_kernel<1><<<grid, block>>>(rows, width, ell_col, ell_val, x, y); break;
-    case 2: gp_spmv_ell_kernel<2><<<grid, block>>>(rows, width, ell_col, ell_val, x, y); break;
-    case 4: gp_spmv_ell_kernel<4><<<grid, block>>>(rows, width, ell_col, ell_val, x, y); break;
-    default: gp_spmv_ell_kernel<8><<<grid, block>>>(rows, width, ell_col, ell_val, x, y); break;
+    case 1: gp_spmv_ell_kernel<1><<<grid, block, 0, st>>>(rows, width, ell_col, ell_val, x, y); break;
+    case 2: gp_spmv_ell_kernel<2><<<grid, block, 0, st>>>(rows, width, ell_col, ell_val, x, y); break;
+    case 4: gp_spmv_ell_kernel<4><<<grid, block, 0, st>>>(rows, width, ell_col, ell_val, x, y); break;
+    default: gp_spmv_ell_kernel<8><<<grid, block, 0, st>>>(rows, width, ell_col, ell_val, x, y); break;
     }
     return gp_launch_status("spmv ell");
 }

@@ -1,593 +1,413 @@
-/* spmv: verify against the CPU reference (every row within its fp32 bound,
- * small-integer data exact, outputs poisoned and guarded), bench against
- * cuSPARSE on the issue's three matrices with the CSR floor, and the
- * gp_kernel entry. */
+/* spmv for the driver (kernels/driver.h): its matrices (generated in code:
+ * spmv_ref.c), one problem's set-up (the CSR matrix, x, the double reference
+ * once), run and check (every row within its fp32 bound for the path that
+ * ran, small integers exact, y guarded), cuSPARSE as the baseline, ours with
+ * CSR or the lanes a row forced as context, and the gp_kernel entry. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "kcandidates.h"
-#include "kernel.h"
 #include "data.h"
+#include "driver_problem.h"
+#include "kernel.h"
 #include "spmv.h"
 #include "vendor.h"
 
-/* Guard elements poisoned on each side of y (a store past either end shows). */
-#define GUARD 16
+#define GUARD 16 /* elements poisoned on each side of y: a store past either end shows */
+#define NPLANS 3 /* plans kept a problem (tune pairs two parameter sets; each plan is made untimed) */
+#define K GP_PARAM_KEEP
+#define SYNTAX                                                                                          \
+    "laplacian N | uniform R rows x K [cols C] | power-law R rows [(L/l)^A cut M] [cols C] | mixed R rows " \
+    "block B"
 
-/* Variants timed in the bench and run by verify: a format (AUTO: the
- * plan's), lanes a row forced (0: the plan's), unroll (0: the table's). */
-typedef struct variant {
-    int format, tpr, unroll;
-} variant;
-
-static const variant variants[] = {
-    {GP_SPMV_CSR, 1, 0},  {GP_SPMV_CSR, 2, 0},  {GP_SPMV_CSR, 4, 0},  {GP_SPMV_CSR, 8, 0},  {GP_SPMV_CSR, 16, 0},
-    {GP_SPMV_CSR, 32, 0}, {GP_SPMV_AUTO, 0, 1}, {GP_SPMV_AUTO, 0, 2}, {GP_SPMV_AUTO, 0, 4}, {GP_SPMV_AUTO, 0, 8},
+static const gp_param params[] = {
+#define GP_PARAM(k, key, unit, lo, hi, dflt, flags, doc) GP_PARAM_ROW(gp_spmv_params, key, lo, hi, dflt, flags),
+#include "spmv_params.inc"
+#undef GP_PARAM
 };
-#define NVARIANTS (sizeof variants / sizeof variants[0])
+#define NPARAMS ((int)(sizeof params / sizeof params[0]))
 
-/* Tune candidates: {block, unroll, scalar_max_row (GP_KCAND_KEEP: the base
- * table's)}. */
-static const int cands[][3] = {
-    {256, 1, GP_KCAND_KEEP}, {256, 2, GP_KCAND_KEEP}, {256, 4, GP_KCAND_KEEP}, {256, 8, GP_KCAND_KEEP},
-    {512, 1, GP_KCAND_KEEP}, {512, 2, GP_KCAND_KEEP}, {512, 4, GP_KCAND_KEEP}, {512, 8, GP_KCAND_KEEP},
-    {128, 4, GP_KCAND_KEEP}, {512, 4, 0},             {512, 4, 32}};
-#define NCANDS (sizeof cands / sizeof cands[0])
+/* The variants (tune's candidates, bench's context rows), in the order of
+ * spmv_params.inc: blocks x unrolls at the base's scalar_max_row, the
+ * scalar kernel never and up to 32, then the base's block at each unroll. */
+static const int variants[][NPARAMS] = {
+    {256, 1, K}, {256, 2, K}, {256, 4, K}, {256, 8, K}, {512, 1, K}, {512, 2, K}, {512, 4, K}, {512, 8, K},
+    {128, 4, K}, {512, 4, 0}, {512, 4, 32}, {K, 1, K},  {K, 2, K},   {K, 4, K},   {K, 8, K},
+};
 
-static int wave_of(const gp_kernel_opts *o) { return o->dev.wave_size == 32 ? 32 : 64; }
+/* Data: the generators' values and x uniform in [-1, 1); or small integers
+ * (values and x in -4..4: every partial sum an integer below 2^24, exact in
+ * any order, so a lost or doubled nonzero shows however small). */
+enum { DATA_UNIFORM = 0, DATA_INTEGERS = 1 };
 
-static const char *format_name(int f) { return f == GP_SPMV_ELL ? "ell" : f == GP_SPMV_CSR ? "csr" : "auto"; }
+/* Ours with a path forced (verify checks each too): CSR at the plan's lanes
+ * a row ("gpuprobe csr": a bench row only where ours is not CSR), at 1..32. */
+enum { IMPL_VENDOR, IMPL_CSR, IMPL_T1, NIMPLS = IMPL_T1 + 6 };
+static char vendor_impl[GP_BENCH_TEXT] = "cuSPARSE cusparseSpMV CSR (ALG_DEFAULT)";
+static const gp_kimpl impls[NIMPLS] = {
+    {vendor_impl, 1, 1, 1.0, 0, ""},
+    {"gpuprobe csr", 0, 0, 0, 1, "CSR forced, the plan's lanes a row"},
+    {"gpuprobe csr t1", 0, 0, 0, 1, "CSR forced, 1 lane a row"},
+    {"gpuprobe csr t2", 0, 0, 0, 1, "CSR forced, 2 lanes a row"},
+    {"gpuprobe csr t4", 0, 0, 0, 1, "CSR forced, 4 lanes a row"},
+    {"gpuprobe csr t8", 0, 0, 0, 1, "CSR forced, 8 lanes a row"},
+    {"gpuprobe csr t16", 0, 0, 0, 1, "CSR forced, 16 lanes a row"},
+    {"gpuprobe csr t32", 0, 0, 0, 1, "CSR forced, 32 lanes a row"},
+};
 
-static gp_status print_params(const gp_table *t, const gp_device_info *dev, FILE *out)
+/* ---- shapes (spmv.h): the bench labels, and the short forms */
+
+static long long default_cols(const gp_shape *s)
 {
-    gp_spmv_params p;
-    char b[192];
-    GP_TRY(gp_spmv_params_from_table(t, dev, &p));
-    gp_spmv_params_format(&p, b, sizeof b);
-    fprintf(out, "%s%s%s%s\n", b, p.note[0] ? " [adjusted: " : "", p.note, p.note[0] ? "]" : "");
+    return s->opt[GP_SPMV_OPT_KIND] == GP_SPMV_KIND_MIXED ? 4 * s->d[GP_SPMV_LEN] : s->d[GP_SPMV_ROWS];
+}
+
+static gp_status shape_parse(const char *spec, gp_shape *s)
+{
+    long long a = 0, c = 65536, len = 4;
+    double alpha = 1.5;
+    int n = 0, m = 0, kind = -1;
+    memset(s, 0, sizeof *s);
+    if (sscanf(spec, "laplacian 5-point %lld^2%n", &a, &n) == 1 ||
+        (n = 0, sscanf(spec, "laplacian %lld%n", &a, &n) == 1))
+        kind = GP_SPMV_KIND_LAPLACIAN, len = a, a = a > 0 && a <= 46340 ? a * a : 0; /* n^2 in 32 bits */
+    else if (n = 0, sscanf(spec, "uniform %lld rows x %lld%n", &a, &len, &n) == 2)
+        kind = GP_SPMV_KIND_UNIFORM;
+    else if (n = 0, sscanf(spec, "power-law %lld rows%n", &a, &n) == 1) {
+        kind = GP_SPMV_KIND_POWERLAW;
+        if (n > 0 && sscanf(spec + n, " (%lld/l)^%lf cut %lld%n", &len, &alpha, &c, &m) == 3)
+            n += m;
+    } else if (n = 0, sscanf(spec, "mixed %lld rows block %lld%n", &a, &len, &n) == 2)
+        kind = GP_SPMV_KIND_MIXED;
+    const int pl = kind == GP_SPMV_KIND_POWERLAW;
+    s->d[GP_SPMV_ROWS] = a, s->d[GP_SPMV_LEN] = len, s->d[GP_SPMV_CUT] = pl ? c : 0;
+    s->opt[GP_SPMV_OPT_KIND] = kind, s->opt[GP_SPMV_OPT_ALPHA] = pl ? (int)lround(alpha * 100) : 0;
+    s->d[GP_SPMV_COLS] = default_cols(s);
+    if (n > 0 && kind != GP_SPMV_KIND_LAPLACIAN && sscanf(spec + n, " cols %lld%n", &s->d[GP_SPMV_COLS], &m) == 1)
+        n += m;
+    if (kind < 0 || n == 0 || spec[n] || a < 1 || len < 0 || s->d[GP_SPMV_COLS] < 1 || c < 1 || !(alpha > 0))
+        return gp_fail(GP_ERR_USAGE, "spmv: shape '%s' is no matrix this bench generates", spec);
     return gp_ok();
 }
 
-/* A variant's parameters: the table's with its unroll. */
-static void variant_params(const variant *v, const gp_spmv_params *base, const gp_device_info *dev,
-                           gp_spmv_params *q)
+static void shape_label(const gp_shape *s, char *buf, size_t n)
 {
-    *q = *base;
-    q->note[0] = '\0';
-    if (v->unroll)
-        q->unroll = v->unroll;
-    gp_spmv_params_fit(q, dev);
+    const long long rows = s->d[GP_SPMV_ROWS], len = s->d[GP_SPMV_LEN];
+    const int kind = s->opt[GP_SPMV_OPT_KIND];
+    int w = kind == GP_SPMV_KIND_LAPLACIAN ? snprintf(buf, n, "laplacian 5-point %lld^2", len)
+            : kind == GP_SPMV_KIND_UNIFORM ? snprintf(buf, n, "uniform %lld rows x %lld", rows, len)
+            : kind == GP_SPMV_KIND_MIXED   ? snprintf(buf, n, "mixed %lld rows block %lld", rows, len)
+                                           : snprintf(buf, n, "power-law %lld rows (%lld/l)^%g cut %lld", rows, len,
+                                                      s->opt[GP_SPMV_OPT_ALPHA] / 100.0, s->d[GP_SPMV_CUT]);
+    if (kind != GP_SPMV_KIND_LAPLACIAN && s->d[GP_SPMV_COLS] != default_cols(s) && w > 0 && (size_t)w < n)
+        snprintf(buf + w, n - (size_t)w, " cols %lld", s->d[GP_SPMV_COLS]);
 }
 
-/* Every row of y (host) against the double reference: |y - ref| <=
- * gamma_depth(L) sum|a x| + L 2^-53 sum|a x| (the second term: the double
- * reference's own error; its products are exact); with `exact`, equal. */
-static gp_status check_y(const char *what, const gp_csr *a, const float *x, const float *y, const gp_spmv_choice *c,
-                         const gp_spmv_params *p, int wave, int exact, double *worst)
+static void case_label(const gp_kcase *c, char *buf, size_t n)
 {
-    enum { CHUNK = 4096 };
-    static double ref[CHUNK], sa[CHUNK];
-    double w = 0;
-    for (int r0 = 0; r0 < a->rows; r0 += CHUNK) {
-        int r1 = a->rows - r0 < CHUNK ? a->rows : r0 + CHUNK;
-        gp_spmv_ref(a, x, r0, r1, ref, sa);
-        for (int r = r0; r < r1; r++) {
-            long long L = a->row_ptr[r + 1] - a->row_ptr[r], d = gp_spmv_f32_depth(c, p, wave, L);
-            double m = sa[r - r0];
-            double bound = exact ? 0.0 : gp_spmv_f32_bound(d, m) + (double)L * ldexp(1.0, -53) * m;
-            double err = fabs((double)y[r] - ref[r - r0]);
-            if (!(err <= bound))
-                return gp_fail(GP_ERR_CHECK,
-                               "%s: y[%d] = %.9g, reference %.17g (row of %lld, error %.3g > bound %.3g = gamma_%lld "
-                               "x %.6g)",
-                               what, r, (double)y[r], ref[r - r0], L, err, bound, d, m);
-            if (bound > 0 && err / bound > w)
-                w = err / bound;
-        }
-    }
-    if (worst)
-        *worst = w;
-    return gp_ok();
+    shape_label(&c->shape, buf, n);
+    size_t len = strlen(buf);
+    if (c->data == DATA_INTEGERS && len < n)
+        snprintf(buf + len, n - len, " small integers");
 }
 
-/* The matrix's device arrays. */
-typedef struct dmat {
-    int *rp, *col;
-    float *val;
-} dmat;
-
-static void dmat_free(dmat *d)
+/* The floor's model: the CSR arrays read once (values and columns, 8 B a
+ * nonzero; row pointers), x and y once; 2 FLOPs a nonzero. */
+static gp_status work(const gp_shape *s, const void *p, gp_kernel_work *w)
 {
-    GP_DEV_FREE(d->rp, d->col, d->val);
-    memset(d, 0, sizeof *d);
-}
-
-static gp_status dmat_upload(dmat *d, const gp_csr *a)
-{
-    size_t nz = (size_t)(a->nnz ? a->nnz : 1);
-    memset(d, 0, sizeof *d);
-    gp_status st = gp_dev_alloc_copy((void **)&d->rp, a->row_ptr, ((size_t)a->rows + 1) * sizeof(int));
-    if (st.code == GP_OK)
-        st = gp_rt_malloc((void **)&d->col, nz * sizeof(int));
-    if (st.code == GP_OK)
-        st = gp_rt_malloc((void **)&d->val, nz * sizeof(float));
-    if (st.code == GP_OK && a->nnz)
-        st = gp_rt_copy_to_device(d->col, a->col, (size_t)a->nnz * sizeof(int));
-    if (st.code == GP_OK && a->nnz)
-        st = gp_rt_copy_to_device(d->val, a->val, (size_t)a->nnz * sizeof(float));
-    if (st.code != GP_OK)
-        dmat_free(d);
-    return st;
-}
-
-/* --------------------------------------------------------------- verify */
-
-typedef struct vctx {
-    const gp_csr *a;
-    dmat d;
-    float *h_x, *h_y;   /* x (cols), y with its guards (GUARD + rows + GUARD) */
-    float *d_x, *d_y;
-    int wave;
-    const gp_kernel_opts *o;
-} vctx;
-
-/* One plan on the matrix: y poisoned with its guards, run, checked. */
-static gp_status run_case(vctx *v, const char *name, const gp_spmv_params *q, int format, int tpr, int exact,
-                          double *worst)
-{
-    const gp_csr *a = v->a;
-    gp_spmv_plan pl;
-    char what[512], qs[160];
-    GP_TRY(gp_spmv_plan_create(&pl, a, v->d.rp, v->d.col, v->d.val, q, v->wave, format, tpr));
-    gp_spmv_params_format(q, qs, sizeof qs);
-    snprintf(what, sizeof what, "spmv %s %dx%d nnz %lld %s tpr %d (%s; %s)%s", name, a->rows, a->cols, a->nnz,
-             format_name(format), tpr, qs, pl.c.why, exact ? " small integers" : "");
-    size_t ybytes = ((size_t)a->rows + 2 * GUARD) * 4;
-    gp_status st = gp_dev_poison(v->d_y, ybytes);
-    if (st.code == GP_OK)
-        st = gp_spmv_run(&pl, v->d_x, v->d_y + GUARD);
-    if (st.code == GP_OK)
-        st = gp_rt_copy_to_host(v->h_y, v->d_y, ybytes);
-    const uint32_t *g = (const uint32_t *)v->h_y;
-    for (int k = 0; st.code == GP_OK && k < GUARD; k++)
-        if (g[k] != 0xffffffffu || g[GUARD + a->rows + k] != 0xffffffffu)
-            st = gp_fail(GP_ERR_CHECK, "%s: a store landed outside y (%s guard element %d)", what,
-                         g[k] != 0xffffffffu ? "front" : "back", k);
-    if (st.code == GP_OK)
-        st = check_y(what, a, v->h_x, v->h_y + GUARD, &pl.c, q, v->wave, exact, worst);
-    gp_spmv_plan_destroy(&pl);
-    return st;
-}
-
-/* Every variant on one matrix, on uniform data and on small integers (every
- * partial sum an integer below 2^24: exact in any order, so a lost or
- * doubled nonzero shows however small). */
-static gp_status verify_matrix(vctx *v, const char *name, gp_csr *a, const gp_spmv_params *p, uint64_t *rng)
-{
-    double worst = 0, w;
-    v->a = a;
-    GP_TRY(gp_csr_check(a, name));
-    GP_TRY(dmat_upload(&v->d, a));
-    gp_fill_uniform_f32(v->h_x, (size_t)a->cols, -1.0f, 1.0f, rng);
-    GP_TRY(gp_rt_copy_to_device(v->d_x, v->h_x, (size_t)a->cols * 4));
-    GP_TRY(run_case(v, name, p, GP_SPMV_AUTO, 0, 0, &w));
-    worst = w > worst ? w : worst;
-    GP_TRY(run_case(v, name, p, GP_SPMV_CSR, 0, 0, &w));
-    worst = w > worst ? w : worst;
-    gp_spmv_choice c;
-    GP_TRY(gp_spmv_choose(a->row_ptr, a->rows, p, v->wave, GP_SPMV_AUTO, 0, &c));
-    if ((double)c.max_row * a->rows <= 4.0 * (double)a->nnz + 4096)
-        GP_TRY(run_case(v, name, p, GP_SPMV_ELL, 0, 0, &w));
-    for (size_t k = 0; k < NVARIANTS; k++) {
-        gp_spmv_params q;
-        if (variants[k].tpr > v->wave)
-            continue;
-        variant_params(&variants[k], p, &v->o->dev, &q);
-        GP_TRY(run_case(v, name, &q, variants[k].format, variants[k].tpr, 0, &w));
-        worst = w > worst ? w : worst;
-    }
-    /* Small integers: values -4..4, x -4..4. */
-    for (long long j = 0; j < a->nnz; j++)
-        a->val[j] = (float)((int)(gp_rand_u64(rng) % 9) - 4);
-    for (int i = 0; i < a->cols; i++)
-        v->h_x[i] = (float)((int)(gp_rand_u64(rng) % 9) - 4);
-    dmat_free(&v->d);
-    GP_TRY(dmat_upload(&v->d, a));
-    GP_TRY(gp_rt_copy_to_device(v->d_x, v->h_x, (size_t)a->cols * 4));
-    GP_TRY(run_case(v, name, p, GP_SPMV_AUTO, 0, 1, NULL));
-    GP_TRY(run_case(v, name, p, GP_SPMV_CSR, 1, 1, NULL));
-    GP_TRY(run_case(v, name, p, GP_SPMV_CSR, v->wave, 1, NULL));
-    GP_TRY(run_case(v, name, p, GP_SPMV_CSR, 0, 1, NULL));
-    dmat_free(&v->d);
-    if (v->o->log)
-        fprintf(v->o->log, "  %s %dx%d nnz %lld (%s): fp32 worst error %.3g of its bound; small integers exact\n",
-                name, a->rows, a->cols, a->nnz, c.why, worst);
-    return gp_ok();
-}
-
-/* Row lengths of the hand-made case: empty rows, every length 1..70, and
- * rows longer than one block, two and three (the long-row path). */
-static int mixed_len(int r, int block)
-{
-    if (r % 11 == 0)
-        return 0;
-    if (r % 97 == 5)
-        return block + 1 + r % 3;
-    if (r == 200)
-        return 3 * block + 7;
-    return r % 71;
-}
-
-static gp_status verify_all(const gp_table *t, const gp_kernel_opts *o, vctx *v, gp_csr *a)
-{
-    gp_spmv_params p;
-    GP_TRY(gp_spmv_params_from_table(t, &o->dev, &p));
-    v->o = o;
-    v->wave = wave_of(o);
-    uint64_t rng = o->seed;
-    /* Rows and columns of the largest case below. */
-    const int cap = 300000, max_cols = 100000;
-    v->h_x = malloc((size_t)cap * 4);
-    v->h_y = malloc(((size_t)cap + 2 * GUARD) * 4);
-    if (!v->h_x || !v->h_y)
-        return gp_fail(GP_ERR_NOMEM, "spmv verify: out of host memory");
-    GP_TRY(gp_rt_malloc((void **)&v->d_x, (size_t)cap * 4));
-    GP_TRY(gp_rt_malloc((void **)&v->d_y, ((size_t)cap + 2 * GUARD) * 4));
-
-    int len[1000];
-    for (int r = 0; r < 1000; r++)
-        len[r] = mixed_len(r, p.block);
-    GP_TRY(gp_spmv_gen_lengths(a, 1000, 4 * p.block, len, &rng));
-    GP_TRY(verify_matrix(v, "mixed", a, &p, &rng));
-    gp_csr_free(a);
-    int one = 1, none[3] = {0, 0, 0}, full = 5000;
-    GP_TRY(gp_spmv_gen_lengths(a, 1, 1, &one, &rng));
-    GP_TRY(verify_matrix(v, "1x1", a, &p, &rng));
-    gp_csr_free(a);
-    GP_TRY(gp_spmv_gen_lengths(a, 3, 10, none, &rng));
-    GP_TRY(verify_matrix(v, "empty", a, &p, &rng));
-    gp_csr_free(a);
-    GP_TRY(gp_spmv_gen_lengths(a, 1, 5000, &full, &rng));
-    GP_TRY(verify_matrix(v, "one dense row", a, &p, &rng));
-    gp_csr_free(a);
-    GP_TRY(gp_spmv_gen_laplacian(a, 7));
-    GP_TRY(verify_matrix(v, "laplacian 7^2", a, &p, &rng));
-    gp_csr_free(a);
-    GP_TRY(gp_spmv_gen_laplacian(a, o->quick ? 200 : 500));
-    GP_TRY(verify_matrix(v, "laplacian", a, &p, &rng));
-    gp_csr_free(a);
-    GP_TRY(gp_spmv_gen_uniform(a, o->quick ? 20000 : 100000, 50000, 16, &rng));
-    GP_TRY(verify_matrix(v, "uniform 16", a, &p, &rng));
-    gp_csr_free(a);
-    GP_TRY(gp_spmv_gen_uniform(a, 30001, 777, 3, &rng));
-    GP_TRY(verify_matrix(v, "uniform 3", a, &p, &rng));
-    gp_csr_free(a);
-    GP_TRY(gp_spmv_gen_powerlaw(a, o->quick ? 50000 : cap, max_cols, 2, 1.3, max_cols, &rng));
-    GP_TRY(verify_matrix(v, "power-law", a, &p, &rng));
-    gp_csr_free(a);
-    if (o->log)
-        fprintf(o->log, "  %zu variants (lanes a row forced, unroll) and ELL where it fits, on every matrix\n",
-                NVARIANTS);
-    return gp_ok();
-}
-
-static gp_status verify(const gp_table *t, const gp_kernel_opts *o)
-{
-    vctx v;
-    gp_csr a;
-    memset(&v, 0, sizeof v);
-    memset(&a, 0, sizeof a);
-    gp_status st = verify_all(t, o, &v, &a);
-    gp_csr_free(&a);
-    dmat_free(&v.d);
-    free(v.h_x), free(v.h_y);
-    GP_DEV_FREE(v.d_x, v.d_y);
-    return st;
-}
-
-/* ---------------------------------------------------------------- bench */
-
-typedef struct bctx {
-    const gp_spmv_plan *pl;
-    const float *d_x;
-    float *d_y;
-    gp_vendor_spmv *vs;
-} bctx;
-
-static gp_status work_ours(void *c)
-{
-    bctx *x = c;
-    return gp_spmv_run(x->pl, x->d_x, x->d_y);
-}
-
-static gp_status work_vendor(void *c)
-{
-    bctx *x = c;
-    return gp_vendor_spmv_run(x->vs);
-}
-
-typedef struct bstate {
-    gp_csr a;
-    dmat d;
-    float *h_x, *h_y, *d_x, *d_y;
-    gp_vendor_spmv *vs;
-    gp_spmv_plan pl;
-} bstate;
-
-typedef struct bproblem {
-    char name[64];
-    int target;  /* 1: the issue's >= 1.0x cuSPARSE; 0: reported */
-    double floor_ms;
-    char note[GP_BENCH_TEXT];
-} bproblem;
-
-/* Time the plan s->pl (made with q) and check its result. */
-static gp_status time_plan(bstate *s, const bproblem *pr, const gp_spmv_params *q, const gp_kernel_opts *o,
-                           gp_harness_result *r)
-{
-    bctx x = {&s->pl, s->d_x, s->d_y, NULL};
-    char what[512];
-    snprintf(what, sizeof what, "timed spmv %s (%s)", pr->name, s->pl.c.why);
-    GP_TRY(gp_dev_poison(s->d_y, (size_t)s->a.rows * 4));
-    GP_TRY(gp_bench_time(work_ours, &x, o->quick, r));
-    GP_TRY(gp_rt_copy_to_host(s->h_y, s->d_y, (size_t)s->a.rows * 4));
-    return check_y(what, &s->a, s->h_x, s->h_y, &s->pl.c, q, wave_of(o), 0, NULL);
-}
-
-/* A plan's row: "gpuprobe" + impl suffix, params with the plan's choice. */
-static gp_status add_plan_row(bstate *s, const bproblem *pr, const gp_spmv_params *q, const char *impl,
-                              const char *label, const gp_harness_result *r, gp_bench *b)
-{
-    char params[GP_BENCH_TEXT], qs[96];
-    gp_spmv_params_format(q, qs, sizeof qs);
-    if (s->pl.c.format == GP_SPMV_ELL)
-        snprintf(params, sizeof params, "%s; ELL width %d", qs, s->pl.c.ell_width);
-    else
-        snprintf(params, sizeof params, "%s; CSR %d lane%s a row, %lld long rows", qs, s->pl.c.tpr,
-                 s->pl.c.tpr == 1 ? "" : "s", s->pl.c.nlong);
-    return gp_bench_add(b, "spmv", pr->name, impl, label, params, 0, r, pr->floor_ms, pr->note);
-}
-
-static gp_status make_plan(bstate *s, const gp_spmv_params *q, int wave, int format, int tpr)
-{
-    gp_spmv_plan_destroy(&s->pl);
-    return gp_spmv_plan_create(&s->pl, &s->a, s->d.rp, s->d.col, s->d.val, q, wave, format, tpr);
-}
-
-/* Ours (the plan in s->pl) against cuSPARSE, ABBA; the output afterwards is
- * ours (every round ends with A): checked. */
-static gp_status pair_vendor(bstate *s, const bproblem *pr, const gp_spmv_params *q, const gp_kernel_opts *o,
-                             gp_bench *b, int row, const char *who, int verdict)
-{
-    bctx xa = {&s->pl, s->d_x, s->d_y, NULL}, xb = {NULL, NULL, NULL, s->vs};
-    gp_bench_paired pp;
-    char what[512];
-    snprintf(what, sizeof what, "paired spmv %s (%s vs cuSPARSE)", pr->name, who);
-    GP_TRY(gp_dev_poison(s->d_y, (size_t)s->a.rows * 4));
-    GP_TRY(gp_bench_pair(work_ours, &xa, work_vendor, &xb, o->quick, &pp));
-    GP_TRY(gp_rt_copy_to_host(s->h_y, s->d_y, (size_t)s->a.rows * 4));
-    GP_TRY(check_y(what, &s->a, s->h_x, s->h_y, &s->pl.c, q, wave_of(o), 0, NULL));
-    if (row >= 0)
-        GP_TRY(gp_bench_set_pair(b, row, &pp));
-    if (o->log)
-        fprintf(o->log,
-                "spmv %s: %s vs cuSPARSE paired median %.3fx (p10 %.3f, p90 %.3f): %s (%d rounds ABBA%s; medians "
-                "%.4f vs %.4f ms; %s)\n",
-                pr->name, who, pp.ratio_s.median, pp.ratio_s.p10, pp.ratio_s.p90,
-                verdict ? (gp_bench_pair_at_least(&pp, 1.0) == 1   ? "at least 1.00: yes"
-                           : gp_bench_pair_at_least(&pp, 1.0) == 0 ? "at least 1.00: no"
-                                                                    : "at least 1.00: undecided")
-                        : "reported (context)",
-                pp.rounds, pp.budget_hit ? ", stopped by the time budget" : "", pp.a_median_ms, pp.b_median_ms,
-                s->pl.c.why);
-    return gp_ok();
-}
-
-/* cuSPARSE on the problem: its row (the baseline), result checked with the
- * bound of any summation order of a row (depth L: ELL's). *have = 0 when it
- * is absent. */
-static gp_status time_vendor(bstate *s, const bproblem *pr, const gp_spmv_params *q, const gp_kernel_opts *o,
-                             gp_bench *b, int *have)
-{
-    gp_harness_result r;
-    *have = 0;
-    gp_status st = gp_vendor_spmv_create(&s->vs, s->a.rows, s->a.cols, s->a.nnz, s->d.rp, s->d.col, s->d.val,
-                                         s->d_x, s->d_y);
-    if (st.code == GP_ERR_UNSUPPORTED) {
-        if (o->log)
-            fprintf(o->log, "  %s: cuSPARSE baseline skipped: %s\n", pr->name, st.msg);
-        return gp_ok();
-    }
-    GP_TRY(st);
-    bctx x = {NULL, NULL, NULL, s->vs};
-    GP_TRY(gp_dev_poison(s->d_y, (size_t)s->a.rows * 4));
-    GP_TRY(gp_bench_time(work_vendor, &x, o->quick, &r));
-    GP_TRY(gp_rt_copy_to_host(s->h_y, s->d_y, (size_t)s->a.rows * 4));
-    gp_spmv_choice any = {0};
-    any.format = GP_SPMV_ELL;
-    char impl[GP_BENCH_TEXT];
-    const char *name = gp_vendor_spmv_name();
-    snprintf(impl, sizeof impl, "%s cusparseSpMV CSR (ALG_DEFAULT)", name ? name : "cuSPARSE");
-    GP_TRY(check_y(impl, &s->a, s->h_x, s->h_y, &any, q, wave_of(o), 0, NULL));
-    GP_TRY(gp_bench_add(b, "spmv", pr->name, impl, "", "", 1, &r, pr->floor_ms, pr->note));
-    *have = 1;
-    return gp_ok();
-}
-
-/* The issue's matrices: 0 Laplacian 4096^2, 1 uniform 4 M rows x 16, 2
- * power-law 4 M rows (P(L >= l) = (4 / l)^1.5, cut at 65536); --quick: 1024^2,
- * 2^20 rows. */
-static gp_status make_problem(bstate *s, int k, int quick, uint64_t *rng, bproblem *pr)
-{
-    const int rows = quick ? 1 << 20 : 1 << 22;
-    memset(pr, 0, sizeof *pr);
-    if (k == 0) {
-        int n = quick ? 1024 : 4096;
-        snprintf(pr->name, sizeof pr->name, "laplacian 5-point %d^2", n);
-        pr->target = 1;
-        return gp_spmv_gen_laplacian(&s->a, n);
-    }
-    if (k == 1) {
-        snprintf(pr->name, sizeof pr->name, "uniform %d rows x 16", rows);
-        pr->target = 1;
-        return gp_spmv_gen_uniform(&s->a, rows, rows, 16, rng);
-    }
-    snprintf(pr->name, sizeof pr->name, "power-law %d rows (4/l)^1.5 cut 65536", rows);
-    return gp_spmv_gen_powerlaw(&s->a, rows, rows, 4, 1.5, 65536, rng);
-}
-
-static gp_status bench_problem(bstate *s, bproblem *pr, const gp_spmv_params *p, const char *label,
-                               int with_baselines, const gp_kernel_opts *o, gp_bench *b, double gbs,
-                               const char *src, uint64_t *rng)
-{
-    const int wave = wave_of(o);
-    GP_TRY(dmat_upload(&s->d, &s->a));
-    free(s->h_x), free(s->h_y);
-    s->h_x = malloc((size_t)s->a.cols * 4);
-    s->h_y = malloc((size_t)s->a.rows * 4);
-    if (!s->h_x || !s->h_y)
-        return gp_fail(GP_ERR_NOMEM, "spmv bench: out of host memory");
-    gp_fill_uniform_f32(s->h_x, (size_t)s->a.cols, -1.0f, 1.0f, rng);
-    GP_TRY(gp_dev_alloc_copy((void **)&s->d_x, s->h_x, (size_t)s->a.cols * 4));
-    GP_TRY(gp_rt_malloc((void **)&s->d_y, (size_t)s->a.rows * 4));
-    /* The floor: CSR's bytes, values and columns (8 a nonzero), row
-     * pointers, x once, y once, at the measured bandwidth. */
-    double bytes = 8.0 * (double)s->a.nnz + 4.0 * ((double)s->a.rows + 1) + 4.0 * s->a.cols + 4.0 * s->a.rows;
-    pr->floor_ms = gbs > 0 ? bytes / (gbs * 1e9) * 1e3 : 0;
-    snprintf(pr->note, sizeof pr->note, "CSR %.0f MB (val, col, row_ptr, x, y) at %.0f GB/s (%s)", bytes / 1e6, gbs,
-             src);
-
-    gp_harness_result r;
-    GP_TRY(make_plan(s, p, wave, GP_SPMV_AUTO, 0));
-    GP_TRY(time_plan(s, pr, p, o, &r));
-    GP_TRY(add_plan_row(s, pr, p, "gpuprobe", label, &r, b));
-    const int main_row = b->nrows - 1;
-    const int main_format = s->pl.c.format;
-    if (o->log)
-        fprintf(o->log, "  spmv %s: %.4f ms = %.0f GB/s of CSR bytes (%s), result checked\n", pr->name,
-                r.summary.median, bytes / (r.summary.median * 1e6), s->pl.c.why);
-    int csr_row = -1;
-    if (main_format != GP_SPMV_CSR) {
-        GP_TRY(make_plan(s, p, wave, GP_SPMV_CSR, 0));
-        GP_TRY(time_plan(s, pr, p, o, &r));
-        GP_TRY(add_plan_row(s, pr, p, "gpuprobe csr", label, &r, b));
-        csr_row = b->nrows - 1;
-    }
-    if (!with_baselines)
-        return gp_ok();
-    int have = 0;
-    GP_TRY(time_vendor(s, pr, p, o, b, &have));
-    if (have) {
-        GP_TRY(make_plan(s, p, wave, GP_SPMV_AUTO, 0));
-        GP_TRY(pair_vendor(s, pr, p, o, b, main_row, "gpuprobe", pr->target));
-        if (csr_row >= 0) {
-            GP_TRY(make_plan(s, p, wave, GP_SPMV_CSR, 0));
-            GP_TRY(pair_vendor(s, pr, p, o, b, csr_row, "gpuprobe csr", 0));
-        }
-    }
-    for (size_t k = 0; k < NVARIANTS; k++) {
-        gp_spmv_params q;
-        char impl[GP_BENCH_TEXT];
-        if (variants[k].tpr > wave)
-            continue;
-        variant_params(&variants[k], p, &o->dev, &q);
-        GP_TRY(make_plan(s, &q, wave, variants[k].format, variants[k].tpr));
-        GP_TRY(time_plan(s, pr, &q, o, &r));
-        snprintf(impl, sizeof impl, "gpuprobe variant=%s/t%d/u%d", format_name(variants[k].format), s->pl.c.tpr,
-                 q.unroll);
-        GP_TRY(add_plan_row(s, pr, &q, impl, label, &r, b));
-        if (o->log)
-            fprintf(o->log, "  %s %s: %.4f ms = %.0f GB/s\n", impl, pr->name, r.summary.median,
-                    bytes / (r.summary.median * 1e6));
-    }
-    return gp_ok();
-}
-
-static void bstate_release(bstate *s)
-{
-    gp_spmv_plan_destroy(&s->pl);
-    gp_vendor_spmv_destroy(s->vs);
-    s->vs = NULL;
-    dmat_free(&s->d);
-    GP_DEV_FREE(s->d_x, s->d_y);
-    s->d_x = s->d_y = NULL;
-    free(s->h_x), free(s->h_y);
-    s->h_x = s->h_y = NULL;
-    gp_csr_free(&s->a);
-}
-
-static gp_status bench(const gp_table *t, const char *label, int with_baselines, const gp_kernel_opts *o,
-                       gp_bench *b)
-{
-    gp_spmv_params p;
-    char src[96];
-    GP_TRY(gp_spmv_params_from_table(t, &o->dev, &p));
-    double gbs = gp_bench_dram_gbs(t, &o->dev, src, sizeof src);
-    uint64_t rng = o->seed;
-    bstate s;
-    memset(&s, 0, sizeof s);
-    gp_status st = gp_ok();
-    for (int k = 0; k < 3 && st.code == GP_OK; k++) {
-        bproblem pr;
-        st = make_problem(&s, k, o->quick, &rng, &pr);
-        if (st.code == GP_OK)
-            st = bench_problem(&s, &pr, &p, label, with_baselines, o, b, gbs, src, &rng);
-        bstate_release(&s);
-    }
-    return st;
-}
-
-/* Tuning sweep: the base table's values, then the candidates. */
-static gp_status candidates(const gp_table *base, const gp_device_info *dev, gp_table *out, int max, int *n)
-{
-    static const gp_kcand_keys keys = {"spmv", 3, {"block", "unroll", "scalar_max_row"}, NULL};
-    (void)dev;
-    return gp_kcand_make(&keys, base, &cands[0][0], (int)NCANDS, out, max, n);
-}
-
-/* The floor's model, from the label: the CSR arrays read once (values and
- * column indices, 8 B a nonzero; row pointers), x once, y written once; 2
- * FLOPs a nonzero.  The power-law matrix's nonzeros are random: its label
- * gives the expected count, rows x E[min(floor(4 u^(-1/1.5)), 65536)] =
- * rows x 11.44 (the Pareto mean 12, less 0.06 for the cut and about 0.5
- * for the floor). */
-static gp_status work_of(const char *problem, gp_kernel_work *w)
-{
-    long long n = 0, rows = 0, per = 0;
-    int used = 0;
-    double nnz;
-    const char *how;
-    if (sscanf(problem, "laplacian 5-point %lld^2%n", &n, &used) == 1 && used == (int)strlen(problem) && n > 1) {
-        rows = n * n;
-        nnz = 5.0 * (double)rows - 4.0 * (double)n;
-        how = "5 n^2 - 4 n nonzeros";
-    } else if (sscanf(problem, "uniform %lld rows x %lld%n", &rows, &per, &used) == 2 &&
-               used == (int)strlen(problem) && rows > 0 && per > 0) {
-        nnz = (double)rows * (double)per;
-        how = "rows x per row nonzeros";
-    } else if (sscanf(problem, "power-law %lld rows (4/l)^1.5 cut 65536%n", &rows, &used) == 1 &&
-               used == (int)strlen(problem) && rows > 0) {
-        nnz = 11.44 * (double)rows;
-        how = "expected nonzeros, 11.44 a row";
-    } else
-        return gp_label_unknown("spmv", problem, "laplacian 5-point N^2 | uniform R rows x K | power-law R rows ...");
-    w->bytes = 8.0 * nnz + 4.0 * ((double)rows + 1) + 4.0 * (double)rows + 4.0 * (double)rows;
+    const double nnz = gp_spmv_shape_nnz(s), rows = (double)s->d[GP_SPMV_ROWS];
+    (void)p;
+    w->bytes = 8.0 * nnz + 4.0 * (rows + 1) + 4.0 * (double)s->d[GP_SPMV_COLS] + 4.0 * rows;
     w->flops = 2.0 * nnz;
     snprintf(w->method, sizeof w->method, "CSR read once (8 B a nonzero, row pointers), x and y once; 2 FLOPs a "
-             "nonzero (%s)", how);
+             "nonzero (%s)", s->opt[GP_SPMV_OPT_KIND] == GP_SPMV_KIND_POWERLAW ? "expected nonzeros" : "nonzeros");
     return gp_ok();
 }
 
+/* ---- cases */
+
+static int add(gp_kcase *out, int n, int max, int kind, long long rows, long long cols, long long len, long long cut,
+               int alpha100, int data, unsigned flags)
+{
+    if (n >= max)
+        return n;
+    memset(&out[n], 0, sizeof out[n]);
+    gp_shape *s = &out[n].shape;
+    s->d[GP_SPMV_ROWS] = rows, s->d[GP_SPMV_COLS] = cols, s->d[GP_SPMV_LEN] = len, s->d[GP_SPMV_CUT] = cut;
+    s->opt[GP_SPMV_OPT_KIND] = kind, s->opt[GP_SPMV_OPT_ALPHA] = alpha100;
+    out[n].data = data, out[n].flags = flags;
+    return n + 1;
+}
+
+static int cases(int set, const void *p, const gp_device_info *dev, int quick, gp_kcase *out, int max)
+{
+    const long long block = p ? ((const gp_spmv_params *)p)->block : 256;
+    int n = 0;
+    (void)dev;
+    if (set == GP_CASES_BENCH) {
+        /* The issue's three: at least as fast as cuSPARSE on the Laplacian and
+         * the uniform rows (its target, 1.0); power-law reported. */
+        const long long g = quick ? 1024 : 4096, r = quick ? 1 << 20 : 1 << 22;
+        const unsigned pair = GP_KCASE_PAIR | GP_KCASE_VARIANTS | GP_KCASE_SAMPLE,
+                       report = GP_KCASE_REPORT | GP_KCASE_VARIANTS | GP_KCASE_SAMPLE;
+        n = add(out, n, max, GP_SPMV_KIND_LAPLACIAN, g * g, g * g, g, 0, 0, 0, pair);
+        n = add(out, n, max, GP_SPMV_KIND_UNIFORM, r, r, 16, 0, 0, 0, pair);
+        return add(out, n, max, GP_SPMV_KIND_POWERLAW, r, r, 4, 65536, 150, 0, report);
+    }
+    /* Verify: the hand-made rows, 1 x 1, empty rows, one dense row, two
+     * Laplacians, uniform rows of 16 and 3, power-law rows up to 100000
+     * long; each on both data.  The variants' list: the same at --quick's
+     * sizes (every variant and forced path runs on every matrix). */
+    const int small = quick || set == GP_CASES_VARIANT;
+    const long long lap = small ? 200 : 500, uni = small ? 20000 : 100000, pl = small ? 50000 : 300000;
+    for (int d = DATA_UNIFORM; d <= DATA_INTEGERS; d++) {
+        n = add(out, n, max, GP_SPMV_KIND_MIXED, 1000, 4 * block, block, 0, 0, d, 0);
+        n = add(out, n, max, GP_SPMV_KIND_UNIFORM, 1, 1, 1, 0, 0, d, 0);
+        n = add(out, n, max, GP_SPMV_KIND_UNIFORM, 3, 10, 0, 0, 0, d, 0);
+        n = add(out, n, max, GP_SPMV_KIND_UNIFORM, 1, 5000, 5000, 0, 0, d, 0);
+        n = add(out, n, max, GP_SPMV_KIND_LAPLACIAN, 49, 49, 7, 0, 0, d, 0);
+        n = add(out, n, max, GP_SPMV_KIND_LAPLACIAN, lap * lap, lap * lap, lap, 0, 0, d, 0);
+        n = add(out, n, max, GP_SPMV_KIND_UNIFORM, uni, 50000, 16, 0, 0, d, 0);
+        n = add(out, n, max, GP_SPMV_KIND_UNIFORM, 30001, 777, 3, 0, 0, d, 0);
+        n = add(out, n, max, GP_SPMV_KIND_POWERLAW, pl, 100000, 2, 100000, 130, d, 0);
+    }
+    return n;
+}
+
+/* ---- one problem */
+
+typedef struct plan_slot {
+    gp_spmv_plan pl;
+    int format, tpr, live;
+    unsigned long long used; /* its last use, for the eviction */
+} plan_slot;
+
+typedef struct state {
+    gp_csr a;
+    int wave, exact, bench;
+    int stride;                /* rows 0, stride, 2 stride, ... are checked (a bench problem's sample; 1: all) */
+    float *h_x, *h_y;          /* x; y between its guards (GUARD + rows + GUARD) */
+    double *ref, *sum_abs;     /* y and sum |a x| of every checked row, in double */
+    int *d_rp, *d_col;
+    float *d_val, *d_x, *d_yg; /* d_yg: y between its guards */
+    plan_slot plans[NPLANS];
+    unsigned long long clock;
+    gp_vendor_spmv *vs;
+} state;
+
+static float *y_of(const state *s) { return s->d_yg + GUARD; }
+
+static void teardown(void *p)
+{
+    state *s = p;
+    for (int i = 0; i < NPLANS; i++)
+        gp_spmv_plan_destroy(&s->plans[i].pl);
+    gp_vendor_spmv_destroy(s->vs);
+    gp_csr_free(&s->a);
+    free(s->h_x), free(s->h_y), free(s->ref), free(s->sum_abs);
+    GP_DEV_FREE(s->d_rp, s->d_col, s->d_val, s->d_x, s->d_yg);
+    free(s);
+}
+
+static gp_status setup(const gp_kcase *c, const gp_device_info *dev, uint64_t *rng, void **out)
+{
+    state *s = calloc(1, sizeof *s);
+    if (!s)
+        return gp_fail(GP_ERR_NOMEM, "spmv: out of host memory");
+    *out = s;
+    s->wave = dev && dev->wave_size == 32 ? 32 : 64;
+    s->exact = c->data == DATA_INTEGERS, s->bench = (c->flags & (GP_KCASE_PAIR | GP_KCASE_REPORT)) != 0;
+    if (c->offset || c->data < DATA_UNIFORM || c->data > DATA_INTEGERS)
+        return gp_fail(GP_ERR_USAGE, "spmv: data kind %d, offset %d not this kernel's", c->data, c->offset);
+    gp_csr *a = &s->a;
+    GP_TRY(gp_spmv_gen_shape(a, &c->shape, rng));
+    GP_TRY(gp_csr_check(a, "spmv matrix"));
+    const size_t rows = (size_t)a->rows, cols = (size_t)a->cols, nz = (size_t)(a->nnz ? a->nnz : 1);
+    /* A bench problem's sample: about 2^18 rows at an odd stride (every
+     * row length and position class met); verify's cases check every row. */
+    s->stride = c->flags & GP_KCASE_SAMPLE && a->rows > (1 << 20) ? (a->rows >> 18) | 1 : 1;
+    const size_t checked = (rows + (size_t)s->stride - 1) / (size_t)s->stride;
+    s->h_x = malloc(cols * 4), s->h_y = malloc((rows + 2 * GUARD) * 4);
+    s->ref = malloc(checked * sizeof(double)), s->sum_abs = malloc(checked * sizeof(double));
+    if (!s->h_x || !s->h_y || !s->ref || !s->sum_abs)
+        return gp_fail(GP_ERR_NOMEM, "spmv: out of host memory for %zu rows", rows);
+    for (long long j = 0; s->exact && j < a->nnz; j++)
+        a->val[j] = (float)((int)(gp_rand_u64(rng) % 9) - 4);
+    for (size_t i = 0; i < cols; i++)
+        s->h_x[i] = s->exact ? (float)((int)(gp_rand_u64(rng) % 9) - 4) : (float)gp_rand_uniform(rng, -1.0, 1.0);
+    for (long long r = 0, j = 0; r < a->rows; r += s->stride, j++)
+        gp_spmv_ref(a, s->h_x, (int)r, (int)r + 1, s->ref + j, s->sum_abs + j);
+    if (gp_vendor_spmv_name())
+        snprintf(vendor_impl, sizeof vendor_impl, "%s cusparseSpMV CSR (ALG_DEFAULT)", gp_vendor_spmv_name());
+    GP_TRY(gp_dev_alloc_copy((void **)&s->d_rp, a->row_ptr, (rows + 1) * sizeof(int)));
+    GP_TRY(gp_rt_malloc((void **)&s->d_col, nz * sizeof(int)));
+    GP_TRY(gp_rt_malloc((void **)&s->d_val, nz * sizeof(float)));
+    if (a->nnz) {
+        GP_TRY(gp_rt_copy_to_device(s->d_col, a->col, (size_t)a->nnz * sizeof(int)));
+        GP_TRY(gp_rt_copy_to_device(s->d_val, a->val, (size_t)a->nnz * sizeof(float)));
+    }
+    GP_TRY(gp_dev_alloc_copy((void **)&s->d_x, s->h_x, cols * 4));
+    return gp_rt_malloc((void **)&s->d_yg, (rows + 2 * GUARD) * 4);
+}
+
+static plan_slot *plan_find(state *s, int format, int tpr, const gp_spmv_params *p)
+{
+    for (int i = 0; i < NPLANS; i++) {
+        plan_slot *e = &s->plans[i];
+        if (e->live && e->format == format && e->tpr == tpr && gp_params_same(params, NPARAMS, &e->pl.p, p))
+            return e;
+    }
+    return NULL;
+}
+
+/* The plan of (format, lanes a row, p): kept, or made in the least recently
+ * used slot (in prepare, or in the driver's untimed first run of an impl). */
+static gp_status run_path(state *s, const gp_spmv_params *p, int format, int tpr, int launch)
+{
+    plan_slot *v = plan_find(s, format, tpr, p);
+    if (!v) {
+        v = &s->plans[0];
+        for (int i = 1; i < NPLANS; i++)
+            if (v->live && (!s->plans[i].live || s->plans[i].used < v->used))
+                v = &s->plans[i];
+        gp_spmv_plan_destroy(&v->pl);
+        v->live = 0;
+        GP_TRY(gp_spmv_plan_create(&v->pl, &s->a, s->d_rp, s->d_col, s->d_val, p, s->wave, format, tpr));
+        v->format = format, v->tpr = tpr, v->live = 1;
+    }
+    v->used = ++s->clock;
+    return launch ? gp_spmv_run(&v->pl, s->d_x, y_of(s), NULL) : gp_ok();
+}
+
+static gp_status prepare(void *st, const void *p) { return run_path(st, p, GP_SPMV_AUTO, 0, 0); }
+
+static gp_status poison(void *st)
+{
+    state *s = st;
+    return gp_dev_poison(s->d_yg, ((size_t)s->a.rows + 2 * GUARD) * 4);
+}
+
+static gp_status run(void *st, const void *p) { return run_path(st, p, GP_SPMV_AUTO, 0, 1); }
+
+/* The path of ours (impl -1) or of a forced impl. */
+static void path_of(int impl, int *format, int *tpr)
+{
+    *format = impl < 0 ? GP_SPMV_AUTO : GP_SPMV_CSR;
+    *tpr = impl >= IMPL_T1 ? 1 << (impl - IMPL_T1) : 0;
+}
+
+static gp_status run_impl(void *st, int impl, const void *prm)
+{
+    state *s = st;
+    const gp_spmv_params *p = prm;
+    gp_spmv_choice c;
+    int format, tpr;
+    path_of(impl, &format, &tpr);
+    if (impl == IMPL_VENDOR) {
+        if (!s->vs)
+            GP_TRY(gp_vendor_spmv_create(&s->vs, s->a.rows, s->a.cols, s->a.nnz, s->d_rp, s->d_col, s->d_val, s->d_x,
+                                         y_of(s)));
+        return gp_vendor_spmv_run(s->vs);
+    }
+    if (!p)
+        return gp_fail(GP_ERR_USAGE, "spmv %s: needs our parameters", impls[impl].name);
+    if (tpr > s->wave)
+        return gp_fail(GP_ERR_UNSUPPORTED, "%d lanes a row exceed the wave of %d", tpr, s->wave);
+    if (impl == IMPL_CSR && s->bench && !plan_find(s, format, tpr, p) &&
+        gp_spmv_choose(s->a.row_ptr, s->a.rows, p, s->wave, GP_SPMV_AUTO, 0, &c).code == GP_OK &&
+        c.format == GP_SPMV_CSR)
+        return gp_fail(GP_ERR_UNSUPPORTED, "ours runs CSR on this matrix already");
+    return run_path(s, p, format, tpr, 1);
+}
+
+/* Every checked row of y against the double reference, for the path (format, tpr;
+ * format -1: any order, cuSPARSE's): |y - ref| <= gamma_depth(L) sum |a x|
+ * + L 2^-53 sum |a x| (the second term: the double reference's own error;
+ * its products are exact); small integers equal; the guards untouched. */
+static gp_status check_path(state *s, const gp_spmv_params *p, int format, int tpr, const char *what)
+{
+    const gp_csr *a = &s->a;
+    gp_spmv_choice c;
+    memset(&c, 0, sizeof c);
+    c.format = GP_SPMV_ELL; /* depth L: the bound of any order of a row's additions */
+    if (format >= 0)
+        GP_TRY(gp_spmv_choose(a->row_ptr, a->rows, p, s->wave, format, tpr, &c));
+    GP_TRY(gp_rt_copy_to_host(s->h_y, s->d_yg, ((size_t)a->rows + 2 * GUARD) * 4));
+    const uint32_t *g = (const uint32_t *)s->h_y;
+    GP_TRY(gp_check_guards(what, g, g + GUARD + a->rows, GUARD));
+    const float *y = s->h_y + GUARD;
+    for (long long r = 0, j = 0; r < a->rows; r += s->stride, j++) {
+        const long long L = a->row_ptr[r + 1] - a->row_ptr[r], d = gp_spmv_f32_depth(&c, p, s->wave, L);
+        const double m = s->sum_abs[j], err = fabs((double)y[r] - s->ref[j]);
+        const double bound = s->exact ? 0.0 : gp_spmv_f32_bound(d, m) + (double)L * ldexp(1.0, -53) * m;
+        if (!(err <= bound))
+            return gp_fail(GP_ERR_CHECK, "%s: y[%lld] = %.9g, reference %.17g (row of %lld, error %.3g > bound %.3g = "
+                           "gamma_%lld x %.6g; %.60s)", what, r, (double)y[r], s->ref[j], L, err, bound, d, m, c.why);
+    }
+    return gp_ok();
+}
+
+static gp_status check(void *st, const void *prm, int impl, const char *what)
+{
+    int format, tpr;
+    path_of(impl, &format, &tpr);
+    return check_path(st, prm, impl == IMPL_VENDOR ? -1 : format, tpr, what);
+}
+
+/* The paths no impl runs, on every verify matrix with p: ELL forced where
+ * its slots stay within 4 x nnz + 4096 (uniform data), CSR at a wave of
+ * lanes a row (small integers, exact). */
+static gp_status forced_path(const gp_kcase *c, const gp_spmv_params *p, const gp_kernel_opts *o, uint64_t *rng,
+                             int *ran)
+{
+    void *v = NULL;
+    char what[GP_BENCH_TEXT + 32];
+    gp_status st = setup(c, &o->dev, rng, &v);
+    state *s = v;
+    if (st.code == GP_OK) {
+        const int format = s->exact ? GP_SPMV_CSR : GP_SPMV_ELL, tpr = s->exact ? s->wave : 0;
+        int maxl = 0;
+        for (int r = 0; r < s->a.rows; r++)
+            maxl = s->a.row_ptr[r + 1] - s->a.row_ptr[r] > maxl ? s->a.row_ptr[r + 1] - s->a.row_ptr[r] : maxl;
+        case_label(c, what, sizeof what);
+        snprintf(what + strlen(what), sizeof what - strlen(what), "%s", s->exact ? " (CSR, a wave a row)" : " (ELL)");
+        if (s->exact || (double)maxl * s->a.rows <= 4.0 * (double)s->a.nnz + 4096) {
+            st = poison(s);
+            st = st.code == GP_OK ? run_path(s, p, format, tpr, 1) : st;
+            st = st.code == GP_OK ? gp_driver_ops_of(o)->sync() : st;
+            st = st.code == GP_OK ? check_path(s, p, format, tpr, what) : st;
+            *ran += st.code == GP_OK;
+        }
+    }
+    if (v)
+        teardown(v);
+    return st;
+}
+
+static gp_status verify_extra(const gp_table *t, const void *p, const gp_kernel_opts *o)
+{
+    gp_kcase cs[64];
+    uint64_t rng = o->seed ^ 0x5eed5eedull;
+    int n = cases(GP_CASES_VERIFY, p, &o->dev, o->quick, cs, 64), ran = 0;
+    (void)t;
+    for (int i = 0; i < n; i++)
+        GP_TRY(forced_path(&cs[i], p, o, &rng, &ran));
+    if (o->log)
+        fprintf(o->log, "  %d forced paths checked (ELL where it pads little; CSR a wave a row, exact)\n", ran);
+    return gp_ok();
+}
+
+static void fit(void *p, const gp_device_info *dev) { gp_spmv_params_fit(p, dev); }
+
 const gp_kernel gp_kernel_spmv = {
-    "spmv",
-    "y = A x, fp32 CSR (scalar / vector by row length, long rows a block each) or ELL where it pads little "
-    "(vs cuSPARSE SpMV)",
-    print_params,
-    verify,
-    bench,
-    candidates,
-    gp_spmv_rule,
-    work_of,
+    .name = "spmv",
+    .summary = "y = A x, fp32 CSR (scalar / vector by row length, long rows a block each) or ELL where it pads "
+               "little (vs cuSPARSE SpMV)",
+    .params = params, .nparams = NPARAMS, .params_size = sizeof(gp_spmv_params),
+    .note_offset = offsetof(gp_spmv_params, note), .note_size = sizeof(((gp_spmv_params *)0)->note), .fit = fit,
+    .rule = gp_spmv_rule, .variants = &variants[0][0], .nvariants = (int)(sizeof variants / sizeof variants[0]),
+    .shape_syntax = SYNTAX, .shape_parse = shape_parse, .shape_label = shape_label, .work = work, .cases = cases,
+    .case_label = case_label, .setup = setup, .prepare = prepare, .poison = poison, .run = run, .check = check,
+    .teardown = teardown, .impls = impls, .nimpls = NIMPLS, .run_impl = run_impl, .verify_extra = verify_extra,
 };

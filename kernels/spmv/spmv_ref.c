@@ -1,11 +1,13 @@
 /* spmv on the CPU: the matrices the bench and verify use, generated in code
  * (no downloads), and the reference y = A x in double with the magnitudes
  * sum |a x| the fp32 bound scales with. */
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "data.h"
+#include "kernel.h"
 #include "spmv.h"
 
 gp_status gp_spmv_gen_laplacian(gp_csr *a, int n)
@@ -120,6 +122,66 @@ gp_status gp_spmv_gen_powerlaw(gp_csr *a, int rows, int cols, int lmin, double a
     gp_status st = gp_spmv_gen_lengths(a, rows, cols, len, rng);
     free(len);
     return st;
+}
+
+static int mixed_len(long long r, long long block)
+{
+    if (r % 11 == 0)
+        return 0;
+    if (r % 97 == 5)
+        return (int)(block + 1 + r % 3);
+    return r == 200 ? (int)(3 * block + 7) : (int)(r % 71);
+}
+
+gp_status gp_spmv_gen_shape(gp_csr *a, const gp_shape *sh, uint64_t *rng)
+{
+    const long long rows = sh->d[GP_SPMV_ROWS], cols = sh->d[GP_SPMV_COLS], len = sh->d[GP_SPMV_LEN];
+    const long long cut = sh->d[GP_SPMV_CUT] < INT_MAX ? sh->d[GP_SPMV_CUT] : INT_MAX;
+    memset(a, 0, sizeof *a);
+    if (rows < 1 || rows > INT_MAX || cols < 1 || cols > INT_MAX || len < 0 || len > INT_MAX / 4)
+        return gp_fail(GP_ERR_USAGE, "spmv: %lld x %lld (length %lld) is no matrix of 32-bit indices", rows, cols, len);
+    switch (sh->opt[GP_SPMV_OPT_KIND]) {
+    case GP_SPMV_KIND_LAPLACIAN: return gp_spmv_gen_laplacian(a, (int)len);
+    case GP_SPMV_KIND_UNIFORM: return gp_spmv_gen_uniform(a, (int)rows, (int)cols, (int)len, rng);
+    case GP_SPMV_KIND_POWERLAW:
+        return gp_spmv_gen_powerlaw(a, (int)rows, (int)cols, (int)len, sh->opt[GP_SPMV_OPT_ALPHA] / 100.0, (int)cut,
+                                    rng);
+    case GP_SPMV_KIND_MIXED: break;
+    default: return gp_fail(GP_ERR_USAGE, "spmv: matrix kind %d unknown", sh->opt[GP_SPMV_OPT_KIND]);
+    }
+    int *l = malloc((size_t)rows * sizeof *l);
+    if (!l)
+        return gp_fail(GP_ERR_NOMEM, "spmv: out of host memory for %lld row lengths", rows);
+    for (long long r = 0; r < rows; r++)
+        l[r] = mixed_len(r, len);
+    gp_status st = gp_spmv_gen_lengths(a, (int)rows, (int)cols, l, rng);
+    free(l);
+    return st;
+}
+
+double gp_spmv_shape_nnz(const gp_shape *sh)
+{
+    const long long rows = sh->d[GP_SPMV_ROWS], len = sh->d[GP_SPMV_LEN], cols = sh->d[GP_SPMV_COLS];
+    const long long cap = sh->d[GP_SPMV_CUT] < cols ? sh->d[GP_SPMV_CUT] : cols, top = cap < 1 << 20 ? cap : 1 << 20;
+    const double alpha = sh->opt[GP_SPMV_OPT_ALPHA] / 100.0;
+    double e = (double)len;
+    switch (sh->opt[GP_SPMV_OPT_KIND]) {
+    case GP_SPMV_KIND_LAPLACIAN: return 5.0 * (double)len * (double)len - 4.0 * (double)len;
+    case GP_SPMV_KIND_UNIFORM: return (double)rows * (double)len;
+    case GP_SPMV_KIND_POWERLAW:
+        if (cap <= len || len == 0)
+            return (double)rows * (double)(cap < len ? cap : len);
+        for (long long l = len + 1; l <= top; l++)
+            e += pow((double)len / (double)l, alpha);
+        if (cap > top && alpha != 1.0)
+            e += pow((double)len, alpha) * (pow(top + 0.5, 1 - alpha) - pow(cap + 0.5, 1 - alpha)) / (alpha - 1);
+        return (double)rows * e;
+    default:
+        e = 0;
+        for (long long r = 0; r < rows; r++)
+            e += mixed_len(r, len);
+        return e;
+    }
 }
 
 void gp_spmv_ref(const gp_csr *a, const float *x, int r0, int r1, double *y, double *sum_abs)

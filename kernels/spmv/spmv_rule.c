@@ -1,9 +1,17 @@
 /* gp_spmv_rule: kernel.spmv block, unroll and scalar_max_row from the device
- * facts.  The models, with the H200 figures they land on: docs/kernels/spmv.md,
- * "Rule".
+ * facts, for a shape.  The models, with the H200 figures they land on:
+ * docs/kernels/spmv.md, "Rule".
  *
  * block ("launch"): the largest power of two not above
- * launch.min_block_for_peak, in 64..512 (the kernels' launch bounds).
+ * launch.min_block_for_peak, in 64..512 (the kernels' launch bounds); then,
+ * against the shape's row count, halved (down to 64) while the matrix's
+ * rows, at one thread a row (the fewest threads any plan runs: ELL and
+ * scalar CSR), make fewer blocks than the device has CUs: a block of 512
+ * over 30000 rows leaves 73 of an H200's 132 SMs idle, one of 128 fills
+ * them.  The headline (4096^2 Laplacian, 16.8 M rows) keeps the launch
+ * block.  (A smaller block also lowers long_min, the row length from which
+ * a row gets a block of its own: the few rows a small matrix has are shared
+ * more widely.)
  *
  * unroll ("little"): Little's law.  To stream at dram.bandwidth_gbs every CU
  * needs bandwidth x latency / CUs bytes in flight.  A lane's nonzeros come
@@ -40,21 +48,30 @@
 /* unroll when the DRAM facts are none: 4 nonzeros (32 bytes of matrix) a
  * lane, a whole 32-byte sector of values per lane-batch. */
 #define UNROLL_STANDIN 4
+/* The headline problem's rows: bench's 4096 x 4096 grid Laplacian. */
+#define HEADLINE_ROWS (4096ll * 4096ll)
 
 gp_status gp_spmv_rule(const gp_rule_in *in, gp_table *out)
 {
     gp_rule_facts f;
     GP_TRY(gp_rule_read_facts(in->facts, RULE, &f));
     const gp_rule_cu cu = f.cu;
-    /* Every matrix gets the same parameters: the choice per matrix (format,
-     * lanes a row) is the plan's, from these and the row lengths. */
-    (void)in->shape;
-
-    long long block = gp_rule_clamp(gp_rule_floor_pow2((long long)f.min_block.v), 64, RULE_MAX_BLOCK);
+    /* The choice per matrix (format, lanes a row) stays the plan's, from
+     * these and the row lengths; the shape sizes the block to its rows. */
+    const long long rows =
+        in->shape && in->shape->d[GP_SPMV_ROWS] > 0 ? in->shape->d[GP_SPMV_ROWS] : HEADLINE_ROWS;
+    const long long cus = (long long)f.cus.v > 0 ? (long long)f.cus.v : 1;
+    long long launch = gp_rule_clamp(gp_rule_floor_pow2((long long)f.min_block.v), 64, RULE_MAX_BLOCK), block = launch;
+    while (block > 64 && (rows + block - 1) / block < cus)
+        block /= 2;
+    char fill[160] = "";
+    if (block != launch)
+        snprintf(fill, sizeof fill, "; %lld rows, a thread a row: halved while fewer blocks than %lld CUs%s -> %lld",
+                 rows, cus, f.cus.have ? "" : " (none: 64)", block);
     GP_TRY(gp_rule_set(out, "spmv", "block", block, "launch",
-                       "launch.min_block_for_peak %.0f%s: a power of 2 in 64..%d -> %lld%s%s", f.min_block.v,
-                       f.min_block.have ? "" : " (none: 256)", RULE_MAX_BLOCK, block, cu.fallback[0] ? "; " : "",
-                       cu.fallback));
+                       "launch.min_block_for_peak %.0f%s: a power of 2 in 64..%d -> %lld%s%s%s", f.min_block.v,
+                       f.min_block.have ? "" : " (none: 256)", RULE_MAX_BLOCK, launch, fill,
+                       cu.fallback[0] ? "; " : "", cu.fallback));
 
     long long occ = gp_rule_blocks_per_cu(&cu, block, SPMV_REGS, SPMV_LDS);
     long long resident = (occ < 1 ? 1 : occ) * block;

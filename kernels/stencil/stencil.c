@@ -1,5 +1,5 @@
-/* stencil host API: parameters from the tuning table clamped to what the
- * kernel is compiled for and the device grants, the z split, argument checks
+/* stencil host API: parameters clamped to what the kernel is compiled for
+ * and the device grants, the z split, argument checks
  * before any device call, and the fp32 error bound. */
 #include "stencil.h"
 
@@ -32,38 +32,15 @@ void gp_stencil_params_fit(gp_stencil_params *p, const gp_device_info *dev)
                                   "device's block"
                                 : "tile fitted to 16..128 x 4..16 (powers of 2), at most 512 threads and the device's block");
     const int max_ahead = vec == 4 ? GP_STENCIL_V4_MAX_AHEAD : GP_STENCIL_MAX_AHEAD;
-    int ahead = (int)gp_rule_clamp(p->ahead, 1, max_ahead);
-    if (ahead != p->ahead)
+    int ahead = (int)gp_rule_clamp(p->planes_ahead, 1, max_ahead);
+    if (ahead != p->planes_ahead)
         gp_note_append(p->note, sizeof p->note,
                        vec == 4 ? "planes_ahead clamped to 1..2 (compiled for vec 4)" : "planes_ahead clamped to 1..3 (compiled)");
     int bpc = (int)gp_rule_clamp(p->blocks_per_cu, 1, GP_STENCIL_MAX_BLOCKS_PER_CU);
     if (bpc != p->blocks_per_cu)
         gp_note_append(p->note, sizeof p->note, "blocks_per_cu clamped to 1..64");
-    p->tile_x = tx, p->tile_y = ty, p->ahead = ahead, p->vec = vec, p->blocks_per_cu = bpc;
+    p->tile_x = tx, p->tile_y = ty, p->planes_ahead = ahead, p->vec = vec, p->blocks_per_cu = bpc;
     p->cus = dev && dev->compute_units > 0 ? dev->compute_units : 1;
-}
-
-gp_status gp_stencil_params_from_table(const gp_table *t, const gp_device_info *dev, gp_stencil_params *p)
-{
-    long long tx, ty, ahead, bpc;
-    memset(p, 0, sizeof *p);
-    GP_TRY(gp_table_get_int(t, "kernel.stencil", "tile_x", &tx));
-    GP_TRY(gp_table_get_int(t, "kernel.stencil", "tile_y", &ty));
-    GP_TRY(gp_table_get_int(t, "kernel.stencil", "planes_ahead", &ahead));
-    GP_TRY(gp_table_get_int(t, "kernel.stencil", "blocks_per_cu", &bpc));
-    long long vec = 1; /* optional: absent is the 1-wide kernel */
-    if (gp_table_find(t, "kernel.stencil", "vec"))
-        GP_TRY(gp_table_get_int(t, "kernel.stencil", "vec", &vec));
-    p->tile_x = (int)tx, p->tile_y = (int)ty, p->ahead = (int)ahead, p->blocks_per_cu = (int)bpc;
-    p->vec = (int)vec;
-    gp_stencil_params_fit(p, dev);
-    return gp_ok();
-}
-
-void gp_stencil_params_format(const gp_stencil_params *p, char *buf, size_t n)
-{
-    snprintf(buf, n, "tile=%dx%d planes_ahead=%d blocks_per_cu=%d%s", p->tile_x, p->tile_y, p->ahead,
-             p->blocks_per_cu, p->vec == 4 ? " vec=4 (16-byte accesses)" : "");
 }
 
 size_t gp_stencil_elems(const gp_stencil_shape *s) { return (size_t)s->nx * (size_t)s->ny * (size_t)s->nz; }
@@ -119,7 +96,7 @@ static int params_ok(const gp_stencil_params *p)
     return tx >= GP_STENCIL_MIN_TX && tx <= GP_STENCIL_MAX_TX && !(tx & (tx - 1)) && ty >= GP_STENCIL_MIN_TY &&
            ty <= GP_STENCIL_MAX_TY && !(ty & (ty - 1)) &&
            tx * ty <= (v4 ? GP_STENCIL_V4_MAX_BLOCK : GP_STENCIL_MAX_BLOCK) && (v4 || p->vec == 0 || p->vec == 1) &&
-           p->ahead >= 1 && p->ahead <= (v4 ? GP_STENCIL_V4_MAX_AHEAD : GP_STENCIL_MAX_AHEAD) &&
+           p->planes_ahead >= 1 && p->planes_ahead <= (v4 ? GP_STENCIL_V4_MAX_AHEAD : GP_STENCIL_MAX_AHEAD) &&
            p->blocks_per_cu >= 1 && p->cus >= 1;
 }
 
@@ -145,7 +122,7 @@ static gp_status check_args(const char *what, const float *d_in, const float *d_
 }
 
 gp_status gp_stencil_f32(const float *d_in, float *d_out, const gp_stencil_shape *s, float c0, float c1,
-                         const gp_stencil_params *p)
+                         const gp_stencil_params *p, gp_stream stream)
 {
     if (!p || !params_ok(p))
         return gp_fail(GP_ERR_USAGE, "stencil: parameters not fitted (use gp_stencil_params_fit)");
@@ -156,14 +133,15 @@ gp_status gp_stencil_f32(const float *d_in, float *d_out, const gp_stencil_shape
     if (!gp_stencil_vec_usable(p, s, d_in, d_out))
         q.vec = 1;
     const int chunks = gp_stencil_z_chunks(&q, s);
-    return gp_stencil_launch_f32(d_in, d_out, s, c0, c1, q.tile_x, q.tile_y, q.ahead, q.vec,
-                                 (int)ceil_div(s->nz, chunks), chunks);
+    return gp_stencil_launch_f32(d_in, d_out, s, c0, c1, q.tile_x, q.tile_y, q.planes_ahead, q.vec,
+                                 (int)ceil_div(s->nz, chunks), chunks, stream);
 }
 
-gp_status gp_stencil_naive_f32(const float *d_in, float *d_out, const gp_stencil_shape *s, float c0, float c1)
+gp_status gp_stencil_naive_f32(const float *d_in, float *d_out, const gp_stencil_shape *s, float c0, float c1,
+                               gp_stream stream)
 {
     GP_TRY(check_args("stencil naive", d_in, d_out, s, c0, c1));
-    return gp_stencil_launch_naive_f32(d_in, d_out, s, c0, c1);
+    return gp_stencil_launch_naive_f32(d_in, d_out, s, c0, c1, stream);
 }
 
 double gp_stencil_f32_bound(double mag)

@@ -12,7 +12,9 @@
  * fp32 arithmetic: |out - exact| <= gp_stencil_f32_bound(|c0 in| + |c1| x
  * sum |neighbours|) whatever the order of the additions and FMA contraction.
  * in and out must not overlap (a Jacobi step reads only the old values).
- * Parameters come from [kernel.stencil], clamped to the device. */
+ * Parameters: [kernel.stencil] (stencil_params.inc), through
+ * gp_kernel_params(&gp_kernel_stencil, table, dev, shape, ...), which reads
+ * the table and clamps to the device. */
 #ifndef GP_STENCIL_H
 #define GP_STENCIL_H
 
@@ -20,8 +22,8 @@
 #include <stdint.h>
 
 #include "gp_status.h"
+#include "params.h"
 #include "runtime.h"
-#include "table.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -53,21 +55,27 @@ typedef struct gp_stencil_shape {
     int nx, ny, nz;
 } gp_stencil_shape;
 
+/* The shape of a problem (gp_shape, kernels/kernel.h): d[GP_STENCIL_NX],
+ * d[GP_STENCIL_NY], d[GP_STENCIL_NZ] the grid's points (x fastest);
+ * `--shape N^3` or `--shape NXxNYxNZ` (the bench labels: "512^3 fp32"). */
+enum { GP_STENCIL_NX = 0, GP_STENCIL_NY = 1, GP_STENCIL_NZ = 2 };
+
+/* [kernel.stencil] (stencil_params.inc): tile_x, tile_y (threads per block
+ * in x and y), planes_ahead (1, 2 or 3; 1, 2 with vec 4), blocks_per_cu
+ * (blocks one CU holds at once: the z split's model), vec (x points per
+ * thread: 1, or 4: 16-byte accesses, at most 256 threads, stencil_v4.h; 0
+ * reads as 1); then what fit derives. */
 typedef struct gp_stencil_params {
-    int tile_x, tile_y; /* threads per block in x and y */
-    int ahead;          /* planes_ahead: 1, 2 or 3 (1, 2 with vec 4) */
-    int blocks_per_cu;  /* blocks one CU holds at once (the z split's model) */
-    int cus;            /* compute units of the device (1 without one) */
-    char note[192];     /* what was adjusted to fit the device ("" when nothing) */
-    int vec;            /* x points per thread: 1 (0 reads as 1), or 4 (16-byte accesses, at most 256
-                           threads: stencil_v4.h); [kernel.stencil] vec, optional, default 1 */
+#define GP_PARAM GP_PARAM_FIELD
+#include "stencil_params.inc"
+#undef GP_PARAM
+    int cus;        /* compute units of the device (1 without one) */
+    char note[192]; /* what was adjusted to fit the device ("" when nothing) */
 } gp_stencil_params;
 
-/* Read [kernel.stencil] and clamp it to `dev` (NULL: no device). */
-gp_status gp_stencil_params_from_table(const gp_table *t, const gp_device_info *dev, gp_stencil_params *p);
-/* Clamp hand-made parameters the same way (bench variants, tests). */
+/* Clamp p to what is compiled and to `dev` (NULL: no device); what changed
+ * goes into p->note. */
 void gp_stencil_params_fit(gp_stencil_params *p, const gp_device_info *dev);
-void gp_stencil_params_format(const gp_stencil_params *p, char *buf, size_t n);
 
 /* vec 4 runs where nx is a multiple of 4 and both arrays are 16-byte
  * aligned (every row then starts on a 16-byte boundary); elsewhere the host
@@ -94,11 +102,13 @@ size_t gp_stencil_elems(const gp_stencil_shape *s);
 /* One Jacobi step d_out = S(d_in), tiled (parameters p, fitted) or naive
  * (one thread per point, every neighbour loaded from global memory: the
  * comparison the issue asks for).  4-byte aligned, non-overlapping arrays;
- * c0, c1 finite.  Enqueued on the default stream.  Bad arguments give
- * GP_ERR_USAGE before any device call. */
+ * c0, c1 finite.  Enqueued on `stream` (NULL: the default stream; no
+ * synchronization).  Bad arguments give GP_ERR_USAGE before any device
+ * call. */
 gp_status gp_stencil_f32(const float *d_in, float *d_out, const gp_stencil_shape *s, float c0, float c1,
-                         const gp_stencil_params *p);
-gp_status gp_stencil_naive_f32(const float *d_in, float *d_out, const gp_stencil_shape *s, float c0, float c1);
+                         const gp_stencil_params *p, gp_stream stream);
+gp_status gp_stencil_naive_f32(const float *d_in, float *d_out, const gp_stencil_shape *s, float c0, float c1,
+                               gp_stream stream);
 
 /* Error bound of one output: gamma_8 x mag, gamma_k = k u / (1 - k u),
  * u = 2^-24 (Higham, Accuracy and Stability of Numerical Algorithms, 3.1):
@@ -111,11 +121,18 @@ double gp_stencil_f32_bound(double mag);
  * (0 on border points, whose value is the input exactly); mag may be NULL. */
 void gp_stencil_ref_plane(const float *in, const gp_stencil_shape *s, float c0, float c1, int z, double *out,
                           double *mag);
+/* The same for point (x, y, z) alone. */
+void gp_stencil_ref_point(const float *in, const gp_stencil_shape *s, float c0, float c1, int x, int y, int z,
+                          double *out, double *mag);
 
-/* Every kernel.stencil parameter from the device facts (kernel.h "Rules";
- * the models: docs/kernels/stencil.md, "Rule"). */
+/* Every kernel.stencil parameter from the device facts, for a shape
+ * (kernel.h "Rules"; the models: docs/kernels/stencil.md, "Rule"). */
 struct gp_rule_in;
 struct gp_table;
+struct gp_kernel;
+/* The kernel's registry entry (kernels/kernel.h): what verify, bench, tune
+ * and gp_kernel_params take. */
+extern const struct gp_kernel gp_kernel_stencil;
 gp_status gp_stencil_rule(const struct gp_rule_in *in, struct gp_table *out);
 /* Registers a thread of the tiled kernel of vec (1, 4) and planes_ahead
  * uses, the build constants the rule and the bench's variants size the
@@ -131,9 +148,10 @@ const void *gp_stencil_kernel_fn(int vec, int ahead);
 /* ---- GPU launchers (stencil.hip; none.c without a GPU backend).  Arguments
  * checked by the callers above. */
 gp_status gp_stencil_launch_f32(const float *d_in, float *d_out, const gp_stencil_shape *s, float c0, float c1,
-                                int tile_x, int tile_y, int ahead, int vec, int z_per_chunk, int z_chunks);
+                                int tile_x, int tile_y, int ahead, int vec, int z_per_chunk, int z_chunks,
+                                gp_stream st);
 gp_status gp_stencil_launch_naive_f32(const float *d_in, float *d_out, const gp_stencil_shape *s, float c0,
-                                      float c1);
+                                      float c1, gp_stream st);
 
 #ifdef __cplusplus
 }

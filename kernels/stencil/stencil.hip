@@ -269,8 +269,9 @@ static stencil_args make_args(const gp_stencil_shape *s, float c0, float c1, int
 
 extern "C" gp_status gp_stencil_launch_f32(const float *d_in, float *d_out, const gp_stencil_shape *s, float c0,
                                            float c1, int tile_x, int tile_y, int ahead, int vec, int z_per_chunk,
-                                           int z_chunks)
+                                           int z_chunks, gp_stream st)
 {
+    hipStream_t hs = (hipStream_t)st;
     const int max_block = vec == 4 ? GP_STENCIL_V4_MAX_BLOCK : GP_STENCIL_MAX_BLOCK;
     if ((vec != 1 && vec != 4) || tile_x * tile_y > max_block || (tile_x - 2) * (tile_y - 2) < 4 ||
         z_per_chunk < 1 || z_chunks < 1 || z_chunks > GP_STENCIL_MAX_DIM)
@@ -284,17 +285,17 @@ extern "C" gp_status gp_stencil_launch_f32(const float *d_in, float *d_out, cons
     if (vec == 4) {
         const size_t lds = (size_t)GP_STENCIL_V4_LDS_BYTES(tile_x, tile_y);
         switch (ahead) {
-        case 1: gp_stencil_v4_kernel<1><<<grid, block, lds>>>(d_in, d_out, a); break;
-        case 2: gp_stencil_v4_kernel<2><<<grid, block, lds>>>(d_in, d_out, a); break;
+        case 1: gp_stencil_v4_kernel<1><<<grid, block, lds, hs>>>(d_in, d_out, a); break;
+        case 2: gp_stencil_v4_kernel<2><<<grid, block, lds, hs>>>(d_in, d_out, a); break;
         default: return gp_fail(GP_ERR_USAGE, "stencil: planes_ahead %d not compiled for vec 4 (1, 2)", ahead);
         }
         return gp_launch_status("stencil vec 4");
     }
     const size_t lds = (size_t)GP_STENCIL_LDS_BYTES(tile_x, tile_y);
     switch (ahead) {
-    case 1: gp_stencil_kernel<1><<<grid, block, lds>>>(d_in, d_out, a); break;
-    case 2: gp_stencil_kernel<2><<<grid, block, lds>>>(d_in, d_out, a); break;
-    case 3: gp_stencil_kernel<3><<<grid, block, lds>>>(d_in, d_out, a); break;
+    case 1: gp_stencil_kernel<1><<<grid, block, lds, hs>>>(d_in, d_out, a); break;
+    case 2: gp_stencil_kernel<2><<<grid, block, lds, hs>>>(d_in, d_out, a); break;
+    case 3: gp_stencil_kernel<3><<<grid, block, lds, hs>>>(d_in, d_out, a); break;
     default: return gp_fail(GP_ERR_USAGE, "stencil: planes_ahead %d not compiled (1, 2, 3)", ahead);
     }
     return gp_launch_status("stencil");
@@ -313,10 +314,10 @@ extern "C" const void *gp_stencil_kernel_fn(int vec, int ahead)
 }
 
 extern "C" gp_status gp_stencil_launch_naive_f32(const float *d_in, float *d_out, const gp_stencil_shape *s,
-                                                 float c0, float c1)
+                                                 float c0, float c1, gp_stream st)
 {
     const dim3 block(32, 8, 1);
     const dim3 grid((unsigned)((s->nx + 31) / 32), (unsigned)((s->ny + 7) / 8), (unsigned)s->nz);
-    gp_stencil_naive_kernel<<<grid, block>>>(d_in, d_out, make_args(s, c0, c1, s->nz));
+    gp_stencil_naive_kernel<<<grid, block, 0, (hipStream_t)st>>>(d_in, d_out, make_args(s, c0, c1, s->nz));
     return gp_launch_status("stencil naive");
 }

@@ -1,456 +1,396 @@
-/* stencil: verify against the CPU reference (border points bit for bit,
- * interior points within the fp32 bound, exact on small-integer data;
- * outputs poisoned and guarded), bench against the floor, the naive
- * one-thread-per-point kernel and the device copy of the same bytes (paired
- * ABBA: the fraction of the copy's bandwidth), and the gp_kernel entry. */
+/* stencil for the driver (kernels/driver.h): its grids, one problem's set-up
+ * (the input, the reference once as each point's interval of accepted
+ * floats), run and check (border points bit for bit, interior ones within the
+ * fp32 bound, small integers exact, the output guarded), the device copy of
+ * the same bytes as the baseline, the naive one-thread-per-point kernel as
+ * context, the legality of [kernel.stencil], and the gp_kernel entry. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "kcandidates.h"
-#include "kernel.h"
 #include "data.h"
+#include "driver_problem.h"
+#include "kernel.h"
 #include "stencil.h"
-#include "stencil_v4.h"
 
-/* Variants timed in the bench (with_baselines) and offered to `gpuprobe
- * tune`: {tile_x, tile_y, planes_ahead, vec}; blocks_per_cu follows from the
- * device (variant_params).  The vec 4 ones (4 x points a thread, 16-byte
- * accesses: docs/kernels/stencil.md "The 4-wide kernel") are paired with the
- * copy in the bench too: the rule's H200 pick 32 x 4 (128 x 4 points) at 1
- * plane ahead and the experiment's next (H200 2026-11-24, 512^3, fraction of
- * the copy): 64 x 8 points /a1 0.889, 128 x 4 /a2 0.863, 128 x 8 /a1 and /a2
- * 0.855, 64 x 8 /a2 0.855; and 256 x 4 /a2 (gfx900's tile at wave 64). */
-typedef struct variant {
-    int tx, ty, ahead, vec;
-} variant;
-
-static const variant variants[] = {
-    {64, 8, 1, 1}, {64, 8, 2, 1}, {64, 8, 3, 1}, {32, 16, 2, 1}, {32, 8, 2, 1}, {128, 4, 2, 1},
-    {64, 4, 2, 1}, {32, 16, 3, 1}, {32, 4, 1, 4}, {16, 8, 1, 4},  {32, 4, 2, 4}, {32, 8, 1, 4},
-    {32, 8, 2, 4}, {16, 8, 2, 4},  {64, 4, 2, 4},
-};
-#define NVARIANTS (sizeof variants / sizeof variants[0])
-
-/* Elements of guard poisoned on each side of every output. */
-#define GUARD 16
-/* The coefficients of the random cases (a damped Jacobi step) and of the
- * exact ones (the discrete Laplacian: small integers stay exact). */
+#define GUARD 16 /* elements poisoned on each side of the output */
+/* The coefficients of the random data (a damped Jacobi step) and of the
+ * exact one (the discrete Laplacian: small integers stay exact). */
 #define C0 0.4f
 #define C1 0.1f
 #define C0_EXACT (-6.0f)
 #define C1_EXACT 1.0f
 
-/* Blocks of tx x ty one CU of `dev` holds at the kernel's registers (the
- * rule's build constants: 32 a thread, 56 and 64 for vec 4 at 1 and 2 planes
- * ahead); the bench variants' blocks_per_cu, so their z split is the one the
- * rule would give them; 4 without a device. */
-static int resident_blocks(const gp_device_info *dev, int block, int vec, int ahead)
-{
-    if (!dev || dev->max_threads_per_cu <= 0 || dev->regs_per_cu <= 0)
-        return 4;
-    const int regs = gp_stencil_build_regs(vec, ahead);
-    int by_threads = dev->max_threads_per_cu / block, by_regs = dev->regs_per_cu / (regs * block);
-    int b = by_threads < by_regs ? by_threads : by_regs;
-    return b < 1 ? 1 : b;
-}
+static const gp_param params[] = {
+#define GP_PARAM(k, key, unit, lo, hi, dflt, flags, doc) GP_PARAM_ROW(gp_stencil_params, key, lo, hi, dflt, flags),
+#include "stencil_params.inc"
+#undef GP_PARAM
+};
+#define NPARAMS ((int)(sizeof params / sizeof params[0]))
 
-static void variant_params(const variant *v, const gp_device_info *dev, gp_stencil_params *p)
-{
-    memset(p, 0, sizeof *p);
-    p->tile_x = v->tx, p->tile_y = v->ty, p->ahead = v->ahead, p->vec = v->vec;
-    p->blocks_per_cu = resident_blocks(dev, v->tx * v->ty, v->vec, v->ahead);
-    gp_stencil_params_fit(p, dev);
-}
+/* The variants (tune's candidates, bench's context rows), in the order of
+ * stencil_params.inc: 1-wide tiles around 64 x 8 at 1..3 planes ahead, then
+ * the 4-wide ones (docs/kernels/stencil.md "The 4-wide kernel"): the rule's
+ * H200 pick 32 x 4 (128 x 4 points) at 1 plane ahead and the experiment's
+ * next (H200 2026-11-24, 512^3, fraction of the copy): 64 x 8 points /a1
+ * 0.889, 128 x 4 /a2 0.863, 128 x 8 /a1 and /a2 0.855, 64 x 8 /a2 0.855, and
+ * 256 x 4 /a2 (gfx900's tile at wave 64).  blocks_per_cu: what a CU of 64 Ki
+ * registers holds (every shipped target's) at the kernel's build registers
+ * (gp_stencil_build_regs: 32; vec 4: 56 at 1 plane, 64 at 2), within 2048
+ * threads, so each variant's z split is the one the rule would give it. */
+static const int variants[][NPARAMS] = {
+    {64, 8, 1, 4, 1},  {64, 8, 2, 4, 1}, {64, 8, 3, 4, 1}, {32, 16, 2, 4, 1}, {32, 8, 2, 8, 1},
+    {128, 4, 2, 4, 1}, {64, 4, 2, 8, 1}, {32, 16, 3, 4, 1}, {32, 4, 1, 9, 4}, {16, 8, 1, 9, 4},
+    {32, 4, 2, 8, 4},  {32, 8, 1, 4, 4}, {32, 8, 2, 4, 4},  {16, 8, 2, 8, 4},  {64, 4, 2, 4, 4},
+};
 
-static gp_status print_params(const gp_table *t, const gp_device_info *dev, FILE *out)
+/* Data: uniform in [-1, 1) with C0, C1; or small integers (-8..8) with the
+ * Laplacian's coefficients, exact: a lost, doubled or misplaced neighbour
+ * shows whatever its size. */
+enum { DATA_UNIFORM = 0, DATA_INTEGERS = 1 };
+
+enum { IMPL_NAIVE, IMPL_COPY, NIMPLS };
+static const gp_kimpl impls[NIMPLS] = {
+    {"naive (one thread per point)", 0, 0, 0, 1, "block 32x8"},
+    /* The verdict: at least 0.85 of the copy's bandwidth on 512^3. */
+    {"device copy (vendor, same bytes)", 1, 1, 0.85, 0, ""},
+};
+
+/* ---- shapes: "N^3" or "NXxNYxNZ", also read as a bench label "512^3 fp32" */
+
+static gp_status shape_parse(const char *spec, gp_shape *s)
 {
-    gp_stencil_params p;
-    char b[192];
-    GP_TRY(gp_stencil_params_from_table(t, dev, &p));
-    gp_stencil_params_format(&p, b, sizeof b);
-    fprintf(out, "%s%s%s%s\n", b, p.note[0] ? " [adjusted: " : "", p.note, p.note[0] ? "]" : "");
+    long long d[3] = {0, 0, 0};
+    const char *rest = NULL;
+    int n = 0;
+    memset(s, 0, sizeof *s);
+    if (sscanf(spec, "%lld^3%n", &d[0], &n) == 1 && n > 0)
+        d[1] = d[2] = d[0], rest = spec + n;
+    else if (!gp_label_dims(spec, d, 3, &rest))
+        rest = NULL;
+    for (int k = 0; k < 3 && rest; k++)
+        rest = d[k] >= 1 && d[k] <= GP_STENCIL_MAX_DIM ? rest : NULL;
+    if (!rest || (*rest && strcmp(rest, " fp32")))
+        return gp_fail(GP_ERR_USAGE, "stencil: shape '%s' is not N^3 or NXxNYxNZ (each 1..%d, e.g. 512^3, 130x20x70)",
+                       spec, GP_STENCIL_MAX_DIM);
+    for (int k = 0; k < 3; k++)
+        s->d[GP_STENCIL_NX + k] = d[k];
     return gp_ok();
 }
 
-static void shape_name(const gp_stencil_shape *s, char *buf, size_t n)
+static void shape_label(const gp_shape *s, char *buf, size_t n)
 {
-    snprintf(buf, n, "%dx%dx%d", s->nx, s->ny, s->nz);
-}
-
-/* got[] against the reference plane by plane: border points equal to the
- * input bit for bit, interior ones within the fp32 bound (exact: equal).
- * *worst (may be NULL) gets the largest error as a fraction of its bound. */
-static gp_status check_out(const char *what, const float *in, const float *got, const gp_stencil_shape *s, float c0,
-                           float c1, int exact, double *worst)
-{
-    const size_t plane = (size_t)s->nx * (size_t)s->ny;
-    double *ref = malloc(plane * sizeof(double)), *mag = malloc(plane * sizeof(double)), w = 0;
-    gp_status st = gp_ok();
-    if (!ref || !mag)
-        st = gp_fail(GP_ERR_NOMEM, "%s: out of host memory for a plane", what);
-    for (int z = 0; z < s->nz && st.code == GP_OK; z++) {
-        gp_stencil_ref_plane(in, s, c0, c1, z, ref, mag);
-        const float *g = got + (size_t)z * plane, *x = in + (size_t)z * plane;
-        for (int y = 0; y < s->ny && st.code == GP_OK; y++)
-            for (int xi = 0; xi < s->nx; xi++) {
-                const size_t i = (size_t)y * (size_t)s->nx + (size_t)xi;
-                const int border = xi == 0 || y == 0 || z == 0 || xi == s->nx - 1 || y == s->ny - 1 ||
-                                   z == s->nz - 1;
-                const double bound = exact || border ? 0.0 : gp_stencil_f32_bound(mag[i]);
-                const double err = fabs((double)g[i] - ref[i]);
-                /* Border points: the input's bits (a -0 for a +0 is a change). */
-                const int ok = border ? memcmp(&g[i], &x[i], sizeof(float)) == 0 : err <= bound;
-                if (!ok) {
-                    st = gp_fail(GP_ERR_CHECK, "%s: (x %d, y %d, z %d)%s = %.9g, reference %.17g (error %.3g > bound %.3g)",
-                                 what, xi, y, z, border ? " border" : "", (double)g[i], ref[i], err, bound);
-                    break;
-                }
-                if (bound > 0 && err / bound > w)
-                    w = err / bound;
-            }
-    }
-    free(ref), free(mag);
-    if (worst)
-        *worst = w;
-    return st;
-}
-
-typedef struct vctx {
-    float *h_x;   /* input */
-    float *h_got; /* output with its guards: GUARD + n + GUARD */
-    float *d_in;  /* cap + 1 elements (the input may start one element in) */
-    float *d_out; /* GUARD + cap + GUARD */
-} vctx;
-
-/* One run: the input at element in_off of d_in, the output after its front
- * guard, poisoned; p NULL runs the naive kernel. */
-static gp_status run_case(vctx *v, const gp_stencil_shape *s, size_t in_off, int exact, const gp_stencil_params *p,
-                          const char *label, double *worst)
-{
-    char what[320], name[64];
-    const size_t n = gp_stencil_elems(s);
-    const float c0 = exact ? C0_EXACT : C0, c1 = exact ? C1_EXACT : C1;
-    shape_name(s, name, sizeof name);
-    snprintf(what, sizeof what, "stencil %s %s in+%zu (%s)", name, exact ? "integers, exact" : "uniform", in_off,
-             p ? label : "naive");
-    GP_TRY(gp_dev_poison(v->d_out, (2 * GUARD + n) * 4));
-    GP_TRY(gp_rt_copy_to_device(v->d_in + in_off, v->h_x, n * 4));
-    if (p)
-        GP_TRY(gp_stencil_f32(v->d_in + in_off, v->d_out + GUARD, s, c0, c1, p));
+    const long long *d = &s->d[GP_STENCIL_NX];
+    if (d[0] == d[1] && d[1] == d[2])
+        snprintf(buf, n, "%lld^3 fp32", d[0]);
     else
-        GP_TRY(gp_stencil_naive_f32(v->d_in + in_off, v->d_out + GUARD, s, c0, c1));
-    GP_TRY(gp_rt_copy_to_host(v->h_got, v->d_out, (2 * GUARD + n) * 4));
-    const uint32_t *g = (const uint32_t *)v->h_got;
-    GP_TRY(gp_check_guards(what, g, g + GUARD + n, GUARD));
-    return check_out(what, v->h_x, v->h_got + GUARD, s, c0, c1, exact, worst);
+        snprintf(buf, n, "%lldx%lldx%lld fp32", d[0], d[1], d[2]);
 }
 
-/* Both kinds of data on one shape: uniform in [-1, 1) (the bound) and small
- * integers with the Laplacian's coefficients (exact: a lost, doubled or
- * misplaced neighbour shows whatever its size). */
-static gp_status verify_shape(vctx *v, const gp_stencil_shape *s, size_t in_off, const gp_stencil_params *p,
-                              uint64_t *rng, const char *label, FILE *log)
+static void case_label(const gp_kcase *c, char *buf, size_t n)
 {
-    const size_t n = gp_stencil_elems(s);
-    double worst = 0;
-    gp_fill_uniform_f32(v->h_x, n, -1.0f, 1.0f, rng);
-    GP_TRY(run_case(v, s, in_off, 0, p, label, &worst));
-    for (size_t i = 0; i < n; i++)
-        v->h_x[i] = (float)((int)(gp_rand_u64(rng) % 17) - 8);
-    GP_TRY(run_case(v, s, in_off, 1, p, label, NULL));
-    if (log) {
-        char name[64];
-        shape_name(s, name, sizeof name);
-        fprintf(log, "  %s in+%zu (%s): uniform worst error %.3g of its bound; integers exact; borders carried\n",
-                name, in_off, p ? label : "naive", worst);
-    }
-    return gp_ok();
+    shape_label(&c->shape, buf, n);
+    size_t len = strlen(buf);
+    if (len < n)
+        snprintf(buf + len, n - len, "%s%s", c->data == DATA_INTEGERS ? " integers" : "", c->offset ? " in+1" : "");
 }
 
-static gp_status verify_all(const gp_table *t, const gp_kernel_opts *o, vctx *v)
+/* The floor's model: read once, written once (4 B each); 8 FLOPs an
+ * interior point (6 neighbours summed, c1 x the sum, c0 x the centre added). */
+static gp_status work(const gp_shape *s, const void *p, gp_kernel_work *w)
 {
-    gp_stencil_params p;
-    char label[192];
-    GP_TRY(gp_stencil_params_from_table(t, &o->dev, &p));
-    gp_stencil_params_format(&p, label, sizeof label);
-    const int tx = p.tile_x, ty = p.tile_y;
-    /* Shapes: all border (dimensions below 3), the smallest interior, tiles
-     * cut by the edges in x and y, a tall column (a z split with many
-     * chunks), and the bench's 256^3 (not with --quick). */
-    const gp_stencil_shape shapes[] = {{1, 1, 1},          {2, 3, 4},       {3, 3, 3},     {5, 7, 9},
-                                       {tx + 1, ty + 1, 7}, {2 * tx - 1, 3 * ty + 2, 5}, {67, 33, 19},
-                                       {130, 20, 70},      {9, 9, 300},     {64, 64, 64},  {256, 256, 256}};
-    const size_t nshapes = sizeof shapes / sizeof shapes[0] - (o->quick ? 1 : 0);
-    size_t cap = 0;
-    for (size_t i = 0; i < nshapes; i++)
-        cap = gp_stencil_elems(&shapes[i]) > cap ? gp_stencil_elems(&shapes[i]) : cap;
-    v->h_x = malloc(cap * 4);
-    v->h_got = malloc((cap + 2 * GUARD) * 4);
-    if (!v->h_x || !v->h_got)
-        return gp_fail(GP_ERR_NOMEM, "stencil verify: out of host memory for %zu points", cap);
-    GP_TRY(gp_rt_malloc((void **)&v->d_in, (cap + 1) * 4));
-    GP_TRY(gp_rt_malloc((void **)&v->d_out, (cap + 2 * GUARD) * 4));
-    uint64_t rng = o->seed;
-    for (size_t i = 0; i < nshapes; i++)
-        GP_TRY(verify_shape(v, &shapes[i], i % 2, &p, &rng, label, o->log));
-    /* The same shapes cut into many z chunks: blocks_per_cu 64 asks for a
-     * grid of many rounds, so the chunks' halo planes are exercised. */
-    gp_stencil_params many = p;
-    many.blocks_per_cu = GP_STENCIL_MAX_BLOCKS_PER_CU;
-    many.note[0] = '\0';
-    gp_stencil_params_fit(&many, &o->dev);
-    gp_stencil_params_format(&many, label, sizeof label);
-    for (size_t i = 0; i < nshapes; i++)
-        GP_TRY(verify_shape(v, &shapes[i], 0, &many, &rng, label, NULL));
-    if (o->log)
-        fprintf(o->log, "  %zu shapes again split into %d..%d z chunks (%s)\n", nshapes,
-                gp_stencil_z_chunks(&many, &shapes[0]), gp_stencil_z_chunks(&many, &shapes[nshapes - 1]), label);
-    /* vec 4 runs only on rows 16-byte aligned (nx % 4 == 0, input at offset
-     * 0): its shapes are those (the smallest, tiles cut in x and y, a tall
-     * column) and one at offset 1, which must fall back to the 1-wide kernel
-     * and still be right; then many z chunks. */
-    const gp_stencil_shape vec_shapes[] = {{4, 4, 4}, {132, 21, 19}, {8, 12, 300}, {132, 21, 19}};
-    for (size_t k = 0; k < NVARIANTS; k++) {
-        gp_stencil_params q;
-        variant_params(&variants[k], &o->dev, &q);
-        gp_stencil_params_format(&q, label, sizeof label);
-        const size_t pick[] = {4, 6, 8};
-        for (size_t i = 0; i < 3; i++)
-            GP_TRY(verify_shape(v, &shapes[pick[i]], i % 2, &q, &rng, label, NULL));
-        if (q.vec == 4) {
-            for (size_t i = 0; i < 4; i++)
-                GP_TRY(verify_shape(v, &vec_shapes[i], i == 3, &q, &rng, label, NULL));
-            q.blocks_per_cu = GP_STENCIL_MAX_BLOCKS_PER_CU;
-            GP_TRY(verify_shape(v, &vec_shapes[1], 0, &q, &rng, label, NULL));
-        }
-    }
-    for (size_t i = 0; i < nshapes; i += 2)
-        GP_TRY(verify_shape(v, &shapes[i], 0, NULL, &rng, "naive", NULL));
-    if (o->log)
-        fprintf(o->log, "  %zu bench variants on 3 shapes each and the naive kernel on %zu: within bound, exact\n",
-                NVARIANTS, (nshapes + 1) / 2);
-    return gp_ok();
-}
-
-static gp_status verify(const gp_table *t, const gp_kernel_opts *o)
-{
-    vctx v;
-    memset(&v, 0, sizeof v);
-    gp_status st = verify_all(t, o, &v);
-    free(v.h_x), free(v.h_got);
-    GP_DEV_FREE(v.d_in, v.d_out);
-    return st;
-}
-
-/* ---------------------------------------------------------------- bench */
-
-typedef struct bctx {
-    const float *d_in;
-    float *d_out;
-    const gp_stencil_shape *s;
-    const gp_stencil_params *p; /* NULL: the naive kernel */
-} bctx;
-
-static gp_status work_ours(void *c)
-{
-    bctx *x = c;
-    return x->p ? gp_stencil_f32(x->d_in, x->d_out, x->s, C0, C1, x->p)
-                : gp_stencil_naive_f32(x->d_in, x->d_out, x->s, C0, C1);
-}
-static gp_status work_copy(void *c)
-{
-    bctx *x = c;
-    return gp_rt_copy_device_async(x->d_out, x->d_in, gp_stencil_elems(x->s) * 4, NULL);
-}
-
-typedef struct bstate {
-    float *h_in, *h_out;
-    float *d_in, *d_out;
-} bstate;
-
-typedef struct bproblem {
-    gp_stencil_shape s;
-    char name[64];
-    double floor_ms, bytes;
-    char note[GP_BENCH_TEXT];
-} bproblem;
-
-static gp_status check_device_out(bstate *st, const bproblem *pr, const char *what)
-{
-    GP_TRY(gp_rt_copy_to_host(st->h_out, st->d_out, gp_stencil_elems(&pr->s) * 4));
-    return check_out(what, st->h_in, st->h_out, &pr->s, C0, C1, 0, NULL);
-}
-
-/* Time `q` (NULL: naive) on the problem and check the timed output. */
-static gp_status time_ours(bstate *st, const bproblem *pr, const gp_stencil_params *q, const char *impl,
-                           const gp_kernel_opts *o, gp_harness_result *r)
-{
-    bctx x = {st->d_in, st->d_out, &pr->s, q};
-    char what[320];
-    snprintf(what, sizeof what, "timed stencil %s (%s)", pr->name, impl);
-    GP_TRY(gp_dev_poison(st->d_out, gp_stencil_elems(&pr->s) * 4));
-    GP_TRY(gp_bench_time(work_ours, &x, o->quick, r));
-    return check_device_out(st, pr, what);
-}
-
-/* Paired ABBA of ours against the copy; every round ends with our run, so
- * the output afterwards is ours: checked. */
-static gp_status pair_with_copy(bstate *st, const bproblem *pr, const gp_stencil_params *q, const char *impl,
-                                const gp_kernel_opts *o, gp_bench *b, int row, double target, const char *claim)
-{
-    bctx x = {st->d_in, st->d_out, &pr->s, q};
-    gp_bench_paired pp;
-    char what[320];
-    snprintf(what, sizeof what, "paired stencil %s (%s vs device copy)", pr->name, impl);
-    GP_TRY(gp_dev_poison(st->d_out, gp_stencil_elems(&pr->s) * 4));
-    GP_TRY(gp_bench_pair(work_ours, &x, work_copy, &x, o->quick, &pp));
-    GP_TRY(check_device_out(st, pr, what));
-    GP_TRY(gp_bench_set_pair(b, row, &pp));
-    if (o->log)
-        fprintf(o->log,
-                "stencil %s: %s vs device copy paired median %.3fx (p10 %.3f, p90 %.3f): %s %.2f: %s (%d "
-                "rounds ABBA%s; medians %.4f vs %.4f ms)\n",
-                pr->name, impl, pp.ratio_s.median, pp.ratio_s.p10, pp.ratio_s.p90, claim, target,
-                gp_bench_verdict_word(gp_bench_pair_at_least(&pp, target)), pp.rounds,
-                pp.budget_hit ? ", stopped by the time budget" : "", pp.a_median_ms, pp.b_median_ms);
-    return gp_ok();
-}
-
-static void log_row(const gp_kernel_opts *o, const char *impl, const bproblem *pr, const gp_harness_result *r)
-{
-    if (o->log)
-        fprintf(o->log, "  stencil %s %s: %.4f ms = %.0f GB/s (read + write once), %.2fx the floor\n", pr->name, impl,
-                r->summary.median, pr->bytes / (r->summary.median * 1e6),
-                pr->floor_ms > 0 ? r->summary.median / pr->floor_ms : 0.0);
-}
-
-static gp_status bench_all(const gp_table *t, const char *label, int with_baselines, const gp_kernel_opts *o,
-                           gp_bench *b, bstate *st)
-{
-    /* The 512^3 (the figure) and 256^3; --quick: 256^3 and 128^3. */
-    const int sides[2] = {o->quick ? 256 : 512, o->quick ? 128 : 256};
-    const size_t cap = (size_t)sides[0] * sides[0] * sides[0];
-    gp_stencil_params p;
-    GP_TRY(gp_stencil_params_from_table(t, &o->dev, &p));
-    st->h_in = malloc(cap * 4);
-    st->h_out = malloc(cap * 4);
-    if (!st->h_in || !st->h_out)
-        return gp_fail(GP_ERR_NOMEM, "stencil bench: out of host memory (2 x %zu bytes)", cap * 4);
-    GP_TRY(gp_rt_malloc((void **)&st->d_in, cap * 4));
-    GP_TRY(gp_rt_malloc((void **)&st->d_out, cap * 4));
-    char src[96], params[96];
-    double gbs = gp_bench_dram_gbs(t, &o->dev, src, sizeof src);
-    gp_stencil_params_format(&p, params, sizeof params);
-    uint64_t rng = o->seed;
-
-    for (int k = 0; k < 2; k++) {
-        bproblem pr;
-        memset(&pr, 0, sizeof pr);
-        pr.s.nx = pr.s.ny = pr.s.nz = sides[k];
-        const size_t n = gp_stencil_elems(&pr.s);
-        gp_fill_uniform_f32(st->h_in, n, -1.0f, 1.0f, &rng);
-        GP_TRY(gp_rt_copy_to_device(st->d_in, st->h_in, n * 4));
-        snprintf(pr.name, sizeof pr.name, "%d^3 fp32", sides[k]);
-        pr.bytes = 8.0 * (double)n; /* read once, write once */
-        pr.floor_ms = gbs > 0 ? pr.bytes / (gbs * 1e9) * 1e3 : 0;
-        snprintf(pr.note, sizeof pr.note, "DRAM %.0f MB (read + write once) at %.0f GB/s (%s)%s", pr.bytes / 1e6, gbs,
-                 src, pr.bytes < (double)o->dev.l2_bytes ? "; fits in L2" : "");
-
-        gp_harness_result r;
-        char pz[GP_BENCH_TEXT];
-        snprintf(pz, sizeof pz, "%s z split %d", params, gp_stencil_z_chunks(&p, &pr.s));
-        GP_TRY(time_ours(st, &pr, &p, "gpuprobe", o, &r));
-        GP_TRY(gp_bench_add(b, "stencil", pr.name, "gpuprobe", label, pz, 0, &r, pr.floor_ms, pr.note));
-        const int main_row = b->nrows - 1;
-        log_row(o, "gpuprobe", &pr, &r);
-        if (!with_baselines)
-            continue;
-        /* The naive kernel (no vendor stencil exists) and the device copy of
-         * the same bytes, the baseline every row's speed-up is over. */
-        GP_TRY(time_ours(st, &pr, NULL, "naive", o, &r));
-        GP_TRY(gp_bench_add(b, "stencil", pr.name, "naive (one thread per point)", "", "block 32x8", 0, &r,
-                            pr.floor_ms, pr.note));
-        log_row(o, "naive", &pr, &r);
-        bctx xc = {st->d_in, st->d_out, &pr.s, NULL};
-        GP_TRY(gp_bench_time(work_copy, &xc, o->quick, &r));
-        GP_TRY(gp_bench_add(b, "stencil", pr.name, "device copy (vendor, same bytes)", "", "", 1, &r, pr.floor_ms,
-                            pr.note));
-        log_row(o, "device copy", &pr, &r);
-        /* The issue's verdict on 512^3: at least 0.85 of the copy's
-         * bandwidth, paired; 256^3 as context. */
-        GP_TRY(pair_with_copy(st, &pr, &p, "gpuprobe", o, b, main_row, 0.85, k == 0 ? "at least" : "at least (context)"));
-        if (k != 0)
-            continue;
-        for (size_t v = 0; v < NVARIANTS; v++) {
-            gp_stencil_params q;
-            char impl[GP_BENCH_TEXT], qp[GP_BENCH_TEXT];
-            variant_params(&variants[v], &o->dev, &q);
-            snprintf(impl, sizeof impl, "gpuprobe variant=%dx%d/a%d%s", q.tile_x, q.tile_y, q.ahead,
-                     q.vec == 4 ? "/v4" : "");
-            gp_stencil_params_format(&q, qp, sizeof qp);
-            GP_TRY(time_ours(st, &pr, &q, impl, o, &r));
-            GP_TRY(gp_bench_add(b, "stencil", pr.name, impl, label, qp, 0, &r, pr.floor_ms, pr.note));
-            log_row(o, impl, &pr, &r);
-            /* The 4-wide kernel is the candidate to pass 0.85: its ratio too. */
-            if (q.vec == 4)
-                GP_TRY(pair_with_copy(st, &pr, &q, impl, o, b, b->nrows - 1, 0.85, "context (variant)"));
-        }
-    }
-    return gp_ok();
-}
-
-static gp_status bench(const gp_table *t, const char *label, int with_baselines, const gp_kernel_opts *o,
-                       gp_bench *b)
-{
-    bstate st;
-    memset(&st, 0, sizeof st);
-    gp_status s = bench_all(t, label, with_baselines, o, b, &st);
-    free(st.h_in), free(st.h_out);
-    GP_DEV_FREE(st.d_in, st.d_out);
-    return s;
-}
-
-/* Tuning sweep: the base table's values, then the bench variants (their
- * blocks_per_cu from the device). */
-static gp_status candidates(const gp_table *base, const gp_device_info *dev, gp_table *out, int max, int *n)
-{
-    static const gp_kcand_keys keys = {"stencil", 5, {"tile_x", "tile_y", "planes_ahead", "blocks_per_cu", "vec"},
-                                       NULL};
-    int rows[NVARIANTS][5];
-    for (size_t k = 0; k < NVARIANTS; k++) {
-        gp_stencil_params q;
-        variant_params(&variants[k], dev, &q);
-        rows[k][0] = q.tile_x, rows[k][1] = q.tile_y, rows[k][2] = q.ahead, rows[k][3] = q.blocks_per_cu;
-        rows[k][4] = q.vec;
-    }
-    return gp_kcand_make(&keys, base, &rows[0][0], (int)NVARIANTS, out, max, n);
-}
-
-/* The floor's model: read once, written once (4 B each); 8 FLOPs an interior
- * point (6 neighbours summed, c1 x the sum, c0 x the centre added). */
-static gp_status work_of(const char *problem, gp_kernel_work *w)
-{
-    long long s = 0;
-    int used = 0;
-    if (sscanf(problem, "%lld^3 fp32%n", &s, &used) != 1 || used != (int)strlen(problem) || s < 3)
-        return gp_label_unknown("stencil", problem, "N^3 fp32");
-    const double n = (double)s * (double)s * (double)s, inner = (double)(s - 2) * (s - 2) * (s - 2);
-    w->bytes = 8.0 * n;
+    const long long *d = &s->d[GP_STENCIL_NX];
+    double inner = 1;
+    (void)p;
+    for (int k = 0; k < 3; k++)
+        inner *= d[k] > 2 ? (double)(d[k] - 2) : 0.0;
+    w->bytes = 8.0 * (double)d[0] * (double)d[1] * (double)d[2];
     w->flops = 8.0 * inner;
     snprintf(w->method, sizeof w->method, "read once, written once (4 B each); 8 FLOPs an interior point (5 + 1 adds, "
              "2 multiplies)");
     return gp_ok();
 }
 
+/* ---- cases */
+
+static int add(gp_kcase *out, int n, int max, long long nx, long long ny, long long nz, int data, int offset,
+               unsigned flags)
+{
+    if (n >= max)
+        return n;
+    memset(&out[n], 0, sizeof out[n]);
+    out[n].shape.d[GP_STENCIL_NX] = nx, out[n].shape.d[GP_STENCIL_NY] = ny, out[n].shape.d[GP_STENCIL_NZ] = nz;
+    out[n].data = data, out[n].offset = offset, out[n].flags = flags;
+    return n + 1;
+}
+
+/* Every shape of `d` (nx, ny, nz, input offset) on both data. */
+static int add_all(gp_kcase *out, int n, int max, const long long (*d)[4], size_t count)
+{
+    for (size_t i = 0; i < count; i++)
+        for (int data = DATA_UNIFORM; data <= DATA_INTEGERS; data++)
+            n = add(out, n, max, d[i][0], d[i][1], d[i][2], data, (int)d[i][3], 0);
+    return n;
+}
+
+static int cases(int set, const void *p, const gp_device_info *dev, int quick, gp_kcase *out, int max)
+{
+    const gp_stencil_params *q = p;
+    const long long tx = q ? q->tile_x : 32, ty = q ? q->tile_y : 4;
+    (void)dev;
+    if (set == GP_CASES_BENCH) { /* the 512^3 (the verdict) and 256^3 (context) */
+        const long long a = quick ? 256 : 512, b = quick ? 128 : 256;
+        int n = add(out, 0, max, a, a, a, 0, 0, GP_KCASE_PAIR | GP_KCASE_VARIANTS | GP_KCASE_SAMPLE);
+        return add(out, n, max, b, b, b, 0, 0, GP_KCASE_REPORT | GP_KCASE_SAMPLE);
+    }
+    /* verify: all border (dimensions below 3), the smallest interior, tiles
+     * cut by the edges in x and y, a tall column (a z split with many
+     * chunks), the bench's 256^3 (not with --quick); the input one element
+     * off every other one (the 4-wide kernel falls back). */
+    const long long verify[][4] = {{1, 1, 1, 0},          {2, 3, 4, 1},       {3, 3, 3, 0},     {5, 7, 9, 1},
+                                   {tx + 1, ty + 1, 7, 0}, {2 * tx - 1, 3 * ty + 2, 5, 1},      {67, 33, 19, 0},
+                                   {130, 20, 70, 1},       {9, 9, 300, 0},     {64, 64, 64, 1}, {256, 256, 256, 0}};
+    /* variants (and the naive kernel): the small ones, edges cut, a tall
+     * column; 4-wide: rows 16-byte aligned (the smallest, edges cut, a tall
+     * column) and one input off by one (the fallback). */
+    const long long variant[][4] = {
+        {1, 1, 1, 0}, {3, 3, 3, 0}, {tx + 1, ty + 1, 7, 0}, {67, 33, 19, 1}, {9, 9, 300, 0}};
+    const long long wide[][4] = {{4, 4, 4, 0}, {132, 21, 19, 0}, {8, 12, 300, 0}, {132, 21, 19, 1}};
+    if (set == GP_CASES_VERIFY)
+        return add_all(out, 0, max, verify, quick ? 10 : 11);
+    int n = add_all(out, 0, max, variant, 5);
+    return q && q->vec == 4 ? add_all(out, n, max, wide, 4) : n;
+}
+
+/* ---- one problem */
+
+typedef struct state {
+    gp_stencil_shape s;
+    size_t n, stride;    /* points 0, stride, 2 stride, ... are checked (a bench problem's sample; 1: all) */
+    int exact;
+    float c0, c1;
+    float *h_in, *h_out; /* h_out: the output between its guards */
+    float *lo, *hi;      /* checked interior points: the floats within the bound of the double reference */
+    float *d_alloc, *d_in, *d_outg; /* d_in: d_alloc + the case's offset; d_outg: the output between guards */
+} state;
+
+static void teardown(void *p)
+{
+    state *s = p;
+    free(s->h_in), free(s->h_out), free(s->lo), free(s->hi);
+    GP_DEV_FREE(s->d_alloc, s->d_outg);
+    free(s);
+}
+
+/* Point i's coordinates (x fastest). */
+static void coords(const gp_stencil_shape *g, size_t i, int *x, int *y, int *z)
+{
+    *x = (int)(i % (size_t)g->nx), *y = (int)(i / (size_t)g->nx % (size_t)g->ny);
+    *z = (int)(i / ((size_t)g->nx * (size_t)g->ny));
+}
+
+/* The least float >= v (up 1) or the greatest <= v (up 0). */
+static float round_to(double v, int up)
+{
+    float f = (float)v;
+    if (up && (double)f < v)
+        return nextafterf(f, INFINITY);
+    return !up && (double)f > v ? nextafterf(f, -INFINITY) : f;
+}
+
+static gp_status setup(const gp_kcase *c, const gp_device_info *dev, uint64_t *rng, void **out)
+{
+    state *s = calloc(1, sizeof *s);
+    (void)dev;
+    if (!s)
+        return gp_fail(GP_ERR_NOMEM, "stencil: out of host memory");
+    *out = s;
+    const long long *d = &c->shape.d[GP_STENCIL_NX];
+    s->s.nx = (int)(d[0] > 0 && d[0] <= GP_STENCIL_MAX_DIM ? d[0] : 0);
+    s->s.ny = (int)(d[1] > 0 && d[1] <= GP_STENCIL_MAX_DIM ? d[1] : 0);
+    s->s.nz = (int)(d[2] > 0 && d[2] <= GP_STENCIL_MAX_DIM ? d[2] : 0);
+    GP_TRY(gp_stencil_shape_check("stencil", &s->s));
+    if (c->offset < 0 || c->offset > 3 || c->data < DATA_UNIFORM || c->data > DATA_INTEGERS)
+        return gp_fail(GP_ERR_USAGE, "stencil: data kind %d, offset %d not this kernel's", c->data, c->offset);
+    const size_t n = s->n = gp_stencil_elems(&s->s);
+    /* A bench problem's sample: about 2^20 points at an odd stride (every x
+     * residue of a row, every plane; 512^3's full check would cost seconds);
+     * verify's cases check every point. */
+    s->stride = c->flags & GP_KCASE_SAMPLE && n > (1u << 22) ? (n >> 20) | 1 : 1;
+    const size_t m = (n + s->stride - 1) / s->stride;
+    s->exact = c->data == DATA_INTEGERS;
+    s->c0 = s->exact ? C0_EXACT : C0, s->c1 = s->exact ? C1_EXACT : C1;
+    s->h_in = malloc(n * 4), s->h_out = malloc((n + 2 * GUARD) * 4), s->lo = malloc(m * 4), s->hi = malloc(m * 4);
+    if (!s->h_in || !s->h_out || !s->lo || !s->hi)
+        return gp_fail(GP_ERR_NOMEM, "stencil: out of host memory for 4 x %zu points", n);
+    if (s->exact)
+        for (size_t i = 0; i < n; i++)
+            s->h_in[i] = (float)((int)(gp_rand_u64(rng) % 17) - 8);
+    else
+        gp_fill_uniform_f32(s->h_in, n, -1.0f, 1.0f, rng);
+    /* The reference once: each checked interior point's interval [ref -
+     * bound, ref + bound] as the floats it holds (a float output passes
+     * exactly when it lies in them); border points are checked against the
+     * input's bits. */
+    for (size_t i = 0, j = 0; i < n; i += s->stride, j++) {
+        double ref, mag;
+        int x, y, z;
+        coords(&s->s, i, &x, &y, &z);
+        gp_stencil_ref_point(s->h_in, &s->s, s->c0, s->c1, x, y, z, &ref, &mag);
+        const double bound = s->exact ? 0.0 : gp_stencil_f32_bound(mag);
+        s->lo[j] = round_to(ref - bound, 1), s->hi[j] = round_to(ref + bound, 0);
+    }
+    GP_TRY(gp_rt_malloc((void **)&s->d_alloc, (n + (size_t)c->offset) * 4));
+    s->d_in = s->d_alloc + c->offset;
+    GP_TRY(gp_rt_copy_to_device(s->d_in, s->h_in, n * 4));
+    return gp_rt_malloc((void **)&s->d_outg, (n + 2 * GUARD) * 4);
+}
+
+static gp_status poison(void *p)
+{
+    state *s = p;
+    return gp_dev_poison(s->d_outg, (s->n + 2 * GUARD) * 4);
+}
+
+static gp_status run(void *p, const void *prm)
+{
+    state *s = p;
+    return gp_stencil_f32(s->d_in, s->d_outg + GUARD, &s->s, s->c0, s->c1, prm, NULL);
+}
+
+static gp_status run_impl(void *p, int impl, const void *prm)
+{
+    state *s = p;
+    (void)prm;
+    if (impl == IMPL_NAIVE)
+        return gp_stencil_naive_f32(s->d_in, s->d_outg + GUARD, &s->s, s->c0, s->c1, NULL);
+    return gp_rt_copy_device_async(s->d_outg + GUARD, s->d_in, s->n * 4, NULL);
+}
+
+/* Ours and the naive kernel: border points the input's bits (a -0 for a +0
+ * is a change), interior ones within the bound (small integers: equal); the
+ * copy: the input's bits.  The guards untouched either way. */
+static gp_status check(void *p, const void *prm, int impl, const char *what)
+{
+    state *s = p;
+    const gp_stencil_shape *sh = &s->s;
+    (void)prm;
+    GP_TRY(gp_rt_copy_to_host(s->h_out, s->d_outg, (s->n + 2 * GUARD) * 4));
+    const uint32_t *g = (const uint32_t *)s->h_out;
+    GP_TRY(gp_check_guards(what, g, g + GUARD + s->n, GUARD));
+    const float *got = s->h_out + GUARD;
+    if (impl == IMPL_COPY)
+        return memcmp(got, s->h_in, s->n * 4) ? gp_compare_f32(what, got, s->h_in, s->n, 0.0, 0.0, NULL) : gp_ok();
+    for (size_t i = 0, j = 0; i < s->n; i += s->stride, j++) {
+        int x, y, z;
+        coords(sh, i, &x, &y, &z);
+        const int border = x == 0 || y == 0 || z == 0 || x == sh->nx - 1 || y == sh->ny - 1 || z == sh->nz - 1;
+        if (border ? !memcmp(&got[i], &s->h_in[i], 4) : got[i] >= s->lo[j] && got[i] <= s->hi[j])
+            continue;
+        double ref, mag;
+        gp_stencil_ref_point(s->h_in, sh, s->c0, s->c1, x, y, z, &ref, &mag);
+        const double bound = border || s->exact ? 0.0 : gp_stencil_f32_bound(mag);
+        return gp_fail(GP_ERR_CHECK, "%s: (x %d, y %d, z %d)%s = %.9g, reference %.17g (error %.3g > bound %.3g)",
+                       what, x, y, z, border ? " border" : "", (double)got[i], ref, fabs((double)got[i] - ref), bound);
+    }
+    return gp_ok();
+}
+
+/* ---- checks beyond the cases */
+
+static gp_status run_one(const gp_kcase *c, const gp_stencil_params *p, int impl, const gp_kernel_opts *o,
+                         uint64_t *rng)
+{
+    gp_problem pr;
+    char who[GP_BENCH_TEXT];
+    GP_TRY(gp_problem_setup(&gp_kernel_stencil, c, &o->dev, rng, &pr));
+    if (impl < 0)
+        gp_kernel_params_text(&gp_kernel_stencil, p, who, sizeof who);
+    else
+        snprintf(who, sizeof who, "%s", impls[impl].name);
+    gp_status st = gp_problem_run_checked(&gp_kernel_stencil, &pr, p, impl, who, gp_driver_ops_of(o));
+    gp_problem_free(&gp_kernel_stencil, &pr);
+    return st;
+}
+
+/* Many z chunks (blocks_per_cu 64 asks for a grid of many rounds, so the
+ * chunks' halo planes are exercised): the verify shapes, input aligned, with
+ * p; each 4-wide variant on its wide shape.  Then the naive kernel on
+ * 256^3 (not with --quick). */
+static gp_status verify_extra(const gp_table *t, const void *p0, const gp_kernel_opts *o)
+{
+    gp_kcase cs[32], one[1];
+    gp_stencil_params p, q;
+    uint64_t rng = o->seed ^ 0x57e4c11ull;
+    (void)t;
+    memcpy(&p, p0, sizeof p);
+    p.blocks_per_cu = GP_STENCIL_MAX_BLOCKS_PER_CU, p.note[0] = '\0';
+    gp_stencil_params_fit(&p, &o->dev);
+    int n = cases(GP_CASES_VERIFY, p0, &o->dev, o->quick, cs, 32);
+    for (int i = 0; i < n; i++) {
+        cs[i].offset = 0;
+        GP_TRY(run_one(&cs[i], &p, -1, o, &rng));
+    }
+    for (int v = 0; v < gp_kernel_stencil.nvariants; v++) {
+        gp_kernel_variant(&gp_kernel_stencil, v, p0, &o->dev, &q);
+        q.blocks_per_cu = GP_STENCIL_MAX_BLOCKS_PER_CU;
+        for (int data = DATA_UNIFORM; q.vec == 4 && data <= DATA_INTEGERS; data++) {
+            add(one, 0, 1, 132, 21, 19, data, 0, 0);
+            GP_TRY(run_one(one, &q, -1, o, &rng));
+        }
+    }
+    for (int data = DATA_UNIFORM; !o->quick && data <= DATA_INTEGERS; data++) {
+        add(one, 0, 1, 256, 256, 256, data, 0, 0);
+        GP_TRY(run_one(one, NULL, IMPL_NAIVE, o, &rng));
+    }
+    if (o->log)
+        fprintf(o->log, "  %d shapes again in many z chunks (blocks_per_cu %d), the 4-wide variants so, the naive "
+                "kernel on 256^3%s\n", n, p.blocks_per_cu, o->quick ? " (not with --quick)" : "");
+    return gp_ok();
+}
+
+static void fit(void *p, const gp_device_info *dev) { gp_stencil_params_fit(p, dev); }
+
+/* What makes a [kernel.stencil] legal on any GPU: the tiled kernel's launch
+ * bounds are 512 threads (its LDS, two planes of (tile_x + 2) x (tile_y + 2)
+ * floats, stays within 7 KiB); the 4-wide one's (vec 4) 256, compiled for 1
+ * and 2 planes ahead. */
+static gp_status check_table(const gp_table *t, const char *name)
+{
+    long long tx, ty, vec = 1, ahead = 0;
+    const gp_table_entry *e = gp_table_find(t, "kernel.stencil", "tile_y");
+    if (gp_table_get_int(t, "kernel.stencil", "tile_x", &tx).code != GP_OK || !e ||
+        gp_table_get_int(t, "kernel.stencil", "tile_y", &ty).code != GP_OK)
+        return gp_ok(); /* absent: the reader names it */
+    if (gp_table_find(t, "kernel.stencil", "vec"))
+        GP_TRY(gp_table_get_int(t, "kernel.stencil", "vec", &vec));
+    if (gp_table_find(t, "kernel.stencil", "planes_ahead"))
+        GP_TRY(gp_table_get_int(t, "kernel.stencil", "planes_ahead", &ahead));
+    char at[300];
+    name = name && *name ? name : "table";
+    if (e->line > 0)
+        snprintf(at, sizeof at, "%s:%d", name, e->line);
+    else
+        snprintf(at, sizeof at, "%s", name);
+    if (tx * ty > (vec == 4 ? 256 : 512))
+        return gp_fail(GP_ERR_USAGE, "%s: kernel.stencil: tile_x x tile_y = %lld threads exceeds %d%s", at, tx * ty,
+                       vec == 4 ? 256 : 512, vec == 4 ? " (vec 4)" : "");
+    if (vec == 4 && ahead > 2)
+        return gp_fail(GP_ERR_USAGE, "%s: kernel.stencil: planes_ahead %lld with vec 4 (1 and 2 compiled)", at, ahead);
+    return gp_ok();
+}
+
 const gp_kernel gp_kernel_stencil = {
-    "stencil",
-    "3D 7-point Jacobi step on fp32, xy tiles in LDS with z streamed in registers (vs naive and the device copy)",
-    print_params,
-    verify,
-    bench,
-    candidates,
-    gp_stencil_rule,
-    work_of,
+    .name = "stencil",
+    .summary = "3D 7-point Jacobi step on fp32, xy tiles in LDS with z streamed in registers (vs naive and the "
+               "device copy)",
+    .params = params, .nparams = NPARAMS, .params_size = sizeof(gp_stencil_params),
+    .note_offset = offsetof(gp_stencil_params, note), .note_size = sizeof(((gp_stencil_params *)0)->note), .fit = fit,
+    .rule = gp_stencil_rule, .check_table = check_table, .variants = &variants[0][0],
+    .nvariants = (int)(sizeof variants / sizeof variants[0]),
+    .shape_syntax = "N^3 or NXxNYxNZ (fp32 grid points, x fastest)", .shape_parse = shape_parse,
+    .shape_label = shape_label, .work = work, .cases = cases, .case_label = case_label, .setup = setup,
+    .poison = poison, .run = run, .check = check, .teardown = teardown, .impls = impls, .nimpls = NIMPLS,
+    .run_impl = run_impl, .verify_extra = verify_extra,
 };

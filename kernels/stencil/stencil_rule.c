@@ -31,7 +31,18 @@
  * H200's need at 9 blocks of 128 threads.  The host's z split
  * (gp_stencil_z_chunks) sizes the grid in rounds of blocks_per_cu x CUs: a
  * wrong blocks_per_cu is a wrong split (H200 512^3: 9 chunks at 9 blocks,
- * 0.900; 2 at 8, 0.863). */
+ * 0.900; 2 at 8, 0.863).
+ *
+ * blocks_per_cu against the shape ("occupancy"): the z split cuts each
+ * column of T = ceil(nx / tile_x) x ceil(ny / tile_y) tiles (counted 1-wide:
+ * the most any launch of the tile makes, the 4-wide kernel's rows falling
+ * back included) into at most nz chunks, so a problem gives the GPU at most
+ * T x nz blocks: where that is less than a round of what a CU holds,
+ * blocks_per_cu is the blocks each CU gets, ceil(T nz / CUs).  Such a
+ * problem runs in one round at any blocks_per_cu from there up (every
+ * split's cost is one round of its planes), so the split is the one the
+ * occupancy gives; the value says what a CU really holds.  The headline
+ * 512^3 (T nz = 1 Mi on the H200's tile) keeps the occupancy. */
 #include <math.h>
 #include <stdio.h>
 
@@ -57,6 +68,8 @@
  * registers: the H200's best). */
 #define STENCIL_AHEAD_STANDIN 2
 #define STENCIL_V4_AHEAD_STANDIN 1
+/* The headline problem: bench's 512^3 grid. */
+#define HEADLINE_N 512
 
 int gp_stencil_build_regs(int vec, int ahead)
 {
@@ -104,8 +117,12 @@ gp_status gp_stencil_rule(const gp_rule_in *in, gp_table *out)
     gp_rule_facts f;
     GP_TRY(gp_rule_read_facts(in->facts, RULE, &f));
     const gp_rule_cu cu = f.cu;
-    /* The model is per CU and per column of the tile: no shape enters. */
-    (void)in->shape;
+    /* The shape enters blocks_per_cu only: the rest is per CU and per column
+     * of the tile. */
+    long long n[3] = {HEADLINE_N, HEADLINE_N, HEADLINE_N};
+    for (int k = 0; k < 3 && in->shape; k++)
+        if (in->shape->d[GP_STENCIL_NX + k] > 0)
+            n[k] = gp_rule_clamp(in->shape->d[GP_STENCIL_NX + k], 1, GP_STENCIL_MAX_DIM);
     const char *sep = cu.fallback[0] ? "; " : "";
 
     double sector;
@@ -154,11 +171,21 @@ gp_status gp_stencil_rule(const gp_rule_in *in, gp_table *out)
                        "%lld x %lld threads (vec %lld, %lld regs %s, %lld B LDS): %lld blocks/CU = %lld resident "
                        "threads, the most with the smallest y halo -> %lld%s%s",
                        tx, o.ty, vec, o.res.regs, o.res.src, lds, o.blocks, o.threads, o.ty, sep, cu.fallback));
-    GP_TRY(gp_rule_set(out, "stencil", "blocks_per_cu", o.blocks, "occupancy",
-                       "registers.per_cu %lld / (%lld regs x %lld threads), lds %lld / %lld B, threads %lld -> %lld; "
-                       "the z split fills rounds of %lld x CUs%s%s",
-                       cu.regs_per_cu, o.res.regs, tx * o.ty, cu.lds_per_cu, lds, cu.max_threads_cu, o.blocks,
-                       o.blocks, sep, cu.fallback));
+    const long long cus = (long long)f.cus.v > 0 ? (long long)f.cus.v : 1;
+    const long long tiles = (n[0] + tx - 1) / tx * ((n[1] + o.ty - 1) / o.ty);
+    const long long most = (tiles * n[2] + cus - 1) / cus, bpc = most < o.blocks ? most : o.blocks;
+    if (bpc != o.blocks) /* the shape's reason first: the provenance is cut at its length */
+        GP_TRY(gp_rule_set(out, "stencil", "blocks_per_cu", bpc, "occupancy",
+                           "%lld tiles x nz %lld give %lld CUs%s %lld blocks each -> %lld (a CU holds %lld: "
+                           "registers.per_cu %lld / (%lld regs x %lld threads))", tiles, n[2], cus,
+                           f.cus.have ? "" : " (none: 64)", most, bpc, o.blocks, cu.regs_per_cu, o.res.regs,
+                           tx * o.ty));
+    else
+        GP_TRY(gp_rule_set(out, "stencil", "blocks_per_cu", bpc, "occupancy",
+                           "registers.per_cu %lld / (%lld regs x %lld threads), lds %lld / %lld B, threads %lld -> "
+                           "%lld; the z split fills rounds of %lld x CUs%s%s",
+                           cu.regs_per_cu, o.res.regs, tx * o.ty, cu.lds_per_cu, lds, cu.max_threads_cu, o.blocks,
+                           o.blocks, sep, cu.fallback));
     GP_TRY(gp_rule_set(out, "stencil", "planes_ahead", ahead, "little",
                        "%s (%.2f B a thread a plane) -> %lld%s%s%s", why, o.per_plane, ahead,
                        planes > 0 ? "" : " (stand-in)", sep, cu.fallback));

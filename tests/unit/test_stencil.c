@@ -2,7 +2,8 @@
  * model of the kernel's order (with and without FMA), the z split's cost
  * model by hand and against an exhaustive search, parameters from every
  * shipped table and clamped, bad arguments refused before any device call,
- * the tuning candidates, and the rule on every shipped table's facts. */
+ * the variants, the table section's legality, the shapes read back, and the
+ * rule on every shipped table's facts and for a shape. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -108,7 +109,7 @@ static long long best_cost_exhaustive(const gp_stencil_params *p, const gp_stenc
 
 GP_TEST(stencil_z_split_by_hand)
 {
-    gp_stencil_params p = {64, 8, 2, 4, 132, "", 1};
+    gp_stencil_params p = {64, 8, 2, 4, 1, 132, ""};
     /* 512^3: 8 x 64 = 512 tiles, 528 resident: one round of 512 planes
      * (514) beats two rounds of 256 (516). */
     gp_stencil_shape s = {512, 512, 512};
@@ -128,7 +129,7 @@ GP_TEST(stencil_z_split_by_hand)
     uint64_t rng = 5;
     for (int i = 0; i < 3000; i++) {
         gp_stencil_params q = {32 << (int)(gp_rand_u64(&rng) % 3), 4 << (int)(gp_rand_u64(&rng) % 3),
-                               1, 1 + (int)(gp_rand_u64(&rng) % 16), 1 + (int)(gp_rand_u64(&rng) % 200), "", 1};
+                               1, 1 + (int)(gp_rand_u64(&rng) % 16), 1, 1 + (int)(gp_rand_u64(&rng) % 200), ""};
         gp_stencil_shape t = {1 + (int)(gp_rand_u64(&rng) % 700), 1 + (int)(gp_rand_u64(&rng) % 700),
                               1 + (int)(gp_rand_u64(&rng) % 900)};
         int c = gp_stencil_z_chunks(&q, &t), per = gp_stencil_z_per_chunk(&q, &t);
@@ -143,6 +144,13 @@ GP_TEST(stencil_z_split_by_hand)
 
 /* ------------------------------------------------------------ parameters */
 
+/* What a launch of the headline problem reads from t (the one path). */
+static gp_status from_table(const gp_table *t, const gp_device_info *dev, gp_stencil_params *p)
+{
+    char note[160];
+    return gp_kernel_params(&gp_kernel_stencil, t, dev, NULL, 0, p, note, sizeof note);
+}
+
 GP_TEST(stencil_params_from_tables)
 {
     const gp_device_info devs[3] = {gp_test_fake_dev(32, 1024, 132), gp_test_fake_dev(64, 1024, 64),
@@ -152,10 +160,10 @@ GP_TEST(stencil_params_from_tables)
         GP_CHECK(gp_test_load_shipped(table_names[i], &t));
         for (int d = 0; d < 3; d++) {
             gp_stencil_params p;
-            GP_CHECK(gp_stencil_params_from_table(&t, &devs[d], &p).code == GP_OK);
+            GP_CHECK(from_table(&t, &devs[d], &p).code == GP_OK);
             GP_CHECK(p.tile_x >= 32 && p.tile_x <= 128 && p.tile_y >= 4 && p.tile_y <= 16);
             GP_CHECK(p.tile_x * p.tile_y <= devs[d].max_threads_per_block && p.tile_x * p.tile_y <= 512);
-            GP_CHECK(p.ahead == 1 || p.ahead == 2 || p.ahead == 4);
+            GP_CHECK(p.planes_ahead == 1 || p.planes_ahead == 2 || p.planes_ahead == 4);
             GP_CHECK(p.cus == devs[d].compute_units && p.blocks_per_cu >= 1);
         }
     }
@@ -165,18 +173,18 @@ GP_TEST(stencil_params_from_tables)
 GP_TEST(stencil_params_clamped)
 {
     gp_device_info d = gp_test_fake_dev(64, 1024, 64);
-    gp_stencil_params p = {128, 16, 3, 8, 0, "", 1}; /* 2048 threads: fewer rows */
+    gp_stencil_params p = {128, 16, 3, 8, 1, 0, ""}; /* 2048 threads: fewer rows */
     gp_stencil_params_fit(&p, &d);
     GP_CHECK(p.tile_x == 128 && p.tile_y == 4 && strstr(p.note, "tile") && p.cus == 64);
-    p = (gp_stencil_params){100, 3, 4, 0, 0, "", 1};
+    p = (gp_stencil_params){100, 3, 4, 0, 1, 0, ""};
     gp_stencil_params_fit(&p, &d);
-    GP_CHECK(p.tile_x == 64 && p.tile_y == 4 && p.ahead == 3 && p.blocks_per_cu == 1);
+    GP_CHECK(p.tile_x == 64 && p.tile_y == 4 && p.planes_ahead == 3 && p.blocks_per_cu == 1);
     GP_CHECK(strstr(p.note, "planes_ahead") && strstr(p.note, "blocks_per_cu"));
     d = gp_test_fake_dev(32, 128, 8); /* a device granting 128 threads */
-    p = (gp_stencil_params){64, 8, 1, 4, 0, "", 1};
+    p = (gp_stencil_params){64, 8, 1, 4, 1, 0, ""};
     gp_stencil_params_fit(&p, &d);
     GP_CHECK(p.tile_x == 32 && p.tile_y == 4);
-    p = (gp_stencil_params){64, 8, 2, 4, 0, "", 1};
+    p = (gp_stencil_params){64, 8, 2, 4, 1, 0, ""};
     gp_stencil_params_fit(&p, NULL);
     GP_CHECK(p.note[0] == '\0' && p.cus == 1);
     return 0;
@@ -184,93 +192,93 @@ GP_TEST(stencil_params_clamped)
 
 GP_TEST(stencil_bad_arguments)
 {
-    gp_stencil_params p = {64, 8, 2, 4, 132, "", 1};
+    gp_stencil_params p = {64, 8, 2, 4, 1, 132, ""};
     const float *x = (const float *)(uintptr_t)0x100000;
     float *out = (float *)(uintptr_t)0x80000000;
     const gp_stencil_shape s = {100, 100, 100};
     /* Every refusal happens before a device call (these pointers are fake). */
-    GP_CHECK(gp_stencil_f32(x, NULL, &s, 1, 1, &p).code == GP_ERR_USAGE);
-    GP_CHECK(gp_stencil_f32(NULL, out, &s, 1, 1, &p).code == GP_ERR_USAGE);
-    GP_CHECK(gp_stencil_f32(x, out, NULL, 1, 1, &p).code == GP_ERR_USAGE);
-    GP_CHECK(gp_stencil_f32(x, out, &s, 1, 1, NULL).code == GP_ERR_USAGE);
-    GP_CHECK(gp_stencil_f32((const float *)((const char *)x + 2), out, &s, 1, 1, &p).code == GP_ERR_USAGE);
-    GP_CHECK(gp_stencil_naive_f32(x, (float *)((char *)out + 1), &s, 1, 1).code == GP_ERR_USAGE);
-    gp_status st = gp_stencil_f32(x, out, &s, NAN, 1, &p);
+    GP_CHECK(gp_stencil_f32(x, NULL, &s, 1, 1, &p, NULL).code == GP_ERR_USAGE);
+    GP_CHECK(gp_stencil_f32(NULL, out, &s, 1, 1, &p, NULL).code == GP_ERR_USAGE);
+    GP_CHECK(gp_stencil_f32(x, out, NULL, 1, 1, &p, NULL).code == GP_ERR_USAGE);
+    GP_CHECK(gp_stencil_f32(x, out, &s, 1, 1, NULL, NULL).code == GP_ERR_USAGE);
+    GP_CHECK(gp_stencil_f32((const float *)((const char *)x + 2), out, &s, 1, 1, &p, NULL).code == GP_ERR_USAGE);
+    GP_CHECK(gp_stencil_naive_f32(x, (float *)((char *)out + 1), &s, 1, 1, NULL).code == GP_ERR_USAGE);
+    gp_status st = gp_stencil_f32(x, out, &s, NAN, 1, &p, NULL);
     GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "finite"));
-    GP_CHECK(gp_stencil_naive_f32(x, out, &s, 1, INFINITY).code == GP_ERR_USAGE);
-    st = gp_stencil_f32(x, (float *)(x + 999999), &s, 1, 1, &p); /* the last element shared */
+    GP_CHECK(gp_stencil_naive_f32(x, out, &s, 1, INFINITY, NULL).code == GP_ERR_USAGE);
+    st = gp_stencil_f32(x, (float *)(x + 999999), &s, 1, 1, &p, NULL); /* the last element shared */
     GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "overlap"));
-    GP_CHECK(gp_stencil_naive_f32(x, (float *)x, &s, 1, 1).code == GP_ERR_USAGE); /* in place */
+    GP_CHECK(gp_stencil_naive_f32(x, (float *)x, &s, 1, 1, NULL).code == GP_ERR_USAGE); /* in place */
     const gp_stencil_shape bad[4] = {{0, 5, 5}, {5, -1, 5}, {5, 5, 65536}, {1 << 20, 1, 1}};
     const char *dim[4] = {"nx", "ny", "nz", "nx"};
     for (int i = 0; i < 4; i++) {
-        st = gp_stencil_f32(x, out, &bad[i], 1, 1, &p);
+        st = gp_stencil_f32(x, out, &bad[i], 1, 1, &p, NULL);
         GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, dim[i]));
     }
     gp_stencil_params q = p;
-    q.ahead = 4;
-    st = gp_stencil_f32(x, out, &s, 1, 1, &q);
+    q.planes_ahead = 4;
+    st = gp_stencil_f32(x, out, &s, 1, 1, &q, NULL);
     GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "not fitted"));
-    q = (gp_stencil_params){128, 8, 2, 4, 132, "", 1}; /* 1024 threads: beyond the launch bounds */
-    GP_CHECK(gp_stencil_f32(x, out, &s, 1, 1, &q).code == GP_ERR_USAGE);
+    q = (gp_stencil_params){128, 8, 2, 4, 1, 132, ""}; /* 1024 threads: beyond the launch bounds */
+    GP_CHECK(gp_stencil_f32(x, out, &s, 1, 1, &q, NULL).code == GP_ERR_USAGE);
     /* Without a GPU backend, accepted arguments reach the launcher (NO_GPU,
      * not USAGE). */
     if (strcmp(gp_rt_backend(), "none") == 0) {
-        GP_CHECK(gp_stencil_f32(x, out, &s, 1, 1, &p).code == GP_ERR_NO_GPU);
-        GP_CHECK(gp_stencil_naive_f32(x, out, &s, 1, 1).code == GP_ERR_NO_GPU);
+        GP_CHECK(gp_stencil_f32(x, out, &s, 1, 1, &p, NULL).code == GP_ERR_NO_GPU);
+        GP_CHECK(gp_stencil_naive_f32(x, out, &s, 1, 1, NULL).code == GP_ERR_NO_GPU);
     }
     return 0;
 }
 
-GP_TEST(stencil_registered_with_candidates)
+GP_TEST(stencil_registered_with_variants)
 {
     const gp_kernel *k = gp_kernel_find("stencil");
-    GP_CHECK(k && k->verify && k->bench && k->print_params && k->candidates && k->rule);
+    GP_CHECK(k == &gp_kernel_stencil && k->rule == gp_stencil_rule && k->cases && k->check && k->check_table);
+    GP_CHECK(k->nvariants > 4 && k->nvariants <= 31 && k->verify_extra);
     gp_table base;
     GP_CHECK(gp_test_load_shipped("gfx900", &base));
-    static gp_table out[32];
-    int n = 0;
     gp_device_info h200 = gp_test_fake_dev(32, 1024, 132);
     h200.max_threads_per_cu = 2048, h200.regs_per_cu = 65536;
-    GP_CHECK(k->candidates(&base, &h200, out, 32, &n).code == GP_OK);
-    GP_CHECK(n > 4 && n <= 32 && gp_table_equal(&out[0], &base));
+    gp_stencil_params p0, p;
+    GP_CHECK(from_table(&base, &h200, &p0).code == GP_OK);
     int aheads = 0, tiles = 0, vecs = 0;
-    for (int i = 1; i < n; i++) {
-        gp_stencil_params p;
-        GP_CHECK(gp_table_validate(&out[i], "candidate").code == GP_OK);
-        GP_CHECK(gp_stencil_params_from_table(&out[i], &h200, &p).code == GP_OK);
-        GP_CHECK(p.note[0] == '\0'); /* every candidate is legal as written */
-        /* The device's occupancy at the kernel's registers: 32 (2048 threads
-         * an SM); vec 4: 56 at 1 plane ahead (65536 / (56 x 128) = 9 blocks
-         * of 128, not 8: the z split the H200 measured best), 64 at 2. */
-        const int regs = p.vec != 4 ? 32 : p.ahead == 1 ? 56 : 64;
-        GP_CHECK(gp_stencil_build_regs(p.vec, p.ahead) == regs);
+    for (int v = 0; v < k->nvariants; v++) {
+        gp_kernel_variant(k, v, &p0, &h200, &p);
+        GP_CHECK(p.note[0] == '\0'); /* every variant is legal as written */
+        /* The occupancy at the kernel's registers: 32 (2048 threads an SM);
+         * vec 4: 56 at 1 plane ahead (65536 / (56 x 128) = 9 blocks of 128,
+         * not 8: the z split the H200 measured best), 64 at 2. */
+        const int regs = p.vec != 4 ? 32 : p.planes_ahead == 1 ? 56 : 64;
+        GP_CHECK(gp_stencil_build_regs(p.vec, p.planes_ahead) == regs);
         GP_CHECK(p.blocks_per_cu == 65536 / (regs * p.tile_x * p.tile_y));
-        if (p.vec == 4 && p.ahead == 1 && p.tile_x * p.tile_y == 128)
+        if (p.vec == 4 && p.planes_ahead == 1 && p.tile_x * p.tile_y == 128)
             GP_CHECK(p.blocks_per_cu == 9);
-        aheads |= 1 << p.ahead;
+        aheads |= 1 << p.planes_ahead;
         tiles |= p.tile_x == 16 ? 8 : p.tile_x == 32 ? 1 : p.tile_x == 64 ? 2 : 4;
         vecs |= p.vec;
         if (p.vec == 4)
-            GP_CHECK(p.tile_x * p.tile_y <= GP_STENCIL_V4_MAX_BLOCK && p.ahead <= GP_STENCIL_V4_MAX_AHEAD);
+            GP_CHECK(p.tile_x * p.tile_y <= GP_STENCIL_V4_MAX_BLOCK && p.planes_ahead <= GP_STENCIL_V4_MAX_AHEAD);
     }
     GP_CHECK(aheads == (2 | 4 | 8) && tiles == 15 && vecs == (1 | 4));
     /* The rule's H200 pick (128 x 4 points, 1 ahead, 9 blocks) and the
      * experiment's near-winners (64 x 8 points, 128 x 8, at 1 and 2 ahead)
-     * are all candidates, so a sweep checks the rule. */
+     * are all variants, so a sweep checks the rule. */
     const int want[][3] = {{32, 4, 1}, {16, 8, 1}, {32, 4, 2}, {32, 8, 1}, {32, 8, 2}, {16, 8, 2}};
     for (size_t w = 0; w < sizeof want / sizeof want[0]; w++) {
         int found = 0;
-        for (int i = 1; i < n; i++) {
-            gp_stencil_params p;
-            GP_CHECK(gp_stencil_params_from_table(&out[i], &h200, &p).code == GP_OK);
-            found |= p.vec == 4 && p.tile_x == want[w][0] && p.tile_y == want[w][1] && p.ahead == want[w][2];
+        for (int v = 0; v < k->nvariants; v++) {
+            gp_kernel_variant(k, v, &p0, &h200, &p);
+            found |= p.vec == 4 && p.tile_x == want[w][0] && p.tile_y == want[w][1] && p.planes_ahead == want[w][2];
         }
         GP_CHECK(found);
     }
-    FILE *devnull = fopen("/dev/null", "w");
-    GP_CHECK(devnull && k->print_params(&base, &h200, devnull).code == GP_OK);
-    fclose(devnull);
+    /* The device copy is the baseline (0.85 of it), the naive kernel context
+     * that verify checks too. */
+    GP_CHECK(k->nimpls == 2 && !k->impls[0].baseline && k->impls[0].verify && k->impls[1].baseline);
+    GP_CHECK(k->impls[1].pair && k->impls[1].target == 0.85);
+    char b[192];
+    gp_kernel_params_text(k, &p0, b, sizeof b);
+    GP_CHECK(strstr(b, "tile_x=64 tile_y=4 planes_ahead=1 blocks_per_cu=4 vec=4"));
     return 0;
 }
 
@@ -345,7 +353,7 @@ GP_TEST(stencil_v4_lds_plane_emulated)
 
 GP_TEST(stencil_vec_usable_and_z_split)
 {
-    gp_stencil_params p = {32, 4, 2, 8, 132, "", 4};
+    gp_stencil_params p = {32, 4, 2, 8, 4, 132, ""};
     const gp_stencil_shape s = {512, 512, 512}, odd = {514, 512, 512};
     const char *a = (const char *)(uintptr_t)0x100000;
     GP_CHECK(gp_stencil_vec_usable(&p, &s, a, a + 4096));
@@ -380,29 +388,29 @@ GP_TEST(stencil_params_vec_fitted)
 {
     gp_device_info d = gp_test_fake_dev(32, 1024, 132);
     /* 512 threads 4-wide: beyond its 256-thread launch bounds, fewer rows. */
-    gp_stencil_params p = {64, 8, 2, 4, 0, "", 4};
+    gp_stencil_params p = {64, 8, 2, 4, 4, 0, ""};
     gp_stencil_params_fit(&p, &d);
     GP_CHECK(p.vec == 4 && p.tile_x == 64 && p.tile_y == 4 && strstr(p.note, "256 threads (vec 4)"));
     /* 3 planes ahead are compiled 1-wide only. */
-    p = (gp_stencil_params){32, 4, 3, 4, 0, "", 4};
+    p = (gp_stencil_params){32, 4, 3, 4, 4, 0, ""};
     gp_stencil_params_fit(&p, &d);
-    GP_CHECK(p.vec == 4 && p.ahead == 2 && strstr(p.note, "vec 4"));
+    GP_CHECK(p.vec == 4 && p.planes_ahead == 2 && strstr(p.note, "vec 4"));
     /* vec 2 is not compiled: 1, said so; 0 (not set) is 1 silently. */
-    p = (gp_stencil_params){32, 4, 2, 4, 0, "", 2};
+    p = (gp_stencil_params){32, 4, 2, 4, 2, 0, ""};
     gp_stencil_params_fit(&p, &d);
     GP_CHECK(p.vec == 1 && strstr(p.note, "vec"));
-    p = (gp_stencil_params){32, 4, 2, 4, 0, "", 0};
+    p = (gp_stencil_params){32, 4, 2, 4, 0, 0, ""};
     gp_stencil_params_fit(&p, &d);
     GP_CHECK(p.vec == 1 && p.note[0] == '\0');
     /* Unfitted vec 4 parameters are refused before any device call. */
     const float *x = (const float *)(uintptr_t)0x100000;
     float *out = (float *)(uintptr_t)0x80000000;
     const gp_stencil_shape s = {100, 100, 100};
-    gp_stencil_params q = {64, 8, 2, 4, 132, "", 4}; /* 512 threads */
-    gp_status st = gp_stencil_f32(x, out, &s, 1, 1, &q);
+    gp_stencil_params q = {64, 8, 2, 4, 4, 132, ""}; /* 512 threads */
+    gp_status st = gp_stencil_f32(x, out, &s, 1, 1, &q, NULL);
     GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "not fitted"));
-    q = (gp_stencil_params){32, 4, 3, 4, 132, "", 4}; /* 3 ahead */
-    GP_CHECK(gp_stencil_f32(x, out, &s, 1, 1, &q).code == GP_ERR_USAGE);
+    q = (gp_stencil_params){32, 4, 3, 4, 4, 132, ""}; /* 3 ahead */
+    GP_CHECK(gp_stencil_f32(x, out, &s, 1, 1, &q, NULL).code == GP_ERR_USAGE);
     /* The table's optional key: absent is 1; 4 is read. */
     gp_table t;
     GP_CHECK(gp_test_load_shipped("sm_90", &t));
@@ -411,24 +419,24 @@ GP_TEST(stencil_params_vec_fitted)
     t.e[vi].present = 0; /* a table written before the key */
     GP_CHECK(gp_table_set(&t, "kernel.stencil", "tile_x", 64, "rule test").code == GP_OK);
     gp_stencil_params r;
-    GP_CHECK(gp_stencil_params_from_table(&t, &d, &r).code == GP_OK && r.vec == 1 && r.tile_x == 64);
+    GP_CHECK(from_table(&t, &d, &r).code == GP_OK && r.vec == 1 && r.tile_x == 64);
     GP_CHECK(gp_test_load_shipped("sm_90", &t));
     GP_CHECK(gp_table_set(&t, "kernel.stencil", "vec", 4, "rule tune_candidate").code == GP_OK);
     GP_CHECK(gp_table_set(&t, "kernel.stencil", "tile_x", 32, "rule tune_candidate").code == GP_OK);
     GP_CHECK(gp_table_set(&t, "kernel.stencil", "tile_y", 4, "rule tune_candidate").code == GP_OK);
-    GP_CHECK(gp_table_validate(&t, "vec 4").code == GP_OK);
-    GP_CHECK(gp_stencil_params_from_table(&t, &d, &r).code == GP_OK && r.vec == 4 && r.note[0] == '\0');
-    /* The validator holds vec 4 to its launch bounds (256 threads) and its
-     * compiled planes (1, 2). */
+    GP_CHECK(gp_table_validate(&t, "vec 4").code == GP_OK && gp_kernel_check_tables(&t, "vec 4").code == GP_OK);
+    GP_CHECK(from_table(&t, &d, &r).code == GP_OK && r.vec == 4 && r.note[0] == '\0');
+    /* The kernel's table check holds vec 4 to its launch bounds (256
+     * threads) and its compiled planes (1, 2). */
     GP_CHECK(gp_table_set(&t, "kernel.stencil", "tile_y", 16, "rule test").code == GP_OK);
-    gp_status vs = gp_table_validate(&t, "vec 4, 512 threads");
+    gp_status vs = gp_kernel_check_tables(&t, "vec 4, 512 threads");
     GP_CHECK(vs.code != GP_OK && strstr(vs.msg, "256 (vec 4)"));
     GP_CHECK(gp_table_set(&t, "kernel.stencil", "tile_y", 4, "rule test").code == GP_OK);
     GP_CHECK(gp_table_set(&t, "kernel.stencil", "planes_ahead", 3, "rule test").code == GP_OK);
-    vs = gp_table_validate(&t, "vec 4, 3 ahead");
+    vs = gp_kernel_check_tables(&t, "vec 4, 3 ahead");
     GP_CHECK(vs.code != GP_OK && strstr(vs.msg, "planes_ahead 3 with vec 4"));
     char buf[192];
-    gp_stencil_params_format(&r, buf, sizeof buf);
+    gp_kernel_params_text(&gp_kernel_stencil, &r, buf, sizeof buf);
     GP_CHECK(strstr(buf, "vec=4") != NULL);
     return 0;
 }
@@ -472,7 +480,7 @@ GP_TEST(stencil_rule_on_shipped_tables)
     /* With those parameters the host cuts 512^3 into the measured 9 z
      * chunks. */
     gp_stencil_params p;
-    GP_CHECK(gp_stencil_params_from_table(&t, NULL, &p).code == GP_OK);
+    GP_CHECK(from_table(&t, NULL, &p).code == GP_OK);
     p.cus = 132;
     const gp_stencil_shape s512 = {512, 512, 512};
     GP_CHECK(gp_stencil_z_chunks(&p, &s512) == 9);
@@ -496,7 +504,7 @@ GP_TEST(stencil_rule_on_shipped_tables)
     for (size_t i = 0; i < sizeof table_names / sizeof table_names[0]; i++) {
         GP_CHECK(gp_test_load_shipped(table_names[i], &t) && gp_test_rule(gp_stencil_rule, &t).code == GP_OK);
         gp_stencil_params q;
-        GP_CHECK(gp_stencil_params_from_table(&t, NULL, &q).code == GP_OK && q.note[0] == '\0');
+        GP_CHECK(from_table(&t, NULL, &q).code == GP_OK && q.note[0] == '\0');
     }
     return 0;
 }
@@ -556,15 +564,96 @@ GP_TEST(stencil_rule_follows_the_facts)
 }
 
 /* A table whose tile exceeds the kernel's 512 threads is refused by the
- * validator, naming the section (the kernel would clamp it, but a table
- * that says so is wrong). */
+ * kernel's table check, naming the section and the line (the kernel would
+ * clamp it, but a table that says so is wrong), before any launch reads it. */
 GP_TEST(stencil_table_cross_rule)
 {
     gp_table t;
+    gp_stencil_params p;
     GP_CHECK(gp_test_load_shipped("sm_90", &t));
-    GP_CHECK(gp_table_validate(&t, "sm_90").code == GP_OK);
+    GP_CHECK(gp_table_validate(&t, "sm_90").code == GP_OK && gp_kernel_check_tables(&t, "sm_90").code == GP_OK);
     GP_CHECK(gp_table_set(&t, "kernel.stencil", "tile_y", 16, "rule test").code == GP_OK);
-    gp_status st = gp_table_validate(&t, "sm_90 with a 64 x 16 stencil tile");
+    gp_status st = gp_kernel_check_tables(&t, "sm_90 with a 64 x 16 stencil tile");
     GP_CHECK(st.code != GP_OK && strstr(st.msg, "kernel.stencil") && strstr(st.msg, "512"));
+    GP_CHECK(strstr(st.msg, "sm_90 with a 64 x 16 stencil tile:") && from_table(&t, NULL, &p).code == GP_ERR_USAGE);
+    /* The 1-wide kernel's bound: 512 threads. */
+    GP_CHECK(gp_table_set(&t, "kernel.stencil", "vec", 1, "rule test").code == GP_OK);
+    GP_CHECK(gp_kernel_check_tables(&t, "1-wide 32 x 16").code == GP_OK);
+    GP_CHECK(gp_table_set(&t, "kernel.stencil", "tile_x", 64, "rule test").code == GP_OK);
+    st = gp_kernel_check_tables(&t, "1-wide 64 x 16");
+    GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "1024 threads exceeds 512") && !strstr(st.msg, "vec 4"));
+    return 0;
+}
+
+/* The bench labels (committed bench CSVs) and a user's spec read back. */
+GP_TEST(stencil_shapes_read_back)
+{
+    const gp_kernel *k = &gp_kernel_stencil;
+    gp_shape s, t;
+    char b[96];
+    GP_CHECK(k->shape_parse("512^3 fp32", &s).code == GP_OK && s.d[GP_STENCIL_NX] == 512);
+    GP_CHECK(s.d[GP_STENCIL_NY] == 512 && s.d[GP_STENCIL_NZ] == 512);
+    k->shape_label(&s, b, sizeof b);
+    GP_CHECK(strcmp(b, "512^3 fp32") == 0);
+    GP_CHECK(k->shape_parse("130x20x70", &s).code == GP_OK && s.d[GP_STENCIL_NY] == 20);
+    k->shape_label(&s, b, sizeof b);
+    GP_CHECK(strcmp(b, "130x20x70 fp32") == 0 && k->shape_parse(b, &t).code == GP_OK && !memcmp(&s, &t, sizeof s));
+    GP_CHECK(k->shape_parse("256^3", &s).code == GP_OK && s.d[GP_STENCIL_NZ] == 256);
+    const char *bad[] = {"0^3", "130x20", "130x20x70x2", "65536x1x1", "512^3 fp64", "not a label"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        gp_status st = k->shape_parse(bad[i], &s);
+        GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, bad[i]));
+    }
+    gp_kernel_work w;
+    GP_CHECK(gp_kernel_work_of_label(k, "512^3 fp32", &w).code == GP_OK);
+    GP_CHECK(w.bytes == 8.0 * 512 * 512 * 512 && w.flops == 8.0 * 510 * 510 * 510);
+    return 0;
+}
+
+/* blocks_per_cu follows the shape where the problem cannot fill a round: the
+ * headline and 256^3 keep the occupancy (9 on the H200), 64 x 64 x 8 (32
+ * tiles of 32 x 4 threads, 8 planes: 256 blocks over 132 SMs) gets 2, 16^3
+ * one; the z split is the same either way, 4-wide or falling back. */
+GP_TEST(stencil_params_follow_the_shape)
+{
+    static gp_table t, ruled;
+    GP_CHECK(gp_test_load_shipped("sm_90", &t));
+    gp_rule_in in = {&t, NULL, 0};
+    ruled = t;
+    GP_CHECK(gp_stencil_rule(&in, &ruled).code == GP_OK);
+    gp_device_info h200 = gp_test_fake_dev(32, 1024, 132);
+    static const struct {
+        const char *spec;
+        int bpc;
+    } want[] = {{"512^3 fp32", 9}, {"256^3", 9}, {"64x64x8", 2}, {"16^3", 1}, {"130x20x7", 2}, {"130x20x70", 9}};
+    char note[160];
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        gp_shape s;
+        gp_stencil_params p, occ;
+        GP_CHECK(gp_kernel_stencil.shape_parse(want[i].spec, &s).code == GP_OK);
+        GP_CHECK(gp_kernel_params(&gp_kernel_stencil, &ruled, &h200, &s, 0, &p, note, sizeof note).code == GP_OK);
+        if (p.blocks_per_cu != want[i].bpc)
+            fprintf(stderr, "%s: blocks_per_cu %d, want %d\n", want[i].spec, p.blocks_per_cu, want[i].bpc);
+        GP_CHECK(p.blocks_per_cu == want[i].bpc && p.tile_x == 32 && p.tile_y == 4 && p.vec == 4);
+        occ = p;
+        occ.blocks_per_cu = 9;
+        const gp_stencil_shape g = {(int)s.d[GP_STENCIL_NX], (int)s.d[GP_STENCIL_NY], (int)s.d[GP_STENCIL_NZ]};
+        for (int vec = 4; vec >= 1; vec -= 3) {
+            p.vec = occ.vec = vec;
+            GP_CHECK(gp_stencil_z_chunks(&p, &g) == gp_stencil_z_chunks(&occ, &g));
+        }
+    }
+    GP_CHECK(strstr(note, "blocks_per_cu 9->") == NULL); /* the last one keeps it */
+    gp_shape s;
+    gp_stencil_params p;
+    GP_CHECK(gp_kernel_stencil.shape_parse("64x64x8", &s).code == GP_OK);
+    GP_CHECK(gp_kernel_params(&gp_kernel_stencil, &ruled, &h200, &s, 0, &p, note, sizeof note).code == GP_OK);
+    GP_CHECK(strstr(note, "blocks_per_cu 9->2"));
+    static gp_table out;
+    out = t;
+    gp_rule_in sin = {&t, &s, 0};
+    GP_CHECK(gp_stencil_rule(&sin, &out).code == GP_OK);
+    GP_CHECK(strstr(prov_of(&out, "blocks_per_cu"), "32 tiles x nz 8 give 132 CUs 2 blocks each -> 2 (a CU holds 9"));
+    GP_CHECK(!strstr(prov_of(&ruled, "blocks_per_cu"), "tiles x nz"));
     return 0;
 }
