@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "context.h"
 #include "data.h"
+#include "kernel.h"
 #include "rule.h"
 
 void gp_spmv_params_fit(gp_spmv_params *p, const gp_device_info *dev)
@@ -289,4 +291,25 @@ gp_status gp_spmv_run(const gp_spmv_plan *pl, const float *d_x, float *d_y, gp_s
                                   pl->p.block, stream);
     return gp_spmv_launch_csr(pl->rows, pl->d_row_ptr, pl->d_col, pl->d_val, d_x, d_y, pl->d_long, pl->c.nlong,
                               pl->c.long_min, pl->c.tpr, pl->p.unroll, pl->p.block, stream);
+}
+
+/* ---- the library's call */
+
+gp_status gp_spmv_plan_for(struct gp_context *ctx, gp_spmv_plan *pl, const gp_csr *a, const int *d_row_ptr,
+                           const int *d_col, const float *d_val)
+{
+    if (!ctx || !pl || !a)
+        return gp_fail(GP_ERR_USAGE, "spmv: %s is NULL", !ctx ? "the context" : !pl ? "the plan" : "the matrix");
+    if (a->rows < 1 || a->cols < 1 || a->nnz < 0)
+        return gp_fail(GP_ERR_USAGE, "spmv: a %d x %d matrix of %lld nonzeros", a->rows, a->cols, a->nnz);
+    gp_shape s;
+    memset(&s, 0, sizeof s);
+    s.d[GP_SPMV_ROWS] = a->rows, s.d[GP_SPMV_COLS] = a->cols;
+    s.d[GP_SPMV_LEN] = (a->nnz + a->rows / 2) / a->rows;
+    s.opt[GP_SPMV_OPT_KIND] = GP_SPMV_KIND_UNIFORM;
+    gp_spmv_params p;
+    GP_TRY(gp_context_params(ctx, &gp_kernel_spmv, &s, &p));
+    const gp_device_info *dev = gp_context_device(ctx);
+    return gp_spmv_plan_create(pl, a, d_row_ptr, d_col, d_val, &p, dev->wave_size > 0 ? dev->wave_size : 32,
+                               GP_SPMV_AUTO, 0);
 }

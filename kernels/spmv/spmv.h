@@ -155,6 +155,15 @@ void gp_spmv_plan_destroy(gp_spmv_plan *pl);
  * synchronization).  Bad arguments: GP_ERR_USAGE before any device call. */
 gp_status gp_spmv_run(const gp_spmv_plan *pl, const float *d_x, float *d_y, gp_stream stream);
 
+/* ---- The library's call (kernels/context.h).  A plan for the user's
+ * matrix with the parameters the context gives for its shape (rows, columns
+ * and mean nonzeros a row, as a uniform matrix of that size): make it once,
+ * outside the hot path (it may allocate the ELL copy and the long-row
+ * list), then gp_spmv_run it on any x, asynchronously. */
+struct gp_context;
+gp_status gp_spmv_plan_for(struct gp_context *ctx, gp_spmv_plan *pl, const gp_csr *a, const int *d_row_ptr,
+                           const int *d_col, const float *d_val);
+
 /* ---- Matrices generated in code (spmv_ref.c). */
 /* rows x cols with len[r] nonzeros in row r, at distinct random columns
  * (sorted), values uniform in [-1, 1). */

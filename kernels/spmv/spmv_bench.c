@@ -104,6 +104,37 @@ static void shape_label(const gp_shape *s, char *buf, size_t n)
         snprintf(buf + w, n - (size_t)w, " cols %lld", s->d[GP_SPMV_COLS]);
 }
 
+/* One of the four generated kinds, up to 2^25 nonzeros: a Laplacian of a
+ * 2..2048 grid; 1 .. 2^22 rows of 1 .. 64 at random columns (square or
+ * not); a power law over 16 .. 2^21 rows, shortest 1 .. 8, exponent 1.2 ..
+ * 3, cut 64 .. 65536; mixed lengths over 1 .. 2^20 rows, blocks 1 .. 32. */
+static void shape_random(uint64_t *rng, gp_shape *s)
+{
+    memset(s, 0, sizeof *s);
+    const int kind = gp_rand_pick(rng, 4);
+    s->opt[GP_SPMV_OPT_KIND] = kind;
+    if (kind == GP_SPMV_KIND_LAPLACIAN) {
+        s->d[GP_SPMV_LEN] = gp_rand_dim(rng, 2, 2048);
+        s->d[GP_SPMV_ROWS] = s->d[GP_SPMV_LEN] * s->d[GP_SPMV_LEN];
+    } else if (kind == GP_SPMV_KIND_UNIFORM) {
+        do {
+            s->d[GP_SPMV_ROWS] = gp_rand_dim(rng, 1, 1 << 22);
+            s->d[GP_SPMV_LEN] = gp_rand_dim(rng, 1, 64);
+        } while (s->d[GP_SPMV_ROWS] * s->d[GP_SPMV_LEN] > (1ll << 25));
+    } else if (kind == GP_SPMV_KIND_POWERLAW) {
+        s->d[GP_SPMV_ROWS] = gp_rand_dim(rng, 16, 1 << 21);
+        s->d[GP_SPMV_LEN] = 1 + gp_rand_pick(rng, 8);
+        s->opt[GP_SPMV_OPT_ALPHA] = 120 + 10 * gp_rand_pick(rng, 19);
+        s->d[GP_SPMV_CUT] = gp_rand_dim(rng, 64, 65536);
+    } else {
+        s->d[GP_SPMV_ROWS] = gp_rand_dim(rng, 1, 1 << 20);
+        s->d[GP_SPMV_LEN] = gp_rand_dim(rng, 1, 32);
+    }
+    s->d[GP_SPMV_COLS] = default_cols(s);
+    if (kind == GP_SPMV_KIND_UNIFORM && gp_rand_pick(rng, 2)) /* not square */
+        s->d[GP_SPMV_COLS] = gp_rand_dim(rng, s->d[GP_SPMV_LEN], 1 << 22);
+}
+
 static void case_label(const gp_kcase *c, char *buf, size_t n)
 {
     shape_label(&c->shape, buf, n);
@@ -407,7 +438,8 @@ const gp_kernel gp_kernel_spmv = {
     .params = params, .nparams = NPARAMS, .params_size = sizeof(gp_spmv_params),
     .note_offset = offsetof(gp_spmv_params, note), .note_size = sizeof(((gp_spmv_params *)0)->note), .fit = fit,
     .rule = gp_spmv_rule, .variants = &variants[0][0], .nvariants = (int)(sizeof variants / sizeof variants[0]),
-    .shape_syntax = SYNTAX, .shape_parse = shape_parse, .shape_label = shape_label, .work = work, .cases = cases,
+    .shape_syntax = SYNTAX, .shape_parse = shape_parse, .shape_label = shape_label,
+    .shape_random = shape_random, .work = work, .cases = cases,
     .case_label = case_label, .setup = setup, .prepare = prepare, .poison = poison, .run = run, .check = check,
     .teardown = teardown, .impls = impls, .nimpls = NIMPLS, .run_impl = run_impl, .verify_extra = verify_extra,
 };

@@ -6,7 +6,9 @@
 #include <math.h>
 #include <string.h>
 
+#include "context.h"
 #include "data.h"
+#include "kernel.h"
 #include "rule.h"
 #include "stencil_v4.h"
 
@@ -148,4 +150,20 @@ double gp_stencil_f32_bound(double mag)
 {
     const double ku = 8.0 * ldexp(1.0, -24);
     return ku / (1.0 - ku) * mag;
+}
+
+/* ---- the library's call */
+
+gp_status gp_stencil(struct gp_context *ctx, const float *d_in, float *d_out, const gp_stencil_shape *s, float c0,
+                     float c1, gp_stream stream)
+{
+    if (!ctx || !s)
+        return gp_fail(GP_ERR_USAGE, "stencil: %s is NULL", !ctx ? "the context" : "the shape");
+    GP_TRY(gp_stencil_shape_check("stencil", s));
+    gp_shape sh;
+    memset(&sh, 0, sizeof sh);
+    sh.d[GP_STENCIL_NX] = s->nx, sh.d[GP_STENCIL_NY] = s->ny, sh.d[GP_STENCIL_NZ] = s->nz;
+    gp_stencil_params p;
+    GP_TRY(gp_context_params(ctx, &gp_kernel_stencil, &sh, &p));
+    return gp_stencil_f32(d_in, d_out, s, c0, c1, &p, stream);
 }

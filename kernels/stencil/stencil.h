@@ -110,6 +110,12 @@ gp_status gp_stencil_f32(const float *d_in, float *d_out, const gp_stencil_shape
 gp_status gp_stencil_naive_f32(const float *d_in, float *d_out, const gp_stencil_shape *s, float c0, float c1,
                                gp_stream stream);
 
+/* The library's call (kernels/context.h): the same tiled step with the
+ * parameters the context gives for this grid. */
+struct gp_context;
+gp_status gp_stencil(struct gp_context *ctx, const float *d_in, float *d_out, const gp_stencil_shape *s, float c0,
+                     float c1, gp_stream stream);
+
 /* Error bound of one output: gamma_8 x mag, gamma_k = k u / (1 - k u),
  * u = 2^-24 (Higham, Accuracy and Stability of Numerical Algorithms, 3.1):
  * seven products and six additions in any tree (height <= 6), one rounding

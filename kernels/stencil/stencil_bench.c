@@ -88,6 +88,21 @@ static void shape_label(const gp_shape *s, char *buf, size_t n)
         snprintf(buf, n, "%lldx%lldx%lld fp32", d[0], d[1], d[2]);
 }
 
+/* Each side 1 .. 1024, at most 2^26 points (256 MB a grid); a cube a
+ * third of the time. */
+static void shape_random(uint64_t *rng, gp_shape *s)
+{
+    memset(s, 0, sizeof *s);
+    long long *d = &s->d[GP_STENCIL_NX];
+    do {
+        d[0] = gp_rand_dim(rng, 1, 1024);
+        if (gp_rand_pick(rng, 3) == 0)
+            d[1] = d[2] = d[0];
+        else
+            d[1] = gp_rand_dim(rng, 1, 1024), d[2] = gp_rand_dim(rng, 1, 1024);
+    } while (d[0] * d[1] * d[2] > (1ll << 26));
+}
+
 static void case_label(const gp_kcase *c, char *buf, size_t n)
 {
     shape_label(&c->shape, buf, n);
@@ -390,7 +405,8 @@ const gp_kernel gp_kernel_stencil = {
     .rule = gp_stencil_rule, .check_table = check_table, .variants = &variants[0][0],
     .nvariants = (int)(sizeof variants / sizeof variants[0]),
     .shape_syntax = "N^3 or NXxNYxNZ (fp32 grid points, x fastest)", .shape_parse = shape_parse,
-    .shape_label = shape_label, .work = work, .cases = cases, .case_label = case_label, .setup = setup,
+    .shape_label = shape_label,
+    .shape_random = shape_random, .work = work, .cases = cases, .case_label = case_label, .setup = setup,
     .poison = poison, .run = run, .check = check, .teardown = teardown, .impls = impls, .nimpls = NIMPLS,
     .run_impl = run_impl, .verify_extra = verify_extra,
 };
