@@ -13,7 +13,7 @@
 # <src> is the source's path with / as _ (microbench_lds_lds.hip).  The ISA
 # dir is WORK_DIR/isa, or ISA_DIR when given: sources another test compiled
 # (gfx900: the gpuprobe build of build.amd_link_log.gfx900, whose device
-# assembly it keeps), read as they are, compiled here only where missing.
+# assembly it keeps), read as they are; a source missing there fails.
 # Exit 77 (skipped) when the compiler for TARGET is not installed.
 set -u
 target=$1 src=$2 work=$3 given=${4:-}
