@@ -214,8 +214,8 @@ static gp_status selftest(gp_cli *cli, const char *tables)
 {
     const char *all[GP_CLI_MAX_PROBES];
     int n = 0;
-    for (size_t i = 0; i < gp_probe_count() && n < GP_CLI_MAX_PROBES; i++)
-        all[n++] = gp_probe_at(i)->name;
+    for (size_t i = 0; gp_probe_in_run_order(i) && n < GP_CLI_MAX_PROBES; i++)
+        all[n++] = gp_probe_in_run_order(i)->name;
     gp_status st = run_probes(cli, all, n);
     if (st.code != GP_OK)
         return st;
@@ -333,27 +333,9 @@ int main(int argc, char **argv)
         int reuse[GP_CLI_MAX_PROBES];
         int nall = 0, n = 0;
         gp_device_info dev;
-        for (size_t i = 0; i < gp_probe_count() && nall < GP_CLI_MAX_PROBES; i++)
-            all[nall++] = gp_probe_at(i)->name;
-        /* launch_rate first: it times the host's launch path, which the other
-         * probes' allocations and modules slow down in one process (H200:
-         * graph launches 0.68 us after them, 0.50 us in a fresh process as
-         * ctest runs it; docs/reports/h200/package-launch-solo.md). */
-        for (int i = 1; i < nall; i++)
-            if (!strcmp(all[i], "launch_rate")) {
-                memmove(&all[1], &all[0], (size_t)i * sizeof all[0]);
-                all[0] = "launch_rate";
-                break;
-            }
+        for (size_t i = 0; gp_probe_in_run_order(i) && nall < GP_CLI_MAX_PROBES; i++)
+            all[nall++] = gp_probe_in_run_order(i)->name;
         char dir[1100];
-        /* interconnect last: it loads the host's link and memory, which the
-         * probes before it should not share. */
-        for (int i = 0; i + 1 < nall; i++)
-            if (!strcmp(all[i], "interconnect")) {
-                memmove(&all[i], &all[i + 1], (size_t)(nall - 1 - i) * sizeof all[0]);
-                all[nall - 1] = "interconnect";
-                break;
-            }
         st = check_tables_dir(tables, from);
         if (st.code == GP_OK)
             st = gp_fs_check_writable(cli.out_dir);

@@ -80,11 +80,18 @@ typedef struct gp_probe {
     size_t ntable_rows;
     const gp_probe_plot *plots;  /* first match wins, in this order */
     size_t nplots;
+    /* Where the probe runs among the others when all run (characterize,
+     * selftest): in increasing order, ties by name.  0 for a probe that
+     * needs no particular place; one that must run before the others touch
+     * the device, or after they are done with it, says so beside it. */
+    int order;
 } gp_probe;
 
 size_t gp_probe_count(void);
 const gp_probe *gp_probe_at(size_t i);   /* NULL past the end */
 const gp_probe *gp_probe_find(const char *name);
+/* The i-th probe in run order (gp_probe.order, then name); NULL past the end. */
+const gp_probe *gp_probe_in_run_order(size_t i);
 
 /* Open the device, bracket the probe with clock readings, run, check, write
  * the record to opts->out_dir (with the check's outcome in it, so a failing

@@ -1025,13 +1025,13 @@ static const gp_probe_plot cache_latency_plots[] = {
 };
 
 const gp_probe gp_probe_cache_latency = {
-    "cache_latency",
-    "capacity, hit latency and line size of every cache level, DRAM latency and TLB reach "
-    "(one-thread random pointer chase over a footprint sweep)",
-    cache_latency_run,
-    cache_latency_check,
-    cache_latency_table_rows,
-    GP_COUNT(cache_latency_table_rows),
-    cache_latency_plots,
-    GP_COUNT(cache_latency_plots),
+    .name = "cache_latency",
+    .summary = "capacity, hit latency and line size of every cache level, DRAM latency and TLB reach "
+               "(one-thread random pointer chase over a footprint sweep)",
+    .run = cache_latency_run,
+    .check = cache_latency_check,
+    .table_rows = cache_latency_table_rows,
+    .ntable_rows = GP_COUNT(cache_latency_table_rows),
+    .plots = cache_latency_plots,
+    .nplots = GP_COUNT(cache_latency_plots),
 };

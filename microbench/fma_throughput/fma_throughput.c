@@ -457,12 +457,12 @@ static const gp_probe_plot fma_throughput_plots[] = {
 };
 
 const gp_probe gp_probe_fma_throughput = {
-    PROBE,
-    "FMA per cycle per CU and per chip (fp32, fp64, fp16x2), loop shapes, compute units from a time step",
-    fma_throughput_run,
-    fma_throughput_check,
-    fma_throughput_table_rows,
-    GP_COUNT(fma_throughput_table_rows),
-    fma_throughput_plots,
-    GP_COUNT(fma_throughput_plots),
+    .name = PROBE,
+    .summary = "FMA per cycle per CU and per chip (fp32, fp64, fp16x2), loop shapes, compute units from a time step",
+    .run = fma_throughput_run,
+    .check = fma_throughput_check,
+    .table_rows = fma_throughput_table_rows,
+    .ntable_rows = GP_COUNT(fma_throughput_table_rows),
+    .plots = fma_throughput_plots,
+    .nplots = GP_COUNT(fma_throughput_plots),
 };

@@ -246,12 +246,12 @@ static const gp_probe_plot lds_plots[] = {
 };
 
 const gp_probe gp_probe_lds = {
-    "lds",
-    "shared memory (LDS): latency, banks, bank width, conflict degree by stride and access size, padding",
-    lds_run,
-    lds_check,
-    lds_table_rows,
-    GP_COUNT(lds_table_rows),
-    lds_plots,
-    GP_COUNT(lds_plots),
+    .name = "lds",
+    .summary = "shared memory (LDS): latency, banks, bank width, conflict degree by stride and access size, padding",
+    .run = lds_run,
+    .check = lds_check,
+    .table_rows = lds_table_rows,
+    .ntable_rows = GP_COUNT(lds_table_rows),
+    .plots = lds_plots,
+    .nplots = GP_COUNT(lds_plots),
 };

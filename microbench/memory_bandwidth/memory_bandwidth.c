@@ -741,12 +741,12 @@ static const gp_probe_plot memory_bandwidth_plots[] = {
 };
 
 const gp_probe gp_probe_memory_bandwidth = {
-    "memory_bandwidth",
-    "read/write/copy/triad bandwidth of L1, L2 and DRAM vs footprint, width and occupancy",
-    memory_bandwidth_run,
-    memory_bandwidth_check,
-    memory_bandwidth_table_rows,
-    GP_COUNT(memory_bandwidth_table_rows),
-    memory_bandwidth_plots,
-    GP_COUNT(memory_bandwidth_plots),
+    .name = "memory_bandwidth",
+    .summary = "read/write/copy/triad bandwidth of L1, L2 and DRAM vs footprint, width and occupancy",
+    .run = memory_bandwidth_run,
+    .check = memory_bandwidth_check,
+    .table_rows = memory_bandwidth_table_rows,
+    .ntable_rows = GP_COUNT(memory_bandwidth_table_rows),
+    .plots = memory_bandwidth_plots,
+    .nplots = GP_COUNT(memory_bandwidth_plots),
 };

@@ -229,12 +229,12 @@ static const gp_probe_plot register_limits_plots[] = {
 };
 
 const gp_probe gp_probe_register_limits = {
-    PROBE,
-    "registers per thread vs occupancy and throughput: cliffs, allocation granule, register file, spill point",
-    register_limits_run,
-    register_limits_check,
-    register_limits_table_rows,
-    GP_COUNT(register_limits_table_rows),
-    register_limits_plots,
-    GP_COUNT(register_limits_plots),
+    .name = PROBE,
+    .summary = "registers per thread vs occupancy and throughput: cliffs, allocation granule, register file, spill point",
+    .run = register_limits_run,
+    .check = register_limits_check,
+    .table_rows = register_limits_table_rows,
+    .ntable_rows = GP_COUNT(register_limits_table_rows),
+    .plots = register_limits_plots,
+    .nplots = GP_COUNT(register_limits_plots),
 };
