@@ -65,6 +65,35 @@ typedef struct gp_probe_plot {
     const char *split, *where;           /* NULL: none */
 } gp_probe_plot;
 
+/* How the report's datasheet writes a headline figure (pipeline/datasheet.c). */
+typedef enum gp_ds_fmt {
+    GP_DS_CLOCK,   /* the clock the probe measured */
+    GP_DS_INT,     /* key as a whole number, `unit` after it */
+    GP_DS_FLOPS,   /* key FMA/cycle/CU -> FLOP/s; key2 the fraction of the peak */
+    GP_DS_GBS,     /* key GB/s; key2 the fraction of key3 (the peak) */
+    GP_DS_LATENCY, /* key cycles, key2 ns */
+    GP_DS_BYTES,   /* key bytes; key2 (optional) a part of it, named by unit */
+    GP_DS_BANKS,   /* key banks x key2 bytes */
+    GP_DS_US,      /* key microseconds; key2 (optional) a second one, named by unit */
+} gp_ds_fmt;
+
+/* One headline figure of the report's datasheet (its first screen), from a
+ * value of the probe's record.  The rows of every probe are shown together
+ * in increasing `place`, a row's group heading it; the groups hold the
+ * hundreds: Device 100, Compute 200, Memory 300, Latency 400, Caches 500,
+ * LDS 600, Launch and registers 700 (a new row takes a free place in its
+ * group).  tsec.tkey is the shipped table's entry whose `published` value
+ * and source stand beside it; tkey_alt the one shown when tkey is not
+ * published (a vendor's line beside a measured sector). */
+typedef struct gp_probe_headline {
+    int place;
+    const char *group, *label;
+    const char *key, *key2, *key3;  /* record values, as fmt reads them; NULL: none */
+    gp_ds_fmt fmt;
+    const char *unit;
+    const char *tsec, *tkey, *tkey_alt; /* NULL: no published column */
+} gp_probe_headline;
+
 #define GP_COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 typedef struct gp_probe {
@@ -80,6 +109,8 @@ typedef struct gp_probe {
     size_t ntable_rows;
     const gp_probe_plot *plots;  /* first match wins, in this order */
     size_t nplots;
+    const gp_probe_headline *datasheet; /* its rows of the report's datasheet */
+    size_t ndatasheet;
     /* Where the probe runs among the others when all run (characterize,
      * selftest): in increasing order, ties by name.  0 for a probe that
      * needs no particular place; one that must run before the others touch

@@ -245,6 +245,14 @@ static const gp_probe_plot lds_plots[] = {
      NULL, NULL, GP_PLOT_YZERO, NULL, NULL},
 };
 
+/* Its rows of the report's datasheet. */
+static const gp_probe_headline lds_datasheet[] = {
+    {600, "LDS", "LDS size per CU", "bytes_per_cu", NULL, NULL, GP_DS_BYTES, NULL, "lds", "bytes_per_cu", NULL},
+    {610, "LDS", "LDS banks", "banks", "bank_bytes", NULL, GP_DS_BANKS, NULL, "lds", "banks", NULL},
+    {620, "LDS", "LDS latency", "latency_cycles", "latency_ns", NULL, GP_DS_LATENCY, NULL, "lds", "latency_cycles",
+     NULL},
+};
+
 const gp_probe gp_probe_lds = {
     .name = "lds",
     .summary = "shared memory (LDS): latency, banks, bank width, conflict degree by stride and access size, padding",
@@ -254,4 +262,6 @@ const gp_probe gp_probe_lds = {
     .ntable_rows = GP_COUNT(lds_table_rows),
     .plots = lds_plots,
     .nplots = GP_COUNT(lds_plots),
+    .datasheet = lds_datasheet,
+    .ndatasheet = GP_COUNT(lds_datasheet),
 };

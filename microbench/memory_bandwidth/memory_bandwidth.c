@@ -740,6 +740,13 @@ static const gp_probe_plot memory_bandwidth_plots[] = {
      NULL, NULL},
 };
 
+/* Its rows of the report's datasheet. */
+static const gp_probe_headline memory_bandwidth_datasheet[] = {
+    {300, "Memory", "DRAM bandwidth", "bandwidth_gbs", "dram_fraction_of_peak", "peak_gbs", GP_DS_GBS, NULL, "dram",
+     "bandwidth_gbs", NULL},
+    {310, "Memory", "L2 bandwidth", "l2_bandwidth_gbs", NULL, NULL, GP_DS_GBS, NULL, NULL, NULL, NULL},
+};
+
 const gp_probe gp_probe_memory_bandwidth = {
     .name = "memory_bandwidth",
     .summary = "read/write/copy/triad bandwidth of L1, L2 and DRAM vs footprint, width and occupancy",
@@ -749,4 +756,6 @@ const gp_probe gp_probe_memory_bandwidth = {
     .ntable_rows = GP_COUNT(memory_bandwidth_table_rows),
     .plots = memory_bandwidth_plots,
     .nplots = GP_COUNT(memory_bandwidth_plots),
+    .datasheet = memory_bandwidth_datasheet,
+    .ndatasheet = GP_COUNT(memory_bandwidth_datasheet),
 };

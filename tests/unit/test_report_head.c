@@ -9,8 +9,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "datasheet.h"
 #include "gp_test.h"
 #include "kernel.h"
+#include "probe.h"
 #include "record.h"
 #include "report.h"
 #include "roofline.h"
@@ -360,6 +362,37 @@ GP_TEST(svg_marks_placed_inside_without_overlap)
     /* A mark outside the axis is not drawn. */
     GP_CHECK(strstr(buf, "L1 8 B") != NULL);
     free(buf);
+    return 0;
+}
+
+/* The datasheet is gathered from the probes' own rows: every place is
+ * unique, a group's rows are neighbours in place order (one heading each),
+ * each row names a record value (the clock row reads the record's clock),
+ * and all of them fit the datasheet. */
+GP_TEST(probe_datasheet_rows_well_formed)
+{
+    const gp_probe_headline *seen[GP_DS_MAX_ROWS];
+    size_t n = 0;
+    for (size_t i = 0; gp_probe_at(i); i++)
+        for (size_t k = 0; k < gp_probe_at(i)->ndatasheet; k++) {
+            const gp_probe_headline *h = &gp_probe_at(i)->datasheet[k];
+            GP_CHECK(n < GP_DS_MAX_ROWS);
+            GP_CHECK(h->group && h->label && (h->key || h->fmt == GP_DS_CLOCK));
+            GP_CHECK(!h->tkey == !h->tsec);
+            seen[n++] = h;
+        }
+    GP_CHECK(n > 0);
+    for (size_t a = 0; a < n; a++)
+        for (size_t b = 0; b < n; b++) {
+            if (a == b)
+                continue;
+            GP_CHECK(seen[a]->place != seen[b]->place);
+            /* a row of another group between two of one group breaks it in two */
+            for (size_t c = 0; c < n; c++)
+                if (!strcmp(seen[a]->group, seen[b]->group) && seen[a]->place < seen[c]->place &&
+                    seen[c]->place < seen[b]->place)
+                    GP_CHECK(!strcmp(seen[c]->group, seen[a]->group));
+        }
     return 0;
 }
 
