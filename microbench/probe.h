@@ -24,7 +24,25 @@ typedef struct gp_probe_ctx {
     double clock_mhz;     /* measured before the probe: convert times to cycles with this */
 } gp_probe_ctx;
 
-/* One tuning-table row a probe feeds: its record value `value_key` sets
+/* The facts a probe measures are rows of the tuning table's schema, declared
+ * in its folder, microbench/<p>/<p>_facts.inc, one line per key:
+ *
+ *   GP_FACT(place, "section", "key", type, "unit", min, max, flags,
+ *           "written by", "read by", "meaning")
+ *
+ * type is GP_TV_INT, GP_TV_DOUBLE or GP_TV_TEXT; min..max the inclusive
+ * physical range (GP_KIB, GP_MIB for bytes); flags the GP_TK_* of
+ * common/table_keys.h.  place orders the sections in a table file: [device]
+ * 0 (the runtime's rows, in common/table_keys.c), [launch] 100, [compute]
+ * 200, [registers] 300, [cache.l1] 400, [cache.l2] 410, [dram] 500, [lds]
+ * 600, [channels] 700, [link] 800, the kernels' sections after them.  Every
+ * row of a section gives its place; two probes may share a section
+ * (cache_latency and memory_bandwidth both feed [dram]: their rows follow
+ * in probe-name order).  common/table_keys.c includes every probe's file
+ * through a list the top-level CMakeLists.txt generates; a probe that feeds
+ * no table row has none.
+ *
+ * One tuning-table row a probe feeds: its record value `value_key` sets
  * `section.key` (pipeline/characterize.c walks these for every probe). */
 typedef struct gp_probe_row {
     const char *value_key, *section, *key;
