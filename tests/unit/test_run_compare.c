@@ -418,9 +418,13 @@ GP_TEST(cmp_runs_no_common_probe_is_bad_input)
     return 0;
 }
 
+/* compare's command line through the one parser, into compare's options. */
 static gp_status parse(int argc, const char **argv, gp_compare_opts *o)
 {
-    return gp_compare_parse(argc, (char **)argv, o);
+    static gp_cli c;
+    gp_status st = gp_cli_parse(argc, (char **)argv, &c);
+    gp_compare_opts_of(&c, o);
+    return st;
 }
 
 GP_TEST(cmp_command_line)
