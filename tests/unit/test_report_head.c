@@ -453,3 +453,93 @@ GP_TEST(report_h200_opens_with_datasheet_and_roofline)
     free(svg);
     return 0;
 }
+
+/* The center of each marker (class="pt") of an SVG, up to max. */
+static int markers(const char *svg, double *x, double *y, int max)
+{
+    int n = 0;
+    for (const char *p = svg; n < max && (p = strstr(p, "class=\"pt\"")) != NULL; p++) {
+        const char *cx = strstr(p, " cx=\""), *rx = strstr(p, " x=\""), *pts = strstr(p, " points=\""),
+                   *end = strchr(p, '>');
+        if (pts && pts < end) { /* a polygon: the mean of its corners */
+            double sx = 0, sy = 0, a, b;
+            int k = 0, used;
+            for (const char *c = pts + 9; sscanf(c, "%lf,%lf%n", &a, &b, &used) == 2; c += used, k++)
+                sx += a, sy += b;
+            if (k) {
+                x[n] = sx / k;
+                y[n++] = sy / k;
+            }
+        } else if (cx && cx < end) {
+            x[n] = atof(cx + 5);
+            y[n++] = atof(strstr(p, " cy=\"") + 5);
+        } else if (rx && rx < end) {
+            double w = atof(strstr(p, " width=\"") + 8);
+            x[n] = atof(rx + 4) + w / 2;
+            y[n++] = atof(strstr(p, " y=\"") + 4) + w / 2;
+        }
+    }
+    return n;
+}
+
+GP_TEST(rel3_roofline_roofs_clipped_and_labels_clear_of_points)
+{
+    char src[1024], h100[1024], dir[] = "/tmp/gp_rel3_rlXXXXXX", p[300];
+    GP_CHECK(gp_test_source_path(src, sizeof src, "docs/reports/h200"));
+    GP_CHECK(gp_test_source_path(h100, sizeof h100, "docs/reports/h100"));
+    GP_CHECK(mkdtemp(dir) != NULL);
+    for (int against = 0; against < 2; against++) {
+        gp_report_opts o = {against ? h100 : NULL, NULL, NULL, NULL};
+        GP_CHECK(gp_report_write_opts(src, dir, &o).code == GP_OK);
+        snprintf(p, sizeof p, "%s/report.md", dir);
+        char *md = gp_test_read_text(p, NULL);
+        GP_CHECK(md && !strstr(md, "bandwidth_gbs|lds") && strstr(md, "bandwidth_gbs or lds_bandwidth_gbs"));
+        GP_CHECK(!strstr(md, "has no l1_line_bytes") && !strstr(md, "xnan"));
+        free(md);
+        snprintf(p, sizeof p, "%s/roofline.svg", dir);
+        char *svg = gp_test_read_text(p, NULL);
+        GP_CHECK(svg != NULL);
+        /* Roofs: a flat line ends on a slanted one (where the roof turns), and
+         * no slanted line starts above the highest flat one. */
+        double fx[8], fy[8], sx0[8], sy0[8], sx1[8], sy1[8], top = 1e9;
+        int nf = 0, ns = 0;
+        for (const char *q = svg; (q = strstr(q, "points=\"")) != NULL; q++) {
+            double x0, y0, x1, y1;
+            int used = 0;
+            if (sscanf(q + 8, "%lf,%lf %lf,%lf%n", &x0, &y0, &x1, &y1, &used) != 4 || q[8 + used] != '"')
+                continue; /* a roof is two points (markers and legend keys are more) */
+            if (y0 == y1 && nf < 8)
+                fx[nf] = x1, fy[nf++] = y0, top = y0 < top ? y0 : top;
+            else if (y0 != y1 && ns < 8)
+                sx0[ns] = x0, sy0[ns] = y0, sx1[ns] = x1, sy1[ns++] = y1;
+        }
+        GP_CHECK(nf >= 2 && ns >= 2);
+        for (int i = 0; i < nf; i++) {
+            int meets = 0;
+            for (int k = 0; k < ns; k++)
+                if (fx[i] >= sx0[k] - 0.2 && fx[i] <= sx1[k] + 0.2)
+                    meets |= fabs(sy0[k] + (fx[i] - sx0[k]) * (sy1[k] - sy0[k]) / (sx1[k] - sx0[k]) - fy[i]) < 0.6;
+            GP_CHECK(meets);
+        }
+        for (int k = 0; k < ns; k++)
+            GP_CHECK(sy0[k] >= top - 0.2);
+        /* No label over a point: a text's box [x, x + 6.2 px a character] x
+         * [y - 9, y + 2] holds no marker's center. */
+        double mx[200], my[200];
+        int nm = markers(svg, mx, my, 200);
+        GP_CHECK(nm >= 10);
+        int clash = 0;
+        for (const char *q = svg; (q = strstr(q, "<text class=\"mark-text\" x=\"")) != NULL; q++) {
+            double x = atof(q + 27), y = atof(strstr(q, " y=\"") + 4);
+            const char *t = strchr(q, '>') + 1;
+            double w = 6.2 * (double)(strchr(t, '<') - t);
+            if (strstr(q, "text-anchor=\"end\"") && strstr(q, "text-anchor=\"end\"") < t)
+                x -= w;
+            for (int i = 0; i < nm; i++)
+                clash += mx[i] > x && mx[i] < x + w && my[i] > y - 9 && my[i] < y + 2;
+        }
+        free(svg);
+        GP_CHECK(clash == 0);
+    }
+    return 0;
+}
