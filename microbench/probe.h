@@ -112,6 +112,24 @@ typedef struct gp_probe_headline {
     const char *tsec, *tkey, *tkey_alt; /* NULL: no published column */
 } gp_probe_headline;
 
+/* A ceiling of the report's roofline from a value of the probe's record
+ * (pipeline/roofline.c).  key lists alternatives separated by '|', the first
+ * the record has wins.  GP_ROOF_FLOPS: the value is FMA per cycle per CU, a
+ * flat roof of 2 FLOP x the CUs x the clock the probe ran at; GP_ROOF_BYTES:
+ * GB/s, a slanted roof.  bound: this is the roof the kernels' floor model
+ * holds their FLOPs (fp32) or their bytes (DRAM) to, against which each
+ * bench point is placed; one of each kind.  The ceilings of every probe are
+ * listed in increasing place. */
+enum { GP_ROOF_FLOPS, GP_ROOF_BYTES };
+
+typedef struct gp_probe_roof {
+    int place;
+    const char *name;  /* "fp32 FMA", "DRAM" */
+    int kind;          /* GP_ROOF_* */
+    const char *key;
+    int bound;
+} gp_probe_roof;
+
 #define GP_COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 typedef struct gp_probe {
@@ -129,6 +147,8 @@ typedef struct gp_probe {
     size_t nplots;
     const gp_probe_headline *datasheet; /* its rows of the report's datasheet */
     size_t ndatasheet;
+    const gp_probe_roof *roofs;         /* its ceilings of the report's roofline */
+    size_t nroofs;
     /* Where the probe runs among the others when all run (characterize,
      * selftest): in increasing order, ties by name.  0 for a probe that
      * needs no particular place; one that must run before the others touch

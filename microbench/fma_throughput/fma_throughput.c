@@ -467,6 +467,12 @@ static const gp_probe_headline fma_throughput_datasheet[] = {
      "fp64_fma_per_cycle_per_cu", NULL},
 };
 
+/* Its ceilings of the report's roofline. */
+static const gp_probe_roof fma_throughput_roofs[] = {
+    {100, "fp32 FMA", GP_ROOF_FLOPS, "fp32_fma_per_cycle_per_cu", 1},
+    {110, "fp64 FMA", GP_ROOF_FLOPS, "fp64_fma_per_cycle_per_cu", 0},
+};
+
 const gp_probe gp_probe_fma_throughput = {
     .name = PROBE,
     .summary = "FMA per cycle per CU and per chip (fp32, fp64, fp16x2), loop shapes, compute units from a time step",
@@ -478,4 +484,6 @@ const gp_probe gp_probe_fma_throughput = {
     .nplots = GP_COUNT(fma_throughput_plots),
     .datasheet = fma_throughput_datasheet,
     .ndatasheet = GP_COUNT(fma_throughput_datasheet),
+    .roofs = fma_throughput_roofs,
+    .nroofs = GP_COUNT(fma_throughput_roofs),
 };

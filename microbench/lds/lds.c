@@ -253,6 +253,11 @@ static const gp_probe_headline lds_datasheet[] = {
      NULL},
 };
 
+/* Its ceilings of the report's roofline. */
+static const gp_probe_roof lds_roofs[] = {
+    {220, "LDS", GP_ROOF_BYTES, "bandwidth_gbs|lds_bandwidth_gbs", 0},
+};
+
 const gp_probe gp_probe_lds = {
     .name = "lds",
     .summary = "shared memory (LDS): latency, banks, bank width, conflict degree by stride and access size, padding",
@@ -264,4 +269,6 @@ const gp_probe gp_probe_lds = {
     .nplots = GP_COUNT(lds_plots),
     .datasheet = lds_datasheet,
     .ndatasheet = GP_COUNT(lds_datasheet),
+    .roofs = lds_roofs,
+    .nroofs = GP_COUNT(lds_roofs),
 };

@@ -747,6 +747,12 @@ static const gp_probe_headline memory_bandwidth_datasheet[] = {
     {310, "Memory", "L2 bandwidth", "l2_bandwidth_gbs", NULL, NULL, GP_DS_GBS, NULL, NULL, NULL, NULL},
 };
 
+/* Its ceilings of the report's roofline. */
+static const gp_probe_roof memory_bandwidth_roofs[] = {
+    {200, "DRAM", GP_ROOF_BYTES, "bandwidth_gbs", 1},
+    {210, "L2", GP_ROOF_BYTES, "l2_bandwidth_gbs", 0},
+};
+
 const gp_probe gp_probe_memory_bandwidth = {
     .name = "memory_bandwidth",
     .summary = "read/write/copy/triad bandwidth of L1, L2 and DRAM vs footprint, width and occupancy",
@@ -758,4 +764,6 @@ const gp_probe gp_probe_memory_bandwidth = {
     .nplots = GP_COUNT(memory_bandwidth_plots),
     .datasheet = memory_bandwidth_datasheet,
     .ndatasheet = GP_COUNT(memory_bandwidth_datasheet),
+    .roofs = memory_bandwidth_roofs,
+    .nroofs = GP_COUNT(memory_bandwidth_roofs),
 };

@@ -396,6 +396,25 @@ GP_TEST(probe_datasheet_rows_well_formed)
     return 0;
 }
 
+/* The roofline's ceilings come from the probes' own roofs: they fit the
+ * roofline, their places are unique, and exactly one roof of each kind
+ * bounds the bench points (the kernels' floor model: fp32 FLOPs, DRAM bytes). */
+GP_TEST(probe_roofs_well_formed)
+{
+    int n = 0, bound[2] = {0, 0}, places[GP_RL_MAX_CEILINGS];
+    for (size_t i = 0; gp_probe_at(i); i++)
+        for (size_t k = 0; k < gp_probe_at(i)->nroofs; k++) {
+            const gp_probe_roof *r = &gp_probe_at(i)->roofs[k];
+            GP_CHECK(n < GP_RL_MAX_CEILINGS && r->name && r->key && (r->kind == GP_ROOF_FLOPS || r->kind == GP_ROOF_BYTES));
+            for (int j = 0; j < n; j++)
+                GP_CHECK(places[j] != r->place);
+            places[n++] = r->place;
+            bound[r->kind] += r->bound != 0;
+        }
+    GP_CHECK(bound[GP_ROOF_FLOPS] == 1 && bound[GP_ROOF_BYTES] == 1);
+    return 0;
+}
+
 GP_TEST(report_h200_opens_with_datasheet_and_roofline)
 {
     char src[600], tables[600], dir[] = "/tmp/gp_dsXXXXXX", cmd[1400], p[700];
