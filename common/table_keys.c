@@ -32,8 +32,8 @@ static const schema_row rows[] = {
     GP_FACT(0, "device", "arch", GP_TV_TEXT, "", 0, 0, GP_TK_REQUIRED | GP_TK_NO_NONE,
             "runtime device info", "gp_table_lookup (must match the requested arch)", "sm_90, gfx900, ... or generic")
     GP_FACT(0, "device", "wave_size", GP_TV_INT, "threads", 32, 64, GP_TK_REQUIRED | GP_TK_WAVE,
-            "runtime device info, measured launch_rate", "rules (block multiples); kernels use GP_WAVE_SIZE, never this",
-            "threads per wave/warp: 32 or 64")
+            "runtime device info, measured launch_rate",
+            "rules (block multiples); kernels use GP_WAVE_SIZE, never this", "threads per wave/warp: 32 or 64")
     GP_FACT(0, "device", "compute_units", GP_TV_INT, "", 1, 4096, GP_TK_REQUIRED,
             "runtime device info, measured fma_throughput", "reduce/histogram grid sizing (via rules), report",
             "CUs (AMD) or SMs (NVIDIA)")

@@ -238,7 +238,8 @@ static const gp_probe_headline register_limits_datasheet[] = {
 
 const gp_probe gp_probe_register_limits = {
     .name = PROBE,
-    .summary = "registers per thread vs occupancy and throughput: cliffs, allocation granule, register file, spill point",
+    .summary = "registers per thread vs occupancy and throughput: cliffs, allocation granule, register file, "
+               "spill point",
     .run = register_limits_run,
     .check = register_limits_check,
     .table_rows = register_limits_table_rows,

@@ -405,7 +405,8 @@ GP_TEST(probe_roofs_well_formed)
     for (size_t i = 0; gp_probe_at(i); i++)
         for (size_t k = 0; k < gp_probe_at(i)->nroofs; k++) {
             const gp_probe_roof *r = &gp_probe_at(i)->roofs[k];
-            GP_CHECK(n < GP_RL_MAX_CEILINGS && r->name && r->key && (r->kind == GP_ROOF_FLOPS || r->kind == GP_ROOF_BYTES));
+            GP_CHECK(n < GP_RL_MAX_CEILINGS && r->name && r->key);
+            GP_CHECK(r->kind == GP_ROOF_FLOPS || r->kind == GP_ROOF_BYTES);
             for (int j = 0; j < n; j++)
                 GP_CHECK(places[j] != r->place);
             places[n++] = r->place;
