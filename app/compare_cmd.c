@@ -1,6 +1,5 @@
 #include "compare_cmd.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,73 +7,16 @@
 #include "fsutil.h"
 #include "run_compare.h"
 
-static const char usage[] =
-    "usage: gpuprobe compare DIR_A DIR_B [--out FILE] [--json] [--tolerance-floor F] [--only PROBE...]\n"
-    "  compare the probe records of two results folders value by value; a value agrees when\n"
-    "  |B - A| / |A| <= max(spread A, spread B, F) (F a fraction, default 0.005 = 0.5 %)\n"
-    "  a probe recorded in one run only is a difference, unless --only names the probes to compare\n"
-    "  --json: the comparison as JSON (docs/formats.md) instead of Markdown, on stdout and in FILE\n"
-    "  exit 0: all agree (unstable values are reported, not failed); 1: some differ; 2: bad input\n";
-
-gp_status gp_compare_parse(int argc, char **argv, gp_compare_opts *o)
+void gp_compare_opts_of(const gp_cli *c, gp_compare_opts *o)
 {
     memset(o, 0, sizeof *o);
-    o->floor = GP_CMP_DEFAULT_FLOOR;
-    int ndirs = 0;
-    for (int i = 2; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--only")) {
-            /* PROBE words up to the next option; commas separate too */
-            int before = o->nonly;
-            while (i + 1 < argc && argv[i + 1][0] != '-') {
-                char *w = argv[++i];
-                for (char *tok = w, *comma; tok; tok = comma) {
-                    comma = strchr(tok, ',');
-                    if (comma)
-                        *comma++ = '\0';
-                    if (!*tok)
-                        continue;
-                    if (o->nonly >= GP_COMPARE_MAX_ONLY)
-                        return gp_fail(GP_ERR_USAGE, "--only: more than %d probes", GP_COMPARE_MAX_ONLY);
-                    o->only[o->nonly++] = tok;
-                }
-            }
-            if (o->nonly == before)
-                return gp_fail(GP_ERR_USAGE, "--only needs one or more probe names (e.g. --only lds atomics)");
-        } else if (!strcmp(a, "--json")) {
-            o->json = 1;
-        } else if (!strcmp(a, "--out") || !strcmp(a, "--tolerance-floor")) {
-            if (i + 1 >= argc)
-                return gp_fail(GP_ERR_USAGE, "option %s needs a value", a);
-            const char *v = argv[++i];
-            if (!strcmp(a, "--out")) {
-                if (!*v)
-                    return gp_fail(GP_ERR_USAGE, "--out needs a file name");
-                o->out_file = v;
-            } else {
-                char *end;
-                double x = strtod(v, &end);
-                if (!*v || *end || !isfinite(x) || x < 0 || x >= 1)
-                    return gp_fail(GP_ERR_USAGE,
-                                   "--tolerance-floor: '%s' is not a fraction in [0, 1) (0.005 means 0.5 %%)", v);
-                o->floor = x;
-            }
-        } else if (a[0] == '-' && a[1]) {
-            return gp_fail(GP_ERR_USAGE, "unknown option '%s' for compare", a);
-        } else if (ndirs < 2) {
-            if (!*a)
-                return gp_fail(GP_ERR_USAGE, "compare: empty folder name");
-            if (ndirs++)
-                o->dir_b = a;
-            else
-                o->dir_a = a;
-        } else {
-            return gp_fail(GP_ERR_USAGE, "compare takes two results folders; '%s' is a third", a);
-        }
-    }
-    if (ndirs < 2)
-        return gp_fail(GP_ERR_USAGE, "compare needs two results folders (DIR_A DIR_B)");
-    return gp_ok();
+    o->dir_a = c->ndirs > 0 ? c->dirs[0] : NULL;
+    o->dir_b = c->ndirs > 1 ? c->dirs[1] : NULL;
+    o->out_file = c->out_file;
+    o->floor = c->floor;
+    for (int i = 0; i < c->nonly && i < GP_COMPARE_MAX_ONLY; i++)
+        o->only[o->nonly++] = c->only[i];
+    o->json = c->json;
 }
 
 /* --out FILE: its folder and name, refused at once when FILE is a folder. */
@@ -160,21 +102,9 @@ gp_status gp_compare_run(const gp_compare_opts *o, FILE *out)
     return st;
 }
 
-int gp_compare_main(int argc, char **argv)
+gp_status gp_cmd_compare(gp_cli *cli)
 {
     gp_compare_opts o;
-    for (int i = 2; i < argc; i++)
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            fputs(usage, stdout);
-            return 0;
-        }
-    gp_status st = gp_compare_parse(argc, argv, &o);
-    if (st.code != GP_OK) {
-        fprintf(stderr, "gpuprobe: %s\n\n%s", st.msg, usage);
-        return gp_status_exit_code(&st);
-    }
-    st = gp_compare_run(&o, stdout);
-    if (st.code != GP_OK)
-        fprintf(stderr, "gpuprobe: %s\n", st.msg);
-    return gp_status_exit_code(&st);
+    gp_compare_opts_of(cli, &o);
+    return gp_compare_run(&o, stdout);
 }

@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 
+#include "cli.h"
 #include "gp_status.h"
 
 typedef struct gp_compare_opts {
@@ -13,15 +14,14 @@ typedef struct gp_compare_opts {
     double floor;            /* smallest band, a fraction (0.005 = 0.5 %) */
     /* --only PROBE...: compare these probes only (a probe missing from one
      * run is then a difference only when named); nonly 0: every probe */
-#define GP_COMPARE_MAX_ONLY 32
+#define GP_COMPARE_MAX_ONLY GP_CLI_MAX_ONLY
     const char *only[GP_COMPARE_MAX_ONLY];
     int nonly;
     int json;                /* --json: JSON (docs/formats.md) instead of Markdown, to stdout and FILE */
 } gp_compare_opts;
 
-/* Parse argv of `gpuprobe compare ...` (argv[0] "gpuprobe", argv[1]
- * "compare").  GP_ERR_USAGE naming the offending word. */
-gp_status gp_compare_parse(int argc, char **argv, gp_compare_opts *o);
+/* compare's options from its parsed command line (app/cli.h). */
+void gp_compare_opts_of(const gp_cli *c, gp_compare_opts *o);
 
 /* Compare and print the Markdown (or with o->json the JSON) to `out` (may
  * be NULL) and to o->out_file (written atomically; its folder is created,
@@ -30,7 +30,7 @@ gp_status gp_compare_parse(int argc, char **argv, gp_compare_opts *o);
  * for bad input. */
 gp_status gp_compare_run(const gp_compare_opts *o, FILE *out);
 
-/* The whole command for main(): parse, run, print any error; the exit code. */
-int gp_compare_main(int argc, char **argv);
+/* The command: gp_compare_run to stdout. */
+gp_status gp_cmd_compare(gp_cli *cli);
 
 #endif

@@ -4,19 +4,11 @@
 #ifndef GP_FLEET_CMD_H
 #define GP_FLEET_CMD_H
 
-#include "fleet_stats.h"
+#include "cli.h"
 #include "gp_status.h"
 
-typedef struct gp_fleet_opts {
-    const char **dirs; /* argv entries */
-    int ndirs;
-    gp_fleet_threshold threshold;
-    const char *out;   /* NULL: Markdown to stdout */
-    int json;          /* --json: fleet.json's JSON to stdout (the summary lines to stderr) */
-} gp_fleet_opts;
-
-/* Parse argv[2..]; o->dirs is allocated (free it). */
-gp_status gp_fleet_parse(int argc, char **argv, gp_fleet_opts *o);
-int gp_fleet_main(int argc, char **argv);
+/* The command: the fleet of cli->dirs under cli->threshold, written as
+ * --out and --json say. */
+gp_status gp_cmd_fleet(gp_cli *cli);
 
 #endif

@@ -178,8 +178,9 @@ static void print_params(const gp_kernel *k, const labelled_table *lt, const gp_
     free(p);
 }
 
-gp_status gp_cmd_verify(const gp_cli *cli, const char *tables_dir)
+gp_status gp_cmd_verify(gp_cli *cli)
 {
+    const char *tables_dir = cli->tables_found;
     kernel_run *r = NULL;
     gp_status first = open_run(cli, tables_dir, &r);
     if (first.code != GP_OK) {
@@ -246,8 +247,9 @@ static gp_status bench_kernels(const gp_cli *cli, const char *tables_dir, kernel
     return gp_ok();
 }
 
-gp_status gp_cmd_bench(const gp_cli *cli, const char *tables_dir)
+gp_status gp_cmd_bench(gp_cli *cli)
 {
+    const char *tables_dir = cli->tables_found;
     kernel_run *r = NULL;
     gp_status st = open_run(cli, tables_dir, &r);
     gp_bench *b = calloc(1, sizeof *b);
@@ -292,8 +294,9 @@ static FILE *open_rules_md(const gp_cli *cli, char *path, size_t n)
     return md;
 }
 
-gp_status gp_cmd_tune(const gp_cli *cli, const char *tables_dir)
+gp_status gp_cmd_tune(gp_cli *cli)
 {
+    const char *tables_dir = cli->tables_found;
     if (cli->ntables > 1)
         return gp_fail(GP_ERR_USAGE, "tune takes at most one --table (the base it improves)");
     kernel_run *r = NULL;

@@ -11,7 +11,7 @@
  * a GPU that fails, hangs the driver or crashes the process does not stop
  * the others, and each GPU's launch_rate runs first in a fresh process as on
  * one GPU (a process that already ran probes slows graph launches;
- * app/gpuprobe.c).  The child names its GPU and folder to the parent in a
+ * gp_probe_launch_rate's order).  The child names its GPU and folder to the parent in a
  * one-line file (GP_NODE_ENTRY); the parent prints "GPU i of n: ..." and
  * writes <out>/index.md (characterize) listing every GPU with its folder and
  * outcome.  Exit 0 when every GPU succeeded, else 1 naming the failed ones. */

@@ -13,6 +13,7 @@
 
 #include <stdio.h>
 
+#include "cli.h"
 #include "gp_status.h"
 
 /* One device of the runtime's list: its ordinal, whether this binary runs
@@ -28,6 +29,8 @@ typedef struct gp_rsrc_device {
  * test wait for resources that never come); GP_ERR_USAGE for slots < 1. */
 gp_status gp_resources_write(FILE *f, const gp_rsrc_device *devs, int n, int slots);
 
-int gp_resources_main(int argc, char **argv);
+/* The command: the spec of this machine's GPUs to stdout or --out FILE,
+ * --slots N tests at once on each. */
+gp_status gp_cmd_resources(gp_cli *cli);
 
 #endif

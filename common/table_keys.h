@@ -2,11 +2,15 @@
  * table may hold, with its unit, value type, physical range, whether it is
  * required, which probe or rule writes it and which kernel reads it.
  *
- * The parser rejects anything not listed here, so adding a key means adding
- * one row to the array in table_keys.c (and a line in docs/tuning-table.md).
- * Ranges are physical plausibility bounds, wide enough for every GPU we know
- * of and narrow enough to catch unit mistakes (KiB written as bytes, ns as
- * cycles). */
+ * The parser rejects anything not listed, so adding a key means adding one
+ * row where its knowledge lives (and a line in docs/tuning-table.md): a
+ * [device] identity row in table_keys.c, a probe's fact in its
+ * microbench/<p>/<p>_facts.inc (GP_FACT, microbench/probe.h), a kernel's
+ * parameter in its kernels/<k>/<k>_params.inc (GP_PARAM, kernels/params.h).
+ * table_keys.c gathers them through lists the top-level CMakeLists.txt
+ * generates from the folders.  Ranges are physical plausibility bounds,
+ * wide enough for every GPU we know of and narrow enough to catch unit
+ * mistakes (KiB written as bytes, ns as cycles). */
 #ifndef GP_TABLE_KEYS_H
 #define GP_TABLE_KEYS_H
 
@@ -25,6 +29,10 @@ typedef enum gp_table_vtype {
 #define GP_TK_NO_NONE 0x08u      /* `none` is not allowed: kernels need a value */
 #define GP_TK_WAVE 0x10u         /* value must be 32 or 64 */
 
+/* Byte units for the ranges of the rows. */
+#define GP_KIB 1024.0
+#define GP_MIB (1024.0 * 1024.0)
+
 typedef struct gp_table_key {
     const char *section;  /* "device", "cache.l2", "kernel.gemm" */
     const char *key;      /* "bytes" */
@@ -38,7 +46,7 @@ typedef struct gp_table_key {
 } gp_table_key;
 
 /* Number of keys in the schema and the i-th one (schema order: grouped by
- * section, sections in the order the writer emits them). */
+ * section, sections by their place, the order the writer emits them). */
 size_t gp_table_nkeys(void);
 const gp_table_key *gp_table_key_at(size_t i);
 /* Index of section.key, or -1 when the schema has no such key. */

@@ -24,7 +24,25 @@ typedef struct gp_probe_ctx {
     double clock_mhz;     /* measured before the probe: convert times to cycles with this */
 } gp_probe_ctx;
 
-/* One tuning-table row a probe feeds: its record value `value_key` sets
+/* The facts a probe measures are rows of the tuning table's schema, declared
+ * in its folder, microbench/<p>/<p>_facts.inc, one line per key:
+ *
+ *   GP_FACT(place, "section", "key", type, "unit", min, max, flags,
+ *           "written by", "read by", "meaning")
+ *
+ * type is GP_TV_INT, GP_TV_DOUBLE or GP_TV_TEXT; min..max the inclusive
+ * physical range (GP_KIB, GP_MIB for bytes); flags the GP_TK_* of
+ * common/table_keys.h.  place orders the sections in a table file: [device]
+ * 0 (the runtime's rows, in common/table_keys.c), [launch] 100, [compute]
+ * 200, [registers] 300, [cache.l1] 400, [cache.l2] 410, [dram] 500, [lds]
+ * 600, [channels] 700, [link] 800, the kernels' sections after them.  Every
+ * row of a section gives its place; two probes may share a section
+ * (cache_latency and memory_bandwidth both feed [dram]: their rows follow
+ * in probe-name order).  common/table_keys.c includes every probe's file
+ * through a list the top-level CMakeLists.txt generates; a probe that feeds
+ * no table row has none.
+ *
+ * One tuning-table row a probe feeds: its record value `value_key` sets
  * `section.key` (pipeline/characterize.c walks these for every probe). */
 typedef struct gp_probe_row {
     const char *value_key, *section, *key;
@@ -65,6 +83,53 @@ typedef struct gp_probe_plot {
     const char *split, *where;           /* NULL: none */
 } gp_probe_plot;
 
+/* How the report's datasheet writes a headline figure (pipeline/datasheet.c). */
+typedef enum gp_ds_fmt {
+    GP_DS_CLOCK,   /* the clock the probe measured */
+    GP_DS_INT,     /* key as a whole number, `unit` after it */
+    GP_DS_FLOPS,   /* key FMA/cycle/CU -> FLOP/s; key2 the fraction of the peak */
+    GP_DS_GBS,     /* key GB/s; key2 the fraction of key3 (the peak) */
+    GP_DS_LATENCY, /* key cycles, key2 ns */
+    GP_DS_BYTES,   /* key bytes; key2 (optional) a part of it, named by unit */
+    GP_DS_BANKS,   /* key banks x key2 bytes */
+    GP_DS_US,      /* key microseconds; key2 (optional) a second one, named by unit */
+} gp_ds_fmt;
+
+/* One headline figure of the report's datasheet (its first screen), from a
+ * value of the probe's record.  The rows of every probe are shown together
+ * in increasing `place`, a row's group heading it; the groups hold the
+ * hundreds: Device 100, Compute 200, Memory 300, Latency 400, Caches 500,
+ * LDS 600, Launch and registers 700 (a new row takes a free place in its
+ * group).  tsec.tkey is the shipped table's entry whose `published` value
+ * and source stand beside it; tkey_alt the one shown when tkey is not
+ * published (a vendor's line beside a measured sector). */
+typedef struct gp_probe_headline {
+    int place;
+    const char *group, *label;
+    const char *key, *key2, *key3;  /* record values, as fmt reads them; NULL: none */
+    gp_ds_fmt fmt;
+    const char *unit;
+    const char *tsec, *tkey, *tkey_alt; /* NULL: no published column */
+} gp_probe_headline;
+
+/* A ceiling of the report's roofline from a value of the probe's record
+ * (pipeline/roofline.c).  key lists alternatives separated by '|', the first
+ * the record has wins.  GP_ROOF_FLOPS: the value is FMA per cycle per CU, a
+ * flat roof of 2 FLOP x the CUs x the clock the probe ran at; GP_ROOF_BYTES:
+ * GB/s, a slanted roof.  bound: this is the roof the kernels' floor model
+ * holds their FLOPs (fp32) or their bytes (DRAM) to, against which each
+ * bench point is placed; one of each kind.  The ceilings of every probe are
+ * listed in increasing place. */
+enum { GP_ROOF_FLOPS, GP_ROOF_BYTES };
+
+typedef struct gp_probe_roof {
+    int place;
+    const char *name;  /* "fp32 FMA", "DRAM" */
+    int kind;          /* GP_ROOF_* */
+    const char *key;
+    int bound;
+} gp_probe_roof;
+
 #define GP_COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 typedef struct gp_probe {
@@ -80,11 +145,22 @@ typedef struct gp_probe {
     size_t ntable_rows;
     const gp_probe_plot *plots;  /* first match wins, in this order */
     size_t nplots;
+    const gp_probe_headline *datasheet; /* its rows of the report's datasheet */
+    size_t ndatasheet;
+    const gp_probe_roof *roofs;         /* its ceilings of the report's roofline */
+    size_t nroofs;
+    /* Where the probe runs among the others when all run (characterize,
+     * selftest): in increasing order, ties by name.  0 for a probe that
+     * needs no particular place; one that must run before the others touch
+     * the device, or after they are done with it, says so beside it. */
+    int order;
 } gp_probe;
 
 size_t gp_probe_count(void);
 const gp_probe *gp_probe_at(size_t i);   /* NULL past the end */
 const gp_probe *gp_probe_find(const char *name);
+/* The i-th probe in run order (gp_probe.order, then name); NULL past the end. */
+const gp_probe *gp_probe_in_run_order(size_t i);
 
 /* Open the device, bracket the probe with clock readings, run, check, write
  * the record to opts->out_dir (with the check's outcome in it, so a failing

@@ -134,15 +134,15 @@ static gp_status name_records(gp_status st, const applied *ap, int nap)
     return gp_fail(st.code, "%.150s breaks the table: %s", who, st.msg);
 }
 
-/* The device facts the runtime reported, from the first record that
- * launch_rate (which runs first and always) or another probe wrote. */
+/* The device facts the runtime reported, from the record of the probe that
+ * ran first (run order, gp_probe.order): its clock reading comes before any
+ * other probe loaded the GPU. */
 static gp_status device_facts(const gp_records *R, const char *tables_dir, gp_table *t, char *arch, size_t archn,
                               char *base, size_t n)
 {
-    const char *probes_for_device[] = {"launch_rate", "fma_throughput", "cache_latency", "lds"};
     const gp_rec_file *dr = NULL;
-    for (size_t i = 0; i < 4 && !dr; i++)
-        dr = gp_records_find(R, probes_for_device[i]);
+    for (size_t i = 0; gp_probe_in_run_order(i) && !dr; i++)
+        dr = gp_records_find(R, gp_probe_in_run_order(i)->name);
     if (!dr)
         dr = &R->files[0];
     const gp_json *dev = gp_json_get(&dr->json, "device");

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "fsutil.h"
+#include "probe.h"
 #include "stats.h"
 
 static void copy_str(char *dst, size_t n, const char *src)
@@ -98,6 +99,20 @@ static gp_status check_same_probes(const gp_fleet *fl)
     return gp_ok();
 }
 
+int gp_fleet_bw_source(const char **probe, const char **key)
+{
+    for (size_t i = 0; gp_probe_at(i); i++)
+        for (size_t k = 0; k < gp_probe_at(i)->ntable_rows; k++) {
+            const gp_probe_row *r = &gp_probe_at(i)->table_rows[k];
+            if (!strcmp(r->section, "dram") && !strcmp(r->key, "bandwidth_gbs")) {
+                *probe = gp_probe_at(i)->name;
+                *key = r->value_key;
+                return 1;
+            }
+        }
+    return 0;
+}
+
 static gp_status add_char(gp_fleet *fl, int model, const char *probe, const char *key, const char *unit, int *idx)
 {
     for (int i = 0; i < fl->nchars; i++) {
@@ -121,8 +136,9 @@ static gp_status add_char(gp_fleet *fl, int model, const char *probe, const char
     copy_str(c->key, sizeof c->key, key);
     copy_str(c->unit, sizeof c->unit, unit);
     c->model = model;
+    const char *bw_probe, *bw_key;
     c->health = (!strcmp(probe, GP_FLEET_CLOCK_PROBE) && !strcmp(key, GP_FLEET_CLOCK_KEY)) ||
-                (!strcmp(probe, GP_FLEET_BW_PROBE) && !strcmp(key, GP_FLEET_BW_KEY));
+                (gp_fleet_bw_source(&bw_probe, &bw_key) && !strcmp(probe, bw_probe) && !strcmp(key, bw_key));
     size_t n = (size_t)fl->ngpus;
     c->x = malloc(n * sizeof *c->x);
     c->z = malloc(n * sizeof *c->z);

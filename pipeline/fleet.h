@@ -8,8 +8,9 @@
  * models and never judged against each other.  Per model and characteristic
  * (probe.key, plus each GPU's measured clock) the report gives the median,
  * the MAD and the GPUs outside the threshold (fleet_stats.h: the rule).  The
- * health checks flag a GPU whose measured clock or DRAM bandwidth
- * (memory_bandwidth.bandwidth_gbs) is low against its model's median.
+ * health checks flag a GPU whose measured clock or DRAM bandwidth (the
+ * record value that sets the table's dram.bandwidth_gbs) is low against its
+ * model's median.
  *
  * Bad input is GP_ERR_USAGE (exit 2) naming the folder and the file: a
  * missing folder, a corrupt record (compare's reader), a folder mixing
@@ -26,9 +27,10 @@
  * a folder's records (each record's readings before and after its probe). */
 #define GP_FLEET_CLOCK_PROBE "clock"
 #define GP_FLEET_CLOCK_KEY "measured_mhz"
-/* The DRAM bandwidth the health check reads (the table's dram.bandwidth_gbs). */
-#define GP_FLEET_BW_PROBE "memory_bandwidth"
-#define GP_FLEET_BW_KEY "bandwidth_gbs"
+/* The DRAM bandwidth the health check reads: the probe and record value
+ * whose table row sets the table's dram.bandwidth_gbs (gp_probe.table_rows).
+ * 0 when no probe feeds it (then no bandwidth health check). */
+int gp_fleet_bw_source(const char **probe, const char **key);
 
 typedef struct gp_fleet_gpu {
     char label[512];        /* the folder's base name (its path when names repeat) */

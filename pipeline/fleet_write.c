@@ -96,15 +96,20 @@ static void section_gpus(gp_doc *d, const gp_fleet *fl)
 {
     static const char *const heads[] = {"GPU (folder)", "device", "arch", "PCI bus id", "records",
                                         "measured clock (MHz)", "DRAM bandwidth (GB/s)", "health"};
+    const char *bw_probe = "", *bw_key = "";
+    gp_fleet_bw_source(&bw_probe, &bw_key);
     gp_doc_heading(d, 2, "gpus", "GPUs, clock and DRAM bandwidth");
-    gp_doc_para(d, "meta", "Clock: the median in-kernel measured clock over the folder's records (before and after "
-                           "each probe). DRAM bandwidth: memory_bandwidth.bandwidth_gbs (the table's "
-                           "dram.bandwidth_gbs). Health flags a value low against its model's median by the rule above.");
+    gp_doc_para_begin(d, "meta");
+    gp_doc_textf(d, "Clock: the median in-kernel measured clock over the folder's records (before and after each "
+                    "probe). DRAM bandwidth: %s.%s (the table's dram.bandwidth_gbs). Health flags a value low "
+                    "against its model's median by the rule above.",
+                 bw_probe, bw_key);
+    gp_doc_para_end(d);
     gp_doc_table_begin_aligned(d, 8, heads, "lllllrrl");
     for (int g = 0; g < fl->ngpus; g++) {
         const gp_fleet_gpu *gpu = &fl->gpus[g];
         const gp_fleet_char *clk = find_char(fl, gpu->model, GP_FLEET_CLOCK_PROBE, GP_FLEET_CLOCK_KEY);
-        const gp_fleet_char *bw = find_char(fl, gpu->model, GP_FLEET_BW_PROBE, GP_FLEET_BW_KEY);
+        const gp_fleet_char *bw = find_char(fl, gpu->model, bw_probe, bw_key);
         char recs[32];
         snprintf(recs, sizeof recs, "%d%s", gpu->run.nrecs, gpu->quick ? " (quick)" : "");
         gp_doc_row_begin(d);

@@ -8,23 +8,27 @@
 
 #include "datasheet.h"
 #include "fsutil.h"
+#include "probe.h"
 
-/* Where each ceiling comes from.  FMA rates are per cycle per CU: times the
- * CUs, the clock the probe measured and 2 FLOP an FMA. */
-typedef struct ceiling_src {
-    const char *name;
-    gp_rl_kind kind;
-    const char *probe, *key; /* key: first of '|'-separated alternatives present */
-    int fma_per_cu;          /* 1: FMA/cycle/CU; 0: GB/s */
-} ceiling_src;
+/* Every probe's roofs, in increasing place (ties: registry order). */
+typedef struct roof_src {
+    const gp_probe *probe;
+    const gp_probe_roof *roof;
+} roof_src;
 
-static const ceiling_src sources[] = {
-    {"fp32 FMA", GP_RL_COMPUTE, "fma_throughput", "fp32_fma_per_cycle_per_cu", 1},
-    {"fp64 FMA", GP_RL_COMPUTE, "fma_throughput", "fp64_fma_per_cycle_per_cu", 1},
-    {"DRAM", GP_RL_BANDWIDTH, "memory_bandwidth", "bandwidth_gbs", 0},
-    {"L2", GP_RL_BANDWIDTH, "memory_bandwidth", "l2_bandwidth_gbs", 0},
-    {"LDS", GP_RL_BANDWIDTH, "lds", "bandwidth_gbs|lds_bandwidth_gbs", 0},
-};
+static int gather(roof_src *src, int max)
+{
+    int n = 0;
+    for (size_t i = 0; gp_probe_at(i); i++)
+        for (size_t k = 0; k < gp_probe_at(i)->nroofs && n < max; k++) {
+            roof_src s = {gp_probe_at(i), &gp_probe_at(i)->roofs[k]};
+            int j = n++;
+            for (; j > 0 && src[j - 1].roof->place > s.roof->place; j--)
+                src[j] = src[j - 1];
+            src[j] = s;
+        }
+    return n;
+}
 
 static const gp_value *find_alt(const gp_record *r, const char *alts)
 {
@@ -64,26 +68,31 @@ static double clock_mhz(const gp_record *r, const char **how)
 
 void gp_roofline_ceilings(const gp_record *const *recs, int n, gp_roofline *rl)
 {
+    roof_src src[GP_RL_MAX_CEILINGS];
+    int nsrc = gather(src, GP_RL_MAX_CEILINGS);
     rl->nceil = 0;
-    for (size_t i = 0; i < sizeof sources / sizeof sources[0] && rl->nceil < GP_RL_MAX_CEILINGS; i++) {
-        const ceiling_src *s = &sources[i];
+    for (int i = 0; i < nsrc; i++) {
+        const gp_probe_roof *s = src[i].roof;
+        const char *probe = src[i].probe->name;
+        int fma_per_cu = s->kind == GP_ROOF_FLOPS;
         gp_rl_ceiling *c = &rl->ceil[rl->nceil++];
         memset(c, 0, sizeof *c);
         snprintf(c->name, sizeof c->name, "%s", s->name);
-        snprintf(c->probe, sizeof c->probe, "%s", s->probe);
+        snprintf(c->probe, sizeof c->probe, "%s", probe);
         snprintf(c->key, sizeof c->key, "%.*s", (int)strcspn(s->key, "|"), s->key);
-        c->kind = s->kind;
+        c->kind = fma_per_cu ? GP_RL_COMPUTE : GP_RL_BANDWIDTH;
+        c->bound = s->bound;
         c->value = NAN;
-        const gp_record *r = gp_ds_record_of(recs, n, s->probe);
+        const gp_record *r = gp_ds_record_of(recs, n, probe);
         const gp_value *v = r ? find_alt(r, s->key) : NULL;
         if (!r) {
-            snprintf(c->method, sizeof c->method, "not measured: no %s record in this folder", s->probe);
+            snprintf(c->method, sizeof c->method, "not measured: no %s record in this folder", probe);
             continue;
         }
         if (!v) {
             char alts[128];
             alternatives(alts, sizeof alts, s->key);
-            snprintf(c->method, sizeof c->method, "not measured: the %s record has no %s value", s->probe, alts);
+            snprintf(c->method, sizeof c->method, "not measured: the %s record has no %s value", probe, alts);
             continue;
         }
         snprintf(c->key, sizeof c->key, "%s", v->key);
@@ -91,21 +100,21 @@ void gp_roofline_ceilings(const gp_record *const *recs, int n, gp_roofline *rl)
             snprintf(c->method, sizeof c->method, "not detected: %.200s", v->note[0] ? v->note : "no reason recorded");
             continue;
         }
-        if (!s->fma_per_cu) {
+        if (!fma_per_cu) {
             c->value = v->value * 1e9;
-            snprintf(c->method, sizeof c->method, "%s %s: %.4g GB/s", s->probe, v->key, v->value);
+            snprintf(c->method, sizeof c->method, "%s %s: %.4g GB/s", probe, v->key, v->value);
             continue;
         }
         const char *how;
         double mhz = clock_mhz(r, &how);
         int cus = r->dev.compute_units;
         if (mhz <= 0 || cus <= 0) {
-            snprintf(c->method, sizeof c->method, "not derived: the %s record has no clock or CU count", s->probe);
+            snprintf(c->method, sizeof c->method, "not derived: the %s record has no clock or CU count", probe);
             continue;
         }
         c->value = 2.0 * v->value * cus * mhz * 1e6;
         snprintf(c->method, sizeof c->method, "2 FLOP x %.4g FMA/cycle/CU (%s %s) x %d CUs x %.0f MHz (%s)", v->value,
-                 s->probe, v->key, cus, mhz, how);
+                 probe, v->key, cus, mhz, how);
     }
 }
 
@@ -162,11 +171,21 @@ static void skip(gp_roofline *rl, const char *fmt, const char *a, const char *b,
         snprintf(rl->skipped[rl->nskipped++], sizeof rl->skipped[0], fmt, a, b, c);
 }
 
-/* A point's place under the roofs: FLOP/s against min(fp32, DRAM / x); a
- * point without FLOPs by its bandwidth against DRAM. */
+/* The measured roof of kind the kernels' floor model is bound by
+ * (gp_probe_roof.bound), or NULL. */
+static const gp_rl_ceiling *bound_roof(const gp_roofline *rl, gp_rl_kind kind)
+{
+    for (int i = 0; i < rl->nceil; i++)
+        if (rl->ceil[i].bound && rl->ceil[i].kind == kind && isfinite(rl->ceil[i].value))
+            return &rl->ceil[i];
+    return NULL;
+}
+
+/* A point's place under the bounding roofs: FLOP/s against min(fp32,
+ * DRAM / x); a point without FLOPs by its bandwidth against DRAM. */
 static void place(gp_roofline *rl, gp_rl_point *p)
 {
-    const gp_rl_ceiling *fp = gp_roofline_ceiling(rl, "fp32 FMA"), *dram = gp_roofline_ceiling(rl, "DRAM");
+    const gp_rl_ceiling *fp = bound_roof(rl, GP_RL_COMPUTE), *dram = bound_roof(rl, GP_RL_BANDWIDTH);
     double s = p->ms * 1e-3;
     p->flops_per_s = p->flops / s;
     p->bytes_per_s = p->bytes / s;
@@ -177,12 +196,12 @@ static void place(gp_roofline *rl, gp_rl_point *p)
         double cmp = fp ? fp->value : INFINITY;
         if (isfinite(mem) || isfinite(cmp)) {
             p->roof = fmin(mem, cmp);
-            p->roof_name = mem < cmp ? "DRAM" : "fp32 FMA";
+            p->roof_name = mem < cmp ? dram->name : fp->name;
         }
         p->fraction = p->flops_per_s / p->roof;
     } else if (dram && p->bytes > 0) {
         p->roof = dram->value;
-        p->roof_name = "DRAM";
+        p->roof_name = dram->name;
         p->fraction = p->bytes_per_s / p->roof;
     } else {
         p->fraction = NAN;

@@ -7,8 +7,8 @@
  * is flat (FLOP/s); a bandwidth ceiling B is the line y = B / x.  A point's
  * roof is min(fp32 peak, DRAM / x): the bound its floor is computed against.
  *
- * Ceilings come from the records (fma_throughput, memory_bandwidth, lds),
- * points from the bench CSVs (`gpuprobe bench ... --out DIR` writes
+ * Ceilings come from the records, where each probe's roofs say
+ * (gp_probe.roofs: fp32 and DRAM bound the points), points from the bench CSVs (`gpuprobe bench ... --out DIR` writes
  * DIR/bench_<kernels>.csv) found in the results folder. */
 #ifndef GP_ROOFLINE_H
 #define GP_ROOFLINE_H
@@ -30,6 +30,7 @@ typedef struct gp_rl_ceiling {
     gp_rl_kind kind;
     double value;           /* FLOP/s or bytes/s; NAN: not measured (why: method) */
     char probe[48], key[64];/* the record value it comes from */
+    int bound;              /* the roof the kernels' floor model holds them to (gp_probe_roof.bound) */
     char method[256];       /* how it was derived, or why it is missing */
 } gp_rl_ceiling;
 

@@ -271,8 +271,8 @@ smaller)
     check 0 "utf8: ok" "$gpuprobe" table check "$tmp/utf8"
     out=$("$gpuprobe" table check A B 2>&1)
     printf '%s\n' "$out"
-    grep -q "table needs 'show FILE'" <<<"$out" && grep -q "  table check FILE" <<<"$out" &&
-        ! grep -q "  characterize " <<<"$out" ||
+    grep -q "table needs 'show FILE'" <<<"$out" && grep -q "gpuprobe table check FILE" <<<"$out" &&
+        ! grep -q "characterize" <<<"$out" ||
         { echo "bad_input.sh: table check A B: not the table usage alone" >&2; fail=1; }
     check 2 "--seed: '18446744073709551616' is larger than 18446744073709551615" \
         "$gpuprobe" verify ssim --seed 18446744073709551616

@@ -4,7 +4,7 @@
 # Adding a probe is copying a folder and editing nothing shared
 # (docs/adding-a-probe.md).  This proves it: copy the source tree's build
 # inputs to WORK_DIR/src, add microbench/scratch_probe/ made from
-# tests/probe_template/ (files renamed, PROBE replaced, nothing else
+# microbench/_template/ (files renamed, _template replaced, nothing else
 # touched), configure and build the CPU-only build, and check that
 # `gpuprobe list` names the new probe, `gpuprobe run scratch_probe` reaches
 # it (exit 77: no GPU backend, not 2: unknown probe) and CTest has a
@@ -23,10 +23,9 @@ tar -C "$src" --exclude=./build --exclude=./.git --exclude=./tests/data --exclud
 
 # The new probe: the template folder, copied and renamed.
 dir=$work/src/microbench/$new
-cp -r "$src/tests/probe_template" "$dir" || fail "no tests/probe_template"
-rm -f "$dir/README.md"
-for f in "$dir"/PROBE*; do mv "$f" "${f/PROBE/$new}"; done
-sed -i "s/PROBE/$new/g" "$dir"/*
+cp -r "$src/microbench/_template" "$dir" || fail "no microbench/_template"
+for f in "$dir"/_template*; do mv "$f" "${f/_template/$new}"; done
+sed -i "s/_template/$new/g; s/_TEMPLATE/_$(echo $new | tr a-z A-Z)/g" "$dir"/*
 [ -f "$dir/$new.hip" ] || fail "template did not give $new.hip"
 
 bld=$work/build

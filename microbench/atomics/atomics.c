@@ -290,12 +290,11 @@ static const gp_probe_plot atomics_plots[] = {
 };
 
 const gp_probe gp_probe_atomics = {
-    "atomics",
-    "global and LDS atomicAdd throughput, int32/fp32, uncontended vs wave- and grid-contended; counts verified",
-    atomics_run,
-    atomics_check,
-    NULL,
-    0,
-    atomics_plots,
-    GP_COUNT(atomics_plots),
+    .name = "atomics",
+    .summary = "global and LDS atomicAdd throughput, int32/fp32, uncontended vs wave- and grid-contended; "
+               "counts verified",
+    .run = atomics_run,
+    .check = atomics_check,
+    .plots = atomics_plots,
+    .nplots = GP_COUNT(atomics_plots),
 };

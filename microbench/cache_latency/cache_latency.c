@@ -1024,14 +1024,36 @@ static const gp_probe_plot cache_latency_plots[] = {
      "Latency vs footprint", NULL, NULL, GP_PLOT_YZERO, NULL, NULL},
 };
 
+/* Its rows of the report's datasheet. */
+static const gp_probe_headline cache_latency_datasheet[] = {
+    {400, "Latency", "L1 latency", "l1_latency_cycles", "l1_latency_ns", NULL, GP_DS_LATENCY, NULL, "cache.l1",
+     "latency_cycles", NULL},
+    {410, "Latency", "L2 latency (near)", "l2_latency_cycles", "l2_latency_ns", NULL, GP_DS_LATENCY, NULL, "cache.l2",
+     "latency_cycles", NULL},
+    {420, "Latency", "L2 latency (far)", "l2_far_latency_cycles", "l2_far_latency_ns", NULL, GP_DS_LATENCY, NULL,
+     "cache.l2", "far_latency_cycles", NULL},
+    {430, "Latency", "DRAM latency", "dram_latency_cycles", "dram_latency_ns", NULL, GP_DS_LATENCY, NULL, "dram",
+     "latency_cycles", NULL},
+    {500, "Caches", "L1 size", "l1_bytes", NULL, NULL, GP_DS_BYTES, NULL, "cache.l1", "bytes", NULL},
+    /* A vendor publishes the line and says what sectors it holds: that line's
+     * source stands beside the measured sector. */
+    {510, "Caches", "L1 fetch granule (sector)", "l1_sector_bytes", NULL, NULL, GP_DS_BYTES, NULL, "cache.l1",
+     "sector_bytes", "line_bytes"},
+    {520, "Caches", "L2 size", "l2_bytes", "l2_near_bytes", NULL, GP_DS_BYTES, "near part", "cache.l2", "bytes", NULL},
+    {530, "Caches", "L2 fetch granule (sector)", "l2_sector_bytes", NULL, NULL, GP_DS_BYTES, NULL, "cache.l2",
+     "sector_bytes", "line_bytes"},
+};
+
 const gp_probe gp_probe_cache_latency = {
-    "cache_latency",
-    "capacity, hit latency and line size of every cache level, DRAM latency and TLB reach "
-    "(one-thread random pointer chase over a footprint sweep)",
-    cache_latency_run,
-    cache_latency_check,
-    cache_latency_table_rows,
-    GP_COUNT(cache_latency_table_rows),
-    cache_latency_plots,
-    GP_COUNT(cache_latency_plots),
+    .name = "cache_latency",
+    .summary = "capacity, hit latency and line size of every cache level, DRAM latency and TLB reach "
+               "(one-thread random pointer chase over a footprint sweep)",
+    .run = cache_latency_run,
+    .check = cache_latency_check,
+    .table_rows = cache_latency_table_rows,
+    .ntable_rows = GP_COUNT(cache_latency_table_rows),
+    .plots = cache_latency_plots,
+    .nplots = GP_COUNT(cache_latency_plots),
+    .datasheet = cache_latency_datasheet,
+    .ndatasheet = GP_COUNT(cache_latency_datasheet),
 };

@@ -310,12 +310,12 @@ static const gp_probe_plot channel_conflicts_plots[] = {
 };
 
 const gp_probe gp_probe_channel_conflicts = {
-    "channel_conflicts",
-    "memory channel interleave from bandwidth vs address window; leading-dimension padding",
-    channel_conflicts_run,
-    channel_conflicts_check,
-    channel_conflicts_table_rows,
-    GP_COUNT(channel_conflicts_table_rows),
-    channel_conflicts_plots,
-    GP_COUNT(channel_conflicts_plots),
+    .name = "channel_conflicts",
+    .summary = "memory channel interleave from bandwidth vs address window; leading-dimension padding",
+    .run = channel_conflicts_run,
+    .check = channel_conflicts_check,
+    .table_rows = channel_conflicts_table_rows,
+    .ntable_rows = GP_COUNT(channel_conflicts_table_rows),
+    .plots = channel_conflicts_plots,
+    .nplots = GP_COUNT(channel_conflicts_plots),
 };

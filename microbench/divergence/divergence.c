@@ -328,13 +328,21 @@ static const gp_probe_plot divergence_plots[] = {
      "time / uniform time", GP_PLOT_YZERO | GP_PLOT_XPOW2, NULL, NULL},
 };
 
+/* Its rows of the report's datasheet. */
+static const gp_probe_headline divergence_datasheet[] = {
+    {120, "Device", "wave size", "wave_size_from_divergence", NULL, NULL, GP_DS_INT, "lanes", "device", "wave_size",
+     NULL},
+};
+
 const gp_probe gp_probe_divergence = {
-    "divergence",
-    "cost of divergent lanes in a wave, the operand-swap rewrite, and the wave size seen from divergence",
-    divergence_run,
-    divergence_check,
-    divergence_table_rows,
-    GP_COUNT(divergence_table_rows),
-    divergence_plots,
-    GP_COUNT(divergence_plots),
+    .name = "divergence",
+    .summary = "cost of divergent lanes in a wave, the operand-swap rewrite, and the wave size seen from divergence",
+    .run = divergence_run,
+    .check = divergence_check,
+    .table_rows = divergence_table_rows,
+    .ntable_rows = GP_COUNT(divergence_table_rows),
+    .plots = divergence_plots,
+    .nplots = GP_COUNT(divergence_plots),
+    .datasheet = divergence_datasheet,
+    .ndatasheet = GP_COUNT(divergence_datasheet),
 };

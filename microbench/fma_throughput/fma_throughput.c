@@ -456,13 +456,34 @@ static const gp_probe_plot fma_throughput_plots[] = {
      "fma_per_cycle|fma_per_cycle_per_cu|flops_per_cycle", 0, 0, "FMA per cycle", NULL, NULL, GP_PLOT_YZERO, NULL, NULL},
 };
 
+/* Its rows of the report's datasheet. */
+static const gp_probe_headline fma_throughput_datasheet[] = {
+    {100, "Device", "core clock", NULL, NULL, NULL, GP_DS_CLOCK, NULL, "device", "clock_mhz", NULL},
+    {110, "Device", "compute units", "detected_compute_units", NULL, NULL, GP_DS_INT, "CUs", "device", "compute_units",
+     NULL},
+    {200, "Compute", "fp32 FMA rate", "fp32_fma_per_cycle_per_cu", "fp32_peak_fraction", NULL, GP_DS_FLOPS, NULL,
+     "compute", "fp32_fma_per_cycle_per_cu", NULL},
+    {210, "Compute", "fp64 FMA rate", "fp64_fma_per_cycle_per_cu", NULL, NULL, GP_DS_FLOPS, NULL, "compute",
+     "fp64_fma_per_cycle_per_cu", NULL},
+};
+
+/* Its ceilings of the report's roofline. */
+static const gp_probe_roof fma_throughput_roofs[] = {
+    {100, "fp32 FMA", GP_ROOF_FLOPS, "fp32_fma_per_cycle_per_cu", 1},
+    {110, "fp64 FMA", GP_ROOF_FLOPS, "fp64_fma_per_cycle_per_cu", 0},
+};
+
 const gp_probe gp_probe_fma_throughput = {
-    PROBE,
-    "FMA per cycle per CU and per chip (fp32, fp64, fp16x2), loop shapes, compute units from a time step",
-    fma_throughput_run,
-    fma_throughput_check,
-    fma_throughput_table_rows,
-    GP_COUNT(fma_throughput_table_rows),
-    fma_throughput_plots,
-    GP_COUNT(fma_throughput_plots),
+    .name = PROBE,
+    .summary = "FMA per cycle per CU and per chip (fp32, fp64, fp16x2), loop shapes, compute units from a time step",
+    .run = fma_throughput_run,
+    .check = fma_throughput_check,
+    .table_rows = fma_throughput_table_rows,
+    .ntable_rows = GP_COUNT(fma_throughput_table_rows),
+    .plots = fma_throughput_plots,
+    .nplots = GP_COUNT(fma_throughput_plots),
+    .datasheet = fma_throughput_datasheet,
+    .ndatasheet = GP_COUNT(fma_throughput_datasheet),
+    .roofs = fma_throughput_roofs,
+    .nroofs = GP_COUNT(fma_throughput_roofs),
 };

@@ -796,12 +796,15 @@ static const gp_probe_plot interconnect_plots[] = {
 };
 
 const gp_probe gp_probe_interconnect = {
-    "interconnect",
-    "host link and P2P bandwidth by size, pinned/pageable, latency; PCIe rate from NVML",
-    interconnect_run,
-    interconnect_check,
-    interconnect_table_rows,
-    GP_COUNT(interconnect_table_rows),
-    interconnect_plots,
-    GP_COUNT(interconnect_plots),
+    .name = "interconnect",
+    .summary = "host link and P2P bandwidth by size, pinned/pageable, latency; PCIe rate from NVML",
+    .run = interconnect_run,
+    .check = interconnect_check,
+    .table_rows = interconnect_table_rows,
+    .ntable_rows = GP_COUNT(interconnect_table_rows),
+    .plots = interconnect_plots,
+    .nplots = GP_COUNT(interconnect_plots),
+    /* Last: it loads the host's link and memory, which the probes before it
+     * should not share. */
+    .order = 1,
 };

@@ -245,13 +245,30 @@ static const gp_probe_plot lds_plots[] = {
      NULL, NULL, GP_PLOT_YZERO, NULL, NULL},
 };
 
+/* Its rows of the report's datasheet. */
+static const gp_probe_headline lds_datasheet[] = {
+    {600, "LDS", "LDS size per CU", "bytes_per_cu", NULL, NULL, GP_DS_BYTES, NULL, "lds", "bytes_per_cu", NULL},
+    {610, "LDS", "LDS banks", "banks", "bank_bytes", NULL, GP_DS_BANKS, NULL, "lds", "banks", NULL},
+    {620, "LDS", "LDS latency", "latency_cycles", "latency_ns", NULL, GP_DS_LATENCY, NULL, "lds", "latency_cycles",
+     NULL},
+};
+
+/* Its ceilings of the report's roofline. */
+static const gp_probe_roof lds_roofs[] = {
+    {220, "LDS", GP_ROOF_BYTES, "bandwidth_gbs|lds_bandwidth_gbs", 0},
+};
+
 const gp_probe gp_probe_lds = {
-    "lds",
-    "shared memory (LDS): latency, banks, bank width, conflict degree by stride and access size, padding",
-    lds_run,
-    lds_check,
-    lds_table_rows,
-    GP_COUNT(lds_table_rows),
-    lds_plots,
-    GP_COUNT(lds_plots),
+    .name = "lds",
+    .summary = "shared memory (LDS): latency, banks, bank width, conflict degree by stride and access size, padding",
+    .run = lds_run,
+    .check = lds_check,
+    .table_rows = lds_table_rows,
+    .ntable_rows = GP_COUNT(lds_table_rows),
+    .plots = lds_plots,
+    .nplots = GP_COUNT(lds_plots),
+    .datasheet = lds_datasheet,
+    .ndatasheet = GP_COUNT(lds_datasheet),
+    .roofs = lds_roofs,
+    .nroofs = GP_COUNT(lds_roofs),
 };

@@ -306,12 +306,10 @@ static const gp_probe_plot math_functions_plots[] = {
 };
 
 const gp_probe gp_probe_math_functions = {
-    "math_functions",
-    "latency and throughput of sin, cos, exp, log, sqrt, rsqrt and division in fp32, fp32 fast and fp64",
-    math_functions_run,
-    math_functions_check,
-    NULL,
-    0,
-    math_functions_plots,
-    GP_COUNT(math_functions_plots),
+    .name = "math_functions",
+    .summary = "latency and throughput of sin, cos, exp, log, sqrt, rsqrt and division in fp32, fp32 fast and fp64",
+    .run = math_functions_run,
+    .check = math_functions_check,
+    .plots = math_functions_plots,
+    .nplots = GP_COUNT(math_functions_plots),
 };

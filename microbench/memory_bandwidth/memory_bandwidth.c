@@ -740,13 +740,30 @@ static const gp_probe_plot memory_bandwidth_plots[] = {
      NULL, NULL},
 };
 
+/* Its rows of the report's datasheet. */
+static const gp_probe_headline memory_bandwidth_datasheet[] = {
+    {300, "Memory", "DRAM bandwidth", "bandwidth_gbs", "dram_fraction_of_peak", "peak_gbs", GP_DS_GBS, NULL, "dram",
+     "bandwidth_gbs", NULL},
+    {310, "Memory", "L2 bandwidth", "l2_bandwidth_gbs", NULL, NULL, GP_DS_GBS, NULL, NULL, NULL, NULL},
+};
+
+/* Its ceilings of the report's roofline. */
+static const gp_probe_roof memory_bandwidth_roofs[] = {
+    {200, "DRAM", GP_ROOF_BYTES, "bandwidth_gbs", 1},
+    {210, "L2", GP_ROOF_BYTES, "l2_bandwidth_gbs", 0},
+};
+
 const gp_probe gp_probe_memory_bandwidth = {
-    "memory_bandwidth",
-    "read/write/copy/triad bandwidth of L1, L2 and DRAM vs footprint, width and occupancy",
-    memory_bandwidth_run,
-    memory_bandwidth_check,
-    memory_bandwidth_table_rows,
-    GP_COUNT(memory_bandwidth_table_rows),
-    memory_bandwidth_plots,
-    GP_COUNT(memory_bandwidth_plots),
+    .name = "memory_bandwidth",
+    .summary = "read/write/copy/triad bandwidth of L1, L2 and DRAM vs footprint, width and occupancy",
+    .run = memory_bandwidth_run,
+    .check = memory_bandwidth_check,
+    .table_rows = memory_bandwidth_table_rows,
+    .ntable_rows = GP_COUNT(memory_bandwidth_table_rows),
+    .plots = memory_bandwidth_plots,
+    .nplots = GP_COUNT(memory_bandwidth_plots),
+    .datasheet = memory_bandwidth_datasheet,
+    .ndatasheet = GP_COUNT(memory_bandwidth_datasheet),
+    .roofs = memory_bandwidth_roofs,
+    .nroofs = GP_COUNT(memory_bandwidth_roofs),
 };

@@ -228,13 +228,24 @@ static const gp_probe_plot register_limits_plots[] = {
      NULL, NULL},
 };
 
+/* Its rows of the report's datasheet. */
+static const gp_probe_headline register_limits_datasheet[] = {
+    {710, "Launch and registers", "register file per CU", "per_cu", NULL, NULL, GP_DS_INT, "32-bit registers",
+     "registers", "per_cu", NULL},
+    {720, "Launch and registers", "registers per thread (max)", "per_thread_max", NULL, NULL, GP_DS_INT, "registers",
+     "registers", "per_thread_max", NULL},
+};
+
 const gp_probe gp_probe_register_limits = {
-    PROBE,
-    "registers per thread vs occupancy and throughput: cliffs, allocation granule, register file, spill point",
-    register_limits_run,
-    register_limits_check,
-    register_limits_table_rows,
-    GP_COUNT(register_limits_table_rows),
-    register_limits_plots,
-    GP_COUNT(register_limits_plots),
+    .name = PROBE,
+    .summary = "registers per thread vs occupancy and throughput: cliffs, allocation granule, register file, "
+               "spill point",
+    .run = register_limits_run,
+    .check = register_limits_check,
+    .table_rows = register_limits_table_rows,
+    .ntable_rows = GP_COUNT(register_limits_table_rows),
+    .plots = register_limits_plots,
+    .nplots = GP_COUNT(register_limits_plots),
+    .datasheet = register_limits_datasheet,
+    .ndatasheet = GP_COUNT(register_limits_datasheet),
 };

@@ -15,7 +15,7 @@ extern "C" {
 /* Live values of the chain variants, X(R) each.  Steps of 4 up to 128, so
  * register counts both odd multiples of 4 and multiples of 8 are compiled:
  * with steps of 8 alone an allocation granule of 4 (gfx9) and one of 8
- * explain the same occupancy (tests/unit/test_register.c fits both). */
+ * explain the same occupancy (tests/unit/test_register_limits.c fits both). */
 #define GP_REGLIM_VARIANTS(X)                                                              \
     X(16) X(20) X(24) X(28) X(32) X(36) X(40) X(44) X(48) X(52) X(56) X(60) X(64) X(68)    \
     X(72) X(76) X(80) X(84) X(88) X(92) X(96) X(100) X(104) X(108) X(112) X(116) X(120)   \

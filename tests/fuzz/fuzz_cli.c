@@ -26,10 +26,11 @@ static void die(const char *what, const gp_status *st)
     abort();
 }
 
+/* p is an argument, or the value in one (--table=FILE). */
 static int in_argv(const char *p, char **argv, int argc)
 {
     for (int i = 0; i < argc; i++)
-        if (p == argv[i])
+        if (p >= argv[i] && p <= argv[i] + strlen(argv[i]))
             return 1;
     return 0;
 }
@@ -68,7 +69,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         free(buf);
         return 0;
     }
-    if (c.cmd == GP_CMD_NONE)
+    if (c.cmd == GP_CMD_NONE || !c.command || !c.command->run)
         die("accepted with no command", &st);
     if (c.nprobes < 0 || c.nprobes > GP_CLI_MAX_PROBES || c.ntables < 0 || c.ntables > GP_CLI_MAX_TABLES ||
         c.nmistuned < 0 || c.nmistuned > GP_CLI_MAX_TABLES)
@@ -97,6 +98,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         die("report/table without its file argument", &st);
     if (c.force && c.cmd != GP_CMD_CHARACTERIZE)
         die("--force accepted outside characterize", &st);
+    if (c.ndirs < 0 || c.ndirs > GP_CLI_MAX_ARGS || c.nonly < 0 || c.nonly > GP_CLI_MAX_ONLY)
+        die("accepted with a count out of its array", &st);
+    for (int i = 0; i < c.ndirs; i++)
+        if (!c.dirs[i][0] || !in_argv(c.dirs[i], argv, argc))
+            die("an empty results folder or one not from argv", &st);
+    if (c.cmd == GP_CMD_COMPARE && c.ndirs != 2)
+        die("compare accepted without two folders", &st);
     free(buf);
     return 0;
 }

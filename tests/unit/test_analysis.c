@@ -76,3 +76,36 @@ GP_TEST(analysis_median_ratio)
     GP_CHECK(isnan(gp_analysis_median_ratio(x, y, 5, 2000, 3000)));
     return 0;
 }
+
+GP_TEST(rel2_plateau_is_the_near_tie_range)
+{
+    /* one-CU fp32 rate by block size: flat within 0.05 % from 256 to 768 */
+    const double y[8] = {60.0, 110.0, 124.90, 124.93, 124.88, 124.94, 120.0, 124.94};
+    int lo, hi;
+    gp_analysis_plateau(y, 8, 5, 0.001, &lo, &hi);
+    GP_CHECK(lo == 2 && hi == 5); /* contiguous: index 7 is past a dip */
+    gp_analysis_plateau(y, 8, 5, 0.0, &lo, &hi);
+    GP_CHECK(lo == 5 && hi == 5);
+    gp_analysis_plateau(y, 8, 9, 0.001, &lo, &hi);
+    GP_CHECK(lo == -1 && hi == -1);
+    return 0;
+}
+
+GP_TEST(near_ties_span_a_saw_tooth)
+{
+    /* The H200's one-CU fp32 rate (run of 2026-11-23): equal peaks at 256, 512
+     * and 768 threads with lower rates between; the contiguous plateau holds
+     * the arg-max alone, so two runs' arg-maxes (256, 512) never overlapped. */
+    const double thr[8] = {128, 224, 256, 384, 512, 544, 768, 800};
+    const double y[8] = {115.15, 109.20, 124.79, 121.44, 124.78, 104.36, 124.75, 110.19};
+    int lo, hi;
+    gp_analysis_plateau(y, 8, 2, 0.001, &lo, &hi);
+    GP_CHECK(lo == 2 && hi == 2);
+    gp_analysis_near_ties(y, 8, 2, 0.001, &lo, &hi);
+    GP_CHECK(lo == 2 && hi == 6 && thr[lo] == 256 && thr[hi] == 768);
+    gp_analysis_near_ties(y, 8, 2, 0.0, &lo, &hi);
+    GP_CHECK(lo == 2 && hi == 2);
+    gp_analysis_near_ties(y, 8, 8, 0.001, &lo, &hi);
+    GP_CHECK(lo == -1 && hi == -1);
+    return 0;
+}

@@ -158,6 +158,28 @@ GP_TEST(probe_rows_and_plots_well_formed)
     return 0;
 }
 
+/* Run order comes from the probes' own `order`: launch_rate first (it times
+ * the launch path before the others' allocations slow it), interconnect last
+ * (it loads the host's link), the rest by name; every probe exactly once. */
+GP_TEST(probe_run_order_from_the_probes)
+{
+    size_t n = gp_probe_count();
+    GP_CHECK(gp_probe_in_run_order(n) == NULL);
+    GP_CHECK(!strcmp(gp_probe_in_run_order(0)->name, "launch_rate"));
+    GP_CHECK(!strcmp(gp_probe_in_run_order(n - 1)->name, "interconnect"));
+    for (size_t i = 0; i < n; i++) {
+        const gp_probe *p = gp_probe_in_run_order(i);
+        GP_CHECK(p != NULL);
+        for (size_t j = 0; j < i; j++)
+            GP_CHECK(gp_probe_in_run_order(j) != p);
+        if (i > 0) {
+            const gp_probe *q = gp_probe_in_run_order(i - 1);
+            GP_CHECK(q->order < p->order || (q->order == p->order && strcmp(q->name, p->name) < 0));
+        }
+    }
+    return 0;
+}
+
 /* Replace the first `find` in file `path` by `with`; 1 on success. */
 static int edit_file(const char *path, const char *find, const char *with)
 {

@@ -6,6 +6,7 @@
 
 #include "doc.h"
 #include "gp_test.h"
+#include "utf8.h"
 
 /* One small page, walked once; returns the text the back end wrote (caller frees). */
 static char *page(gp_doc_format fmt)
@@ -76,5 +77,32 @@ GP_TEST(doc_html_back_end)
     GP_CHECK(strstr(h, "<pre>a ``` b\n</pre>") != NULL);
     GP_CHECK(strstr(h, "</body>\n</html>\n") != NULL);
     free(h);
+    return 0;
+}
+
+GP_TEST(rel3_pages_carry_only_utf8_text)
+{
+    char *out = NULL;
+    size_t n = 0;
+    for (int fmt = 0; fmt < 2; fmt++) {
+        FILE *f = open_memstream(&out, &n);
+        GP_CHECK(f != NULL);
+        gp_doc d;
+        gp_doc_init(&d, f, fmt ? GP_DOC_HTML : GP_DOC_MD);
+        gp_doc_para(&d, NULL, "bytes \xff\xfe\x01 and \xc2\x85 and \x7f, kept \xc3\xa9");
+        gp_doc_para_begin(&d, NULL);
+        gp_doc_span(&d, GP_DOC_CODE, "code \x80\x1b");
+        gp_doc_para_end(&d);
+        gp_doc_pre(&d, "pre \xfa\x02\n");
+        fclose(f);
+        int ok = gp_utf8_text_ok(out) || strchr(out, '\n'); /* newlines apart: */
+        for (char *c = out; *c; c++)
+            if (*c == '\n')
+                *c = ' ';
+        ok = gp_utf8_text_ok(out) && strstr(out, "\xc3\xa9") && strstr(out, "\xef\xbf\xbd");
+        free(out);
+        out = NULL;
+        GP_CHECK(ok);
+    }
     return 0;
 }

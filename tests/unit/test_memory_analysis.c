@@ -7,6 +7,7 @@
 #include "gp_test.h"
 #include "cache_latency_analysis.h"
 #include "lds_analysis.h"
+#include "records.h"
 #include "stats.h"
 
 /* Latency of a random chase over footprint x through a hierarchy of LRU-like
@@ -637,5 +638,37 @@ GP_TEST(memory_partition_h200_recorded)
     GP_CHECK_NEAR(p.far_cls.dram_median, 742, 30);
     GP_CHECK(p.far_fraction > 0.45 && p.far_fraction < 0.65);
     GP_CHECK(gp_mem_partition_class_of(&p, 600) == 0 && gp_mem_partition_class_of(&p, 820) == 1);
+    return 0;
+}
+
+GP_TEST(rel3_last_cache_level_has_no_step)
+{
+    gp_mem_level l;
+    memset(&l, 0, sizeof l);
+    l.latency = 658.0;
+    l.x_first = 62757.0 * 1024;
+    l.x_last = 3932160.0 * 1024;
+    l.npoints = 18;
+    l.step_ratio = NAN;
+    l.confidence = 1;
+    char note[200];
+    gp_mem_level_note(note, sizeof note, 3, &l);
+    GP_CHECK(!strcmp(note, "level 3: 658.0 cycles over 62757..3932160 KiB (18 points), last level, confidence 1.00"));
+    l.step_ratio = 1.83;
+    gp_mem_level_note(note, sizeof note, 1, &l);
+    GP_CHECK(strstr(note, "step x1.83") && !strstr(note, "nan"));
+    /* A record of schema 1.0 that says "step xnan" reads as the writer meant. */
+    char src[1024];
+    GP_CHECK(gp_test_source_path(src, sizeof src, "docs/reports/h200"));
+    gp_records R;
+    GP_CHECK(gp_records_load(src, NULL, &R).code == GP_OK);
+    const gp_rec_file *c = gp_records_find(&R, "cache_latency");
+    int last = 0;
+    for (int i = 0; c && i < c->rec.nnotes; i++) {
+        GP_CHECK(!strstr(c->rec.notes[i], "xnan"));
+        last += strstr(c->rec.notes[i], "(18 points), last level, confidence 1.00") != NULL;
+    }
+    gp_records_free(&R);
+    GP_CHECK(last == 1);
     return 0;
 }

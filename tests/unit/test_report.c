@@ -2,13 +2,16 @@
  * and recorded (H200) results directories. */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <unistd.h>
 
 #include "csv.h"
+#include "fsutil.h"
 #include "gp_test.h"
+#include "gp_test_record.h"
 #include "json_read.h"
 #include "record.h"
 #include "report.h"
@@ -984,5 +987,141 @@ GP_TEST(report_shows_build_line)
     gp_record_free(&b);
     rm_dir(out);
     rm_dir(dir);
+    return 0;
+}
+
+static int scan_for_paths(const char *dir, int *files)
+{
+    static const char *const roots[] = {"/root/", "/home/", "/work/", "/tmp/", "/Users/", "C:\\\\"};
+    DIR *d = opendir(dir);
+    if (!d)
+        return 0;
+    int bad = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (e->d_name[0] == '.')
+            continue;
+        char p[2048];
+        snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+        if (gp_fs_is_dir(p)) {
+            bad += scan_for_paths(p, files);
+            continue;
+        }
+        FILE *f = fopen(p, "rb");
+        if (!f)
+            continue;
+        (*files)++;
+        char line[8192];
+        int lineno = 0;
+        while (fgets(line, sizeof line, f)) {
+            lineno++;
+            for (size_t r = 0; r < sizeof roots / sizeof roots[0]; r++)
+                if (strstr(line, roots[r])) {
+                    fprintf(stderr, "%s:%d: absolute path '%s...' (name inputs relative to the results folder)\n",
+                            p, lineno, roots[r]);
+                    bad++;
+                }
+        }
+        fclose(f);
+    }
+    closedir(d);
+    return bad;
+}
+
+GP_TEST(rel2_docs_hold_no_absolute_paths)
+{
+    char docs[1024];
+    GP_CHECK(gp_test_source_path(docs, sizeof docs, "docs"));
+    int files = 0;
+    int bad = scan_for_paths(docs, &files);
+    GP_CHECK(files > 10); /* the scan saw the docs */
+    GP_CHECK(bad == 0);
+    return 0;
+}
+
+/* text names dir as an absolute path (after a space, a quote or a
+ * backtick); a relative path to it ("../../tmp/...") is no path of the
+ * machine. */
+static int has_absolute(const char *text, const char *dir)
+{
+    for (const char *p = text; (p = strstr(p, dir)) != NULL; p++)
+        if (p == text || strchr(" `'\"(>", p[-1]))
+            return 1;
+    return 0;
+}
+
+GP_TEST(rel2_report_names_its_input_by_base_name)
+{
+    char src[1024], dir[] = "/tmp/gp_unit_rel2XXXXXX", r[300], md[400];
+    GP_CHECK(gp_test_source_path(src, sizeof src, "tests/data/h200/records"));
+    GP_CHECK(mkdtemp(dir) != NULL);
+    snprintf(r, sizeof r, "%s/results", dir);
+    GP_CHECK(gp_test_copy_records(src, r, NULL));
+    GP_CHECK(gp_report_write(r, r).code == GP_OK);
+    snprintf(md, sizeof md, "%s/report.md", r);
+    FILE *f = fopen(md, "r");
+    GP_CHECK(f != NULL);
+    static char text[1 << 20];
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = '\0';
+    GP_CHECK(strstr(text, "probe records in `results`."));
+    GP_CHECK(!has_absolute(text, dir));
+    return 0;
+}
+
+/* The tuning table the pages quote is named relative to its folder too. */
+GP_TEST(rel2_report_names_its_table_by_base_name)
+{
+    char src[1024], dir[] = "/tmp/gp_unit_rel2XXXXXX", r[300], path[400];
+    GP_CHECK(gp_test_source_path(src, sizeof src, "tests/data/h200/records"));
+    GP_CHECK(mkdtemp(dir) != NULL);
+    snprintf(r, sizeof r, "%s/results", dir);
+    GP_CHECK(gp_test_copy_records(src, r, NULL));
+    snprintf(path, sizeof path, "%s/table.txt", r);
+    GP_CHECK(gp_test_write_text(path, "[device]\nname = test\n"));
+    GP_CHECK(gp_report_write(r, r).code == GP_OK);
+    static const char *const pages[] = {"report.md", "report.html"};
+    for (int i = 0; i < 2; i++) {
+        snprintf(path, sizeof path, "%s/%s", r, pages[i]);
+        char *text = gp_test_read_text(path, NULL);
+        GP_CHECK(text != NULL);
+        int ok = strstr(text, "results/table.txt") && !has_absolute(text, dir);
+        free(text);
+        GP_CHECK(ok);
+    }
+    return 0;
+}
+
+GP_TEST(rel2_report_of_file_says_not_a_directory)
+{
+    char f[1024];
+    GP_CHECK(gp_test_source_path(f, sizeof f, "tables/sm_90"));
+    gp_status st = gp_report_write(f, "/tmp");
+    GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "not a directory"));
+    return 0;
+}
+
+/* A report that cannot be written in full leaves the folder as it was. */
+GP_TEST(rel3_report_leaves_nothing_when_a_file_cannot_be_written)
+{
+    char src[1024], dir[] = "/tmp/gp_rel3_repXXXXXX", out[256], p[300];
+    GP_CHECK(gp_test_source_path(src, sizeof src, "docs/reports/h200"));
+    GP_CHECK(mkdtemp(dir) != NULL);
+    snprintf(out, sizeof out, "%s/out", dir);
+    static const char *const blockers[] = {"report.html", "lds_conflicts.svg", "roofline.svg", "report.md"};
+    for (size_t i = 0; i < sizeof blockers / sizeof blockers[0]; i++) {
+        snprintf(p, sizeof p, "%s/%s", out, blockers[i]);
+        GP_CHECK(gp_fs_mkdirs(p).code == GP_OK);
+        gp_status st = gp_report_write(src, out);
+        GP_CHECK(st.code == GP_ERR_IO && strstr(st.msg, blockers[i]));
+        char **names = NULL;
+        size_t n = 0;
+        GP_CHECK(gp_fs_list_sorted(out, "", "out", &names, &n).code == GP_OK);
+        gp_fs_names_free(names, n);
+        GP_CHECK(n == 1); /* the blocker alone: no file written, no .tmp left */
+        rmdir(p);
+    }
+    GP_CHECK(gp_report_write(src, out).code == GP_OK);
     return 0;
 }

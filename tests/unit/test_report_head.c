@@ -9,8 +9,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "datasheet.h"
 #include "gp_test.h"
 #include "kernel.h"
+#include "probe.h"
 #include "record.h"
 #include "report.h"
 #include "roofline.h"
@@ -363,6 +365,57 @@ GP_TEST(svg_marks_placed_inside_without_overlap)
     return 0;
 }
 
+/* The datasheet is gathered from the probes' own rows: every place is
+ * unique, a group's rows are neighbours in place order (one heading each),
+ * each row names a record value (the clock row reads the record's clock),
+ * and all of them fit the datasheet. */
+GP_TEST(probe_datasheet_rows_well_formed)
+{
+    const gp_probe_headline *seen[GP_DS_MAX_ROWS];
+    size_t n = 0;
+    for (size_t i = 0; gp_probe_at(i); i++)
+        for (size_t k = 0; k < gp_probe_at(i)->ndatasheet; k++) {
+            const gp_probe_headline *h = &gp_probe_at(i)->datasheet[k];
+            GP_CHECK(n < GP_DS_MAX_ROWS);
+            GP_CHECK(h->group && h->label && (h->key || h->fmt == GP_DS_CLOCK));
+            GP_CHECK(!h->tkey == !h->tsec);
+            seen[n++] = h;
+        }
+    GP_CHECK(n > 0);
+    for (size_t a = 0; a < n; a++)
+        for (size_t b = 0; b < n; b++) {
+            if (a == b)
+                continue;
+            GP_CHECK(seen[a]->place != seen[b]->place);
+            /* a row of another group between two of one group breaks it in two */
+            for (size_t c = 0; c < n; c++)
+                if (!strcmp(seen[a]->group, seen[b]->group) && seen[a]->place < seen[c]->place &&
+                    seen[c]->place < seen[b]->place)
+                    GP_CHECK(!strcmp(seen[c]->group, seen[a]->group));
+        }
+    return 0;
+}
+
+/* The roofline's ceilings come from the probes' own roofs: they fit the
+ * roofline, their places are unique, and exactly one roof of each kind
+ * bounds the bench points (the kernels' floor model: fp32 FLOPs, DRAM bytes). */
+GP_TEST(probe_roofs_well_formed)
+{
+    int n = 0, bound[2] = {0, 0}, places[GP_RL_MAX_CEILINGS];
+    for (size_t i = 0; gp_probe_at(i); i++)
+        for (size_t k = 0; k < gp_probe_at(i)->nroofs; k++) {
+            const gp_probe_roof *r = &gp_probe_at(i)->roofs[k];
+            GP_CHECK(n < GP_RL_MAX_CEILINGS && r->name && r->key);
+            GP_CHECK(r->kind == GP_ROOF_FLOPS || r->kind == GP_ROOF_BYTES);
+            for (int j = 0; j < n; j++)
+                GP_CHECK(places[j] != r->place);
+            places[n++] = r->place;
+            bound[r->kind] += r->bound != 0;
+        }
+    GP_CHECK(bound[GP_ROOF_FLOPS] == 1 && bound[GP_ROOF_BYTES] == 1);
+    return 0;
+}
+
 GP_TEST(report_h200_opens_with_datasheet_and_roofline)
 {
     char src[600], tables[600], dir[] = "/tmp/gp_dsXXXXXX", cmd[1400], p[700];
@@ -418,5 +471,95 @@ GP_TEST(report_h200_opens_with_datasheet_and_roofline)
     GP_CHECK(strstr(svg, ">gemm</text>") != NULL);     /* the legend */
     GP_CHECK(strstr(svg, "class=\"mark-text\"") != NULL);
     free(svg);
+    return 0;
+}
+
+/* The center of each marker (class="pt") of an SVG, up to max. */
+static int markers(const char *svg, double *x, double *y, int max)
+{
+    int n = 0;
+    for (const char *p = svg; n < max && (p = strstr(p, "class=\"pt\"")) != NULL; p++) {
+        const char *cx = strstr(p, " cx=\""), *rx = strstr(p, " x=\""), *pts = strstr(p, " points=\""),
+                   *end = strchr(p, '>');
+        if (pts && pts < end) { /* a polygon: the mean of its corners */
+            double sx = 0, sy = 0, a, b;
+            int k = 0, used;
+            for (const char *c = pts + 9; sscanf(c, "%lf,%lf%n", &a, &b, &used) == 2; c += used, k++)
+                sx += a, sy += b;
+            if (k) {
+                x[n] = sx / k;
+                y[n++] = sy / k;
+            }
+        } else if (cx && cx < end) {
+            x[n] = atof(cx + 5);
+            y[n++] = atof(strstr(p, " cy=\"") + 5);
+        } else if (rx && rx < end) {
+            double w = atof(strstr(p, " width=\"") + 8);
+            x[n] = atof(rx + 4) + w / 2;
+            y[n++] = atof(strstr(p, " y=\"") + 4) + w / 2;
+        }
+    }
+    return n;
+}
+
+GP_TEST(rel3_roofline_roofs_clipped_and_labels_clear_of_points)
+{
+    char src[1024], h100[1024], dir[] = "/tmp/gp_rel3_rlXXXXXX", p[300];
+    GP_CHECK(gp_test_source_path(src, sizeof src, "docs/reports/h200"));
+    GP_CHECK(gp_test_source_path(h100, sizeof h100, "docs/reports/h100"));
+    GP_CHECK(mkdtemp(dir) != NULL);
+    for (int against = 0; against < 2; against++) {
+        gp_report_opts o = {against ? h100 : NULL, NULL, NULL, NULL};
+        GP_CHECK(gp_report_write_opts(src, dir, &o).code == GP_OK);
+        snprintf(p, sizeof p, "%s/report.md", dir);
+        char *md = gp_test_read_text(p, NULL);
+        GP_CHECK(md && !strstr(md, "bandwidth_gbs|lds") && strstr(md, "bandwidth_gbs or lds_bandwidth_gbs"));
+        GP_CHECK(!strstr(md, "has no l1_line_bytes") && !strstr(md, "xnan"));
+        free(md);
+        snprintf(p, sizeof p, "%s/roofline.svg", dir);
+        char *svg = gp_test_read_text(p, NULL);
+        GP_CHECK(svg != NULL);
+        /* Roofs: a flat line ends on a slanted one (where the roof turns), and
+         * no slanted line starts above the highest flat one. */
+        double fx[8], fy[8], sx0[8], sy0[8], sx1[8], sy1[8], top = 1e9;
+        int nf = 0, ns = 0;
+        for (const char *q = svg; (q = strstr(q, "points=\"")) != NULL; q++) {
+            double x0, y0, x1, y1;
+            int used = 0;
+            if (sscanf(q + 8, "%lf,%lf %lf,%lf%n", &x0, &y0, &x1, &y1, &used) != 4 || q[8 + used] != '"')
+                continue; /* a roof is two points (markers and legend keys are more) */
+            if (y0 == y1 && nf < 8)
+                fx[nf] = x1, fy[nf++] = y0, top = y0 < top ? y0 : top;
+            else if (y0 != y1 && ns < 8)
+                sx0[ns] = x0, sy0[ns] = y0, sx1[ns] = x1, sy1[ns++] = y1;
+        }
+        GP_CHECK(nf >= 2 && ns >= 2);
+        for (int i = 0; i < nf; i++) {
+            int meets = 0;
+            for (int k = 0; k < ns; k++)
+                if (fx[i] >= sx0[k] - 0.2 && fx[i] <= sx1[k] + 0.2)
+                    meets |= fabs(sy0[k] + (fx[i] - sx0[k]) * (sy1[k] - sy0[k]) / (sx1[k] - sx0[k]) - fy[i]) < 0.6;
+            GP_CHECK(meets);
+        }
+        for (int k = 0; k < ns; k++)
+            GP_CHECK(sy0[k] >= top - 0.2);
+        /* No label over a point: a text's box [x, x + 6.2 px a character] x
+         * [y - 9, y + 2] holds no marker's center. */
+        double mx[200], my[200];
+        int nm = markers(svg, mx, my, 200);
+        GP_CHECK(nm >= 10);
+        int clash = 0;
+        for (const char *q = svg; (q = strstr(q, "<text class=\"mark-text\" x=\"")) != NULL; q++) {
+            double x = atof(q + 27), y = atof(strstr(q, " y=\"") + 4);
+            const char *t = strchr(q, '>') + 1;
+            double w = 6.2 * (double)(strchr(t, '<') - t);
+            if (strstr(q, "text-anchor=\"end\"") && strstr(q, "text-anchor=\"end\"") < t)
+                x -= w;
+            for (int i = 0; i < nm; i++)
+                clash += mx[i] > x && mx[i] < x + w && my[i] > y - 9 && my[i] < y + 2;
+        }
+        free(svg);
+        GP_CHECK(clash == 0);
+    }
     return 0;
 }

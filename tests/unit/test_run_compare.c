@@ -3,6 +3,7 @@
  * either side of its line. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -10,8 +11,11 @@
 #include "compare_cmd.h"
 #include "fsutil.h"
 #include "gp_test.h"
+#include "gp_test_record.h"
+#include "json_read.h"
 #include "record.h"
 #include "run_compare.h"
+#include "schema.h"
 
 static gp_value val(const char *key, double v, const char *unit, double spread)
 {
@@ -418,9 +422,13 @@ GP_TEST(cmp_runs_no_common_probe_is_bad_input)
     return 0;
 }
 
+/* compare's command line through the one parser, into compare's options. */
 static gp_status parse(int argc, const char **argv, gp_compare_opts *o)
 {
-    return gp_compare_parse(argc, (char **)argv, o);
+    static gp_cli c;
+    gp_status st = gp_cli_parse(argc, (char **)argv, &c);
+    gp_compare_opts_of(&c, o);
+    return st;
 }
 
 GP_TEST(cmp_command_line)
@@ -486,5 +494,143 @@ GP_TEST(cmp_command_status_and_out_file)
     o.out_file = dir; /* a folder */
     st = gp_compare_run(&o, NULL);
     GP_CHECK(gp_status_exit_code(&st) == 2 && strstr(st.msg, "is a folder"));
+    return 0;
+}
+
+GP_TEST(rel2_compare_missing_probe_differs_unless_narrowed)
+{
+    char src[1024], dir[] = "/tmp/gp_unit_rel2XXXXXX", b[300];
+    GP_CHECK(gp_test_source_path(src, sizeof src, "tests/data/h200/records"));
+    GP_CHECK(mkdtemp(dir) != NULL);
+    snprintf(b, sizeof b, "%s/b", dir);
+    GP_CHECK(gp_test_copy_records(src, b, "lds.json"));
+    gp_cmp_run A, B;
+    gp_cmp_result res;
+    GP_CHECK(gp_cmp_load_dir(src, &A).code == GP_OK && gp_cmp_load_dir(b, &B).code == GP_OK);
+    GP_CHECK(gp_cmp_runs(&A, &B, GP_CMP_DEFAULT_FLOOR, &res).code == GP_OK);
+    GP_CHECK(res.differ == 0 && res.probes_missing == 1);
+    char md[1 << 16];
+    FILE *f = fmemopen(md, sizeof md, "w");
+    GP_CHECK(f != NULL);
+    gp_cmp_write_md(f, &res);
+    fclose(f);
+    GP_CHECK(strstr(md, "**1 probe in one run only**"));
+    GP_CHECK(!strstr(md, dir) && strstr(md, "- Run B: `b`")); /* absolute folders by base name */
+    GP_CHECK(strstr(md, "probe only in run A (a difference: the other run has no record): lds"));
+    gp_cmp_result_free(&res);
+    /* --only narrows: lds not named, nothing missing */
+    const char *only[] = {"atomics", "cache_latency"};
+    GP_CHECK(gp_cmp_runs_only(&A, &B, GP_CMP_DEFAULT_FLOOR, only, 2, &res).code == GP_OK);
+    GP_CHECK(res.probes_missing == 0 && res.probes_common == 2 && res.differ == 0);
+    gp_cmp_result_free(&res);
+    /* --only naming the missing probe: a difference again */
+    const char *only_lds[] = {"lds", "atomics"};
+    GP_CHECK(gp_cmp_runs_only(&A, &B, GP_CMP_DEFAULT_FLOOR, only_lds, 2, &res).code == GP_OK);
+    GP_CHECK(res.probes_missing == 1 && res.probes_common == 1);
+    gp_cmp_result_free(&res);
+    const char *nope[] = {"nope"};
+    gp_status st = gp_cmp_runs_only(&A, &B, GP_CMP_DEFAULT_FLOOR, nope, 1, &res);
+    GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "--only nope"));
+    gp_cmp_run_free(&A);
+    gp_cmp_run_free(&B);
+    return 0;
+}
+
+static gp_value point(const char *key, double x, double spread, const char *unit)
+{
+    gp_record r;
+    gp_record_init(&r, "p", NULL);
+    gp_value v = *gp_record_value(&r, key, x, unit, spread, "test");
+    gp_record_free(&r);
+    return v;
+}
+
+GP_TEST(rel2_compare_uses_between_launch_spread)
+{
+    /* l2_far_latency: 0.3 % within the run, 1.2 % between fresh launches;
+     * a second run 0.9 % away agrees only through the between-launch spread. */
+    gp_value a = point("l2_far_latency_cycles", 513.5, 0.003, "cycles");
+    gp_value b = point("l2_far_latency_cycles", 513.5 * 1.009, 0.003, "cycles");
+    gp_cmp_row row;
+    gp_cmp_value("cache_latency", &a, &b, GP_CMP_DEFAULT_FLOOR, &row);
+    GP_CHECK(row.verdict == GP_CMP_DIFFERS);
+    double launches[5] = {510.0, 513.5, 516.1, 512.0, 514.9};
+    gp_value_between(&a, launches, 5);
+    GP_CHECK_NEAR(a.spread_between, (516.1 - 510.0) / 513.5, 1e-12);
+    gp_cmp_value("cache_latency", &a, &b, GP_CMP_DEFAULT_FLOOR, &row);
+    GP_CHECK(row.verdict == GP_CMP_AGREES && row.band_src == GP_CMP_BAND_SPREAD_A);
+    /* ...and survives the record's JSON */
+    char dir[] = "/tmp/gp_unit_rel2XXXXXX", path[300];
+    GP_CHECK(mkdtemp(dir) != NULL);
+    static gp_record r;
+    gp_record_init(&r, "cache_latency", NULL);
+    gp_value *v = gp_record_value(&r, "l2_far_latency_cycles", 513.5, "cycles", 0.003, "chase");
+    gp_value_between(v, launches, 5);
+    gp_value *best = gp_record_value(&r, "fp32_best_block_threads", 256, "threads", -1, "plateau");
+    gp_value_range(best, 256, 768);
+    GP_CHECK(gp_test_record_round_trip(&r, dir, path, sizeof path));
+    const gp_value *rv = gp_record_find(&r, "l2_far_latency_cycles");
+    GP_CHECK(rv && fabs(rv->spread_between - a.spread_between) < 1e-6);
+    rv = gp_record_find(&r, "fp32_best_block_threads");
+    GP_CHECK(rv && rv->has_range && rv->range_lo == 256 && rv->range_hi == 768);
+    gp_record_free(&r);
+    return 0;
+}
+
+GP_TEST(rel2_compare_ranges_agree_when_they_overlap)
+{
+    gp_value a = point("fp32_best_block_threads", 256, -1, "threads");
+    gp_value b = point("fp32_best_block_threads", 768, -1, "threads");
+    gp_cmp_row row;
+    gp_cmp_value("fma_throughput", &a, &b, GP_CMP_DEFAULT_FLOOR, &row);
+    GP_CHECK(row.verdict == GP_CMP_DIFFERS); /* two arg-maxes of a flat plateau */
+    gp_value_range(&a, 256, 768);
+    gp_value_range(&b, 512, 1024);
+    gp_cmp_value("fma_throughput", &a, &b, GP_CMP_DEFAULT_FLOOR, &row);
+    GP_CHECK(row.verdict == GP_CMP_AGREES && row.band_src == GP_CMP_BAND_RANGE);
+    gp_value c = point("fp32_best_block_threads", 128, -1, "threads");
+    gp_value_range(&c, 64, 192);
+    gp_cmp_value("fma_throughput", &a, &c, GP_CMP_DEFAULT_FLOOR, &row);
+    GP_CHECK(row.verdict == GP_CMP_DIFFERS);
+    /* a point inside the other run's range agrees */
+    gp_value d = point("fp32_best_block_threads", 512, -1, "threads");
+    gp_cmp_value("fma_throughput", &a, &d, GP_CMP_DEFAULT_FLOOR, &row);
+    GP_CHECK(row.verdict == GP_CMP_AGREES);
+    return 0;
+}
+
+/* compare --json: one object another tool can read back. */
+GP_TEST(rel3_compare_json_reads_back)
+{
+    char a[1024], b[1024];
+    GP_CHECK(gp_test_source_path(a, sizeof a, "docs/reports/h200"));
+    GP_CHECK(gp_test_source_path(b, sizeof b, "docs/reports/h200/repeat/run1"));
+    gp_cmp_run A, B;
+    gp_cmp_result res;
+    GP_CHECK(gp_cmp_load_dir(a, &A).code == GP_OK && gp_cmp_load_dir(b, &B).code == GP_OK);
+    GP_CHECK(gp_cmp_runs(&A, &B, GP_CMP_DEFAULT_FLOOR, &res).code == GP_OK);
+    char *out = NULL;
+    size_t n = 0;
+    FILE *f = open_memstream(&out, &n);
+    GP_CHECK(f != NULL);
+    gp_cmp_write_json(f, &res);
+    fclose(f);
+    gp_json j;
+    gp_status st = gp_json_parse(out, n, "compare.json", &j);
+    GP_CHECK(st.code == GP_OK);
+    GP_CHECK(!strcmp(gp_json_str_of(&j, "schema_version", ""), GP_COMPARE_SCHEMA));
+    const gp_json *sum = gp_json_get(&j, "summary"), *vals = gp_json_get(&j, "values");
+    GP_CHECK(gp_json_num_of(sum, "differ", -1) == res.differ && gp_json_num_of(sum, "agree", -1) == res.agree);
+    GP_CHECK(vals && vals->type == GP_JSON_ARR && vals->nkids == (size_t)res.nrows);
+    GP_CHECK(!strcmp(gp_json_str_of(gp_json_get(&j, "run_b"), "folder", ""), "run1"));
+    int differs = 0;
+    for (size_t i = 0; i < vals->nkids; i++)
+        differs += !strcmp(gp_json_str_of(&vals->kids[i], "verdict", ""), "differs");
+    GP_CHECK(differs > 0 && differs <= res.differ);
+    gp_json_free(&j);
+    free(out);
+    gp_cmp_result_free(&res);
+    gp_cmp_run_free(&A);
+    gp_cmp_run_free(&B);
     return 0;
 }

@@ -1,10 +1,10 @@
-#include "PROBE_analysis.h"
+#include "_template_analysis.h"
 
 #include <math.h>
 
 #include "stats.h"
 
-double gp_PROBE_us_per_launch(const double *ms, size_t n, int count)
+double gp__template_us_per_launch(const double *ms, size_t n, int count)
 {
     if (n == 0 || count <= 0)
         return NAN;

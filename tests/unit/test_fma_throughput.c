@@ -1,3 +1,6 @@
+/* fma_throughput's analysis (fma_throughput_analysis.h): the compute units from
+ * the staircase of kernel time over blocks, the first step, the lanes per
+ * CU, the published lanes it is checked against. */
 #include "fma_throughput_analysis.h"
 #include "gp_test.h"
 
