@@ -86,6 +86,7 @@ typedef struct gp_cli {
     const char *shapes[GP_CLI_MAX_SHAPES];
     int nshapes;
     double budget_s;          /* tune --budget SECONDS: a kernel's time (0: the default) */
+    int random_shapes;        /* verify --random-shapes N: N shapes of each kernel's own range, from the seed */
     /* compare DIR_A DIR_B and fleet DIR...: the results folders */
     const char *dirs[GP_CLI_MAX_ARGS];
     int ndirs;

@@ -92,6 +92,16 @@ static gp_status set_shape(gp_cli *c, const char *v)
     return gp_ok();
 }
 
+static gp_status set_random_shapes(gp_cli *c, const char *v)
+{
+    char *end;
+    long n = strtol(v, &end, 10);
+    if (!*v || *end || n < 1 || n > GP_CLI_MAX_SHAPES)
+        return gp_fail(GP_ERR_USAGE, "--random-shapes: '%s' is not a count in 1..%d", v, GP_CLI_MAX_SHAPES);
+    c->random_shapes = (int)n;
+    return gp_ok();
+}
+
 static gp_status set_budget(gp_cli *c, const char *v)
 {
     char *end;
@@ -197,6 +207,12 @@ static const gp_cli_opt opt_shape = {
     "scan '2^28 fp32'); repeat for several; tune then keeps\n"
     "parameters for each shape's class",
     set_shape};
+static const gp_cli_opt opt_random_shapes = {
+    "random-shapes", 0, "N", "a count", 0,
+    "verify KERNEL: N shapes drawn from the kernel's range (small\n"
+    "to large, odd and aligned, every option) from the run's seed\n"
+    "(printed; --seed replays them)",
+    set_random_shapes};
 static const gp_cli_opt opt_budget = {"budget", 0, "SECONDS", "a number of seconds", COMMON,
                                       "tune: the time each kernel's tune aims at (default 15, quick 4)", set_budget};
 static const gp_cli_opt opt_against = {
@@ -246,6 +262,8 @@ static const gp_cli_opt *const opts_resources[] = {&opt_resources_out, &opt_slot
 static const gp_cli_opt *const opts_table[] = {&opt_derive_out, NULL};
 static const gp_cli_opt *const opts_kernels[] = {&opt_device, &opt_out,   &opt_quick, &opt_table,
                                                  &opt_mistuned, &opt_seed, &opt_shape, NULL};
+static const gp_cli_opt *const opts_verify[] = {&opt_device,   &opt_out,  &opt_quick, &opt_table,         &opt_mistuned,
+                                                &opt_seed,     &opt_shape, &opt_random_shapes, NULL};
 static const gp_cli_opt *const opts_tune[] = {&opt_device, &opt_out,   &opt_quick, &opt_table, &opt_mistuned,
                                               &opt_seed,   &opt_shape, &opt_budget, NULL};
 
@@ -292,6 +310,12 @@ static gp_status kernel_args(gp_cli *c, int n, char **w)
         return gp_fail(GP_ERR_USAGE, "%s needs at least one kernel name", c->command->name);
     if (c->nshapes > 0 && c->nprobes != 1)
         return gp_fail(GP_ERR_USAGE, "--shape needs exactly one kernel (a shape is in its kernel's own syntax)");
+    if (c->random_shapes && c->nshapes + c->random_shapes > GP_CLI_MAX_SHAPES)
+        return gp_fail(GP_ERR_USAGE, "--shape and --random-shapes: %d shapes, at most %d", c->nshapes + c->random_shapes,
+                       GP_CLI_MAX_SHAPES);
+    for (int i = 0; c->random_shapes && i < c->nprobes; i++)
+        if (!gp_kernel_find(c->probes[i])->shape_random)
+            return gp_fail(GP_ERR_USAGE, "--random-shapes: kernel %s declares no random shapes", c->probes[i]);
     return gp_ok();
 }
 
@@ -411,7 +435,7 @@ const gp_cli_cmd gp_cli_commands[] = {
      "swept values kept), to stdout or OUT",
      opts_table, table_args, gp_cmd_table},
     {GP_CMD_VERIFY, "verify", "KERNEL...", "check kernels against their CPU references under a tuning table", NULL,
-     opts_kernels, kernel_args, gp_cmd_verify},
+     opts_verify, kernel_args, gp_cmd_verify},
     {GP_CMD_BENCH, "bench", "KERNEL...", "time kernels against their floors and vendor baselines", NULL, opts_kernels,
      kernel_args, gp_cmd_bench},
     {GP_CMD_TUNE, "tune", "KERNEL...",

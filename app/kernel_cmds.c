@@ -178,6 +178,28 @@ static void print_params(const gp_kernel *k, const labelled_table *lt, const gp_
     free(p);
 }
 
+/* --random-shapes N: kernel k's N shapes after the --shape ones, drawn
+ * from the run's seed and the kernel's name (so each kernel of a run gets
+ * its own, and --seed replays them all); printed so a failure names them. */
+static int draw_shapes(const gp_cli *cli, const gp_kernel *k, uint64_t seed, gp_shape *shapes)
+{
+    int n = cli->nshapes;
+    if (!cli->random_shapes)
+        return n;
+    uint64_t rng = seed;
+    for (const char *c = k->name; *c; c++)
+        rng = (rng ^ (unsigned char)*c) * 1099511628211ull;
+    fprintf(stderr, "[%s] %d random shapes (seed %llu):", k->name, cli->random_shapes, (unsigned long long)seed);
+    for (int i = 0; i < cli->random_shapes; i++, n++) {
+        char label[GP_BENCH_TEXT];
+        k->shape_random(&rng, &shapes[n]);
+        k->shape_label(&shapes[n], label, sizeof label);
+        fprintf(stderr, "%s '%s'", i ? "," : "", label);
+    }
+    fprintf(stderr, "\n");
+    return n;
+}
+
 gp_status gp_cmd_verify(gp_cli *cli)
 {
     const char *tables_dir = cli->tables_found;
@@ -191,9 +213,10 @@ gp_status gp_cmd_verify(gp_cli *cli)
             r->o.seed);
     for (int i = 0; i < cli->nprobes; i++) {
         const gp_kernel *k = gp_kernel_find(cli->probes[i]);
+        const int nshapes = draw_shapes(cli, k, r->o.seed, r->shapes);
         for (int j = 0; j < r->ntables; j++) {
             print_params(k, &r->tables[j], &r->o.dev);
-            gp_status st = gp_driver_verify(k, &r->tables[j].t, r->shapes, cli->nshapes, &r->o);
+            gp_status st = gp_driver_verify(k, &r->tables[j].t, r->shapes, nshapes, &r->o);
             if (st.code == GP_OK) {
                 printf("%s under %s: ok\n", k->name, r->tables[j].label);
                 continue;

@@ -297,6 +297,9 @@ kernel_args)
     check 2 "--shape '12x': .*takes RxC" "$gpuprobe" bench $k --shape 12x
     check 2 "--shape needs exactly one kernel" "$gpuprobe" verify $k reduce --shape 12x12
     check 2 "--budget: 'soon' is not a number of seconds" "$gpuprobe" tune $k --budget soon
+    check 2 "--random-shapes: '0' is not a count in 1..16" "$gpuprobe" verify $k --random-shapes 0
+    check 2 "option --random-shapes is for verify only|random-shapes" "$gpuprobe" bench $k --random-shapes 3
+    check 2 "--shape and --random-shapes: 17 shapes" "$gpuprobe" verify $k --shape 2x2 --random-shapes 16
     ;;
 *)
     echo "bad_input.sh: unknown case '$case_'" >&2
