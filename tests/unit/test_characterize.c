@@ -204,7 +204,7 @@ static int edit_file(const char *path, const char *find, const char *with)
     return fclose(f) == 0 && ok;
 }
 
-/* Cache lines mean one thing (issue 13): the probe's sector (stride knee)
+/* Cache lines mean one thing: the probe's sector (stride knee)
  * feeds sector_bytes and its allocation line (capacity knees) line_bytes; a
  * record without a line leaves the published line. */
 GP_TEST(characterize_line_and_sector_keys)

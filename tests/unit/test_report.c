@@ -948,7 +948,7 @@ GP_TEST(report_h200_sections_and_plots)
     return 0;
 }
 
-/* Issue 19: a record carries its `gpuprobe --version` line, and the report
+/* A record carries its `gpuprobe --version` line, and the report
  * shows it, and says so when the records come from more than one build. */
 GP_TEST(report_shows_build_line)
 {

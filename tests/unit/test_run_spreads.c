@@ -1,4 +1,4 @@
-/* Run-to-run agreement (issue 15, "Between-run spreads"; issue 19's package
+/* Run-to-run agreement (between-run spreads; the package
  * compare): what a record says about a value's reproducibility, and how
  * `compare` judges two runs by it.  The numbers are the ones that differed
  * between the H200 and H100 runs of 2026-11-23 (docs/reports/h200/
@@ -293,7 +293,7 @@ GP_TEST(spreads_interval_never_narrows_the_band)
     return 0;
 }
 
-/* ---- the clock rule (issue 15; docs/reports/h100/repeat-runs-session5.md) ---- */
+/* ---- the clock rule (docs/reports/h100/README.md, "Repeat runs") ---- */
 
 static const gp_cmp_row *row_of(const gp_cmp_result *res, const char *probe, const char *key)
 {

@@ -1,5 +1,5 @@
 // Experiment (not part of the suite): what keeps the zero padding of NCHW fp32
-// (issue 16; kernels/padding) at 0.88 of the device copy of the same bytes on
+// (kernels/padding) at 0.88 of the device copy of the same bytes on
 // the H200, and does staging whole planes through shared memory close it?
 //
 // The bytes: padding reads 4 N C H W and writes 4 N C Ho Wo (7x7 + 3 -> 13x13:
