@@ -179,6 +179,17 @@ int gp_label_dims(const char *label, long long *d, int n, const char **rest)
     return 1;
 }
 
+void gp_label_count(char *buf, size_t n, long long v, const char *rest)
+{
+    int k = 0;
+    while (k < 62 && (1ll << k) < v)
+        k++;
+    if (v > 0 && (1ll << k) == v)
+        snprintf(buf, n, "2^%d %s", k, rest);
+    else
+        snprintf(buf, n, "%lld %s", v, rest);
+}
+
 int gp_label_pow2(const char *label, long long *count, const char **rest)
 {
     if (strncmp(label, "2^", 2) != 0 || label[2] < '0' || label[2] > '9')

@@ -71,6 +71,9 @@ gp_status gp_check_guards(const char *what, const uint32_t *g_lo, const uint32_t
 int gp_label_dims(const char *label, long long *d, int n, const char **rest);
 /* "2^K ...": 2^K into *count (K in 0..62), *rest after the exponent. */
 int gp_label_pow2(const char *label, long long *count, const char **rest);
+/* A count as a label reads it back: "2^K" where it is a power of 2, else
+ * the number; then " rest" (e.g. "2^28 fp32", "1000003 int32"). */
+void gp_label_count(char *buf, size_t n, long long v, const char *rest);
 /* The kernel's work functions' error for a label they do not know. */
 gp_status gp_label_unknown(const char *kernel, const char *label, const char *expected);
 

@@ -39,14 +39,7 @@ static gp_status shape_parse(const char *spec, gp_shape *s)
 
 static void shape_label(const gp_shape *s, char *buf, size_t n)
 {
-    const long long v = s->d[GP__TEMPLATE_N];
-    int k = 0;
-    while (k < 62 && (1ll << k) < v)
-        k++;
-    if ((1ll << k) == v)
-        snprintf(buf, n, "2^%d fp32", k);
-    else
-        snprintf(buf, n, "%lld fp32", v);
+    gp_label_count(buf, n, s->d[GP__TEMPLATE_N], "fp32");
 }
 
 /* The floor's model: x and y read, y written; one FMA a value. */

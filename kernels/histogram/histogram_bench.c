@@ -99,15 +99,7 @@ static gp_status shape_parse(const char *spec, gp_shape *s)
 
 static void shape_label(const gp_shape *s, char *buf, size_t n)
 {
-    const long long v = s->d[GP_HIST_N];
-    const char *type = type_names[s->opt[GP_HIST_TYPE] == GP_HIST_U32];
-    int k = 0;
-    while (k < 62 && (1ll << k) < v)
-        k++;
-    if (v > 0 && (1ll << k) == v)
-        snprintf(buf, n, "2^%d %s", k, type);
-    else
-        snprintf(buf, n, "%lld %s", v, type);
+    gp_label_count(buf, n, s->d[GP_HIST_N], type_names[s->opt[GP_HIST_TYPE] == GP_HIST_U32]);
 }
 
 /* 1 .. 2^28 samples, bytes or keys. */

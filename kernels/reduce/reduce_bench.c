@@ -55,15 +55,7 @@ static gp_status shape_parse(const char *spec, gp_shape *s)
 
 static void shape_label(const gp_shape *s, char *buf, size_t n)
 {
-    const long long v = s->d[GP_REDUCE_N];
-    const char *type = s->opt[GP_REDUCE_TYPE] == GP_REDUCE_INT32 ? "int32" : "fp32";
-    int k = 0;
-    while (k < 62 && (1ll << k) < v)
-        k++;
-    if (v > 0 && (1ll << k) == v)
-        snprintf(buf, n, "2^%d %s", k, type);
-    else
-        snprintf(buf, n, "%lld %s", v, type);
+    gp_label_count(buf, n, s->d[GP_REDUCE_N], s->opt[GP_REDUCE_TYPE] == GP_REDUCE_INT32 ? "int32" : "fp32");
 }
 
 /* 1 .. 2^27 elements, fp32 or int32. */

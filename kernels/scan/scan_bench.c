@@ -75,16 +75,10 @@ static gp_status shape_parse(const char *spec, gp_shape *s)
 
 static void shape_label(const gp_shape *s, char *buf, size_t n)
 {
-    const long long v = s->d[GP_SCAN_N];
-    const char *type = s->opt[GP_SCAN_TYPE] == GP_SCAN_INT32 ? "int32" : "fp32";
-    const char *kind = s->opt[GP_SCAN_EXCLUSIVE] ? "exclusive" : "inclusive";
-    int k = 0;
-    while (k < 62 && (1ll << k) < v)
-        k++;
-    if (v > 0 && (1ll << k) == v)
-        snprintf(buf, n, "2^%d %s %s", k, type, kind);
-    else
-        snprintf(buf, n, "%lld %s %s", v, type, kind);
+    char rest[32];
+    snprintf(rest, sizeof rest, "%s %s", s->opt[GP_SCAN_TYPE] == GP_SCAN_INT32 ? "int32" : "fp32",
+             s->opt[GP_SCAN_EXCLUSIVE] ? "exclusive" : "inclusive");
+    gp_label_count(buf, n, s->d[GP_SCAN_N], rest);
 }
 
 /* 1 .. 2^27 elements, fp32 or int32, inclusive or exclusive. */
