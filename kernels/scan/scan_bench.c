@@ -150,11 +150,20 @@ static int cases(int set, const void *prm, const gp_device_info *dev, int quick,
     }
     const long long tile = (long long)gp_scan_tile(p), win = wave * tile;
     if (set == GP_CASES_VARIANT) {
-        /* The last: more tiles than a ring's resident blocks, so every block
-         * goes round its ring several times. */
+        /* The last length: more tiles than a ring's resident blocks, so
+         * every block goes round its ring several times.  fp32 with the
+         * output at the input's alignment and off it (the vector and the
+         * 4-byte store paths), int32; inclusive and exclusive.  In place and
+         * small integers test the host's pointer handling and the exact
+         * sums, which every variant shares with the base: verify's own
+         * cases run them. */
         const long long len[] = {0, 5, tile + 1, win + 3, 1000003, 5000011};
+        static const int kinds[3][2] = {{GP_SCAN_FP32, DATA_RANDOM}, {GP_SCAN_FP32, DATA_SHIFTED},
+                                        {GP_SCAN_INT32, DATA_RANDOM}};
         for (int i = 0; i < 6; i++)
-            n = add_len(out, n, max, len[i], i % 4);
+            for (int ex = 0; ex <= 1; ex++)
+                for (int k = 0; k < 3; k++)
+                    n = add(out, n, max, len[i], kinds[k][0], ex, kinds[k][1], i % 4, 0);
         return n;
     }
     /* Lengths: empty, tiny, around the vector width, around a tile and two,
@@ -182,10 +191,10 @@ typedef struct state {
     size_t n;
     int is_f32, exclusive, data, wave;
     size_t stride;       /* check every stride-th element (a sample of a bench problem), 1: all */
+    size_t nsamples;     /* sampled: how many, and their references (made once, in setup) */
     float *h_x;          /* the input (fp32 or int32 bits) */
-    double *ref;         /* fp32: the prefix sums in double */
-    float *sum_abs;      /* fp32: sum |x_j| through x[i], rounded up to fp32 (the bound stays one) */
-    int32_t *refi;       /* int32: the wrapped prefix sums */
+    double *ref, *sum_abs; /* sampled fp32: the prefix sums and sums of |x_j| in double */
+    int32_t *refi;       /* sampled int32: the wrapped prefix sums */
     uint32_t *h_got;     /* GUARD + n + GUARD words read back */
     char *d_in_alloc, *d_out_alloc;
     const void *d_in;    /* the input: d_in_alloc + the case's offset, or the output (in place) */
@@ -204,11 +213,39 @@ static void teardown(void *p)
     free(s);
 }
 
-/* New data of s->data's kind, its reference, the input on the device (in
- * place: poison puts it there). */
-static gp_status fill(state *s, uint64_t *rng)
+/* The i-th checked element of a sampled problem: one in each stride,
+ * at an offset that moves from stride to stride. */
+static size_t sample_at(const state *s, size_t k) { return k * s->stride + (k * 7919) % s->stride; }
+
+/* The reference at the samples of a sampled problem: one pass over the
+ * input, the prefix kept where a sample falls.  A full check streams its
+ * reference in check() instead: nothing the size of the input is kept. */
+static void sample_refs(state *s)
 {
     enum { CHUNK = 2048 };
+    double acc = 0, acc_abs = 0, r[CHUNK], sa[CHUNK];
+    uint32_t acci = 0;
+    int32_t ri[CHUNK];
+    size_t k = 0, next = sample_at(s, 0);
+    for (size_t c = 0; c < s->n && k < s->nsamples; c += CHUNK) {
+        size_t m = s->n - c < CHUNK ? s->n - c : CHUNK;
+        if (s->is_f32)
+            gp_scan_ref_f32(s->h_x + c, m, s->exclusive, &acc, &acc_abs, r, sa);
+        else
+            gp_scan_ref_i32((const int32_t *)s->h_x + c, m, s->exclusive, &acci, ri);
+        for (; k < s->nsamples && next < c + m; next = sample_at(s, ++k)) {
+            if (s->is_f32)
+                s->ref[k] = r[next - c], s->sum_abs[k] = sa[next - c];
+            else
+                s->refi[k] = ri[next - c];
+        }
+    }
+}
+
+/* New data of s->data's kind, the references of a sampled problem, the
+ * input on the device (in place: poison puts it there). */
+static gp_status fill(state *s, uint64_t *rng)
+{
     if (s->data == DATA_SMALL_INT)
         for (size_t i = 0; i < s->n; i++)
             s->h_x[i] = (float)((int)(gp_rand_u64(rng) % 17) - 8);
@@ -216,15 +253,8 @@ static gp_status fill(state *s, uint64_t *rng)
         gp_fill_uniform_f32(s->h_x, s->n, -1.0f, 1.0f, rng);
     else
         gp_fill_uniform_i32((int32_t *)s->h_x, s->n, INT32_MIN, INT32_MAX, rng);
-    if (!s->is_f32)
-        gp_scan_ref_i32((const int32_t *)s->h_x, s->n, s->exclusive, NULL, s->refi);
-    double acc = 0, acc_abs = 0, sa[CHUNK];
-    for (size_t c = 0; s->is_f32 && c < s->n; c += CHUNK) {
-        size_t m = s->n - c < CHUNK ? s->n - c : CHUNK;
-        gp_scan_ref_f32(s->h_x + c, m, s->exclusive, &acc, &acc_abs, s->ref + c, sa);
-        for (size_t k = 0; k < m; k++)
-            s->sum_abs[c + k] = (double)(float)sa[k] < sa[k] ? nextafterf((float)sa[k], INFINITY) : (float)sa[k];
-    }
+    if (s->stride > 1)
+        sample_refs(s);
     const int in_place = s->data == DATA_IN_PLACE || s->data == DATA_SMALL_INT;
     return s->n && !in_place ? gp_rt_copy_to_device((void *)s->d_in, s->h_x, s->n * 4) : gp_ok();
 }
@@ -246,11 +276,16 @@ static gp_status setup(const gp_kcase *c, const gp_device_info *dev, uint64_t *r
         return gp_fail(GP_ERR_USAGE, "scan: %zu elements of data kind %d is no problem this bench can hold", s->n,
                        c->data);
     s->h_x = malloc(s->n * 4 + 4), s->h_got = malloc((s->n + 2 * GUARD) * 4);
-    if (s->is_f32)
-        s->ref = malloc(s->n * 8 + 8), s->sum_abs = malloc(s->n * 4 + 4);
-    else
-        s->refi = malloc(s->n * 4 + 4);
-    if (!s->h_x || !s->h_got || (s->is_f32 ? !s->ref || !s->sum_abs : !s->refi))
+    if (s->stride > 1) {
+        s->nsamples = 0;
+        while (sample_at(s, s->nsamples) < s->n)
+            s->nsamples++;
+        if (s->is_f32)
+            s->ref = malloc(s->nsamples * 8), s->sum_abs = malloc(s->nsamples * 8);
+        else
+            s->refi = malloc(s->nsamples * 4);
+    }
+    if (!s->h_x || !s->h_got || (s->stride > 1 && (s->is_f32 ? !s->ref || !s->sum_abs : !s->refi)))
         return gp_fail(GP_ERR_NOMEM, "scan: out of host memory for %zu elements", s->n);
     GP_TRY(gp_rt_malloc((void **)&s->d_in_alloc, (s->n + (size_t)c->offset) * 4 + 16));
     GP_TRY(gp_rt_malloc((void **)&s->d_out_alloc, (s->n + 2 * GUARD + 4) * 4));
@@ -331,34 +366,73 @@ static gp_status run_impl(void *st, int impl, const void *p)
  * reference's own error (i + 1) 2^-53 sum |x|, the depth of the parameters
  * that ran (CUB: of 256-element tiles, deeper than its own, so more
  * generous); small integers exact. */
+/* out[i] = got within the fp32 bound of its depth (exact for small
+ * integers) against the reference r with magnitude sum sa. */
+static gp_status check_f32(const state *s, const gp_scan_params *p, size_t i, float got, double r, double sa,
+                           const char *what)
+{
+    const size_t tile = gp_scan_tile(p), head = (size_t)((uintptr_t)s->d_in & 15) / 4;
+    const long long d0 = gp_scan_f32_depth(p, 0, 0, s->wave), step = gp_scan_f32_depth(p, tile, 0, s->wave) - d0;
+    const long long depth = d0 + (long long)((i + head) / tile) * step;
+    const double err = fabs((double)got - r);
+    const double bound =
+        s->data == DATA_SMALL_INT ? 0 : gp_scan_f32_bound(depth, sa) + (double)(i + 1) * ldexp(1.0, -53) * sa;
+    if (!(err <= bound))
+        return gp_fail(GP_ERR_CHECK, "%s: out[%zu] = %.9g, reference %.17g (error %.3g > bound %.3g = gamma_%lld x "
+                       "%.6g)", what, i, (double)got, r, err, bound, depth, sa);
+    return gp_ok();
+}
+
+static gp_status check_i32(size_t i, int32_t got, int32_t want, const char *what)
+{
+    if (got != want)
+        return gp_fail(GP_ERR_CHECK, "%s: out[%zu] = %d, exact %d", what, i, got, want);
+    return gp_ok();
+}
+
+/* Every element, the reference streamed alongside (a chunk at a time). */
+static gp_status check_all(const state *s, const gp_scan_params *p, const uint32_t *got, const char *what)
+{
+    enum { CHUNK = 2048 };
+    double acc = 0, acc_abs = 0, r[CHUNK], sa[CHUNK];
+    uint32_t acci = 0;
+    int32_t ri[CHUNK];
+    for (size_t c = 0; c < s->n; c += CHUNK) {
+        size_t m = s->n - c < CHUNK ? s->n - c : CHUNK;
+        if (s->is_f32) {
+            gp_scan_ref_f32(s->h_x + c, m, s->exclusive, &acc, &acc_abs, r, sa);
+            for (size_t k = 0; k < m; k++) {
+                float g;
+                memcpy(&g, &got[c + k], 4);
+                GP_TRY(check_f32(s, p, c + k, g, r[k], sa[k], what));
+            }
+        } else {
+            gp_scan_ref_i32((const int32_t *)s->h_x + c, m, s->exclusive, &acci, ri);
+            for (size_t k = 0; k < m; k++)
+                GP_TRY(check_i32(c + k, (int32_t)got[c + k], ri[k], what));
+        }
+    }
+    return gp_ok();
+}
+
 static gp_status check(void *st, const void *prm, int impl, const char *what)
 {
     state *s = st;
     static const gp_scan_params small = {64, 4, 0, ""};
     const gp_scan_params *p = impl < 0 ? prm : &small;
-    const float *got = (const float *)(s->h_got + GUARD);
+    const uint32_t *got = s->h_got + GUARD;
     GP_TRY(gp_rt_copy_to_host(s->h_got, s->d_base, (s->n + 2 * GUARD) * 4));
     GP_TRY(gp_check_guards(what, s->h_got, s->h_got + GUARD + s->n, GUARD));
     if (impl == IMPL_COPY)
         return gp_compare_i32(what, (const int32_t *)got, (const int32_t *)s->h_x, s->n);
-    if (!s->is_f32 && s->stride == 1)
-        return gp_compare_i32(what, (const int32_t *)got, s->refi, s->n);
-    const size_t tile = gp_scan_tile(p), head = (size_t)((uintptr_t)s->d_in & 15) / 4;
-    const long long d0 = gp_scan_f32_depth(p, 0, 0, s->wave), step = gp_scan_f32_depth(p, tile, 0, s->wave) - d0;
-    for (size_t k = 0, i = 0; i < s->n; k++, i = k * s->stride + (k * 7919) % s->stride) {
-        if (!s->is_f32) {
-            if (((const int32_t *)got)[i] != s->refi[i])
-                return gp_fail(GP_ERR_CHECK, "%s: out[%zu] = %d, exact %d", what, i, ((const int32_t *)got)[i],
-                               s->refi[i]);
-            continue;
-        }
-        const long long depth = d0 + (long long)((i + head) / tile) * step;
-        const double sa = s->sum_abs[i], err = fabs((double)got[i] - s->ref[i]);
-        const double bound =
-            s->data == DATA_SMALL_INT ? 0 : gp_scan_f32_bound(depth, sa) + (double)(i + 1) * ldexp(1.0, -53) * sa;
-        if (!(err <= bound))
-            return gp_fail(GP_ERR_CHECK, "%s: out[%zu] = %.9g, reference %.17g (error %.3g > bound %.3g = gamma_%lld x "
-                           "%.6g)", what, i, (double)got[i], s->ref[i], err, bound, depth, sa);
+    if (s->stride == 1)
+        return check_all(s, p, got, what);
+    for (size_t k = 0; k < s->nsamples; k++) {
+        const size_t i = sample_at(s, k);
+        float g;
+        memcpy(&g, &got[i], 4);
+        GP_TRY(s->is_f32 ? check_f32(s, p, i, g, s->ref[k], s->sum_abs[k], what)
+                         : check_i32(i, (int32_t)got[i], s->refi[k], what));
     }
     return gp_ok();
 }
