@@ -196,6 +196,20 @@ static void report_md(FILE *md, tune_run *r, const gp_tune_pick *p)
                 g->ms[0][q].median, r->texts[p->best[q]], g->ms[p->best[q]][q].median, paired, g->ms[c][q].median,
                 ties);
     }
+    /* Every candidate's sweep figure, so a choice can be weighed against
+     * any other (an earlier tune's, a table's) without another run. */
+    fprintf(md, "\n<details><summary>every candidate (median ms of the sweep, p10-p90)</summary>\n\n| candidate |");
+    for (int q = 0; q < g->nproblems; q++)
+        fprintf(md, " %s |", r->pr[q].label);
+    fprintf(md, "\n| --- |");
+    for (int q = 0; q < g->nproblems; q++)
+        fprintf(md, " ---: |");
+    for (int k = 0; k < r->ncands; k++) {
+        fprintf(md, "\n| `%s`%s |", r->texts[k], k == 0 ? " (rule)" : "");
+        for (int q = 0; q < g->nproblems; q++)
+            fprintf(md, " %.4f (%.4f-%.4f) |", g->ms[k][q].median, g->ms[k][q].p10, g->ms[k][q].p90);
+    }
+    fprintf(md, "\n\n</details>\n");
 }
 
 static void report_rows(FILE *out, tune_run *r, const gp_tune_pick *p)
