@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "context.h"
 #include "data.h"
 #include "driver.h"
 #include "fsutil.h"
@@ -200,6 +201,20 @@ static int draw_shapes(const gp_cli *cli, const gp_kernel *k, uint64_t seed, gp_
     return n;
 }
 
+void gp_cmd_cache_table(const gp_cli *cli, const gp_device_info *dev, const char *table)
+{
+    char stored[1024];
+    const char *off = getenv("GP_NO_CACHE");
+    if (cli->quick || (off && *off && strcmp(off, "0")))
+        return;
+    gp_status st = gp_context_cache_store(NULL, dev, table, stored, sizeof stored);
+    if (st.code == GP_OK)
+        fprintf(stderr, "per-device cache: %s (what the library takes on this GPU; GP_NO_CACHE=1 skips it)\n",
+                stored);
+    else
+        fprintf(stderr, "per-device cache: not written: %s\n", st.msg);
+}
+
 gp_status gp_cmd_verify(gp_cli *cli)
 {
     const char *tables_dir = cli->tables_found;
@@ -355,8 +370,10 @@ gp_status gp_cmd_tune(gp_cli *cli)
             st = gp_fs_join(path, sizeof path, results_dir(cli), GP_TABLE_RESULTS_NAME);
         if (st.code == GP_OK)
             st = gp_table_write(base, path);
-        if (st.code == GP_OK)
+        if (st.code == GP_OK) {
             fprintf(stderr, "tuned table: %s (%.0f s in all)\n", path, gp_harness_monotonic_s(NULL) - t0);
+            gp_cmd_cache_table(cli, &r->o.dev, path);
+        }
     }
     free(r);
     return st;

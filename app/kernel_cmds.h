@@ -13,4 +13,10 @@ gp_status gp_cmd_bench(gp_cli *cli);
  * <out>/table.txt (provenance `swept <kernel>`), starting from the lookup. */
 gp_status gp_cmd_tune(gp_cli *cli);
 
+/* The measured table this command ends with, into the device's per-device
+ * cache for the library (kernels/context.h), unless --quick or GP_NO_CACHE;
+ * a failure to write it is said, never an error of the command. */
+struct gp_device_info;
+void gp_cmd_cache_table(const gp_cli *cli, const struct gp_device_info *dev, const char *table);
+
 #endif

@@ -267,6 +267,9 @@ gp_status gp_cmd_characterize(gp_cli *cli)
         if (st.code == GP_OK)
             st = fs;
     }
+    char table[1100];
+    if (st.code == GP_OK && gp_fs_join(table, sizeof table, cli->out_dir, "table.txt").code == GP_OK)
+        gp_cmd_cache_table(cli, &dev, table);
     return st;
 }
 

@@ -61,6 +61,31 @@ gp_status gp_context_cache_path(const char *cache_dir, const gp_device_info *dev
     return gp_ok();
 }
 
+gp_status gp_context_cache_store(const char *cache_dir, const gp_device_info *dev, const char *table, char *stored,
+                                 size_t n)
+{
+    char path[GP_TABLE_PATH_LEN], dir[GP_TABLE_PATH_LEN], *text = NULL;
+    size_t len = 0;
+    FILE *f = NULL;
+    GP_TRY(gp_context_cache_path(cache_dir, dev, path, sizeof path));
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        *slash = '\0';
+    GP_TRY(gp_fs_read_regular(table, 16u << 20, "the measured table", &text, &len));
+    gp_status st = gp_fs_mkdirs(dir);
+    if (st.code == GP_OK)
+        st = gp_fs_open_atomic(path, &f);
+    if (st.code == GP_OK) {
+        fwrite(text, 1, len, f);
+        st = gp_fs_commit(f, path);
+    }
+    free(text);
+    if (st.code == GP_OK)
+        snprintf(stored, n, "%s", path);
+    return st;
+}
+
 static gp_status find_table(gp_context *c, const gp_context_opts *o)
 {
     char path[GP_TABLE_PATH_LEN] = "", dir[GP_TABLE_PATH_LEN];

@@ -86,6 +86,14 @@ int gp_context_nshapes(const gp_context *ctx);
  * says where. */
 gp_status gp_context_cache_path(const char *cache_dir, const gp_device_info *dev, char *out, size_t n);
 
+/* Copy the measured table at `table` into dev's per-device cache (under
+ * cache_dir, NULL: as above), written whole or not at all; the path it went
+ * to in stored (n bytes).  What `characterize` and `tune` do with the table
+ * they end with (not with --quick, nor with GP_NO_CACHE set), so a context
+ * opened later on this GPU finds it. */
+gp_status gp_context_cache_store(const char *cache_dir, const gp_device_info *dev, const char *table, char *stored,
+                                 size_t n);
+
 #ifdef __cplusplus
 }
 #endif

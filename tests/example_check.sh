@@ -9,8 +9,9 @@
 # pkg-config's flags build it too, and it runs: 0 (checked against the CPU)
 # or 77 (no GPU here, or none the package has code for).
 # --table FILE: the example's context takes FILE (GP_TABLE), e.g. a
-# measured table; without it no table is given and the context looks one up
-# (cache, shipped, generic).
+# measured table; --table none: no table at all, not even the per-device
+# cache's (an empty XDG_CACHE_HOME: the shipped or generic one); without
+# it, the lookup a user gets (cache, shipped, generic).
 # Exit 0 when all hold (the example's 77, no GPU, counts as holding: what
 # could be checked was); with --gpu the example's own 0 or 77, so a GPU test
 # skips rather than passes where nothing ran.  1 when a step fails; 2 on bad
@@ -20,7 +21,11 @@ gpu=0 table=
 while [ $# -gt 0 ]; do
     case $1 in
     --gpu) gpu=1; shift ;;
-    --table) table=$(cd "$(dirname "${2:?--table needs a file}")" && pwd)/$(basename "$2") || exit 2; shift 2 ;;
+    --table)
+        table=${2:?--table needs a file or none}
+        [ "$table" = none ] || table=$(cd "$(dirname "$table")" && pwd)/$(basename "$table") || exit 2
+        shift 2
+        ;;
     *) break ;;
     esac
 done
@@ -74,7 +79,10 @@ fi
 
 step "run (away from the sources and the build)"
 cd "$tmp" || exit 1
-if [ -n "$table" ]; then
+if [ "$table" = none ]; then
+    mkdir -p "$tmp/no-cache"
+    env -u GP_TABLES_DIR -u GP_TABLE XDG_CACHE_HOME="$tmp/no-cache" "$tmp/ex/image_stats"
+elif [ -n "$table" ]; then
     env -u GP_TABLES_DIR GP_TABLE="$table" "$tmp/ex/image_stats"
 else
     env -u GP_TABLES_DIR -u GP_TABLE "$tmp/ex/image_stats"
