@@ -1,9 +1,13 @@
-/* conv2d host API: shape checks, parameters from the table fitted to the
- * device and the problem, the floor, and the run call. */
+/* conv2d host API: shape checks, parameters fitted to the device and, per
+ * launch, to the problem (the plan), the floor, and the run call. */
 #include "conv2d.h"
 
+#include <limits.h>
 #include <stdint.h>
 #include <string.h>
+
+#include "data.h"
+#include "kernel.h"
 
 #define KIB 1024
 
@@ -64,6 +68,21 @@ gp_status gp_conv2d_check(const gp_conv2d_shape *s, size_t mem_bytes, int *out_h
     return gp_ok();
 }
 
+gp_status gp_conv2d_shape_of(const gp_shape *g, gp_conv2d_shape *s)
+{
+    int v[9];
+    for (int i = 0; i < 9; i++) {
+        long long x = i < 7 ? g->d[i] : g->opt[i - 7];
+        if (x < INT_MIN || x > INT_MAX)
+            return gp_fail(GP_ERR_USAGE, "conv2d: shape value %lld (slot %d) is outside int", x, i);
+        v[i] = (int)x;
+    }
+    s->n = v[GP_CONV2D_DIM_N], s->in_c = v[GP_CONV2D_DIM_IN_C], s->h = v[GP_CONV2D_DIM_H], s->w = v[GP_CONV2D_DIM_W];
+    s->out_c = v[GP_CONV2D_DIM_OUT_C], s->kh = v[GP_CONV2D_DIM_KH], s->kw = v[GP_CONV2D_DIM_KW];
+    s->pad_h = v[7 + GP_CONV2D_OPT_PAD_H], s->pad_w = v[7 + GP_CONV2D_OPT_PAD_W];
+    return gp_ok();
+}
+
 static int out_h_of(const gp_conv2d_shape *s) { return s->h + 2 * s->pad_h - s->kh + 1; }
 static int out_w_of(const gp_conv2d_shape *s) { return s->w + 2 * s->pad_w - s->kw + 1; }
 
@@ -85,6 +104,17 @@ static int floor_pow2(int v)
     while (p * 2 <= v)
         p *= 2;
     return p;
+}
+
+/* The device's threads per block within the launch bounds. */
+static int max_block_of(const gp_device_info *dev)
+{
+    int maxb = GP_CONV2D_MAX_BLOCK;
+    if (dev && dev->max_threads_per_block > 0 && dev->max_threads_per_block < maxb)
+        maxb = dev->max_threads_per_block;
+    if (dev && dev->max_block_dim[0] > 0 && dev->max_block_dim[0] < maxb)
+        maxb = dev->max_block_dim[0];
+    return maxb;
 }
 
 /* One pass touches at most 32 words (8 lanes x 4 or 32 lanes x 1), so
@@ -250,11 +280,7 @@ gp_status gp_conv2d_plan_fit(int tile_x, int tile_y, int block, int ocb, int var
     p->variant = variant;
 
     /* Threads: at most the launch bounds and what the device takes. */
-    int maxb = GP_CONV2D_MAX_BLOCK;
-    if (dev && dev->max_threads_per_block > 0 && dev->max_threads_per_block < maxb)
-        maxb = dev->max_threads_per_block;
-    if (dev && dev->max_block_dim[0] > 0 && dev->max_block_dim[0] < maxb)
-        maxb = dev->max_block_dim[0];
+    int maxb = max_block_of(dev);
     int b = floor_pow2(block < maxb ? block : maxb);
     if (b < 32)
         b = 32 <= maxb ? 32 : floor_pow2(maxb);
@@ -348,21 +374,33 @@ gp_status gp_conv2d_plan_fit(int tile_x, int tile_y, int block, int ocb, int var
     return gp_ok();
 }
 
-gp_status gp_conv2d_plan_make(const gp_table *t, const gp_device_info *dev, const gp_conv2d_shape *s,
+/* What the plan would do to block and the channels for any problem, done
+ * once: the parameters a variant or a tune candidate really launches. */
+void gp_conv2d_params_fit(gp_conv2d_params *p, const gp_device_info *dev)
+{
+    int maxb = max_block_of(dev);
+    int b = floor_pow2(p->block < maxb ? p->block : maxb);
+    if (b < 32)
+        b = 32 <= maxb ? 32 : floor_pow2(maxb);
+    if (b != p->block) {
+        char t[64];
+        snprintf(t, sizeof t, "block %d -> %d", p->block, b);
+        gp_note_append(p->note, sizeof p->note, t);
+        p->block = b;
+    }
+    if (p->out_channels_per_block > 8) {
+        gp_note_append(p->note, sizeof p->note, "out_channels_per_block at most the compiled 8");
+        p->out_channels_per_block = 8;
+    }
+}
+
+gp_status gp_conv2d_plan_make(const gp_conv2d_params *prm, const gp_device_info *dev, const gp_conv2d_shape *s,
                               int variant, gp_conv2d_plan *p)
 {
-    long long tx, ty, b, ocb, var = 0;
-    if (!t)
-        return gp_fail(GP_ERR_USAGE, "conv2d: no table");
-    GP_TRY(gp_table_get_int(t, "kernel.conv2d", "tile_x", &tx));
-    GP_TRY(gp_table_get_int(t, "kernel.conv2d", "tile_y", &ty));
-    GP_TRY(gp_table_get_int(t, "kernel.conv2d", "block", &b));
-    GP_TRY(gp_table_get_int(t, "kernel.conv2d", "out_channels_per_block", &ocb));
-    if (gp_table_find(t, "kernel.conv2d", "variant"))
-        GP_TRY(gp_table_get_int(t, "kernel.conv2d", "variant", &var));
-    if (variant >= 0)
-        var = variant;
-    return gp_conv2d_plan_fit((int)tx, (int)ty, (int)b, (int)ocb, (int)var, dev, s, p);
+    if (!prm)
+        return gp_fail(GP_ERR_USAGE, "conv2d: no parameters");
+    return gp_conv2d_plan_fit(prm->tile_x, prm->tile_y, prm->block, prm->out_channels_per_block,
+                              variant >= 0 ? variant : prm->variant, dev, s, p);
 }
 
 void gp_conv2d_plan_format(const gp_conv2d_plan *p, char *buf, size_t n)
@@ -384,7 +422,7 @@ void gp_conv2d_plan_format(const gp_conv2d_plan *p, char *buf, size_t n)
              p->note[0] ? "; " : "", p->note);
 }
 
-gp_status gp_conv2d_run(const gp_conv2d_plan *p, const float *d_x, const float *d_w, float *d_y)
+gp_status gp_conv2d_run(const gp_conv2d_plan *p, const float *d_x, const float *d_w, float *d_y, gp_stream stream)
 {
     if (!p || !d_x || !d_w || !d_y)
         return gp_fail(GP_ERR_USAGE, "conv2d: NULL plan or buffer");
@@ -393,7 +431,7 @@ gp_status gp_conv2d_run(const gp_conv2d_plan *p, const float *d_x, const float *
     if (oh != p->out_h || ow != p->out_w || p->block < 1 ||
         (p->variant != GP_CONV2D_DIRECT && (p->ic_per_stage < 1 || p->threads_x < 1)))
         return gp_fail(GP_ERR_USAGE, "conv2d: plan not made by gp_conv2d_plan_make");
-    return gp_conv2d_launch(p, d_x, d_w, d_y);
+    return gp_conv2d_launch(p, d_x, d_w, d_y, stream);
 }
 
 int gp_conv2d_fma_lanes(const gp_device_info *dev)

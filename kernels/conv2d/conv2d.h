@@ -9,10 +9,11 @@
  * out_h = h + 2 pad_h - kh + 1, out_w = w + 2 pad_w - kw + 1.
  * Docs: docs/kernels/conv2d.md.
  *
- * Parameters come from the table section [kernel.conv2d] (tile_x, tile_y,
- * block, out_channels_per_block and the optional variant), fitted to the
- * device and to the problem (kernel size, channels) so that every valid
- * table gives a correct result. */
+ * Parameters: [kernel.conv2d] (conv2d_params.inc: tile_x, tile_y, block,
+ * out_channels_per_block and the optional variant), through
+ * gp_kernel_params(&gp_kernel_conv2d, table, dev, shape, ...); a launch's
+ * plan fits them to the device and to the problem (kernel size, channels)
+ * so that every valid table gives a correct result. */
 #ifndef GP_CONV2D_H
 #define GP_CONV2D_H
 
@@ -21,6 +22,7 @@
 
 #include "gp_status.h"
 #include "gp_target.h"
+#include "params.h"
 #include "runtime.h"
 #include "table.h"
 
@@ -82,6 +84,42 @@ typedef struct gp_conv2d_shape {
     int pad_h, pad_w;    /* zeros added above/below and left/right */
 } gp_conv2d_shape;
 
+/* The shape of a problem (gp_shape, kernels/kernel.h): d[] = n, in_c, h, w,
+ * out_c, kh, kw; opt[] = pad_h, pad_w.  `--shape NxCxHxW kK[xKW] ocO
+ * valid|same|pad PH,PW` (the bench labels: "1x6x768x512 k6 oc6 valid (seed)",
+ * "1x3x2160x3840 k5 oc6 same"). */
+enum {
+    GP_CONV2D_DIM_N = 0,
+    GP_CONV2D_DIM_IN_C = 1,
+    GP_CONV2D_DIM_H = 2,
+    GP_CONV2D_DIM_W = 3,
+    GP_CONV2D_DIM_OUT_C = 4,
+    GP_CONV2D_DIM_KH = 5,
+    GP_CONV2D_DIM_KW = 6
+};
+enum { GP_CONV2D_OPT_PAD_H = 0, GP_CONV2D_OPT_PAD_W = 1 };
+
+/* The convolution of shape g; GP_ERR_USAGE for a size or pad outside int
+ * (the full checks: gp_conv2d_check). */
+struct gp_shape;
+gp_status gp_conv2d_shape_of(const struct gp_shape *g, gp_conv2d_shape *s);
+
+/* [kernel.conv2d] (conv2d_params.inc), fitted to the device (block within
+ * the launch bounds and the device's threads, out_channels_per_block within
+ * the compiled 8); the plan of each launch fits the rest to the problem. */
+typedef struct gp_conv2d_params {
+#define GP_PARAM GP_PARAM_FIELD
+#include "conv2d_params.inc"
+#undef GP_PARAM
+    char note[160]; /* what fit adjusted ("" when nothing) */
+} gp_conv2d_params;
+
+/* Clamp p to dev (NULL: no device limits) and to what is compiled; what
+ * changed goes into p->note.  Parameters for a launch come from
+ * gp_kernel_params(&gp_kernel_conv2d, table, dev, shape, ...), which reads
+ * the table, re-derives the rule's values for the shape and calls this. */
+void gp_conv2d_params_fit(gp_conv2d_params *p, const gp_device_info *dev);
+
 /* Everything a launch needs; filled by gp_conv2d_plan_make. */
 typedef struct gp_conv2d_plan {
     gp_conv2d_shape s;
@@ -124,12 +162,12 @@ size_t gp_conv2d_y_elems(const gp_conv2d_shape *s);
 /* 2 * n * out_c * out_h * out_w * in_c * kh * kw. */
 double gp_conv2d_flops(const gp_conv2d_shape *s);
 
-/* Read [kernel.conv2d] from t, check the shape against dev (memory), and fit
- * the parameters to the device and the problem.  `variant` < 0 takes the
- * table's variant (0 when the table has none); >= 0 overrides it. */
-gp_status gp_conv2d_plan_make(const gp_table *t, const gp_device_info *dev, const gp_conv2d_shape *s,
+/* The plan of one launch of shape s with parameters prm on dev: the shape
+ * checked against dev (memory), the parameters fitted to the device and the
+ * problem.  `variant` < 0 takes prm's variant; >= 0 overrides it. */
+gp_status gp_conv2d_plan_make(const gp_conv2d_params *prm, const gp_device_info *dev, const gp_conv2d_shape *s,
                               int variant, gp_conv2d_plan *p);
-/* Same from explicit values (tables' keys): what plan_make does after reading. */
+/* Same from explicit values (the parameters' keys): what plan_make does. */
 gp_status gp_conv2d_plan_fit(int tile_x, int tile_y, int block, int ocb, int variant,
                              const gp_device_info *dev, const gp_conv2d_shape *s, gp_conv2d_plan *p);
 /* Simulated bank-conflict degree of one compute load of warp 0 (32 lanes, 32
@@ -142,10 +180,11 @@ int gp_conv2d_conflict_degree(int pitch, int tx, int ry, int vec4);
  * LDS 20.1 KiB, conflict 1" */
 void gp_conv2d_plan_format(const gp_conv2d_plan *p, char *buf, size_t n);
 
-/* y = conv(x, w) on the default stream (no synchronization).  Device
- * buffers: x (n in_c h w), w (out_c in_c kh kw), y (n out_c out_h out_w), not
- * overlapping y.  GP_ERR_USAGE for NULL pointers or an unchecked plan. */
-gp_status gp_conv2d_run(const gp_conv2d_plan *p, const float *d_x, const float *d_w, float *d_y);
+/* y = conv(x, w), enqueued on `stream` (NULL: the default stream; no
+ * synchronization).  Device buffers: x (n in_c h w), w (out_c in_c kh kw),
+ * y (n out_c out_h out_w), not overlapping y.  GP_ERR_USAGE for NULL
+ * pointers or an unchecked plan, before any device call. */
+gp_status gp_conv2d_run(const gp_conv2d_plan *p, const float *d_x, const float *d_w, float *d_y, gp_stream stream);
 
 /* ---- CPU reference (conv2d_ref.c), double accumulation.
  * y (may be NULL) gets every output; s_abs (may be NULL) gets, per output,
@@ -154,6 +193,9 @@ void gp_conv2d_ref(const gp_conv2d_shape *s, const float *x, const float *w, dou
 /* One output (img, oc, oy, ox): value and sum |x||w|. */
 void gp_conv2d_ref_at(const gp_conv2d_shape *s, const float *x, const float *w, int img, int oc, int oy,
                       int ox, double *y, double *s_abs);
+/* The same for output index i of y (row-major n, out_c, out_h, out_w). */
+void gp_conv2d_ref_index(const gp_conv2d_shape *s, const float *x, const float *w, size_t i, double *y,
+                         double *s_abs);
 /* Relative tolerance of a float result: an fp32 sum of `terms` products
  * (fma, any order) is within terms x 2^-24 x sum|x||w| of the exact value;
  * the tolerance is twice that, plus a little for the final rounding. */
@@ -168,6 +210,12 @@ gp_status gp_conv2d_compare(const char *what, const gp_conv2d_shape *s, const fl
 gp_status gp_conv2d_compare_sampled(const char *what, const gp_conv2d_shape *s, const float *x, const float *w,
                                     const float *got, size_t nsample, unsigned long long seed, double tol,
                                     double *max_rel);
+/* The outputs compare_sampled checks, as indices into y (idx NULL: only
+ * the count): the edges, then nsample drawn from seed.  Returns the count. */
+size_t gp_conv2d_sample(const gp_conv2d_shape *s, size_t nsample, unsigned long long seed, size_t *idx);
+/* got[idx[i]] against ref[i] / s_abs[i] for i < n, as gp_conv2d_compare. */
+gp_status gp_conv2d_compare_at(const char *what, const gp_conv2d_shape *s, const float *got, const size_t *idx,
+                               const double *ref, const double *s_abs, size_t n, double tol, double *max_rel);
 
 /* ---- Floor: the problem at the device's limits.  FLOPs at the FP32 peak
  * (compute_units x FMA lanes per CU x clock) and bytes (x + w + y once) at
@@ -188,7 +236,7 @@ int gp_conv2d_fma_lanes(const gp_device_info *dev);
 
 /* ---- GPU launcher (conv2d.hip; none.c without a GPU backend).  Arguments
  * are checked by gp_conv2d_run. */
-gp_status gp_conv2d_launch(const gp_conv2d_plan *p, const float *d_x, const float *d_w, float *d_y);
+gp_status gp_conv2d_launch(const gp_conv2d_plan *p, const float *d_x, const float *d_w, float *d_y, gp_stream s);
 /* The tiled kernel instantiation (kernel size as k_spec: 0 generic, 3, 5, 6,
  * 7; rows and output channels per thread; rolled or not) as a function
  * address for gp_func_attributes (the rule's resource use); NULL when it is
@@ -199,14 +247,11 @@ const void *gp_conv2d_tiled_fn(int k_spec, int rows_per_thread, int oc_per_threa
  * the models: docs/kernels/conv2d.md, "Rule"). */
 struct gp_rule_in;
 struct gp_table;
+struct gp_kernel;
 gp_status gp_conv2d_rule(const struct gp_rule_in *in, struct gp_table *out);
-/* gp_conv2d_plan_make with the parameters one launch of shape s uses: t's,
- * with the values the rule gave re-derived for this input (n x in_c x h x
- * w; gp_kernel_params_for_shape, kernels/derive.h; swept values kept).
- * use_device: resource use from the open device.  note (n bytes): what the
- * rule did, for the bench row. */
-gp_status gp_conv2d_plan_for_problem(const struct gp_table *t, const gp_device_info *dev, const gp_conv2d_shape *s,
-                                     int variant, int use_device, gp_conv2d_plan *p, char *note, size_t n);
+/* The kernel's registry entry (kernels/kernel.h): what verify, bench, tune
+ * and gp_kernel_params take. */
+extern const struct gp_kernel gp_kernel_conv2d;
 
 #ifdef __cplusplus
 }

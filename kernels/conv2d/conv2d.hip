@@ -613,23 +613,23 @@ __global__ void CONV_BOUNDS gp_conv2d_direct(conv_args a)
     }
 }
 
-typedef gp_status (*conv_launch_fn)(dim3 grid, int block, size_t lds, const conv_args &a);
+typedef gp_status (*conv_launch_fn)(dim3 grid, int block, size_t lds, const conv_args &a, hipStream_t st);
 
 /* A shape outside this target's register class (GP_CONV2D_SHAPE_ON) is not
  * instantiated; its launcher only says so (the plan never picks it, and
  * gp_conv2d_launch checks the open device's class first). */
 template <int K, int RY, int OCB, int ROLLED, bool ON>
 struct conv_tiled {
-    static gp_status launch(dim3 grid, int block, size_t lds, const conv_args &a)
+    static gp_status launch(dim3 grid, int block, size_t lds, const conv_args &a, hipStream_t st)
     {
-        gp_conv2d_tiled<K, RY, OCB, ROLLED><<<grid, dim3((unsigned)block, 1, 1), lds>>>(a);
+        gp_conv2d_tiled<K, RY, OCB, ROLLED><<<grid, dim3((unsigned)block, 1, 1), lds, st>>>(a);
         return gp_launch_status("conv2d tiled");
     }
     static const void *addr() { return (const void *)gp_conv2d_tiled<K, RY, OCB, ROLLED>; }
 };
 template <int K, int RY, int OCB, int ROLLED>
 struct conv_tiled<K, RY, OCB, ROLLED, false> {
-    static gp_status launch(dim3, int, size_t, const conv_args &)
+    static gp_status launch(dim3, int, size_t, const conv_args &, hipStream_t)
     {
         return gp_fail(GP_ERR_USAGE, "conv2d: kernel %d, %d rows x %d channels per thread%s is not compiled for this "
                        "target's register class", K, RY, OCB, ROLLED ? " (rolled)" : "");
@@ -638,10 +638,10 @@ struct conv_tiled<K, RY, OCB, ROLLED, false> {
 };
 
 template <int K, int RY, int OCB, int ROLLED = 0>
-static gp_status launch_tiled(dim3 grid, int block, size_t lds, const conv_args &a)
+static gp_status launch_tiled(dim3 grid, int block, size_t lds, const conv_args &a, hipStream_t st)
 {
     return conv_tiled<K, RY, OCB, ROLLED, GP_CONV2D_SHAPE_ON(GP_REG_CLASS, K, RY, OCB, ROLLED)>::launch(grid, block,
-                                                                                                      lds, a);
+                                                                                                      lds, a, st);
 }
 
 /* What a pick returns for one compiled instantiation: its launcher, or the
@@ -744,8 +744,10 @@ static int log2i(int v)
     return l;
 }
 
-extern "C" gp_status gp_conv2d_launch(const gp_conv2d_plan *p, const float *d_x, const float *d_w, float *d_y)
+extern "C" gp_status gp_conv2d_launch(const gp_conv2d_plan *p, const float *d_x, const float *d_w, float *d_y,
+                                      gp_stream stream)
 {
+    const hipStream_t st = (hipStream_t)stream;
     const gp_conv2d_shape *s = &p->s;
     conv_args a;
     a.x = d_x, a.w = d_w, a.y = d_y;
@@ -757,7 +759,7 @@ extern "C" gp_status gp_conv2d_launch(const gp_conv2d_plan *p, const float *d_x,
         size_t blocks = (total + (size_t)p->block - 1) / (size_t)p->block;
         if (blocks > (1u << 20))
             blocks = 1u << 20; /* grid-stride beyond */
-        gp_conv2d_direct<<<dim3((unsigned)blocks, 1, 1), dim3((unsigned)p->block, 1, 1)>>>(a);
+        gp_conv2d_direct<<<dim3((unsigned)blocks, 1, 1), dim3((unsigned)p->block, 1, 1), 0, st>>>(a);
         return gp_launch_status("conv2d direct");
     }
     if ((p->threads_x & (p->threads_x - 1)) || p->threads_x > p->block || p->block > GP_CONV2D_MAX_BLOCK)
@@ -796,5 +798,5 @@ extern "C" gp_status gp_conv2d_launch(const gp_conv2d_plan *p, const float *d_x,
     a.vec_out = p->out_w % 4 == 0 && ((uintptr_t)d_y & 15) == 0;
     dim3 grid((unsigned)(p->tiles_x * p->tiles_y), (unsigned)(p->groups < 65535 ? p->groups : 65535),
               (unsigned)(s->n < 65535 ? s->n : 65535));
-    return fn(grid, p->block, p->lds_bytes, a);
+    return fn(grid, p->block, p->lds_bytes, a, st);
 }

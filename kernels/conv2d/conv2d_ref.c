@@ -3,6 +3,7 @@
  * those terms. */
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "conv2d.h"
 #include "data.h"
@@ -121,14 +122,54 @@ gp_status gp_conv2d_compare(const char *what, const gp_conv2d_shape *s, const fl
     return gp_ok();
 }
 
-static gp_status check_at(const char *what, const gp_conv2d_shape *s, const float *x, const float *w,
-                          const float *got, int img, int oc, int oy, int ox, double tol, double *worst)
+/* Output (img, oc, oy, ox) into idx[*k] (idx NULL: counted only). */
+static void sample_at(const gp_conv2d_shape *s, size_t *idx, size_t *k, size_t img, size_t oc, size_t oy, size_t ox)
 {
-    int oh = out_h_of(s), ow = out_w_of(s);
-    size_t idx = (((size_t)img * s->out_c + oc) * oh + oy) * ow + ox;
-    double ref, sa;
-    gp_conv2d_ref_at(s, x, w, img, oc, oy, ox, &ref, &sa);
-    return check_one(what, s, idx, got[idx], ref, sa, tol, worst);
+    if (idx)
+        idx[*k] = ((img * (size_t)s->out_c + oc) * (size_t)out_h_of(s) + oy) * (size_t)out_w_of(s) + ox;
+    ++*k;
+}
+
+size_t gp_conv2d_sample(const gp_conv2d_shape *s, size_t nsample, unsigned long long seed, size_t *idx)
+{
+    const size_t oh = (size_t)out_h_of(s), ow = (size_t)out_w_of(s);
+    size_t k = 0;
+    /* Edges: where padding and partial tiles are. */
+    const size_t imgs[2] = {0, (size_t)s->n - 1}, ocs[2] = {0, (size_t)s->out_c - 1}, rows[2] = {0, oh - 1};
+    for (int a = 0; a < 2; a++)
+        for (int b = 0; b < 2; b++)
+            for (int r = 0; r < 2; r++) {
+                for (size_t ox = 0; ox < ow; ox++)
+                    sample_at(s, idx, &k, imgs[a], ocs[b], rows[r], ox);
+                for (size_t oy = 0; oy < oh; oy++)
+                    sample_at(s, idx, &k, imgs[a], ocs[b], oy, r ? ow - 1 : 0);
+            }
+    uint64_t st = seed;
+    for (size_t i = 0; i < nsample; i++) {
+        const size_t img = (size_t)(gp_rand_u64(&st) % (uint64_t)s->n);
+        const size_t oc = (size_t)(gp_rand_u64(&st) % (uint64_t)s->out_c);
+        const size_t oy = (size_t)(gp_rand_u64(&st) % (uint64_t)oh);
+        sample_at(s, idx, &k, img, oc, oy, (size_t)(gp_rand_u64(&st) % (uint64_t)ow));
+    }
+    return k;
+}
+
+gp_status gp_conv2d_compare_at(const char *what, const gp_conv2d_shape *s, const float *got, const size_t *idx,
+                               const double *ref, const double *s_abs, size_t n, double tol, double *max_rel)
+{
+    double worst = 0;
+    for (size_t i = 0; i < n; i++)
+        GP_TRY(check_one(what, s, idx[i], got[idx[i]], ref[i], s_abs[i], tol, &worst));
+    if (max_rel)
+        *max_rel = worst;
+    return gp_ok();
+}
+
+void gp_conv2d_ref_index(const gp_conv2d_shape *s, const float *x, const float *w, size_t i, double *ref, double *sa)
+{
+    const size_t oh = (size_t)out_h_of(s), ow = (size_t)out_w_of(s);
+    const int ox = (int)(i % ow), oy = (int)(i / ow % oh), oc = (int)(i / ow / oh % (size_t)s->out_c);
+    gp_conv2d_ref_at(s, x, w, (int)(i / ow / oh / (size_t)s->out_c), oc, oy, ox, ref, sa);
 }
 
 gp_status gp_conv2d_compare_sampled(const char *what, const gp_conv2d_shape *s, const float *x, const float *w,
@@ -136,26 +177,19 @@ gp_status gp_conv2d_compare_sampled(const char *what, const gp_conv2d_shape *s, 
                                     double *max_rel)
 {
     double worst = 0;
-    int oh = out_h_of(s), ow = out_w_of(s);
-    /* Edges: where padding and partial tiles are. */
-    int imgs[2] = {0, s->n - 1}, ocs[2] = {0, s->out_c - 1}, rows[2] = {0, oh - 1};
-    for (int a = 0; a < 2; a++)
-        for (int b = 0; b < 2; b++)
-            for (int r = 0; r < 2; r++) {
-                for (int ox = 0; ox < ow; ox++)
-                    GP_TRY(check_at(what, s, x, w, got, imgs[a], ocs[b], rows[r], ox, tol, &worst));
-                for (int oy = 0; oy < oh; oy++)
-                    GP_TRY(check_at(what, s, x, w, got, imgs[a], ocs[b], oy, r ? ow - 1 : 0, tol, &worst));
-            }
-    uint64_t st = seed;
-    for (size_t i = 0; i < nsample; i++) {
-        int img = (int)(gp_rand_u64(&st) % (uint64_t)s->n);
-        int oc = (int)(gp_rand_u64(&st) % (uint64_t)s->out_c);
-        int oy = (int)(gp_rand_u64(&st) % (uint64_t)oh);
-        int ox = (int)(gp_rand_u64(&st) % (uint64_t)ow);
-        GP_TRY(check_at(what, s, x, w, got, img, oc, oy, ox, tol, &worst));
+    const size_t n = gp_conv2d_sample(s, nsample, seed, NULL);
+    size_t *idx = malloc(n * sizeof *idx);
+    if (!idx)
+        return gp_fail(GP_ERR_NOMEM, "%s: out of host memory for %zu samples", what, n);
+    gp_conv2d_sample(s, nsample, seed, idx);
+    gp_status st = gp_ok();
+    for (size_t i = 0; i < n && st.code == GP_OK; i++) {
+        double ref, sa;
+        gp_conv2d_ref_index(s, x, w, idx[i], &ref, &sa);
+        st = check_one(what, s, idx[i], got[idx[i]], ref, sa, tol, &worst);
     }
-    if (max_rel)
+    free(idx);
+    if (st.code == GP_OK && max_rel)
         *max_rel = worst;
-    return gp_ok();
+    return st;
 }

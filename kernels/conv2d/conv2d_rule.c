@@ -1,9 +1,9 @@
 /* gp_conv2d_rule: every kernel.conv2d parameter from the device facts and the
  * problem.  The models: docs/kernels/conv2d.md, "Rule". */
 #include <stdio.h>
+#include <string.h>
 
 #include "conv2d.h"
-#include "derive.h"
 #include "kernel.h"
 #include "rule.h"
 
@@ -26,13 +26,15 @@
 #define CONV2D_MAX_OCB 8
 /* The headline problem: the seed's 1 x 6 x 768 x 512 input, 6 x 6 kernel,
  * 6 output channels, 'valid'. */
-static const gp_rule_shape headline = {1, 6, 768, 512};
-#define HEADLINE_K 6
+static const gp_conv2d_shape headline = {1, 6, 768, 512, 6, 6, 6, 0, 0};
 
 gp_status gp_conv2d_rule(const gp_rule_in *in, gp_table *out)
 {
     const gp_table *t = in->facts;
-    const gp_rule_shape *s = in->shape && in->shape->w > 0 ? in->shape : &headline;
+    gp_conv2d_shape own = headline;
+    if (in->shape && in->shape->d[GP_CONV2D_DIM_W] > 0)
+        GP_TRY(gp_conv2d_shape_of(in->shape, &own));
+    const gp_conv2d_shape *s = &own;
     gp_rule_facts f;
     GP_TRY(gp_rule_read_facts(t, RULE, &f));
     const gp_rule_cu cu = f.cu;
@@ -58,11 +60,17 @@ gp_status gp_conv2d_rule(const gp_rule_in *in, gp_table *out)
                        "the most reuse per staged pixel; %s", bal));
 
     /* tile: threads_x = tile_x / 4 (4 pixels per thread in x), RY rows per
-     * thread.  Time ~ rounds of resident blocks x tile area; ties go to fewer
-     * accumulators per thread (RY), then to the fewest L1 lines staged per
-     * output pixel: ceil((tile_x + k - 1) x 4 / line) x line x (tile_y + k - 1)
-     * / (tile_x x tile_y). */
-    long long k = HEADLINE_K, oh = s->h - k + 1, ow = s->w - k + 1;
+     * thread.  The model follows the problem's shape: its blocks are the
+     * output tiles (the shape's size, kernel and pads) x images x channel
+     * groups (of at most 8 output channels); time ~ rounds of resident blocks
+     * x tile area; ties go to fewer accumulators per thread (RY), then to the
+     * fewest L1 lines staged per output pixel: ceil((tile_x + kw - 1) x 4 /
+     * line) x line x (tile_y + kh - 1) / (tile_x x tile_y).  Every candidate
+     * holds block x 4 x RY pixels, so an output narrower than a tile is what
+     * moves it: its idle columns cost rounds, and a narrower tile wins. */
+    const long long kh = s->kh, kw = s->kw, k = kh == kw ? kh : 0; /* k: the compiled size considered (0 generic) */
+    const long long groups = (s->out_c + CONV2D_MAX_OCB - 1) / CONV2D_MAX_OCB;
+    long long oh = (long long)s->h + 2 * s->pad_h - kh + 1, ow = (long long)s->w + 2 * s->pad_w - kw + 1;
     if (oh < 1 || ow < 1)
         oh = s->h, ow = s->w;
     long long best_tx = 32, best_ty = 32, best_ry = 1, best_slots = 0, best_occ = 0;
@@ -77,16 +85,17 @@ gp_status gp_conv2d_rule(const gp_rule_in *in, gp_table *out)
             if (ty > 64)
                 continue;
             gp_rule_res res;
-            GP_TRY(gp_rule_resources(in->use_device, gp_conv2d_tiled_fn((int)k, (int)ry, CONV2D_MAX_OCB, 0),
+            const int kspec = k == 3 || k == 5 || k == 6 || k == 7 ? (int)k : 0;
+            GP_TRY(gp_rule_resources(in->use_device, gp_conv2d_tiled_fn(kspec, (int)ry, CONV2D_MAX_OCB, 0),
                                      CONV2D_REGS(ry), 0, &res));
             if (block > res.max_threads)
                 continue;
             long long occ = gp_rule_blocks_per_cu(&cu, block, res.regs, res.lds);
             long long slots = (long long)cus * (occ > 0 ? occ : 1);
-            long long blocks = ((ow + tx - 1) / tx) * ((oh + ty - 1) / ty) * s->n;
+            long long blocks = ((ow + tx - 1) / tx) * ((oh + ty - 1) / ty) * s->n * groups;
             double cost = (double)((blocks + slots - 1) / slots) * (double)(tx * ty);
-            long long row_lines = ((tx + k - 1) * 4 + (long long)line - 1) / (long long)line;
-            double traffic = (double)(row_lines * (long long)line * (ty + k - 1)) / (double)(tx * ty);
+            long long row_lines = ((tx + kw - 1) * 4 + (long long)line - 1) / (long long)line;
+            double traffic = (double)(row_lines * (long long)line * (ty + kh - 1)) / (double)(tx * ty);
             int better = best_cost < 0 || cost < best_cost * 0.999 ||
                          (cost <= best_cost * 1.001 && (ry < best_ry || (ry == best_ry && traffic < best_traffic)));
             if (better)
@@ -94,9 +103,16 @@ gp_status gp_conv2d_rule(const gp_rule_in *in, gp_table *out)
                 best_occ = occ, best_res = res;
         }
     }
+    char ks[48];
+    if (kh == kw)
+        snprintf(ks, sizeof ks, "k%lld", kh);
+    else
+        snprintf(ks, sizeof ks, "k%lldx%lld", kh, kw);
+    if (s->n > 1 || groups > 1) /* the headline's provenance stays as it was */
+        snprintf(ks + strlen(ks), sizeof ks - strlen(ks), ", %d images x %lld channel groups", s->n, groups);
     GP_TRY(gp_rule_set(out, "conv2d", "tile_x", best_tx, "waves",
-                       "%lldx%lld out (k%lld): %lld slots (%lld blocks/CU at regs %lld (%s)); %.2f B/px in %.0f B lines%s",
-                       oh, ow, k, best_slots, best_occ, best_res.regs, best_res.src, best_traffic, line,
+                       "%lldx%lld out (%s): %lld slots (%lld blocks/CU at regs %lld (%s)); %.2f B/px in %.0f B lines%s",
+                       oh, ow, ks, best_slots, best_occ, best_res.regs, best_res.src, best_traffic, line,
                        have_line ? "" : " (none: 128)"));
     GP_TRY(gp_rule_set(out, "conv2d", "tile_y", best_ty, "waves", "%lld rows/thread x %lld thread rows; %lldx%lld out",
                        best_ry, block / (best_tx / GP_CONV2D_RX), oh, ow));
@@ -105,13 +121,4 @@ gp_status gp_conv2d_rule(const gp_rule_in *in, gp_table *out)
     GP_TRY(gp_rule_set(out, "conv2d", "variant", 0, "compiled", "tiled with compiled kernel sizes 3 5 6 7%s%s",
                        cu.fallback[0] ? "; " : "", cu.fallback));
     return gp_ok();
-}
-
-gp_status gp_conv2d_plan_for_problem(const gp_table *t, const gp_device_info *dev, const gp_conv2d_shape *s,
-                                     int variant, int use_device, gp_conv2d_plan *p, char *note, size_t n)
-{
-    static gp_table per; /* ~50 KB: off the stack */
-    const gp_rule_shape shape = {s->n, s->in_c, s->h, s->w};
-    GP_TRY(gp_kernel_params_for_shape(t, "conv2d", gp_conv2d_rule, &shape, use_device, &per, note, n));
-    return gp_conv2d_plan_make(&per, dev, s, variant, p);
 }

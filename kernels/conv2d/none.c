@@ -3,9 +3,9 @@
  * and are unit-tested there). */
 #include "conv2d.h"
 
-gp_status gp_conv2d_launch(const gp_conv2d_plan *p, const float *d_x, const float *d_w, float *d_y)
+gp_status gp_conv2d_launch(const gp_conv2d_plan *p, const float *d_x, const float *d_w, float *d_y, gp_stream s)
 {
-    (void)p, (void)d_x, (void)d_w, (void)d_y;
+    (void)p, (void)d_x, (void)d_w, (void)d_y, (void)s;
     return gp_fail(GP_ERR_NO_GPU, "no GPU backend compiled");
 }
 

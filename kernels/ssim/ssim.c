@@ -1,5 +1,5 @@
-/* ssim host API: shape checks, parameters from the tuning table, launch
- * geometry and the host convenience call.  Every check runs before any
+/* ssim host API: shape checks, parameters fitted to the device, launch
+ * geometry, the host convenience call and the library's call.  Every check runs before any
  * device call, so bad input gives GP_ERR_USAGE / GP_ERR_NOMEM with a message
  * and never a runtime error. */
 #include "ssim.h"
@@ -10,7 +10,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "table.h"
+#include "context.h"
+#include "kernel.h"
 
 void gp_ssim_gauss(double g[GP_SSIM_WIN])
 {
@@ -106,20 +107,12 @@ static void add_note(gp_ssim_params *p, const char *fmt, long long a, long long 
     snprintf(p->note + len, sizeof p->note - len, fmt, a, b);
 }
 
-static const char *variant_name(int v)
+/* The table's values are in their declared ranges (gp_params_read); a
+ * struct filled by hand may hold anything, so every value is clamped here. */
+void gp_ssim_params_fit(gp_ssim_params *p, const gp_device_info *dev)
 {
-    return v == GP_SSIM_VARIANT_DIRECT ? "direct" : "prefetch";
-}
-
-gp_status gp_ssim_params_from_table(const gp_table *t, const gp_device_info *dev, gp_ssim_params *p)
-{
-    long long tx, ty, blk, var = GP_SSIM_VARIANT_PREFETCH;
-    memset(p, 0, sizeof *p);
-    GP_TRY(gp_table_get_int(t, "kernel.ssim", "tile_x", &tx));
-    GP_TRY(gp_table_get_int(t, "kernel.ssim", "tile_y", &ty));
-    GP_TRY(gp_table_get_int(t, "kernel.ssim", "block", &blk));
-    if (gp_table_find(t, "kernel.ssim", "variant"))
-        GP_TRY(gp_table_get_int(t, "kernel.ssim", "variant", &var));
+    long long tx = p->tile_x, ty = p->tile_y, blk = p->block, var = p->variant;
+    p->groups = 0, p->lds_bytes = 0;
 
     /* The kernel is built for row groups of 32, 64 and 128 columns. */
     long long tx0 = tx;
@@ -129,21 +122,21 @@ gp_status gp_ssim_params_from_table(const gp_table *t, const gp_device_info *dev
     long long maxb = GP_SSIM_MAX_BLOCK;
     if (dev && dev->max_threads_per_block > 0 && dev->max_threads_per_block < maxb)
         maxb = floor_pow2(dev->max_threads_per_block);
-    if (maxb < 32)
-        return gp_fail(GP_ERR_UNSUPPORTED, "ssim: the device allows %lld threads per block, the kernel needs 32",
-                       maxb);
+    size_t lds_max = dev && dev->lds_per_block > 0 ? dev->lds_per_block : 48 * 1024;
+    if (maxb < 32 || lds_per_group(32) > lds_max) { /* no row group fits: the run refuses */
+        add_note(p, "the device grants %lld threads and %lld B of LDS a block: not one row group", maxb,
+                 (long long)lds_max);
+        p->tile_x = (int)tx;
+        return;
+    }
     if (tx > maxb) {
         add_note(p, "tile_x %lld -> %lld (threads per block)", tx, maxb);
         tx = maxb;
     }
-    size_t lds_max = dev && dev->lds_per_block > 0 ? dev->lds_per_block : 48 * 1024;
     while (lds_per_group((int)tx) > lds_max && tx > 32) {
         add_note(p, "tile_x %lld -> %lld (LDS per block)", tx, tx / 2);
         tx /= 2;
     }
-    if (lds_per_group((int)tx) > lds_max)
-        return gp_fail(GP_ERR_UNSUPPORTED, "ssim: %zu bytes of LDS per block needed, the device grants %zu",
-                       lds_per_group((int)tx), lds_max);
 
     /* block = tile_x x groups, a power of 2 within the register budget and the LDS. */
     long long g = blk >= tx ? floor_pow2(blk / tx) : 1;
@@ -170,26 +163,12 @@ gp_status gp_ssim_params_from_table(const gp_table *t, const gp_device_info *dev
     p->block = (int)(tx * g);
     p->variant = (int)var;
     p->lds_bytes = (size_t)g * lds_per_group((int)tx);
-    return gp_ok();
 }
 
-/* Rows per strip for this problem: the table's tile_y, evened out so the
- * strips split the map rows into equal parts (no nearly empty last strip). */
-static long long strip_rows(const gp_ssim_params *p, const gp_ssim_problem *prob)
+long long gp_ssim_strip_rows(const gp_ssim_params *p, const gp_ssim_problem *prob)
 {
     long long nstrips = (prob->map_h + p->tile_y - 1) / p->tile_y;
     return (prob->map_h + nstrips - 1) / nstrips;
-}
-
-void gp_ssim_params_format(const gp_ssim_params *p, const gp_ssim_problem *prob, char *out, size_t n)
-{
-    char ty[48];
-    if (prob && strip_rows(p, prob) != p->tile_y)
-        snprintf(ty, sizeof ty, "%lld (table %d)", strip_rows(p, prob), p->tile_y);
-    else
-        snprintf(ty, sizeof ty, "%d", p->tile_y);
-    snprintf(out, n, "tile_x=%d tile_y=%s groups=%d block=%d variant=%s lds=%zu", p->tile_x, ty, p->groups,
-             p->block, variant_name(p->variant), p->lds_bytes);
 }
 
 /* ---- launch geometry */
@@ -214,11 +193,15 @@ static gp_status fused_geometry(const gp_ssim_params *p, const gp_ssim_problem *
 {
     if (!p || !prob || prob->map_elems <= 0)
         return gp_fail(GP_ERR_USAGE, "ssim: problem not initialized (gp_ssim_problem_init)");
-    if (p->tile_x != 32 && p->tile_x != 64 && p->tile_x != 128)
-        return gp_fail(GP_ERR_USAGE, "ssim: parameters not from gp_ssim_params_from_table (tile_x %d)", p->tile_x);
+    if (p->groups < 1 && p->note[0])
+        return gp_fail(GP_ERR_UNSUPPORTED, "ssim: %s", p->note);
+    if ((p->tile_x != 32 && p->tile_x != 64 && p->tile_x != 128) || p->groups < 1 || p->tile_y < 1 ||
+        p->block != p->tile_x * p->groups)
+        return gp_fail(GP_ERR_USAGE, "ssim: parameters not fitted (gp_ssim_params_fit; tile_x %d, block %d)",
+                       p->tile_x, p->block);
     memset(a, 0, sizeof *a);
     region(prob, a);
-    long long ty = strip_rows(p, prob);
+    long long ty = gp_ssim_strip_rows(p, prob);
     long long nstrips = (prob->map_h + ty - 1) / ty;
     a->tile_y = (int)ty;
     a->groups = p->groups;
@@ -258,7 +241,8 @@ static gp_status check_buffers(const gp_ssim_problem *prob, const float *d_x, co
 }
 
 gp_status gp_ssim_run(const gp_ssim_params *p, const gp_ssim_problem *prob, const float *d_x, const float *d_y,
-                      float *d_map, size_t map_cap, double *d_mean, void *d_work, size_t work_bytes)
+                      float *d_map, size_t map_cap, double *d_mean, void *d_work, size_t work_bytes,
+                      gp_stream stream)
 {
     gp_ssim_args a;
     long long nb = 0;
@@ -270,8 +254,8 @@ gp_status gp_ssim_run(const gp_ssim_params *p, const gp_ssim_problem *prob, cons
     a.partials = (double *)d_work;
     a.mean = d_mean;
     a.vec = prob->dims.w % 4 == 0 && (uintptr_t)d_x % 16 == 0 && (uintptr_t)d_y % 16 == 0;
-    GP_TRY(gp_ssim_launch_fused(&a, p->tile_x, p->variant, p->block, p->lds_bytes, nb));
-    return gp_ssim_launch_mean(a.partials, nb, a.inv_count, d_mean);
+    GP_TRY(gp_ssim_launch_fused(&a, p->tile_x, p->variant, p->block, p->lds_bytes, nb, stream));
+    return gp_ssim_launch_mean(a.partials, nb, a.inv_count, d_mean, stream);
 }
 
 static void naive_grid(const gp_ssim_problem *prob, long long *nbx, long long *nb)
@@ -291,7 +275,7 @@ gp_status gp_ssim_naive_workspace_bytes(const gp_ssim_problem *prob, size_t *byt
 }
 
 gp_status gp_ssim_naive_run(const gp_ssim_problem *prob, const float *d_x, const float *d_y, float *d_map,
-                            size_t map_cap, double *d_mean, void *d_work, size_t work_bytes)
+                            size_t map_cap, double *d_mean, void *d_work, size_t work_bytes, gp_stream stream)
 {
     size_t need = 0;
     GP_TRY(gp_ssim_naive_workspace_bytes(prob, &need));
@@ -308,8 +292,8 @@ gp_status gp_ssim_naive_run(const gp_ssim_problem *prob, const float *d_x, const
     a.map = d_map;
     a.partials = (double *)d_work;
     a.mean = d_mean;
-    GP_TRY(gp_ssim_launch_naive(&a, nbx, nb));
-    return gp_ssim_launch_mean(a.partials, nb, a.inv_count, d_mean);
+    GP_TRY(gp_ssim_launch_naive(&a, nbx, nb, stream));
+    return gp_ssim_launch_mean(a.partials, nb, a.inv_count, d_mean, stream);
 }
 
 /* ---- host convenience */
@@ -345,7 +329,7 @@ gp_status gp_ssim_forward(const gp_ssim_params *p, const gp_ssim_problem *prob, 
         st = gp_rt_copy_to_device(dy, y, in_bytes);
     if (st.code == GP_OK)
         st = gp_ssim_run(p, prob, dx, dy, dm, (size_t)prob->map_elems, (double *)dw, (char *)dw + sizeof(double),
-                         work);
+                         work, NULL);
     if (st.code == GP_OK)
         st = gp_rt_copy_to_host(map, dm, map_bytes);
     if (st.code == GP_OK)
@@ -359,4 +343,71 @@ gp_status gp_ssim_forward(const gp_ssim_params *p, const gp_ssim_problem *prob, 
     if (dw)
         gp_rt_free(dw);
     return st;
+}
+
+/* ---- the library's call */
+
+/* The problem and its parameters from the context; a shape that does not
+ * fit is the caller's error here (GP_ERR_USAGE), whatever problem_init
+ * calls it. */
+static gp_status lib_problem(struct gp_context *ctx, const gp_ssim_dims *dims, gp_ssim_border border,
+                             gp_ssim_problem *prob, gp_ssim_params *p)
+{
+    if (!ctx)
+        return gp_fail(GP_ERR_USAGE, "ssim: no context (gp_context_open)");
+    gp_status st = gp_ssim_problem_init(prob, dims, dims, border);
+    if (st.code == GP_ERR_NOMEM)
+        st.code = GP_ERR_USAGE;
+    GP_TRY(st);
+    gp_shape s;
+    memset(&s, 0, sizeof s);
+    s.d[GP_SSIM_SHAPE_N] = dims->n, s.d[GP_SSIM_SHAPE_C] = dims->c;
+    s.d[GP_SSIM_SHAPE_H] = dims->h, s.d[GP_SSIM_SHAPE_W] = dims->w;
+    s.opt[GP_SSIM_SHAPE_BORDER] = (int)border;
+    return gp_context_params(ctx, &gp_kernel_ssim, &s, p);
+}
+
+gp_status gp_ssim_workspace_size(struct gp_context *ctx, const gp_ssim_dims *dims, gp_ssim_border border,
+                                 size_t *bytes)
+{
+    gp_ssim_problem prob;
+    gp_ssim_params p;
+    if (!bytes)
+        return gp_fail(GP_ERR_USAGE, "ssim: no place for the workspace size");
+    GP_TRY(lib_problem(ctx, dims, border, &prob, &p));
+    return gp_ssim_workspace_bytes(&p, &prob, bytes);
+}
+
+/* [a, a + na) and [b, b + nb) share a byte (both within the address space). */
+static int overlap(const void *a, size_t na, const void *b, size_t nb)
+{
+    uintptr_t x = (uintptr_t)a, y = (uintptr_t)b;
+    return x < y + nb && y < x + na;
+}
+
+static int beyond(const void *a, size_t n) { return (uintptr_t)a > UINTPTR_MAX - n; }
+
+gp_status gp_ssim(struct gp_context *ctx, const float *d_x, const float *d_y, float *d_map, double *d_mean,
+                  const gp_ssim_dims *dims, gp_ssim_border border, void *d_work, size_t work_bytes,
+                  gp_stream stream)
+{
+    gp_ssim_problem prob;
+    gp_ssim_params p;
+    GP_TRY(lib_problem(ctx, dims, border, &prob, &p));
+    if (!d_x || !d_y || !d_map || !d_mean || !d_work)
+        return gp_fail(GP_ERR_USAGE, "ssim: a device buffer is NULL");
+    if ((uintptr_t)d_x % 4 || (uintptr_t)d_y % 4 || (uintptr_t)d_map % 4 || (uintptr_t)d_mean % 8 ||
+        (uintptr_t)d_work % 8)
+        return gp_fail(GP_ERR_USAGE, "ssim: images and map must be 4-byte aligned, mean and workspace 8-byte");
+    const size_t in = (size_t)prob.in_elems * 4, map = (size_t)prob.map_elems * 4;
+    if (beyond(d_x, in) || beyond(d_y, in) || beyond(d_map, map) || beyond(d_mean, 8) || beyond(d_work, work_bytes))
+        return gp_fail(GP_ERR_USAGE, "ssim: buffers overflow the address space");
+    /* x and y may be one image (SSIM of an image with itself); the outputs
+     * overlap nothing. */
+    if (overlap(d_map, map, d_x, in) || overlap(d_map, map, d_y, in) || overlap(d_mean, 8, d_x, in) ||
+        overlap(d_mean, 8, d_y, in) || overlap(d_mean, 8, d_map, map) || overlap(d_work, work_bytes, d_x, in) ||
+        overlap(d_work, work_bytes, d_y, in) || overlap(d_work, work_bytes, d_map, map) ||
+        overlap(d_work, work_bytes, d_mean, 8))
+        return gp_fail(GP_ERR_USAGE, "ssim: the map, the mean and the workspace must overlap no other buffer");
+    return gp_ssim_run(&p, &prob, d_x, d_y, d_map, (size_t)prob.map_elems, d_mean, d_work, work_bytes, stream);
 }

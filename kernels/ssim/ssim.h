@@ -1,4 +1,4 @@
-/* ssim: fused single-pass SSIM forward (issue 7).
+/* ssim: fused single-pass SSIM forward.
  *
  * SSIM of two images x, y (N x C x H x W, fp32, values in [0, 1]) with an
  * 11x11 Gaussian window (sigma 1.5, weights normalized to sum 1),
@@ -13,7 +13,9 @@
  * image.  NaN in an input makes the map NaN exactly where the window touches
  * it (the 11x11 neighbourhood, clipped to the map) and the mean NaN.
  *
- * Algorithm and parameters: docs/kernels/ssim.md. */
+ * Parameters: [kernel.ssim] (ssim_params.inc), through
+ * gp_kernel_params(&gp_kernel_ssim, table, dev, shape, ...).  Algorithm and
+ * parameters: docs/kernels/ssim.md. */
 #ifndef GP_SSIM_H
 #define GP_SSIM_H
 
@@ -21,6 +23,7 @@
 #include <stdio.h>
 
 #include "gp_status.h"
+#include "params.h"
 #include "runtime.h"
 
 #ifdef __cplusplus
@@ -65,17 +68,35 @@ enum {
     GP_SSIM_NVARIANTS = 2
 };
 
-/* Launch parameters, after clamping the table's values to what the kernel is
- * built for and what the device grants. */
+/* [kernel.ssim] (ssim_params.inc): tile_x (output columns per row group =
+ * threads per group: 32, 64 or 128 built), tile_y (output rows per strip,
+ * evened out per problem: gp_ssim_strip_rows), block (threads per block =
+ * tile_x x groups, fitted), variant (GP_SSIM_VARIANT_*); then what fit
+ * derives. */
 typedef struct gp_ssim_params {
-    int tile_x;       /* output columns per row group = threads per group (32, 64 or 128) */
-    int tile_y;       /* output rows per strip (each row group walks one strip) */
-    int groups;       /* row groups per block (power of 2) */
-    int block;        /* threads per block = tile_x * groups */
-    int variant;      /* GP_SSIM_VARIANT_* */
+#define GP_PARAM GP_PARAM_FIELD
+#include "ssim_params.inc"
+#undef GP_PARAM
+    int groups;       /* row groups per block (power of 2); 0: nothing fits this device (see note) */
     size_t lds_bytes; /* dynamic LDS per block */
     char note[200];   /* what was clamped, "" when nothing */
 } gp_ssim_params;
+
+/* The shape of a problem (gp_shape, kernels/kernel.h): d[0..3] = n, c, h, w
+ * the images' sizes (both alike), opt[0] the border (gp_ssim_border);
+ * `--shape NxCxHxW same|valid` (the bench labels: "1x3x2160x3840 same"). */
+enum { GP_SSIM_SHAPE_N = 0, GP_SSIM_SHAPE_C = 1, GP_SSIM_SHAPE_H = 2, GP_SSIM_SHAPE_W = 3 };
+enum { GP_SSIM_SHAPE_BORDER = 0 };
+
+/* Clamp p to what is built (tile_x 32, 64, 128; block a power of 2 of at
+ * most GP_SSIM_MAX_BLOCK threads, whole row groups) and to `dev` (threads
+ * and LDS per block; NULL: 48 KiB); derives groups and lds_bytes; what
+ * changed goes into p->note.  A device that cannot hold one row group of 32
+ * leaves groups 0: gp_ssim_run refuses it (GP_ERR_UNSUPPORTED).  Parameters
+ * for a launch come from gp_kernel_params(&gp_kernel_ssim, table, dev,
+ * shape, ...), which reads the table, re-derives the rule's values for the
+ * shape and calls this. */
+void gp_ssim_params_fit(gp_ssim_params *p, const gp_device_info *dev);
 
 /* The problem after the shape checks: map size, output region in image
  * coordinates, and the derived launch geometry. */
@@ -100,35 +121,48 @@ float gp_ssim_gauss_f32(int i);
 gp_status gp_ssim_problem_init(gp_ssim_problem *p, const gp_ssim_dims *x, const gp_ssim_dims *y,
                                gp_ssim_border border);
 
-/* Parameters from the table section kernel.ssim, clamped for `dev`. */
-struct gp_table;
-gp_status gp_ssim_params_from_table(const struct gp_table *t, const gp_device_info *dev, gp_ssim_params *p);
-/* "tile_x=64 tile_y=240 groups=1 block=64 variant=prefetch lds=13696" (tile_y adjusted to the problem when
- * prob is not NULL). */
-void gp_ssim_params_format(const gp_ssim_params *p, const gp_ssim_problem *prob, char *out, size_t n);
+/* Rows per strip for this problem: p's tile_y evened out so the strips
+ * split the map rows into equal parts (no nearly empty last strip). */
+long long gp_ssim_strip_rows(const gp_ssim_params *p, const gp_ssim_problem *prob);
 
 /* Device workspace (block partial sums of the mean) the fused run needs. */
 gp_status gp_ssim_workspace_bytes(const gp_ssim_params *p, const gp_ssim_problem *prob, size_t *bytes);
 
-/* Enqueue the fused forward on the default stream: d_map (map_cap floats,
- * at least prob->map_elems) gets the map, d_mean[0] the mean (double), both
- * deterministic.  d_work: gp_ssim_workspace_bytes bytes. */
+/* Enqueue the fused forward on `stream` (NULL: the default stream; no
+ * synchronization): d_map (map_cap floats, at least prob->map_elems) gets
+ * the map, d_mean[0] the mean (double), both deterministic.  d_work:
+ * gp_ssim_workspace_bytes bytes.  p: fitted (gp_ssim_params_fit). */
 gp_status gp_ssim_run(const gp_ssim_params *p, const gp_ssim_problem *prob, const float *d_x,
                       const float *d_y, float *d_map, size_t map_cap, double *d_mean, void *d_work,
-                      size_t work_bytes);
+                      size_t work_bytes, gp_stream stream);
 
 /* The naive fused baseline: one thread per output pixel sums the 121-tap
  * window directly (5 moments).  Same outputs; workspace from
  * gp_ssim_naive_workspace_bytes. */
 gp_status gp_ssim_naive_workspace_bytes(const gp_ssim_problem *prob, size_t *bytes);
 gp_status gp_ssim_naive_run(const gp_ssim_problem *prob, const float *d_x, const float *d_y, float *d_map,
-                            size_t map_cap, double *d_mean, void *d_work, size_t work_bytes);
+                            size_t map_cap, double *d_mean, void *d_work, size_t work_bytes, gp_stream stream);
 
-/* Host convenience: copy x and y in, run, copy map (prob map_elems floats)
- * and mean out.  GP_ERR_NOMEM before any allocation when the images, map and
+/* Host convenience: copy x and y in, run (default stream), copy map (prob
+ * map_elems floats) and mean out.  GP_ERR_NOMEM before any allocation when the images, map and
  * workspace do not fit in the device's free memory. */
 gp_status gp_ssim_forward(const gp_ssim_params *p, const gp_ssim_problem *prob, const float *x,
                           const float *y, float *map, double *mean);
+
+/* ---- The library's call (kernels/context.h): the fused forward of images
+ * of `dims` (x and y alike) with the parameters the context gives for this
+ * shape, asynchronous on `stream`; nothing allocated, nothing synchronized.
+ * d_work: a workspace of gp_ssim_workspace_size bytes for the same dims and
+ * border (the caller makes it once per shape and stream).  NULL, misaligned
+ * (4 bytes: images and map; 8: mean and workspace) or overlapping buffers, a
+ * bad or overflowing shape and a short workspace give GP_ERR_USAGE before
+ * any launch. */
+struct gp_context;
+gp_status gp_ssim_workspace_size(struct gp_context *ctx, const gp_ssim_dims *dims, gp_ssim_border border,
+                                 size_t *bytes);
+gp_status gp_ssim(struct gp_context *ctx, const float *d_x, const float *d_y, float *d_map, double *d_mean,
+                  const gp_ssim_dims *dims, gp_ssim_border border, void *d_work, size_t work_bytes,
+                  gp_stream stream);
 
 /* ---- CPU reference (ssim_ref.c), double accumulation throughout. */
 
@@ -169,25 +203,24 @@ typedef struct gp_ssim_args {
 } gp_ssim_args;
 
 gp_status gp_ssim_launch_fused(const gp_ssim_args *a, int tile_x, int variant, int block, size_t lds_bytes,
-                               long long nblocks);
-gp_status gp_ssim_launch_naive(const gp_ssim_args *a, long long nblocks_x, long long nblocks);
+                               long long nblocks, gp_stream stream);
+gp_status gp_ssim_launch_naive(const gp_ssim_args *a, long long nblocks_x, long long nblocks, gp_stream stream);
 /* The fused kernel instantiation (tile_x 32/64/128, variant, float4 loads or
  * not) as a function address for gp_func_attributes (the rule's resource
  * use); NULL when it is not compiled (and in the CPU-only build). */
 const void *gp_ssim_fused_fn(int tile_x, int variant, int vec);
-gp_status gp_ssim_launch_mean(const double *partials, long long n, double inv_count, double *mean);
+gp_status gp_ssim_launch_mean(const double *partials, long long n, double inv_count, double *mean,
+                              gp_stream stream);
 
-/* Every kernel.ssim parameter from the device facts (kernel.h "Rules";
- * the models: docs/kernels/ssim.md, "Rule"). */
+/* Every kernel.ssim parameter from the device facts, for a shape (kernel.h
+ * "Rules"; the models: docs/kernels/ssim.md, "Rule"). */
 struct gp_rule_in;
 struct gp_table;
+struct gp_kernel;
 gp_status gp_ssim_rule(const struct gp_rule_in *in, struct gp_table *out);
-/* The parameters one launch of an image of `dims` uses: t's, with the
- * values the rule gave re-derived for these dims (gp_kernel_params_for_shape,
- * kernels/derive.h; swept values kept).  use_device: resource use from the
- * open device.  note (n bytes): what the rule did, for the bench row. */
-gp_status gp_ssim_params_for_problem(const struct gp_table *t, const gp_device_info *dev, const gp_ssim_dims *dims,
-                                     int use_device, gp_ssim_params *p, char *note, size_t n);
+/* The kernel's registry entry (kernels/kernel.h): what verify, bench, tune
+ * and gp_kernel_params take. */
+extern const struct gp_kernel gp_kernel_ssim;
 
 #ifdef __cplusplus
 }

@@ -383,20 +383,21 @@ __global__ void GP_LAUNCH_BOUNDS(256) gp_ssim_mean_kernel(const double *partials
 }
 
 template <int TX, bool VEC, bool PF>
-static gp_status launch_fused_t(const gp_ssim_args *a, int block, size_t lds, long long nblocks)
+static gp_status launch_fused_t(const gp_ssim_args *a, int block, size_t lds, long long nblocks, gp_stream s)
 {
-    gp_ssim_fused_kernel<TX, VEC, PF><<<(unsigned)nblocks, (unsigned)block, lds>>>(*a);
+    gp_ssim_fused_kernel<TX, VEC, PF><<<(unsigned)nblocks, (unsigned)block, lds, (hipStream_t)s>>>(*a);
     return gp_launch_status("ssim fused");
 }
 
 template <int TX>
-static gp_status launch_fused_tx(const gp_ssim_args *a, int variant, int block, size_t lds, long long nblocks)
+static gp_status launch_fused_tx(const gp_ssim_args *a, int variant, int block, size_t lds, long long nblocks,
+                                 gp_stream s)
 {
     if (a->vec)
-        return variant == GP_SSIM_VARIANT_DIRECT ? launch_fused_t<TX, true, false>(a, block, lds, nblocks)
-                                                 : launch_fused_t<TX, true, true>(a, block, lds, nblocks);
-    return variant == GP_SSIM_VARIANT_DIRECT ? launch_fused_t<TX, false, false>(a, block, lds, nblocks)
-                                             : launch_fused_t<TX, false, true>(a, block, lds, nblocks);
+        return variant == GP_SSIM_VARIANT_DIRECT ? launch_fused_t<TX, true, false>(a, block, lds, nblocks, s)
+                                                 : launch_fused_t<TX, true, true>(a, block, lds, nblocks, s);
+    return variant == GP_SSIM_VARIANT_DIRECT ? launch_fused_t<TX, false, false>(a, block, lds, nblocks, s)
+                                             : launch_fused_t<TX, false, true>(a, block, lds, nblocks, s);
 }
 
 template <int TX>
@@ -420,32 +421,34 @@ extern "C" const void *gp_ssim_fused_fn(int tile_x, int variant, int vec)
 }
 
 extern "C" gp_status gp_ssim_launch_fused(const gp_ssim_args *a, int tile_x, int variant, int block,
-                                          size_t lds_bytes, long long nblocks)
+                                          size_t lds_bytes, long long nblocks, gp_stream stream)
 {
     if (nblocks < 1 || nblocks > 0x7fffffffLL || block < tile_x || block > GP_SSIM_MAX_BLOCK ||
         block % tile_x || (block & (block - 1)) || a->nchunks < 2)
         return gp_fail(GP_ERR_USAGE, "ssim fused: bad launch (tile_x %d, block %d, %lld blocks, %d passes)",
                        tile_x, block, nblocks, a->nchunks);
     switch (tile_x) {
-    case 32: return launch_fused_tx<32>(a, variant, block, lds_bytes, nblocks);
-    case 64: return launch_fused_tx<64>(a, variant, block, lds_bytes, nblocks);
-    case 128: return launch_fused_tx<128>(a, variant, block, lds_bytes, nblocks);
+    case 32: return launch_fused_tx<32>(a, variant, block, lds_bytes, nblocks, stream);
+    case 64: return launch_fused_tx<64>(a, variant, block, lds_bytes, nblocks, stream);
+    case 128: return launch_fused_tx<128>(a, variant, block, lds_bytes, nblocks, stream);
     default: return gp_fail(GP_ERR_USAGE, "ssim fused: tile_x %d is not 32, 64 or 128", tile_x);
     }
 }
 
-extern "C" gp_status gp_ssim_launch_naive(const gp_ssim_args *a, long long nblocks_x, long long nblocks)
+extern "C" gp_status gp_ssim_launch_naive(const gp_ssim_args *a, long long nblocks_x, long long nblocks,
+                                          gp_stream stream)
 {
     if (nblocks < 1 || nblocks > 0x7fffffffLL || nblocks_x < 1)
         return gp_fail(GP_ERR_USAGE, "ssim naive: bad grid (%lld blocks)", nblocks);
-    gp_ssim_naive_kernel<<<(unsigned)nblocks, 256>>>(*a, nblocks_x);
+    gp_ssim_naive_kernel<<<(unsigned)nblocks, 256, 0, (hipStream_t)stream>>>(*a, nblocks_x);
     return gp_launch_status("ssim naive");
 }
 
-extern "C" gp_status gp_ssim_launch_mean(const double *partials, long long n, double inv_count, double *mean)
+extern "C" gp_status gp_ssim_launch_mean(const double *partials, long long n, double inv_count, double *mean,
+                                         gp_stream stream)
 {
     if (n < 1)
         return gp_fail(GP_ERR_USAGE, "ssim mean: no partial sums");
-    gp_ssim_mean_kernel<<<1, 256>>>(partials, n, inv_count, mean);
+    gp_ssim_mean_kernel<<<1, 256, 0, (hipStream_t)stream>>>(partials, n, inv_count, mean);
     return gp_launch_status("ssim mean");
 }

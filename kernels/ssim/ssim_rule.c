@@ -1,8 +1,17 @@
 /* gp_ssim_rule: every kernel.ssim parameter from the device facts and the
- * problem.  The models: docs/kernels/ssim.md, "Rule". */
+ * problem.  The models: docs/kernels/ssim.md, "Rule".
+ *
+ * The shape (n c h w; the border does not enter) moves two of them:
+ * tile_y, the strip height, by the waves model: a problem of P = n c planes
+ * of H rows and T = ceil(W / tile_x) column tiles launches P T ceil(H /
+ * tile_y) blocks over S = CUs x occupancy slots; its time goes as the rounds
+ * of blocks times the rows each strip reads, ceil(blocks / S) x (rows + 10
+ * halo rows): a 1 Mpixel image fills the slots only with short strips, a 4K
+ * RGB one with tall strips that pay less halo.  And tile_x through the
+ * image's load width (W a multiple of 4: the float4 instantiation, whose
+ * register and LDS use the occupancy takes). */
 #include <stdio.h>
 
-#include "derive.h"
 #include "kernel.h"
 #include "rule.h"
 #include "ssim.h"
@@ -16,7 +25,7 @@
 /* regs: SSIM_REGS gp_ssim_fused_kernel */
 #define SSIM_REGS 128
 /* The headline problem: bench's 1 x 3 x 2160 x 3840 image, border 'same'. */
-static const gp_rule_shape headline = {1, 3, 2160, 3840};
+static const long long headline[4] = {1, 3, 2160, 3840};
 
 /* LDS of one row group (ssim.c's lds_per_group: the moments and the staging
  * rows). */
@@ -28,7 +37,10 @@ static long long lds_per_group(long long tile_x)
 gp_status gp_ssim_rule(const gp_rule_in *in, gp_table *out)
 {
     const gp_table *t = in->facts;
-    const gp_rule_shape *s = in->shape && in->shape->w > 0 ? in->shape : &headline;
+    long long d[4];
+    for (int k = 0; k < 4; k++) /* a size the shape leaves 0 is the headline's */
+        d[k] = in->shape && in->shape->d[GP_SSIM_SHAPE_N + k] > 0 ? in->shape->d[GP_SSIM_SHAPE_N + k] : headline[k];
+    const long long n = d[0], c = d[1], h = d[2], w = d[3];
     gp_rule_facts f;
     GP_TRY(gp_rule_read_facts(t, RULE, &f));
     const gp_rule_cu cu = f.cu;
@@ -42,7 +54,7 @@ gp_status gp_ssim_rule(const gp_rule_in *in, gp_table *out)
      * resident threads, the wider on a tie (the halo costs 10 / tile_x). */
     /* Resource use per row group width: the prefetch instantiation (the one
      * with the most live registers) for the image's load width. */
-    int vec = s->w % 4 == 0;
+    int vec = w % 4 == 0;
     long long tile_x = 0, best_thr = -1, occ_at = 0;
     gp_rule_res res = {0}, at = {0};
     for (long long tx = 32; tx <= 128; tx *= 2) {
@@ -60,7 +72,8 @@ gp_status gp_ssim_rule(const gp_rule_in *in, gp_table *out)
         return gp_fail(GP_ERR_UNSUPPORTED, "%s: no row group of 32..128 columns fits lds.bytes_per_block %lld", RULE,
                        cu.lds_per_block);
     GP_TRY(gp_rule_set(out, "ssim", "tile_x", tile_x, "occupancy",
-                       "%lld blocks/CU (regs %lld (%s), %lld B LDS) x %lld thr vs %lld wanted (min_waves %.0f%s x wave %lld)%s%s",
+                       "%lld blocks/CU (regs %lld (%s), %lld B LDS) x %lld thr vs %lld wanted "
+                       "(min_waves %.0f%s x wave %lld)%s%s",
                        occ_at, at.regs, at.src, at.lds, tile_x, want, waves, have_waves ? "" : " none: 8",
                        cu.wave, cu.fallback[0] ? "; " : "", cu.fallback));
 
@@ -74,7 +87,7 @@ gp_status gp_ssim_rule(const gp_rule_in *in, gp_table *out)
      * strip with the 10-row halo: ceil(blocks / (CUs x occupancy)) x (ty + 10),
      * least over ty = 16..512 with the strips evened out as the kernel does. */
     long long slots = (long long)cus * occ_at;
-    long long planes = s->n * s->c, h = s->h, ntx = (s->w + tile_x - 1) / tile_x;
+    long long planes = n * c, ntx = (w + tile_x - 1) / tile_x;
     long long best_ty = 128;
     double best_cost = -1;
     for (long long ty = 16; ty <= 512; ty *= 2) {
@@ -88,7 +101,7 @@ gp_status gp_ssim_rule(const gp_rule_in *in, gp_table *out)
     GP_TRY(gp_rule_set(out, "ssim", "tile_y", best_ty, "waves",
                        "%lldx%lldx%lldx%lld: %lld planes x %lld column tiles, %lld slots (%s%.0f CUs x %lld) -> "
                        "fewest rounds x (rows + halo)",
-                       s->n, s->c, s->h, s->w, planes, ntx, slots, have_cus ? "" : "compute_units none: ", cus,
+                       n, c, h, w, planes, ntx, slots, have_cus ? "" : "compute_units none: ", cus,
                        occ_at));
 
     /* variant: prefetch holds the next pass's rows in registers; take it when
@@ -101,13 +114,4 @@ gp_status gp_ssim_rule(const gp_rule_in *in, gp_table *out)
                        cu.regs_per_cu, want, budget, prefetch ? ">=" : "<", at.regs, at.src,
                        prefetch ? "prefetch" : "direct"));
     return gp_ok();
-}
-
-gp_status gp_ssim_params_for_problem(const gp_table *t, const gp_device_info *dev, const gp_ssim_dims *dims,
-                                     int use_device, gp_ssim_params *p, char *note, size_t n)
-{
-    static gp_table per; /* ~50 KB: off the stack */
-    const gp_rule_shape shape = {dims->n, dims->c, dims->h, dims->w};
-    GP_TRY(gp_kernel_params_for_shape(t, "ssim", gp_ssim_rule, &shape, use_device, &per, note, n));
-    return gp_ssim_params_from_table(&per, dev, p);
 }

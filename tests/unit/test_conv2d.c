@@ -1,13 +1,16 @@
 /* conv2d on the CPU: the reference against hand-computed cases (it is
  * cross-correlation: the kernel is not flipped), 'same' padding, channels and
  * batch; the tolerance; bad input; the parameters the shipped tables give on
- * an H200-like and an MI25-like device; the floor. */
+ * an H200-like and an MI25-like device; the floor; the shapes and the rule
+ * for the shape. */
 #include <limits.h>
 #include <string.h>
 
 #include "conv2d.h"
-#include "gp_test.h"
 #include "data.h"
+#include "gp_test.h"
+#include "gp_test_table.h"
+#include "kernel.h"
 
 static gp_conv2d_shape shape(int n, int in_c, int h, int w, int out_c, int kh, int kw, int ph, int pw)
 {
@@ -53,6 +56,16 @@ static gp_device_info mi25(void)
     d.mem_clock_mhz = 945;
     d.core_clock_mhz = 1536;
     return d;
+}
+
+/* The plan of a launch of s under table t on d, variant forced unless < 0:
+ * the table's parameters as they are (no shape), fitted to d. */
+static gp_status plan_make(const gp_table *t, const gp_device_info *d, const gp_conv2d_shape *s, int variant,
+                           gp_conv2d_plan *p)
+{
+    gp_conv2d_params prm;
+    GP_TRY(gp_kernel_params(&gp_kernel_conv2d, t, d, NULL, 0, &prm, NULL, 0));
+    return gp_conv2d_plan_make(&prm, d, s, variant, p);
 }
 
 GP_TEST(conv2d_ref_hand_cross_correlation)
@@ -228,14 +241,14 @@ GP_TEST(conv2d_bad_input)
     d = h200();
     GP_CHECK(gp_conv2d_plan_fit(32, 32, 128, 8, 0, &d, &s, &p).code == GP_OK);
     float dummy[4];
-    GP_CHECK(gp_conv2d_run(&p, NULL, dummy, dummy).code == GP_ERR_USAGE);
-    GP_CHECK(gp_conv2d_run(NULL, dummy, dummy, dummy).code == GP_ERR_USAGE);
+    GP_CHECK(gp_conv2d_run(&p, NULL, dummy, dummy, NULL).code == GP_ERR_USAGE);
+    GP_CHECK(gp_conv2d_run(NULL, dummy, dummy, dummy, NULL).code == GP_ERR_USAGE);
     gp_conv2d_plan bad = p;
     bad.out_h = 99;
-    GP_CHECK(gp_conv2d_run(&bad, dummy, dummy, dummy).code == GP_ERR_USAGE);
+    GP_CHECK(gp_conv2d_run(&bad, dummy, dummy, dummy, NULL).code == GP_ERR_USAGE);
     bad = p;
     bad.s.kh = 0;
-    GP_CHECK(gp_conv2d_run(&bad, dummy, dummy, dummy).code == GP_ERR_USAGE);
+    GP_CHECK(gp_conv2d_run(&bad, dummy, dummy, dummy, NULL).code == GP_ERR_USAGE);
     GP_CHECK(gp_conv2d_plan_fit(32, 32, 128, 8, 4, &d, &s, &p).code == GP_ERR_USAGE); /* no variant 4 */
     GP_CHECK(gp_conv2d_plan_fit(32, 32, 128, 8, -1, &d, &s, &p).code == GP_ERR_USAGE);
     GP_CHECK(gp_conv2d_plan_fit(0, 32, 128, 8, 0, &d, &s, &p).code == GP_ERR_USAGE);
@@ -307,7 +320,7 @@ GP_TEST(conv2d_plans_from_shipped_tables)
             for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++)
                 for (int v = -1; v <= GP_CONV2D_ROLLED; v++) {
                     gp_conv2d_plan p;
-                    st = gp_conv2d_plan_make(&t, &devs[d], &shapes[k], v, &p);
+                    st = plan_make(&t, &devs[d], &shapes[k], v, &p);
                     if (st.code != GP_OK)
                         fprintf(stderr, "%s shape %zu variant %d: %s\n", names[i], k, v, st.msg);
                     GP_CHECK(st.code == GP_OK);
@@ -338,7 +351,7 @@ GP_TEST(conv2d_plans_from_shipped_tables)
     GP_CHECK(gp_table_set(&t, "kernel.conv2d", "variant", 0, "rule test").code == GP_OK);
     gp_device_info d = h200();
     gp_conv2d_plan p;
-    GP_CHECK(gp_conv2d_plan_make(&t, &d, &shapes[0], -1, &p).code == GP_OK);
+    GP_CHECK(plan_make(&t, &d, &shapes[0], -1, &p).code == GP_OK);
     GP_CHECK(p.variant == GP_CONV2D_AUTO && p.k_spec == 6);
     GP_CHECK(p.oc_per_thread == 6 && p.oc_pad == 8 && p.groups == 1);
     GP_CHECK(p.tile_x == 32 && p.tile_y == 32 && p.block == 128 && p.rows_per_thread == 2);
@@ -348,28 +361,28 @@ GP_TEST(conv2d_plans_from_shipped_tables)
     GP_CHECK(p.tiles_x == 16 && p.tiles_y == 24);
     /* The rolled variant of the same plan; not compiled for 3x3 (auto runs, with a note). */
     gp_conv2d_plan r;
-    GP_CHECK(gp_conv2d_plan_make(&t, &d, &shapes[0], GP_CONV2D_ROLLED, &r).code == GP_OK);
+    GP_CHECK(plan_make(&t, &d, &shapes[0], GP_CONV2D_ROLLED, &r).code == GP_OK);
     GP_CHECK(r.variant == GP_CONV2D_ROLLED && r.k_spec == 6 && r.lds_bytes == p.lds_bytes && r.pitch == p.pitch);
     char rtext[320];
     gp_conv2d_plan_format(&r, rtext, sizeof rtext);
     GP_CHECK(strstr(rtext, "k6 spec rolled") && strstr(rtext, "1 ch/stage x 6") && strstr(rtext, "weights resident"));
-    GP_CHECK(gp_conv2d_plan_make(&t, &d, &shapes[3], GP_CONV2D_ROLLED, &r).code == GP_OK);
+    GP_CHECK(plan_make(&t, &d, &shapes[3], GP_CONV2D_ROLLED, &r).code == GP_OK);
     GP_CHECK(r.variant == GP_CONV2D_AUTO && r.k_spec == 3 && strstr(r.note, "rolled not compiled"));
     /* 3x3 'same' (pad 1): chunks start 3 columns left (16-byte aligned global columns);
      * 8 prefetch chunks per thread: 34 rows x 10 chunks -> 3 channels per stage. */
     GP_CHECK(r.s_off == 3 && r.nchunk == (r.fill_cols + 3 + 3) / 4 && r.ic_per_stage == 3 && r.nstages == 2);
     /* Other sizes: 4x4 has no compiled code, 100x100 does not fit the LDS. */
     gp_conv2d_shape g = shape(1, 6, 768, 512, 6, 4, 4, 0, 0);
-    GP_CHECK(gp_conv2d_plan_make(&t, &d, &g, -1, &p).code == GP_OK);
+    GP_CHECK(plan_make(&t, &d, &g, -1, &p).code == GP_OK);
     /* Scalar reads 4 apart from rows 2 apart: an even row skew leaves 2-way conflicts at best. */
     GP_CHECK(p.variant == GP_CONV2D_GENERIC && p.k_spec == 0 && p.lds_conflict == 2);
-    GP_CHECK(gp_conv2d_plan_make(&t, &d, &shapes[8], -1, &p).code == GP_OK);
+    GP_CHECK(plan_make(&t, &d, &shapes[8], -1, &p).code == GP_OK);
     GP_CHECK(p.variant == GP_CONV2D_DIRECT && strstr(p.note, "LDS"));
     /* The table's variant key is read; absent, it means 0. */
     GP_CHECK(gp_table_set(&t, "kernel.conv2d", "variant", 2, "swept conv2d test").code == GP_OK);
-    GP_CHECK(gp_conv2d_plan_make(&t, &d, &shapes[0], -1, &p).code == GP_OK);
+    GP_CHECK(plan_make(&t, &d, &shapes[0], -1, &p).code == GP_OK);
     GP_CHECK(p.variant == GP_CONV2D_DIRECT);
-    GP_CHECK(gp_conv2d_plan_make(&t, &d, &shapes[0], GP_CONV2D_AUTO, &p).code == GP_OK);
+    GP_CHECK(plan_make(&t, &d, &shapes[0], GP_CONV2D_AUTO, &p).code == GP_OK);
     GP_CHECK(p.k_spec == 6);
     /* Out-of-range table values are fitted, not trusted: 1024 threads > the
      * launch bounds, 64 channels > the compiled 8. */
@@ -531,5 +544,136 @@ GP_TEST(conv2d_plans_per_register_class)
     GP_CHECK(gp_conv2d_plan_fit(32, 32, 128, 8, GP_CONV2D_ROLLED, &rdna3, &s5, &p).code == GP_OK);
     GP_CHECK(p.k_spec == 0 && p.variant == GP_CONV2D_GENERIC && p.rows_per_thread == 1 && p.oc_per_thread == 8);
     GP_CHECK(strstr(p.note, "gfx1100 has no 5x5 kernel") != NULL);
+    return 0;
+}
+
+/* Today's bench labels (committed bench CSVs) and the --shape spec read
+ * back; labels are canonical; a wrong spec names the syntax. */
+GP_TEST(conv2d_shapes_read_their_labels)
+{
+    static const char *const labels[] = {"1x6x768x512 k6 oc6 valid (seed)", "1x3x768x512 k6 oc6 valid",
+                                         "1x16x768x512 k6 oc6 valid",       "1x6x768x512 k3 oc6 valid",
+                                         "1x6x768x512 k5 oc6 same",         "1x3x2160x3840 k5 oc6 same",
+                                         "1x5x19x21 k2x4 oc3 pad 1,0",      "2x16x100x130 k6 oc16 pad 2,2"};
+    const gp_kernel *k = &gp_kernel_conv2d;
+    gp_shape g;
+    char buf[GP_BENCH_TEXT];
+    for (size_t i = 0; i < sizeof labels / sizeof labels[0]; i++) {
+        GP_CHECK(k->shape_parse(labels[i], &g).code == GP_OK);
+        k->shape_label(&g, buf, sizeof buf);
+        GP_CHECK(!strcmp(buf, labels[i]));
+    }
+    /* The seed's shape, however it is spelled, is labelled as its rows were. */
+    GP_CHECK(k->shape_parse("1x6x768x512 k6 oc6", &g).code == GP_OK);
+    k->shape_label(&g, buf, sizeof buf);
+    GP_CHECK(!strcmp(buf, "1x6x768x512 k6 oc6 valid (seed)"));
+    gp_conv2d_shape s;
+    GP_CHECK(k->shape_parse("2x3x1080x1920 k3x5 oc16 same", &g).code == GP_OK);
+    GP_CHECK(gp_conv2d_shape_of(&g, &s).code == GP_OK);
+    GP_CHECK(s.n == 2 && s.in_c == 3 && s.h == 1080 && s.w == 1920 && s.out_c == 16 && s.kh == 3 && s.kw == 5 &&
+             s.pad_h == 1 && s.pad_w == 2);
+    static const char *const bad[] = {"1x6x768x512", "1x6x768x512 k6", "1x6x768x512 k0 oc6", "1x6x768 k6 oc6",
+                                      "1x6x768x512 k6 oc6 pad 1", "1x6x768x512 k6 oc6 valid!", "not a label"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        gp_status st = k->shape_parse(bad[i], &g);
+        GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "ocO"));
+    }
+    gp_kernel_work w;
+    GP_CHECK(gp_kernel_work_of_label(k, "1x6x768x512 k6 oc6 valid (seed)", &w).code == GP_OK);
+    GP_CHECK_NEAR(w.flops, 1002691872.0, 1);
+    GP_CHECK_NEAR(w.bytes, 4.0 * (6 * 768 * 512 + 6 * 6 * 36 + 6 * 763 * 507), 1);
+    /* Random shapes are legal and within their bounds. */
+    uint64_t rng = 12345;
+    for (int i = 0; i < 200; i++) {
+        k->shape_random(&rng, &g);
+        GP_CHECK(gp_conv2d_shape_of(&g, &s).code == GP_OK && gp_conv2d_check(&s, 0, NULL, NULL).code == GP_OK);
+        GP_CHECK(gp_conv2d_flops(&s) <= 5e8);
+        k->shape_label(&g, buf, sizeof buf);
+        gp_shape back;
+        GP_CHECK(k->shape_parse(buf, &back).code == GP_OK && !memcmp(&back, &g, sizeof g));
+    }
+    return 0;
+}
+
+/* The registry entry: today's bench problems (quick: the seed's and the
+ * 'same' 5x5; the variants on the seed's and the 3x3 one), verify's 17
+ * cases (quick: 14), and every variant a legal plan on the seed's. */
+GP_TEST(conv2d_registered_with_variants)
+{
+    const gp_kernel *k = gp_kernel_find("conv2d");
+    GP_CHECK(k == &gp_kernel_conv2d && k->nvariants >= 13 && k->nvariants <= 31 && k->verify_extra);
+    gp_kcase c[GP_KCASE_MAX];
+    gp_device_info d = h200();
+    char buf[GP_BENCH_TEXT];
+    GP_CHECK(k->cases(GP_CASES_BENCH, NULL, &d, 0, c, GP_KCASE_MAX) == 8);
+    k->shape_label(&c[0].shape, buf, sizeof buf);
+    GP_CHECK(!strcmp(buf, "1x6x768x512 k6 oc6 valid (seed)") && (c[0].flags & GP_KCASE_VARIANTS));
+    k->shape_label(&c[3].shape, buf, sizeof buf);
+    GP_CHECK(!strcmp(buf, "1x6x768x512 k3 oc6 valid") && (c[3].flags & GP_KCASE_VARIANTS));
+    GP_CHECK(!(c[1].flags & GP_KCASE_VARIANTS) && (c[7].flags & GP_KCASE_SAMPLE));
+    GP_CHECK(k->cases(GP_CASES_BENCH, NULL, &d, 1, c, GP_KCASE_MAX) == 2 && !(c[0].flags & GP_KCASE_VARIANTS));
+    k->shape_label(&c[1].shape, buf, sizeof buf);
+    GP_CHECK(!strcmp(buf, "1x6x768x512 k5 oc6 same"));
+    GP_CHECK(k->cases(GP_CASES_VERIFY, NULL, &d, 0, c, GP_KCASE_MAX) == 17);
+    GP_CHECK(k->cases(GP_CASES_VERIFY, NULL, &d, 1, c, GP_KCASE_MAX) == 14);
+    GP_CHECK(k->cases(GP_CASES_VARIANT, NULL, &d, 0, c, GP_KCASE_MAX) == 14);
+    static gp_table t;
+    GP_CHECK(gp_test_load_table("tables/sm_90", &t));
+    gp_conv2d_params p0, p;
+    GP_CHECK(gp_kernel_params(k, &t, &d, NULL, 0, &p0, NULL, 0).code == GP_OK);
+    const gp_conv2d_shape seed = shape(1, 6, 768, 512, 6, 6, 6, 0, 0);
+    int rolled = 0;
+    for (int v = 0; v < k->nvariants; v++) {
+        gp_conv2d_plan pl;
+        gp_kernel_variant(k, v, &p0, &d, &p);
+        GP_CHECK(gp_conv2d_plan_make(&p, &d, &seed, -1, &pl).code == GP_OK && plan_sane(&pl, &d) == 0);
+        rolled += pl.variant == GP_CONV2D_ROLLED;
+    }
+    GP_CHECK(rolled == 3);
+    /* fit: the launch bounds and the compiled channels. */
+    memset(&p, 0, sizeof p);
+    p.tile_x = 32, p.tile_y = 32, p.block = 1024, p.out_channels_per_block = 64;
+    gp_conv2d_params_fit(&p, &d);
+    GP_CHECK(p.block == GP_CONV2D_MAX_BLOCK && p.out_channels_per_block == 8 && strstr(p.note, "block 1024 -> 256"));
+    return 0;
+}
+
+/* The rule sizes the tile for the problem launched: the fewest rounds of
+ * resident blocks x tile area over the shape's output tiles, images and
+ * channel groups (conv2d_rule.c).  The seed's 763 x 507 output and the 4K
+ * image keep the wide 64 x 16 tile; a 20-column output, four images of it,
+ * takes 16 x 64 tiles: 256 blocks in one round where 64 x 16 tiles, three
+ * quarters idle, need 500 in two. */
+GP_TEST(conv2d_params_follow_the_shape)
+{
+    static gp_table t, ruled, o;
+    GP_CHECK(gp_test_load_table("tables/sm_90", &t));
+    gp_rule_in in = {&t, NULL, 0};
+    ruled = t;
+    GP_CHECK(gp_conv2d_rule(&in, &ruled).code == GP_OK);
+    const gp_kernel *k = &gp_kernel_conv2d;
+    const int shapes[3][9] = {
+        {1, 6, 768, 512, 6, 6, 6, 0, 0}, {1, 3, 2160, 3840, 6, 5, 5, 2, 2}, {4, 3, 2000, 20, 6, 3, 3, 1, 1}};
+    gp_conv2d_params p[3];
+    char note[3][160];
+    for (int i = 0; i < 3; i++) {
+        gp_shape g;
+        memset(&g, 0, sizeof g);
+        for (int j = 0; j < 7; j++)
+            g.d[j] = shapes[i][j];
+        g.opt[GP_CONV2D_OPT_PAD_H] = shapes[i][7], g.opt[GP_CONV2D_OPT_PAD_W] = shapes[i][8];
+        GP_CHECK(gp_kernel_params(k, &ruled, NULL, &g, 0, &p[i], note[i], sizeof note[i]).code == GP_OK);
+        /* The launch takes what the rule gives for the shape. */
+        gp_rule_in is = {&t, &g, 0};
+        o = t;
+        GP_CHECK(gp_conv2d_rule(&is, &o).code == GP_OK);
+        long long tx, ty;
+        GP_CHECK(gp_table_get_int(&o, "kernel.conv2d", "tile_x", &tx).code == GP_OK && tx == p[i].tile_x);
+        GP_CHECK(gp_table_get_int(&o, "kernel.conv2d", "tile_y", &ty).code == GP_OK && ty == p[i].tile_y);
+    }
+    GP_CHECK(p[0].tile_x == 64 && p[0].tile_y == 16 && strstr(note[0], "as the table"));
+    GP_CHECK(p[1].tile_x == 64 && p[1].tile_y == 16);
+    GP_CHECK(p[2].tile_x == 16 && p[2].tile_y == 64 && p[2].block == p[0].block);
+    GP_CHECK(strstr(note[2], "rule for this shape:") && strstr(note[2], "tile_x 64->16"));
     return 0;
 }

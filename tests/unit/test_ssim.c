@@ -1,12 +1,14 @@
 /* ssim on the CPU: the double reference against analytic cases and the
  * brute-force 121-tap sum, NaN propagation, the fp32 model of the GPU
  * kernel's arithmetic against the reference (the 1e-5 design budget), shape
- * checks, parameters from the shipped tables, and the tuning candidates. */
+ * checks, parameters from the shipped tables and for each shape, the
+ * variants, and the library call's argument checks. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "context.h"
 #include "gp_test.h"
 #include "gp_test_table.h"
 #include "kernel.h"
@@ -273,6 +275,13 @@ static gp_device_info fake_nvidia(void)
 
 static int load_table(const char *rel, gp_table *t) { return gp_test_load_table(rel, t); }
 
+/* The parameters a launch under t takes (the headline problem). */
+static gp_status params_of(const gp_table *t, const gp_device_info *d, gp_ssim_params *p)
+{
+    char note[160];
+    return gp_kernel_params(&gp_kernel_ssim, t, d, NULL, 0, p, note, sizeof note);
+}
+
 GP_TEST(ssim_params_from_shipped_tables)
 {
     static gp_table t;
@@ -284,14 +293,12 @@ GP_TEST(ssim_params_from_shipped_tables)
     GP_CHECK(gp_table_set(&t, "kernel.ssim", "tile_y", 256, "rule test").code == GP_OK);
     GP_CHECK(gp_table_set(&t, "kernel.ssim", "block", 64, "rule test").code == GP_OK);
     GP_CHECK(gp_table_set(&t, "kernel.ssim", "variant", 0, "rule test").code == GP_OK);
-    GP_CHECK(gp_ssim_params_from_table(&t, &d, &p).code == GP_OK);
+    GP_CHECK(params_of(&t, &d, &p).code == GP_OK);
     GP_CHECK(p.tile_x == 64 && p.tile_y == 256 && p.groups == 1 && p.block == 64 && p.variant == 0);
     GP_CHECK(p.lds_bytes == 8 * 65 * 16 + 2 * 8 * 84 * 4 && p.note[0] == '\0');
     /* tile_y evened out for H = 2160: 9 strips of 240 */
     gp_ssim_problem big = problem(1, 3, 2160, 3840, GP_SSIM_SAME);
-    char s[200];
-    gp_ssim_params_format(&p, &big, s, sizeof s);
-    GP_CHECK(strstr(s, "tile_y=240 (table 256)") != NULL);
+    GP_CHECK(gp_ssim_strip_rows(&p, &big) == 240 && p.tile_y == 256);
     size_t wb = 0;
     GP_CHECK(gp_ssim_workspace_bytes(&p, &big, &wb).code == GP_OK);
     GP_CHECK(wb == 3 * 9 * 60 * sizeof(double));
@@ -301,28 +308,28 @@ GP_TEST(ssim_params_from_shipped_tables)
 
     /* gfx900's table (wave 64) on an NVIDIA device: legal as it stands */
     GP_CHECK(load_table("tables/gfx900", &t));
-    GP_CHECK(gp_ssim_params_from_table(&t, &d, &p).code == GP_OK);
+    GP_CHECK(params_of(&t, &d, &p).code == GP_OK);
     GP_CHECK(p.tile_x == 128 && p.groups == 1 && p.block == 128 && p.variant == 1 && p.tile_y == 128);
     GP_CHECK(load_table("tables/generic", &t));
-    GP_CHECK(gp_ssim_params_from_table(&t, &d, &p).code == GP_OK);
+    GP_CHECK(params_of(&t, &d, &p).code == GP_OK);
     GP_CHECK(p.tile_x == 128 && p.block == 128 && p.variant == 0);
 
     /* clamps: tile_x 16 -> 32; block 1024 -> 256 (registers) -> 128 (LDS) */
     GP_CHECK(gp_table_set(&t, "kernel.ssim", "tile_x", 16, "rule test").code == GP_OK);
     GP_CHECK(gp_table_set(&t, "kernel.ssim", "block", 1024, "rule test").code == GP_OK);
-    GP_CHECK(gp_ssim_params_from_table(&t, &d, &p).code == GP_OK);
+    GP_CHECK(params_of(&t, &d, &p).code == GP_OK);
     GP_CHECK(p.tile_x == 32 && p.groups == 4 && p.block == 128 && p.lds_bytes <= 48 * 1024);
     GP_CHECK(strstr(p.note, "tile_x 16 -> 32") != NULL && strstr(p.note, "block 1024 -> 128") != NULL);
     /* a device with 16 KiB of LDS per block and 128 threads: tile_x 128 -> 64 */
     d.lds_per_block = 16 * 1024;
     d.max_threads_per_block = 128;
     GP_CHECK(gp_table_set(&t, "kernel.ssim", "tile_x", 128, "rule test").code == GP_OK);
-    GP_CHECK(gp_ssim_params_from_table(&t, &d, &p).code == GP_OK);
+    GP_CHECK(params_of(&t, &d, &p).code == GP_OK);
     GP_CHECK(p.tile_x == 64 && p.groups == 1 && p.lds_bytes <= 16 * 1024);
     /* block smaller than tile_x: one group of tile_x threads */
     d = fake_nvidia();
     GP_CHECK(gp_table_set(&t, "kernel.ssim", "block", 64, "rule test").code == GP_OK);
-    GP_CHECK(gp_ssim_params_from_table(&t, &d, &p).code == GP_OK);
+    GP_CHECK(params_of(&t, &d, &p).code == GP_OK);
     GP_CHECK(p.tile_x == 128 && p.block == 128 && p.groups == 1);
     /* variant absent: the default; out of range: refused by the table */
     GP_CHECK(load_table("tables/sm_90", &t));
@@ -337,36 +344,115 @@ GP_TEST(ssim_checks_before_device_calls)
     gp_device_info d = fake_nvidia();
     gp_ssim_params prm;
     GP_CHECK(load_table("tables/sm_90", &t));
-    GP_CHECK(gp_ssim_params_from_table(&t, &d, &prm).code == GP_OK);
+    GP_CHECK(params_of(&t, &d, &prm).code == GP_OK);
     gp_ssim_problem p = problem(1, 1, 33, 33, GP_SSIM_SAME), none;
     memset(&none, 0, sizeof none);
     float *fake = (float *)(uintptr_t)0x1000;
     double *dm = (double *)(uintptr_t)0x2000;
     size_t wb = 0;
     GP_CHECK(gp_ssim_workspace_bytes(&prm, &p, &wb).code == GP_OK && wb > 0);
-    GP_CHECK(gp_ssim_run(&prm, &p, fake, fake, fake, 33 * 33 - 1, dm, dm, wb).code == GP_ERR_USAGE);
-    GP_CHECK(gp_ssim_run(&prm, &p, fake, fake, fake, 33 * 33, dm, dm, wb - 1).code == GP_ERR_USAGE);
-    GP_CHECK(gp_ssim_run(&prm, &p, NULL, fake, fake, 33 * 33, dm, dm, wb).code == GP_ERR_USAGE);
-    GP_CHECK(gp_ssim_run(&prm, &none, fake, fake, fake, 33 * 33, dm, dm, wb).code == GP_ERR_USAGE);
-    GP_CHECK(gp_ssim_naive_run(&p, fake, fake, fake, 10, dm, dm, 1 << 20).code == GP_ERR_USAGE);
+    GP_CHECK(gp_ssim_run(&prm, &p, fake, fake, fake, 33 * 33 - 1, dm, dm, wb, NULL).code == GP_ERR_USAGE);
+    GP_CHECK(gp_ssim_run(&prm, &p, fake, fake, fake, 33 * 33, dm, dm, wb - 1, NULL).code == GP_ERR_USAGE);
+    GP_CHECK(gp_ssim_run(&prm, &p, NULL, fake, fake, 33 * 33, dm, dm, wb, NULL).code == GP_ERR_USAGE);
+    GP_CHECK(gp_ssim_run(&prm, &none, fake, fake, fake, 33 * 33, dm, dm, wb, NULL).code == GP_ERR_USAGE);
+    GP_CHECK(gp_ssim_naive_run(&p, fake, fake, fake, 10, dm, dm, 1 << 20, NULL).code == GP_ERR_USAGE);
+    /* Parameters not fitted, and a device that holds no row group. */
+    gp_ssim_params raw = prm;
+    raw.groups = 0;
+    GP_CHECK(gp_ssim_run(&raw, &p, fake, fake, fake, 33 * 33, dm, dm, wb, NULL).code == GP_ERR_USAGE);
+    d.lds_per_block = 4096;
+    GP_CHECK(params_of(&t, &d, &raw).code == GP_OK && raw.groups == 0 && raw.note[0]);
+    GP_CHECK(gp_ssim_run(&raw, &p, fake, fake, fake, 33 * 33, dm, dm, wb, NULL).code == GP_ERR_UNSUPPORTED);
     return 0;
 }
 
-GP_TEST(ssim_tune_candidates_are_legal)
+GP_TEST(ssim_variants_are_legal)
 {
-    static gp_table t, out[32];
+    static gp_table t, v;
     const gp_kernel *k = gp_kernel_find("ssim");
-    GP_CHECK(k != NULL && k->candidates != NULL);
+    GP_CHECK(k != NULL && k->variants != NULL);
     GP_CHECK(load_table("tables/sm_90", &t));
-    int n = 0;
     gp_device_info d = fake_nvidia();
-    GP_CHECK(k->candidates(&t, &d, out, 32, &n).code == GP_OK);
-    GP_CHECK(n == 27 && gp_table_equal(&out[0], &t));
-    for (int i = 0; i < n; i++) {
-        gp_ssim_params p;
-        GP_CHECK(gp_table_validate(&out[i], "candidate").code == GP_OK);
-        GP_CHECK(gp_ssim_params_from_table(&out[i], &d, &p).code == GP_OK && p.note[0] == '\0');
+    gp_ssim_params base, p;
+    GP_CHECK(params_of(&t, &d, &base).code == GP_OK);
+    /* Today's 26 sweep rows (3 widths x 4 strip heights, the middle width
+     * also with two row groups, x 2 variants) and each variant alone. */
+    GP_CHECK(k->nvariants == 28 && k->nvariants <= 31);
+    for (int i = 0; i < k->nvariants; i++) {
+        gp_kernel_variant(k, i, &base, &d, &p);
+        GP_CHECK(p.note[0] == '\0' && p.groups >= 1 && p.block == p.tile_x * p.groups);
+        v = t;
+        GP_CHECK(gp_params_to_table("ssim", k->params, k->nparams, &p, &v, "swept ssim test").code == GP_OK);
+        GP_CHECK(gp_table_validate(&v, "variant").code == GP_OK);
     }
-    GP_CHECK(k->candidates(&t, &d, out, 5, &n).code == GP_OK && n == 5);
+    gp_kernel_variant(k, k->nvariants - 1, &base, &d, &p);
+    GP_CHECK(p.variant == 1 && p.tile_x == base.tile_x && p.tile_y == base.tile_y);
+    return 0;
+}
+
+/* tile_y follows the shape on a ruled table: a 1 Mpixel image gets shorter
+ * strips than the 4K frame (the waves model), a swept table keeps its own. */
+GP_TEST(ssim_params_follow_the_shape)
+{
+    static gp_table t, ruled;
+    GP_CHECK(load_table("tables/sm_90", &t));
+    gp_rule_in in = {&t, NULL, 0};
+    ruled = t;
+    GP_CHECK(gp_ssim_rule(&in, &ruled).code == GP_OK);
+    gp_device_info d = fake_nvidia();
+    gp_shape big, small;
+    gp_ssim_params pb, ps, pt;
+    char note[160];
+    GP_CHECK(gp_kernel_ssim.shape_parse("1x3x2160x3840 same", &big).code == GP_OK);
+    GP_CHECK(gp_kernel_ssim.shape_parse("1x1x1024x1024", &small).code == GP_OK);
+    GP_CHECK(small.opt[GP_SSIM_SHAPE_BORDER] == GP_SSIM_SAME && big.d[GP_SSIM_SHAPE_W] == 3840);
+    GP_CHECK(gp_kernel_params(&gp_kernel_ssim, &ruled, &d, &big, 0, &pb, note, sizeof note).code == GP_OK);
+    GP_CHECK(strstr(note, "rule for this shape: as the table"));
+    GP_CHECK(gp_kernel_params(&gp_kernel_ssim, &ruled, &d, &small, 0, &ps, note, sizeof note).code == GP_OK);
+    GP_CHECK(strstr(note, "rule for this shape:") && strstr(note, "tile_y"));
+    GP_CHECK(ps.tile_y < pb.tile_y && ps.tile_x == pb.tile_x);
+    GP_CHECK(gp_kernel_params(&gp_kernel_ssim, &t, &d, &small, 0, &pt, note, sizeof note).code == GP_OK);
+    GP_CHECK(pt.tile_y == 64 && strstr(note, "as the table"));
+    /* Labels read back; a bad one names the syntax. */
+    char label[64];
+    gp_kernel_ssim.shape_label(&small, label, sizeof label);
+    GP_CHECK(!strcmp(label, "1x1x1024x1024 same"));
+    GP_CHECK(gp_kernel_ssim.shape_parse("1x3x2160 same", &small).code == GP_ERR_USAGE);
+    GP_CHECK(gp_kernel_ssim.shape_parse("1x3x2160x3840 full", &small).code == GP_ERR_USAGE);
+    return 0;
+}
+
+/* The library's call refuses bad arguments before any launch (no GPU here). */
+GP_TEST(ssim_library_call_checks_arguments)
+{
+    char tables[512];
+    GP_CHECK(gp_test_source_path(tables, sizeof tables, "tables"));
+    gp_device_info d = fake_nvidia();
+    gp_context_opts o = {0, NULL, tables, "/nonexistent"};
+    gp_context *c = NULL;
+    GP_CHECK(gp_context_open_for(&d, &o, &c).code == GP_OK);
+    const gp_ssim_dims dims = {1, 1, 64, 64}, zero = {1, 0, 64, 64}, huge = {2, 1, 1ll << 20, 1ll << 20};
+    size_t wb = 0;
+    GP_CHECK(gp_ssim_workspace_size(c, &dims, GP_SSIM_SAME, &wb).code == GP_OK && wb >= sizeof(double));
+    GP_CHECK(gp_ssim_workspace_size(c, &huge, GP_SSIM_SAME, &wb).code == GP_ERR_USAGE);
+    GP_CHECK(gp_ssim_workspace_size(NULL, &dims, GP_SSIM_SAME, &wb).code == GP_ERR_USAGE);
+    GP_CHECK(gp_ssim_workspace_size(c, &dims, GP_SSIM_SAME, &wb).code == GP_OK);
+    char *base = (char *)(uintptr_t)0x100000;
+    const float *x = (const float *)base, *y = (const float *)(base + 0x10000);
+    float *map = (float *)(base + 0x20000);
+    double *mean = (double *)(base + 0x30000);
+    void *work = base + 0x40000;
+    GP_CHECK(gp_ssim(c, x, y, map, mean, &zero, GP_SSIM_SAME, work, wb, NULL).code == GP_ERR_USAGE);
+    GP_CHECK(gp_ssim(c, x, y, map, mean, &dims, (gp_ssim_border)3, work, wb, NULL).code == GP_ERR_USAGE);
+    GP_CHECK(gp_ssim(c, x, NULL, map, mean, &dims, GP_SSIM_SAME, work, wb, NULL).code == GP_ERR_USAGE);
+    GP_CHECK(gp_ssim(c, x, y, map + 1, (double *)(base + 0x30004), &dims, GP_SSIM_SAME, work, wb, NULL).code ==
+             GP_ERR_USAGE);
+    GP_CHECK(gp_ssim(c, x, y, (float *)(base + 0x2000), mean, &dims, GP_SSIM_SAME, work, wb, NULL).code ==
+             GP_ERR_USAGE); /* the map over x */
+    GP_CHECK(gp_ssim(c, x, y, map, mean, &dims, GP_SSIM_SAME, (char *)map + 8, wb, NULL).code == GP_ERR_USAGE);
+    GP_CHECK(gp_ssim(c, x, y, map, mean, &dims, GP_SSIM_SAME, work, wb - 8, NULL).code == GP_ERR_USAGE);
+    /* x and y may be one image: refused only by the missing GPU. */
+    GP_CHECK(gp_ssim(c, x, x, map, mean, &dims, GP_SSIM_SAME, work, wb, NULL).code == GP_ERR_NO_GPU);
+    gp_context_close(c);
     return 0;
 }
