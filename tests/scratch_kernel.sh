@@ -20,7 +20,7 @@ new=scratchk
 fail() { echo "FAIL: $*"; exit 1; }
 
 rm -rf "$work" && mkdir -p "$work/src" || fail "cannot create $work"
-tar -C "$src" --exclude=./build --exclude=./.git --exclude=./tests/data --exclude=./docs -cf - . |
+tar -C "$src" --exclude=./build --exclude=./.git -cf - . |
     tar -C "$work/src" -xf - || fail "cannot copy $src"
 [ -d "$work/src/kernels/$new" ] && fail "$new already exists in the source tree"
 
@@ -33,7 +33,7 @@ sed -i "s/_template/$new/g; s/_TEMPLATE/_$(echo $new | tr a-z A-Z)/g" "$dir"/*
 bld=$work/build
 cmake -S "$work/src" -B "$bld" -DGP_BACKEND=none -DCMAKE_BUILD_TYPE=Release >"$work/configure.log" 2>&1 ||
     { cat "$work/configure.log"; fail "configure with $new added"; }
-cmake --build "$bld" --target gpuprobe gp_unit_tests -j2 >"$work/build.log" 2>&1 ||
+cmake --build "$bld" --target gpuprobe gp_unit_tests gpuprobe_shared gpuprobe_static -j2 >"$work/build.log" 2>&1 ||
     { tail -40 "$work/build.log"; fail "build with $new added"; }
 bin=$bld/app/gpuprobe
 
@@ -53,6 +53,12 @@ rc=$?
 [ "$rc" -eq 2 ] && grep -q "takes N or 2^K" "$work/verify_bad.log" ||
     { cat "$work/verify_bad.log"; fail "verify $new --shape x: exit $rc, expected 2 naming the syntax"; }
 
+# The shipped tables gain the new kernel's section as a developer would
+# give it to them: derived from their facts by its rule.
+for t in generic gfx900 sm_80 sm_90; do
+    "$bin" table derive "$work/src/tables/$t" -o "$work/src/tables/$t" >/dev/null 2>"$work/derive_$t.log" ||
+        { cat "$work/derive_$t.log"; fail "table derive -o tables/$t"; }
+done
 tests=$(cd "$bld" && ctest -N 2>&1)
 echo "$tests" | grep -q "kernels\.$new\.lookup\$" || { echo "$tests" | tail -20; fail "ctest -N has no kernels.$new.lookup"; }
 (cd "$bld" && ctest -L unit -j2 -E "scratch|ctest_resource" >"$work/unit.log" 2>&1) ||
