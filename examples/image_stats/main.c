@@ -1,12 +1,17 @@
 /* image_stats: libgpuprobe in an application (docs/library.md).
  *
- * Two 1080 x 1920 grey images, one a noisy copy of the other.  On the GPU:
- * the transpose of the first, the sum of each image and of the transpose,
- * each call with the parameters the device's table gives for its shape.  The
- * sums are checked against the CPU's (double precision) within 1e-5
- * relative: a float reduction of 2 million values in [0, 1) carries about
- * 1e-7 of rounding, so 1e-5 leaves a hundredfold margin and still fails on
- * a lost block.
+ * Two 1080 x 1920 grey images, one a noisy copy of the other.  On the GPU,
+ * each call with the parameters the device's table gives for its shape:
+ *   - the SSIM map of the pair ('same' border, 11 x 11 Gaussian window) and
+ *     its mean, and of the first image with itself;
+ *   - the sum of each image, of the first one's transpose, and of the SSIM
+ *     map (a reduction).
+ * Checks: the sums against the CPU's (double precision) within 1e-5
+ * relative (a float reduction of 2 million values carries about 1e-7 of
+ * rounding: a hundredfold margin that still fails on a lost block); the
+ * map's sum over its pixels against the SSIM call's own mean, within 1e-5;
+ * SSIM of an image with itself 1 within 1e-5; SSIM of the noisy pair
+ * strictly inside (0.5, 1).
  *
  * Exit 0 when every check holds, 1 when one fails, 77 when there is no GPU
  * (or the library has no code for this one): the convention of the suite's
@@ -73,13 +78,22 @@ int main(void)
         sum_a += a[i], sum_b += b[i];
     }
 
-    float *d_a = NULL, *d_b = NULL, *d_t = NULL, *d_sums = NULL;
+    float *d_a = NULL, *d_b = NULL, *d_t = NULL, *d_sums = NULL, *d_map = NULL;
+    double *d_means = NULL;
+    void *d_work = NULL;
+    size_t work_bytes = 0;
+    const gp_ssim_dims dims = {1, 1, ROWS, COLS};
     gp_reduce_ws ws = {0};
     gp_stream stream = NULL;
     int bad = failed(gp_rt_malloc((void **)&d_a, n * sizeof *d_a), "malloc") ||
               failed(gp_rt_malloc((void **)&d_b, n * sizeof *d_b), "malloc") ||
               failed(gp_rt_malloc((void **)&d_t, n * sizeof *d_t), "malloc") ||
-              failed(gp_rt_malloc((void **)&d_sums, 3 * sizeof *d_sums), "malloc") ||
+              failed(gp_rt_malloc((void **)&d_sums, 4 * sizeof *d_sums), "malloc") ||
+              failed(gp_rt_malloc((void **)&d_map, n * sizeof *d_map), "malloc") ||
+              failed(gp_rt_malloc((void **)&d_means, 2 * sizeof *d_means), "malloc") ||
+              /* SSIM's workspace for this shape: its size asked once, made once. */
+              failed(gp_ssim_workspace_size(ctx, &dims, GP_SSIM_SAME, &work_bytes), "ssim workspace size") ||
+              failed(gp_rt_malloc(&d_work, work_bytes ? work_bytes : 8), "malloc") ||
               failed(gp_rt_stream_create(&stream), "stream") ||
               /* Made once, outside the hot path: it allocates. */
               failed(gp_reduce_ws_create_any(&ws), "reduce workspace") ||
@@ -93,15 +107,29 @@ int main(void)
               failed(gp_reduce_sum(ctx, d_a, n, d_sums + 0, &ws, stream), "sum a") ||
               failed(gp_reduce_sum(ctx, d_b, n, d_sums + 1, &ws, stream), "sum b") ||
               failed(gp_reduce_sum(ctx, d_t, n, d_sums + 2, &ws, stream), "sum of the transpose") ||
+              failed(gp_ssim(ctx, d_a, d_a, d_map, d_means + 1, &dims, GP_SSIM_SAME, d_work, work_bytes, stream),
+                     "ssim of a with itself") ||
+              failed(gp_ssim(ctx, d_a, d_b, d_map, d_means + 0, &dims, GP_SSIM_SAME, d_work, work_bytes, stream),
+                     "ssim of a and b") ||
+              failed(gp_reduce_sum(ctx, d_map, n, d_sums + 3, &ws, stream), "sum of the ssim map") ||
               failed(gp_rt_stream_synchronize(stream), "synchronize");
 
-    float sums[3];
+    float sums[4];
+    double means[2];
     if (!bad)
-        bad = failed(gp_rt_copy_to_host(sums, d_sums, sizeof sums), "copy back");
+        bad = failed(gp_rt_copy_to_host(sums, d_sums, sizeof sums), "copy back") ||
+              failed(gp_rt_copy_to_host(means, d_means, sizeof means), "copy back");
     if (!bad) {
         printf("checks (relative tolerance 1e-5):\n");
         bad = check_sum("sum of a", sums[0], sum_a) | check_sum("sum of b", sums[1], sum_b) |
-              check_sum("sum of a's transpose", sums[2], sum_a);
+              check_sum("sum of a's transpose", sums[2], sum_a) |
+              check_sum("ssim map summed / n", sums[3] / (float)n, means[0]) |
+              check_sum("ssim(a, a)", (float)means[1], 1.0);
+        printf("  ssim(a, b) = %.6f\n", means[0]);
+        if (!(means[0] > 0.5 && means[0] < 1)) {
+            fprintf(stderr, "image_stats: ssim of the noisy pair %.6f is not inside (0.5, 1)\n", means[0]);
+            bad = 1;
+        }
     }
     /* One transposed element, read back: the transpose moved the data. */
     if (!bad) {
@@ -119,7 +147,8 @@ int main(void)
     gp_reduce_ws_destroy(&ws);
     if (stream)
         gp_rt_stream_destroy(stream);
-    gp_rt_free(d_a), gp_rt_free(d_b), gp_rt_free(d_t), gp_rt_free(d_sums);
+    gp_rt_free(d_a), gp_rt_free(d_b), gp_rt_free(d_t), gp_rt_free(d_sums), gp_rt_free(d_map);
+    gp_rt_free(d_means), gp_rt_free(d_work);
     free(a), free(b);
     gp_context_close(ctx);
     printf("image_stats: %s\n", bad ? "FAILED" : "ok");

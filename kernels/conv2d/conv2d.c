@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "context.h"
 #include "data.h"
 #include "kernel.h"
 
@@ -431,7 +432,34 @@ gp_status gp_conv2d_run(const gp_conv2d_plan *p, const float *d_x, const float *
     if (oh != p->out_h || ow != p->out_w || p->block < 1 ||
         (p->variant != GP_CONV2D_DIRECT && (p->ic_per_stage < 1 || p->threads_x < 1)))
         return gp_fail(GP_ERR_USAGE, "conv2d: plan not made by gp_conv2d_plan_make");
+    if ((uintptr_t)d_x % 4 || (uintptr_t)d_w % 4 || (uintptr_t)d_y % 4)
+        return gp_fail(GP_ERR_USAGE, "conv2d: buffers must be 4-byte aligned");
+    const uintptr_t y0 = (uintptr_t)d_y, y1 = y0 + gp_conv2d_y_elems(&p->s) * 4;
+    const uintptr_t x0 = (uintptr_t)d_x, x1 = x0 + gp_conv2d_x_elems(&p->s) * 4;
+    const uintptr_t w0 = (uintptr_t)d_w, w1 = w0 + gp_conv2d_w_elems(&p->s) * 4;
+    if ((y0 < x1 && x0 < y1) || (y0 < w1 && w0 < y1))
+        return gp_fail(GP_ERR_USAGE, "conv2d: y overlaps x or w");
     return gp_conv2d_launch(p, d_x, d_w, d_y, stream);
+}
+
+/* ---- the library's call */
+
+gp_status gp_conv2d_plan_for(struct gp_context *ctx, const gp_conv2d_shape *s, gp_conv2d_plan *plan)
+{
+    if (!ctx || !s || !plan)
+        return gp_fail(GP_ERR_USAGE, "conv2d: %s is NULL", !ctx ? "the context" : !s ? "the shape" : "the plan");
+    gp_status st = gp_conv2d_check(s, 0, NULL, NULL);
+    if (st.code == GP_ERR_NOMEM) /* sizes that overflow: the caller's shape */
+        st.code = GP_ERR_USAGE;
+    GP_TRY(st);
+    gp_shape g;
+    memset(&g, 0, sizeof g);
+    g.d[GP_CONV2D_DIM_N] = s->n, g.d[GP_CONV2D_DIM_IN_C] = s->in_c, g.d[GP_CONV2D_DIM_H] = s->h;
+    g.d[GP_CONV2D_DIM_W] = s->w, g.d[GP_CONV2D_DIM_OUT_C] = s->out_c, g.d[GP_CONV2D_DIM_KH] = s->kh;
+    g.d[GP_CONV2D_DIM_KW] = s->kw, g.opt[GP_CONV2D_OPT_PAD_H] = s->pad_h, g.opt[GP_CONV2D_OPT_PAD_W] = s->pad_w;
+    gp_conv2d_params p;
+    GP_TRY(gp_context_params(ctx, &gp_kernel_conv2d, &g, &p));
+    return gp_conv2d_plan_make(&p, gp_context_device(ctx), s, -1, plan);
 }
 
 int gp_conv2d_fma_lanes(const gp_device_info *dev)

@@ -186,6 +186,15 @@ void gp_conv2d_plan_format(const gp_conv2d_plan *p, char *buf, size_t n);
  * pointers or an unchecked plan, before any device call. */
 gp_status gp_conv2d_run(const gp_conv2d_plan *p, const float *d_x, const float *d_w, float *d_y, gp_stream stream);
 
+/* ---- The library's call (kernels/context.h).  The plan of shape s with
+ * the parameters the context gives for it, fitted to the context's device
+ * (host arithmetic only, tens of microseconds: make it once per shape,
+ * outside the hot path; no allocation), then gp_conv2d_run it on any
+ * buffers of that shape, asynchronously: NULL, misaligned (4 bytes) or
+ * overlapping buffers (y with x or w) are GP_ERR_USAGE before any launch. */
+struct gp_context;
+gp_status gp_conv2d_plan_for(struct gp_context *ctx, const gp_conv2d_shape *s, gp_conv2d_plan *plan);
+
 /* ---- CPU reference (conv2d_ref.c), double accumulation.
  * y (may be NULL) gets every output; s_abs (may be NULL) gets, per output,
  * sum |x| |w| over its terms: the scale the tolerance is relative to. */
