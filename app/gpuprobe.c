@@ -338,7 +338,7 @@ int main(int argc, char **argv)
         /* launch_rate first: it times the host's launch path, which the other
          * probes' allocations and modules slow down in one process (H200:
          * graph launches 0.68 us after them, 0.50 us in a fresh process as
-         * ctest runs it; docs/reports/h200/package-launch-solo.md). */
+         * ctest runs it; docs/reports/h200/README.md, the package run). */
         for (int i = 1; i < nall; i++)
             if (!strcmp(all[i], "launch_rate")) {
                 memmove(&all[1], &all[0], (size_t)i * sizeof all[0]);

@@ -1,8 +1,9 @@
-/* Run-to-run agreement (issue 15, "Between-run spreads"; issue 19's package
- * compare): what a record says about a value's reproducibility, and how
- * `compare` judges two runs by it.  The numbers are the ones that differed
- * between the H200 and H100 runs of 2026-11-23 (docs/reports/h200/
- * repeat-runs.md, package-compare.md, docs/reports/h100/repeat-runs.md). */
+/* Run-to-run agreement (docs/reliability.md, "Between-run spreads"; the
+ * package compare): what a record says about a value's reproducibility, and
+ * how `compare` judges two runs by it.  The numbers are the ones that
+ * differed between the H200 and H100 runs of 2026-11-23/24 (the repeat runs
+ * and the package compare in docs/reports/h200/README.md and
+ * docs/reports/h100/README.md). */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdlib.h>
@@ -293,7 +294,7 @@ GP_TEST(spreads_interval_never_narrows_the_band)
     return 0;
 }
 
-/* ---- the clock rule (issue 15; docs/reports/h100/repeat-runs-session5.md) ---- */
+/* ---- the clock rule (tests/data/h100-clock/compare.md) ---- */
 
 static const gp_cmp_row *row_of(const gp_cmp_result *res, const char *probe, const char *key)
 {
@@ -320,7 +321,7 @@ static int load_h100_pair(gp_cmp_run *a, gp_cmp_run *b)
 
 GP_TEST(spreads_clock_moved_per_cycle_values_unstable)
 {
-    /* The session-5 H100 pair: 17 differ, 13 of them the atomics' rates per
+    /* The H100 pair of 2026-11-24: 17 differ, 13 of them the atomics' rates per
      * cycle, +5.5..8.7 % together while their Gop/s agree within 1.8 %: run
      * B's atomics converted them at 1844 MHz, and the clock moved during
      * that probe (1844 -> 1943 MHz). */
@@ -428,7 +429,7 @@ GP_TEST(spreads_clock_converted_marks_and_survives_json)
 }
 
 /* ---- between-launch spreads of the three values that differed in the H200
- * package compare (docs/reports/h200/package-compare.md) ---- */
+ * package compare (docs/reports/h200/README.md) ---- */
 
 /* The committed H200 record of `probe` (docs/reports/h200), read back. */
 static int h200_record(const char *probe, gp_record *r)
