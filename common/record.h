@@ -96,7 +96,8 @@ gp_value *gp_record_value(gp_record *r, const char *key, double value, const cha
 #define GP_BETWEEN_LAUNCHES 3
 /* A value whose fresh launches spread by more than this is not reproducible
  * to better than that: the run marks it unstable (gp_value_between) and
- * `compare` reports it so, never as agreeing (issue 15). */
+ * `compare` reports it so, never as agreeing: a spread within one launch
+ * can hide how far another process lands. */
 #define GP_BETWEEN_UNSTABLE 0.10
 /* Give v a between-launch spread from n per-launch values (n >= 2; the
  * spread is (max - min) / |median|), and mark v unstable when that spread

@@ -1,4 +1,5 @@
-/* `gpuprobe tune`'s decision, per problem and not on an average (issue 13):
+/* `gpuprobe tune`'s decision, per problem and not on an average (an average
+ * hides a problem the leader loses):
  * candidate 0 is the rule's choice.  Every candidate is timed once on every
  * bench problem at full size (the unpaired sweep, which names each
  * problem's leader); then each leader and the rule are timed paired, ABBA

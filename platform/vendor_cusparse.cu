@@ -1,9 +1,9 @@
 /* SpMV baseline: cuSPARSE cusparseSpMV (CSR, fp32, CUSPARSE_SPMV_ALG_DEFAULT,
  * after cusparseSpMV_preprocess), opened with dlopen at run time like NVML
- * (smi.c): the binary links no cuSPARSE, so a package needs only the driver
- * (issue 19), and the baseline is there wherever libcusparse is.  The
- * toolkit's header gives the types and the signatures (GP_HAVE_CUSPARSE_H);
- * GP_CUSPARSE_LIBDIR is the toolkit's library folder, tried last. */
+ * (smi.c): the binary links no cuSPARSE, so a package needs only the driver,
+ * and the baseline is there wherever libcusparse is.  The toolkit's header
+ * gives the types and the signatures (GP_HAVE_CUSPARSE_H); GP_CUSPARSE_LIBDIR
+ * is the toolkit's library folder, tried last. */
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The report in a real browser (issue 18): the H200 report written from the
+# The report in a real browser: the H200 report written from the
 # committed records (and, with a second folder, against it), rendered by
 # headless Chromium.  Fails on a render error (a script error, an XML parse
 # error of a plot, an SVG file that does not load as an image), on an empty

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# newgpu_check.sh GPUPROBE SOURCE_DIR RESULTS_DIR KERNELS...: the "new GPU" case
-# (issue 13).  With the shipped table of this arch hidden (a tables folder
+# newgpu_check.sh GPUPROBE SOURCE_DIR RESULTS_DIR KERNELS...: the "new GPU" case,
+# a GPU no shipped table was tuned on.  With the shipped table of this arch hidden (a tables folder
 # holding every shipped table but this arch's, through GP_TABLES_DIR), build
 # the device's table from its probe records (RESULTS_DIR's when the probes
 # ran there, else a fresh `characterize`), so every kernel parameter comes

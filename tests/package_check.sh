@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # package_check.sh PACKAGE.deb SOURCE_DIR: install a .deb into a scratch root
 # with dpkg -x (no root, no dpkg database) and check it runs away from the
-# source tree (issue 19):
+# source tree, as a user who installs it gets it:
 #   - the binary needs no library its Depends do not declare (the CUDA
 #     runtime static, no cuDNN/cuBLAS; libcuda is the driver's);
 #   - --version carries the package's version and a git revision;

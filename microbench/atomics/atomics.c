@@ -179,7 +179,7 @@ static gp_status atomics_run(gp_probe_ctx *ctx)
             }
     /* Between-launch spreads of the global rates that moved run to run
      * beyond their within-run spread (uncontended on the H200; coalesced and
-     * wave-contended fp32 on the H100 and in the package run, issue 15): the
+     * wave-contended fp32 on the H100 and in the package run): the
      * whole measurement (calibration included) again in fresh launches, each
      * on an allocation of its own, so the counters sit at other addresses
      * (other L2 slices) as in another process.  One launch's samples share

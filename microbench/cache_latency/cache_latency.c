@@ -299,7 +299,7 @@ static double level_width(gp_record *r, const curve *c, const gp_mem_level *lv, 
 
 /* <name>_bytes_confidence as an interval: the confidence is computed from a
  * step ratio of two latencies, so it moves with them (two H200 runs: 0.641
- * and 0.649 from a far-L2 latency 0.3 % apart; issue 15). */
+ * and 0.649 from a far-L2 latency 0.3 % apart). */
 static void confidence_interval(gp_record *r, const curve *c, const gp_mem_level *lv, size_t nl,
                                 const gp_mem_hierarchy *h, int idx, const char *name)
 {
@@ -805,7 +805,7 @@ static gp_status run_all(chase_env *e)
     if (h.l2_far >= 0) {
         gp_value *far = record_level(ctx, &cc, lv, h.l2_far, "l2_far", "far L2");
         /* The far-L2 latency moved between two H200 runs by more than its
-         * plateau's spread (issue 15): chase the plateau's middle footprint
+         * plateau's spread: chase the plateau's middle footprint
          * in fresh launches, each over a new random chain, and record how far
          * they spread. */
         double mid = sqrt(lv[h.l2_far].x_first * lv[h.l2_far].x_last), per[GP_BETWEEN_LAUNCHES], sp_;

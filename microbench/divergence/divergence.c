@@ -149,7 +149,7 @@ static gp_status run_cases(gp_probe_ctx *ctx, div_run *r, int wave_rt, int wave_
      * probe's run and carries their spread: the clock ramps during this
      * probe (H200: 1684 -> 1938 MHz) and the serialized fraction, a
      * difference of two times, moved 0.5 % between the build tree's run and
-     * the package's against a 0.03 % spread within one point (issue 19). */
+     * the package's against a 0.03 % spread within one point. */
     double per[NCASE_VALUES][DIV_POINTS], first[NCASE_VALUES];
     case_values(&pt, first);
     for (int i = 0; i < NCASE_VALUES; i++)

@@ -167,8 +167,8 @@ static gp_status measure_launch_cost(gp_probe_ctx *ctx, timed_launch *t)
     GP_TRY(time_graph(t, &cfg, &graph_res));
     /* Between-launch spreads: the stream burst and a newly captured graph
      * again, as fresh launches.  The graph node time moved from 0.51 to
-     * 0.68 us between two H200 runs with a 1.3 % spread within each
-     * (issue 15); the repeats say whether the run itself sees that. */
+     * 0.68 us between two H200 runs with a 1.3 % spread within each;
+     * the repeats say whether the run itself sees that. */
     double stream_us[GP_BETWEEN_LAUNCHES], graph_us[GP_BETWEEN_LAUNCHES];
     stream_us[0] = stream_res.summary.median;
     graph_us[0] = graph_res.summary.median;

@@ -210,7 +210,7 @@ static gp_status run_all(gp_probe_ctx *ctx, mf_run *r, int max_bpc)
         record_variant(ctx, op, prec, res, base, &lat_v, &tput_v);
         if (op == GP_MF_COS && prec == GP_MF_F64) {
             /* fp64 cos moved between two H200 runs by more than its
-             * within-run spread (issue 15): measure it again in fresh
+             * within-run spread: measure it again in fresh
              * launches and record how far the launches spread. */
             double lat[GP_BETWEEN_LAUNCHES], tput[GP_BETWEEN_LAUNCHES];
             lat[0] = res->lat_net, tput[0] = res->tput;

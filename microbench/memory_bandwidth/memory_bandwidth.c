@@ -366,7 +366,7 @@ static double dram_min_footprint(const sweep *sw, double l2, int *fallback)
  * best of ~19 configurations is the maximum of noisy rates, and its samples
  * share one launch's state: read and the runtime's copy moved 0.7 % between
  * an H200 build-tree run and the package run, with 0.2-0.5 % spreads within
- * each (issue 15).  The repeats of the winner say how far it reproduces. */
+ * each.  The repeats of the winner say how far it reproduces. */
 static gp_status measure_again(gp_probe_ctx *ctx, bw_run *r, sweep *sw)
 {
     gp_harness_cfg h = harness_cfg(ctx->opts->quick);

@@ -182,9 +182,10 @@ static int edit_file(const char *path, const char *find, const char *with)
     return fclose(f) == 0 && ok;
 }
 
-/* Cache lines mean one thing (issue 13): the probe's sector (stride knee)
- * feeds sector_bytes and its allocation line (capacity knees) line_bytes; a
- * record without a line leaves the published line. */
+/* Cache lines mean one thing, so a table never mixes fetch and line: the
+ * probe's sector (stride knee) feeds sector_bytes and its allocation line
+ * (capacity knees) line_bytes; a record without a line leaves the published
+ * line. */
 GP_TEST(characterize_line_and_sector_keys)
 {
     char rec[512], tables[512], dir[] = "/tmp/gp_lines_XXXXXX", path[1024];

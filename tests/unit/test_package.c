@@ -1,4 +1,4 @@
-/* Install and ship (issue 19): where the tables are found, whether the
+/* Install and ship: where the tables are found, whether the
  * binary's device code runs on the GPU, the --tables option.  Pure C: the
  * file system and the targets are injected. */
 #include <string.h>

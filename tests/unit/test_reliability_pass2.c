@@ -1,4 +1,4 @@
-/* Reliability, second pass (issue 15): a probe missing from one run is a
+/* Reliability, second pass: a probe missing from one run is a
  * difference; tables that break the memory hierarchy's order or the compute
  * peak are refused, and so is a `none` whose reason is only the label; the
  * malformed-table set; floors never use another GPU's facts; committed docs

@@ -945,8 +945,8 @@ GP_TEST(report_h200_sections_and_plots)
     return 0;
 }
 
-/* Issue 19: a record carries its `gpuprobe --version` line, and the report
- * shows it, and says so when the records come from more than one build. */
+/* A record carries its `gpuprobe --version` line, so a figure can be traced
+ * to the build that measured it, and the report shows it, and says so when the records come from more than one build. */
 GP_TEST(report_shows_build_line)
 {
     char dir[] = "/tmp/gp_unit_buildXXXXXX";

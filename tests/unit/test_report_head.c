@@ -1,4 +1,4 @@
-/* The report's first screen (issue 18): the roofline's ceilings and points
+/* The report's first screen: the roofline's ceilings and points
  * from synthetic records and bench CSVs, the datasheet and plots of
  * `report --against` with keys missing on one side, and the placement of
  * the plots' annotations. */

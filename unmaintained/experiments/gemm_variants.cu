@@ -1,5 +1,5 @@
-// Experiment (not part of the suite): what keeps the suite's SGEMM (issue 16;
-// kernels/gemm) at 0.76-0.78x of cuBLAS (fp32 math, no TF32) on the H200 at
+// Experiment (not part of the suite): what keeps the suite's SGEMM
+// (kernels/gemm) at 0.76-0.78x of cuBLAS (fp32 math, no TF32) on the H200 at
 // 4096^3 and 8192^3, and which tiling reaches 0.9x?
 //
 // Problem: row-major C (M x N) = alpha A (M x K) B (K x N) + beta C, A and B

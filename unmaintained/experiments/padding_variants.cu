@@ -1,5 +1,5 @@
 // Experiment (not part of the suite): what keeps the zero padding of NCHW fp32
-// (issue 16; kernels/padding) at 0.88 of the device copy of the same bytes on
+// (kernels/padding) at 0.88 of the device copy of the same bytes on
 // the H200, and does staging whole planes through shared memory close it?
 //
 // The bytes: padding reads 4 N C H W and writes 4 N C Ho Wo (7x7 + 3 -> 13x13:
@@ -226,7 +226,7 @@ int main(int argc, char **argv)
     cudaDeviceProp p;
     CK(cudaGetDeviceProperties(&p, 0));
     printf("# padding variants on %s (%d SMs), %d ABBA rounds each\n", p.name, p.multiProcessorCount, rounds);
-    run_case({1024, 1024, 7, 7, 3, 3, 3, 3}, rounds);  // the issue's case (the seed's)
+    run_case({1024, 1024, 7, 7, 3, 3, 3, 3}, rounds);  // the bench's first case (the seed's)
     run_case({64, 64, 56, 56, 1, 2, 0, 3}, rounds);    // the bench's second case
     return 0;
 }

@@ -1,5 +1,5 @@
 // Experiment (not part of the suite; sm_90 only): can a single-pass scan of
-// 2^28 fp32 reach 0.90 of the device copy on the H200 (issue 17), if the
+// 2^28 fp32 reach 0.90 of the device copy on the H200, if the
 // look-back no longer holds the loads back?
 //
 // The suite's kernel and CUB's both run at ~0.75 of the copy, while the same
@@ -336,7 +336,7 @@ int main(int argc, char **argv)
     row<256, 8, 6, 4, RING_LOCAL>(rounds, 0, 0);  // tile 8192, 192 KiB ring, 1 a SM
     row<256, 8, 3, 4, RING_LOCAL>(rounds, 0, 0);  // tile 8192, 96 KiB, 2 a SM
     row<256, 16, 3, 4, RING_LOCAL>(rounds, 0, 0); // tile 16384, 192 KiB, 1 a SM
-    // Session 9's first run: the consumer publishes the aggregate (0.41-0.55).
+    // The first ring build: the consumer publishes the aggregate (0.41-0.55).
     row<256, 8, 6, 4, RING_SERIAL>(rounds, 200, 100);
     // The scan, the aggregate published on landing: tile, ring depth, blocks
     // a SM, look-back window, polling.

@@ -1,5 +1,5 @@
 // Experiment (not part of the suite): what keeps the 3D 7-point Jacobi step
-// (issue 17; kernels/stencil) at 0.75 of the device copy of the same bytes on
+// (kernels/stencil) at 0.75 of the device copy of the same bytes on
 // the H200 at 512^3, and which 2.5D variant closes it?
 //
 // Bytes: the copy reads and writes n x 4 bytes; the stencil must too (each
