@@ -16,7 +16,7 @@
  * H200 and the largest block 7 of which fit 2048 threads (256); the runtime
  * held 6 (its 1 KiB reserve), 1536 threads, and b512/v2 ran 7.8 % (u8) and
  * 4.3 % (u32) faster than the rule's b256/v2 (2026-11-24,
- * docs/reports/h200/second-wave/bench.md).  512 x 4 = 2048 threads.
+ * docs/kernels/histogram.md).  512 x 4 = 2048 threads.
  *
  * items_per_thread ("little"): Little's law.  Each CU must keep dram
  * bandwidth x latency / CUs bytes of loads in flight.  A thread loads its

@@ -293,7 +293,7 @@ GP_TEST(spreads_interval_never_narrows_the_band)
     return 0;
 }
 
-/* ---- the clock rule (docs/reports/h100/README.md, "Repeat runs") ---- */
+/* ---- the clock rule (docs/reports/h100/README.md, "A clock that moved"; tests/data/h100-clock) ---- */
 
 static const gp_cmp_row *row_of(const gp_cmp_result *res, const char *probe, const char *key)
 {

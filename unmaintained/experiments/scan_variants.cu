@@ -1,7 +1,7 @@
 // Experiment (not part of the suite): what separates a single-pass scan of
 // 2^28 fp32 (kernels/scan) from the device copy of the same bytes
 // on the H200?  The suite's scan and CUB's both run at about 0.72-0.74 of the
-// copy; the issue asks for 0.90.  This takes the scan apart, step by step,
+// copy; the figure asked is 0.90.  This takes the scan apart, step by step,
 // at the same tile shapes, each timed against the copy (ABBA):
 //
 //   tilecopy B/I     load a tile of B threads x I items and store it back: the

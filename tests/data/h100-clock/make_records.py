@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Rebuild the session-5 H100 repeat pair's records from its committed comparison.
+"""Rebuild the H100 repeat pair's records (2026-11-24) from its committed comparison.
 
-The two results folders of docs/reports/h100/repeat-runs-session5.md were not
+The two results folders of compare.md (beside this script) were not
 committed; its table is.  This writes run1/<probe>.json and run2/<probe>.json
 with every listed value (6 significant digits, as the table shows them), the
 band's spread on the side the table names (the other side none), an unstable
@@ -10,7 +10,7 @@ clock readings of its notes (a probe the notes do not name ran at 1980 MHz
 before and after).  The atomics' clock before the probe is the one their
 Gop/s and op/cycle imply (run A 1980, run B 1844 MHz).
 
-    python3 tests/data/h100-clock/make_records.py docs/reports/h100/repeat-runs-session5.md tests/data/h100-clock
+    python3 tests/data/h100-clock/make_records.py tests/data/h100-clock/compare.md tests/data/h100-clock
 """
 import json
 import os
@@ -61,7 +61,7 @@ def main(md, out):
                     v["range"] = [min(va, vb), max(va, vb)]
                 v["detected"] = True
                 v["unstable"] = verdict.startswith("unstable") and (not m or m.group(2) == side)
-                v["method"] = "rebuilt from docs/reports/h100/repeat-runs-session5.md"
+                v["method"] = "rebuilt from tests/data/h100-clock/compare.md"
                 v["note"] = ""
                 values.append(v)
             clock = lambda f: {"measured_mhz": f, "measured_min_mhz": f, "measured_max_mhz": f,
