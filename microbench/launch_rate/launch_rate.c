@@ -357,6 +357,6 @@ const gp_probe gp_probe_launch_rate = {
     /* First: it times the host's launch path, which the other probes'
      * allocations and modules slow down in one process (H200: graph
      * launches 0.68 us after them, 0.50 us in a fresh process as ctest runs
-     * it; docs/reports/h200/package-launch-solo.md). */
+     * it; docs/reports/h200/README.md, "The sm_90 package"). */
     .order = -1,
 };

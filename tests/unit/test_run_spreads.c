@@ -1,8 +1,9 @@
 /* Run-to-run agreement (between-run spreads; the package
  * compare): what a record says about a value's reproducibility, and how
  * `compare` judges two runs by it.  The numbers are the ones that differed
- * between the H200 and H100 runs of 2026-11-23 (docs/reports/h200/
- * repeat-runs.md, package-compare.md, docs/reports/h100/repeat-runs.md). */
+ * between the H200 and H100 runs of 2026-11-23 (docs/reports/h200/README.md,
+ * "Two repeat runs" and "The sm_90 package against the build tree";
+ * docs/reports/h100/README.md, "Runs"). */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdlib.h>
@@ -428,7 +429,7 @@ GP_TEST(spreads_clock_converted_marks_and_survives_json)
 }
 
 /* ---- between-launch spreads of the three values that differed in the H200
- * package compare (docs/reports/h200/package-compare.md) ---- */
+ * package compare (docs/reports/h200/README.md, "The sm_90 package") ---- */
 
 /* The committed H200 record of `probe` (docs/reports/h200), read back. */
 static int h200_record(const char *probe, gp_record *r)
