@@ -16,7 +16,7 @@ void gp__template_params_fit(gp__template_params *p, const gp_device_info *dev)
     if (block != p->block)
         gp_note_append(p->note, sizeof p->note, "block fitted to the device (a power of 2, whole waves)");
     p->block = block;
-    p->items_per_thread = (int)gp_rule_clamp(gp_rule_floor_pow2(p->items_per_thread), 1, 16);
+    p->items_per_thread = (int)gp_rule_clamp(gp_rule_floor_pow2(p->items_per_thread), 1, 4);
     /* A persistent grid: the blocks every CU holds at once (2048 threads a
      * CU where the device does not say). */
     int cus = dev && dev->compute_units > 0 ? dev->compute_units : 1;

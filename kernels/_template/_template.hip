@@ -46,8 +46,6 @@ extern "C" gp_status gp__template_launch(float a, const float *d_x, float *d_y, 
         case 1: gp__template_kernel<1><<<grid, block, 0, st>>>(a, (const float4 *)d_x, (float4 *)d_y, nv); break;
         case 2: gp__template_kernel<2><<<grid, block, 0, st>>>(a, (const float4 *)d_x, (float4 *)d_y, nv); break;
         case 4: gp__template_kernel<4><<<grid, block, 0, st>>>(a, (const float4 *)d_x, (float4 *)d_y, nv); break;
-        case 8: gp__template_kernel<8><<<grid, block, 0, st>>>(a, (const float4 *)d_x, (float4 *)d_y, nv); break;
-        case 16: gp__template_kernel<16><<<grid, block, 0, st>>>(a, (const float4 *)d_x, (float4 *)d_y, nv); break;
         default: return gp_fail(GP_ERR_USAGE, "_template: no kernel compiled for %d items per thread", items);
         }
     }

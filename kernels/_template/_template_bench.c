@@ -20,7 +20,7 @@ static const gp_param params[] = {
 
 /* The variants (tune's candidates, bench's context rows), in the order of
  * _template_params.inc. */
-static const int variants[][NPARAMS] = {{256, 1}, {256, 2}, {256, 4}, {256, 8}, {512, 4}, {1024, 2}, {128, 8}};
+static const int variants[][NPARAMS] = {{256, 1}, {256, 2}, {256, 4}, {512, 2}, {512, 4}, {1024, 2}, {128, 4}};
 
 /* ---- shapes: "N" or "2^K" values, also read as a bench label "2^26 fp32" */
 

@@ -14,8 +14,9 @@
 #include "rule.h"
 
 #define RULE "gp__template_rule"
-/* Registers per thread of gp__template_kernel<16> (ptxas sm_90: 40; the
- * build tests read the compiled count). */
+/* Registers per thread of gp__template_kernel<4>, the most vectors it is
+ * compiled for: 8 float4 in flight within the 64 registers its launch
+ * bound of 1024 threads grants (8 and 16 vectors spilled there). */
 #define TEMPLATE_REGS 40
 /* The headline bench problem: 2^26 values. */
 #define HEADLINE_N (1ll << 26)
@@ -31,7 +32,7 @@ gp_status gp__template_rule(const gp_rule_in *in, gp_table *out)
     long long threads = gp_rule_blocks_per_cu(&f.cu, block, TEMPLATE_REGS, 0) * block;
     char why[200];
     double loads = gp_rule_loads_in_flight(&f, threads, 2 * 16.0, why, sizeof why);
-    long long items = loads > 0 ? gp_rule_clamp(gp_rule_ceil_pow2((long long)(loads + 0.999999)), 1, 16) : 4;
+    long long items = loads > 0 ? gp_rule_clamp(gp_rule_ceil_pow2((long long)(loads + 0.999999)), 1, 4) : 4;
     const long long n = in->shape && in->shape->d[GP__TEMPLATE_N] > 0 ? in->shape->d[GP__TEMPLATE_N] : HEADLINE_N;
     const long long fill = n / 4 / (threads * (long long)f.cus.v > 0 ? threads * (long long)f.cus.v : 1);
     while (items > 1 && items > fill)

@@ -37,6 +37,8 @@ echo "ok   $target: configure and build ($links link step(s) in this run) never 
 
 # The device assembly, by source: -save-temps=obj names it after the source's
 # stem, unique in the tree (the build's object folders keep them apart too).
+# The templates (microbench/_template, kernels/_template) are not part of the
+# build: check_gpu_build.sh compiles them itself.
 rm -rf "$work/isa"
 mkdir -p "$work/isa"
 missing=0 nsrc=0
@@ -49,7 +51,7 @@ while read -r rel; do
         missing=1; continue
     fi
     ln -sf "${found[0]}" "$work/isa/$(echo "$rel" | tr '/' '_').s"
-done < <(cd "$src" && find platform microbench kernels -name '*.hip' | sort)
+done < <(cd "$src" && find platform microbench kernels -name '*.hip' -not -path '*/_template/*' | sort)
 # The rest of the temporaries (preprocessed sources, bitcode) are not read.
 find "$work/build" \( -name '*.cui' -o -name '*.bc' \) -delete
 [ $missing -eq 0 ] || exit 1
