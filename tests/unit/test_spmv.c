@@ -431,6 +431,36 @@ GP_TEST(spmv_shapes_read_back)
     return 0;
 }
 
+/* Every drawn shape (what `verify --random-shapes` runs) generates: a
+ * default column count that cannot hold the kind's longest row failed
+ * there, on the GPU, after the shape was accepted. */
+GP_TEST(spmv_random_shapes_generate)
+{
+    uint64_t rng = 8189298780578346453ull, data = 1;
+    int made = 0;
+    for (int j = 0; j < 300; j++) {
+        gp_shape s;
+        gp_kernel_spmv.shape_random(&rng, &s);
+        if (gp_spmv_shape_nnz(&s) > (1 << 20))
+            continue;
+        gp_csr a;
+        memset(&a, 0, sizeof a);
+        gp_status st = gp_spmv_gen_shape(&a, &s, &data);
+        if (st.code != GP_OK) {
+            char b[160];
+            gp_kernel_spmv.shape_label(&s, b, sizeof b);
+            fprintf(stderr, "'%s': %s\n", b, st.msg);
+        }
+        GP_CHECK(st.code == GP_OK);
+        gp_csr_free(&a);
+        made++;
+    }
+    GP_CHECK(made > 50);
+    gp_shape m;
+    GP_CHECK(gp_kernel_spmv.shape_parse("mixed 96 rows block 1", &m).code == GP_OK && m.d[GP_SPMV_COLS] == 72);
+    return 0;
+}
+
 /* ----------------------------------------------------------------- rule */
 
 static gp_status rule_run(gp_table *t, long long v[3])
