@@ -126,50 +126,73 @@ void gp_gemm_problem_of_shape(const gp_shape *s, float alpha, float beta, gp_gem
     }
 }
 
-double gp_gemm_wave_eff(long long blocks, long long slots)
-{
-    if (slots <= 0 || blocks <= 0)
-        return 1.0;
-    return (double)blocks / (double)(((blocks + slots - 1) / slots) * slots);
-}
+/* The configurations the per-problem step weighs (gemm.h, gp_gemm_plan),
+ * the chosen 128x256 first, and each one's per-SM rate at its full
+ * occupancy relative to 128x256's (GP_GEMM_RATE_*). */
+static const int plan_cfgs[] = {5, 0, 1, 2};
+static const double plan_rate[GP_GEMM_NCONFIGS] = {GP_GEMM_RATE_CFG0, GP_GEMM_RATE_CFG1, GP_GEMM_RATE_CFG2, 0, 0, 1.0};
 
-/* Q x U of configuration cfg on the problem (gemm.h, gp_gemm_plan); the
- * grid the launcher makes: the row-major problem's ceil(m / tile_m) x
- * ceil(n / tile_n) (column-major: m and n swap, as in gp_gemm_f32). */
-static double plan_speed(const gp_gemm_problem *q, const gp_gemm_params *p, int cfg, int ptrs16, long long *blocks,
-                         double *eff)
+/* U: the 16-byte load factor of the warp-tiled kernel on the problem's
+ * rows (1 for the quadrant kernel, which loads 4 bytes always). */
+static double load_factor(const gp_gemm_problem *q, int cfg, int ptrs16)
 {
     const int *c = gp_gemm_configs[cfg];
-    const int rm = q->layout == GP_GEMM_ROW_MAJOR;
-    const long long m = rm ? q->m : q->n, n = rm ? q->n : q->m;
-    *blocks = ((m + c[0] - 1) / c[0]) * ((n + c[1] - 1) / c[1]);
-    *eff = gp_gemm_wave_eff(*blocks, (long long)p->cus * p->blocks_cu[cfg]);
     if (GP_GEMM_THREAD_TILE(c[0], c[1], c[3]) != 128)
-        return *eff; /* quadrant kernel: 4-byte loads always */
+        return 1.0;
+    const int rm = q->layout == GP_GEMM_ROW_MAJOR;
     /* The launched A (tile_m rows of the slab) and B (tile_n): ld % 4. */
     const int a_ld = rm ? q->lda : q->ldb, b_ld = rm ? q->ldb : q->lda;
     const double a_share = (double)c[0] / (c[0] + c[1]);
     double bad = (!ptrs16 || a_ld % 4 ? a_share : 0) + (!ptrs16 || b_ld % 4 ? 1 - a_share : 0);
-    return *eff * (1.0 - GP_GEMM_LD4_LOSS * bad);
+    return 1.0 - GP_GEMM_LD4_LOSS * bad;
+}
+
+/* The busiest SM's time, in 128x256-tile-k-steps at 128x256's full rate:
+ * the grid the launcher makes (the row-major problem's ceil(m / tile_m) x
+ * ceil(n / tile_n); column-major: m and n swap), dealt one block an SM at a
+ * time, so the busiest SM runs ceil(blocks / SMs) = full rounds of
+ * blocks_cu and a remainder; a round of b blocks runs at
+ * rate(b) = rate(blocks_cu) x (b / blocks_cu)^GP_GEMM_PARTIAL_EXP. */
+double gp_gemm_plan_time(const gp_gemm_problem *q, const gp_gemm_params *p, int cfg, int ptrs16, long long *blocks)
+{
+    const int *c = gp_gemm_configs[cfg];
+    const int rm = q->layout == GP_GEMM_ROW_MAJOR, bcu = p->blocks_cu[cfg];
+    const long long m = rm ? q->m : q->n, n = rm ? q->n : q->m;
+    *blocks = ((m + c[0] - 1) / c[0]) * ((n + c[1] - 1) / c[1]);
+    if (p->cus <= 0 || bcu <= 0 || !(plan_rate[cfg] > 0))
+        return HUGE_VAL;
+    const long long per_sm = (*blocks + p->cus - 1) / p->cus, rem = per_sm % bcu;
+    const double tile = (double)c[0] * c[1] / (128.0 * 256.0), rate = plan_rate[cfg] * load_factor(q, cfg, ptrs16);
+    double t = (double)(per_sm - rem) * tile / rate;
+    if (rem)
+        t += (double)rem * tile / (rate * pow((double)rem / bcu, GP_GEMM_PARTIAL_EXP));
+    return t;
 }
 
 int gp_gemm_plan(const gp_gemm_problem *q, const gp_gemm_params *p, int ptrs16, char *why, size_t n)
 {
-    const int t = p->config, f = GP_GEMM_FALLBACK_TO;
+    const int t = p->config;
     if (why && n)
         why[0] = 0;
-    if (t != GP_GEMM_FALLBACK_FROM || p->cus <= 0 || p->blocks_cu[t] <= 0 || p->blocks_cu[f] <= 0)
+    if (t != GP_GEMM_FALLBACK_FROM || p->cus <= 0 || p->blocks_cu[t] <= 0)
         return t;
-    long long bt, bf;
-    double et, ef;
-    const double st = plan_speed(q, p, t, ptrs16, &bt, &et), sf = plan_speed(q, p, f, ptrs16, &bf, &ef);
-    const int fall = st < GP_GEMM_FALLBACK_D * sf;
-    const int *c = gp_gemm_configs[fall ? f : t];
+    long long bt, b, bbest;
+    const double tt = gp_gemm_plan_time(q, p, t, ptrs16, &bt);
+    double best = tt;
+    int pick = t;
+    bbest = bt;
+    for (size_t i = 1; i < sizeof plan_cfgs / sizeof plan_cfgs[0]; i++) {
+        const double ti = gp_gemm_plan_time(q, p, plan_cfgs[i], ptrs16, &b);
+        if (ti < best)
+            best = ti, pick = plan_cfgs[i], bbest = b;
+    }
+    if (pick != t && best * GP_GEMM_PLAN_MARGIN > tt)
+        pick = t, best = tt, bbest = bt;
+    const int *c = gp_gemm_configs[pick];
     if (why && n)
-        snprintf(why, n, "ran %dx%dx%d/%d: %lld blocks %.2f of %lld-slot waves x ld %.2f %s %.3f x %lld blocks %.2f",
-                 c[0], c[1], c[2], c[3], bt, et, (long long)p->cus * p->blocks_cu[t], st / et, fall ? "<" : ">=",
-                 GP_GEMM_FALLBACK_D, bf, sf);
-    return fall ? f : t;
+        snprintf(why, n, "ran %dx%dx%d/%d: %lld blocks, %lld a CU, time %.2f vs 128x256's %.2f (%lld blocks, ld %.2f)",
+                 c[0], c[1], c[2], c[3], bbest, (long long)p->blocks_cu[pick], best, tt, bt, load_factor(q, t, ptrs16));
+    return pick;
 }
 
 /* Stored rows x columns of A and B (as laid out in memory, in the problem's
@@ -258,7 +281,7 @@ gp_status gp_gemm_f32(const gp_gemm_problem *q, const float *d_a, const float *d
         return gp_fail(GP_ERR_USAGE, "gemm: C overlaps A or B");
     /* The rule chose the tile for the shape with 16-byte aligned pointers;
      * where A or B is not, the warp-tiled kernel loads 4 bytes at a time,
-     * and the per-problem step may take its fallback. */
+     * and the per-problem step may run another tile. */
     const int ptrs16 = (uintptr_t)d_a % 16 == 0 && (uintptr_t)d_b % 16 == 0;
     const int cfg = ptrs16 ? p->config : gp_gemm_plan(q, p, 0, NULL, 0);
     /* Row-major: A K-contiguous unless transposed, B K-contiguous when

@@ -148,27 +148,46 @@ typedef struct gp_gemm_problem {
 struct gp_shape;
 void gp_gemm_problem_of_shape(const struct gp_shape *s, float alpha, float beta, gp_gemm_problem *q);
 
-/* The per-problem step: the configuration a problem launches.  The chosen
- * tile, unless it has a measured fallback (CFG5 -> CFG0) whose throughput
- * on this problem wins: tile T is kept while
- *   Q(T) x U(T) >= D x Q(F) x U(F),
- * Q = wave quantization efficiency = blocks / (ceil(blocks / slots) x
- * slots), slots = cus x blocks_cu; U = 16-byte load factor of the
- * warp-tiled kernel, 1 - GP_GEMM_LD4_LOSS x the share of its slab loads
- * whose operand is not 16-byte aligned (the quadrant kernel loads 4 bytes
- * always: U = 1); D = GP_GEMM_FALLBACK_D, the fallback's measured speed
- * relative to T's on an aligned problem.  ptrs16: A and B are 16-byte
- * aligned.  why (may be NULL): which tile and why, for the provenance.
- * The rule takes this step for the shape it is given (16-byte aligned
- * pointers assumed: a shape has none); gp_gemm_f32 takes it again only
- * where A or B is not 16-byte aligned (the warp-tiled kernel's 16-byte
- * loads need aligned pointers), with p's cus and blocks_cu from fit.
- * Models and measurements: docs/kernels/gemm.md, "Per-problem fallback". */
+/* The per-problem step: the configuration a problem launches.  Where the
+ * chosen tile is 128x256x8/256 (GP_GEMM_FALLBACK_FROM, NVIDIA's large-
+ * problem tile), each of 128x256x8/256, 128x128x8/256, 128x128x16/256 and
+ * 128x64x8/128 is timed by a model of the busiest SM
+ * (gp_gemm_plan_time): the launcher's grid dealt one block an SM at a time
+ * over cus SMs, so that SM runs ceil(blocks / cus) blocks, in full rounds
+ * of blocks_cu (the occupancy model) and a remainder; a round of b blocks
+ * runs at rate(b) = R x U x (b / blocks_cu)^GP_GEMM_PARTIAL_EXP, R the
+ * configuration's measured full-occupancy rate relative to 128x256's
+ * (GP_GEMM_RATE_*), U the 16-byte load factor of the warp-tiled kernel,
+ * 1 - GP_GEMM_LD4_LOSS x the share of its slab loads whose operand is not
+ * 16-byte aligned (the quadrant kernel loads 4 bytes always: U = 1).  The
+ * fastest runs where it beats 128x256 by GP_GEMM_PLAN_MARGIN; small and
+ * skinny products (fewer 128x256 blocks than SMs) take the smaller tiles,
+ * odd-strided ones with a ragged last wave 128x128x8/256.  ptrs16: A and B
+ * are 16-byte aligned.  why (may be NULL): which tile and why, for the
+ * provenance.  The rule takes this step for the shape it is given (16-byte
+ * aligned pointers assumed: a shape has none); gp_gemm_f32 takes it again
+ * only where A or B is not 16-byte aligned, with p's cus and blocks_cu
+ * from fit.  Models and measurements: docs/kernels/gemm.md, "Per-problem
+ * tile". */
 #define GP_GEMM_FALLBACK_FROM 5
-#define GP_GEMM_FALLBACK_TO 0
 /* H200, 2026-11-24, tools/reproduce.sh OUT experiments, paired vs cuBLAS at
  * 4096^3: 128x128x8/256 0.7653, 128x256x8/256 0.9377 -> 0.816. */
 #define GP_GEMM_FALLBACK_D (0.7653 / 0.9377)
+#define GP_GEMM_RATE_CFG0 GP_GEMM_FALLBACK_D
+/* H100, 2026-11-28, `tune gemm --shape` pairings against 128x256x8/256 on
+ * shapes of 3 or more blocks an SM (docs/kernels/gemm.md, "Per-problem
+ * tile"): 128x128x16/256 0.694-0.77 (median 0.708), 128x64x8/128 0.757
+ * (2000 x 3000 x 1500, 6 blocks an SM at 3 a round). */
+#define GP_GEMM_RATE_CFG1 0.708
+#define GP_GEMM_RATE_CFG2 0.757
+/* Same run, 1024^3: 128x64x8/128 with one block an SM (128 blocks on 132
+ * SMs) ran 1.899x 128x256's 32 blocks: rate(1) = 1.899 / 4 = 0.475 =
+ * 0.627 x rate(3); (1/3)^0.425 = 0.627.  One fitted point: a model. */
+#define GP_GEMM_PARTIAL_EXP 0.425
+/* The smaller tile must win by 3 %: the model's error on the H100's shapes
+ * of many blocks an SM was up to 5 % (6144 x 512 x 6144 TN: 128x64
+ * predicted 1.009x, measured 0.961x). */
+#define GP_GEMM_PLAN_MARGIN 1.03
 /* Same run: the warp-tiled 128x128x8/128 against the quadrant 128x128x8/256
  * (same tile, same 2 blocks an SM, same waves on both shapes) is 0.8822 /
  * 0.7653 = 1.153x at 4096^3 (16-byte loads) but 0.7949 / 0.8112 = 0.980x at
@@ -176,9 +195,10 @@ void gp_gemm_problem_of_shape(const struct gp_shape *s, float alpha, float beta,
  * speed lost with both operands unaligned -> 0.15. */
 #define GP_GEMM_LD4_LOSS (1.0 - (0.7949 / 0.8112) / (0.8822 / 0.7653))
 int gp_gemm_plan(const gp_gemm_problem *q, const gp_gemm_params *p, int ptrs16, char *why, size_t n);
-/* Wave quantization efficiency of a grid of `blocks` on `slots` resident
- * blocks (1 when slots <= 0). */
-double gp_gemm_wave_eff(long long blocks, long long slots);
+/* The model's time of configuration cfg on the problem (in 128x256 tiles
+ * at 128x256's full rate; HUGE_VAL where the step has no rate or no
+ * occupancy for it), and its grid's blocks. */
+double gp_gemm_plan_time(const gp_gemm_problem *q, const gp_gemm_params *p, int cfg, int ptrs16, long long *blocks);
 /* Blocks of configuration cfg one CU holds by the rule's occupancy model on
  * the table's facts (gemm_rule.c; 0 where the facts are missing). */
 long long gp_gemm_blocks_per_cu(const gp_table *t, int cfg);

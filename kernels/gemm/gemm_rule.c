@@ -31,13 +31,14 @@
  * That tile is the large-problem choice, and the headline's (4096^3, row-major
  * NN): with no shape the rule stops there.  For a shape (kernel.h, "One path
  * per launch") it takes the per-problem step (gemm.h, gp_gemm_plan) on the
- * facts: the measured fallback (128x256x8/256 -> 128x128x8/256) where wave
- * quantization over device.compute_units x the blocks a CU holds, and
- * 4-byte loads of rows whose leading dimension is not a multiple of 4, cost
- * the tile more than the fallback's speed deficit, and the provenance says
- * so: on the H200, 4095 x 4097 x 1023 (544 blocks of 128x256 in 5 waves of
- * 132, 0.82 full, x 0.85 for its 4-byte rows) runs 128x128x8/256 (1056
- * blocks in 4 waves of 264); 4096^3 keeps 128x256 (both 0.97 full).  The
+ * facts: the busiest SM's time of 128x256x8/256, 128x128x8/256,
+ * 128x128x16/256 and 128x64x8/128, from the grid over device.compute_units,
+ * the blocks a CU holds of each, their measured relative rates and the
+ * 4-byte loads of rows whose leading dimension is not a multiple of 4, and
+ * the provenance says which ran and why: on the H200, 4095 x 4097 x 1023
+ * (544 blocks of 128x256, 5 an SM, x 0.85 for its 4-byte rows) runs
+ * 128x128x8/256 (1056 blocks, 8 an SM at 2 a round); 1024^3 (32 blocks of
+ * 128x256 for 132 SMs) runs 128x64x8/128; 4096^3 keeps 128x256.  The
  * pointers' alignment is the launch's to judge (gp_gemm_f32): a shape has
  * none, so the step assumes 16-byte aligned A and B.
  * Stand-ins for facts that are none: those of gp_rule_read_facts, FMA rate 64
@@ -83,7 +84,7 @@ long long gp_gemm_blocks_per_cu(const gp_table *t, int cfg)
 
 /* The configuration the shape runs (gemm.h, gp_gemm_plan, 16-byte aligned
  * pointers), with why in `why`; `chosen` where the step does not apply (no
- * fallback for it, a shape that is no problem, or device.compute_units none:
+ * step for it, a shape that is no problem, or device.compute_units none:
  * the waves cannot be counted). */
 static int plan_for_shape(const gp_shape *s, const gp_rule_facts *f, int chosen, char *why, size_t n)
 {
@@ -102,18 +103,16 @@ static int plan_for_shape(const gp_shape *s, const gp_rule_facts *f, int chosen,
     return gp_gemm_plan(&q, &p, 1, why, n);
 }
 
-/* The per-problem fallback where the chosen tile has one ("; per problem
- * 128x128x8/256 where waves x loads < 0.816 of its"), else "; 128x128x8/128
- * a tune candidate" for each configuration outside the rule's order that
- * the target compiles (none for an unknown target); the provenance holds
+/* The per-problem step where the chosen tile has one ("; per problem the
+ * fastest of 4 tiles by a busiest-SM model"), else "; 128x128x8/128 a tune
+ * candidate" for each configuration outside the rule's order that the
+ * target compiles (none for an unknown target); the provenance holds
  * GP_TABLE_PROV_LEN characters, room for one of the two. */
 static void later_note(unsigned cls, int chosen, char *buf, size_t n)
 {
     buf[0] = 0;
     if (chosen == GP_GEMM_FALLBACK_FROM) {
-        const int *c = gp_gemm_configs[GP_GEMM_FALLBACK_TO];
-        snprintf(buf, n, "; per problem %dx%dx%d/%d where waves x loads < %.3f of its", c[0], c[1], c[2], c[3],
-                 GP_GEMM_FALLBACK_D);
+        snprintf(buf, n, "; per problem the fastest of 4 tiles by a busiest-SM model");
         return;
     }
     for (int i = 0; i < GP_GEMM_NCONFIGS && cls; i++) {
@@ -180,11 +179,11 @@ gp_status gp_gemm_rule(const gp_rule_in *in, gp_table *out)
     static const char *const keys[4] = {"tile_m", "tile_n", "tile_k", "block"};
     char plan[160];
     const int ran = plan_for_shape(in->shape, &f, chosen, plan, sizeof plan);
-    if (ran != chosen) { /* the per-problem fallback, for this shape */
+    if (ran != chosen) { /* the per-problem step's tile, for this shape */
         const gp_shape *s = in->shape;
         for (int i = 0; i < 4; i++)
             GP_TRY(gp_rule_set(out, "gemm", keys[i], gp_gemm_configs[ran][i], "waves",
-                               "%lldx%lldx%lld: %s (the fallback of %dx%dx%d/%d)", s->d[GP_GEMM_M], s->d[GP_GEMM_N],
+                               "%lldx%lldx%lld: %s (the per-problem step of %dx%dx%d/%d)", s->d[GP_GEMM_M], s->d[GP_GEMM_N],
                                s->d[GP_GEMM_K], plan, c[0], c[1], c[2], c[3]));
         return gp_ok();
     }

@@ -268,7 +268,7 @@ GP_TEST(gemm_warp_tiled_rule)
         GP_CHECK(gp_test_rule(gp_gemm_rule, &t).code == GP_OK);
         GP_CHECK(gp_table_get_int(&t, "kernel.gemm", "tile_n", &tn).code == GP_OK && tn == 256);
         const gp_table_entry *e = gp_table_find(&t, "kernel.gemm", "block");
-        GP_CHECK(e && strstr(e->prov, " 1 blocks/CU") && strstr(e->prov, "per problem 128x128x8/256 where"));
+        GP_CHECK(e && strstr(e->prov, " 1 blocks/CU") && strstr(e->prov, "per problem the fastest of 4 tiles"));
         GP_CHECK(gp_gemm_blocks_per_cu(&t, 5) == 1 && gp_gemm_blocks_per_cu(&t, 0) == 2);
     }
     /* 40000 registers a CU, at the kernels' ptxas bounds: no 128x256 block
@@ -300,23 +300,14 @@ GP_TEST(gemm_warp_tiled_rule)
     return 0;
 }
 
-/* Wave quantization by hand. */
-GP_TEST(gemm_wave_eff)
-{
-    GP_CHECK(gp_gemm_wave_eff(264, 264) == 1.0);
-    GP_CHECK(fabs(gp_gemm_wave_eff(544, 132) - 544.0 / 660) < 1e-12); /* 4.12 -> 5 waves */
-    GP_CHECK(fabs(gp_gemm_wave_eff(2048, 132) - 2048.0 / 2112) < 1e-12);
-    GP_CHECK(gp_gemm_wave_eff(7, 0) == 1.0 && gp_gemm_wave_eff(1, 132) == 1.0 / 132);
-    return 0;
-}
-
 /* The per-problem step on the H200 (132 SMs, the sm_90 table) against the
- * four measured shapes of 2026-11-24 (docs/kernels/gemm.md): 4096^3, 8192^3
- * and 8192 x 8192 x 256 keep 128x256 (same waves as 128x128); 4095 x 4097 x
- * 1023 (544 blocks in 5 waves: 0.824, and 4-byte loads: x 0.85) falls back
- * to 128x128x8/256 (1056 blocks in 4 waves of 264: 1.0), as measured
- * (0.697 against 0.811 of cuBLAS). */
-GP_TEST(gemm_plan_fallback)
+ * measured shapes (docs/kernels/gemm.md, "Per-problem tile"): 4096^3,
+ * 8192^3 and 8192 x 8192 x 256 keep 128x256; 4095 x 4097 x 1023 (544
+ * blocks, 5 an SM, and 4-byte loads: x 0.85) runs 128x128x8/256 (1056
+ * blocks, 8 an SM at 2 a round), as measured (0.697 against 0.811 of
+ * cuBLAS); 1024^3 (32 blocks of 128x256) runs 128x64x8/128, measured 1.90x
+ * on the H100. */
+GP_TEST(gemm_plan_per_problem)
 {
     gp_table t;
     gp_device_info d;
@@ -329,42 +320,55 @@ GP_TEST(gemm_plan_fallback)
     gp_gemm_params p;
     GP_CHECK(from_table(&t, &d, &p).code == GP_OK);
     GP_CHECK(p.config == 5 && p.cus == 132 && p.blocks_cu[5] == 1 && p.blocks_cu[0] == 2);
+    GP_CHECK(p.blocks_cu[1] == 1 && p.blocks_cu[2] == 3);
     GP_CHECK(fabs(GP_GEMM_FALLBACK_D - 0.816) < 0.001 && fabs(GP_GEMM_LD4_LOSS - 0.150) < 0.001);
     /* want[layout]: column-major runs the row-major C^T, whose grid for the
-     * odd shape is 33 x 16 = 528 blocks, 4 whole waves of 132 (0.85 with
-     * 4-byte loads >= 0.816): it keeps 128x256. */
+     * odd shape is 33 x 16 = 528 blocks, 4 an SM (0.85 with 4-byte loads:
+     * 4.71 against 128x128x8/256's 8 / 2 / 0.816 = 4.90): it keeps 128x256. */
     static const struct {
         int m, n, k, want[2];
-    } shapes[] = {{4096, 4096, 4096, {5, 5}},
-                  {8192, 8192, 8192, {5, 5}},
-                  {4095, 4097, 1023, {0, 5}},
-                  {8192, 8192, 256, {5, 5}}};
+    } shapes[] = {{4096, 4096, 4096, {5, 5}}, {8192, 8192, 8192, {5, 5}}, {4095, 4097, 1023, {0, 5}},
+                  {8192, 8192, 256, {5, 5}},  {1024, 1024, 1024, {2, 2}}, {257, 4097, 513, {1, 1}}};
+    static const char *const ran[6] = {"ran 128x128x8/256", "ran 128x128x16/256", "ran 128x64x8/128", "", "",
+                                       "ran 128x256x8/256"};
     char why[160];
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < 6; i++)
         for (int layout = 0; layout < 2; layout++) {
             gp_gemm_problem q = {(gp_gemm_layout)layout, 0, 0, shapes[i].m, shapes[i].n, shapes[i].k, 1.0f, 0.0f,
                                  0, 0, 0};
             q.lda = layout ? q.m : q.k, q.ldb = layout ? q.k : q.n, q.ldc = layout ? q.m : q.n;
-            GP_CHECK(gp_gemm_plan(&q, &p, 1, why, sizeof why) == shapes[i].want[layout]);
-            GP_CHECK(strstr(why, shapes[i].want[layout] ? "ran 128x256x8/256" : "ran 128x128x8/256"));
+            const int got = gp_gemm_plan(&q, &p, 1, why, sizeof why);
+            if (got != shapes[i].want[layout])
+                fprintf(stderr, "%dx%dx%d layout %d: %s\n", q.m, q.n, q.k, layout, why);
+            GP_CHECK(got == shapes[i].want[layout]);
+            GP_CHECK(strstr(why, ran[got]));
         }
     gp_gemm_problem odd = {GP_GEMM_ROW_MAJOR, 0, 0, 4095, 4097, 1023, 1.0f, 0.0f, 1023, 4097, 4097};
     GP_CHECK(gp_gemm_plan(&odd, &p, 1, why, sizeof why) == 0);
-    GP_CHECK(strstr(why, "544 blocks 0.82 of 132-slot waves x ld 0.85 < 0.816 x 1056 blocks 1.00"));
-    /* The same grid with 16-byte loadable rows: waves alone (0.824 against
-     * 0.816) keep 128x256; misaligned pointers lose it again. */
+    GP_CHECK(strstr(why, "1056 blocks, 2 a CU, time 4.90 vs 128x256's 5.88 (544 blocks, ld 0.85)"));
+    /* By hand: 5 blocks an SM / 0.85; 8 an SM in rounds of 2 at 0.816. */
+    long long b;
+    GP_CHECK(fabs(gp_gemm_plan_time(&odd, &p, 5, 1, &b) - 5 / (1 - GP_GEMM_LD4_LOSS)) < 1e-9 && b == 544);
+    GP_CHECK(fabs(gp_gemm_plan_time(&odd, &p, 0, 1, &b) - 8 * 0.5 / GP_GEMM_RATE_CFG0) < 1e-9 && b == 1056);
+    /* A remainder round of 1 block of 3: its rate (1/3)^0.425 of the full. */
+    gp_gemm_problem sq = {GP_GEMM_ROW_MAJOR, 0, 0, 1024, 1024, 1024, 1.0f, 0.0f, 1024, 1024, 1024};
+    GP_CHECK(fabs(gp_gemm_plan_time(&sq, &p, 2, 1, &b) - 0.25 / (GP_GEMM_RATE_CFG2 * pow(1.0 / 3, 0.425))) < 1e-9);
+    GP_CHECK(b == 128);
+    /* The same odd grid with 16-byte loadable rows: 5 against 4.90, inside
+     * the 3 % margin: 128x256; misaligned pointers lose it again. */
     odd.lda = 1024, odd.ldb = 4100, odd.ldc = 4100;
     GP_CHECK(gp_gemm_plan(&odd, &p, 1, why, sizeof why) == 5);
     GP_CHECK(gp_gemm_plan(&odd, &p, 0, why, sizeof why) == 0);
-    /* Only B misaligned (2/3 of the slab loads): 0.824 x 0.90 = 0.742 < 0.816. */
+    /* Only B misaligned (2/3 of the slab loads): 5 / 0.90 = 5.56 > 4.90 x 1.03. */
     odd.ldb = 4097;
     GP_CHECK(gp_gemm_plan(&odd, &p, 1, NULL, 0) == 0);
-    /* Only A (1/3): 0.824 x 0.95 = 0.783 < 0.816. */
+    /* Only A (1/3): 5 / 0.95 = 5.26 > 5.05. */
     odd.lda = 1023, odd.ldb = 4100;
     GP_CHECK(gp_gemm_plan(&odd, &p, 1, NULL, 0) == 0);
-    /* A tiny problem: 1 block of 132 slots against 1 of 264: keep. */
+    /* A tiny problem: one block whatever the tile; the smallest tile's is
+     * the least work. */
     gp_gemm_problem tiny = {GP_GEMM_ROW_MAJOR, 0, 0, 3, 5, 7, 1.0f, 0.0f, 7, 5, 5};
-    GP_CHECK(gp_gemm_plan(&tiny, &p, 1, why, sizeof why) == 5);
+    GP_CHECK(gp_gemm_plan(&tiny, &p, 1, why, sizeof why) == 2);
     /* Without the CU count, or another table tile: as fitted, no note. */
     gp_gemm_params q0 = p;
     q0.cus = 0;
@@ -411,8 +415,8 @@ GP_TEST(gemm_params_follow_the_shape)
     GP_CHECK(gp_gemm_rule(&sin, &out).code == GP_OK);
     const gp_table_entry *e = gp_table_find(&out, "kernel.gemm", "tile_n");
     GP_CHECK(e && e->i == 128 && strstr(e->prov, "4095x4097x1023: ran 128x128x8/256") &&
-             strstr(e->prov, "fallback of 128x256x8/256"));
-    /* gfx900 has no fallback to take: the shape keeps the table's tile. */
+             strstr(e->prov, "per-problem step of 128x256x8/256"));
+    /* gfx900 has no per-problem step: the shape keeps the table's tile. */
     GP_CHECK(gp_test_load_table("tables/gfx900", &t));
     GP_CHECK(gp_kernel_params(&gp_kernel_gemm, &t, NULL, &odd, 0, &po, note, sizeof note).code == GP_OK);
     GP_CHECK(po.config == 0 && po.tile_n == 128);
