@@ -5,8 +5,8 @@
  * tile_y, the strip height, by the waves model: a problem of P = n c planes
  * of H rows and T = ceil(W / tile_x) column tiles launches P T ceil(H /
  * tile_y) blocks over S = CUs x occupancy slots; its time goes as the rounds
- * of blocks times the rows each strip reads, ceil(blocks / S) x (rows + 10
- * halo rows): a 1 Mpixel image fills the slots only with short strips, a 4K
+ * of blocks times the rows each strip reads and a block's fixed cost,
+ * ceil(blocks / S) x (rows + 10 halo rows + 10): a 1 Mpixel image fills the slots only with short strips, a 4K
  * RGB one with tall strips that pay less halo.  And tile_x through the
  * image's load width (W a multiple of 4: the float4 instantiation, whose
  * register and LDS use the occupancy takes). */
@@ -24,6 +24,16 @@
  * (gp_rule_resources). */
 /* regs: SSIM_REGS gp_ssim_fused_kernel */
 #define SSIM_REGS 128
+/* A block's fixed cost beyond its rows and halo (the pipeline's fill, its
+ * partial sum's reduction and store, the block's launch), in rows of a
+ * 128-wide strip.  Read off the H100 and H200 runs of 2026-11-28 (`tune
+ * ssim --shape`, and the H200's headline sweep): 128-row strips beat
+ * 32-row ones 1.13x on 1x3x1080x1920, 1.20x on 8x3x512x512 and 1.20x on
+ * 2x3x720x1280 valid, which this model gives for any cost above 6 rows,
+ * and beat 512-row ones 1.03x on the headline, which it gives below 14;
+ * the middle of that window.  Without it the model took 32-row strips on
+ * those shapes. */
+#define SSIM_BLOCK_ROWS 10
 /* The headline problem: bench's 1 x 3 x 2160 x 3840 image, border 'same'. */
 static const long long headline[4] = {1, 3, 2160, 3840};
 
@@ -84,8 +94,9 @@ gp_status gp_ssim_rule(const gp_rule_in *in, gp_table *out)
     GP_TRY(gp_rule_set(out, "ssim", "block", block, "wave", "one row group of %lld (wave %lld)", tile_x, cu.wave));
 
     /* tile_y: strips per block.  Time ~ rounds of resident blocks x rows per
-     * strip with the 10-row halo: ceil(blocks / (CUs x occupancy)) x (ty + 10),
-     * least over ty = 16..512 with the strips evened out as the kernel does. */
+     * strip with the 10-row halo and a block's fixed cost:
+     * ceil(blocks / (CUs x occupancy)) x (ty + 10 + SSIM_BLOCK_ROWS), least
+     * over ty = 16..512 with the strips evened out as the kernel does. */
     long long slots = (long long)cus * occ_at;
     long long planes = n * c, ntx = (w + tile_x - 1) / tile_x;
     long long best_ty = 128;
@@ -94,15 +105,15 @@ gp_status gp_ssim_rule(const gp_rule_in *in, gp_table *out)
         long long strips = (h + ty - 1) / ty;
         long long even = (h + strips - 1) / strips;
         long long blocks = planes * ntx * strips;
-        double cost = (double)((blocks + slots - 1) / slots) * (double)(even + 2 * GP_SSIM_HALF);
+        double cost = (double)((blocks + slots - 1) / slots) * (double)(even + 2 * GP_SSIM_HALF + SSIM_BLOCK_ROWS);
         if (best_cost < 0 || cost < best_cost)
             best_cost = cost, best_ty = ty;
     }
     GP_TRY(gp_rule_set(out, "ssim", "tile_y", best_ty, "waves",
                        "%lldx%lldx%lldx%lld: %lld planes x %lld column tiles, %lld slots (%s%.0f CUs x %lld) -> "
-                       "fewest rounds x (rows + halo)",
+                       "fewest rounds x (rows + halo + %d)",
                        n, c, h, w, planes, ntx, slots, have_cus ? "" : "compute_units none: ", cus,
-                       occ_at));
+                       occ_at, SSIM_BLOCK_ROWS));
 
     /* variant: prefetch holds the next pass's rows in registers; take it when
      * the registers per thread at the occupancy target, registers.per_cu /
