@@ -251,11 +251,14 @@ GP_TEST(driver_verify_names_a_wrong_variant)
     buggy = 0;
     GP_CHECK(st.code == GP_ERR_CHECK);
     GP_CHECK(strstr(st.msg, "vec=4") != NULL && strstr(st.msg, "transpose 7") != NULL);
-    /* A user's shape is one more case. */
-    gp_shape s = {{1000}, {0}};
+    /* A user's shapes are checked alone, one run each. */
+    gp_shape s[2] = {{{1000}, {0}}, {{7}, {0}}};
     runs = 0;
-    GP_CHECK(gp_driver_verify(&fake, &t, &s, 1, &o).code == GP_OK);
-    GP_CHECK(runs == 4 + 1 + 3); /* verify cases, the shape, a variant case each */
+    GP_CHECK(gp_driver_verify(&fake, &t, s, 2, &o).code == GP_OK);
+    GP_CHECK(runs == 2);
+    runs = 0;
+    GP_CHECK(gp_driver_verify(&fake, &t, NULL, 0, &o).code == GP_OK);
+    GP_CHECK(runs == 4 + 3); /* verify cases, a variant case each */
     return 0;
 }
 
