@@ -422,7 +422,7 @@ GP_TEST(ssim_params_follow_the_shape)
     return 0;
 }
 
-/* The library's call refuses bad arguments before any launch (no GPU here). */
+/* The library's call refuses bad arguments before any launch. */
 GP_TEST(ssim_library_call_checks_arguments)
 {
     char tables[512];
@@ -451,8 +451,10 @@ GP_TEST(ssim_library_call_checks_arguments)
              GP_ERR_USAGE); /* the map over x */
     GP_CHECK(gp_ssim(c, x, y, map, mean, &dims, GP_SSIM_SAME, (char *)map + 8, wb, NULL).code == GP_ERR_USAGE);
     GP_CHECK(gp_ssim(c, x, y, map, mean, &dims, GP_SSIM_SAME, work, wb - 8, NULL).code == GP_ERR_USAGE);
-    /* x and y may be one image: refused only by the missing GPU. */
-    GP_CHECK(gp_ssim(c, x, x, map, mean, &dims, GP_SSIM_SAME, work, wb, NULL).code == GP_ERR_NO_GPU);
+    /* x and y may be one image: without a GPU backend refused only by the
+     * missing GPU (with one, these made-up pointers must not launch). */
+    if (strcmp(gp_rt_backend(), "none") == 0)
+        GP_CHECK(gp_ssim(c, x, x, map, mean, &dims, GP_SSIM_SAME, work, wb, NULL).code == GP_ERR_NO_GPU);
     gp_context_close(c);
     return 0;
 }
