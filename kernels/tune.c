@@ -30,6 +30,15 @@ static void *cand(tune_run *r, int c, int q)
     return r->params + ((size_t)c * (size_t)r->nprob + (size_t)q) * r->k->params_size;
 }
 
+/* Candidate c's values on problem q: the rule's differ from problem to
+ * problem under --shape, and so may the variants built on them (texts[c]
+ * holds problem 0's). */
+static const char *cand_text(tune_run *r, int c, int q, char *buf)
+{
+    gp_params_format(r->k->params, r->k->nparams, cand(r, c, q), buf, GP_BENCH_TEXT);
+    return buf;
+}
+
 static double now(void) { return gp_harness_monotonic_s(NULL); }
 
 static void progress(tune_run *r, const char *phase, double frac)
@@ -145,14 +154,16 @@ static gp_status pair_leaders(tune_run *r, const int *lead, int nlead)
             cfg.budget_s = remaining > 0 ? remaining / (total - done) : 0;
             gp_bench_paired pp;
             char who[GP_BENCH_TEXT + 32];
-            snprintf(who, sizeof who, "%.100s vs the rule", r->texts[c]);
+            char text[GP_BENCH_TEXT];
+            cand_text(r, c, q, text);
+            snprintf(who, sizeof who, "%.100s vs the rule", text);
             GP_TRY(gp_problem_pair_params(r->k, &r->pr[q], cand(r, c, q), cand(r, 0, q), &cfg, who,
                                           gp_driver_ops_of(r->o), &pp));
             gp_tune_paired *t = &r->g.pair[c][q];
             t->rounds = pp.rounds, t->ratio = pp.ratio_s, t->cand_ms = pp.a_median_ms, t->rule_ms = pp.b_median_ms;
             if (r->o->log)
                 fprintf(r->o->log, "[%s] paired `%s` vs the rule on %s: rule / it = %.3f (%.3f-%.3f), %d ABBA "
-                        "rounds\n", r->k->name, r->texts[c], r->pr[q].label, pp.ratio_s.median, pp.ratio_s.p10,
+                        "rounds\n", r->k->name, text, r->pr[q].label, pp.ratio_s.median, pp.ratio_s.p10,
                         pp.ratio_s.p90, pp.rounds);
         }
         gp_problem_free(r->k, &r->pr[q]);
@@ -192,9 +203,10 @@ static void report_md(FILE *md, tune_run *r, const gp_tune_pick *p)
             snprintf(paired, sizeof paired, "%.3f (%.3f-%.3f, %d ABBA)", pr->ratio.median, pr->ratio.p10,
                      pr->ratio.p90, pr->rounds);
         snprintf(ties, sizeof ties, p->unpaired[q] ? "-" : "%d", p->near_tie[q]);
+        char text[GP_BENCH_TEXT];
         fprintf(md, "| %s%s | %.4f | `%s` | %.4f | %s | %.4f | %s |\n", r->pr[q].label, q == h ? " (headline)" : "",
-                g->ms[0][q].median, r->texts[p->best[q]], g->ms[p->best[q]][q].median, paired, g->ms[c][q].median,
-                ties);
+                g->ms[0][q].median, cand_text(r, p->best[q], q, text), g->ms[p->best[q]][q].median, paired,
+                g->ms[c][q].median, ties);
     }
     /* Every candidate's sweep figure, so a choice can be weighed against
      * any other (an earlier tune's, a table's) without another run. */
@@ -221,8 +233,9 @@ static void report_rows(FILE *out, tune_run *r, const gp_tune_pick *p)
         if (!p->unpaired[q])
             snprintf(paired, sizeof paired, "%.3f (%.3f-%.3f)",
                      p->best[q] ? r->g.pair[p->best[q]][q].ratio.median : 1.0, p->tie_lo[q], p->tie_hi[q]);
+        char text[GP_BENCH_TEXT];
         fprintf(out, "| %s | %s | rule %.4f | best %.4f (%s) | paired rule/best %s |\n", r->k->name, r->pr[q].label,
-                r->g.ms[0][q].median, r->g.ms[p->best[q]][q].median, r->texts[p->best[q]], paired);
+                r->g.ms[0][q].median, r->g.ms[p->best[q]][q].median, cand_text(r, p->best[q], q, text), paired);
     }
 }
 
