@@ -20,7 +20,9 @@
  *                   to set one up, run it and check it, its baselines, and
  *                   the gp_kernel_<k> entry (the driver, driver.h, does the
  *                   timing, pairing, verdicts and rows)
- *   <k>_vendor.cu   the vendor library baselines (optional, NVIDIA/AMD only)
+ *   (baselines)     a vendor library's calls live in platform/vendor_<lib>.cu
+ *                   (cuBLAS, cuDNN, CUB, cuSPARSE; vendor_none.c without them),
+ *                   declared in platform/vendor.h, one file per library
  *   none.c          launcher stubs for the CPU-only build
  *
  * Shapes.  A problem's shape is the kernel's own dims and options in a
