@@ -79,13 +79,20 @@ fi
 
 step "run (away from the sources and the build)"
 cd "$tmp" || exit 1
+# A library built under AddressSanitizer (the asan preset) needs its
+# runtime loaded first; the application is not instrumented itself.
+pre=()
+if objdump -p "$prefix/lib/libgpuprobe.so" 2>/dev/null | grep -q 'NEEDED.*libasan'; then
+    pre=(LD_PRELOAD="$(cc -print-file-name=libasan.so)")
+    echo "(libgpuprobe is built under AddressSanitizer: ${pre[0]})"
+fi
 if [ "$table" = none ]; then
     mkdir -p "$tmp/no-cache"
-    env -u GP_TABLES_DIR -u GP_TABLE XDG_CACHE_HOME="$tmp/no-cache" "$tmp/ex/image_stats"
+    env -u GP_TABLES_DIR -u GP_TABLE "${pre[@]}" XDG_CACHE_HOME="$tmp/no-cache" "$tmp/ex/image_stats"
 elif [ -n "$table" ]; then
-    env -u GP_TABLES_DIR GP_TABLE="$table" "$tmp/ex/image_stats"
+    env -u GP_TABLES_DIR "${pre[@]}" GP_TABLE="$table" "$tmp/ex/image_stats"
 else
-    env -u GP_TABLES_DIR -u GP_TABLE "$tmp/ex/image_stats"
+    env -u GP_TABLES_DIR -u GP_TABLE "${pre[@]}" "$tmp/ex/image_stats"
 fi
 rc=$?
 case $rc in
