@@ -8,6 +8,7 @@
 #include "doc.h"
 #include "fsutil.h"
 #include "json_read.h"
+#include "json_write.h"
 #include "schema.h"
 #include "stats.h"
 
@@ -226,23 +227,6 @@ gp_status gp_series_append(gp_series *s, const double *row)
 
 /* ---- writers ---- */
 
-static void json_str(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(f, "\\%c", c);
-        else if (c == '\n')
-            fputs("\\n", f);
-        else if (c < 0x20)
-            fprintf(f, "\\u%04x", c);
-        else
-            fputc(c, f);
-    }
-    fputc('"', f);
-}
-
 static void json_num(FILE *f, double v)
 {
     if (isfinite(v))
@@ -254,7 +238,7 @@ static void json_num(FILE *f, double v)
 static void json_clock(FILE *f, const char *name, const gp_clock_reading *c)
 {
     fprintf(f, "    ");
-    json_str(f, name);
+    gp_json_write_str(f, name);
     fprintf(f, ": {\"measured_mhz\": ");
     json_num(f, c->measured_mhz);
     fprintf(f, ", \"measured_min_mhz\": ");
@@ -269,7 +253,7 @@ static void json_clock(FILE *f, const char *name, const gp_clock_reading *c)
     json_num(f, c->timer_nominal_hz);
     fprintf(f, ", \"timer_calibrated\": %s", c->timer_calibrated ? "true" : "false");
     fprintf(f, ", \"reported_source\": ");
-    json_str(f, c->smi.source);
+    gp_json_write_str(f, c->smi.source);
     fprintf(f, ", \"reported_mhz\": ");
     json_num(f, c->smi.available ? c->smi.sm_clock_mhz : NAN);
     fprintf(f, ", \"other_processes\": %d}", c->smi.other_processes);
@@ -594,29 +578,29 @@ static gp_status write_json(const gp_record *r, const char *path)
     FILE *f;
     GP_TRY(gp_fs_open_atomic(path, &f));
     fprintf(f, "{\n  \"schema_version\": \"%s\",\n  \"probe\": ", GP_RECORD_SCHEMA);
-    json_str(f, r->probe);
+    gp_json_write_str(f, r->probe);
     fprintf(f, ",\n  \"date\": ");
-    json_str(f, r->date);
+    gp_json_write_str(f, r->date);
     fprintf(f, ",\n  \"gpuprobe_version\": ");
-    json_str(f, r->version);
+    gp_json_write_str(f, r->version);
     fprintf(f, ",\n  \"gpuprobe_build\": ");
-    json_str(f, r->build);
+    gp_json_write_str(f, r->build);
     fprintf(f, ",\n  \"check\": ");
-    json_str(f, r->check);
+    gp_json_write_str(f, r->check);
     fprintf(f, ",\n  \"quick\": %s", r->quick ? "true" : "false");
     fprintf(f, ",\n  \"device\": {\"name\": ");
-    json_str(f, r->dev.name);
+    gp_json_write_str(f, r->dev.name);
     fprintf(f, ", \"vendor\": ");
-    json_str(f, r->dev.vendor);
+    gp_json_write_str(f, r->dev.vendor);
     fprintf(f, ", \"arch\": ");
-    json_str(f, r->dev.arch);
+    gp_json_write_str(f, r->dev.arch);
     fprintf(f, ", \"pci_bus_id\": ");
-    json_str(f, r->dev.pci_bus_id);
+    gp_json_write_str(f, r->dev.pci_bus_id);
     /* which GPU of the node: "" with the reason when the runtime has no UUID */
     fprintf(f, ", \"uuid\": ");
-    json_str(f, r->dev.uuid);
+    gp_json_write_str(f, r->dev.uuid);
     fprintf(f, ", \"uuid_source\": ");
-    json_str(f, r->dev.uuid_source);
+    gp_json_write_str(f, r->dev.uuid_source);
     fprintf(f, ", \"compute_units\": %d, \"wave_size\": %d, \"reported_clock_mhz\": ",
             r->dev.compute_units, r->dev.wave_size);
     json_num(f, r->dev.core_clock_mhz);
@@ -638,11 +622,11 @@ static gp_status write_json(const gp_record *r, const char *path)
     for (int i = 0; i < r->nvalues; i++) {
         const gp_value *v = &r->values[i];
         fprintf(f, "%s\n    {\"key\": ", i ? "," : "");
-        json_str(f, v->key);
+        gp_json_write_str(f, v->key);
         fprintf(f, ", \"value\": ");
         json_num(f, v->detected ? v->value : NAN);
         fprintf(f, ", \"unit\": ");
-        json_str(f, v->unit);
+        gp_json_write_str(f, v->unit);
         fprintf(f, ", \"spread\": ");
         json_num(f, v->spread >= 0 ? v->spread : NAN);
         if (v->spread_between >= 0) {
@@ -657,27 +641,27 @@ static gp_status write_json(const gp_record *r, const char *path)
             fprintf(f, "]");
             if (v->range_method[0]) {
                 fprintf(f, ", \"range_method\": ");
-                json_str(f, v->range_method);
+                gp_json_write_str(f, v->range_method);
             }
         }
         fprintf(f, ", \"detected\": %s, \"unstable\": %s, \"clock_converted\": %s, \"method\": ",
                 v->detected ? "true" : "false", v->unstable ? "true" : "false", v->clock_converted ? "true" : "false");
-        json_str(f, v->method);
+        gp_json_write_str(f, v->method);
         fprintf(f, ", \"note\": ");
-        json_str(f, v->note);
+        gp_json_write_str(f, v->note);
         fputc('}', f);
     }
     fprintf(f, "\n  ],\n  \"series\": [");
     for (int i = 0; i < r->nseries; i++) {
         fprintf(f, "%s\n    {\"name\": ", i ? "," : "");
-        json_str(f, r->series[i].name);
+        gp_json_write_str(f, r->series[i].name);
         fprintf(f, ", \"file\": \"%s_%s.csv\", \"rows\": %zu}", r->probe, r->series[i].name,
                 r->series[i].nrows);
     }
     fprintf(f, "\n  ],\n  \"notes\": [");
     for (int i = 0; i < r->nnotes; i++) {
         fprintf(f, "%s\n    ", i ? "," : "");
-        json_str(f, r->notes[i]);
+        gp_json_write_str(f, r->notes[i]);
     }
     fprintf(f, "\n  ]\n}\n");
     return gp_fs_commit(f, path);

@@ -9,6 +9,7 @@
 #include "fleet.h"
 #include "fleet_plot.h"
 #include "fsutil.h"
+#include "json_write.h"
 #include "schema.h"
 
 static const char css[] =
@@ -246,29 +247,7 @@ gp_status gp_fleet_write_html(FILE *f, const gp_fleet *fl)
     return walk(&d, fl, 1);
 }
 
-/* ---- JSON ---- */
-
-static void jstr(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
-        if (*p == '"' || *p == '\\')
-            fprintf(f, "\\%c", *p);
-        else if (*p < 0x20)
-            fprintf(f, "\\u%04x", *p);
-        else
-            fputc(*p, f);
-    }
-    fputc('"', f);
-}
-
-static void jnum(FILE *f, double v)
-{
-    if (isfinite(v))
-        fprintf(f, "%.9g", v);
-    else
-        fputs("null", f); /* JSON has no infinity: a MAD-0 z is null, its verdict says the rest */
-}
+/* ---- JSON (common/json_write.h; a value JSON cannot hold, a MAD-0 z, is null: its verdict says the rest) ---- */
 
 void gp_fleet_write_json(FILE *f, const gp_fleet *fl)
 {
@@ -276,16 +255,16 @@ void gp_fleet_write_json(FILE *f, const gp_fleet *fl)
     fprintf(f, "{\n  \"schema_version\": \"%s\",\n  \"fleet_format\": 1,\n  \"threshold\": {\"rule\": \"%s\", \"limit\": ",
             GP_FLEET_SCHEMA,
             fl->threshold.rule == GP_FLEET_RULE_PERCENT ? "percent" : "robust_z");
-    jnum(f, fl->threshold.limit);
+    gp_json_write_num(f, fl->threshold.limit);
     fprintf(f, ", \"noise_floor\": %g, \"min_gpus\": %d},\n", GP_FLEET_NOISE_FLOOR, GP_FLEET_MIN_GROUP);
     fprintf(f, "  \"outliers\": %d, \"gpus_with_outliers\": %d, \"health_flags\": %d, \"warned\": %d,\n",
             fl->noutliers, fl->ngpus_out, fl->nhealth, fl->nwarned);
     fputs("  \"models\": [", f);
     for (int m = 0; m < fl->nmodels; m++) {
         fputs(m ? ", {\"name\": " : "{\"name\": ", f);
-        jstr(f, fl->models[m].name);
+        gp_json_write_str(f, fl->models[m].name);
         fputs(", \"arch\": ", f);
-        jstr(f, fl->models[m].arch);
+        gp_json_write_str(f, fl->models[m].arch);
         fprintf(f, ", \"gpus\": %d, \"judged\": %s}", fl->models[m].ngpus,
                 fl->models[m].ngpus >= GP_FLEET_MIN_GROUP ? "true" : "false");
     }
@@ -293,33 +272,33 @@ void gp_fleet_write_json(FILE *f, const gp_fleet *fl)
     for (int g = 0; g < fl->ngpus; g++) {
         const gp_fleet_gpu *gpu = &fl->gpus[g];
         fputs("    {\"label\": ", f);
-        jstr(f, gpu->label);
+        gp_json_write_str(f, gpu->label);
         fputs(", \"folder\": ", f);
-        jstr(f, gpu->run.dir);
+        gp_json_write_str(f, gpu->run.dir);
         fputs(", \"name\": ", f);
-        jstr(f, gpu->name);
+        gp_json_write_str(f, gpu->name);
         fputs(", \"arch\": ", f);
-        jstr(f, gpu->arch);
+        gp_json_write_str(f, gpu->arch);
         fputs(", \"pci_bus_id\": ", f);
-        jstr(f, gpu->pci_bus_id);
+        gp_json_write_str(f, gpu->pci_bus_id);
         fprintf(f, ", \"model\": %d, \"records\": %d, \"quick\": %s, \"clock_mhz\": ", gpu->model, gpu->run.nrecs,
                 gpu->quick ? "true" : "false");
-        jnum(f, gpu->clock_mhz);
+        gp_json_write_num(f, gpu->clock_mhz);
         fprintf(f, ", \"outlier\": %s}%s\n", gp_fleet_gpu_out(fl, g) ? "true" : "false", g + 1 < fl->ngpus ? "," : "");
     }
     fputs("  ],\n  \"characteristics\": [\n", f);
     for (int i = 0; i < fl->nchars; i++) {
         const gp_fleet_char *c = &fl->chars[i];
         fprintf(f, "    {\"model\": %d, \"probe\": ", c->model);
-        jstr(f, c->probe);
+        gp_json_write_str(f, c->probe);
         fputs(", \"key\": ", f);
-        jstr(f, c->key);
+        gp_json_write_str(f, c->key);
         fputs(", \"unit\": ", f);
-        jstr(f, c->unit);
+        gp_json_write_str(f, c->unit);
         fprintf(f, ", \"n\": %d, \"median\": ", c->center.n);
-        jnum(f, c->center.median);
+        gp_json_write_num(f, c->center.median);
         fputs(", \"mad\": ", f);
-        jnum(f, c->center.mad);
+        gp_json_write_num(f, c->center.mad);
         fprintf(f, ", \"judged\": %s, \"health\": %s, \"values\": [", c->judged ? "true" : "false",
                 c->health ? "true" : "false");
         int k = 0;
@@ -327,11 +306,11 @@ void gp_fleet_write_json(FILE *f, const gp_fleet *fl)
             if (fl->gpus[g].model != c->model)
                 continue;
             fprintf(f, "%s{\"gpu\": %d, \"value\": ", k++ ? ", " : "", g);
-            jnum(f, c->x[g]);
+            gp_json_write_num(f, c->x[g]);
             fputs(", \"robust_z\": ", f);
-            jnum(f, c->z[g]);
+            gp_json_write_num(f, c->z[g]);
             fputs(", \"deviation\": ", f);
-            jnum(f, c->dev[g]);
+            gp_json_write_num(f, c->dev[g]);
             fprintf(f, ", \"verdict\": \"%s\"}", c->verdict[g] == GP_FLEET_WARNED ? "warned" : verdict_word(c->verdict[g]));
         }
         fprintf(f, "]}%s\n", i + 1 < fl->nchars ? "," : "");
