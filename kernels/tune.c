@@ -18,7 +18,6 @@ typedef struct tune_run {
     gp_problem pr[GP_TUNE_MAX_PROBLEMS];   /* st NULL: not set up now */
     uint64_t rng_at[GP_TUNE_MAX_PROBLEMS]; /* the data stream at each problem's set-up (a second one repeats it) */
     int variant[GP_TUNE_MAX_CANDS];        /* candidate c: the rule's (-1) or that variant */
-    char texts[GP_TUNE_MAX_CANDS][GP_BENCH_TEXT];
     unsigned char *params;                 /* candidate c on problem q: params + (c * nprob + q) * size */
     gp_tune_grid g;
     double t0, budget, sweep_share;
@@ -31,8 +30,8 @@ static void *cand(tune_run *r, int c, int q)
 }
 
 /* Candidate c's values on problem q: the rule's differ from problem to
- * problem under --shape, and so may the variants built on them (texts[c]
- * holds problem 0's). */
+ * problem where the rule follows the shape, and so may the variants built
+ * on them. */
 static const char *cand_text(tune_run *r, int c, int q, char *buf)
 {
     gp_params_format(r->k->params, r->k->nparams, cand(r, c, q), buf, GP_BENCH_TEXT);
@@ -78,8 +77,6 @@ static gp_status make_candidates(tune_run *r)
         r->variant[c] = v;
         r->ncands++;
     }
-    for (int c = 0; c < r->ncands; c++)
-        gp_params_format(k->params, k->nparams, cand(r, c, 0), r->texts[c], GP_BENCH_TEXT);
     return gp_ok();
 }
 
@@ -180,12 +177,13 @@ static void report_md(FILE *md, tune_run *r, const gp_tune_pick *p)
     int c = p->chosen, h = p->headline, unpaired = 0;
     if (!md)
         return;
+    char rule[GP_BENCH_TEXT], kept[GP_BENCH_TEXT], best[GP_BENCH_TEXT];
     fprintf(md, "\n## %s\n\n- rule choice: `%s`\n- swept choice (kept by tune): `%s` (%s)\n- best candidate on the "
                 "headline problem `%s`: `%s`\n",
-            r->k->name, r->texts[0], r->texts[c],
+            r->k->name, cand_text(r, 0, h, rule), cand_text(r, c, h, kept),
             c ? "beat the rule beyond the paired spread on the headline and lost nowhere"
               : "the rule's: no leader beat it beyond the paired spread",
-            r->pr[h].label, r->texts[p->best[h]]);
+            r->pr[h].label, cand_text(r, p->best[h], h, best));
     for (int q = 0; q < g->nproblems; q++)
         unpaired += p->unpaired[q];
     if (unpaired)
@@ -210,14 +208,16 @@ static void report_md(FILE *md, tune_run *r, const gp_tune_pick *p)
     }
     /* Every candidate's sweep figure, so a choice can be weighed against
      * any other (an earlier tune's, a table's) without another run. */
-    fprintf(md, "\n<details><summary>every candidate (median ms of the sweep, p10-p90)</summary>\n\n| candidate |");
+    fprintf(md, "\n<details><summary>every candidate (median ms of the sweep, p10-p90)</summary>\n\n| candidate "
+                "(its values on the first problem) |");
     for (int q = 0; q < g->nproblems; q++)
         fprintf(md, " %s |", r->pr[q].label);
     fprintf(md, "\n| --- |");
     for (int q = 0; q < g->nproblems; q++)
         fprintf(md, " ---: |");
     for (int k = 0; k < r->ncands; k++) {
-        fprintf(md, "\n| `%s`%s |", r->texts[k], k == 0 ? " (rule)" : "");
+        char text[GP_BENCH_TEXT];
+        fprintf(md, "\n| `%s`%s |", cand_text(r, k, 0, text), k == 0 ? " (rule)" : "");
         for (int q = 0; q < g->nproblems; q++)
             fprintf(md, " %.4f (%.4f-%.4f) |", g->ms[k][q].median, g->ms[k][q].p10, g->ms[k][q].p90);
     }
@@ -260,7 +260,8 @@ static gp_status keep_winner(tune_run *r, const gp_tune_pick *p)
              "%d ABBA); rule: ", k->name, date, quick, r->pr[h].label, pr->cand_ms, pr->rule_ms, pr->ratio.median,
              pr->ratio.p10, pr->ratio.p90, pr->rounds);
     size_t len = strlen(prov);
-    snprintf(prov + len, sizeof prov - len, "%s", r->texts[0]);
+    char rule[GP_BENCH_TEXT];
+    snprintf(prov + len, sizeof prov - len, "%s", cand_text(r, 0, h, rule));
     void *raw = calloc(1, k->params_size);
     if (!raw)
         return gp_fail(GP_ERR_NOMEM, "tune %s: out of host memory", k->name);
@@ -295,8 +296,10 @@ static gp_status keep_per_class(tune_run *r, const gp_tune_pick *p)
         for (int i = 0; i < k->nparams; i++)
             GP_TRY(gp_table_shaped_set(r->base, k->name, cls, k->params[i].key,
                                        gp_params_get(k->params, k->nparams, cand(r, c, q), k->params[i].key), prov));
-        if (r->o->log)
-            fprintf(r->o->log, "[%s] kept for class %s: %s\n", k->name, cls, r->texts[c]);
+        if (r->o->log) {
+            char text[GP_BENCH_TEXT];
+            fprintf(r->o->log, "[%s] kept for class %s: %s\n", k->name, cls, cand_text(r, c, q, text));
+        }
     }
     return gp_ok();
 }
@@ -366,9 +369,11 @@ static gp_status tune_all(tune_run *r, const gp_shape *shapes, int nshapes, FILE
         return keep_per_class(r, &pick);
     if (pick.chosen != 0)
         GP_TRY(keep_winner(r, &pick));
-    if (r->o->log)
-        fprintf(r->o->log, "[%s] kept: %s (%s on %s)\n", k->name, r->texts[pick.chosen],
+    if (r->o->log) {
+        char text[GP_BENCH_TEXT];
+        fprintf(r->o->log, "[%s] kept: %s (%s on %s)\n", k->name, cand_text(r, pick.chosen, pick.headline, text),
                 pick.chosen ? "swept" : "the rule's", r->pr[pick.headline].label);
+    }
     return gp_ok();
 }
 
