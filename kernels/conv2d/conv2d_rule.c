@@ -24,9 +24,78 @@
 #define CONV2D_REGS(ry) ((ry) == 1 ? CONV2D_REGS_RY1 : CONV2D_REGS_RY2)
 /* The most output channels per block compiled in. */
 #define CONV2D_MAX_OCB 8
+/* Waves a CU needs for its full issue rate in the tiled kernel: one a SIMD
+ * (four on every NVIDIA SM and AMD CU), each thread's 32 or 64 independent
+ * accumulators holding enough FMAs in flight. */
+#define CONV2D_SAT_WAVES 4
 /* The headline problem: the seed's 1 x 6 x 768 x 512 input, 6 x 6 kernel,
  * 6 output channels, 'valid'. */
 static const gp_conv2d_shape headline = {1, 6, 768, 512, 6, 6, 6, 0, 0};
+
+/* One tile choice at one block size. */
+typedef struct tile_pick {
+    long long tx, ty, ry, block, slots, occ, blocks;
+    double cost, traffic;
+    gp_rule_res res;
+} tile_pick;
+
+/* The tile at `block` threads: threads_x = tile_x / 4 (4 pixels per thread
+ * in x), RY rows per thread.  The problem's blocks are its output tiles (the
+ * shape's size, kernel and pads) x images x channel groups (of at most 8
+ * output channels).  busiest 0: time ~ rounds of resident blocks x tile area
+ * (the one block size: every candidate holds block x 4 x RY pixels, so an
+ * output narrower than a tile is what moves it: its idle columns cost
+ * rounds, and a narrower tile wins).  busiest 1: the busiest CU's blocks,
+ * ceil(blocks / CUs), x tile area over its issue rate, min(1, waves at once
+ * / CONV2D_SAT_WAVES) (comparable across block sizes).  Ties go to fewer
+ * accumulators per thread (RY), then to the fewest L1 lines staged per
+ * output pixel: ceil((tile_x + kw - 1) x 4 / line) x line x (tile_y + kh -
+ * 1) / (tile_x x tile_y). */
+static gp_status pick_tile(const gp_rule_in *in, const gp_rule_cu *cu, const gp_conv2d_shape *s, long long block,
+                           long long oh, long long ow, long long groups, long long line, double cus, int busiest,
+                           tile_pick *best)
+{
+    const long long kh = s->kh, kw = s->kw, k = kh == kw ? kh : 0; /* k: the compiled size considered (0 generic) */
+    const long long ncu = cus >= 1 ? (long long)cus : 1;
+    memset(best, 0, sizeof *best);
+    best->tx = 32, best->ty = 32, best->ry = 1, best->block = block, best->cost = -1;
+    best->res = (gp_rule_res){CONV2D_REGS(1), 0, 1024, "build constant"};
+    for (long long tx = 16; tx <= 64; tx *= 2) {
+        long long thx = tx / GP_CONV2D_RX, thy = block / thx;
+        if (thx < 1 || thy < 1)
+            continue;
+        for (long long ry = 1; ry <= 2 && GP_CONV2D_RX * ry * CONV2D_MAX_OCB <= GP_CONV2D_MAX_ACC; ry *= 2) {
+            long long ty = thy * ry;
+            if (ty > 64)
+                continue;
+            gp_rule_res res;
+            const int kspec = k == 3 || k == 5 || k == 6 || k == 7 ? (int)k : 0;
+            GP_TRY(gp_rule_resources(in->use_device, gp_conv2d_tiled_fn(kspec, (int)ry, CONV2D_MAX_OCB, 0),
+                                     CONV2D_REGS(ry), 0, &res));
+            if (block > res.max_threads)
+                continue;
+            long long occ = gp_rule_blocks_per_cu(cu, block, res.regs, res.lds);
+            long long slots = ncu * (occ > 0 ? occ : 1);
+            long long blocks = ((ow + tx - 1) / tx) * ((oh + ty - 1) / ty) * s->n * groups;
+            double cost;
+            if (busiest) {
+                long long nb = (blocks + ncu - 1) / ncu, at_once = nb < occ ? nb : (occ > 0 ? occ : 1);
+                double waves = (double)(at_once * block) / (double)cu->wave;
+                cost = (double)(nb * tx * ty) / (waves >= CONV2D_SAT_WAVES ? 1.0 : waves / CONV2D_SAT_WAVES);
+            } else {
+                cost = (double)((blocks + slots - 1) / slots) * (double)(tx * ty);
+            }
+            long long row_lines = ((tx + kw - 1) * 4 + line - 1) / line;
+            double traffic = (double)(row_lines * line * (ty + kh - 1)) / (double)(tx * ty);
+            int better = best->cost < 0 || cost < best->cost * 0.999 ||
+                         (cost <= best->cost * 1.001 &&
+                          (ry < best->ry || (ry == best->ry && traffic < best->traffic)));
+            if (better)
+                *best = (tile_pick){tx, ty, ry, block, slots, occ, blocks, cost, traffic, res};
+        }
+    }
+    return gp_ok();
+}
 
 gp_status gp_conv2d_rule(const gp_rule_in *in, gp_table *out)
 {
@@ -43,11 +112,9 @@ gp_status gp_conv2d_rule(const gp_rule_in *in, gp_table *out)
     int have_waves = f.waves.have, have_cus = f.cus.have, have_line = f.l1_line.have, have_fma = f.fma.have;
     int have_bw = f.dram_gbs.have, have_clk = f.clock_mhz.have;
 
-    /* block: the waves a CU needs for peak FMA issue, within the launch bounds. */
-    long long block = gp_rule_clamp(gp_rule_floor_pow2((long long)waves * cu.wave), 64, GP_CONV2D_MAX_BLOCK);
-    GP_TRY(gp_rule_set(out, "conv2d", "block", block, "occupancy",
-                       "compute.min_waves_for_peak %.0f%s x wave %lld, launch bound %d", waves,
-                       have_waves ? "" : " (none: 8)", cu.wave, GP_CONV2D_MAX_BLOCK));
+    /* block: the waves a CU needs for peak FMA issue, within the launch
+     * bounds; smaller only for a problem of fewer blocks than CUs (below). */
+    const long long max_block = gp_rule_clamp(gp_rule_floor_pow2((long long)waves * cu.wave), 64, GP_CONV2D_MAX_BLOCK);
 
     /* out_channels_per_block: every input pixel staged is reused by OCB output
      * channels; the most compiled.  The machine balance says which floor binds:
@@ -59,50 +126,43 @@ gp_status gp_conv2d_rule(const gp_rule_in *in, gp_table *out)
     GP_TRY(gp_rule_set(out, "conv2d", "out_channels_per_block", CONV2D_MAX_OCB, "reuse",
                        "the most reuse per staged pixel; %s", bal));
 
-    /* tile: threads_x = tile_x / 4 (4 pixels per thread in x), RY rows per
-     * thread.  The model follows the problem's shape: its blocks are the
-     * output tiles (the shape's size, kernel and pads) x images x channel
-     * groups (of at most 8 output channels); time ~ rounds of resident blocks
-     * x tile area; ties go to fewer accumulators per thread (RY), then to the
-     * fewest L1 lines staged per output pixel: ceil((tile_x + kw - 1) x 4 /
-     * line) x line x (tile_y + kh - 1) / (tile_x x tile_y).  Every candidate
-     * holds block x 4 x RY pixels, so an output narrower than a tile is what
-     * moves it: its idle columns cost rounds, and a narrower tile wins. */
-    const long long kh = s->kh, kw = s->kw, k = kh == kw ? kh : 0; /* k: the compiled size considered (0 generic) */
+    /* tile: pick_tile, for the problem's shape. */
+    const long long kh = s->kh, kw = s->kw;
     const long long groups = (s->out_c + CONV2D_MAX_OCB - 1) / CONV2D_MAX_OCB;
     long long oh = (long long)s->h + 2 * s->pad_h - kh + 1, ow = (long long)s->w + 2 * s->pad_w - kw + 1;
     if (oh < 1 || ow < 1)
         oh = s->h, ow = s->w;
-    long long best_tx = 32, best_ty = 32, best_ry = 1, best_slots = 0, best_occ = 0;
-    gp_rule_res best_res = {CONV2D_REGS(1), 0, 1024, "build constant"};
-    double best_cost = -1, best_traffic = 0;
-    for (long long tx = 16; tx <= 64; tx *= 2) {
-        long long thx = tx / GP_CONV2D_RX, thy = block / thx;
-        if (thx < 1 || thy < 1)
-            continue;
-        for (long long ry = 1; ry <= 2 && GP_CONV2D_RX * ry * CONV2D_MAX_OCB <= GP_CONV2D_MAX_ACC; ry *= 2) {
-            long long ty = thy * ry;
-            if (ty > 64)
-                continue;
-            gp_rule_res res;
-            const int kspec = k == 3 || k == 5 || k == 6 || k == 7 ? (int)k : 0;
-            GP_TRY(gp_rule_resources(in->use_device, gp_conv2d_tiled_fn(kspec, (int)ry, CONV2D_MAX_OCB, 0),
-                                     CONV2D_REGS(ry), 0, &res));
-            if (block > res.max_threads)
-                continue;
-            long long occ = gp_rule_blocks_per_cu(&cu, block, res.regs, res.lds);
-            long long slots = (long long)cus * (occ > 0 ? occ : 1);
-            long long blocks = ((ow + tx - 1) / tx) * ((oh + ty - 1) / ty) * s->n * groups;
-            double cost = (double)((blocks + slots - 1) / slots) * (double)(tx * ty);
-            long long row_lines = ((tx + kw - 1) * 4 + (long long)line - 1) / (long long)line;
-            double traffic = (double)(row_lines * (long long)line * (ty + kh - 1)) / (double)(tx * ty);
-            int better = best_cost < 0 || cost < best_cost * 0.999 ||
-                         (cost <= best_cost * 1.001 && (ry < best_ry || (ry == best_ry && traffic < best_traffic)));
-            if (better)
-                best_cost = cost, best_traffic = traffic, best_tx = tx, best_ty = ty, best_ry = ry, best_slots = slots,
-                best_occ = occ, best_res = res;
+    tile_pick best;
+    GP_TRY(pick_tile(in, &cu, s, max_block, oh, ow, groups, (long long)line, cus, 0, &best));
+    /* Fewer blocks than CUs: CUs idle, and the busiest one runs a single
+     * block of max_block threads.  Smaller blocks spread the same pixels
+     * over more CUs; the busiest CU's time then goes as its blocks x tile
+     * area over its issue rate, full from CONV2D_SAT_WAVES waves (a
+     * thread's 32 or 64 independent accumulators need no more), so the
+     * block halves while that time falls. */
+    char small[160] = "";
+    if (best.blocks < (long long)cus) {
+        tile_pick at_max, small_best;
+        GP_TRY(pick_tile(in, &cu, s, max_block, oh, ow, groups, (long long)line, cus, 1, &at_max));
+        small_best = at_max;
+        for (long long b = max_block / 2; b >= 64; b /= 2) {
+            tile_pick c;
+            GP_TRY(pick_tile(in, &cu, s, b, oh, ow, groups, (long long)line, cus, 1, &c));
+            if (c.cost < small_best.cost * 0.999)
+                small_best = c;
         }
+        /* A smaller block only where the model gives it a tenth less time:
+         * a nearly full wave keeps the headline's block. */
+        if (small_best.cost < at_max.cost * 0.9)
+            best = small_best;
+        snprintf(small, sizeof small,
+                 "; %lld blocks < %.0f CUs at %lld threads: block %lld (busiest CU %.0f px-time against %.0f; "
+                 "full issue from %d waves)",
+                 at_max.blocks, cus, max_block, best.block, small_best.cost, at_max.cost, CONV2D_SAT_WAVES);
     }
+    GP_TRY(gp_rule_set(out, "conv2d", "block", best.block, "occupancy",
+                       "compute.min_waves_for_peak %.0f%s x wave %lld, launch bound %d%s", waves,
+                       have_waves ? "" : " (none: 8)", cu.wave, GP_CONV2D_MAX_BLOCK, small));
     char ks[48];
     if (kh == kw)
         snprintf(ks, sizeof ks, "k%lld", kh);
@@ -110,12 +170,12 @@ gp_status gp_conv2d_rule(const gp_rule_in *in, gp_table *out)
         snprintf(ks, sizeof ks, "k%lldx%lld", kh, kw);
     if (s->n > 1 || groups > 1) /* the headline's provenance stays as it was */
         snprintf(ks + strlen(ks), sizeof ks - strlen(ks), ", %d images x %lld channel groups", s->n, groups);
-    GP_TRY(gp_rule_set(out, "conv2d", "tile_x", best_tx, "waves",
+    GP_TRY(gp_rule_set(out, "conv2d", "tile_x", best.tx, "waves",
                        "%lldx%lld out (%s): %lld slots (%lld blocks/CU at regs %lld (%s)); %.2f B/px in %.0f B lines%s",
-                       oh, ow, ks, best_slots, best_occ, best_res.regs, best_res.src, best_traffic, line,
+                       oh, ow, ks, best.slots, best.occ, best.res.regs, best.res.src, best.traffic, line,
                        have_line ? "" : " (none: 128)"));
-    GP_TRY(gp_rule_set(out, "conv2d", "tile_y", best_ty, "waves", "%lld rows/thread x %lld thread rows; %lldx%lld out",
-                       best_ry, block / (best_tx / GP_CONV2D_RX), oh, ow));
+    GP_TRY(gp_rule_set(out, "conv2d", "tile_y", best.ty, "waves", "%lld rows/thread x %lld thread rows; %lldx%lld out",
+                       best.ry, best.block / (best.tx / GP_CONV2D_RX), oh, ow));
     /* variant: the tiled kernel with the compiled kernel sizes (it falls back
      * to the generic tiled code for other sizes by itself). */
     GP_TRY(gp_rule_set(out, "conv2d", "variant", 0, "compiled", "tiled with compiled kernel sizes 3 5 6 7%s%s",

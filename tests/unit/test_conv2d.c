@@ -643,7 +643,9 @@ GP_TEST(conv2d_registered_with_variants)
  * channel groups (conv2d_rule.c).  The seed's 763 x 507 output and the 4K
  * image keep the wide 64 x 16 tile; a 20-column output, four images of it,
  * takes 16 x 64 tiles: 256 blocks in one round where 64 x 16 tiles, three
- * quarters idle, need 500 in two. */
+ * quarters idle, need 500 in two.  A 250 x 250 output of 8 channels makes
+ * 64 blocks of 256 threads for 132 CUs: blocks of 128 threads over twice
+ * the CUs take half the busiest CU's time. */
 GP_TEST(conv2d_params_follow_the_shape)
 {
     static gp_table t, ruled, o;
@@ -652,11 +654,13 @@ GP_TEST(conv2d_params_follow_the_shape)
     ruled = t;
     GP_CHECK(gp_conv2d_rule(&in, &ruled).code == GP_OK);
     const gp_kernel *k = &gp_kernel_conv2d;
-    const int shapes[3][9] = {
-        {1, 6, 768, 512, 6, 6, 6, 0, 0}, {1, 3, 2160, 3840, 6, 5, 5, 2, 2}, {4, 3, 2000, 20, 6, 3, 3, 1, 1}};
-    gp_conv2d_params p[3];
-    char note[3][160];
-    for (int i = 0; i < 3; i++) {
+    const int shapes[4][9] = {{1, 6, 768, 512, 6, 6, 6, 0, 0},
+                              {1, 3, 2160, 3840, 6, 5, 5, 2, 2},
+                              {4, 3, 2000, 20, 6, 3, 3, 1, 1},
+                              {1, 16, 256, 256, 8, 7, 7, 0, 0}};
+    gp_conv2d_params p[4];
+    char note[4][160];
+    for (int i = 0; i < 4; i++) {
         gp_shape g;
         memset(&g, 0, sizeof g);
         for (int j = 0; j < 7; j++)
@@ -670,10 +674,14 @@ GP_TEST(conv2d_params_follow_the_shape)
         long long tx, ty;
         GP_CHECK(gp_table_get_int(&o, "kernel.conv2d", "tile_x", &tx).code == GP_OK && tx == p[i].tile_x);
         GP_CHECK(gp_table_get_int(&o, "kernel.conv2d", "tile_y", &ty).code == GP_OK && ty == p[i].tile_y);
+        long long b;
+        GP_CHECK(gp_table_get_int(&o, "kernel.conv2d", "block", &b).code == GP_OK && b == p[i].block);
     }
     GP_CHECK(p[0].tile_x == 64 && p[0].tile_y == 16 && strstr(note[0], "as the table"));
     GP_CHECK(p[1].tile_x == 64 && p[1].tile_y == 16);
     GP_CHECK(p[2].tile_x == 16 && p[2].tile_y == 64 && p[2].block == p[0].block);
     GP_CHECK(strstr(note[2], "rule for this shape:") && strstr(note[2], "tile_x 64->16"));
+    GP_CHECK(p[0].block == 256 && p[3].block == 128 && p[3].tile_x * p[3].tile_y == 512);
+    GP_CHECK(strstr(note[3], "block 256->128"));
     return 0;
 }
