@@ -129,8 +129,14 @@ gp_status gp_stencil_rule(const gp_rule_in *in, gp_table *out)
     int have_sector;
     GP_TRY(gp_rule_fact_or(in->facts, RULE, "cache.l1", "sector_bytes", 32, &sector, &have_sector));
     const long long line = (long long)f.l1_line.v;
-    const long long vec = line > 0 && (cu.wave * 16) % line == 0 ? 4 : 1;
-    const char *vwhy = vec == 4 ? "a quarter of the instructions and barriers a byte" : "not whole lines";
+    /* A row of nx points not a multiple of 4 is not 16-byte aligned past
+     * the first: the launch runs the 1-wide kernel there, so the rest of the
+     * parameters are the 1-wide kernel's. */
+    const int whole_lines = line > 0 && (cu.wave * 16) % line == 0;
+    const long long vec = whole_lines && n[0] % 4 == 0 ? 4 : 1;
+    const char *vwhy = vec == 4       ? "a quarter of the instructions and barriers a byte"
+                       : whole_lines ? "rows of nx points not a multiple of 4: not 16-byte aligned"
+                                     : "not whole lines";
     long long want = cu.wave;
     if ((long long)(2 * sector) / vec > want)
         want = (long long)(2 * sector) / vec;

@@ -625,7 +625,7 @@ GP_TEST(stencil_params_follow_the_shape)
     static const struct {
         const char *spec;
         int bpc;
-    } want[] = {{"512^3 fp32", 9}, {"256^3", 9}, {"64x64x8", 2}, {"16^3", 1}, {"130x20x7", 2}, {"130x20x70", 9}};
+    } want[] = {{"512^3 fp32", 9}, {"256^3", 9}, {"64x64x8", 2}, {"16^3", 1}, {"132x20x7", 2}, {"132x20x70", 9}};
     char note[160];
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
         gp_shape s;
@@ -655,5 +655,30 @@ GP_TEST(stencil_params_follow_the_shape)
     GP_CHECK(gp_stencil_rule(&sin, &out).code == GP_OK);
     GP_CHECK(strstr(prov_of(&out, "blocks_per_cu"), "32 tiles x nz 8 give 132 CUs 2 blocks each -> 2 (a CU holds 9"));
     GP_CHECK(!strstr(prov_of(&ruled, "blocks_per_cu"), "tiles x nz"));
+    return 0;
+}
+
+/* The 4-wide kernel needs rows of a multiple of 4 points (each row's start
+ * 16-byte aligned): on the H100's facts the rule keeps vec 4 for 512^3 and
+ * 1000 x 200 x 150, and gives the 1-wide kernel's own parameters (vec 1 and
+ * its wider row of threads) for rows of 257 points, which the launch would
+ * run 1-wide anyway. */
+GP_TEST(stencil_vec_follows_the_row_alignment)
+{
+    static gp_table t;
+    GP_CHECK(gp_test_load_shipped("sm_90", &t));
+    const gp_device_info d = gp_test_fake_dev(32, 1024, 132);
+    const long long dims[3][3] = {{512, 512, 512}, {1000, 200, 150}, {257, 255, 300}};
+    gp_stencil_params p[3];
+    char note[3][160];
+    for (int i = 0; i < 3; i++) {
+        gp_shape s;
+        memset(&s, 0, sizeof s);
+        for (int k = 0; k < 3; k++)
+            s.d[GP_STENCIL_NX + k] = dims[i][k];
+        GP_CHECK(gp_kernel_params(&gp_kernel_stencil, &t, &d, &s, 0, &p[i], note[i], sizeof note[i]).code == GP_OK);
+    }
+    GP_CHECK(p[0].vec == 4 && p[1].vec == 4 && strstr(note[1], "as the table"));
+    GP_CHECK(p[2].vec == 1 && strstr(note[2], "vec 4->1") && p[2].tile_x > p[0].tile_x);
     return 0;
 }
