@@ -121,10 +121,11 @@ int gp_batchnorm_fused(const gp_batchnorm_params *p, const gp_batchnorm_shape *s
     return s->c >= p->fused_min_channels || gp_batchnorm_split(p, s) == 1;
 }
 
-int gp_batchnorm_fused_block(int block, unsigned units, int *per_thread)
+int gp_batchnorm_fused_block(int block, unsigned units, int least, int *per_thread)
 {
     int b = block;
-    while (b > 64 && (unsigned)(b / 2) >= units)
+    const unsigned l = least > 1 ? (unsigned)least : 1u;
+    while (b > 64 && (unsigned)(b / 2) * l >= units)
         b /= 2;
     if (per_thread)
         *per_thread = (int)((units + (unsigned)b - 1) / (unsigned)b);

@@ -114,9 +114,11 @@ double gp_batchnorm_wave_eff(long long blocks, long long resident);
  * give each channel one block as well (then it has no more parallelism). */
 int gp_batchnorm_fused(const gp_batchnorm_params *p, const gp_batchnorm_shape *s);
 /* The fused kernel's block for `units` loads (of 1 or 4 values) a channel:
- * `block` halved while half of it still covers the units (no idle waves
- * for small channels), at least 64; *per_thread = ceil(units / that). */
-int gp_batchnorm_fused_block(int block, unsigned units, int *per_thread);
+ * `block` halved while half of it still gives every thread `least` units,
+ * the fewest a compiled kernel holds (one float4, or 4 single values): no
+ * idle waves, nor threads of idle registers, for small channels; at least
+ * 64; *per_thread = ceil(units / that). */
+int gp_batchnorm_fused_block(int block, unsigned units, int least, int *per_thread);
 
 /* Workspace: per channel an arrival counter, the blocks' partial sums
  * (double) and the finished (mean, scale) pair; zeroed at creation and left

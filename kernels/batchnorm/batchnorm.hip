@@ -361,7 +361,7 @@ extern "C" gp_status gp_batchnorm_launch_fused(const float *x, float *y, const g
     if (gp_batchnorm_elems(s) / (size_t)vec >= ((size_t)1 << 32))
         return gp_fail(GP_ERR_USAGE, "batchnorm fused: %zu values exceed the kernel's 32-bit offsets",
                        gp_batchnorm_elems(s));
-    int units_per_thread = 0, b = gp_batchnorm_fused_block(block, a.units, &units_per_thread);
+    int units_per_thread = 0, b = gp_batchnorm_fused_block(block, a.units, vec == 4 ? 1 : 4, &units_per_thread);
     if (units_per_thread * vec > GP_BN_FUSED_VPT(b))
         return gp_fail(GP_ERR_USAGE, "batchnorm fused: %u units of %d values over %d threads exceed %d values a thread",
                        a.units, vec, b, GP_BN_FUSED_VPT(b));

@@ -125,13 +125,18 @@ GP_TEST(batchnorm_fused_choice)
     gp_batchnorm_params_fit(&q, &d);
     GP_CHECK(q.fused_max_values == 256 * 32 && q.fused_min_channels == 1);
     /* The fused block: 1568 float4 units (the headline) keep 512 threads,
-     * 4 units each; 9 units take 64 threads; 65 take 128; 2048 exactly 4. */
+     * 4 units each; 9 units take 64 threads; 65 take 128; 2048 exactly 4.
+     * Single values (a plane of 7 x 7), at least 4 a thread: 16 x 49 = 784
+     * take 256 threads, not 512 of 1.5 values each in a kernel of 4. */
     int per = 0;
-    GP_CHECK(gp_batchnorm_fused_block(512, 1568, &per) == 512 && per == 4);
-    GP_CHECK(gp_batchnorm_fused_block(512, 9, &per) == 64 && per == 1);
-    GP_CHECK(gp_batchnorm_fused_block(512, 65, &per) == 128 && per == 1);
-    GP_CHECK(gp_batchnorm_fused_block(512, 2048, &per) == 512 && per == 4);
-    GP_CHECK(gp_batchnorm_fused_block(512, 2049, &per) == 512 && per == 5);
+    GP_CHECK(gp_batchnorm_fused_block(512, 1568, 1, &per) == 512 && per == 4);
+    GP_CHECK(gp_batchnorm_fused_block(512, 9, 1, &per) == 64 && per == 1);
+    GP_CHECK(gp_batchnorm_fused_block(512, 65, 1, &per) == 128 && per == 1);
+    GP_CHECK(gp_batchnorm_fused_block(512, 2048, 1, &per) == 512 && per == 4);
+    GP_CHECK(gp_batchnorm_fused_block(512, 2049, 1, &per) == 512 && per == 5);
+    GP_CHECK(gp_batchnorm_fused_block(512, 784, 4, &per) == 256 && per == 4);
+    GP_CHECK(gp_batchnorm_fused_block(512, 1025, 4, &per) == 512 && per == 3);
+    GP_CHECK(gp_batchnorm_fused_block(512, 100, 4, &per) == 64 && per == 2);
     return 0;
 }
 
@@ -153,7 +158,7 @@ GP_TEST(batchnorm_fused_walk_covers_each_value_once)
         const gp_batchnorm_shape *s = &cases[k].s;
         const unsigned vec = (unsigned)cases[k].vec, hw = (unsigned)(s->h * s->w), pp = hw / vec;
         const unsigned units = (unsigned)s->n * pp, C = (unsigned)s->c;
-        int per = 0, b = gp_batchnorm_fused_block(cases[k].block, units, &per);
+        int per = 0, b = gp_batchnorm_fused_block(cases[k].block, units, vec == 4 ? 1 : 4, &per);
         GP_CHECK(per * (int)vec <= GP_BN_FUSED_VPT(b));
         /* The launcher's compiled units a thread: the least power of 2 that
          * holds per (4 at least for single values). */
