@@ -106,6 +106,20 @@ static long long little_items(const gp_rule_facts *f, long long block, char *why
     return items;
 }
 
+/* Whether device.arch has the bulk copy engine the ring needs. */
+static int ring_possible(const gp_table *t)
+{
+    const gp_table_entry *arch = gp_table_find(t, "device", "arch");
+    return gp_target_has_bulk_copy(arch && arch->present && !arch->is_none ? arch->text : "none");
+}
+
+/* The LDS one persistent ring block may fill: the CU's, less the runtime's
+ * reserve for the block and the ring's static shared memory. */
+static long long ring_room(const gp_rule_cu *cu)
+{
+    return cu->lds_per_cu - cu->lds_block_reserve - GP_SCAN_RING_LDS_RESERVE;
+}
+
 /* The ring ("ring"): with a bulk copy engine (device.arch, gp_target.h) the
  * tile's loads need not wait on its look-back: as many stages of the tile as
  * one block's share of the CU's LDS holds (one block a CU: the tile is the
@@ -128,7 +142,7 @@ static gp_status ring_stages(const gp_table *t, const gp_rule_cu *cu, long long 
                            block, items, GP_SCAN_RING_BLOCK_LIMIT(items));
     /* The runtime's reserve for the block (rule.h: 1 KB on NVIDIA), then the
      * ring's static shared memory. */
-    const long long room = cu->lds_per_cu - cu->lds_block_reserve - GP_SCAN_RING_LDS_RESERVE;
+    const long long room = ring_room(cu);
     long long stages = room > 0 ? room / tile_bytes : 0;
     stages = stages > GP_SCAN_RING_MAX_STAGES ? GP_SCAN_RING_MAX_STAGES : stages;
     if (stages < RULE_MIN_STAGES)
@@ -159,7 +173,35 @@ gp_status gp_scan_rule(const gp_rule_in *in, gp_table *out)
 
     long long items = least, block = peak;
     char why[256] = "";
-    for (long long it = GP_SCAN_MAX_ITEMS; it >= least; it /= 2) {
+    /* The ring first, where the device has the bulk copy engine: its
+     * persistent blocks (one a CU) keep RULE_MIN_STAGES tiles in flight, so
+     * the problem must give every CU that many tiles; its tile is the
+     * largest compiled (64 items) at the largest block, halved until the
+     * problem has the tiles.  H200, 2^22 int32: 128 x 64 (512 tiles, 3.9 a
+     * CU) in the ring ran 1.20x faster than the register kernel's 512 x 8
+     * tiles the fill below gives (`tools/unseen_shapes.sh`, 2026-11-28). */
+    if (ring_possible(in->facts)) {
+        const long long it = GP_SCAN_MAX_ITEMS;
+        long long b = gp_rule_floor_pow2(cu.regs_per_cu / (2 * scan_regs(it)));
+        b = b > peak ? peak : b;
+        b = b > GP_SCAN_RING_BLOCK_LIMIT(it) ? GP_SCAN_RING_BLOCK_LIMIT(it) : b;
+        const long long b0 = b;
+        for (; b >= lo && !why[0]; b /= 2) {
+            long long tiles = (n + b * it - 1) / (b * it);
+            if (tiles < RULE_MIN_STAGES * cus || ring_room(&cu) / (b * it * 4) < RULE_MIN_STAGES)
+                continue;
+            items = it, block = b;
+            char halved[48] = "";
+            if (b != b0)
+                snprintf(halved, sizeof halved, ", halved to %lld", b);
+            snprintf(why, sizeof why,
+                     "%lld regs/CU / (2 blocks x %lld regs) -> block %lld (launch peak %lld, >= %lld, ring <= %d)%s; "
+                     "the ring: %lld tiles of %lld for n = %lld >= %d stages x %lld CUs",
+                     cu.regs_per_cu, scan_regs(it), b0, peak, lo, GP_SCAN_RING_BLOCK_LIMIT(it), halved, tiles, b * it,
+                     n, RULE_MIN_STAGES, cus);
+        }
+    }
+    for (long long it = GP_SCAN_MAX_ITEMS; it >= least && !why[0]; it /= 2) {
         /* Two blocks per CU at this kernel's register cap. */
         long long b = gp_rule_floor_pow2(cu.regs_per_cu / (2 * scan_regs(it)));
         b = b > peak ? peak : b;

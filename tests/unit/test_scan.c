@@ -584,12 +584,17 @@ GP_TEST(scan_rule_on_shipped_tables)
     GP_CHECK(gp_table_validate(&t, "sm_80 after the scan rule").code == GP_OK);
     GP_CHECK(gp_table_get_int(&t, "kernel.scan", "stages", &stages).code == GP_OK && stages == 0);
     /* The sm_90 facts with half the LDS: 114 KiB hold one 64 KiB tile, under
-     * the ring's 3 -> registers. */
+     * the ring's 3, but three of 128 x 64 (32 KiB): the ring at block 128.
+     * With a quarter (57 KiB) no ring tile fits three times -> registers. */
     GP_CHECK(rule_on("sm_90", &t, &block, &items, &st) && st.code == GP_OK);
     GP_CHECK(gp_table_set(&t, "lds", "bytes_per_cu", 116736, "measured test 2026-11-25").code == GP_OK);
     GP_CHECK(rule_run(&t, &block, &items).code == GP_OK);
+    GP_CHECK(gp_table_get_int(&t, "kernel.scan", "stages", &stages).code == GP_OK && stages == 3);
+    GP_CHECK(block == 128 && items == 64 && strstr(prov_of(&t, "block"), "halved to 128"));
+    GP_CHECK(gp_table_set(&t, "lds", "bytes_per_cu", 58368, "measured test 2026-11-25").code == GP_OK);
+    GP_CHECK(rule_run(&t, &block, &items).code == GP_OK);
     GP_CHECK(gp_table_get_int(&t, "kernel.scan", "stages", &stages).code == GP_OK && stages == 0 &&
-             strstr(prov_of(&t, "stages"), "under 3"));
+             strstr(prov_of(&t, "stages"), "under 3") && block == 256 && items == 64);
     return 0;
 }
 
@@ -699,7 +704,8 @@ GP_TEST(scan_rule_follows_its_facts)
 
 /* The rule for the shape launched: a short array gets tiles small enough to
  * give every CU two blocks twice over (and so no ring, which is compiled for
- * 16 items and more); the headline keeps the table's values. */
+ * 16 items and more); a middling one the ring's tile at a smaller block; the
+ * headline keeps the table's values. */
 GP_TEST(scan_params_follow_the_shape)
 {
     static gp_table t, ruled;
@@ -722,6 +728,12 @@ GP_TEST(scan_params_follow_the_shape)
     const gp_shape s_mid = {{4LL * 132 * 16384}, {0}};
     GP_CHECK(gp_kernel_params(&gp_kernel_scan, &ruled, NULL, &s_mid, 0, &small, note, sizeof note).code == GP_OK);
     GP_CHECK(small.items_per_thread == 64 && small.stages == 3);
+    /* 2^22: 256 tiles of 256 x 64 are under 3 a CU, 512 of 128 x 64 are
+     * not: the ring at block 128, as many stages as the LDS holds (7). */
+    const gp_shape s_4m = {{(long long)1 << 22}, {GP_SCAN_INT32, 0}};
+    GP_CHECK(gp_kernel_params(&gp_kernel_scan, &ruled, NULL, &s_4m, 0, &small, note, sizeof note).code == GP_OK);
+    GP_CHECK(small.block == 128 && small.items_per_thread == 64 && small.stages == 7);
+    GP_CHECK(strstr(note, "block 256->128"));
     return 0;
 }
 
