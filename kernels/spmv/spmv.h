@@ -141,6 +141,7 @@ typedef struct gp_spmv_plan {
     int *d_long;     /* the long rows, ascending */
     int *d_ell_col;  /* width x rows, column-major; -1 in the padding */
     float *d_ell_val;
+    int ell_borrowed; /* the ELL slots are another plan's (gp_spmv_plan_create_sharing) */
 } gp_spmv_plan;
 
 /* Check a (host copy of the matrix whose device arrays are d_*), choose,
@@ -149,6 +150,16 @@ typedef struct gp_spmv_plan {
 gp_status gp_spmv_plan_create(gp_spmv_plan *pl, const gp_csr *a, const int *d_row_ptr, const int *d_col,
                               const float *d_val, const gp_spmv_params *p, int wave, int format, int force_tpr);
 void gp_spmv_plan_destroy(gp_spmv_plan *pl);
+
+/* As gp_spmv_plan_create, but where the choice is ELL of the width `owner`'s
+ * ELL slots have (owner: a plan of the same matrix), the plan uses those
+ * slots instead of building and uploading its own: the ELL layout depends
+ * on the matrix alone, not on block or unroll.  The owner must outlive the
+ * plan.  owner NULL, or without ELL slots of that width: as
+ * gp_spmv_plan_create. */
+gp_status gp_spmv_plan_create_sharing(gp_spmv_plan *pl, const gp_csr *a, const int *d_row_ptr, const int *d_col,
+                                      const float *d_val, const gp_spmv_params *p, int wave, int format,
+                                      int force_tpr, const gp_spmv_plan *owner);
 
 /* d_y[0..rows) = A d_x (d_x has cols entries).  4-byte aligned, x and y not
  * overlapping; enqueued on `stream` (NULL: the default stream; no

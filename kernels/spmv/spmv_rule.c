@@ -2,16 +2,21 @@
  * facts, for a shape.  The models, with the H200 figures they land on:
  * docs/kernels/spmv.md, "Rule".
  *
- * block ("launch"): the largest power of two not above
- * launch.min_block_for_peak, in 64..512 (the kernels' launch bounds); then,
- * against the shape's row count, halved (down to 64) while the matrix's
- * rows, at one thread a row (the fewest threads any plan runs: ELL and
- * scalar CSR), make fewer blocks than the device has CUs: a block of 512
- * over 30000 rows leaves 73 of an H200's 132 SMs idle, one of 128 fills
- * them.  The headline (4096^2 Laplacian, 16.8 M rows) keeps the launch
- * block.  (A smaller block also lowers long_min, the row length from which
- * a row gets a block of its own: the few rows a small matrix has are shared
- * more widely.)
+ * block ("retire"): one wave a SIMD, 4 x wave (128 threads on NVIDIA, 256
+ * on AMD's wave64), in 64..512 (the kernels' launch bounds).  A block
+ * retires only when its slowest row is done, and its slot stays taken until
+ * then; the CU holds as many threads in small blocks as in large ones (an
+ * H200: 16 blocks of 128 or 4 of 512, 2048 threads either way), so the
+ * smallest block that still gives every SIMD a wave idles the least on
+ * uneven rows.  H200 2026-11-28 (`gpuprobe tune spmv`, sweep medians): on
+ * the 4096^2 Laplacian 0.208 ms at 128 against 0.221 at 512, on the
+ * power-law matrix 0.400 against 0.429; uniform rows of 16 tie (0.483,
+ * 0.485).  Then, against the shape's row count, halved (down to 64) while
+ * the matrix's rows, at one thread a row (the fewest threads any plan runs:
+ * ELL and scalar CSR), make fewer blocks than the device has CUs.  (A
+ * smaller block also lowers long_min, the row length from which a row gets
+ * a block of its own: the few rows a small matrix has are shared more
+ * widely.)
  *
  * unroll ("little"): Little's law.  To stream at dram.bandwidth_gbs every CU
  * needs bandwidth x latency / CUs bytes in flight.  A lane's nonzeros come
@@ -45,6 +50,9 @@
 /* LDS a block: one float per wave for the long-row reduction (spmv.hip). */
 #define SPMV_LDS (4 * (GP_SPMV_MAX_BLOCK / 32))
 #define RULE_MAX_BLOCK GP_SPMV_MAX_BLOCK
+/* SIMDs (warp schedulers) a CU has: four on every NVIDIA SM since Maxwell
+ * and every AMD GCN/CDNA CU (RDNA's WGP mode pairs two CUs of 2 each). */
+#define RULE_SIMDS 4
 /* unroll when the DRAM facts are none: 4 nonzeros (32 bytes of matrix) a
  * lane, a whole 32-byte sector of values per lane-batch. */
 #define UNROLL_STANDIN 4
@@ -61,17 +69,18 @@ gp_status gp_spmv_rule(const gp_rule_in *in, gp_table *out)
     const long long rows =
         in->shape && in->shape->d[GP_SPMV_ROWS] > 0 ? in->shape->d[GP_SPMV_ROWS] : HEADLINE_ROWS;
     const long long cus = (long long)f.cus.v > 0 ? (long long)f.cus.v : 1;
-    long long launch = gp_rule_clamp(gp_rule_floor_pow2((long long)f.min_block.v), 64, RULE_MAX_BLOCK), block = launch;
+    const long long least = gp_rule_clamp(RULE_SIMDS * cu.wave, 64, RULE_MAX_BLOCK);
+    long long block = least;
     while (block > 64 && (rows + block - 1) / block < cus)
         block /= 2;
     char fill[160] = "";
-    if (block != launch)
+    if (block != least)
         snprintf(fill, sizeof fill, "; %lld rows, a thread a row: halved while fewer blocks than %lld CUs%s -> %lld",
                  rows, cus, f.cus.have ? "" : " (none: 64)", block);
-    GP_TRY(gp_rule_set(out, "spmv", "block", block, "launch",
-                       "launch.min_block_for_peak %.0f%s: a power of 2 in 64..%d -> %lld%s%s%s", f.min_block.v,
-                       f.min_block.have ? "" : " (none: 256)", RULE_MAX_BLOCK, launch, fill,
-                       cu.fallback[0] ? "; " : "", cu.fallback));
+    GP_TRY(gp_rule_set(out, "spmv", "block", block, "retire",
+                       "a block retires with its slowest row: the least of %d waves (one a SIMD) x wave %lld -> "
+                       "%lld%s%s%s",
+                       RULE_SIMDS, cu.wave, least, fill, cu.fallback[0] ? "; " : "", cu.fallback));
 
     long long occ = gp_rule_blocks_per_cu(&cu, block, SPMV_REGS, SPMV_LDS);
     long long resident = (occ < 1 ? 1 : occ) * block;

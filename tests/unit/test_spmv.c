@@ -378,7 +378,7 @@ GP_TEST(spmv_registered_with_variants)
     GP_CHECK(unrolls == (1 | 2 | 4 | 8) && (blocks & 256) && (blocks & 512) && kept >= k->nvariants - 2);
     char b[192];
     gp_kernel_params_text(k, &p0, b, sizeof b);
-    GP_CHECK(strstr(b, "block=512 unroll=4 scalar_max_row=13"));
+    GP_CHECK(strstr(b, "block=128 unroll=4 scalar_max_row=13"));
     /* cuSPARSE is the baseline (at least as fast: 1.0); ours with CSR and the
      * lanes a row forced are verified too. */
     GP_CHECK(k->impls[0].baseline && k->impls[0].pair && k->impls[0].target == 1.0 && !k->impls[0].verify);
@@ -485,21 +485,22 @@ GP_TEST(spmv_rule_on_shipped_tables)
 {
     gp_table t;
     long long v[3];
-    /* H200: 992 -> 512; 3 x 4342 GB/s x 718 cycles @1980 MHz / 132 = 11.9 kB
+    /* H200: 4 waves of 32 -> 128; 3 x 4342 GB/s x 718 cycles @1980 MHz / 132 = 11.9 kB
      * over 2048 threads x 8 B = 2.18 -> 4; 225227 / (8 x 2048) = 13.7 -> 13. */
     GP_CHECK(gp_test_load_shipped("sm_90", &t) && rule_run(&t, v).code == GP_OK);
-    GP_CHECK(v[0] == 512 && v[1] == 4 && v[2] == 13);
+    GP_CHECK(v[0] == 128 && v[1] == 4 && v[2] == 13);
     GP_CHECK(strncmp(prov_of(&t, "unroll"), "rule gp_spmv_rule little:", 25) == 0);
     GP_CHECK(strstr(prov_of(&t, "scalar_max_row"), "225227"));
     /* gfx900: 256; the kernels hold 66 VGPRs there (3 blocks of 256 a CU, 768
      * threads); 3 x 2.7 kB / (768 x 8) = 1.36 -> 2; 16 KiB / (8 x 768) -> 2. */
     GP_CHECK(gp_test_load_shipped("gfx900", &t) && rule_run(&t, v).code == GP_OK);
     GP_CHECK(v[0] == 256 && v[1] == 2 && v[2] == 2);
-    /* generic and sm_80: no DRAM facts -> the stand-in 4, named. */
+    /* generic and sm_80: no DRAM facts -> the stand-in 4, named; generic's
+     * wave is the stand-in 64 (256 threads), sm_80's 32 (128). */
     GP_CHECK(gp_test_load_shipped("generic", &t) && rule_run(&t, v).code == GP_OK);
     GP_CHECK(v[0] == 256 && v[1] == 4 && strstr(prov_of(&t, "unroll"), "stand-in"));
     GP_CHECK(gp_test_load_shipped("sm_80", &t) && rule_run(&t, v).code == GP_OK);
-    GP_CHECK(v[0] == 256 && v[1] == 4 && v[2] == 12);
+    GP_CHECK(v[0] == 128 && v[1] == 4 && v[2] == 12);
     GP_CHECK(gp_table_validate(&t, "sm_80 after the spmv rule").code == GP_OK);
     return 0;
 }
@@ -561,9 +562,10 @@ GP_TEST(spmv_rule_follows_its_facts)
     return 0;
 }
 
-/* The block follows the rows: the headline (16.8 M rows) keeps the launch
- * block, a matrix whose rows cannot give each of the H200's 132 SMs a block
- * of 512 gets a smaller one (30001 rows: 128, 235 blocks), a tiny one 64. */
+/* The block follows the rows: the headline (16.8 M rows) keeps the rule's
+ * 4 waves of 32, a matrix whose rows cannot give each of the H200's 132 SMs
+ * a block of 128 gets a smaller one (10001 rows: 64, 157 blocks), and so
+ * does a tiny one. */
 GP_TEST(spmv_params_follow_the_shape)
 {
     static gp_table t, ruled;
@@ -574,8 +576,8 @@ GP_TEST(spmv_params_follow_the_shape)
     static const struct {
         const char *spec;
         int block;
-    } want[] = {{"laplacian 5-point 4096^2", 512}, {"uniform 4194304 rows x 16", 512}, {"laplacian 300", 512},
-                {"uniform 30001 rows x 3 cols 777", 128}, {"mixed 1000 rows block 512", 64}};
+    } want[] = {{"laplacian 5-point 4096^2", 128}, {"uniform 4194304 rows x 16", 128}, {"laplacian 300", 128},
+                {"uniform 10001 rows x 3 cols 777", 64}, {"mixed 1000 rows block 512", 64}};
     char note[160];
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
         gp_shape s;
@@ -586,16 +588,16 @@ GP_TEST(spmv_params_follow_the_shape)
             fprintf(stderr, "%s: block %d, want %d\n", want[i].spec, p.block, want[i].block);
         GP_CHECK(p.block == want[i].block && p.unroll == 4 && p.scalar_max_row == 13);
     }
-    GP_CHECK(strstr(note, "block 512->64"));
+    GP_CHECK(strstr(note, "block 128->64"));
     /* The rule's provenance says why; the headline's is what it was. */
     static gp_table out;
     out = t;
     gp_shape s;
-    GP_CHECK(gp_kernel_spmv.shape_parse("uniform 30001 rows x 3 cols 777", &s).code == GP_OK);
+    GP_CHECK(gp_kernel_spmv.shape_parse("uniform 10001 rows x 3 cols 777", &s).code == GP_OK);
     gp_rule_in sin = {&t, &s, 0};
     GP_CHECK(gp_spmv_rule(&sin, &out).code == GP_OK);
-    GP_CHECK(strstr(prov_of(&out, "block"), "30001 rows, a thread a row: halved"));
-    GP_CHECK(strstr(prov_of(&out, "block"), "-> 128"));
+    GP_CHECK(strstr(prov_of(&out, "block"), "10001 rows, a thread a row: halved"));
+    GP_CHECK(strstr(prov_of(&out, "block"), "-> 64"));
     GP_CHECK(!strstr(prov_of(&ruled, "block"), "halved"));
     return 0;
 }
