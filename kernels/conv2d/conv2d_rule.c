@@ -53,14 +53,14 @@ typedef struct tile_pick {
  * 1) / (tile_x x tile_y). */
 static gp_status pick_tile(const gp_rule_in *in, const gp_rule_cu *cu, const gp_conv2d_shape *s, long long block,
                            long long oh, long long ow, long long groups, long long line, double cus, int busiest,
-                           tile_pick *best)
+                           long long min_tx, tile_pick *best)
 {
     const long long kh = s->kh, kw = s->kw, k = kh == kw ? kh : 0; /* k: the compiled size considered (0 generic) */
     const long long ncu = cus >= 1 ? (long long)cus : 1;
     memset(best, 0, sizeof *best);
     best->tx = 32, best->ty = 32, best->ry = 1, best->block = block, best->cost = -1;
     best->res = (gp_rule_res){CONV2D_REGS(1), 0, 1024, "build constant"};
-    for (long long tx = 16; tx <= 64; tx *= 2) {
+    for (long long tx = min_tx; tx <= 64; tx *= 2) {
         long long thx = tx / GP_CONV2D_RX, thy = block / thx;
         if (thx < 1 || thy < 1)
             continue;
@@ -133,21 +133,28 @@ gp_status gp_conv2d_rule(const gp_rule_in *in, gp_table *out)
     if (oh < 1 || ow < 1)
         oh = s->h, ow = s->w;
     tile_pick best;
-    GP_TRY(pick_tile(in, &cu, s, max_block, oh, ow, groups, (long long)line, cus, 0, &best));
+    GP_TRY(pick_tile(in, &cu, s, max_block, oh, ow, groups, (long long)line, cus, 0, 16, &best));
     /* Fewer blocks than CUs: CUs idle, and the busiest one runs a single
      * block of max_block threads.  Smaller blocks spread the same pixels
      * over more CUs; the busiest CU's time then goes as its blocks x tile
      * area over its issue rate, full from CONV2D_SAT_WAVES waves (a
      * thread's 32 or 64 independent accumulators need no more), so the
      * block halves while that time falls. */
+    /* Only where the waves' block leaves more than half the CUs idle, and
+     * only tiles whose rows are whole L1 lines (tile_x >= line / 4 pixels):
+     * on the H200 (tools/unseen_shapes.sh, 2026-11-28) 16-pixel-wide tiles
+     * in blocks of 64 and 128 ran 1.09x and 1.15x slower than 64 x 16 and 32
+     * x 16, on 2x32x128x96 k5x3 (128 blocks of 256, nearly a full wave) and
+     * 1x16x256x256 k7 (64 blocks), though this model gave them less time. */
+    const long long wide = gp_rule_clamp(gp_rule_ceil_pow2((long long)line / 4), 16, 64);
     char small[160] = "";
-    if (best.blocks < (long long)cus) {
+    if (2 * best.blocks < (long long)cus) {
         tile_pick at_max, small_best;
-        GP_TRY(pick_tile(in, &cu, s, max_block, oh, ow, groups, (long long)line, cus, 1, &at_max));
+        GP_TRY(pick_tile(in, &cu, s, max_block, oh, ow, groups, (long long)line, cus, 1, wide, &at_max));
         small_best = at_max;
         for (long long b = max_block / 2; b >= 64; b /= 2) {
             tile_pick c;
-            GP_TRY(pick_tile(in, &cu, s, b, oh, ow, groups, (long long)line, cus, 1, &c));
+            GP_TRY(pick_tile(in, &cu, s, b, oh, ow, groups, (long long)line, cus, 1, wide, &c));
             if (c.cost < small_best.cost * 0.999)
                 small_best = c;
         }

@@ -128,7 +128,7 @@ static long long ring_room(const gp_rule_cu *cu)
  * 3 stages of 16384 fp32, the best of the rings measured (0.979 of the copy,
  * docs/kernels/scan.md "Ring").  Otherwise 0: the register kernel. */
 static gp_status ring_stages(const gp_table *t, const gp_rule_cu *cu, long long block, long long items,
-                             gp_table *out)
+                             long long tiles, long long cus, gp_table *out)
 {
     const gp_table_entry *arch = gp_table_find(t, "device", "arch");
     const char *name = arch && arch->present && !arch->is_none ? arch->text : "none";
@@ -145,15 +145,27 @@ static gp_status ring_stages(const gp_table *t, const gp_rule_cu *cu, long long 
     const long long room = ring_room(cu);
     long long stages = room > 0 ? room / tile_bytes : 0;
     stages = stages > GP_SCAN_RING_MAX_STAGES ? GP_SCAN_RING_MAX_STAGES : stages;
+    /* No more stages than a CU's share of the tiles (at least the least
+     * ring): a block's producer takes a ticket for every free stage, so
+     * more let the first blocks take tiles the others would have run, and
+     * the load goes uneven.  H200, 2^22 int32 in tiles of 128 x 64 (3.9 a
+     * CU): 7 stages ran 1.128x slower than 3 (tools/unseen_shapes.sh,
+     * 2026-11-28). */
     if (stages < RULE_MIN_STAGES)
         return gp_rule_set(out, "scan", "stages", 0, "ring",
                            "lds.bytes_per_cu %lld holds %lld tiles of %lld B, under %d: tiles in registers",
                            cu->lds_per_cu, stages, tile_bytes, RULE_MIN_STAGES);
+    const long long share = tiles / (cus > 0 ? cus : 1), fit = stages;
+    if (stages > share)
+        stages = share > RULE_MIN_STAGES ? share : RULE_MIN_STAGES;
+    char capped[96] = "";
+    if (stages != fit)
+        snprintf(capped, sizeof capped, "; %lld tiles / %lld CUs: a CU's share -> %lld", tiles, cus, stages);
     return gp_rule_set(out, "scan", "stages", stages, "ring",
                        "%s has the bulk copy engine; lds.bytes_per_cu %lld - %lld - %d reserved = %lld B / tile %lld x "
-                       "%lld x 4 B = %lld stages (>= %d: scanned, landed, in flight)",
+                       "%lld x 4 B = %lld stages (>= %d: scanned, landed, in flight)%s",
                        name, cu->lds_per_cu, cu->lds_block_reserve, GP_SCAN_RING_LDS_RESERVE, room, block, items,
-                       stages, RULE_MIN_STAGES);
+                       fit, RULE_MIN_STAGES, capped);
 }
 
 gp_status gp_scan_rule(const gp_rule_in *in, gp_table *out)
@@ -224,5 +236,5 @@ gp_status gp_scan_rule(const gp_rule_in *in, gp_table *out)
     GP_TRY(gp_rule_set(out, "scan", "block", block, "tile", "%s%s%s", why, cu.fallback[0] ? "; " : "",
                        cu.fallback));
     GP_TRY(gp_rule_set(out, "scan", "items_per_thread", items, "tile", "%s; the largest tile: %lld", little, items));
-    return ring_stages(in->facts, &cu, block, items, out);
+    return ring_stages(in->facts, &cu, block, items, (n + block * items - 1) / (block * items), cus, out);
 }

@@ -732,8 +732,8 @@ GP_TEST(scan_params_follow_the_shape)
      * not: the ring at block 128, as many stages as the LDS holds (7). */
     const gp_shape s_4m = {{(long long)1 << 22}, {GP_SCAN_INT32, 0}};
     GP_CHECK(gp_kernel_params(&gp_kernel_scan, &ruled, NULL, &s_4m, 0, &small, note, sizeof note).code == GP_OK);
-    GP_CHECK(small.block == 128 && small.items_per_thread == 64 && small.stages == 7);
-    GP_CHECK(strstr(note, "block 256->128"));
+    GP_CHECK(small.block == 128 && small.items_per_thread == 64 && small.stages == 3);
+    GP_CHECK(strstr(note, "block 256->128") && !strstr(note, "stages"));
     return 0;
 }
 
