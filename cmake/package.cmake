@@ -6,6 +6,7 @@
 #   lib/pkgconfig/gpuprobe.pc
 #   include/gpuprobe/gpuprobe.h              the library's API (docs/library.md)
 #   share/gpuprobe/tables/<arch>             shipped tuning tables
+#   share/gpuprobe/specs/<product>.txt       the vendors' published figures (the datasheet's verdicts)
 #   share/doc/gpuprobe/{probes,kernels,tuning-table.md,library.md,README.md}
 # The installed binary tests itself with `gpuprobe selftest` (README).
 
@@ -45,6 +46,7 @@ install(FILES ${PROJECT_BINARY_DIR}/gpuprobeConfig.cmake ${PROJECT_BINARY_DIR}/g
 configure_file(${PROJECT_SOURCE_DIR}/cmake/gpuprobe.pc.in ${PROJECT_BINARY_DIR}/gpuprobe.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/gpuprobe.pc DESTINATION lib/pkgconfig)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/tables/ DESTINATION share/gpuprobe/tables)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/specs/ DESTINATION share/gpuprobe/specs)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs/probes ${PROJECT_SOURCE_DIR}/docs/kernels
         DESTINATION share/doc/gpuprobe)
 install(FILES ${PROJECT_SOURCE_DIR}/docs/tuning-table.md ${PROJECT_SOURCE_DIR}/docs/library.md

@@ -102,7 +102,9 @@ typedef enum gp_ds_fmt {
  * LDS 600, Launch and registers 700 (a new row takes a free place in its
  * group).  tsec.tkey is the shipped table's entry whose `published` value
  * and source stand beside it; tkey_alt the one shown when tkey is not
- * published (a vendor's line beside a measured sector). */
+ * published (a vendor's line beside a measured sector).  `spec` names the
+ * vendor's published figure for the product (specs/) and the band the
+ * measured one should reach: the datasheet's verdict. */
 typedef struct gp_probe_headline {
     int place;
     const char *group, *label;
@@ -110,6 +112,11 @@ typedef struct gp_probe_headline {
     gp_ds_fmt fmt;
     const char *unit;
     const char *tsec, *tkey, *tkey_alt; /* NULL: no published column */
+    /* The vendor's figure it is judged against (specs/README.md: "dram_gbs"),
+     * NULL none; measured / published should lie in [band_lo, band_hi]
+     * (band_hi 0: no upper bound). */
+    const char *spec;
+    double band_lo, band_hi;
 } gp_probe_headline;
 
 /* A ceiling of the report's roofline from a value of the probe's record

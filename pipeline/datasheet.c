@@ -197,6 +197,8 @@ void gp_datasheet_build(const gp_record *const *recs, int n, const gp_table *shi
         row->label = s->h->label;
         row->probe = s->probe->name;
         row->num = NAN;
+        row->fraction = NAN;
+        row->spec_key = s->h->spec, row->band_lo = s->h->band_lo, row->band_hi = s->h->band_hi;
         const gp_record *r = gp_ds_record_of(recs, n, s->probe->name);
         if (r) {
             fill(row, s, r);
@@ -205,5 +207,72 @@ void gp_datasheet_build(const gp_record *const *recs, int n, const gp_table *shi
             snprintf(row->value, sizeof row->value, "not measured: no %s record in this folder", s->probe->name);
         }
         published(row, s->h, shipped);
+    }
+}
+
+/* The published value in the row's units ("4800 GB/s"). */
+static void format_published(char *out, size_t n, int figure, double v)
+{
+    char a[64];
+    switch (figure) {
+    case GP_SPEC_CLOCK_MHZ:
+        snprintf(out, n, "%.0f MHz", v);
+        break;
+    case GP_SPEC_COMPUTE_UNITS:
+        snprintf(out, n, "%.0f CUs", v);
+        break;
+    case GP_SPEC_FP32_TFLOPS:
+    case GP_SPEC_FP64_TFLOPS:
+        gp_svg_format_unit(a, sizeof a, v, "FLOP/s");
+        snprintf(out, n, "%s", a);
+        break;
+    case GP_SPEC_DRAM_GBS:
+        snprintf(out, n, "%.0f GB/s", v);
+        break;
+    default:
+        gp_ds_format_bytes(a, sizeof a, v);
+        snprintf(out, n, "%s", a);
+        break;
+    }
+}
+
+void gp_datasheet_judge(gp_datasheet *ds, const gp_spec *spec)
+{
+    snprintf(ds->spec_name, sizeof ds->spec_name, "%s", spec ? spec->name : "");
+    snprintf(ds->spec_file, sizeof ds->spec_file, "%s", spec ? spec->file : "");
+    for (int i = 0; i < ds->nrows; i++) {
+        gp_ds_row *row = &ds->rows[i];
+        row->vendor[0] = row->band[0] = '\0';
+        row->verdict = NULL;
+        row->fraction = NAN;
+        const int f = gp_spec_figure(row->spec_key);
+        const double pub = f >= 0 ? gp_spec_value(spec, f) : 0;
+        if (pub <= 0)
+            continue;
+        char v[64];
+        format_published(v, sizeof v, f, pub);
+        snprintf(row->vendor, sizeof row->vendor, "%s%s: %.220s", v,
+                 f == GP_SPEC_FP32_TFLOPS && spec->fp32_packed ? " (half the packed-FP32 figure)" : "", spec->src[f]);
+        if (row->band_hi > 0 && row->band_hi == row->band_lo)
+            snprintf(row->band, sizeof row->band, "= %.2g", row->band_lo);
+        else if (row->band_hi > 0)
+            snprintf(row->band, sizeof row->band, "%.2f-%.2f", row->band_lo, row->band_hi);
+        else
+            snprintf(row->band, sizeof row->band, ">= %.2f", row->band_lo);
+        /* The row's number in the spec's units: clock Hz -> MHz, GB/s in
+         * B/s -> GB/s; CUs, FLOP/s and bytes as they are. */
+        double m = row->num;
+        if (f == GP_SPEC_CLOCK_MHZ)
+            m /= 1e6;
+        else if (f == GP_SPEC_DRAM_GBS)
+            m /= 1e9;
+        if (row->missing || !isfinite(m)) {
+            row->verdict = "not measured";
+            continue;
+        }
+        row->fraction = m / pub;
+        /* Rounded as shown (3 decimals): an exact match is within. */
+        const double r = round(row->fraction * 1000) / 1000;
+        row->verdict = r < row->band_lo ? "low" : row->band_hi > 0 && r > row->band_hi ? "high" : "within";
     }
 }

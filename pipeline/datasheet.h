@@ -6,6 +6,7 @@
 #define GP_DATASHEET_H
 
 #include "record.h"
+#include "specs.h"
 #include "table.h"
 
 #define GP_DS_MAX_ROWS 32
@@ -17,17 +18,31 @@ typedef struct gp_ds_row {
     double num;            /* the headline number in base units (ratio of two GPUs); NAN when missing */
     int missing;           /* 1: no record or value: `value` says why */
     char published[300];   /* "128 B: CUDA C++ Programming Guide (...)" or "" */
+    /* Against the vendor's figure for the product (specs/): "" when none. */
+    char vendor[300];      /* "4800 GB/s: NVIDIA H200 datasheet ..." */
+    double fraction;       /* measured / published; NAN when either is missing */
+    const char *verdict;   /* "within", "low", "high", "not measured", or NULL */
+    char band[48];         /* ">= 0.85", "0.90-1.10", "= 1" */
+    const char *spec_key;  /* the probe's gp_probe_headline.spec and band */
+    double band_lo, band_hi;
 } gp_ds_row;
 
 typedef struct gp_datasheet {
     gp_ds_row rows[GP_DS_MAX_ROWS];
     int nrows;
+    char spec_name[96], spec_file[64]; /* the product judged against ("" none), its specs/ file */
+    char spec_why[200];                /* why there is none: "no specs/ file matches ..." */
 } gp_datasheet;
 
 /* The rows from n records (any order, NULL entries skipped); `shipped` (may
  * be NULL) is the shipped table of the records' architecture: its entries
  * whose provenance is `published` fill the published column. */
 void gp_datasheet_build(const gp_record *const *recs, int n, const gp_table *shipped, gp_datasheet *ds);
+
+/* Each row that declares a vendor figure (gp_probe_headline.spec) against
+ * the product's spec: the published value, measured / published, the
+ * band and the verdict. */
+void gp_datasheet_judge(gp_datasheet *ds, const gp_spec *spec);
 
 /* The record of `probe` among n (NULL entries skipped), or NULL. */
 const gp_record *gp_ds_record_of(const gp_record *const *recs, int n, const char *probe);

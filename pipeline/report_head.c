@@ -33,6 +33,27 @@ static gp_status registry_work(const char *kernel, const char *problem, double *
     return gp_ok();
 }
 
+/* The vendor's figures for this product (specs/, beside the shipped
+ * tables), against the datasheet's rows; a spec file that does not parse is
+ * said in the report, not fatal. */
+static void judge(report *R)
+{
+    gp_spec spec;
+    int found = 0;
+    const char *name = R->probes[0].rec.dev.name;
+    char dir[1200];
+    gp_status st = gp_ok();
+    if (R->tables_dir) {
+        snprintf(dir, sizeof dir, "%s/../specs", R->tables_dir);
+        st = gp_spec_find(dir, name, &spec, &found);
+    }
+    gp_datasheet_judge(R->ds, found ? &spec : NULL);
+    if (st.code != GP_OK)
+        snprintf(R->ds->spec_why, sizeof R->ds->spec_why, "the specs folder has a bad file: %.160s", st.msg);
+    else if (!found)
+        snprintf(R->ds->spec_why, sizeof R->ds->spec_why, "no file in specs/ matches the device name '%.100s'", name);
+}
+
 gp_status rp_head_build(report *R)
 {
     const gp_record **recs = calloc((size_t)R->nprobes + 1, sizeof *recs);
@@ -57,6 +78,7 @@ gp_status rp_head_build(report *R)
     }
     gp_datasheet_build(recs, R->nprobes, shipped, R->ds);
     free(shipped);
+    judge(R);
     gp_roofline_ceilings(recs, R->nprobes, R->rl);
     free(recs);
     gp_status st = gp_roofline_points(R->results_dir, registry_work, R->rl);
@@ -122,8 +144,14 @@ void rp_datasheet_section(gp_doc *d, const report *R)
     else
         gp_doc_textf(d, " The shipped table of %s has no published value for these figures.",
                      R->probes[0].rec.dev.arch);
+    if (ds->spec_name[0])
+        gp_doc_textf(d, " Vendor: the figure %s publishes for the %s (specs/%s, each with its source), measured / "
+                        "vendor, the band a healthy part reaches and the verdict: within, low or high.",
+                     strncmp(ds->spec_name, "AMD", 3) ? "NVIDIA" : "AMD", ds->spec_name, ds->spec_file);
+    else
+        gp_doc_textf(d, " No vendor figures: %s.", ds->spec_why);
     gp_doc_para_end(d);
-    const char *heads[5];
+    const char *heads[7];
     int nc = 0;
     heads[nc++] = "figure";
     heads[nc++] = O ? R->label : "measured";
@@ -132,6 +160,10 @@ void rp_datasheet_section(gp_doc *d, const report *R)
         heads[nc++] = "ratio";
     }
     heads[nc++] = "published (shipped table)";
+    if (ds->spec_name[0]) {
+        heads[nc++] = "vendor";
+        heads[nc++] = "measured / vendor (band): verdict";
+    }
     gp_doc_table_begin(d, nc, heads);
     const char *group = "";
     for (int i = 0; i < ds->nrows; i++) {
@@ -165,6 +197,15 @@ void rp_datasheet_section(gp_doc *d, const report *R)
             gp_doc_cell(d, "num", GP_DOC_PLAIN, ratio);
         }
         gp_doc_cell(d, "method", GP_DOC_PLAIN, row->published[0] ? row->published : "\xe2\x80\x94");
+        if (ds->spec_name[0]) {
+            gp_doc_cell(d, "method", GP_DOC_PLAIN, row->vendor[0] ? row->vendor : "\xe2\x80\x94");
+            char j[96] = "\xe2\x80\x94";
+            if (row->verdict && isfinite(row->fraction))
+                snprintf(j, sizeof j, "%.3f (%s): %s", row->fraction, row->band, row->verdict);
+            else if (row->verdict)
+                snprintf(j, sizeof j, "%s", row->verdict);
+            gp_doc_cell(d, "num", GP_DOC_PLAIN, j);
+        }
         gp_doc_row_end(d);
     }
     gp_doc_table_end(d);

@@ -34,6 +34,8 @@ tables=$root/usr/share/gpuprobe/tables
 for f in tuning-table.md probes kernels; do
     [ -e "$root/usr/share/doc/gpuprobe/$f" ] || bad "docs: usr/share/doc/gpuprobe/$f missing"
 done
+# The vendors' figures the report's datasheet judges against, beside the tables.
+[ -f "$root/usr/share/gpuprobe/specs/nvidia-h200.txt" ] || bad "specs: usr/share/gpuprobe/specs/nvidia-h200.txt missing"
 # Away from the sources: another folder, no GP_TABLES_DIR.
 cd "$tmp" || exit 1
 unset GP_TABLES_DIR

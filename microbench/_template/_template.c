@@ -49,7 +49,7 @@ static gp_status gp__template_check(const gp_record *rec, const gp_device_info *
  * report's datasheet.  This one feeds no table row and records no series. */
 static const gp_probe_headline gp__template_datasheet[] = {
     {790, "Launch and registers", "empty launch (template)", "_template_launch_us", NULL, NULL, GP_DS_US, NULL, NULL,
-     NULL, NULL},
+     NULL, NULL, NULL, 0, 0},
 };
 
 const gp_probe gp_probe__template = {

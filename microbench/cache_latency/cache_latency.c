@@ -1027,21 +1027,23 @@ static const gp_probe_plot cache_latency_plots[] = {
 /* Its rows of the report's datasheet. */
 static const gp_probe_headline cache_latency_datasheet[] = {
     {400, "Latency", "L1 latency", "l1_latency_cycles", "l1_latency_ns", NULL, GP_DS_LATENCY, NULL, "cache.l1",
-     "latency_cycles", NULL},
+     "latency_cycles", NULL, NULL, 0, 0},
     {410, "Latency", "L2 latency (near)", "l2_latency_cycles", "l2_latency_ns", NULL, GP_DS_LATENCY, NULL, "cache.l2",
-     "latency_cycles", NULL},
+     "latency_cycles", NULL, NULL, 0, 0},
     {420, "Latency", "L2 latency (far)", "l2_far_latency_cycles", "l2_far_latency_ns", NULL, GP_DS_LATENCY, NULL,
-     "cache.l2", "far_latency_cycles", NULL},
+     "cache.l2", "far_latency_cycles", NULL, NULL, 0, 0},
     {430, "Latency", "DRAM latency", "dram_latency_cycles", "dram_latency_ns", NULL, GP_DS_LATENCY, NULL, "dram",
-     "latency_cycles", NULL},
-    {500, "Caches", "L1 size", "l1_bytes", NULL, NULL, GP_DS_BYTES, NULL, "cache.l1", "bytes", NULL},
+     "latency_cycles", NULL, NULL, 0, 0},
+    {500, "Caches", "L1 size", "l1_bytes", NULL, NULL, GP_DS_BYTES, NULL, "cache.l1", "bytes", NULL, NULL, 0, 0},
     /* A vendor publishes the line and says what sectors it holds: that line's
      * source stands beside the measured sector. */
     {510, "Caches", "L1 fetch granule (sector)", "l1_sector_bytes", NULL, NULL, GP_DS_BYTES, NULL, "cache.l1",
-     "sector_bytes", "line_bytes"},
-    {520, "Caches", "L2 size", "l2_bytes", "l2_near_bytes", NULL, GP_DS_BYTES, "near part", "cache.l2", "bytes", NULL},
+     "sector_bytes", "line_bytes", NULL, 0, 0},
+    /* The capacity knee within 10 % of the vendor's size either way. */
+    {520, "Caches", "L2 size", "l2_bytes", "l2_near_bytes", NULL, GP_DS_BYTES, "near part", "cache.l2", "bytes", NULL,
+     "l2_bytes", 0.9, 1.1},
     {530, "Caches", "L2 fetch granule (sector)", "l2_sector_bytes", NULL, NULL, GP_DS_BYTES, NULL, "cache.l2",
-     "sector_bytes", "line_bytes"},
+     "sector_bytes", "line_bytes", NULL, 0, 0},
 };
 
 const gp_probe gp_probe_cache_latency = {

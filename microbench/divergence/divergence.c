@@ -331,7 +331,7 @@ static const gp_probe_plot divergence_plots[] = {
 /* Its rows of the report's datasheet. */
 static const gp_probe_headline divergence_datasheet[] = {
     {120, "Device", "wave size", "wave_size_from_divergence", NULL, NULL, GP_DS_INT, "lanes", "device", "wave_size",
-     NULL},
+     NULL, NULL, 0, 0},
 };
 
 const gp_probe gp_probe_divergence = {

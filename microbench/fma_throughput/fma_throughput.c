@@ -458,13 +458,16 @@ static const gp_probe_plot fma_throughput_plots[] = {
 
 /* Its rows of the report's datasheet. */
 static const gp_probe_headline fma_throughput_datasheet[] = {
-    {100, "Device", "core clock", NULL, NULL, NULL, GP_DS_CLOCK, NULL, "device", "clock_mhz", NULL},
+    /* Under load the clock should hold its boost (throttling shows here);
+     * the CU count is exact; an FMA peak within 5 % of the vendor's. */
+    {100, "Device", "core clock", NULL, NULL, NULL, GP_DS_CLOCK, NULL, "device", "clock_mhz", NULL, "clock_mhz", 0.95,
+     0},
     {110, "Device", "compute units", "detected_compute_units", NULL, NULL, GP_DS_INT, "CUs", "device", "compute_units",
-     NULL},
+     NULL, "compute_units", 1.0, 1.0},
     {200, "Compute", "fp32 FMA rate", "fp32_fma_per_cycle_per_cu", "fp32_peak_fraction", NULL, GP_DS_FLOPS, NULL,
-     "compute", "fp32_fma_per_cycle_per_cu", NULL},
+     "compute", "fp32_fma_per_cycle_per_cu", NULL, "fp32_tflops", 0.95, 0},
     {210, "Compute", "fp64 FMA rate", "fp64_fma_per_cycle_per_cu", NULL, NULL, GP_DS_FLOPS, NULL, "compute",
-     "fp64_fma_per_cycle_per_cu", NULL},
+     "fp64_fma_per_cycle_per_cu", NULL, "fp64_tflops", 0.95, 0},
 };
 
 /* Its ceilings of the report's roofline. */

@@ -340,7 +340,7 @@ static const gp_probe_plot launch_rate_plots[] = {
 /* Its rows of the report's datasheet. */
 static const gp_probe_headline launch_rate_datasheet[] = {
     {700, "Launch and registers", "launch cost", "launch_us", "graph_launch_us", NULL, GP_DS_US, "graph node",
-     "launch", "launch_us", NULL},
+     "launch", "launch_us", NULL, NULL, 0, 0},
 };
 
 const gp_probe gp_probe_launch_rate = {

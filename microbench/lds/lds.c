@@ -247,10 +247,10 @@ static const gp_probe_plot lds_plots[] = {
 
 /* Its rows of the report's datasheet. */
 static const gp_probe_headline lds_datasheet[] = {
-    {600, "LDS", "LDS size per CU", "bytes_per_cu", NULL, NULL, GP_DS_BYTES, NULL, "lds", "bytes_per_cu", NULL},
-    {610, "LDS", "LDS banks", "banks", "bank_bytes", NULL, GP_DS_BANKS, NULL, "lds", "banks", NULL},
+    {600, "LDS", "LDS size per CU", "bytes_per_cu", NULL, NULL, GP_DS_BYTES, NULL, "lds", "bytes_per_cu", NULL, NULL, 0, 0},
+    {610, "LDS", "LDS banks", "banks", "bank_bytes", NULL, GP_DS_BANKS, NULL, "lds", "banks", NULL, NULL, 0, 0},
     {620, "LDS", "LDS latency", "latency_cycles", "latency_ns", NULL, GP_DS_LATENCY, NULL, "lds", "latency_cycles",
-     NULL},
+     NULL, NULL, 0, 0},
 };
 
 /* Its ceilings of the report's roofline. */

@@ -231,9 +231,9 @@ static const gp_probe_plot register_limits_plots[] = {
 /* Its rows of the report's datasheet. */
 static const gp_probe_headline register_limits_datasheet[] = {
     {710, "Launch and registers", "register file per CU", "per_cu", NULL, NULL, GP_DS_INT, "32-bit registers",
-     "registers", "per_cu", NULL},
+     "registers", "per_cu", NULL, NULL, 0, 0},
     {720, "Launch and registers", "registers per thread (max)", "per_thread_max", NULL, NULL, GP_DS_INT, "registers",
-     "registers", "per_thread_max", NULL},
+     "registers", "per_thread_max", NULL, NULL, 0, 0},
 };
 
 const gp_probe gp_probe_register_limits = {
