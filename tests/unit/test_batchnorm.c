@@ -289,13 +289,15 @@ GP_TEST(batchnorm_rule)
 }
 
 /* items_per_thread follows the shape through gp_kernel_params on a ruled
- * table: sm_80's stand-in 2 (block 256, 108 CUs x 8 = 864 resident) for the
- * headline, 1 for 2x64x16x16, whose 512 values a channel fill 1 block where
- * a wave over 64 channels wants 14.  The H200's 1 stays 1. */
+ * table: sm_80's facts without the DRAM bandwidth take the stand-in 2
+ * (block 256, 108 CUs x 8 = 864 resident) for the headline, 1 for
+ * 2x64x16x16, whose 512 values a channel fill 1 block where a wave over 64
+ * channels wants 14.  The H200's 1 stays 1. */
 GP_TEST(batchnorm_params_follow_the_shape)
 {
     static gp_table t, ruled;
     GP_CHECK(gp_test_load_table("tables/sm_80", &t));
+    GP_CHECK(gp_table_set_none(&t, "dram", "bandwidth_gbs", "measured test 2026-11-28 not detected: no stream").code == GP_OK);
     gp_rule_in in = {&t, NULL, 0};
     ruled = t;
     GP_CHECK(gp_batchnorm_rule(&in, &ruled).code == GP_OK);
