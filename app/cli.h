@@ -68,6 +68,7 @@ typedef struct gp_cli {
     const char *file;     /* table show|check|derive FILE, report DIR */
     const char *against;  /* report DIR --against DIR2, or NULL */
     const char *out_file; /* table derive -o OUT, compare and resources --out FILE; NULL: stdout */
+    const char *prometheus; /* fleet --prometheus FILE: node-exporter's textfile, or NULL */
     const char *probes[GP_CLI_MAX_PROBES];  /* run: probes; verify/bench/tune: kernels */
     int nprobes;
     /* verify/bench: --table FILE (arch-checked against the device) and

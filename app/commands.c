@@ -48,6 +48,7 @@ static gp_status set_out_dir(gp_cli *c, const char *v)
 }
 
 static gp_status set_out_file(gp_cli *c, const char *v) { c->out_file = v; return gp_ok(); }
+static gp_status set_prometheus(gp_cli *c, const char *v) { c->prometheus = v; return gp_ok(); }
 
 static gp_status set_quick(gp_cli *c, const char *v) { (void)v, c->quick = 1; return gp_ok(); }
 static gp_status set_force(gp_cli *c, const char *v) { (void)v, c->force = 1; return gp_ok(); }
@@ -240,6 +241,11 @@ static const gp_cli_opt opt_fleet_out = {"out", 0, "DIR", "a directory", PATH,
 static const gp_cli_opt opt_fleet_json = {
     "json", 0, NULL, NULL, 0, "the JSON of fleet.json (docs/formats.md) to stdout instead, the summary to stderr",
     set_json};
+static const gp_cli_opt opt_prometheus = {
+    "prometheus", 0, "FILE", "a file name", PATH,
+    "write the fleet in Prometheus' text format into FILE (node-exporter's\n"
+    "textfile collector; written whole, then renamed into place)",
+    set_prometheus};
 static const gp_cli_opt opt_resources_out = {"out", 0, "FILE", "a file name", PATH, "write the spec into FILE",
                                              set_out_file};
 static const gp_cli_opt opt_slots = {"slots", 0, "N", "a count", 0, "tests at once on each GPU (default 1)",
@@ -257,7 +263,8 @@ static const gp_cli_opt *const opts_characterize[] = {&opt_device_all, &opt_out,
 static const gp_cli_opt *const opts_selftest[] = {&opt_device, &opt_out, &opt_quick, NULL};
 static const gp_cli_opt *const opts_report[] = {&opt_against, &opt_report_out, NULL};
 static const gp_cli_opt *const opts_compare[] = {&opt_compare_out, &opt_compare_json, &opt_floor, &opt_only, NULL};
-static const gp_cli_opt *const opts_fleet[] = {&opt_threshold, &opt_fleet_out, &opt_fleet_json, NULL};
+static const gp_cli_opt *const opts_fleet[] = {&opt_threshold, &opt_fleet_out, &opt_fleet_json, &opt_prometheus,
+                                               NULL};
 static const gp_cli_opt *const opts_resources[] = {&opt_resources_out, &opt_slots, NULL};
 static const gp_cli_opt *const opts_table[] = {&opt_derive_out, NULL};
 static const gp_cli_opt *const opts_kernels[] = {&opt_device, &opt_out,   &opt_quick, &opt_table,
@@ -415,8 +422,10 @@ const gp_cli_cmd gp_cli_commands[] = {
      "outliers, low clock or DRAM bandwidth; exit 1 on an outlier (gpuprobe help fleet)",
      "compare the results folders of many GPUs (one folder per GPU, any number of nodes), per device\n"
      "model: per characteristic the median, the MAD and the GPUs outside the threshold; flags a GPU\n"
-     "whose measured clock or DRAM bandwidth is low\n"
-     "exit 0: no outlier; 1: an outlier; 2: bad input (a missing folder or record, a corrupt record)",
+     "whose measured clock or DRAM bandwidth is low; judges every GPU, alone too, against its\n"
+     "product's published figures (specs/ beside the shipped tables)\n"
+     "exit 0: no outlier; 1: an outlier, or a clock or DRAM bandwidth below its product's band;\n"
+     "2: bad input (a missing folder or record, a corrupt record, a bad specs/ file)",
      opts_fleet, fleet_args, gp_cmd_fleet},
     {GP_CMD_RESOURCES, "resources", "", "CTest's resource spec (JSON) from the device list",
      "write CTest's resource specification file (JSON) from the runtime's device list: one \"gpus\"\n"

@@ -17,7 +17,7 @@
 /* `gpuprobe compare --json`. */
 #define GP_COMPARE_SCHEMA "1.0"
 /* `gpuprobe fleet --json` and fleet.json (1.0: "fleet_format": 1 alone). */
-#define GP_FLEET_SCHEMA "1.1"
+#define GP_FLEET_SCHEMA "1.2"
 
 /* Parse "M.m" (digits, one dot, digits; each at most 6 digits): 1 and
  * *major, *minor, else 0. */

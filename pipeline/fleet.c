@@ -336,8 +336,10 @@ void gp_fleet_free(gp_fleet *fl)
         free(fl->chars[i].verdict);
     }
     free(fl->chars);
-    for (int g = 0; g < fl->ngpus; g++)
+    for (int g = 0; g < fl->ngpus; g++) {
         gp_cmp_run_free(&fl->gpus[g].run);
+        free(fl->gpus[g].ds);
+    }
     free(fl->gpus);
     free(fl->models);
     memset(fl, 0, sizeof *fl);

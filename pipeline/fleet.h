@@ -23,6 +23,8 @@
 #include "fleet_stats.h"
 #include "run_compare.h"
 
+struct gp_datasheet;
+
 /* The clock characteristic: the median of the in-kernel measured clock over
  * a folder's records (each record's readings before and after its probe). */
 #define GP_FLEET_CLOCK_PROBE "clock"
@@ -39,6 +41,11 @@ typedef struct gp_fleet_gpu {
     int quick;              /* some record measured with --quick */
     double clock_mhz;       /* median measured clock; NAN none */
     gp_cmp_run run;
+    /* Against the vendor's figures for its product (gp_fleet_judge_specs):
+     * its datasheet judged (NULL: no spec matched, or not judged), and how
+     * many health figures (clock, DRAM bandwidth) are below their band. */
+    struct gp_datasheet *ds;
+    int vendor_health_low;
 } gp_fleet_gpu;
 
 typedef struct gp_fleet_model {
@@ -79,6 +86,8 @@ typedef struct gp_fleet {
     int nwarned;
     int ngpus_out;          /* GPUs with at least one outlier */
     int nhealth;            /* low clock or DRAM bandwidth flags */
+    int nvendor;            /* GPUs judged against their product's figures */
+    int nvendor_health;     /* GPUs whose clock or DRAM bandwidth is below the product's band */
 } gp_fleet;
 
 /* Load the folders and judge every characteristic.  On failure nothing is
@@ -88,6 +97,25 @@ void gp_fleet_free(gp_fleet *fl);
 
 /* GPU g has an outlier (any characteristic). */
 int gp_fleet_gpu_out(const gp_fleet *fl, int g);
+
+/* Judge every GPU against its product's published figures (specs.h: the
+ * files in specs_dir, picked by the device name), whatever the size of its
+ * model's group: one GPU alone is judged too.  A spec file that does not
+ * parse is GP_ERR_USAGE naming it; a GPU no file matches is left unjudged.
+ * specs_dir NULL or absent: nothing judged. */
+gp_status gp_fleet_judge_specs(gp_fleet *fl, const char *specs_dir);
+
+/* GPU g is healthy: no characteristic outside its model's threshold (the
+ * unstable ones apart), no low clock or DRAM bandwidth against the model or
+ * against the product's band. */
+int gp_fleet_gpu_healthy(const gp_fleet *fl, int g);
+
+/* The fleet in Prometheus' text format for node-exporter's textfile
+ * collector (docs/formats.md): per GPU and characteristic its value, and
+ * whether it is outside the model's threshold; per GPU and vendor figure
+ * measured / published and whether it is within the band; per GPU a health
+ * gauge. */
+void gp_fleet_write_prometheus(FILE *f, const gp_fleet *fl);
 
 /* Writers (fleet_write.c): Markdown, HTML with one strip plot per
  * characteristic (outliers labelled), JSON. */

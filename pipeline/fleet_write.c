@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "datasheet.h"
 #include "doc.h"
 #include "fleet.h"
 #include "fleet_plot.h"
@@ -90,7 +91,48 @@ static void section_verdict(gp_doc *d, const gp_fleet *fl)
     gp_doc_textf(d, ": %d value(s) outside on %d of %d GPUs; %d low clock or DRAM bandwidth; %d outside but "
                     "unstable in their own run (warned, not counted).",
                  fl->noutliers, fl->ngpus_out, fl->ngpus, fl->nhealth, fl->nwarned);
+    gp_doc_textf(d, " Against their products' published figures: %d of %d GPUs judged, %d with a clock or DRAM "
+                    "bandwidth below the band.",
+                 fl->nvendor, fl->ngpus, fl->nvendor_health);
     gp_doc_para_end(d);
+}
+
+/* Every GPU a specs/ file matched, against its product's figures. */
+static void section_vendor(gp_doc *d, const gp_fleet *fl)
+{
+    if (!fl->nvendor)
+        return;
+    gp_doc_heading(d, 2, "vendor", "Against the vendor's figures");
+    gp_doc_para(d, "meta",
+                "Each GPU alone, whatever the size of its model's group: measured / the figure its vendor "
+                "publishes for the product (specs/, picked by the device name), the band a healthy part reaches "
+                "and the verdict. A clock or DRAM bandwidth below its band flags the GPU (exit 1); the other "
+                "figures are shown, not failed.");
+    const char *heads[3] = {"GPU", "product", "measured / vendor (band): verdict"};
+    gp_doc_table_begin_aligned(d, 3, heads, "lll");
+    for (int g = 0; g < fl->ngpus; g++) {
+        const gp_datasheet *ds = fl->gpus[g].ds;
+        if (!ds)
+            continue;
+        gp_doc_row_begin(d);
+        gp_doc_cell(d, NULL, GP_DOC_CODE, fl->gpus[g].label);
+        gp_doc_cell(d, NULL, GP_DOC_PLAIN, ds->spec_name);
+        gp_doc_cell_begin(d, NULL, 1);
+        int first = 1;
+        for (int i = 0; i < ds->nrows; i++) {
+            const gp_ds_row *r = &ds->rows[i];
+            if (!r->verdict || !isfinite(r->fraction))
+                continue;
+            char t[128];
+            snprintf(t, sizeof t, "%s%s %.3f (%s): ", first ? "" : "; ", r->spec_key, r->fraction, r->band);
+            gp_doc_text(d, t);
+            gp_doc_span(d, !strcmp(r->verdict, "within") ? GP_DOC_OK : GP_DOC_BAD, r->verdict);
+            first = 0;
+        }
+        gp_doc_cell_end(d);
+        gp_doc_row_end(d);
+    }
+    gp_doc_table_end(d);
 }
 
 static void section_gpus(gp_doc *d, const gp_fleet *fl)
@@ -226,6 +268,7 @@ static gp_status walk(gp_doc *d, const gp_fleet *fl, int plots)
     gp_doc_heading(d, 1, NULL, title);
     section_verdict(d, fl);
     section_gpus(d, fl);
+    section_vendor(d, fl);
     section_outliers(d, fl);
     for (int m = 0; m < fl->nmodels; m++)
         GP_TRY(section_model(d, fl, m, plots));
@@ -284,7 +327,34 @@ void gp_fleet_write_json(FILE *f, const gp_fleet *fl)
         fprintf(f, ", \"model\": %d, \"records\": %d, \"quick\": %s, \"clock_mhz\": ", gpu->model, gpu->run.nrecs,
                 gpu->quick ? "true" : "false");
         gp_json_write_num(f, gpu->clock_mhz);
-        fprintf(f, ", \"outlier\": %s}%s\n", gp_fleet_gpu_out(fl, g) ? "true" : "false", g + 1 < fl->ngpus ? "," : "");
+        fprintf(f, ", \"outlier\": %s, \"healthy\": %s", gp_fleet_gpu_out(fl, g) ? "true" : "false",
+                gp_fleet_gpu_healthy(fl, g) ? "true" : "false");
+        const gp_datasheet *ds = gpu->ds;
+        if (ds) {
+            fputs(", \"vendor\": {\"product\": ", f);
+            gp_json_write_str(f, ds->spec_name);
+            fputs(", \"spec\": ", f);
+            gp_json_write_str(f, ds->spec_file);
+            fputs(", \"figures\": [", f);
+            int first = 1;
+            for (int i = 0; i < ds->nrows; i++) {
+                const gp_ds_row *r = &ds->rows[i];
+                if (!r->verdict)
+                    continue;
+                fprintf(f, "%s{\"figure\": ", first ? "" : ", ");
+                gp_json_write_str(f, r->spec_key);
+                fputs(", \"fraction\": ", f);
+                gp_json_write_num(f, r->fraction);
+                fputs(", \"band\": ", f);
+                gp_json_write_str(f, r->band);
+                fputs(", \"verdict\": ", f);
+                gp_json_write_str(f, r->verdict);
+                fputc('}', f);
+                first = 0;
+            }
+            fputs("]}", f);
+        }
+        fprintf(f, "}%s\n", g + 1 < fl->ngpus ? "," : "");
     }
     fputs("  ],\n  \"characteristics\": [\n", f);
     for (int i = 0; i < fl->nchars; i++) {

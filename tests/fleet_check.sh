@@ -27,6 +27,14 @@
 #              outlier named), the summary lines on stderr
 #   blocked    a folder named fleet.html in --out: exit 2, and neither
 #              fleet.md nor fleet.json is left there
+#   vendor     one GPU alone against its product (specs/): the H200 run within
+#              its bands on clock and DRAM bandwidth, exit 0; its copy at 0.92x
+#              the DRAM bandwidth (0.83 of NVIDIA's 4.8 TB/s, under the 0.85
+#              band) exit 1 alone, named below the product's band; a bad
+#              specs/ file exit 2 naming it (--tables pointing beside it)
+#   prometheus --prometheus FILE: node-exporter's text format, every sample
+#              line `name{labels} value` under its HELP and TYPE, the lowered
+#              copy's health 0 and the real run's 1, no .tmp left
 set -u
 case_=$1 gpuprobe=$2 src=$3
 here=$(cd "$(dirname "$0")" && pwd)
@@ -131,10 +139,45 @@ json)
     rc=$?
     printf '%s\n' "$out"
     [ $rc -eq 1 ] || { echo "fleet_check.sh: --json exit $rc, wanted 1" >&2; fail=1; }
-    [ "${out:0:1}" = "{" ] && grep -q '"schema_version": "1.1",' <<<"$out" && grep -q '"health_flags": 1,' <<<"$out" ||
+    [ "${out:0:1}" = "{" ] && grep -q '"schema_version": "1.2",' <<<"$out" && grep -q '"health_flags": 1,' <<<"$out" ||
         { echo "fleet_check.sh: --json is not fleet.json's object" >&2; fail=1; }
     grep -q "outlier: lowered memory_bandwidth.bandwidth_gbs" "$tmp/err" ||
         { echo "fleet_check.sh: --json: the summary is not on stderr" >&2; fail=1; }
+    ;;
+vendor)
+    check 0 "h200 against the NVIDIA H200 SXM 141GB \(specs/nvidia-h200.txt\): clock_mhz 1.000 within; .*dram_gbs 0.90[0-9] within" \
+        "$gpuprobe" fleet "$h200"
+    copy lowered
+    lower "$tmp/lowered" 0.92
+    check 1 "lowered against the NVIDIA H200 .*dram_gbs 0.83[0-9] low; .*\[health: below the product's band\]" \
+        "$gpuprobe" fleet "$tmp/lowered"
+    check 1 "1 GPU\(s\) with a clock or DRAM bandwidth below the product's band" "$gpuprobe" fleet "$tmp/lowered"
+    check 1 "\"verdict\": \"low\"" "$gpuprobe" fleet "$tmp/lowered" --json
+    mkdir -p "$tmp/tree/tables" "$tmp/tree/specs"
+    cp "$src/tables/sm_90" "$tmp/tree/tables/" && printf 'name = X\nmatch = H200\ndram_gbs = 1\n' >"$tmp/tree/specs/x.txt"
+    check 2 "x.txt:3: a figure without its source" "$gpuprobe" fleet "$h200" --tables "$tmp/tree/tables"
+    ;;
+prometheus)
+    copy lowered
+    lower "$tmp/lowered" 0.92
+    check 1 "Prometheus text format" "$gpuprobe" fleet "$h200" "$tmp/lowered" --prometheus "$tmp/prom/gpus.prom"
+    f=$tmp/prom/gpus.prom
+    check 0 '^gpuprobe_gpu_healthy\{gpu="h200",bus="[0-9a-f:.]+",model="NVIDIA H200",arch="sm_90"\} 1$' cat "$f"
+    check 0 '^gpuprobe_gpu_healthy\{gpu="lowered",.*\} 0$' cat "$f"
+    check 0 '^gpuprobe_vendor_fraction\{gpu="lowered",.*figure="dram_gbs",band=">= 0.85"\} 0.83' cat "$f"
+    # Every line a comment or `name{labels} value`; every family's samples
+    # after its own HELP and TYPE.
+    awk '/^# HELP / {fam = $3; next} /^# TYPE / {if ($3 != fam || $4 != "gauge") bad = 1; next}
+         { n = index($0, "{"); name = substr($0, 1, n - 1);
+           if (name != fam || $0 !~ /^[a-z_]+\{([a-z_]+="([^"\\]|\\.)*",?)+\} -?[0-9.e+-]+$/) { print "bad: " $0; bad = 1 } }
+         END { exit bad }' "$f" || { echo "fleet_check.sh: not the text format" >&2; fail=1; }
+    [ "$(grep -c '^gpuprobe_value{' "$f")" -gt 100 ] || { echo "fleet_check.sh: too few values" >&2; fail=1; }
+    # A label value with a quote and a backslash (a folder's name) is escaped.
+    odd='odd"na\me'
+    mkdir -p "$tmp/$odd" && cp "$h200"/*.json "$tmp/$odd"/ || exit 1
+    check 0 "Prometheus text format" "$gpuprobe" fleet "$tmp/$odd" --prometheus "$tmp/prom/odd.prom"
+    check 0 '^gpuprobe_gpu_healthy\{gpu="odd\\"na\\\\me",' cat "$tmp/prom/odd.prom"
+    ls "$tmp/prom"/*.tmp 2>/dev/null && { echo "fleet_check.sh: a .tmp file left" >&2; fail=1; }
     ;;
 blocked)
     mkdir -p "$tmp/report/fleet.html"

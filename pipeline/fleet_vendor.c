@@ -1,0 +1,154 @@
+/* The fleet against the vendors' figures, and its Prometheus textfile
+ * (fleet.h). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "datasheet.h"
+#include "fleet.h"
+#include "specs.h"
+
+gp_status gp_fleet_judge_specs(gp_fleet *fl, const char *specs_dir)
+{
+    for (int g = 0; g < fl->ngpus && specs_dir; g++) {
+        gp_fleet_gpu *gpu = &fl->gpus[g];
+        gp_spec spec;
+        int found = 0;
+        GP_TRY(gp_spec_find(specs_dir, gpu->name, &spec, &found));
+        if (!found)
+            continue;
+        const gp_record **recs = calloc((size_t)gpu->run.nrecs + 1, sizeof *recs);
+        gpu->ds = calloc(1, sizeof *gpu->ds);
+        if (!recs || !gpu->ds) {
+            free(recs);
+            return gp_fail(GP_ERR_NOMEM, "out of host memory judging %s", gpu->label);
+        }
+        for (int i = 0; i < gpu->run.nrecs; i++)
+            recs[i] = &gpu->run.recs[i];
+        gp_datasheet_build(recs, gpu->run.nrecs, NULL, gpu->ds);
+        free(recs);
+        gp_datasheet_judge(gpu->ds, &spec);
+        fl->nvendor++;
+        for (int i = 0; i < gpu->ds->nrows; i++) {
+            const gp_ds_row *r = &gpu->ds->rows[i];
+            const int f = gp_spec_figure(r->spec_key);
+            if ((f == GP_SPEC_CLOCK_MHZ || f == GP_SPEC_DRAM_GBS) && r->verdict && !strcmp(r->verdict, "low"))
+                gpu->vendor_health_low++;
+        }
+        fl->nvendor_health += gpu->vendor_health_low > 0;
+    }
+    return gp_ok();
+}
+
+int gp_fleet_gpu_healthy(const gp_fleet *fl, int g)
+{
+    if (fl->gpus[g].vendor_health_low)
+        return 0;
+    for (int i = 0; i < fl->nchars; i++) {
+        gp_fleet_verdict v = fl->chars[i].verdict[g];
+        if (v == GP_FLEET_LOW || v == GP_FLEET_HIGH)
+            return 0;
+    }
+    return 1;
+}
+
+/* A label value in the text format: backslash, double quote and newline
+ * escaped. */
+static void label(FILE *f, const char *name, const char *v, int first)
+{
+    fprintf(f, "%s%s=\"", first ? "" : ",", name);
+    for (; *v; v++) {
+        if (*v == '\\' || *v == '"')
+            fputc('\\', f), fputc(*v, f);
+        else if (*v == '\n')
+            fputs("\\n", f);
+        else
+            fputc(*v, f);
+    }
+    fputc('"', f);
+}
+
+static void gpu_labels(FILE *f, const gp_fleet *fl, int g)
+{
+    const gp_fleet_gpu *gpu = &fl->gpus[g];
+    label(f, "gpu", gpu->label, 1);
+    label(f, "bus", gpu->pci_bus_id, 0);
+    label(f, "model", gpu->name, 0);
+    label(f, "arch", gpu->arch, 0);
+}
+
+static void head(FILE *f, const char *name, const char *help)
+{
+    fprintf(f, "# HELP %s %s\n# TYPE %s gauge\n", name, help, name);
+}
+
+void gp_fleet_write_prometheus(FILE *f, const gp_fleet *fl)
+{
+    head(f, "gpuprobe_value", "A characteristic measured on the GPU (gpuprobe probe record; unit in the label).");
+    for (int i = 0; i < fl->nchars; i++) {
+        const gp_fleet_char *c = &fl->chars[i];
+        for (int g = 0; g < fl->ngpus; g++) {
+            if (!isfinite(c->x[g]))
+                continue;
+            fputs("gpuprobe_value{", f);
+            gpu_labels(f, fl, g);
+            label(f, "probe", c->probe, 0);
+            label(f, "key", c->key, 0);
+            label(f, "unit", c->unit, 0);
+            fprintf(f, "} %.9g\n", c->x[g]);
+        }
+    }
+    head(f, "gpuprobe_outside", "1: the value is outside its device model's threshold around the median (judged models "
+                                "of 3 or more GPUs only).");
+    for (int i = 0; i < fl->nchars; i++) {
+        const gp_fleet_char *c = &fl->chars[i];
+        for (int g = 0; g < fl->ngpus && c->judged; g++) {
+            if (c->verdict[g] == GP_FLEET_NONE)
+                continue;
+            fputs("gpuprobe_outside{", f);
+            gpu_labels(f, fl, g);
+            label(f, "probe", c->probe, 0);
+            label(f, "key", c->key, 0);
+            fprintf(f, "} %d\n", c->verdict[g] == GP_FLEET_LOW || c->verdict[g] == GP_FLEET_HIGH);
+        }
+    }
+    head(f, "gpuprobe_vendor_fraction", "Measured over the vendor's published figure for the product (specs/).");
+    for (int g = 0; g < fl->ngpus; g++)
+        for (int i = 0; fl->gpus[g].ds && i < fl->gpus[g].ds->nrows; i++) {
+            const gp_ds_row *r = &fl->gpus[g].ds->rows[i];
+            if (!r->verdict || !isfinite(r->fraction))
+                continue;
+            fputs("gpuprobe_vendor_fraction{", f);
+            gpu_labels(f, fl, g);
+            label(f, "product", fl->gpus[g].ds->spec_name, 0);
+            label(f, "figure", r->spec_key, 0);
+            label(f, "band", r->band, 0);
+            fprintf(f, "} %.6g\n", r->fraction);
+        }
+    head(f, "gpuprobe_vendor_within", "1: the measured figure is within the band of the vendor's (specs/).");
+    for (int g = 0; g < fl->ngpus; g++)
+        for (int i = 0; fl->gpus[g].ds && i < fl->gpus[g].ds->nrows; i++) {
+            const gp_ds_row *r = &fl->gpus[g].ds->rows[i];
+            if (!r->verdict || !isfinite(r->fraction))
+                continue;
+            fputs("gpuprobe_vendor_within{", f);
+            gpu_labels(f, fl, g);
+            label(f, "figure", r->spec_key, 0);
+            fprintf(f, "} %d\n", !strcmp(r->verdict, "within"));
+        }
+    head(f, "gpuprobe_gpu_healthy", "1: no value outside its model's threshold and no low clock or DRAM bandwidth "
+                                    "against the model or the product's band.");
+    for (int g = 0; g < fl->ngpus; g++) {
+        fputs("gpuprobe_gpu_healthy{", f);
+        gpu_labels(f, fl, g);
+        fprintf(f, "} %d\n", gp_fleet_gpu_healthy(fl, g));
+    }
+    head(f, "gpuprobe_gpu_judged", "1: the GPU was judged (its model has 3 or more GPUs here, or a specs/ file matched "
+                                   "its name); 0: listed only.");
+    for (int g = 0; g < fl->ngpus; g++) {
+        fputs("gpuprobe_gpu_judged{", f);
+        gpu_labels(f, fl, g);
+        int judged = fl->gpus[g].ds != NULL || fl->models[fl->gpus[g].model].ngpus >= GP_FLEET_MIN_GROUP;
+        fprintf(f, "} %d\n", judged);
+    }
+}
