@@ -998,7 +998,7 @@ static const gp_probe_row cache_latency_table_rows[] = {
     {"l1_latency_cycles", "cache.l1", "latency_cycles"},
     {"l2_bytes", "cache.l2", "bytes"},
     /* l2_line_bytes is not measured (none): the table keeps the published line. */
-    {"l2_sector_bytes", "cache.l2", "sector_bytes"},
+    {"l2_sector_bytes", "cache.l2", "dram_fetch_bytes"},
     {"l2_latency_cycles", "cache.l2", "latency_cycles"},
     {"l2_far_latency_cycles", "cache.l2", "far_latency_cycles"},
     {"dram_latency_cycles", "dram", "latency_cycles"},
@@ -1042,7 +1042,7 @@ static const gp_probe_headline cache_latency_datasheet[] = {
     /* The capacity knee within 10 % of the vendor's size either way. */
     {520, "Caches", "L2 size", "l2_bytes", "l2_near_bytes", NULL, GP_DS_BYTES, "near part", "cache.l2", "bytes", NULL,
      "l2_bytes", 0.9, 1.1},
-    {530, "Caches", "L2 fetch granule (sector)", "l2_sector_bytes", NULL, NULL, GP_DS_BYTES, NULL, "cache.l2",
+    {530, "Caches", "DRAM fetch granule (an L2 miss)", "l2_sector_bytes", NULL, NULL, GP_DS_BYTES, NULL, "cache.l2",
      "sector_bytes", "line_bytes", NULL, 0, 0},
 };
 

@@ -216,8 +216,12 @@ GP_TEST(characterize_line_and_sector_keys)
     GP_CHECK(gp_characterize_table(rec, tables, rules, &t, NULL, 0, NULL).code == GP_OK);
     const gp_table_entry *e = gp_table_find(&t, "cache.l1", "sector_bytes");
     GP_CHECK(e && e->d == 32 && strstr(e->prov, "measured cache_latency"));
-    e = gp_table_find(&t, "cache.l2", "sector_bytes");
+    /* The L2 stride knee is what a miss fetches from DRAM (64 B on the
+     * H200), not the L2's 32 B sector, which stays the published one. */
+    e = gp_table_find(&t, "cache.l2", "dram_fetch_bytes");
     GP_CHECK(e && e->d == 64 && strstr(e->prov, "measured cache_latency"));
+    e = gp_table_find(&t, "cache.l2", "sector_bytes");
+    GP_CHECK(e && e->d == 32 && strstr(e->prov, "published"));
     e = gp_table_find(&t, "cache.l1", "line_bytes");
     GP_CHECK(e && e->d == 128 && strstr(e->prov, "published"));
     e = gp_table_find(&t, "cache.l2", "line_bytes");
