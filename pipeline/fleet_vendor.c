@@ -82,6 +82,29 @@ static void head(FILE *f, const char *name, const char *help)
     fprintf(f, "# HELP %s %s\n# TYPE %s gauge\n", name, help, name);
 }
 
+/* One sample per GPU and judged vendor figure: measured / published
+ * (within 0), or whether it is within its band (within 1). */
+static void vendor_samples(FILE *f, const gp_fleet *fl, int within)
+{
+    for (int g = 0; g < fl->ngpus; g++)
+        for (int i = 0; fl->gpus[g].ds && i < fl->gpus[g].ds->nrows; i++) {
+            const gp_ds_row *r = &fl->gpus[g].ds->rows[i];
+            if (!r->verdict || !isfinite(r->fraction))
+                continue;
+            fputs(within ? "gpuprobe_vendor_within{" : "gpuprobe_vendor_fraction{", f);
+            gpu_labels(f, fl, g);
+            if (!within)
+                label(f, "product", fl->gpus[g].ds->spec_name, 0);
+            label(f, "figure", r->spec_key, 0);
+            if (within) {
+                fprintf(f, "} %d\n", !strcmp(r->verdict, "within"));
+            } else {
+                label(f, "band", r->band, 0);
+                fprintf(f, "} %.6g\n", r->fraction);
+            }
+        }
+}
+
 void gp_fleet_write_prometheus(FILE *f, const gp_fleet *fl)
 {
     head(f, "gpuprobe_value", "A characteristic measured on the GPU (gpuprobe probe record; unit in the label).");
@@ -113,29 +136,9 @@ void gp_fleet_write_prometheus(FILE *f, const gp_fleet *fl)
         }
     }
     head(f, "gpuprobe_vendor_fraction", "Measured over the vendor's published figure for the product (specs/).");
-    for (int g = 0; g < fl->ngpus; g++)
-        for (int i = 0; fl->gpus[g].ds && i < fl->gpus[g].ds->nrows; i++) {
-            const gp_ds_row *r = &fl->gpus[g].ds->rows[i];
-            if (!r->verdict || !isfinite(r->fraction))
-                continue;
-            fputs("gpuprobe_vendor_fraction{", f);
-            gpu_labels(f, fl, g);
-            label(f, "product", fl->gpus[g].ds->spec_name, 0);
-            label(f, "figure", r->spec_key, 0);
-            label(f, "band", r->band, 0);
-            fprintf(f, "} %.6g\n", r->fraction);
-        }
+    vendor_samples(f, fl, 0);
     head(f, "gpuprobe_vendor_within", "1: the measured figure is within the band of the vendor's (specs/).");
-    for (int g = 0; g < fl->ngpus; g++)
-        for (int i = 0; fl->gpus[g].ds && i < fl->gpus[g].ds->nrows; i++) {
-            const gp_ds_row *r = &fl->gpus[g].ds->rows[i];
-            if (!r->verdict || !isfinite(r->fraction))
-                continue;
-            fputs("gpuprobe_vendor_within{", f);
-            gpu_labels(f, fl, g);
-            label(f, "figure", r->spec_key, 0);
-            fprintf(f, "} %d\n", !strcmp(r->verdict, "within"));
-        }
+    vendor_samples(f, fl, 1);
     head(f, "gpuprobe_gpu_healthy", "1: no value outside its model's threshold and no low clock or DRAM bandwidth "
                                     "against the model or the product's band.");
     for (int g = 0; g < fl->ngpus; g++) {
