@@ -19,48 +19,19 @@ void gp_compare_opts_of(const gp_cli *c, gp_compare_opts *o)
     o->json = c->json;
 }
 
-/* --out FILE: its folder and name, refused at once when FILE is a folder. */
-static gp_status split_out(const char *path, char *dir, size_t dn, const char **name)
-{
-    if (gp_fs_is_dir(path))
-        return gp_fail(GP_ERR_USAGE, "--out '%s' is a folder; name a file (e.g. %s/repeat-runs.md)", path, path);
-    if (snprintf(dir, dn, "%s", path) >= (int)dn)
-        return gp_fail(GP_ERR_USAGE, "--out path too long: '%s'", path);
-    char *slash = strrchr(dir, '/');
-    *name = slash ? path + (slash - dir) + 1 : path;
-    if (!**name)
-        return gp_fail(GP_ERR_USAGE, "--out '%s' names no file", path);
-    if (!slash)
-        snprintf(dir, dn, ".");
-    else if (slash == dir)
-        dir[1] = '\0';
-    else
-        *slash = '\0';
-    return gp_ok();
-}
+/* The page, Markdown or JSON as asked, into --out FILE. */
+typedef struct page {
+    const gp_cmp_result *res;
+    const gp_compare_opts *o;
+} page;
 
-/* The page into FILE, its folder created as the other commands create
- * --out, and removed again when the write fails. */
-static gp_status write_out(const char *path, const gp_cmp_result *res, const gp_compare_opts *o)
+static void write_page(FILE *f, const void *ctx)
 {
-    char dir[1024];
-    const char *name = NULL;
-    GP_TRY(split_out(path, dir, sizeof dir, &name));
-    gp_fs_set set;
-    FILE *f;
-    GP_TRY(gp_fs_set_begin(&set, dir));
-    gp_status st = gp_fs_set_open(&set, name, &f);
-    if (st.code == GP_OK) {
-        if (o->json)
-            gp_cmp_write_json(f, res);
-        else
-            gp_cmp_write_md(f, res);
-        st = gp_fs_set_close(&set, f, name);
-    }
-    if (st.code == GP_OK)
-        return gp_fs_set_commit(&set);
-    gp_fs_set_abort(&set);
-    return st;
+    const page *p = ctx;
+    if (p->o->json)
+        gp_cmp_write_json(f, p->res);
+    else
+        gp_cmp_write_md(f, p->res);
 }
 
 gp_status gp_compare_run(const gp_compare_opts *o, FILE *out)
@@ -70,7 +41,7 @@ gp_status gp_compare_run(const gp_compare_opts *o, FILE *out)
     char outdir[1024];
     const char *outname = NULL;
     if (o->out_file) /* a folder named as --out fails before the work */
-        GP_TRY(split_out(o->out_file, outdir, sizeof outdir, &outname));
+        GP_TRY(gp_fs_split_file(o->out_file, "--out", outdir, sizeof outdir, &outname));
     GP_TRY(gp_cmp_load_dir(o->dir_a, &A));
     gp_status st = gp_cmp_load_dir(o->dir_b, &B);
     if (st.code != GP_OK) {
@@ -87,7 +58,7 @@ gp_status gp_compare_run(const gp_compare_opts *o, FILE *out)
             fflush(out);
         }
         if (o->out_file)
-            st = write_out(o->out_file, &res, o);
+            st = gp_fs_write_file(o->out_file, "--out", write_page, &(page){&res, o});
         if (st.code == GP_OK && res.differ > 0)
             st = gp_fail(GP_ERR_CHECK, "%d of %d characteristics differ beyond their spreads (the table says which)",
                          res.differ, res.agree + res.differ + res.unstable);

@@ -589,3 +589,42 @@ void gp_fs_relative(char *out, size_t n, const char *path)
     else
         snprintf(out + used, n - used, "%s", t);
 }
+
+gp_status gp_fs_split_file(const char *path, const char *what, char *dir, size_t dn, const char **name)
+{
+    if (gp_fs_is_dir(path))
+        return gp_fail(GP_ERR_USAGE, "%s '%s' is a folder; name a file in it", what, path);
+    if (snprintf(dir, dn, "%s", path) >= (int)dn)
+        return gp_fail(GP_ERR_USAGE, "%s path too long: '%s'", what, path);
+    char *slash = strrchr(dir, '/');
+    *name = slash ? path + (slash - dir) + 1 : path;
+    if (!**name)
+        return gp_fail(GP_ERR_USAGE, "%s '%s' names no file", what, path);
+    if (!slash)
+        snprintf(dir, dn, ".");
+    else if (slash == dir)
+        dir[1] = '\0';
+    else
+        *slash = '\0';
+    return gp_ok();
+}
+
+gp_status gp_fs_write_file(const char *path, const char *what, void (*write)(FILE *f, const void *ctx),
+                           const void *ctx)
+{
+    char dir[1024];
+    const char *name = NULL;
+    GP_TRY(gp_fs_split_file(path, what, dir, sizeof dir, &name));
+    gp_fs_set set;
+    FILE *f;
+    GP_TRY(gp_fs_set_begin(&set, dir));
+    gp_status st = gp_fs_set_open(&set, name, &f);
+    if (st.code == GP_OK) {
+        write(f, ctx);
+        st = gp_fs_set_close(&set, f, name);
+    }
+    if (st.code == GP_OK)
+        return gp_fs_set_commit(&set);
+    gp_fs_set_abort(&set);
+    return st;
+}

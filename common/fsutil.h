@@ -95,6 +95,16 @@ gp_status gp_fs_set_close(gp_fs_set *s, FILE *f, const char *name);
 gp_status gp_fs_set_commit(gp_fs_set *s);
 void gp_fs_set_abort(gp_fs_set *s);
 
+/* An output FILE's folder (into dir; "." for a bare name) and base name,
+ * refused (GP_ERR_USAGE naming the option `what`, "--out") when FILE is a
+ * folder or names no file, before any work. */
+gp_status gp_fs_split_file(const char *path, const char *what, char *dir, size_t dn, const char **name);
+/* One output file written whole or not at all, as a one-file gp_fs_set: its
+ * folder created (and removed again when the write fails), `write` filling
+ * the open stream with ctx. */
+gp_status gp_fs_write_file(const char *path, const char *what, void (*write)(FILE *f, const void *ctx),
+                           const void *ctx);
+
 /* Today's date as YYYY-MM-DD (UTC). */
 void gp_fs_today(char out[16]);
 
