@@ -38,22 +38,14 @@ static void print_summary(FILE *f, const gp_fleet *fl)
     }
 }
 
+static void write_prometheus(FILE *f, const void *fl) { gp_fleet_write_prometheus(f, fl); }
+
 /* The fleet's files into --out, else its Markdown (or with --json its JSON)
  * to stdout; the summary lines on stdout, or stderr under --json. */
 static gp_status write_fleet(const gp_cli *cli, const gp_fleet *fl)
 {
     if (cli->prometheus) { /* first: a file that cannot be written leaves no other output */
-        char dir[1024];
-        snprintf(dir, sizeof dir, "%s", cli->prometheus);
-        char *slash = strrchr(dir, '/');
-        if (slash && slash != dir) {
-            *slash = '\0';
-            GP_TRY(gp_fs_mkdirs(dir));
-        }
-        FILE *f = NULL;
-        GP_TRY(gp_fs_open_atomic(cli->prometheus, &f));
-        gp_fleet_write_prometheus(f, fl);
-        GP_TRY(gp_fs_commit(f, cli->prometheus));
+        GP_TRY(gp_fs_write_file(cli->prometheus, "--prometheus", write_prometheus, fl));
         fprintf(stderr, "fleet: %s written (Prometheus text format)\n", cli->prometheus);
     }
     if (cli->out_given) {
@@ -76,9 +68,7 @@ gp_status gp_cmd_fleet(gp_cli *cli)
     gp_status st = gp_fleet_build(cli->dirs, cli->ndirs, &cli->threshold, &fl);
     if (st.code != GP_OK) /* bad input, whatever failed: exit 2 */
         return gp_fail(GP_ERR_USAGE, "fleet: %s", st.msg);
-    char specs[1200];
-    snprintf(specs, sizeof specs, "%s/../specs", cli->tables_found);
-    st = gp_fleet_judge_specs(&fl, cli->tables_found[0] ? specs : NULL);
+    st = gp_fleet_judge_specs(&fl, cli->tables_found);
     if (st.code != GP_OK) {
         gp_fleet_free(&fl);
         return gp_fail(GP_ERR_USAGE, "fleet: %s", st.msg);

@@ -99,11 +99,11 @@ void gp_fleet_free(gp_fleet *fl);
 int gp_fleet_gpu_out(const gp_fleet *fl, int g);
 
 /* Judge every GPU against its product's published figures (specs.h: the
- * files in specs_dir, picked by the device name), whatever the size of its
- * model's group: one GPU alone is judged too.  A spec file that does not
- * parse is GP_ERR_USAGE naming it; a GPU no file matches is left unjudged.
- * specs_dir NULL or absent: nothing judged. */
-gp_status gp_fleet_judge_specs(gp_fleet *fl, const char *specs_dir);
+ * files of specs/ beside the shipped tables' folder, picked by the device
+ * name), whatever the size of its model's group: one GPU alone is judged
+ * too.  A spec file that does not parse is GP_ERR_USAGE naming it; a GPU no
+ * file matches is left unjudged.  tables_dir NULL or "": nothing judged. */
+gp_status gp_fleet_judge_specs(gp_fleet *fl, const char *tables_dir);
 
 /* GPU g is healthy: no characteristic outside its model's threshold (the
  * unstable ones apart), no low clock or DRAM bandwidth against the model or

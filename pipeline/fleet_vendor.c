@@ -8,13 +8,13 @@
 #include "fleet.h"
 #include "specs.h"
 
-gp_status gp_fleet_judge_specs(gp_fleet *fl, const char *specs_dir)
+gp_status gp_fleet_judge_specs(gp_fleet *fl, const char *tables_dir)
 {
-    for (int g = 0; g < fl->ngpus && specs_dir; g++) {
+    for (int g = 0; g < fl->ngpus; g++) {
         gp_fleet_gpu *gpu = &fl->gpus[g];
         gp_spec spec;
         int found = 0;
-        GP_TRY(gp_spec_find(specs_dir, gpu->name, &spec, &found));
+        GP_TRY(gp_spec_find_beside(tables_dir, gpu->name, &spec, &found));
         if (!found)
             continue;
         const gp_record **recs = calloc((size_t)gpu->run.nrecs + 1, sizeof *recs);

@@ -41,12 +41,7 @@ static void judge(report *R)
     gp_spec spec;
     int found = 0;
     const char *name = R->probes[0].rec.dev.name;
-    char dir[1200];
-    gp_status st = gp_ok();
-    if (R->tables_dir) {
-        snprintf(dir, sizeof dir, "%s/../specs", R->tables_dir);
-        st = gp_spec_find(dir, name, &spec, &found);
-    }
+    gp_status st = gp_spec_find_beside(R->tables_dir, name, &spec, &found);
     gp_datasheet_judge(R->ds, found ? &spec : NULL);
     if (st.code != GP_OK)
         snprintf(R->ds->spec_why, sizeof R->ds->spec_why, "the specs folder has a bad file: %.160s", st.msg);

@@ -170,6 +170,16 @@ gp_status gp_spec_find(const char *dir, const char *device_name, gp_spec *s, int
     return st;
 }
 
+gp_status gp_spec_find_beside(const char *tables_dir, const char *device_name, gp_spec *s, int *found)
+{
+    char dir[1200];
+    *found = 0;
+    if (!tables_dir || !tables_dir[0])
+        return gp_ok();
+    snprintf(dir, sizeof dir, "%s/../specs", tables_dir);
+    return gp_spec_find(dir, device_name, s, found);
+}
+
 double gp_spec_value(const gp_spec *s, int figure)
 {
     if (!s || figure < 0 || figure >= GP_SPEC_NFIGURES || s->v[figure] <= 0)

@@ -48,6 +48,11 @@ int gp_spec_matches(const char *device_name, const char *text);
  * such folder); a file that does not parse is an error naming it. */
 gp_status gp_spec_find(const char *dir, const char *device_name, gp_spec *s, int *found);
 
+/* gp_spec_find in the specs/ folder beside the shipped tables' folder
+ * (tables_dir/../specs: the source tree's and the installed share/gpuprobe
+ * alike); tables_dir NULL or "": none found. */
+gp_status gp_spec_find_beside(const char *tables_dir, const char *device_name, gp_spec *s, int *found);
+
 /* The published value in the datasheet's units: clock MHz, CUs, FLOP/s,
  * GB/s, bytes; fp32 of a packed-FP32 spec halved (one FMA a lane).  0 when
  * the spec lacks it. */
