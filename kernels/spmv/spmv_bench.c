@@ -315,14 +315,16 @@ static gp_status run_path(state *s, const gp_spmv_params *p, int format, int tpr
                 v = &s->plans[i];
         gp_spmv_plan_destroy(&v->pl);
         v->live = 0;
-        if (!s->ell.d_ell_col) {
-            gp_spmv_choice c;
-            GP_TRY(gp_spmv_choose(s->a.row_ptr, s->a.rows, p, s->wave, format, tpr, &c));
-            if (c.format == GP_SPMV_ELL && c.ell_width > 0)
-                GP_TRY(gp_spmv_plan_create(&s->ell, &s->a, s->d_rp, s->d_col, s->d_val, p, s->wave, format, tpr));
-        }
         GP_TRY(gp_spmv_plan_create_sharing(&v->pl, &s->a, s->d_rp, s->d_col, s->d_val, p, s->wave, format, tpr,
                                            &s->ell));
+        if (v->pl.d_ell_col && !v->pl.ell_borrowed && !s->ell.d_ell_col) {
+            /* The first ELL slots built: the problem keeps them (s->ell owns
+             * the device arrays alone), this plan borrows them like the
+             * later ones. */
+            s->ell = v->pl;
+            s->ell.d_long = NULL;
+            v->pl.ell_borrowed = 1;
+        }
         v->format = format, v->tpr = tpr, v->live = 1;
     }
     v->used = ++s->clock;
