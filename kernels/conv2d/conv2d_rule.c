@@ -134,17 +134,17 @@ gp_status gp_conv2d_rule(const gp_rule_in *in, gp_table *out)
         oh = s->h, ow = s->w;
     tile_pick best;
     GP_TRY(pick_tile(in, &cu, s, max_block, oh, ow, groups, (long long)line, cus, 0, 16, &best));
-    /* Fewer blocks than CUs: CUs idle, and the busiest one runs a single
-     * block of max_block threads.  Smaller blocks spread the same pixels
-     * over more CUs; the busiest CU's time then goes as its blocks x tile
-     * area over its issue rate, full from CONV2D_SAT_WAVES waves (a
-     * thread's 32 or 64 independent accumulators need no more), so the
-     * block halves while that time falls. */
-    /* Only where the waves' block leaves more than half the CUs idle, and
-     * only tiles whose rows are whole L1 lines (tile_x >= line / 4 pixels):
-     * on the H200 (tools/unseen_shapes.sh, 2026-11-28) 16-pixel-wide tiles
-     * in blocks of 64 and 128 ran 1.09x and 1.15x slower than 64 x 16 and 32
-     * x 16, on 2x32x128x96 k5x3 (128 blocks of 256, nearly a full wave) and
+    /* Fewer blocks than half the CUs: most CUs idle, and the busiest runs
+     * one block of max_block threads alone.  Smaller blocks spread the same
+     * pixels over more CUs; the busiest CU's time then goes as its blocks x
+     * tile area over its issue rate, full from CONV2D_SAT_WAVES waves (a
+     * thread's 32 or 64 independent accumulators need no more).  The least
+     * such time over blocks of 64..max_block / 2 replaces the waves' block
+     * where it is a tenth less, among tiles whose rows are whole L1 lines
+     * (tile_x >= line / 4 pixels).  Both bounds are measured: on the H200
+     * (tools/unseen_shapes.sh, 2026-11-28) 16-pixel-wide tiles in blocks of
+     * 64 and 128 ran 1.09x and 1.15x slower than 64 x 16 and 32 x 16, on
+     * 2x32x128x96 k5x3 (128 blocks of 256, nearly a full wave) and
      * 1x16x256x256 k7 (64 blocks), though this model gave them less time. */
     const long long wide = gp_rule_clamp(gp_rule_ceil_pow2((long long)line / 4), 16, 64);
     char small[160] = "";
@@ -158,12 +158,10 @@ gp_status gp_conv2d_rule(const gp_rule_in *in, gp_table *out)
             if (c.cost < small_best.cost * 0.999)
                 small_best = c;
         }
-        /* A smaller block only where the model gives it a tenth less time:
-         * a nearly full wave keeps the headline's block. */
         if (small_best.cost < at_max.cost * 0.9)
             best = small_best;
         snprintf(small, sizeof small,
-                 "; %lld blocks < %.0f CUs at %lld threads: block %lld (busiest CU %.0f px-time against %.0f; "
+                 "; %lld blocks < half of %.0f CUs at %lld threads: block %lld (busiest CU %.0f px-time against %.0f; "
                  "full issue from %d waves)",
                  at_max.blocks, cus, max_block, best.block, small_best.cost, at_max.cost, CONV2D_SAT_WAVES);
     }

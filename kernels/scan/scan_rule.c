@@ -106,11 +106,20 @@ static long long little_items(const gp_rule_facts *f, long long block, char *why
     return items;
 }
 
-/* Whether device.arch has the bulk copy engine the ring needs. */
-static int ring_possible(const gp_table *t)
+/* device.arch, "none" when the table has none. */
+static const char *arch_of(const gp_table *t)
 {
     const gp_table_entry *arch = gp_table_find(t, "device", "arch");
-    return gp_target_has_bulk_copy(arch && arch->present && !arch->is_none ? arch->text : "none");
+    return arch && arch->present && !arch->is_none ? arch->text : "none";
+}
+
+/* The block that keeps two of `items` a CU at its kernel's register cap, at
+ * most the launch peak and `limit` (the kernel's block bound). */
+static long long two_a_cu(const gp_rule_cu *cu, long long items, long long peak, long long limit)
+{
+    long long b = gp_rule_floor_pow2(cu->regs_per_cu / (2 * scan_regs(items)));
+    b = b > peak ? peak : b;
+    return b > limit ? limit : b;
 }
 
 /* The LDS one persistent ring block may fill: the CU's, less the runtime's
@@ -130,8 +139,7 @@ static long long ring_room(const gp_rule_cu *cu)
 static gp_status ring_stages(const gp_table *t, const gp_rule_cu *cu, long long block, long long items,
                              long long tiles, long long cus, gp_table *out)
 {
-    const gp_table_entry *arch = gp_table_find(t, "device", "arch");
-    const char *name = arch && arch->present && !arch->is_none ? arch->text : "none";
+    const char *name = arch_of(t);
     const long long tile_bytes = block * items * 4;
     if (!gp_target_has_bulk_copy(name))
         return gp_rule_set(out, "scan", "stages", 0, "ring",
@@ -145,16 +153,16 @@ static gp_status ring_stages(const gp_table *t, const gp_rule_cu *cu, long long 
     const long long room = ring_room(cu);
     long long stages = room > 0 ? room / tile_bytes : 0;
     stages = stages > GP_SCAN_RING_MAX_STAGES ? GP_SCAN_RING_MAX_STAGES : stages;
+    if (stages < RULE_MIN_STAGES)
+        return gp_rule_set(out, "scan", "stages", 0, "ring",
+                           "lds.bytes_per_cu %lld holds %lld tiles of %lld B, under %d: tiles in registers",
+                           cu->lds_per_cu, stages, tile_bytes, RULE_MIN_STAGES);
     /* No more stages than a CU's share of the tiles (at least the least
      * ring): a block's producer takes a ticket for every free stage, so
      * more let the first blocks take tiles the others would have run, and
      * the load goes uneven.  H200, 2^22 int32 in tiles of 128 x 64 (3.9 a
      * CU): 7 stages ran 1.128x slower than 3 (tools/unseen_shapes.sh,
      * 2026-11-28). */
-    if (stages < RULE_MIN_STAGES)
-        return gp_rule_set(out, "scan", "stages", 0, "ring",
-                           "lds.bytes_per_cu %lld holds %lld tiles of %lld B, under %d: tiles in registers",
-                           cu->lds_per_cu, stages, tile_bytes, RULE_MIN_STAGES);
     const long long share = tiles / (cus > 0 ? cus : 1), fit = stages;
     if (stages > share)
         stages = share > RULE_MIN_STAGES ? share : RULE_MIN_STAGES;
@@ -192,12 +200,10 @@ gp_status gp_scan_rule(const gp_rule_in *in, gp_table *out)
      * problem has the tiles.  H200, 2^22 int32: 128 x 64 (512 tiles, 3.9 a
      * CU) in the ring ran 1.20x faster than the register kernel's 512 x 8
      * tiles the fill below gives (`tools/unseen_shapes.sh`, 2026-11-28). */
-    if (ring_possible(in->facts)) {
+    if (gp_target_has_bulk_copy(arch_of(in->facts))) {
         const long long it = GP_SCAN_MAX_ITEMS;
-        long long b = gp_rule_floor_pow2(cu.regs_per_cu / (2 * scan_regs(it)));
-        b = b > peak ? peak : b;
-        b = b > GP_SCAN_RING_BLOCK_LIMIT(it) ? GP_SCAN_RING_BLOCK_LIMIT(it) : b;
-        const long long b0 = b;
+        const long long b0 = two_a_cu(&cu, it, peak, GP_SCAN_RING_BLOCK_LIMIT(it));
+        long long b = b0;
         for (; b >= lo && !why[0]; b /= 2) {
             long long tiles = (n + b * it - 1) / (b * it);
             if (tiles < RULE_MIN_STAGES * cus || ring_room(&cu) / (b * it * 4) < RULE_MIN_STAGES)
@@ -214,10 +220,7 @@ gp_status gp_scan_rule(const gp_rule_in *in, gp_table *out)
         }
     }
     for (long long it = GP_SCAN_MAX_ITEMS; it >= least && !why[0]; it /= 2) {
-        /* Two blocks per CU at this kernel's register cap. */
-        long long b = gp_rule_floor_pow2(cu.regs_per_cu / (2 * scan_regs(it)));
-        b = b > peak ? peak : b;
-        b = b > GP_SCAN_BLOCK_LIMIT(it) ? GP_SCAN_BLOCK_LIMIT(it) : b;
+        const long long b = two_a_cu(&cu, it, peak, GP_SCAN_BLOCK_LIMIT(it));
         if (b < lo)
             continue;
         long long tiles = (n + b * it - 1) / (b * it);
