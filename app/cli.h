@@ -42,7 +42,8 @@ typedef enum {
     GP_CMD_VERIFY,
     GP_CMD_BENCH,
     GP_CMD_TUNE,
-    GP_CMD_SELFTEST
+    GP_CMD_SELFTEST,
+    GP_CMD_STRESS
 } gp_cmd;
 
 /* How --device chose the GPU (app/node_cmd.h): not given (device 0, records
@@ -97,6 +98,8 @@ typedef struct gp_cli {
     int nonly;
     gp_fleet_threshold threshold; /* fleet --threshold T */
     int slots;                /* resources --slots N */
+    double stress_seconds;    /* stress --seconds S: each phase's length (0: the default) */
+    double max_loss;          /* stress --max-loss F (0: the default) */
     /* After parsing (gp_cli_main): the shipped tables' folder and where it
      * was found. */
     char tables_found[1024];

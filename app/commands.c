@@ -16,6 +16,7 @@
 #include "probe.h"
 #include "probe_cmds.h"
 #include "resources_cmd.h"
+#include "stress_cmd.h"
 #include "table_cmds.h"
 
 /* ---- storing option values ---- */
@@ -25,8 +26,8 @@ static gp_status set_device(gp_cli *c, const char *v)
 {
     if (!strcmp(v, "all") || !strcmp(v, "ctest")) {
         int all = v[0] == 'a';
-        if (c->cmd != (all ? GP_CMD_CHARACTERIZE : GP_CMD_RUN))
-            return gp_fail(GP_ERR_USAGE, "--device %s is for %s only", v, all ? "characterize" : "run");
+        if (all ? c->cmd != GP_CMD_CHARACTERIZE && c->cmd != GP_CMD_STRESS : c->cmd != GP_CMD_RUN)
+            return gp_fail(GP_ERR_USAGE, "--device %s is for %s only", v, all ? "characterize and stress" : "run");
         c->device_mode = all ? GP_DEVICE_ALL : GP_DEVICE_CTEST;
         return gp_ok();
     }
@@ -163,6 +164,24 @@ static gp_status set_slots(gp_cli *c, const char *v)
     return gp_ok();
 }
 
+/* A positive number up to `max` into *out. */
+static gp_status set_positive(const char *opt, const char *v, double max, double *out)
+{
+    char *end;
+    const double x = strtod(v, &end);
+    if (!*v || *end || !(x > 0 && x <= max))
+        return gp_fail(GP_ERR_USAGE, "%s: '%s' is not a number above 0 and at most %g", opt, v, max);
+    *out = x;
+    return gp_ok();
+}
+
+static gp_status set_seconds(gp_cli *c, const char *v) { return set_positive("--seconds", v, 3600, &c->stress_seconds); }
+static gp_status set_max_loss(gp_cli *c, const char *v)
+{
+    GP_TRY(set_positive("--max-loss", v, 1, &c->max_loss));
+    return c->max_loss < 1 ? gp_ok() : gp_fail(GP_ERR_USAGE, "--max-loss: '%s' must be below 1", v);
+}
+
 /* ---- the options ---- */
 
 #define PATH GP_OPT_PATH
@@ -246,6 +265,20 @@ static const gp_cli_opt opt_prometheus = {
     "write the fleet in Prometheus' text format into FILE (node-exporter's\n"
     "textfile collector; written whole, then renamed into place)",
     set_prometheus};
+static const gp_cli_opt opt_stress_device = {
+    "device", 0, "N|all", "a GPU index or 'all'", 0, "the GPU to load (default 0); all: every GPU, alone then at once",
+    set_device};
+static const gp_cli_opt opt_stress_out = {"out", 0, "DIR", "a directory", PATH,
+                                          "write stress.md, stress.json, the samples and the plots there\n"
+                                          "(default gpuprobe-stress)",
+                                          set_out_dir};
+static const gp_cli_opt opt_seconds = {"seconds", 0, "S", "a number of seconds", 0,
+                                       "each phase's length, FMA then DRAM, alone and together (default 15;\n"
+                                       "--quick 3)",
+                                       set_seconds};
+static const gp_cli_opt opt_max_loss = {"max-loss", 0, "F", "a fraction", 0,
+                                        "flag a GPU whose rate together is more than F below alone (default 0.05)",
+                                        set_max_loss};
 static const gp_cli_opt opt_resources_out = {"out", 0, "FILE", "a file name", PATH, "write the spec into FILE",
                                              set_out_file};
 static const gp_cli_opt opt_slots = {"slots", 0, "N", "a count", 0, "tests at once on each GPU (default 1)",
@@ -265,6 +298,8 @@ static const gp_cli_opt *const opts_report[] = {&opt_against, &opt_report_out, N
 static const gp_cli_opt *const opts_compare[] = {&opt_compare_out, &opt_compare_json, &opt_floor, &opt_only, NULL};
 static const gp_cli_opt *const opts_fleet[] = {&opt_threshold, &opt_fleet_out, &opt_fleet_json, &opt_prometheus,
                                                NULL};
+static const gp_cli_opt *const opts_stress[] = {&opt_stress_device, &opt_stress_out, &opt_seconds, &opt_max_loss,
+                                                &opt_quick, NULL};
 static const gp_cli_opt *const opts_resources[] = {&opt_resources_out, &opt_slots, NULL};
 static const gp_cli_opt *const opts_table[] = {&opt_derive_out, NULL};
 static const gp_cli_opt *const opts_kernels[] = {&opt_device, &opt_out,   &opt_quick, &opt_table,
@@ -324,6 +359,13 @@ static gp_status kernel_args(gp_cli *c, int n, char **w)
         if (!gp_kernel_find(c->probes[i])->shape_random)
             return gp_fail(GP_ERR_USAGE, "--random-shapes: kernel %s declares no random shapes", c->probes[i]);
     return gp_ok();
+}
+
+static gp_status stress_args(gp_cli *c, int n, char **w)
+{
+    if (!c->out_given)
+        c->out_dir = "gpuprobe-stress";
+    return no_args(c, n, w);
 }
 
 static gp_status report_args(gp_cli *c, int n, char **w)
@@ -456,6 +498,16 @@ const gp_cli_cmd gp_cli_commands[] = {
      "into --out (default gpuprobe-selftest), the table, the\n"
      "report, every kernel verified under the measured table",
      NULL, opts_selftest, selftest_args, gp_cmd_selftest},
+    {GP_CMD_STRESS, "stress", "",
+     "load every GPU at once (FMA, then DRAM) beside each alone; clock,\n"
+     "power, temperature, throttle reasons, health; exit 1 on a flag",
+     "the node under load: each GPU runs the FMA and DRAM phases alone, then every GPU at once,\n"
+     "while the vendor library samples clock, power, temperature and clock event reasons; a GPU\n"
+     "is flagged when it loses more than --max-loss together, when its health counters hold\n"
+     "a finding (uncorrected ECC, pending or failed remap), on an XID during the run, or\n"
+     "when its PCIe link runs below its maximum under load\n"
+     "exit 0: every GPU ok; 1: a GPU flagged; 2: bad input; 77: no GPU",
+     opts_stress, stress_args, gp_cmd_stress},
     {GP_CMD_HELP, "help", "[COMMAND]", "this text, or COMMAND's own usage and options\n(also: gpuprobe COMMAND --help)",
      NULL, NULL, help_args, help_run},
     {GP_CMD_VERSION, "--version", "",

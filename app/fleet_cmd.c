@@ -74,12 +74,14 @@ gp_status gp_cmd_fleet(gp_cli *cli)
         return gp_fail(GP_ERR_USAGE, "fleet: %s", st.msg);
     }
     st = write_fleet(cli, &fl); /* no output of a fleet whose files could not be written */
-    int outliers = fl.noutliers, gpus = fl.ngpus_out, below = fl.nvendor_health;
+    int outliers = fl.noutliers, gpus = fl.ngpus_out, below = fl.nvendor_health, counters = fl.ncounters_flagged;
     gp_fleet_free(&fl);
     if (st.code != GP_OK)
         return gp_fail(GP_ERR_USAGE, "fleet: %s", st.msg);
     if (outliers)
         return gp_fail(GP_ERR_CHECK, "fleet: %d value(s) outside the threshold on %d GPU(s)", outliers, gpus);
+    if (counters)
+        return gp_fail(GP_ERR_CHECK, "fleet: %d GPU(s) with a finding in their health counters", counters);
     if (below)
         return gp_fail(GP_ERR_CHECK, "fleet: %d GPU(s) with a clock or DRAM bandwidth below the product's band", below);
     return gp_ok();

@@ -165,6 +165,12 @@ static void print_noise(const gp_probe *p, gp_record *rec)
     if (noise & GP_NOISE_SHARED)
         printf("%s: flagged: %d other process(es) used the GPU during the probe\n", p->name,
                gp_record_other_processes(rec));
+    if (noise & GP_NOISE_CAPPED) {
+        char why[192];
+        gp_smi_reasons_text(rec->telemetry.reasons & GP_SMI_REASONS_CAP, why, sizeof why);
+        printf("%s: flagged: ran under a cap (%s) in %d of %d vendor readings\n", p->name, why,
+               rec->telemetry.capped, rec->telemetry.reasons_read);
+    }
 }
 
 static gp_status run_probes(const gp_cli *cli, const char **names, int n)

@@ -9,6 +9,7 @@
 #include "fsutil.h"
 #include "json_read.h"
 #include "json_write.h"
+#include "record_vendor.h"
 #include "schema.h"
 #include "stats.h"
 
@@ -323,6 +324,7 @@ int gp_record_from_json(const gp_json *j, gp_record *r, int *dropped, const char
         read_clock(after, &r->clock_after);
         r->clock_moved = gp_json_bool_of(c, "moved", 0);
     }
+    gp_record_vendor_read(j, r);
 
     const gp_json *vals = gp_json_get(j, "values");
     for (size_t i = 0; vals && vals->type == GP_JSON_ARR && i < vals->nkids; i++) {
@@ -611,8 +613,10 @@ static gp_status write_json(const gp_record *r, const char *path)
         json_clock(f, "after", &r->clock_after);
         fprintf(f, ",\n    \"moved\": %s\n", r->clock_moved ? "true" : "false");
     }
+    fprintf(f, "  }");
+    gp_record_vendor_json(f, r);
     int known, noise = gp_record_noise(r, &known), others = gp_record_other_processes(r);
-    fprintf(f, "  },\n  \"noise\": {\"flagged\": %s, \"clock_moved\": %s, \"other_processes\": ",
+    fprintf(f, ",\n  \"noise\": {\"flagged\": %s, \"clock_moved\": %s, \"other_processes\": ",
             noise ? "true" : "false", r->clock_moved ? "true" : "false");
     if (known)
         fprintf(f, "%d", others);
@@ -752,6 +756,12 @@ static gp_status write_md(const gp_record *r, const char *path)
             gp_doc_para_end(d);
         }
     }
+    if (r->have_telemetry || r->have_health) {
+        gp_doc_para(d, NULL, "The vendor library's view of the GPU:");
+        gp_doc_list_begin(d);
+        gp_record_vendor_md(d, r);
+        gp_doc_list_end(d);
+    }
     gp_doc_table_begin(d, 5, heads);
     for (int i = 0; i < r->nvalues; i++)
         md_value(d, &r->values[i]);
@@ -808,5 +818,7 @@ int gp_record_noise(const gp_record *r, int *sharing_known)
     int others = gp_record_other_processes(r);
     if (sharing_known)
         *sharing_known = others >= 0;
-    return (r->clock_moved ? GP_NOISE_CLOCK : 0) | (others > 0 ? GP_NOISE_SHARED : 0);
+    const int capped = r->have_telemetry && r->telemetry.capped > 0;
+    return (r->clock_moved ? GP_NOISE_CLOCK : 0) | (others > 0 ? GP_NOISE_SHARED : 0) |
+           (capped ? GP_NOISE_CAPPED : 0);
 }

@@ -8,6 +8,7 @@
 #include "clock.h"
 #include "gp_status.h"
 #include "runtime.h"
+#include "telemetry.h"
 
 #define GP_RECORD_MAX_VALUES 96
 #define GP_RECORD_MAX_SERIES 12
@@ -71,6 +72,14 @@ typedef struct gp_record {
     int have_clock;
     gp_clock_reading clock_before, clock_after;
     int clock_moved;
+    /* The vendor library's readings over the probe's run (telemetry.h):
+     * whether it ran under a power or thermal cap, and why. */
+    int have_telemetry;
+    gp_telemetry_summary telemetry;
+    /* The GPU's health counters after the run (smi.h); source "none" with
+     * the reason when no library gave them. */
+    int have_health;
+    gp_smi_health health;
     gp_value values[GP_RECORD_MAX_VALUES];
     int nvalues;
     gp_series series[GP_RECORD_MAX_SERIES];
@@ -182,6 +191,7 @@ gp_status gp_record_check_json(const struct gp_json *j, const char *file);
 /* Noisy-machine flags of a record (docs/architecture.md "Measuring honestly"). */
 #define GP_NOISE_CLOCK 1   /* the measured clock moved beyond the tolerance */
 #define GP_NOISE_SHARED 2  /* another process used the GPU */
+#define GP_NOISE_CAPPED 4  /* the vendor library saw a power or thermal cap during the run */
 /* The GP_NOISE_* bits of r; *sharing_known (may be NULL) is 0 when no vendor
  * reading (NVML) could say whether another process used the GPU. */
 int gp_record_noise(const gp_record *r, int *sharing_known);

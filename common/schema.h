@@ -10,14 +10,14 @@
 
 /* Probe records (<probe>.json, "schema_version"); a record without the
  * member is 1.0. */
-#define GP_RECORD_SCHEMA "1.1"
+#define GP_RECORD_SCHEMA "1.2"
 /* Tuning tables (a `schema_version = M.m` line before the first section);
  * a table without it is 1.0. */
 #define GP_TABLE_SCHEMA "1.1"
 /* `gpuprobe compare --json`. */
 #define GP_COMPARE_SCHEMA "1.0"
 /* `gpuprobe fleet --json` and fleet.json (1.0: "fleet_format": 1 alone). */
-#define GP_FLEET_SCHEMA "1.2"
+#define GP_FLEET_SCHEMA "1.3"
 
 /* Parse "M.m" (digits, one dot, digits; each at most 6 digits): 1 and
  * *major, *minor, else 0. */

@@ -2,6 +2,7 @@
 
 #include "clock.h"
 #include "probe.h"
+#include "telemetry.h"
 
 /* Spin long enough that the clock ramps and the timer's coarse ticks vanish. */
 #define CLOCK_SPIN_MS 20.0
@@ -32,7 +33,21 @@ gp_status gp_probe_execute(const gp_probe *p, const gp_probe_opts *opts, gp_reco
     if (!(ctx.clock_mhz > 0))
         return gp_fail(GP_ERR_CHECK, "%s: the measured clock is %.1f MHz; cannot convert to cycles",
                        p->name, ctx.clock_mhz);
-    GP_TRY(p->run(&ctx));
+    /* The vendor library watches the run: a probe measured under a power or
+     * thermal cap is flagged with the reasons the driver gave. */
+    const char *bus = ctx.dev.pci_bus_id;
+    gp_telemetry *tm = NULL;
+    GP_TRY(gp_telemetry_start(ctx.dev.vendor, &bus, 1, GP_TELEMETRY_INTERVAL_S, &tm));
+    gp_status ran = p->run(&ctx);
+    gp_telemetry_stop(tm);
+    size_t ns;
+    const gp_telemetry_sample *samples = gp_telemetry_samples(tm, &ns);
+    gp_telemetry_summarize(samples, ns, 0, 0, gp_telemetry_now(tm) + 1, &rec->telemetry);
+    gp_telemetry_free(tm);
+    rec->have_telemetry = 1;
+    GP_TRY(ran);
+    gp_smi_read_health(ctx.dev.vendor, ctx.dev.pci_bus_id, &rec->health);
+    rec->have_health = 1;
     GP_TRY(gp_clock_measure(&ctx.dev, CLOCK_SPIN_MS, &rec->clock_after));
     rec->have_clock = 1;
     rec->clock_moved = gp_clock_moved(&rec->clock_before, &rec->clock_after, CLOCK_MOVE_TOLERANCE);
@@ -43,6 +58,15 @@ gp_status gp_probe_execute(const gp_probe *p, const gp_probe_opts *opts, gp_reco
     if (rec->clock_before.timer_suspect)
         gp_record_note(rec, "constant-rate timer disagrees with event time (ratio %.3f): clock figures suspect",
                        rec->clock_before.timer_vs_event);
+    if (rec->telemetry.capped > 0) {
+        char why[192];
+        gp_smi_reasons_text(rec->telemetry.reasons & GP_SMI_REASONS_CAP, why, sizeof why);
+        gp_record_note(rec, "flagged: the GPU ran under a cap (%s) in %d of %d vendor readings during the probe",
+                       why, rec->telemetry.capped, rec->telemetry.reasons_read);
+    }
+    char findings[256];
+    if (gp_smi_health_flags(&rec->health, findings, sizeof findings))
+        gp_record_note(rec, "flagged health: %s", findings);
     int others = gp_record_other_processes(rec);
     if (others > 0)
         gp_record_note(rec, "flagged: %d other process(es) used the GPU during the probe", others);

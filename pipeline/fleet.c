@@ -50,6 +50,20 @@ static gp_status load_gpu(const char *dir, gp_fleet_gpu *g)
     for (int i = 0; i < g->run.nrecs; i++)
         g->quick |= g->run.recs[i].quick;
     g->clock_mhz = median_clock(&g->run);
+    /* The newest record's counters: a remap that became pending since an
+     * older one counts. */
+    int newest = -1;
+    for (int i = 0; i < g->run.nrecs; i++) {
+        const gp_record *r = &g->run.recs[i];
+        g->capped_probes += r->have_telemetry && r->telemetry.capped > 0;
+        if (r->have_health && r->health.available && (newest < 0 || strcmp(r->date, g->run.recs[newest].date) >= 0))
+            newest = i;
+    }
+    if (newest >= 0) {
+        g->have_health = 1;
+        g->health = g->run.recs[newest].health;
+        g->health_findings = gp_smi_health_flags(&g->health, g->health_text, sizeof g->health_text);
+    }
     return gp_ok();
 }
 
@@ -314,6 +328,7 @@ gp_status gp_fleet_build(const char *const *dirs, int ndirs, const gp_fleet_thre
         if (st.code == GP_OK) {
             fl->ngpus++;
             fl->gpus[i].model = model_of(fl, &fl->gpus[i]);
+            fl->ncounters_flagged += fl->gpus[i].health_findings > 0;
         }
     }
     if (st.code == GP_OK)

@@ -46,6 +46,14 @@ typedef struct gp_fleet_gpu {
      * many health figures (clock, DRAM bandwidth) are below their band. */
     struct gp_datasheet *ds;
     int vendor_health_low;
+    /* The driver's health counters of its newest record that has them
+     * (have_health 0: none has), what in them flags the GPU, and how many
+     * of its probes ran under a power or thermal cap. */
+    int have_health;
+    gp_smi_health health;
+    int health_findings;
+    char health_text[256];
+    int capped_probes;
 } gp_fleet_gpu;
 
 typedef struct gp_fleet_model {
@@ -88,6 +96,7 @@ typedef struct gp_fleet {
     int nhealth;            /* low clock or DRAM bandwidth flags */
     int nvendor;            /* GPUs judged against their product's figures */
     int nvendor_health;     /* GPUs whose clock or DRAM bandwidth is below the product's band */
+    int ncounters_flagged;  /* GPUs whose health counters hold a finding (ECC, remaps, retired pages) */
 } gp_fleet;
 
 /* Load the folders and judge every characteristic.  On failure nothing is

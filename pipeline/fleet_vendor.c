@@ -42,7 +42,7 @@ gp_status gp_fleet_judge_specs(gp_fleet *fl, const char *tables_dir)
 
 int gp_fleet_gpu_healthy(const gp_fleet *fl, int g)
 {
-    if (fl->gpus[g].vendor_health_low)
+    if (fl->gpus[g].vendor_health_low || fl->gpus[g].health_findings)
         return 0;
     for (int i = 0; i < fl->nchars; i++) {
         gp_fleet_verdict v = fl->chars[i].verdict[g];
@@ -51,6 +51,11 @@ int gp_fleet_gpu_healthy(const gp_fleet *fl, int g)
     }
     return 1;
 }
+
+/* One health counter of every GPU that has it (what: 0 uncorrected ECC
+ * since boot, 1 over its life, 2 remap pending, 3 PCIe replays); a counter
+ * the driver did not give is left out, not written as 0. */
+static void counter(FILE *f, const gp_fleet *fl, const char *name, const char *help, int what);
 
 /* A label value in the text format: backslash, double quote and newline
  * escaped. */
@@ -146,6 +151,26 @@ void gp_fleet_write_prometheus(FILE *f, const gp_fleet *fl)
         gpu_labels(f, fl, g);
         fprintf(f, "} %d\n", gp_fleet_gpu_healthy(fl, g));
     }
+    head(f, "gpuprobe_gpu_health_findings", "Findings in the driver's health counters of the GPU's newest record: "
+                                            "uncorrected ECC errors since boot, a pending or failed row remap, pages "
+                                            "waiting to retire (GPUs whose records have counters only).");
+    for (int g = 0; g < fl->ngpus; g++)
+        if (fl->gpus[g].have_health) {
+            fputs("gpuprobe_gpu_health_findings{", f);
+            gpu_labels(f, fl, g);
+            fprintf(f, "} %d\n", fl->gpus[g].health_findings);
+        }
+    counter(f, fl, "gpuprobe_gpu_ecc_uncorrected_volatile", "Uncorrected ECC errors since the last driver load.", 0);
+    counter(f, fl, "gpuprobe_gpu_ecc_uncorrected_aggregate", "Uncorrected ECC errors over the GPU's life.", 1);
+    counter(f, fl, "gpuprobe_gpu_remap_pending", "1: a row remap waits for a GPU reset.", 2);
+    counter(f, fl, "gpuprobe_gpu_pcie_replays", "The PCIe replay counter.", 3);
+    head(f, "gpuprobe_gpu_probes_capped", "Probes of the GPU's records measured while the driver named a power or "
+                                          "thermal cap.");
+    for (int g = 0; g < fl->ngpus; g++) {
+        fputs("gpuprobe_gpu_probes_capped{", f);
+        gpu_labels(f, fl, g);
+        fprintf(f, "} %d\n", fl->gpus[g].capped_probes);
+    }
     head(f, "gpuprobe_gpu_judged", "1: the GPU was judged (its model has 3 or more GPUs here, or a specs/ file matched "
                                    "its name); 0: listed only.");
     for (int g = 0; g < fl->ngpus; g++) {
@@ -153,5 +178,22 @@ void gp_fleet_write_prometheus(FILE *f, const gp_fleet *fl)
         gpu_labels(f, fl, g);
         int judged = fl->gpus[g].ds != NULL || fl->models[fl->gpus[g].model].ngpus >= GP_FLEET_MIN_GROUP;
         fprintf(f, "} %d\n", judged);
+    }
+}
+
+static void counter(FILE *f, const gp_fleet *fl, const char *name, const char *help, int what)
+{
+    head(f, name, help);
+    for (int g = 0; g < fl->ngpus; g++) {
+        const gp_smi_health *h = &fl->gpus[g].health;
+        const long long v = what == 0   ? h->ecc_uncorrected_volatile
+                            : what == 1 ? h->ecc_uncorrected_aggregate
+                            : what == 2 ? h->remap_pending
+                                        : h->pcie_replays;
+        if (!fl->gpus[g].have_health || v < 0)
+            continue;
+        fprintf(f, "%s{", name);
+        gpu_labels(f, fl, g);
+        fprintf(f, "} %lld\n", v);
     }
 }

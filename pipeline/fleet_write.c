@@ -11,6 +11,7 @@
 #include "fleet_plot.h"
 #include "fsutil.h"
 #include "json_write.h"
+#include "record_vendor.h"
 #include "schema.h"
 
 static const char css[] =
@@ -94,6 +95,7 @@ static void section_verdict(gp_doc *d, const gp_fleet *fl)
     gp_doc_textf(d, " Against their products' published figures: %d of %d GPUs judged, %d with a clock or DRAM "
                     "bandwidth below the band.",
                  fl->nvendor, fl->ngpus, fl->nvendor_health);
+    gp_doc_textf(d, " Health counters: %d GPU(s) with a finding.", fl->ncounters_flagged);
     gp_doc_para_end(d);
 }
 
@@ -145,7 +147,9 @@ static void section_gpus(gp_doc *d, const gp_fleet *fl)
     gp_doc_para_begin(d, "meta");
     gp_doc_textf(d, "Clock: the median in-kernel measured clock over the folder's records (before and after each "
                     "probe). DRAM bandwidth: %s.%s (the table's dram.bandwidth_gbs). Health flags a value low "
-                    "against its model's median by the rule above.",
+                    "against its model's median by the rule above, and names what the driver's health counters "
+                    "hold against the GPU (uncorrected ECC errors, a pending or failed row remap, pages waiting to "
+                    "retire), from its newest record that has them.",
                  bw_probe, bw_key);
     gp_doc_para_end(d);
     gp_doc_table_begin_aligned(d, 8, heads, "lllllrrl");
@@ -169,8 +173,16 @@ static void section_gpus(gp_doc *d, const gp_fleet *fl)
             gp_doc_span(d, GP_DOC_BAD, "low clock ");
         if (low_bw)
             gp_doc_span(d, GP_DOC_BAD, "low DRAM bandwidth");
-        if (!low_clk && !low_bw)
+        if (gpu->health_findings) {
+            gp_doc_span(d, GP_DOC_BAD, gpu->health_text);
+            gp_doc_text(d, " ");
+        }
+        if (!low_clk && !low_bw && !gpu->health_findings)
             gp_doc_text(d, clk && clk->judged ? "ok" : "not judged (too few GPUs of this model)");
+        if (!gpu->have_health)
+            gp_doc_text(d, "; no health counters in its records");
+        if (gpu->capped_probes)
+            gp_doc_textf(d, "; %d probe(s) ran under a power or thermal cap", gpu->capped_probes);
         gp_doc_cell_end(d);
         gp_doc_row_end(d);
     }
@@ -329,6 +341,11 @@ void gp_fleet_write_json(FILE *f, const gp_fleet *fl)
         gp_json_write_num(f, gpu->clock_mhz);
         fprintf(f, ", \"outlier\": %s, \"healthy\": %s", gp_fleet_gpu_out(fl, g) ? "true" : "false",
                 gp_fleet_gpu_healthy(fl, g) ? "true" : "false");
+        fprintf(f, ", \"probes_capped\": %d", gpu->capped_probes);
+        if (gpu->have_health) {
+            fputs(", \"health_counters\": ", f);
+            gp_json_health(f, &gpu->health);
+        }
         const gp_datasheet *ds = gpu->ds;
         if (ds) {
             fputs(", \"vendor\": {\"product\": ", f);

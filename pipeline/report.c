@@ -334,12 +334,20 @@ static void flagged_section(gp_doc *d, const report *R)
         if (noise & GP_NOISE_SHARED)
             gp_doc_textf(d, "%s while %d other process(es) used the GPU", noise & GP_NOISE_CLOCK ? " and" : "",
                          gp_record_other_processes(r));
+        if (noise & GP_NOISE_CAPPED) {
+            char why[192];
+            gp_smi_reasons_text(r->telemetry.reasons & GP_SMI_REASONS_CAP, why, sizeof why);
+            gp_doc_textf(d, "%s under a cap the driver named (%s) in %d of %d vendor readings",
+                         noise & (GP_NOISE_CLOCK | GP_NOISE_SHARED) ? " and" : "", why, r->telemetry.capped,
+                         r->telemetry.reasons_read);
+        }
         gp_doc_text(d, "; its values are in doubt: run it again on a quiet GPU.");
         gp_doc_item_end(d);
     }
     if (!flagged) {
         gp_doc_item_begin(d, "ok");
-        gp_doc_text(d, "None: no result was measured while the clock moved or another process used the GPU.");
+        gp_doc_text(d, "None: no result was measured while the clock moved, another process used the GPU, or the "
+                       "driver named a power or thermal cap.");
         gp_doc_item_end(d);
     }
     if (unknown) {

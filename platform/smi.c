@@ -4,6 +4,7 @@
 #include "smi.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -82,6 +83,12 @@ static void read_nvml(const char *pci_bus_id, gp_smi_reading *out)
     if (power && power(dev, &v) == 0)
         out->power_w = v / 1000.0;
     out->other_processes = gp_smi_other_processes(lib, dev);
+    /* The entry point was renamed in NVML 12.x; the bits kept their values. */
+    int (*reasons)(nvml_device, unsigned long long *) =
+        (int (*)(nvml_device, unsigned long long *))dlsym(lib, "nvmlDeviceGetCurrentClocksEventReasons");
+    if (!reasons)
+        reasons = (int (*)(nvml_device, unsigned long long *))dlsym(lib, "nvmlDeviceGetCurrentClocksThrottleReasons");
+    out->reasons_read = reasons && reasons(dev, &out->reasons) == NVML_SUCCESS;
 }
 
 /* Compute processes on the GPU other than this one, -1 when NVML cannot say.
@@ -144,6 +151,33 @@ void gp_smi_read(const char *vendor, const char *pci_bus_id, gp_smi_reading *out
 #endif
     /* rocm-smi is not read yet: on AMD the reported clock is "not available"
      * and the in-kernel measurement stands alone. */
+}
+
+void gp_smi_reasons_text(unsigned long long reasons, char *buf, size_t n)
+{
+    static const struct {
+        unsigned long long bit;
+        const char *name;
+    } names[] = {{GP_SMI_REASON_IDLE, "idle"},
+                 {GP_SMI_REASON_APP_CLOCKS, "application clocks"},
+                 {GP_SMI_REASON_SW_POWER_CAP, "power cap"},
+                 {GP_SMI_REASON_HW_SLOWDOWN, "hardware slowdown"},
+                 {GP_SMI_REASON_SYNC_BOOST, "sync boost"},
+                 {GP_SMI_REASON_SW_THERMAL, "thermal (software)"},
+                 {GP_SMI_REASON_HW_THERMAL, "thermal (hardware)"},
+                 {GP_SMI_REASON_HW_POWER_BRAKE, "power brake"},
+                 {GP_SMI_REASON_DISPLAY_CLOCKS, "display clocks"}};
+    size_t at = 0;
+    if (!n)
+        return;
+    buf[0] = '\0';
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (reasons & names[i].bit && at < n) {
+            int w = snprintf(buf + at, n - at, "%s%s", at ? ", " : "", names[i].name);
+            at += w > 0 ? (size_t)w : 0;
+        }
+    if (!buf[0])
+        snprintf(buf, n, "none");
 }
 
 /* ---- Links: PCIe generation and width, NVLink state, the path between two
@@ -258,5 +292,211 @@ void gp_smi_read_pair(const char *vendor, const char *bus_a, const char *bus_b, 
         snprintf(out->topology, sizeof out->topology, "%s", topology_name(level));
 #else
     (void)vendor, (void)bus_a, (void)bus_b;
+#endif
+}
+
+/* ---- Health counters.  Enums as nvml.h has them: nvmlMemoryErrorType_t
+ * (corrected 0, uncorrected 1), nvmlEccCounterType_t (volatile 0,
+ * aggregate 1), nvmlEnableState_t (enabled 1). */
+static void health_none(gp_smi_health *out, const char *why)
+{
+    memset(out, 0, sizeof *out);
+    out->ecc_enabled = -1;
+    out->ecc_uncorrected_volatile = out->ecc_uncorrected_aggregate = -1;
+    out->ecc_corrected_volatile = out->ecc_corrected_aggregate = -1;
+    out->remapped_uncorrectable = out->remapped_correctable = out->remap_pending = out->remap_failed = -1;
+    out->retired_pending = -1;
+    out->pcie_replays = -1;
+    snprintf(out->source, sizeof out->source, "none");
+    snprintf(out->why, sizeof out->why, "%s", why);
+}
+
+#if defined(__unix__)
+static long long nvml_ecc(void *lib, nvml_device dev, int type, int counter)
+{
+    int (*fn)(nvml_device, int, int, unsigned long long *) =
+        (int (*)(nvml_device, int, int, unsigned long long *))dlsym(lib, "nvmlDeviceGetTotalEccErrors");
+    unsigned long long v;
+    return fn && fn(dev, type, counter, &v) == NVML_SUCCESS ? (long long)v : -1;
+}
+
+static void read_nvml_health(void *lib, nvml_device dev, gp_smi_health *out)
+{
+    int (*ecc_mode)(nvml_device, int *, int *) = (int (*)(nvml_device, int *, int *))dlsym(lib, "nvmlDeviceGetEccMode");
+    int cur, pend;
+    if (ecc_mode && ecc_mode(dev, &cur, &pend) == NVML_SUCCESS)
+        out->ecc_enabled = cur == 1;
+    out->ecc_uncorrected_volatile = nvml_ecc(lib, dev, 1, 0);
+    out->ecc_uncorrected_aggregate = nvml_ecc(lib, dev, 1, 1);
+    out->ecc_corrected_volatile = nvml_ecc(lib, dev, 0, 0);
+    out->ecc_corrected_aggregate = nvml_ecc(lib, dev, 0, 1);
+    int (*remap)(nvml_device, unsigned *, unsigned *, unsigned *, unsigned *) =
+        (int (*)(nvml_device, unsigned *, unsigned *, unsigned *, unsigned *))dlsym(lib, "nvmlDeviceGetRemappedRows");
+    unsigned corr, unc, pending, failed;
+    if (remap && remap(dev, &corr, &unc, &pending, &failed) == NVML_SUCCESS) {
+        out->remapped_correctable = (int)corr, out->remapped_uncorrectable = (int)unc;
+        out->remap_pending = pending != 0, out->remap_failed = failed != 0;
+    }
+    int (*retired)(nvml_device, int *) = (int (*)(nvml_device, int *))dlsym(lib, "nvmlDeviceGetRetiredPagesPendingStatus");
+    int on;
+    if (retired && retired(dev, &on) == NVML_SUCCESS)
+        out->retired_pending = on == 1;
+    unsigned v;
+    int (*replay)(nvml_device, unsigned *) = (int (*)(nvml_device, unsigned *))dlsym(lib, "nvmlDeviceGetPcieReplayCounter");
+    if (replay && replay(dev, &v) == NVML_SUCCESS)
+        out->pcie_replays = v;
+    int (*limit)(nvml_device, unsigned *) = (int (*)(nvml_device, unsigned *))dlsym(lib, "nvmlDeviceGetEnforcedPowerLimit");
+    if (limit && limit(dev, &v) == NVML_SUCCESS)
+        out->power_limit_w = v / 1000.0;
+}
+#endif
+
+void gp_smi_read_health(const char *vendor, const char *pci_bus_id, gp_smi_health *out)
+{
+    if (!vendor || strcmp(vendor, "NVIDIA") != 0) {
+        health_none(out, "no health counters read on this vendor (NVML is NVIDIA's; amd-smi is not used)");
+        return;
+    }
+#if defined(__unix__)
+    void *lib = NULL;
+    nvml_device dev;
+    if (!nvml_lib()) {
+        health_none(out, "NVML (libnvidia-ml.so.1) not loadable or not initialised");
+        return;
+    }
+    if (!nvml_handle(pci_bus_id, &lib, &dev)) {
+        health_none(out, "NVML has no device at this PCI bus id");
+        return;
+    }
+    health_none(out, "");
+    out->available = 1;
+    snprintf(out->source, sizeof out->source, "nvml");
+    read_nvml_health(lib, dev, out);
+#else
+    (void)pci_bus_id;
+    health_none(out, "NVML is read on Linux only");
+#endif
+}
+
+/* Append a finding to buf, "; "-separated, and count it. */
+static void add_finding(char *buf, size_t n, int *k, const char *text)
+{
+    const size_t at = strlen(buf);
+    (*k)++;
+    if (at < n)
+        snprintf(buf + at, n - at, "%s%s", at ? "; " : "", text);
+}
+
+int gp_smi_health_flags(const gp_smi_health *h, char *buf, size_t n)
+{
+    int k = 0;
+    if (!n)
+        return 0;
+    buf[0] = '\0';
+    if (!h->available)
+        return 0;
+    char ecc[64];
+    snprintf(ecc, sizeof ecc, "%lld uncorrected ECC errors since boot", h->ecc_uncorrected_volatile);
+    if (h->ecc_uncorrected_volatile > 0)
+        add_finding(buf, n, &k, ecc);
+    if (h->remap_pending > 0)
+        add_finding(buf, n, &k, "a row remap is pending (reset the GPU)");
+    if (h->remap_failed > 0)
+        add_finding(buf, n, &k, "a row remap failed");
+    if (h->retired_pending > 0)
+        add_finding(buf, n, &k, "pages are waiting to retire (reset the GPU)");
+    return k;
+}
+
+/* ---- XID events: nvmlEventSetCreate / nvmlDeviceRegisterEvents /
+ * nvmlEventSetWait_v2 with nvmlEventTypeXidCriticalError (8). */
+struct gp_smi_xid_watch {
+    void *lib;
+    void *set;
+};
+
+typedef struct {
+    nvml_device device;
+    unsigned long long type, data;
+    unsigned gpu_instance, compute_instance;
+} nvml_event_data;
+
+gp_smi_xid_watch *gp_smi_xid_open(const char *vendor, const char *pci_bus_id, char *why, size_t n)
+{
+#if defined(__unix__)
+    void *lib = NULL;
+    nvml_device dev;
+    if (!vendor || strcmp(vendor, "NVIDIA") != 0) {
+        snprintf(why, n, "XID events are NVIDIA's (NVML); not watched on this vendor");
+        return NULL;
+    }
+    if (!nvml_handle(pci_bus_id, &lib, &dev)) {
+        snprintf(why, n, "NVML not loadable, or no device at this PCI bus id");
+        return NULL;
+    }
+    int (*create)(void **) = (int (*)(void **))dlsym(lib, "nvmlEventSetCreate");
+    int (*reg)(nvml_device, unsigned long long, void *) =
+        (int (*)(nvml_device, unsigned long long, void *))dlsym(lib, "nvmlDeviceRegisterEvents");
+    int (*fre)(void *) = (int (*)(void *))dlsym(lib, "nvmlEventSetFree");
+    void *set = NULL;
+    if (!create || !reg || !fre || create(&set) != NVML_SUCCESS) {
+        snprintf(why, n, "NVML has no event sets here");
+        return NULL;
+    }
+    int rc = reg(dev, 8ull, set);
+    if (rc != NVML_SUCCESS) {
+        fre(set);
+        snprintf(why, n, "NVML refused to watch XID events on this GPU (error %d)", rc);
+        return NULL;
+    }
+    gp_smi_xid_watch *w = calloc(1, sizeof *w);
+    if (!w) {
+        fre(set);
+        snprintf(why, n, "out of host memory");
+        return NULL;
+    }
+    w->lib = lib, w->set = set;
+    return w;
+#else
+    (void)vendor, (void)pci_bus_id;
+    snprintf(why, n, "NVML is read on Linux only");
+    return NULL;
+#endif
+}
+
+int gp_smi_xid_poll(gp_smi_xid_watch *w, unsigned timeout_ms, unsigned long long *last)
+{
+    int k = 0;
+#if defined(__unix__)
+    if (!w)
+        return 0;
+    int (*wait)(void *, nvml_event_data *, unsigned) =
+        (int (*)(void *, nvml_event_data *, unsigned))dlsym(w->lib, "nvmlEventSetWait_v2");
+    nvml_event_data e;
+    /* Drain what is queued; only the first wait may block. */
+    while (wait && k < 1000 && wait(w->set, &e, k ? 0 : timeout_ms) == NVML_SUCCESS) {
+        if (e.type & 8ull) {
+            k++;
+            if (last)
+                *last = e.data;
+        }
+    }
+#else
+    (void)w, (void)timeout_ms, (void)last;
+#endif
+    return k;
+}
+
+void gp_smi_xid_close(gp_smi_xid_watch *w)
+{
+#if defined(__unix__)
+    if (!w)
+        return;
+    int (*fre)(void *) = (int (*)(void *))dlsym(w->lib, "nvmlEventSetFree");
+    if (fre)
+        fre(w->set);
+    free(w);
+#else
+    (void)w;
 #endif
 }

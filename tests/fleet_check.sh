@@ -139,7 +139,7 @@ json)
     rc=$?
     printf '%s\n' "$out"
     [ $rc -eq 1 ] || { echo "fleet_check.sh: --json exit $rc, wanted 1" >&2; fail=1; }
-    [ "${out:0:1}" = "{" ] && grep -q '"schema_version": "1.2",' <<<"$out" && grep -q '"health_flags": 1,' <<<"$out" ||
+    [ "${out:0:1}" = "{" ] && grep -q '"schema_version": "1.3",' <<<"$out" && grep -q '"health_flags": 1,' <<<"$out" ||
         { echo "fleet_check.sh: --json is not fleet.json's object" >&2; fail=1; }
     grep -q "outlier: lowered memory_bandwidth.bandwidth_gbs" "$tmp/err" ||
         { echo "fleet_check.sh: --json: the summary is not on stderr" >&2; fail=1; }

@@ -325,7 +325,7 @@ GP_TEST(node_cli_device_modes)
     GP_CHECK(parse(5, ctest, &c).code == GP_OK && c.device_mode == GP_DEVICE_CTEST);
     const char *run_all[] = {"gpuprobe", "run", "lds", "--device", "all"};
     st = parse(5, run_all, &c);
-    GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "--device all is for characterize only"));
+    GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "--device all is for characterize and stress only"));
     const char *char_ctest[] = {"gpuprobe", "characterize", "--device", "ctest"};
     st = parse(4, char_ctest, &c);
     GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "--device ctest is for run only"));
