@@ -45,7 +45,8 @@ static double fmas_per_thread(const fma_run *t)
 {
     if (t->loop)
         return (double)t->work;
-    return (double)t->work * GP_FMA_INNER * GP_FMA_ACC * (t->kind == GP_FMA_F16X2 ? 2 : 1);
+    const int chains = t->kind == GP_FMA_F64 ? GP_FMA_ACC_F64 : GP_FMA_ACC;
+    return (double)t->work * GP_FMA_INNER * chains * (t->kind == GP_FMA_F16X2 ? 2 : 1);
 }
 
 static gp_status time_once(void *ctx, double *ms_out)
@@ -182,8 +183,9 @@ static gp_status other_types(gp_probe_ctx *ctx, fma_run *t, double target_ms, in
 {
     static const char *keys[GP_FMA_NTYPES] = {NULL, "fp64_fma_per_cycle_per_cu", "fp16x2_fma_per_cycle_per_cu"};
     static const char *methods[GP_FMA_NTYPES] = {
-        NULL, "one block on one CU at the fp32 peak's block size, fp64 fma() chains",
-        "one block on one CU at the fp32 peak's block size, __hfma2 chains; each packed FMA counts as 2"};
+        NULL, "one block on one CU at the fp32 peak's block size, 16 independent fp64 fma() chains a thread",
+        "one block on one CU at the fp32 peak's block size, 8 independent __hfma2 chains a thread; each packed FMA "
+        "counts as 2"};
     gp_series *ser = gp_record_series(ctx->rec, "types", "type,threads,ms_median,spread,fma_per_cycle");
     for (int type = GP_FMA_F64; type < GP_FMA_NTYPES; type++) {
         if (type == GP_FMA_F16X2 && !gp_fma_have_f16x2()) {

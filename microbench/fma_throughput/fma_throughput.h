@@ -19,6 +19,11 @@ enum {
 /* FMAs per thread per outer iteration of the chain kernel: independent
  * accumulators x unrolled steps (tests/build/fma_isa_check.sh counts them). */
 #define GP_FMA_ACC 8
+/* fp64 chains a thread: DFMA's longer latency needs twice fp32's.  On an
+ * H200 (256..1024 threads a block, every SM full), 8 chains ran fp64 FMAs at
+ * 0.472 of the fp32 FMA rate, 16 at 0.512: the published 64 a clock per SM
+ * against fp32's 128 needs 16. */
+#define GP_FMA_ACC_F64 16
 #define GP_FMA_INNER 16
 #define GP_FMA_LOOP_UNROLL_N 16
 #define GP_FMA_LOOP_INNER 100
@@ -34,7 +39,7 @@ int gp_fma_have_f16x2(void);
  * threads fit on one CU with it. */
 gp_status gp_fma_prepare(int type, int threads, size_t shm, int *blocks_per_cu);
 /* Chain kernel: each thread runs `iters` x GP_FMA_INNER x GP_FMA_ACC FMAs
- * (of packed pairs for F16X2).  `out` holds at least one float. */
+ * (GP_FMA_ACC_F64 for F64; of packed pairs for F16X2).  `out` holds at least one float. */
 gp_status gp_fma_launch(gp_stream s, int type, unsigned blocks, int threads, size_t shm, int iters,
                         float *out);
 /* Single-chain fp32 kernel of loop shape `shape`: `n` FMAs per thread (a

@@ -60,27 +60,27 @@ static __device__ __forceinline__ void gp_fma_in_vgpr(double &x)
 static __device__ __forceinline__ void gp_fma_in_vgpr(__half2 &) {}
 #endif
 
-/* T: element type (a compile-time type, hence the template). */
-template <typename T>
+/* T: element type (a compile-time type, hence the template); ACC its chains. */
+template <typename T, int ACC>
 __global__ void gp_fma_chain_kernel(float *out, int iters, float af, float bf, float magic)
 {
     T a = gp_fma_val(af, T()), b = gp_fma_val(bf, T());
     gp_fma_in_vgpr(b);
-    T acc[GP_FMA_ACC];
+    T acc[ACC];
     /* Distinct starting values per thread and chain: nothing to fold. */
 #pragma unroll
-    for (int k = 0; k < GP_FMA_ACC; k++)
+    for (int k = 0; k < ACC; k++)
         acc[k] = gp_fma_val((float)(threadIdx.x + k) * 1e-3f, T());
     for (int i = 0; i < iters; i++) {
 #pragma unroll
         for (int j = 0; j < GP_FMA_INNER; j++)
 #pragma unroll
-            for (int k = 0; k < GP_FMA_ACC; k++)
+            for (int k = 0; k < ACC; k++)
                 acc[k] = gp_fma_op(acc[k], a, b);
     }
     float s = 0;
 #pragma unroll
-    for (int k = 0; k < GP_FMA_ACC; k++)
+    for (int k = 0; k < ACC; k++)
         s += gp_fma_sum(acc[k]);
     if (s == magic)
         out[0] = s;
@@ -153,10 +153,10 @@ __global__ void gp_fma_loop_double(float *out, int n, float a, float b, float ma
 static const void *chain_kernel(int type)
 {
     switch (type) {
-    case GP_FMA_F32: return (const void *)gp_fma_chain_kernel<float>;
-    case GP_FMA_F64: return (const void *)gp_fma_chain_kernel<double>;
+    case GP_FMA_F32: return (const void *)gp_fma_chain_kernel<float, GP_FMA_ACC>;
+    case GP_FMA_F64: return (const void *)gp_fma_chain_kernel<double, GP_FMA_ACC_F64>;
 #if defined(GP_FMA_HAVE_F16X2)
-    case GP_FMA_F16X2: return (const void *)gp_fma_chain_kernel<__half2>;
+    case GP_FMA_F16X2: return (const void *)gp_fma_chain_kernel<__half2, GP_FMA_ACC>;
 #endif
     default: return NULL;
     }
@@ -192,14 +192,14 @@ extern "C" gp_status gp_fma_launch(gp_stream s, int type, unsigned blocks, int t
     hipStream_t st = (hipStream_t)s;
     switch (type) {
     case GP_FMA_F32:
-        gp_fma_chain_kernel<float><<<blocks, threads, shm, st>>>(out, iters, GP_FMA_A, GP_FMA_B, GP_FMA_MAGIC);
+        gp_fma_chain_kernel<float, GP_FMA_ACC><<<blocks, threads, shm, st>>>(out, iters, GP_FMA_A, GP_FMA_B, GP_FMA_MAGIC);
         break;
     case GP_FMA_F64:
-        gp_fma_chain_kernel<double><<<blocks, threads, shm, st>>>(out, iters, GP_FMA_A, GP_FMA_B, GP_FMA_MAGIC);
+        gp_fma_chain_kernel<double, GP_FMA_ACC_F64><<<blocks, threads, shm, st>>>(out, iters, GP_FMA_A, GP_FMA_B, GP_FMA_MAGIC);
         break;
 #if defined(GP_FMA_HAVE_F16X2)
     case GP_FMA_F16X2:
-        gp_fma_chain_kernel<__half2><<<blocks, threads, shm, st>>>(out, iters, GP_FMA_A, GP_FMA_B, GP_FMA_MAGIC);
+        gp_fma_chain_kernel<__half2, GP_FMA_ACC><<<blocks, threads, shm, st>>>(out, iters, GP_FMA_A, GP_FMA_B, GP_FMA_MAGIC);
         break;
 #endif
     default:

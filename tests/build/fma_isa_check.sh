@@ -4,7 +4,7 @@
 # Reads the code the compiler generates for microbench/fma_throughput/fma_throughput.hip and
 # checks that the loops the probe times hold the FMAs the source promises:
 #   - the fp32 chain kernel: GP_FMA_ACC x GP_FMA_INNER FMAs in its loop body,
-#   - the fp64 chain kernel: the same count of fp64 FMAs,
+#   - the fp64 chain kernel: GP_FMA_ACC_F64 x GP_FMA_INNER fp64 FMAs,
 #   - the loop-shape kernels: >= GP_FMA_LOOP_UNROLL_N (unroll) and
 #     >= GP_FMA_LOOP_INNER (double loop) FMAs in their loop bodies, and more
 #     FMAs in loop_plain's body than in loop_nounroll's (else they are one
@@ -25,10 +25,10 @@ target=$1 src=$2 isa=$3
 hdr=$src/microbench/fma_throughput/fma_throughput.h
 
 def() { sed -n "s/^#define $1 \([0-9]*\).*/\1/p" "$hdr"; }
-acc=$(def GP_FMA_ACC) inner=$(def GP_FMA_INNER) unroll=$(def GP_FMA_LOOP_UNROLL_N) dinner=$(def GP_FMA_LOOP_INNER)
-[ -n "$acc" ] && [ -n "$inner" ] && [ -n "$unroll" ] && [ -n "$dinner" ] || {
+acc=$(def GP_FMA_ACC) acc64=$(def GP_FMA_ACC_F64) inner=$(def GP_FMA_INNER) unroll=$(def GP_FMA_LOOP_UNROLL_N) dinner=$(def GP_FMA_LOOP_INNER)
+[ -n "$acc" ] && [ -n "$acc64" ] && [ -n "$inner" ] && [ -n "$unroll" ] && [ -n "$dinner" ] || {
     echo "FAIL: cannot read the FMA counts from $hdr"; exit 1; }
-chain=$((acc * inner))
+chain=$((acc * inner)) chain64=$((acc64 * inner))
 
 case "$target" in
     sm_*)
@@ -97,8 +97,8 @@ check() { # what kernel regex want
         echo "ok   $target $1: no VALU instruction but the FMAs in its loop bodies"
     fi
 }
-check "fp32 chain" 'gp_fma_chain_kernelIfE' "$f32" "$chain"
-check "fp64 chain" 'gp_fma_chain_kernelIdE' "$f64" "$chain"
+check "fp32 chain" 'gp_fma_chain_kernelIfLi' "$f32" "$chain"
+check "fp64 chain" 'gp_fma_chain_kernelIdLi' "$f64" "$chain64"
 check "loop unroll" 'gp_fma_loop_unroll' "$f32" "$unroll"
 check "loop double" 'gp_fma_loop_double' "$f32" "$dinner"
 check "loop plain" 'gp_fma_loop_plain' "$f32" 1
