@@ -32,6 +32,11 @@
 #              the DRAM bandwidth (0.83 of NVIDIA's 4.8 TB/s, under the 0.85
 #              band) exit 1 alone, named below the product's band; a bad
 #              specs/ file exit 2 naming it (--tables pointing beside it)
+#   health     the two H200s of 2026-11-28 (docs/reports/h200x2/2026-11-28),
+#              whose records carry NVML's health counters: exit 0, the
+#              counters' gauges in the Prometheus file at 0; a copy of the
+#              second whose newest record holds a pending row remap: exit 1,
+#              named in stdout and fleet.md, healthy 0, findings 1
 #   prometheus --prometheus FILE: node-exporter's text format, every sample
 #              line `name{labels} value` under its HELP and TYPE, the lowered
 #              copy's health 0 and the real run's 1, no .tmp left
@@ -56,6 +61,13 @@ lower() { # lower DIR FACTOR: scale the DRAM bandwidth values of DIR's memory_ba
         bandwidth_gbs "$2" triad_gbs "$2" || exit 1
 }
 h200s=("$h200" "$h200/repeat/run1" "$h200/repeat/run2")
+prom_format() { # prom_format FILE: every line a comment or `name{labels} value`;
+    # every family's samples after its own HELP and TYPE
+    awk '/^# HELP / {fam = $3; next} /^# TYPE / {if ($3 != fam || $4 != "gauge") bad = 1; next}
+         { n = index($0, "{"); name = substr($0, 1, n - 1);
+           if (name != fam || $0 !~ /^[a-z_]+\{([a-z_]+="([^"\\]|\\.)*",?)+\} -?[0-9.e+-]+$/) { print "bad: " $0; bad = 1 } }
+         END { exit bad }' "$1" || { echo "fleet_check.sh: $1 is not the text format" >&2; fail=1; }
+}
 
 case $case_ in
 models)
@@ -157,6 +169,27 @@ vendor)
     cp "$src/tables/sm_90" "$tmp/tree/tables/" && printf 'name = X\nmatch = H200\ndram_gbs = 1\n' >"$tmp/tree/specs/x.txt"
     check 2 "x.txt:3: a figure without its source" "$gpuprobe" fleet "$h200" --tables "$tmp/tree/tables"
     ;;
+health)
+    node=$src/docs/reports/h200x2/2026-11-28/fleet
+    gpus=("$node"/*/)
+    check 0 "2 GPUs, 1 model" "$gpuprobe" fleet "${gpus[@]}" --prometheus "$tmp/prom/node.prom"
+    check 0 '^gpuprobe_gpu_health_findings\{gpu="0000-00-06.0_1904f39e",.*\} 0$' cat "$tmp/prom/node.prom"
+    check 0 '^gpuprobe_gpu_remap_pending\{gpu="0000-00-07.0_79a4e941",.*\} 0$' cat "$tmp/prom/node.prom"
+    check 0 '^gpuprobe_gpu_pcie_replays\{gpu="0000-00-06.0_1904f39e",.*\} 1$' cat "$tmp/prom/node.prom"
+    mkdir -p "$tmp/remap" && cp "${gpus[1]}"/*.json "$tmp/remap"/ || exit 1
+    sed -i 's/"remap_pending": 0/"remap_pending": 1/' "$tmp/remap/memory_bandwidth.json"
+    check 1 "1 GPU\(s\) with a finding in their health counters" "$gpuprobe" fleet "${gpus[0]}" "$tmp/remap" \
+        --out "$tmp/remap_out" --prometheus "$tmp/prom/remap.prom"
+    check 0 "a row remap is pending" cat "$tmp/remap_out/fleet.md"
+    check 0 '^gpuprobe_gpu_healthy\{gpu="remap",.*\} 0$' cat "$tmp/prom/remap.prom"
+    check 0 '^gpuprobe_gpu_health_findings\{gpu="remap",.*\} 1$' cat "$tmp/prom/remap.prom"
+    prom_format "$tmp/prom/node.prom"
+    prom_format "$tmp/prom/remap.prom"
+    check 0 '"health_counters": \{"source": "nvml"' cat "$tmp/remap_out/fleet.json"
+    # The records of 2026-11-21 carry no counters: no gauge, no finding.
+    check 0 "Prometheus text format" "$gpuprobe" fleet "$h200" --prometheus "$tmp/prom/old.prom"
+    grep -q '^gpuprobe_gpu_health_findings{' "$tmp/prom/old.prom" && { echo "fleet_check.sh: counters invented" >&2; fail=1; }
+    ;;
 prometheus)
     copy lowered
     lower "$tmp/lowered" 0.92
@@ -165,12 +198,7 @@ prometheus)
     check 0 '^gpuprobe_gpu_healthy\{gpu="h200",bus="[0-9a-f:.]+",model="NVIDIA H200",arch="sm_90"\} 1$' cat "$f"
     check 0 '^gpuprobe_gpu_healthy\{gpu="lowered",.*\} 0$' cat "$f"
     check 0 '^gpuprobe_vendor_fraction\{gpu="lowered",.*figure="dram_gbs",band=">= 0.85"\} 0.83' cat "$f"
-    # Every line a comment or `name{labels} value`; every family's samples
-    # after its own HELP and TYPE.
-    awk '/^# HELP / {fam = $3; next} /^# TYPE / {if ($3 != fam || $4 != "gauge") bad = 1; next}
-         { n = index($0, "{"); name = substr($0, 1, n - 1);
-           if (name != fam || $0 !~ /^[a-z_]+\{([a-z_]+="([^"\\]|\\.)*",?)+\} -?[0-9.e+-]+$/) { print "bad: " $0; bad = 1 } }
-         END { exit bad }' "$f" || { echo "fleet_check.sh: not the text format" >&2; fail=1; }
+    prom_format "$f"
     [ "$(grep -c '^gpuprobe_value{' "$f")" -gt 100 ] || { echo "fleet_check.sh: too few values" >&2; fail=1; }
     # A label value with a quote and a backslash (a folder's name) is escaped.
     odd='odd"na\me'
