@@ -2,6 +2,7 @@
  * the types NVML documents, so no NVML header is needed to build. */
 #define _GNU_SOURCE
 #include "smi.h"
+#include "smi_rocm.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -149,8 +150,10 @@ void gp_smi_read(const char *vendor, const char *pci_bus_id, gp_smi_reading *out
 #else
     (void)vendor, (void)pci_bus_id;
 #endif
-    /* rocm-smi is not read yet: on AMD the reported clock is "not available"
-     * and the in-kernel measurement stands alone. */
+    /* On AMD, power and temperature from rocm-smi; no reported clock, so the
+     * in-kernel measurement stands alone. */
+    if (vendor && strcmp(vendor, "AMD") == 0)
+        gp_rocm_smi_read(pci_bus_id, out);
 }
 
 void gp_smi_reasons_text(unsigned long long reasons, char *buf, size_t n)
@@ -213,7 +216,7 @@ void gp_smi_read_link(const char *vendor, const char *pci_bus_id, gp_smi_link *o
     memset(out, 0, sizeof *out);
     out->nvlink_active = -1;
     if (!vendor || strcmp(vendor, "NVIDIA") != 0) {
-        snprintf(out->why, sizeof out->why, "no vendor library read on %s (NVML is NVIDIA's; rocm-smi not used)",
+        snprintf(out->why, sizeof out->why, "no vendor library read on %s (NVML is NVIDIA's; links are not read through rocm-smi)",
                  vendor && vendor[0] ? vendor : "this device");
         return;
     }
@@ -353,8 +356,15 @@ static void read_nvml_health(void *lib, nvml_device dev, gp_smi_health *out)
 
 void gp_smi_read_health(const char *vendor, const char *pci_bus_id, gp_smi_health *out)
 {
+    if (vendor && strcmp(vendor, "AMD") == 0) {
+        char why[96];
+        health_none(out, "");
+        if (!gp_rocm_smi_health(pci_bus_id, out, why, sizeof why))
+            health_none(out, why);
+        return;
+    }
     if (!vendor || strcmp(vendor, "NVIDIA") != 0) {
-        health_none(out, "no health counters read on this vendor (NVML is NVIDIA's; amd-smi is not used)");
+        health_none(out, "no health counters read on this vendor (NVML is NVIDIA's, rocm-smi AMD's)");
         return;
     }
 #if defined(__unix__)
