@@ -21,6 +21,7 @@ typedef struct tune_run {
     unsigned char *params;                 /* candidate c on problem q: params + (c * nprob + q) * size */
     gp_tune_grid g;
     double t0, budget, sweep_share;
+    double setup_s;     /* spent setting problems up (host data, references, uploads): outside the timings */
     int timings_done, timings_all;
 } tune_run;
 
@@ -87,7 +88,10 @@ static gp_status ensure_setup(tune_run *r, int q)
     if (r->pr[q].st)
         return gp_ok();
     uint64_t rng = r->rng_at[q];
-    return gp_problem_setup(r->k, &r->cases[q], &r->o->dev, &rng, &r->pr[q]);
+    const double t = now();
+    gp_status st = gp_problem_setup(r->k, &r->cases[q], &r->o->dev, &rng, &r->pr[q]);
+    r->setup_s += now() - t;
+    return st;
 }
 
 static void maybe_release(tune_run *r, int q)
@@ -361,8 +365,8 @@ static gp_status tune_all(tune_run *r, const gp_shape *shapes, int nshapes, FILE
     GP_TRY(gp_tune_decide(&r->g, &pick));
     if (r->o->log)
         fprintf(r->o->log, "[%s] tune time: sweep of %d candidates x %d problems %.1f s, %d leader(s) paired %.1f s, "
-                "%.1f s in all (budget %.0f s)\n", k->name, r->ncands, r->nprob, t_pair - t_sweep, nlead,
-                now() - t_pair, now() - r->t0, r->budget);
+                "%.1f s in all (budget %.0f s; of it %.1f s setting problems up)\n", k->name, r->ncands, r->nprob,
+                t_pair - t_sweep, nlead, now() - t_pair, now() - r->t0, r->budget, r->setup_s);
     report_rows(summary, r, &pick);
     report_md(md, r, &pick);
     if (nshapes > 0)
