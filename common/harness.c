@@ -60,3 +60,17 @@ gp_status gp_harness_run(const gp_harness_cfg *cfg, gp_measure_fn fn, void *ctx,
     gp_stats_summarize(out->samples, out->n, &out->summary);
     return gp_ok();
 }
+
+gp_status gp_harness_long_launch(int quick, gp_measure_fn fn, void *ctx, double *median, double *spread)
+{
+    gp_harness_cfg cfg = gp_harness_defaults();
+    cfg.warmup = 1;
+    cfg.min_reps = 3;
+    cfg.max_reps = quick ? 3 : 5;
+    cfg.budget_s = quick ? 0.1 : 0.4;
+    gp_harness_result res;
+    GP_TRY(gp_harness_run(&cfg, fn, ctx, &res));
+    *median = res.summary.median;
+    *spread = gp_stats_rel_spread(&res.summary);
+    return gp_ok();
+}

@@ -41,4 +41,10 @@ double gp_harness_monotonic_s(void *unused);
 gp_status gp_harness_run(const gp_harness_cfg *cfg, gp_measure_fn fn, void *ctx,
                          gp_harness_result *out);
 
+/* The median and relative spread (gp_stats_rel_spread) of a kernel launch
+ * calibrated to several milliseconds (fma_throughput, matrix_engine): 1
+ * warm-up, 3 to 5 launches within 0.4 s; with `quick`, 3 within 0.1 s.
+ * Launches that long settle their median in a few samples. */
+gp_status gp_harness_long_launch(int quick, gp_measure_fn fn, void *ctx, double *median, double *spread);
+
 #endif

@@ -53,6 +53,15 @@ gp_value *gp_record_value(gp_record *r, const char *key, double value, const cha
     return v;
 }
 
+gp_value *gp_record_value_within(gp_record *r, const char *key, double value, const char *unit, double spread,
+                                 double max_spread, const char *method)
+{
+    gp_value *v = gp_record_value(r, key, value, unit, spread, method);
+    if (v)
+        v->unstable = spread > max_spread;
+    return v;
+}
+
 /* The finite values of x[0..n) sorted into s (room for 64); their count, 0
  * for n outside 2..64. */
 static int finite_sorted(const double *x, int n, double s[64])

@@ -100,6 +100,10 @@ int gp_unit_per_cycle(const char *unit);
  * clock_converted starts as gp_unit_per_cycle(unit). */
 gp_value *gp_record_value(gp_record *r, const char *key, double value, const char *unit,
                           double spread, const char *method);
+/* gp_record_value, and mark the value unstable when its spread (known,
+ * >= 0) exceeds max_spread (a probe's repeatability threshold). */
+gp_value *gp_record_value_within(gp_record *r, const char *key, double value, const char *unit, double spread,
+                                 double max_spread, const char *method);
 /* How many fresh launches a probe repeats a run-to-run-sensitive value in
  * (the first launch counts): cheap, and enough to see the spread. */
 #define GP_BETWEEN_LAUNCHES 3

@@ -221,16 +221,15 @@ static void format_published(char *out, size_t n, int figure, double v)
     case GP_SPEC_COMPUTE_UNITS:
         snprintf(out, n, "%.0f CUs", v);
         break;
-    case GP_SPEC_FP32_TFLOPS:
-    case GP_SPEC_FP64_TFLOPS:
-        gp_svg_format_unit(a, sizeof a, v, "FLOP/s");
-        snprintf(out, n, "%s", a);
-        break;
     case GP_SPEC_DRAM_GBS:
         snprintf(out, n, "%.0f GB/s", v);
         break;
-    default:
+    case GP_SPEC_L2_BYTES:
         gp_ds_format_bytes(a, sizeof a, v);
+        snprintf(out, n, "%s", a);
+        break;
+    default: /* the FMA and matrix peaks */
+        gp_svg_format_unit(a, sizeof a, v, figure == GP_SPEC_INT8_MATRIX_TOPS ? "OP/s" : "FLOP/s");
         snprintf(out, n, "%s", a);
         break;
     }

@@ -12,8 +12,10 @@
 
 #include "fsutil.h"
 
-static const char *const keys[GP_SPEC_NFIGURES] = {"clock_mhz",   "compute_units", "fp32_tflops",
-                                                   "fp64_tflops", "dram_gbs",      "l2_bytes"};
+static const char *const keys[GP_SPEC_NFIGURES] = {
+    "clock_mhz",          "compute_units",      "fp32_tflops",        "fp64_tflops",      "dram_gbs",
+    "l2_bytes",           "fp16_matrix_tflops", "bf16_matrix_tflops", "tf32_matrix_tflops", "fp32_matrix_tflops",
+    "int8_matrix_tops",   "fp8_matrix_tflops"};
 
 const char *gp_spec_key(int figure)
 {
@@ -180,12 +182,18 @@ gp_status gp_spec_find_beside(const char *tables_dir, const char *device_name, g
     return gp_spec_find(dir, device_name, s, found);
 }
 
+int gp_spec_is_tera(int figure)
+{
+    return figure == GP_SPEC_FP32_TFLOPS || figure == GP_SPEC_FP64_TFLOPS ||
+           (figure >= GP_SPEC_FP16_MATRIX_TFLOPS && figure <= GP_SPEC_FP8_MATRIX_TFLOPS);
+}
+
 double gp_spec_value(const gp_spec *s, int figure)
 {
     if (!s || figure < 0 || figure >= GP_SPEC_NFIGURES || s->v[figure] <= 0)
         return 0;
     double v = s->v[figure];
-    if (figure == GP_SPEC_FP32_TFLOPS || figure == GP_SPEC_FP64_TFLOPS)
+    if (gp_spec_is_tera(figure))
         v *= 1e12;
     if (figure == GP_SPEC_FP32_TFLOPS && s->fp32_packed)
         v /= 2;

@@ -15,6 +15,14 @@ enum {
     GP_SPEC_FP64_TFLOPS,
     GP_SPEC_DRAM_GBS,
     GP_SPEC_L2_BYTES,
+    /* Dense matrix-engine peaks (tensor cores, MFMA), FLOP/s x 1e-12 (int8:
+     * OP/s): the vendors' figures "with sparsity" are twice these. */
+    GP_SPEC_FP16_MATRIX_TFLOPS,
+    GP_SPEC_BF16_MATRIX_TFLOPS,
+    GP_SPEC_TF32_MATRIX_TFLOPS,
+    GP_SPEC_FP32_MATRIX_TFLOPS,
+    GP_SPEC_INT8_MATRIX_TOPS,
+    GP_SPEC_FP8_MATRIX_TFLOPS,
     GP_SPEC_NFIGURES
 };
 
@@ -52,6 +60,10 @@ gp_status gp_spec_find(const char *dir, const char *device_name, gp_spec *s, int
  * (tables_dir/../specs: the source tree's and the installed share/gpuprobe
  * alike); tables_dir NULL or "": none found. */
 gp_status gp_spec_find_beside(const char *tables_dir, const char *device_name, gp_spec *s, int *found);
+
+/* Whether a figure is a rate given in 1e12 per second (the FMA and matrix
+ * peaks), which gp_spec_value scales to per second. */
+int gp_spec_is_tera(int figure);
 
 /* The published value in the datasheet's units: clock MHz, CUs, FLOP/s,
  * GB/s, bytes; fp32 of a packed-FP32 spec halved (one FMA a lane).  0 when

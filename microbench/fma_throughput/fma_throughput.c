@@ -90,27 +90,17 @@ static gp_status calibrate(fma_run *t, double target_ms)
 /* Median time of a few launches; rate in FMA per cycle. */
 static gp_status measure(gp_probe_ctx *ctx, fma_run *t, double *ms, double *spread, double *rate)
 {
-    gp_harness_cfg cfg = gp_harness_defaults();
-    cfg.warmup = 1;
-    cfg.min_reps = 3;
-    cfg.max_reps = ctx->opts->quick ? 3 : 5;
-    cfg.budget_s = ctx->opts->quick ? 0.1 : 0.4;
-    gp_harness_result res;
-    GP_TRY(gp_harness_run(&cfg, time_once, t, &res));
-    *ms = res.summary.median;
-    *spread = gp_stats_rel_spread(&res.summary);
+    GP_TRY(gp_harness_long_launch(ctx->opts->quick, time_once, t, ms, spread));
     double fmas = fmas_per_thread(t) * t->threads * (double)t->blocks;
     *rate = fmas / (*ms * 1e-3 * ctx->clock_mhz * 1e6);
     return gp_ok();
 }
 
+/* A value whose launches spread by more than 5 % is marked unstable. */
 static gp_value *set_value(gp_record *r, const char *key, double v, const char *unit, double spread,
                            const char *method)
 {
-    gp_value *p = gp_record_value(r, key, v, unit, spread, method);
-    if (p)
-        p->unstable = spread > 0.05;
-    return p;
+    return gp_record_value_within(r, key, v, unit, spread, 0.05, method);
 }
 
 /* One block on one CU, threads growing wave by wave. */

@@ -46,22 +46,9 @@ esac
 [ -s "$out" ] || { echo "FAIL: no $out: the target's compile (check_gpu_build.sh) did not run or failed"; exit 1; }
 
 # Largest FMA count (regex $2) in one loop of the kernel whose mangled name
-# contains $1: lines between a label and a later branch back to it.  Works
-# for PTX ($L__BB3_2: ... bra $L__BB3_2;) and AMDGPU (.LBB3_1: ...
-# s_cbranch_scc1 .LBB3_1).  A packed v_pk_fma_f32 counts twice.
-loop_fmas() {
-    awk -v kname="$1" -v re="$2" '
-        # Start of a kernel: PTX ".entry NAME(" or an AMDGPU "NAME:" label.
-        /\.entry [_A-Za-z0-9]+/ || /^_Z[_A-Za-z0-9]*:/ {
-            name = $0; inside = index(name, kname) > 0; nl = 0; delete at; next }
-        !inside { next }
-        /^[$.]L[_A-Za-z0-9]*:/ { lab = $1; sub(/:.*/, "", lab); at[lab] = count; next }
-        $0 ~ re { count += ($0 ~ /pk_fma/) ? 2 : 1 }
-        /bra|s_cbranch|s_branch/ {
-            t = $NF; sub(/;$/, "", t)
-            if (t in at && count - at[t] > best) best = count - at[t] }
-        END { print best + 0 }' "$out"
-}
+# contains $1 (isa_loops.sh).
+source "$(dirname "$0")/isa_loops.sh"
+loop_fmas() { isa_loop_count "$out" "$1" "$2"; }
 
 # Largest count of VALU instructions (v_*) that do not match regex $2 in one
 # loop of the kernel whose mangled name contains $1, and the first of them,
