@@ -1,6 +1,7 @@
 /* One problem of a kernel, set up once and run many times (driver_problem.h). */
 #include "driver_problem.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 
@@ -19,7 +20,10 @@ gp_status gp_problem_setup(const gp_kernel *k, const gp_kcase *c, const gp_devic
     memset(pr, 0, sizeof *pr);
     pr->c = *c;
     gp_kernel_case_label(k, c, pr->label, sizeof pr->label);
-    gp_status st = k->setup(c, dev, rng, &pr->st);
+    if (k->state_size < sizeof(gp_kmem) || !(pr->st = calloc(1, k->state_size)))
+        return gp_fail(GP_ERR_NOMEM, "%s: out of host memory for a problem's state", k->name);
+    ((gp_kmem *)pr->st)->kernel = k->name;
+    gp_status st = k->setup(c, dev, rng, pr->st);
     if (st.code != GP_OK)
         gp_problem_free(k, pr);
     return st;
@@ -27,9 +31,24 @@ gp_status gp_problem_setup(const gp_kernel *k, const gp_kcase *c, const gp_devic
 
 void gp_problem_free(const gp_kernel *k, gp_problem *pr)
 {
-    if (pr->st)
+    if (pr->st && k->teardown)
         k->teardown(pr->st);
+    if (pr->st)
+        gp_kmem_free(pr->st);
+    free(pr->st);
     pr->st = NULL;
+}
+
+gp_status gp_problem_poison(const gp_kernel *k, gp_problem *pr)
+{
+    GP_TRY(gp_kmem_poison(pr->st));
+    return k->poison ? k->poison(pr->st) : gp_ok();
+}
+
+gp_status gp_problem_check(const gp_kernel *k, gp_problem *pr, const void *p, int impl, const char *what)
+{
+    GP_TRY(gp_kmem_fetch(pr->st, what));
+    return k->check(pr->st, p, impl, what);
 }
 
 static void what_of(const gp_kernel *k, const gp_problem *pr, const char *who, char *buf, size_t n)
@@ -62,10 +81,10 @@ gp_status gp_problem_run_checked(const gp_kernel *k, gp_problem *pr, const void 
     what_of(k, pr, who, what, sizeof what);
     if (k->prepare && p)
         GP_TRY(named(k->prepare(pr->st, p), what));
-    GP_TRY(named(k->poison(pr->st), what));
+    GP_TRY(named(gp_problem_poison(k, pr), what));
     GP_TRY(named(run_once(k, pr, p, impl), what));
     GP_TRY(named(ops->sync(), what));
-    return k->check(pr->st, p, impl, what);
+    return gp_problem_check(k, pr, p, impl, what);
 }
 
 typedef struct timed {
@@ -98,7 +117,7 @@ gp_status gp_problem_time(const gp_kernel *k, gp_problem *pr, const void *p, int
     what_of(k, pr, who, what, sizeof what);
     if (k->prepare && p)
         GP_TRY(named(k->prepare(pr->st, p), what));
-    GP_TRY(named(k->poison(pr->st), what));
+    GP_TRY(named(gp_problem_poison(k, pr), what));
     /* One untimed run first: an impl absent here says so before any timing,
      * and lazy set-up (a vendor handle, a module load) stays out of it. */
     GP_TRY(named(run_once(k, pr, p, impl), what));
@@ -107,7 +126,7 @@ gp_status gp_problem_time(const gp_kernel *k, gp_problem *pr, const void *p, int
     GP_TRY(named(ops->time(timed_run, &t, cfg ? cfg : &defaults, r), what));
     GP_TRY(named(ops->sync(), what));
     snprintf(w2, sizeof w2, "timed %s", what);
-    return k->check(pr->st, p, impl, w2);
+    return gp_problem_check(k, pr, p, impl, w2);
 }
 
 gp_status gp_problem_pair(const gp_kernel *k, gp_problem *pr, const void *p, int impl, int quick, const char *who,
@@ -118,12 +137,12 @@ gp_status gp_problem_pair(const gp_kernel *k, gp_problem *pr, const void *p, int
              k->impls[impl].name);
     if (k->prepare)
         GP_TRY(named(k->prepare(pr->st, p), what));
-    GP_TRY(named(k->poison(pr->st), what));
+    GP_TRY(named(gp_problem_poison(k, pr), what));
     timed a = {k, pr, p, -1}, b = {k, pr, p, impl};
     gp_bench_pair_cfg cfg = gp_bench_pair_defaults(quick);
     GP_TRY(named(ops->pair(&cfg, timed_run, &a, timed_run, &b, out), what));
     GP_TRY(named(ops->sync(), what));
-    return k->check(pr->st, p, -1, what);
+    return gp_problem_check(k, pr, p, -1, what);
 }
 
 gp_status gp_problem_pair_params(const gp_kernel *k, gp_problem *pr, const void *a, const void *b,
@@ -136,9 +155,40 @@ gp_status gp_problem_pair_params(const gp_kernel *k, gp_problem *pr, const void 
         GP_TRY(named(k->prepare(pr->st, b), what));
         GP_TRY(named(k->prepare(pr->st, a), what));
     }
-    GP_TRY(named(k->poison(pr->st), what));
+    GP_TRY(named(gp_problem_poison(k, pr), what));
     timed ta = {k, pr, a, -1}, tb = {k, pr, b, -1};
     GP_TRY(named(ops->pair(cfg, timed_run, &ta, timed_run, &tb, out), what));
     GP_TRY(named(ops->sync(), what));
-    return k->check(pr->st, a, -1, what);
+    return gp_problem_check(k, pr, a, -1, what);
+}
+
+gp_status gp_problem_check_case(const gp_kernel *k, const gp_kcase *c, const void *p, int impl, int runs,
+                                const gp_kernel_opts *o, uint64_t *rng, gp_problem_more_fn more)
+{
+    gp_problem pr;
+    char who[GP_BENCH_TEXT];
+    GP_TRY(gp_problem_setup(k, c, &o->dev, rng, &pr));
+    who_of(k, p, impl, who, sizeof who);
+    gp_status st = gp_ok();
+    for (int i = 0; i < runs && st.code == GP_OK; i++)
+        st = gp_problem_run_checked(k, &pr, p, impl, who, gp_driver_ops_of(o));
+    if (st.code == GP_OK && more)
+        st = more(k, &pr, p, o);
+    gp_problem_free(k, &pr);
+    return st;
+}
+
+gp_status gp_problem_repeatable(const gp_kernel *k, gp_problem *pr, const void *p, const gp_kernel_opts *o)
+{
+    uint64_t h1, h2;
+    GP_TRY(gp_kmem_digest(pr->st, &h1));
+    GP_TRY(gp_problem_poison(k, pr));
+    GP_TRY(k->run(pr->st, p));
+    GP_TRY(gp_driver_ops_of(o)->sync());
+    GP_TRY(gp_kmem_digest(pr->st, &h2));
+    if (h1 != h2)
+        return gp_fail(GP_ERR_CHECK, "%s %s: two runs on the same input differ", k->name, pr->label);
+    if (o->log)
+        fprintf(o->log, "  ok  two runs bitwise identical\n");
+    return gp_ok();
 }

@@ -8,6 +8,7 @@
 #include "bench.h"
 #include "harness.h"
 #include "kernel.h"
+#include "kmem.h"
 
 typedef struct gp_problem {
     gp_kcase c;
@@ -23,6 +24,12 @@ const gp_driver_ops *gp_driver_ops_of(const gp_kernel_opts *o);
 gp_status gp_problem_setup(const gp_kernel *k, const gp_kcase *c, const gp_device_info *dev, uint64_t *rng,
                            gp_problem *pr);
 void gp_problem_free(const gp_kernel *k, gp_problem *pr);
+
+/* The declared outputs poisoned, then the kernel's own poison (if any). */
+gp_status gp_problem_poison(const gp_kernel *k, gp_problem *pr);
+/* The mirrored outputs copied back and their guards checked, then the
+ * kernel's check. */
+gp_status gp_problem_check(const gp_kernel *k, gp_problem *pr, const void *p, int impl, const char *what);
 
 /* One run, checked: ours with p (impl -1) or impls[impl] (given p, which
  * may be NULL for an impl); `who` names it in a failure ("tile=64 ...",
@@ -47,5 +54,18 @@ gp_status gp_problem_pair(const gp_kernel *k, gp_problem *pr, const void *p, int
 gp_status gp_problem_pair_params(const gp_kernel *k, gp_problem *pr, const void *a, const void *b,
                                  const gp_bench_pair_cfg *cfg, const char *who, const gp_driver_ops *ops,
                                  gp_bench_paired *out);
+
+/* What a check beyond the cases does with a problem after its checked runs. */
+typedef gp_status (*gp_problem_more_fn)(const gp_kernel *k, gp_problem *pr, const void *p, const gp_kernel_opts *o);
+
+/* Case c set up, run `runs` times in a row, each checked (ours with p, or
+ * impls[impl]), then `more` (NULL: nothing) on it, and freed: the checks a
+ * kernel makes beyond its cases (verify_extra). */
+gp_status gp_problem_check_case(const gp_kernel *k, const gp_kcase *c, const void *p, int impl, int runs,
+                                const gp_kernel_opts *o, uint64_t *rng, gp_problem_more_fn more);
+
+/* One more run of ours with p gives every declared output bit for bit as
+ * the run before it (a gp_problem_more_fn). */
+gp_status gp_problem_repeatable(const gp_kernel *k, gp_problem *pr, const void *p, const gp_kernel_opts *o);
 
 #endif

@@ -210,12 +210,18 @@ typedef struct gp_kernel {
     /* The bench row's problem name of c: shape_label, plus the data kind
      * where it is not the default ("2^30 u8 skewed 90%"); NULL: shape_label. */
     void (*case_label)(const gp_kcase *c, char *buf, size_t n);
+    /* The kernel's state for one case: state_size bytes, zeroed, that start
+     * with a gp_kmem (kmem.h): what set-up allocates through it the driver
+     * frees with the problem, and the outputs it declares there the driver
+     * poisons before every checked run and copies back before check. */
+    size_t state_size;
     /* Host data from rng, the reference (computed here, once), device
-     * buffers; *st the kernel's state for this case. */
-    gp_status (*setup)(const gp_kcase *c, const gp_device_info *dev, uint64_t *rng, void **st);
+     * buffers into st. */
+    gp_status (*setup)(const gp_kcase *c, const gp_device_info *dev, uint64_t *rng, void *st);
     /* Workspace for parameters p (before any run of p; NULL: none needed). */
     gp_status (*prepare)(void *st, const void *p);
-    /* Outputs set to a value no correct run leaves (0xFF bytes: NaN, -1). */
+    /* After the declared outputs are poisoned: what else a run must start
+     * from (an input written back in place; NULL: nothing). */
     gp_status (*poison)(void *st);
     /* Enqueue one run with parameters p (no synchronization). */
     gp_status (*run)(void *st, const void *p);
@@ -223,6 +229,7 @@ typedef struct gp_kernel {
      * ours with parameters p; else what impls[impl] computes (p as for
      * run_impl). */
     gp_status (*check)(void *st, const void *p, int impl, const char *what);
+    /* What st holds beyond its gp_kmem (vendor handles, workspaces; NULL: nothing). */
     void (*teardown)(void *st);
     const gp_kimpl *impls;
     int nimpls;

@@ -4,25 +4,14 @@
  * double reference, cuDNN's cudnnBatchNormalizationForwardTraining as the
  * baseline, the checks that are no case, and the gp_kernel entry. */
 #include <math.h>
-#include <stdint.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "batchnorm.h"
-#include "data.h"
-#include "driver_problem.h"
-#include "kernel.h"
 #include "vendor.h"
+#define GP_KERNEL_NAME batchnorm
+#include "kernel_decl.h"
 
 #define BN_EPS 1e-5
 #define KEEP GP_PARAM_KEEP
-
-static const gp_param params[] = {
-#define GP_PARAM(k, key, unit, lo, hi, dflt, flags, doc) GP_PARAM_ROW(gp_batchnorm_params, key, lo, hi, dflt, flags),
-#include "batchnorm_params.inc"
-#undef GP_PARAM
-};
-#define NPARAMS ((int)(sizeof params / sizeof params[0]))
 
 /* The variants, in the order of batchnorm_params.inc: block x items (the
  * fused limit the base's, fitted to each block), the items of the split
@@ -42,44 +31,23 @@ static const int variants[][NPARAMS] = {
 static const double means[] = {0.5, 0.0, 1000.0, -300.0, 5.0};
 enum { MEAN_HALF, MEAN_0, MEAN_1000, MEAN_M300, MEAN_5, NDATA };
 
-/* ---- shapes: "NxCxHxW [train|infer]"; bench labels "128x64x56x56 train" */
+/* ---- shapes: "NxCxHxW [train|infer]"; bench labels "128x64x56x56 train";
+ * random: N 1 .. 64, C 1 .. 1024, H and W 1 .. 512, at most 2^25 elements;
+ * training or inference */
 
-static gp_status shape_parse(const char *spec, gp_shape *s)
-{
-    const char *rest;
-    memset(s, 0, sizeof *s);
-    if (!gp_label_dims(spec, s->d, 4, &rest) || (*rest && strcmp(rest, " train") && strcmp(rest, " infer")))
-        return gp_fail(GP_ERR_USAGE, "batchnorm: shape '%s' is not NxCxHxW [train|infer]", spec);
-    s->opt[GP_BN_OPT_MODE] = !strcmp(rest, " infer") ? GP_BN_INFER : GP_BN_TRAIN;
-    return gp_ok();
-}
-
-static void shape_label(const gp_shape *s, char *buf, size_t n)
-{
-    snprintf(buf, n, "%lldx%lldx%lldx%lld %s", s->d[GP_BN_N], s->d[GP_BN_C], s->d[GP_BN_H], s->d[GP_BN_W],
-             s->opt[GP_BN_OPT_MODE] == GP_BN_INFER ? "infer" : "train");
-}
-
-/* N 1 .. 64, C 1 .. 1024, H and W 1 .. 512, at most 2^25 elements;
- * training or inference. */
-static void shape_random(uint64_t *rng, gp_shape *s)
-{
-    memset(s, 0, sizeof *s);
-    do {
-        s->d[GP_BN_N] = gp_rand_dim(rng, 1, 64);
-        s->d[GP_BN_C] = gp_rand_dim(rng, 1, 1024);
-        s->d[GP_BN_H] = gp_rand_dim(rng, 1, 512);
-        s->d[GP_BN_W] = gp_rand_dim(rng, 1, 512);
-    } while (s->d[GP_BN_N] * s->d[GP_BN_C] * s->d[GP_BN_H] * s->d[GP_BN_W] > (1ll << 25));
-    s->opt[GP_BN_OPT_MODE] = gp_rand_pick(rng, 2) ? GP_BN_INFER : GP_BN_TRAIN;
-}
+#define SYNTAX "NxCxHxW [train|infer] (NCHW fp32; training by default)"
+static const gp_shape_format format = {
+    4, .words = {{GP_BN_OPT_MODE, {"train", "infer"}}}, .lo = {1, 1, 1, 1}, .hi = {64, 1024, 512, 512},
+    .max_elems = 1ll << 25,
+};
+GP_KERNEL_SHAPE_FORMAT(format, SYNTAX)
+GP_KERNEL_SHAPE_RANDOM(format)
 
 static void case_label(const gp_kcase *c, char *buf, size_t n)
 {
     shape_label(&c->shape, buf, n);
-    size_t len = strlen(buf);
-    if (c->data > 0 && c->data < NDATA && len < n)
-        snprintf(buf + len, n - len, " mean %g", means[c->data]);
+    if (c->data > 0 && c->data < NDATA)
+        gp_label_append(buf, n, "mean %g", means[c->data]);
 }
 
 static gp_batchnorm_shape bn_shape(const gp_shape *s)
@@ -108,15 +76,11 @@ static gp_status work(const gp_shape *s, const void *p, gp_kernel_work *w)
 
 /* ---- cases */
 
+/* A case of dims d (N C H W), training or inference, data kind and flags. */
 static int add(gp_kcase *out, int n, int max, const int d[4], int mode, int data, unsigned flags)
 {
-    if (n >= max)
-        return n;
-    memset(&out[n], 0, sizeof out[n]);
-    for (int i = 0; i < 4; i++)
-        out[n].shape.d[i] = d[i];
-    out[n].shape.opt[GP_BN_OPT_MODE] = mode, out[n].data = data, out[n].flags = flags;
-    return n + 1;
+    return gp_kcase_add(out, n, max, (gp_kcase){.shape = {{d[0], d[1], d[2], d[3]}, {mode}}, .data = data,
+                                                .flags = flags});
 }
 
 /* The fused path at and around p's limit (forced-off parameters: around the
@@ -167,12 +131,14 @@ static int cases(int set, const void *p, const gp_device_info *dev, int quick, g
 /* ---- one problem */
 
 typedef struct state {
+    gp_kmem mem;
     gp_batchnorm_shape s;
     int infer;
     size_t n, c;
     double atol_y, atol_mean; /* check's bounds */
     float *h_x, *h_y, *h_ref, *h_g, *h_b;
-    float *h_st; /* the reference's mean, variance (given to inference) and invstd; 2 C read back */
+    float *h_st; /* the reference's mean, variance (given to inference) and invstd */
+    float *h_mean, *h_invstd; /* the saved statistics read back */
     float *d_x, *d_y, *d_g, *d_b, *d_st, *d_mean, *d_invstd;
     gp_batchnorm_ws ws;
     gp_vendor_bn *vb;
@@ -181,14 +147,11 @@ typedef struct state {
 static char cudnn_impl[GP_BENCH_TEXT] = "cuDNN BatchNormalizationForwardTraining";
 static const gp_kimpl impls[] = {{cudnn_impl, 1, 1, 1.0, 0, ""}};
 
-static void teardown(void *p)
+static void teardown(void *st)
 {
-    state *u = p;
-    free(u->h_x), free(u->h_y), free(u->h_ref), free(u->h_g), free(u->h_b), free(u->h_st);
-    GP_DEV_FREE(u->d_x, u->d_y, u->d_g, u->d_b, u->d_st, u->d_mean, u->d_invstd);
+    state *u = st;
     gp_batchnorm_ws_destroy(&u->ws);
     gp_vendor_bn_destroy(u->vb);
-    free(u);
 }
 
 /* x = mean + U(-1, 1), gamma U(0.5, 1.5), beta U(-1, 1); the reference's y
@@ -197,23 +160,21 @@ static void teardown(void *p)
  * |mean| of error, scaled, plus a few roundings of y) and 1e-5 relative,
  * the saved mean within 2^-23 max |mean| + 1e-7 and 1e-6 relative, the
  * saved invstd 2^-18 relative. */
-static gp_status setup(const gp_kcase *c, const gp_device_info *dev, uint64_t *rng, void **out)
+static gp_status setup(const gp_kcase *c, const gp_device_info *dev, uint64_t *rng, void *problem)
 {
-    state *u = calloc(1, sizeof *u);
+    state *u = problem;
     (void)dev;
-    if (!u)
-        return gp_fail(GP_ERR_NOMEM, "batchnorm: out of host memory");
-    *out = u;
     u->s = bn_shape(&c->shape), u->infer = c->shape.opt[GP_BN_OPT_MODE] == GP_BN_INFER;
     GP_TRY(gp_batchnorm_check_shape(&u->s));
     if (c->data < 0 || c->data >= NDATA || c->offset)
         return gp_fail(GP_ERR_USAGE, "batchnorm: data kind %d, offset %d: not this kernel's", c->data, c->offset);
     const size_t n = u->n = gp_batchnorm_elems(&u->s), ch = u->c = (size_t)u->s.c;
-    u->h_x = malloc(n * 4), u->h_y = malloc(n * 4), u->h_ref = malloc(n * 4), u->h_st = malloc(5 * ch * 4);
-    u->h_g = malloc(ch * 4), u->h_b = malloc(ch * 4);
+    u->h_x = gp_kmem_host(&u->mem, n * 4), u->h_ref = gp_kmem_host(&u->mem, n * 4);
+    u->h_st = gp_kmem_host(&u->mem, 3 * ch * 4);
+    u->h_g = gp_kmem_host(&u->mem, ch * 4), u->h_b = gp_kmem_host(&u->mem, ch * 4);
     double *mean = malloc(ch * 8), *invstd = malloc(ch * 8), worst = 0, mabs = 0;
-    gp_status st = u->h_x && u->h_y && u->h_ref && u->h_st && u->h_g && u->h_b && mean && invstd
-                       ? gp_ok() : gp_fail(GP_ERR_NOMEM, "batchnorm: out of host memory for %zu values", n);
+    gp_status st = mean && invstd ? gp_kmem_ok(&u->mem)
+                                  : gp_fail(GP_ERR_NOMEM, "batchnorm: out of host memory for %zu values", n);
     for (size_t i = 0; st.code == GP_OK && i < n; i++)
         u->h_x[i] = (float)(means[c->data] + gp_rand_uniform(rng, -1.0, 1.0));
     if (st.code == GP_OK) {
@@ -234,13 +195,13 @@ static gp_status setup(const gp_kcase *c, const gp_device_info *dev, uint64_t *r
     const char *name = gp_vendor_conv_name();
     if (name)
         snprintf(cudnn_impl, sizeof cudnn_impl, "%s BatchNormalizationForwardTraining", name);
-    GP_TRY(gp_dev_alloc_copy((void **)&u->d_x, u->h_x, n * 4));
-    GP_TRY(gp_dev_alloc_copy((void **)&u->d_g, u->h_g, ch * 4));
-    GP_TRY(gp_dev_alloc_copy((void **)&u->d_b, u->h_b, ch * 4));
-    GP_TRY(gp_dev_alloc_copy((void **)&u->d_st, u->h_st, 2 * ch * 4));
-    GP_TRY(gp_rt_malloc((void **)&u->d_y, n * 4));
-    GP_TRY(gp_rt_malloc((void **)&u->d_mean, ch * 4));
-    return gp_rt_malloc((void **)&u->d_invstd, ch * 4);
+    GP_TRY(gp_kmem_dev_copy(&u->mem, (void **)&u->d_x, u->h_x, n * 4));
+    GP_TRY(gp_kmem_dev_copy(&u->mem, (void **)&u->d_g, u->h_g, ch * 4));
+    GP_TRY(gp_kmem_dev_copy(&u->mem, (void **)&u->d_b, u->h_b, ch * 4));
+    GP_TRY(gp_kmem_dev_copy(&u->mem, (void **)&u->d_st, u->h_st, 2 * ch * 4));
+    GP_TRY(gp_kmem_output(&u->mem, (void **)&u->d_y, (void **)&u->h_y, n * 4, 0));
+    GP_TRY(gp_kmem_output(&u->mem, (void **)&u->d_mean, (void **)&u->h_mean, ch * 4, 0));
+    return gp_kmem_output(&u->mem, (void **)&u->d_invstd, (void **)&u->h_invstd, ch * 4, 0);
 }
 
 /* A workspace for p's split: the one held where it is large enough (any
@@ -253,14 +214,6 @@ static gp_status prepare(void *st, const void *prm)
         return gp_ok();
     gp_batchnorm_ws_destroy(&u->ws);
     return gp_batchnorm_ws_create(&u->ws, &u->s, prm);
-}
-
-static gp_status poison(void *st)
-{
-    state *u = st;
-    GP_TRY(gp_dev_poison(u->d_y, u->n * 4));
-    GP_TRY(gp_dev_poison(u->d_mean, u->c * 4));
-    return gp_dev_poison(u->d_invstd, u->c * 4);
 }
 
 static gp_status run(void *st, const void *prm)
@@ -289,22 +242,16 @@ static gp_status run_impl(void *st, int impl, const void *prm)
 static gp_status check(void *st, const void *prm, int impl, const char *what)
 {
     state *u = st;
-    float *got = u->h_st + 3 * u->c;
     char w[GP_BENCH_TEXT * 2 + 32];
     (void)prm, (void)impl;
-    GP_TRY(gp_rt_copy_to_host(u->h_y, u->d_y, u->n * 4));
     GP_TRY(gp_compare_f32(what, u->h_y, u->h_ref, u->n, u->atol_y, 1e-5, NULL));
     if (u->infer)
         return gp_ok();
-    GP_TRY(gp_rt_copy_to_host(got, u->d_mean, u->c * 4));
-    GP_TRY(gp_rt_copy_to_host(got + u->c, u->d_invstd, u->c * 4));
     snprintf(w, sizeof w, "%s saved mean", what);
-    GP_TRY(gp_compare_f32(w, got, u->h_st, u->c, u->atol_mean, 1e-6, NULL));
+    GP_TRY(gp_compare_f32(w, u->h_mean, u->h_st, u->c, u->atol_mean, 1e-6, NULL));
     snprintf(w, sizeof w, "%s saved invstd", what);
-    return gp_compare_f32(w, got + u->c, u->h_st + 2 * u->c, u->c, 0.0, ldexp(1.0, -18), NULL);
+    return gp_compare_f32(w, u->h_invstd, u->h_st + 2 * u->c, u->c, 0.0, ldexp(1.0, -18), NULL);
 }
-
-static void fit(void *p, const gp_device_info *dev) { gp_batchnorm_params_fit(p, dev); }
 
 /* The training cases of `set` for p, each run twice in a row with p (t
  * NULL) or the table's parameters for the case's shape: the workspace's
@@ -313,22 +260,15 @@ static gp_status train_twice(const gp_table *t, const gp_batchnorm_params *p, in
                              uint64_t *rng, gp_kcase *c)
 {
     const gp_kernel *k = &gp_kernel_batchnorm;
-    char note[GP_BENCH_TEXT], who[GP_BENCH_TEXT];
+    char note[GP_BENCH_TEXT];
     gp_batchnorm_params q = *p;
     const int n = k->cases(set, p, &o->dev, o->quick, c, GP_KCASE_MAX);
     for (int i = 0; i < n; i++) {
-        gp_problem pr;
         if (c[i].shape.opt[GP_BN_OPT_MODE] != GP_BN_TRAIN)
             continue;
         if (t)
             GP_TRY(gp_kernel_params(k, t, &o->dev, &c[i].shape, 1, &q, note, sizeof note));
-        gp_kernel_params_text(k, &q, who, sizeof who);
-        GP_TRY(gp_problem_setup(k, &c[i], &o->dev, rng, &pr));
-        gp_status st = gp_problem_run_checked(k, &pr, &q, -1, who, gp_driver_ops_of(o));
-        if (st.code == GP_OK)
-            st = gp_problem_run_checked(k, &pr, &q, -1, who, gp_driver_ops_of(o));
-        gp_problem_free(k, &pr);
-        GP_TRY(st);
+        GP_TRY(gp_problem_check_case(k, &c[i], &q, -1, 2, o, rng, NULL));
     }
     return gp_ok();
 }
@@ -375,26 +315,18 @@ static gp_status verify_extra(const gp_table *t, const void *p0, const gp_kernel
 }
 
 const gp_kernel gp_kernel_batchnorm = {
-    .name = "batchnorm",
+    GP_KERNEL_DECLARED,
     .summary = "batch normalization forward (training with saved mean/invstd, and inference), NCHW fp32 (vs cuDNN)",
-    .params = params,
-    .nparams = NPARAMS,
-    .params_size = sizeof(gp_batchnorm_params),
-    .note_offset = offsetof(gp_batchnorm_params, note),
-    .note_size = sizeof(((gp_batchnorm_params *)0)->note),
-    .fit = fit,
-    .rule = gp_batchnorm_rule,
-    .variants = &variants[0][0],
-    .nvariants = (int)(sizeof variants / sizeof variants[0]),
-    .shape_syntax = "NxCxHxW [train|infer] (NCHW fp32; training by default)",
+    .shape_syntax = SYNTAX,
     .shape_parse = shape_parse,
-    .shape_label = shape_label, .shape_random = shape_random,
+    .shape_label = shape_label,
+    .shape_random = shape_random,
     .work = work,
     .cases = cases,
     .case_label = case_label,
+    .state_size = sizeof(state),
     .setup = setup,
     .prepare = prepare,
-    .poison = poison,
     .run = run,
     .check = check,
     .teardown = teardown,

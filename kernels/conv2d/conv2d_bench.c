@@ -5,15 +5,11 @@
  * and check (|error| <= tol x sum |x||w| per output), cuDNN as the baseline,
  * our other code paths as context rows, and the gp_kernel entry. */
 #include <limits.h>
-#include <stddef.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "conv2d.h"
-#include "data.h"
-#include "driver_problem.h"
-#include "kernel.h"
 #include "vendor.h"
+#define GP_KERNEL_NAME conv2d
+#include "kernel_decl.h"
 
 /* A bench problem above this many FLOPs is checked on a sample after its
  * timings (verify's cases are checked in full). */
@@ -23,13 +19,6 @@
  * direct sum's: its output is held to this looser bound, enough to catch a
  * wrong convention (flipped kernel, wrong padding: errors of order 1). */
 #define BASELINE_REL_TOL 1e-3
-
-static const gp_param params[] = {
-#define GP_PARAM(k, key, unit, lo, hi, dflt, flags, doc) GP_PARAM_ROW(gp_conv2d_params, key, lo, hi, dflt, flags),
-#include "conv2d_params.inc"
-#undef GP_PARAM
-};
-#define NPARAMS ((int)(sizeof params / sizeof params[0]))
 
 /* The variants (tune's candidates, bench's context rows on the seed's and
  * the 3x3 problem), in the order of conv2d_params.inc: threads 8x16, 16x8,
@@ -199,6 +188,7 @@ static int cases(int set, const void *p, const gp_device_info *dev, int quick, g
 #define NPLANS 4 /* plans kept: tune pairs two parameter sets run after run */
 
 typedef struct state {
+    gp_kmem mem;
     gp_conv2d_shape s;
     const gp_device_info *dev;
     size_t xe, we, ye, nref;
@@ -218,19 +208,13 @@ typedef struct state {
 static void teardown(void *st)
 {
     state *u = st;
-    free(u->x), free(u->w), free(u->y), free(u->ref), free(u->sa), free(u->idx);
-    GP_DEV_FREE(u->dx, u->dw, u->dy);
     if (u->vc)
         gp_vendor_conv2d_destroy(u->vc);
-    free(u);
 }
 
-static gp_status setup(const gp_kcase *c, const gp_device_info *dev, uint64_t *rng, void **out)
+static gp_status setup(const gp_kcase *c, const gp_device_info *dev, uint64_t *rng, void *problem)
 {
-    state *u = calloc(1, sizeof *u);
-    if (!u)
-        return gp_fail(GP_ERR_NOMEM, "conv2d: out of host memory");
-    *out = u;
+    state *u = problem;
     u->dev = dev;
     const gp_conv2d_shape *s = &u->s;
     GP_TRY(gp_conv2d_shape_of(&c->shape, &u->s));
@@ -241,11 +225,10 @@ static gp_status setup(const gp_kcase *c, const gp_device_info *dev, uint64_t *r
     const uint64_t seed = gp_rand_u64(rng);
     const int sampled = c->flags & GP_KCASE_SAMPLE && gp_conv2d_flops(s) > FULL_CHECK_FLOPS;
     u->nref = sampled ? gp_conv2d_sample(s, SAMPLES, seed, NULL) : u->ye;
-    u->x = malloc(u->xe * 4), u->w = malloc(u->we * 4), u->y = malloc(u->ye * 4);
-    u->ref = malloc(u->nref * sizeof *u->ref), u->sa = malloc(u->nref * sizeof *u->sa);
-    u->idx = sampled ? malloc(u->nref * sizeof *u->idx) : NULL;
-    if (!u->x || !u->w || !u->y || !u->ref || !u->sa || (sampled && !u->idx))
-        return gp_fail(GP_ERR_NOMEM, "conv2d: out of host memory");
+    u->x = gp_kmem_host(&u->mem, u->xe * 4), u->w = gp_kmem_host(&u->mem, u->we * 4);
+    u->ref = gp_kmem_host(&u->mem, u->nref * sizeof *u->ref), u->sa = gp_kmem_host(&u->mem, u->nref * sizeof *u->sa);
+    u->idx = sampled ? gp_kmem_host(&u->mem, u->nref * sizeof *u->idx) : NULL;
+    GP_TRY(gp_kmem_ok(&u->mem));
     gp_fill_uniform_f32(u->x, u->xe, -1.f, 1.f, rng);
     gp_fill_uniform_f32(u->w, u->we, -1.f, 1.f, rng);
     if (sampled) {
@@ -255,9 +238,9 @@ static gp_status setup(const gp_kcase *c, const gp_device_info *dev, uint64_t *r
     } else {
         gp_conv2d_ref(s, u->x, u->w, u->ref, u->sa);
     }
-    GP_TRY(gp_dev_alloc_copy((void **)&u->dx, u->x, u->xe * 4));
-    GP_TRY(gp_dev_alloc_copy((void **)&u->dw, u->w, u->we * 4));
-    return gp_rt_malloc((void **)&u->dy, u->ye * 4);
+    GP_TRY(gp_kmem_dev_copy(&u->mem, (void **)&u->dx, u->x, u->xe * 4));
+    GP_TRY(gp_kmem_dev_copy(&u->mem, (void **)&u->dw, u->w, u->we * 4));
+    return gp_kmem_output(&u->mem, (void **)&u->dy, (void **)&u->y, u->ye * 4, 0);
 }
 
 /* The plan of p (variant forced unless < 0) for this problem, made once per
@@ -282,8 +265,6 @@ static gp_status prepare(void *st, const void *p)
     const gp_conv2d_plan *pl;
     return plan_for(st, p, -1, &pl);
 }
-
-static gp_status poison(void *st) { return gp_dev_poison(((state *)st)->dy, ((state *)st)->ye * 4); }
 
 static gp_status run(void *st, const void *p)
 {
@@ -346,7 +327,6 @@ static gp_status check(void *st, const void *p, int impl, const char *what)
     state *u = st;
     const double tol = impl == IMPL_CUDNN ? BASELINE_REL_TOL : gp_conv2d_rel_tol(&u->s);
     (void)p;
-    GP_TRY(gp_rt_copy_to_host(u->y, u->dy, u->ye * 4));
     if (u->idx)
         return gp_conv2d_compare_at(what, &u->s, u->y, u->idx, u->ref, u->sa, u->nref, tol, NULL);
     return gp_conv2d_compare(what, &u->s, u->y, u->ref, u->sa, tol, NULL);
@@ -381,16 +361,11 @@ static gp_status verify_extra(const gp_table *t, const void *p0, const gp_kernel
     return gp_ok();
 }
 
-static void fit(void *p, const gp_device_info *dev) { gp_conv2d_params_fit(p, dev); }
-
 const gp_kernel gp_kernel_conv2d = {
-    .name = "conv2d",
+    GP_KERNEL_DECLARED,
     .summary = "direct 2D convolution (cross-correlation), NCHW fp32, stride 1, zero padding; vs cuDNN",
-    .params = params, .nparams = NPARAMS, .params_size = sizeof(gp_conv2d_params),
-    .note_offset = offsetof(gp_conv2d_params, note), .note_size = sizeof(((gp_conv2d_params *)0)->note),
-    .fit = fit, .rule = gp_conv2d_rule, .variants = &variants[0][0],
-    .nvariants = (int)(sizeof variants / sizeof variants[0]),
     .shape_syntax = SYNTAX, .shape_parse = shape_parse, .shape_label = shape_label, .shape_random = shape_random,
-    .work = work, .cases = cases, .setup = setup, .prepare = prepare, .poison = poison, .run = run, .check = check,
-    .teardown = teardown, .impls = impls, .nimpls = NIMPLS, .run_impl = run_impl, .verify_extra = verify_extra,
+    .work = work, .cases = cases, .state_size = sizeof(state), .setup = setup, .prepare = prepare, .run = run,
+    .check = check, .teardown = teardown, .impls = impls, .nimpls = NIMPLS, .run_impl = run_impl,
+    .verify_extra = verify_extra,
 };

@@ -3,27 +3,16 @@
  * four products), one problem's set-up, run and exact check (integer-valued
  * data), cuBLAS as the baseline, the legality of [kernel.gemm], and the
  * gp_kernel entry. */
-#include <stdint.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include "data.h"
 #include "gemm.h"
-#include "kernel.h"
 #include "vendor.h"
+#define GP_KERNEL_NAME gemm
+#include "kernel_decl.h"
 
 /* Products up to this many multiply-adds are checked on the whole of C,
  * larger ones (bench's) on NSAMPLE elements, the corners first. */
 #define FULL_MAX_MNK (1ll << 27)
 #define NSAMPLE 516
 #define SYNTAX "MxNxK [NN|NT|TN|TT] [row-major|col-major] [ld LDA/LDB/LDC]"
-
-static const gp_param params[] = {
-#define GP_PARAM(k, key, unit, lo, hi, dflt, flags, doc) GP_PARAM_ROW(gp_gemm_params, key, lo, hi, dflt, flags),
-#include "gemm_params.inc"
-#undef GP_PARAM
-};
-#define NPARAMS ((int)(sizeof params / sizeof params[0]))
 
 /* The variants (tune's candidates, bench's context rows): every compiled
  * configuration, GP_GEMM_CFG0..5 in order (fit snaps one a target lacks to
@@ -99,11 +88,10 @@ static void shape_random(uint64_t *rng, gp_shape *s)
 static void case_label(const gp_kcase *c, char *buf, size_t n)
 {
     shape_label(&c->shape, buf, n);
-    size_t len = strlen(buf);
-    if (c->data > 0 && c->data < NDATA && len < n)
-        len += (size_t)snprintf(buf + len, n - len, " alpha %g beta %g", ab[c->data][0], ab[c->data][1]);
-    if (c->offset && len < n)
-        snprintf(buf + len, n - len, " offset %d", c->offset);
+    if (c->data > 0 && c->data < NDATA)
+        gp_label_append(buf, n, "alpha %g beta %g", ab[c->data][0], ab[c->data][1]);
+    if (c->offset)
+        gp_label_append(buf, n, "offset %d", c->offset);
 }
 
 /* The floor's model: 2 m n k FLOP; A, B read and C written once. */
@@ -135,15 +123,6 @@ static gp_shape shape_of(int m, int n, int k, int combo, int extra)
     return s;
 }
 
-static int add(gp_kcase *out, int n, int max, gp_shape s, int data, int offset, unsigned flags, double target)
-{
-    if (n >= max)
-        return n;
-    memset(&out[n], 0, sizeof out[n]);
-    out[n].shape = s, out[n].data = data, out[n].offset = offset, out[n].flags = flags, out[n].target = target;
-    return n + 1;
-}
-
 static int cases(int set, const void *p, const gp_device_info *dev, int quick, gp_kcase *out, int max)
 {
     /* bench: the issue's row-major NN products, >= 0.90 of cuBLAS for the
@@ -159,15 +138,17 @@ static int cases(int set, const void *p, const gp_device_info *dev, int quick, g
     (void)p, (void)dev;
     if (set == GP_CASES_BENCH) {
         for (int i = quick ? 4 : 0; i < (quick ? 6 : 4); i++)
-            n = add(out, n, max, shape_of(big[i][0], big[i][1], big[i][2], 0, 0), 0, 0,
-                    GP_KCASE_PAIR | (n == 0 ? GP_KCASE_VARIANTS : 0), big[i][3] / 100.0);
+            n = gp_kcase_add(out, n, max, (gp_kcase){.shape = shape_of(big[i][0], big[i][1], big[i][2], 0, 0),
+                                                     .flags = GP_KCASE_PAIR | (n == 0 ? GP_KCASE_VARIANTS : 0),
+                                                     .target = big[i][3] / 100.0});
         return n;
     }
     if (set == GP_CASES_VERIFY) {
         for (int si = 0; si < 8; si++)
             for (int combo = 0; combo < 8; combo++)
-                n = add(out, n, max, shape_of(sizes[si][0], sizes[si][1], sizes[si][2], combo, (si + combo) % 2 * 3),
-                        (si + combo) % 3, 0, 0, 0);
+                n = gp_kcase_add(out, n, max, (gp_kcase){.shape = shape_of(sizes[si][0], sizes[si][1], sizes[si][2],
+                                                                           combo, (si + combo) % 2 * 3),
+                                                         .data = (si + combo) % 3});
         return n;
     }
     /* Every variant: partial tiles both ways (one column tile of 128x256,
@@ -177,13 +158,14 @@ static int cases(int set, const void *p, const gp_device_info *dev, int quick, g
      * M, N, K not; K 45: the last k quad 1 wide), and with the pointers 4
      * bytes off 16-byte alignment (every load and store 4-byte). */
     for (int combo = 0; combo < 16; combo++)
-        n = add(out, n, max, shape_of(combo < 8 ? 131 : 257, combo < 8 ? 197 : 263, combo < 8 ? 45 : 19, combo & 7,
-                                      combo % 3), combo % 2 ? 3 : 0, 0, 0, 0);
+        n = gp_kcase_add(out, n, max, (gp_kcase){.shape = shape_of(combo < 8 ? 131 : 257, combo < 8 ? 197 : 263,
+                                                                   combo < 8 ? 45 : 19, combo & 7, combo % 3),
+                                                 .data = combo % 2 ? 3 : 0});
     for (int v = 0; v < 3; v++) {
         gp_shape s = shape_of(v ? 257 : 131, v ? 263 : 197, v ? 19 : 45, 0, 0);
         s.d[GP_GEMM_LDA] = (s.d[GP_GEMM_K] + 3) / 4 * 4, s.d[GP_GEMM_LDC] = (s.d[GP_GEMM_N] + 3) / 4 * 4;
         s.d[GP_GEMM_LDB] = s.d[GP_GEMM_LDC] + 4 * v;
-        n = add(out, n, max, s, v == 0 ? 1 : v == 1 ? 4 : 5, v == 2, 0, 0);
+        n = gp_kcase_add(out, n, max, (gp_kcase){.shape = s, .data = v == 0 ? 1 : v == 1 ? 4 : 5, .offset = v == 2});
     }
     return n;
 }
@@ -196,6 +178,7 @@ typedef struct checked {
 } checked;
 
 typedef struct state {
+    gp_kmem mem;
     gp_gemm_problem q;
     int off;                      /* elements the buffers start past an aligned address */
     size_t na, nb, nc, nchk;      /* elements of the buffers (the offset included), of chk */
@@ -208,33 +191,23 @@ typedef struct state {
 static char blas_impl[GP_BENCH_TEXT] = "cuBLAS cublasSgemm (fp32 math)";
 static const gp_kimpl impls[] = {{blas_impl, 1, 1, 0.90, 0, ""}};
 
-static void teardown(void *p)
-{
-    state *s = p;
-    free(s->h_a), free(s->h_b), free(s->h_c), free(s->h_out), free(s->chk);
-    GP_DEV_FREE(s->d_a, s->d_b, s->d_c);
-    gp_vendor_blas_destroy(s->blas);
-    free(s);
-}
+static void teardown(void *st) { gp_vendor_blas_destroy(((state *)st)->blas); }
 
 /* Small integers: every product and partial sum of K <= 2^20 / 4 terms is
  * an integer below 2^24, exact in fp32 in any order, so the GPU result must
  * equal the reference exactly. */
-static float *ints(size_t n, uint64_t *rng)
+static float *ints(gp_kmem *m, size_t n, uint64_t *rng)
 {
-    float *x = malloc(n * sizeof *x);
+    float *x = gp_kmem_host(m, n * sizeof *x);
     for (size_t i = 0; x && i < n; i++)
         x[i] = (float)((int)(gp_rand_u64(rng) % 5) - 2);
     return x;
 }
 
-static gp_status setup(const gp_kcase *c, const gp_device_info *dev, uint64_t *rng, void **out)
+static gp_status setup(const gp_kcase *c, const gp_device_info *dev, uint64_t *rng, void *st)
 {
-    state *s = calloc(1, sizeof *s);
+    state *s = st;
     (void)dev;
-    if (!s)
-        return gp_fail(GP_ERR_NOMEM, "gemm: out of host memory");
-    *out = s;
     if (c->data < 0 || c->data >= NDATA || c->offset < 0)
         return gp_fail(GP_ERR_USAGE, "gemm: data kind %d or offset %d is not one of this kernel's", c->data, c->offset);
     gp_gemm_problem *q = &s->q;
@@ -243,10 +216,10 @@ static gp_status setup(const gp_kcase *c, const gp_device_info *dev, uint64_t *r
     const int full = (double)q->m * q->n * q->k <= (double)FULL_MAX_MNK;
     s->off = c->offset, s->nchk = full ? (size_t)q->m * q->n : NSAMPLE;
     s->na = gp_gemm_a_elems(q) + s->off, s->nb = gp_gemm_b_elems(q) + s->off, s->nc = gp_gemm_c_elems(q) + s->off;
-    s->h_a = ints(s->na, rng), s->h_b = ints(s->nb, rng), s->h_c = q->beta != 0.0f ? ints(s->nc, rng) : NULL;
-    s->h_out = malloc(s->nc * 4), s->chk = malloc(s->nchk * sizeof *s->chk);
-    if (!s->h_a || !s->h_b || (!s->h_c && q->beta != 0.0f) || !s->h_out || !s->chk)
-        return gp_fail(GP_ERR_NOMEM, "gemm: out of host memory for %dx%dx%d", q->m, q->n, q->k);
+    s->h_a = ints(&s->mem, s->na, rng), s->h_b = ints(&s->mem, s->nb, rng);
+    s->h_c = q->beta != 0.0f ? ints(&s->mem, s->nc, rng) : NULL;
+    s->h_out = gp_kmem_host(&s->mem, s->nc * 4), s->chk = gp_kmem_host(&s->mem, s->nchk * sizeof *s->chk);
+    GP_TRY(gp_kmem_ok(&s->mem));
     const float *a = s->h_a + s->off, *b = s->h_b + s->off, *cin = s->h_c ? s->h_c + s->off : NULL;
     for (size_t k = 0; k < s->nchk; k++) { /* the sample: the corners, then random elements */
         checked *e = &s->chk[k];
@@ -257,9 +230,9 @@ static gp_status setup(const gp_kcase *c, const gp_device_info *dev, uint64_t *r
     const char *bn = gp_vendor_blas_name();
     if (bn)
         snprintf(blas_impl, sizeof blas_impl, "%s cublasSgemm (fp32 math)", bn);
-    GP_TRY(gp_dev_alloc_copy((void **)&s->d_a, s->h_a, s->na * 4));
-    GP_TRY(gp_dev_alloc_copy((void **)&s->d_b, s->h_b, s->nb * 4));
-    return gp_rt_malloc((void **)&s->d_c, s->nc * 4);
+    GP_TRY(gp_kmem_dev_copy(&s->mem, (void **)&s->d_a, s->h_a, s->na * 4));
+    GP_TRY(gp_kmem_dev_copy(&s->mem, (void **)&s->d_b, s->h_b, s->nb * 4));
+    return gp_kmem_dev(&s->mem, (void **)&s->d_c, s->nc * 4);
 }
 
 /* beta = 0: C poisoned (NaN) must not leak into the result, as in BLAS;
@@ -315,8 +288,6 @@ static gp_status check(void *p, const void *prm, int impl, const char *what)
     return gp_ok();
 }
 
-static void fit(void *p, const gp_device_info *dev) { gp_gemm_params_fit(p, dev); }
-
 /* What makes a [kernel.gemm] legal on any GPU: whole threads of C, at most
  * 256 accumulators a thread, two slabs within the 48 KiB of LDS every target
  * grants a block. */
@@ -342,24 +313,17 @@ static gp_status check_table(const gp_table *t, const char *name)
 }
 
 const gp_kernel gp_kernel_gemm = {
-    .name = "gemm",
+    GP_KERNEL_DECLARED,
     .summary = "SGEMM C = alpha op(A) op(B) + beta C, fp32, row/column-major, transposes, any size (vs cuBLAS fp32)",
-    .params = params,
-    .nparams = NPARAMS,
-    .params_size = sizeof(gp_gemm_params),
-    .note_offset = offsetof(gp_gemm_params, note),
-    .note_size = sizeof(((gp_gemm_params *)0)->note),
-    .fit = fit,
-    .rule = gp_gemm_rule,
     .check_table = check_table,
-    .variants = &variants[0][0],
-    .nvariants = GP_GEMM_NCONFIGS,
     .shape_syntax = SYNTAX,
     .shape_parse = shape_parse,
-    .shape_label = shape_label, .shape_random = shape_random,
+    .shape_label = shape_label,
+    .shape_random = shape_random,
     .work = work,
     .cases = cases,
     .case_label = case_label,
+    .state_size = sizeof(state),
     .setup = setup,
     .poison = poison,
     .run = run,

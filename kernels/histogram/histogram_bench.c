@@ -3,21 +3,10 @@
  * run and exact check (every bin, guards around the bins), the persistent
  * grid against the runtime's occupancy calculator, CUB
  * DeviceHistogram::HistogramEven as its baseline, and the gp_kernel entry. */
-#include <stdint.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include "data.h"
 #include "histogram.h"
-#include "kernel.h"
 #include "vendor.h"
-
-static const gp_param params[] = {
-#define GP_PARAM(k, key, unit, lo, hi, dflt, flags, doc) GP_PARAM_ROW(gp_histogram_params, key, lo, hi, dflt, flags),
-#include "histogram_params.inc"
-#undef GP_PARAM
-};
-#define NPARAMS ((int)(sizeof params / sizeof params[0]))
+#define GP_KERNEL_NAME histogram
+#include "kernel_decl.h"
 
 /* The variants (tune's candidates, bench's context rows), in the order of
  * histogram_params.inc.  The last gives up the copies (one shared histogram
@@ -102,21 +91,18 @@ static void shape_label(const gp_shape *s, char *buf, size_t n)
     gp_label_count(buf, n, s->d[GP_HIST_N], type_names[s->opt[GP_HIST_TYPE] == GP_HIST_U32]);
 }
 
-/* 1 .. 2^28 samples, bytes or keys. */
-static void shape_random(uint64_t *rng, gp_shape *s)
-{
-    memset(s, 0, sizeof *s);
-    s->d[GP_HIST_N] = gp_rand_dim(rng, 1, 1ll << 28);
-    s->opt[GP_HIST_TYPE] = gp_rand_pick(rng, 2) ? GP_HIST_U32 : GP_HIST_U8;
-}
+/* Random: 1 .. 2^28 samples, bytes or keys. */
+static const gp_shape_format format = {1, .count = 1, .words = {{GP_HIST_TYPE, {"u8", "u32"}}}, .lo = {1},
+                                       .hi = {1ll << 28}};
+GP_KERNEL_SHAPE_RANDOM(format)
 
 /* "2^30 u8, 256 bins skewed 90%": the data kind always, an offset where there is one. */
 static void case_label(const gp_kcase *c, char *buf, size_t n)
 {
     shape_label(&c->shape, buf, n);
-    snprintf(buf + strlen(buf), n - strlen(buf), " %s", kind_names[c->data > 0 && c->data < NKINDS ? c->data : 0]);
+    gp_label_append(buf, n, "%s", kind_names[c->data > 0 && c->data < NKINDS ? c->data : 0]);
     if (c->offset)
-        snprintf(buf + strlen(buf), n - strlen(buf), " +%d elements", c->offset);
+        gp_label_append(buf, n, "+%d elements", c->offset);
 }
 
 /* The floor's model: the input read once (the bins are noise); no FLOPs
@@ -134,12 +120,9 @@ static gp_status work(const gp_shape *s, const void *p, gp_kernel_work *w)
 
 /* ---- cases */
 
-static int add(gp_kcase *out, int n, int max, int type, long long len, int kind, int offset, unsigned flags)
-{
-    if (n < max)
-        out[n++] = (gp_kcase){.shape = {.d = {len}, .opt = {type}}, .data = kind, .offset = offset, .flags = flags};
-    return n;
-}
+/* len samples of type, data kind, offset, flags. */
+#define HIST_CASE(type, len, kind, off, f) \
+    ((gp_kcase){.shape = {{len}, {type}}, .data = kind, .offset = off, .flags = f})
 
 static int cases(int set, const void *prm, const gp_device_info *dev, int quick, gp_kcase *out, int max)
 {
@@ -150,17 +133,18 @@ static int cases(int set, const void *prm, const gp_device_info *dev, int quick,
         /* The uniform ones have the verdict against CUB, the skewed ones are reported against it. */
         const unsigned flags[2] = {GP_KCASE_PAIR | GP_KCASE_VARIANTS, GP_KCASE_REPORT | GP_KCASE_VARIANTS};
         for (int t = GP_HIST_U8; t <= GP_HIST_U32; t++)
-            for (int kind = 0; kind <= 1; kind++)
-                n = add(out, n, max, t, 1ll << (t == GP_HIST_U32 ? (quick ? 24 : 28) : (quick ? 26 : 30)), kind, 0,
-                        flags[kind]);
+            for (int kind = 0; kind <= 1; kind++) {
+                const long long len = 1ll << (t == GP_HIST_U32 ? (quick ? 24 : 28) : (quick ? 26 : 30));
+                n = gp_kcase_add(out, n, max, HIST_CASE(t, len, kind, 0, flags[kind]));
+            }
         return n;
     }
     const long long step = (long long)p->block * p->items_per_thread * 16;
     if (set == GP_CASES_VARIANT) {
         const long long len[] = {5, step + 1, (long long)p->grid_u8 * step + 3, 1000003};
         for (int i = 0; i < 4; i++) {
-            n = add(out, n, max, GP_HIST_U8, len[i], i % 2, i % 16, 0);
-            n = add(out, n, max, GP_HIST_U32, len[i], i % 2, i % 4, 0);
+            n = gp_kcase_add(out, n, max, HIST_CASE(GP_HIST_U8, len[i], i % 2, i % 16, 0));
+            n = gp_kcase_add(out, n, max, HIST_CASE(GP_HIST_U32, len[i], i % 2, i % 4, 0));
         }
         return n;
     }
@@ -172,12 +156,12 @@ static int cases(int set, const void *prm, const gp_device_info *dev, int quick,
     const int nlen = (int)(sizeof len / sizeof len[0]) - (quick ? 2 : 0);
     for (int i = 0; i < nlen; i++) {
         for (int kind = 0; kind <= 2; kind++) {
-            n = add(out, n, max, GP_HIST_U8, len[i], kind, 0, 0);
-            n = add(out, n, max, GP_HIST_U8, len[i], kind, 1 + i % 15, 0);
+            n = gp_kcase_add(out, n, max, HIST_CASE(GP_HIST_U8, len[i], kind, 0, 0));
+            n = gp_kcase_add(out, n, max, HIST_CASE(GP_HIST_U8, len[i], kind, 1 + i % 15, 0));
         }
         for (int kind = 0; kind < NKINDS; kind++) {
-            n = add(out, n, max, GP_HIST_U32, len[i], kind, 0, 0);
-            n = add(out, n, max, GP_HIST_U32, len[i], kind, 1 + i % 3, 0);
+            n = gp_kcase_add(out, n, max, HIST_CASE(GP_HIST_U32, len[i], kind, 0, 0));
+            n = gp_kcase_add(out, n, max, HIST_CASE(GP_HIST_U32, len[i], kind, 1 + i % 3, 0));
         }
     }
     return n;
@@ -186,32 +170,22 @@ static int cases(int set, const void *prm, const gp_device_info *dev, int quick,
 /* ---- one problem */
 
 typedef struct state {
+    gp_kmem mem;
     size_t n, size;
     int is_u32, nbins;
     const gp_device_info *dev;
     void *h_in;
     char *d_alloc;
     const void *d_in;    /* d_alloc + the case's offset */
-    uint32_t *d_bins;    /* GUARD + nbins + GUARD words */
-    uint32_t ref[GP_HIST_U32_BINS], got[2 * GUARD + GP_HIST_U32_BINS];
+    uint32_t *d_bins;    /* nbins between GUARD words on each side */
+    uint32_t ref[GP_HIST_U32_BINS], *got;
     void *d_tmp;         /* CUB's scratch, on its first run */
     size_t tmp_bytes;
 } state;
 
-static void teardown(void *p)
+static gp_status setup(const gp_kcase *c, const gp_device_info *dev, uint64_t *rng, void *st)
 {
-    state *s = p;
-    free(s->h_in);
-    GP_DEV_FREE(s->d_alloc, s->d_bins, s->d_tmp);
-    free(s);
-}
-
-static gp_status setup(const gp_kcase *c, const gp_device_info *dev, uint64_t *rng, void **out)
-{
-    state *s = calloc(1, sizeof *s);
-    if (!s)
-        return gp_fail(GP_ERR_NOMEM, "histogram: out of host memory");
-    *out = s;
+    state *s = st;
     s->n = (size_t)c->shape.d[GP_HIST_N];
     s->is_u32 = c->shape.opt[GP_HIST_TYPE] == GP_HIST_U32;
     s->size = s->is_u32 ? 4 : 1, s->nbins = s->is_u32 ? GP_HIST_U32_BINS : GP_HIST_U8_BINS;
@@ -219,9 +193,8 @@ static gp_status setup(const gp_kcase *c, const gp_device_info *dev, uint64_t *r
     if (s->n > GP_HIST_MAX_N || c->offset < 0 || c->data < 0 || c->data > (s->is_u32 ? 4 : 2))
         return gp_fail(GP_ERR_USAGE, "histogram: %zu samples of data kind %d is no problem this bench can hold", s->n,
                        c->data);
-    s->h_in = malloc(s->n * s->size + 16);
-    if (!s->h_in)
-        return gp_fail(GP_ERR_NOMEM, "histogram: out of host memory for %zu samples", s->n);
+    s->h_in = gp_kmem_host(&s->mem, s->n * s->size + 16);
+    GP_TRY(gp_kmem_ok(&s->mem));
     if (s->is_u32) {
         fill_u32(s->h_in, s->n, c->data, rng);
         gp_histogram_ref_u32(s->h_in, s->n, s->ref);
@@ -229,8 +202,8 @@ static gp_status setup(const gp_kcase *c, const gp_device_info *dev, uint64_t *r
         fill_u8(s->h_in, s->n, c->data, rng);
         gp_histogram_ref_u8(s->h_in, s->n, s->ref);
     }
-    GP_TRY(gp_rt_malloc((void **)&s->d_alloc, (s->n + (size_t)c->offset) * s->size + 16));
-    GP_TRY(gp_rt_malloc((void **)&s->d_bins, (2 * GUARD + GP_HIST_U32_BINS) * 4));
+    GP_TRY(gp_kmem_dev(&s->mem, (void **)&s->d_alloc, (s->n + (size_t)c->offset) * s->size + 16));
+    GP_TRY(gp_kmem_output(&s->mem, (void **)&s->d_bins, (void **)&s->got, (size_t)s->nbins * 4, GUARD));
     s->d_in = s->d_alloc + (size_t)c->offset * s->size;
     return s->n ? gp_rt_copy_to_device((void *)s->d_in, s->h_in, s->n * s->size) : gp_ok();
 }
@@ -256,17 +229,11 @@ static gp_status prepare(void *st, const void *prm)
     return gp_ok();
 }
 
-static gp_status poison(void *st)
-{
-    state *s = st;
-    return gp_dev_poison(s->d_bins, (size_t)(2 * GUARD + s->nbins) * 4);
-}
-
 static gp_status run(void *st, const void *p)
 {
     state *s = st;
-    return s->is_u32 ? gp_histogram_u32(s->d_in, s->n, s->d_bins + GUARD, p, NULL)
-                     : gp_histogram_u8(s->d_in, s->n, s->d_bins + GUARD, p, NULL);
+    return s->is_u32 ? gp_histogram_u32(s->d_in, s->n, s->d_bins, p, NULL)
+                     : gp_histogram_u8(s->d_in, s->n, s->d_bins, p, NULL);
 }
 
 static const gp_kimpl impls[] = {{"CUB DeviceHistogram::HistogramEven", 1, 1, 1.0, 0, ""}};
@@ -276,39 +243,31 @@ static gp_status run_impl(void *st, int impl, const void *p)
     state *s = st;
     (void)impl, (void)p;
     if (!s->d_tmp) { /* the scratch size (d_tmp NULL), then the scratch */
-        GP_TRY(s->is_u32 ? gp_vendor_histogram_u32(s->d_in, s->n, s->d_bins + GUARD, NULL, &s->tmp_bytes)
-                         : gp_vendor_histogram_u8(s->d_in, s->n, s->d_bins + GUARD, NULL, &s->tmp_bytes));
-        GP_TRY(gp_rt_malloc(&s->d_tmp, s->tmp_bytes ? s->tmp_bytes : 16));
+        GP_TRY(s->is_u32 ? gp_vendor_histogram_u32(s->d_in, s->n, s->d_bins, NULL, &s->tmp_bytes)
+                         : gp_vendor_histogram_u8(s->d_in, s->n, s->d_bins, NULL, &s->tmp_bytes));
+        GP_TRY(gp_kmem_dev(&s->mem, &s->d_tmp, s->tmp_bytes ? s->tmp_bytes : 16));
     }
-    return s->is_u32 ? gp_vendor_histogram_u32(s->d_in, s->n, s->d_bins + GUARD, s->d_tmp, &s->tmp_bytes)
-                     : gp_vendor_histogram_u8(s->d_in, s->n, s->d_bins + GUARD, s->d_tmp, &s->tmp_bytes);
+    return s->is_u32 ? gp_vendor_histogram_u32(s->d_in, s->n, s->d_bins, s->d_tmp, &s->tmp_bytes)
+                     : gp_vendor_histogram_u8(s->d_in, s->n, s->d_bins, s->d_tmp, &s->tmp_bytes);
 }
 
-/* Ours and CUB alike: the guards still poisoned, every bin exact. */
+/* Ours and CUB alike (the guards still poisoned: kmem.h): every bin exact. */
 static gp_status check(void *st, const void *p, int impl, const char *what)
 {
     state *s = st;
     (void)p, (void)impl;
-    GP_TRY(gp_rt_copy_to_host(s->got, s->d_bins, (size_t)(2 * GUARD + s->nbins) * 4));
-    GP_TRY(gp_check_guards(what, s->got, s->got + GUARD + s->nbins, GUARD));
     for (int b = 0; b < s->nbins; b++)
-        if (s->got[GUARD + b] != s->ref[b])
-            return gp_fail(GP_ERR_CHECK, "%s: bin %d = %u, exact %u", what, b, s->got[GUARD + b], s->ref[b]);
+        if (s->got[b] != s->ref[b])
+            return gp_fail(GP_ERR_CHECK, "%s: bin %d = %u, exact %u", what, b, s->got[b], s->ref[b]);
     return gp_ok();
 }
 
-static void fit(void *p, const gp_device_info *dev) { gp_histogram_params_fit(p, dev); }
-
 const gp_kernel gp_kernel_histogram = {
-    .name = "histogram",
+    GP_KERNEL_DECLARED,
     .summary = "256 bins over uint8 and 4096 bins over uint32 keys, LDS sub-histograms a bank each (vs CUB "
                "HistogramEven)",
-    .params = params, .nparams = NPARAMS, .params_size = sizeof(gp_histogram_params),
-    .note_offset = offsetof(gp_histogram_params, note), .note_size = sizeof(((gp_histogram_params *)0)->note),
-    .fit = fit, .rule = gp_histogram_rule, .variants = &variants[0][0],
-    .nvariants = (int)(sizeof variants / sizeof variants[0]),
     .shape_syntax = "N or 2^K, then u8 (default: 256 bins) or u32 (keys, 4096 bins)", .shape_parse = shape_parse,
-    .shape_label = shape_label, .shape_random = shape_random, .work = work, .cases = cases, .case_label = case_label, .setup = setup,
-    .prepare = prepare, .poison = poison, .run = run, .check = check, .teardown = teardown, .impls = impls,
+    .shape_label = shape_label, .shape_random = shape_random, .work = work, .cases = cases, .case_label = case_label,
+    .state_size = sizeof(state), .setup = setup, .prepare = prepare, .run = run, .check = check, .impls = impls,
     .nimpls = 1, .run_impl = run_impl,
 };

@@ -3,23 +3,12 @@
  * device-to-device copy of the same bytes as its baseline (the fraction of
  * the copy's bandwidth), the staged kernel forced as context, and the
  * gp_kernel entry. */
-#include <stdint.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include "data.h"
-#include "kernel.h"
 #include "padding.h"
 #include "padding_staged.h"
+#define GP_KERNEL_NAME padding
+#include "kernel_decl.h"
 
 #define KEEP GP_PARAM_KEEP
-
-static const gp_param params[] = {
-#define GP_PARAM(k, key, unit, lo, hi, dflt, flags, doc) GP_PARAM_ROW(gp_padding_params, key, lo, hi, dflt, flags),
-#include "padding_params.inc"
-#undef GP_PARAM
-};
-#define NPARAMS ((int)(sizeof params / sizeof params[0]))
 
 /* The variants, in the order of padding_params.inc: every compiled
  * items_per_thread and blocks 256 and 1024 on the flat kernel (the rule's
@@ -131,6 +120,7 @@ static int cases(int set, const void *p, const gp_device_info *dev, int quick, g
 /* ---- one problem */
 
 typedef struct state {
+    gp_kmem mem;
     gp_padding_shape s;
     const gp_device_info *dev;
     size_t ni, no, copy_bytes;
@@ -152,20 +142,9 @@ static const gp_kimpl impls[NIMPLS] = {
     {"gpuprobe variant=staged128", 0, 1, 0, 0, "planes_per_block=128"},
 };
 
-static void teardown(void *p)
+static gp_status setup(const gp_kcase *c, const gp_device_info *dev, uint64_t *rng, void *st)
 {
-    state *u = p;
-    free(u->h_in), free(u->h_out);
-    GP_DEV_FREE(u->d_in, u->d_out, u->d_copy);
-    free(u);
-}
-
-static gp_status setup(const gp_kcase *c, const gp_device_info *dev, uint64_t *rng, void **out)
-{
-    state *u = calloc(1, sizeof *u);
-    if (!u)
-        return gp_fail(GP_ERR_NOMEM, "padding: out of host memory");
-    *out = u;
+    state *u = st;
     u->s = pad_shape(&c->shape), u->dev = dev;
     GP_TRY(gp_padding_check_shape(&u->s));
     if (c->data || c->offset)
@@ -178,19 +157,13 @@ static gp_status setup(const gp_kcase *c, const gp_device_info *dev, uint64_t *r
     const size_t planes = (size_t)u->s.n * (size_t)u->s.c;
     u->stride = c->flags & GP_KCASE_SAMPLE && planes > 4096 ? planes / 4096 : 1;
     u->copy_bytes = (u->ni + u->no) * sizeof(float) / 2 & ~(size_t)15;
-    u->h_in = malloc(u->ni * sizeof(float)), u->h_out = malloc(u->no * sizeof(float));
-    if (!u->h_in || !u->h_out)
-        return gp_fail(GP_ERR_NOMEM, "padding: out of host memory for %zu + %zu values", u->ni, u->no);
+    u->h_in = gp_kmem_host(&u->mem, u->ni * sizeof(float)), u->h_out = gp_kmem_host(&u->mem, u->no * sizeof(float));
+    GP_TRY(gp_kmem_ok(&u->mem));
     gp_fill_uniform_f32(u->h_in, u->ni, -1.0f, 1.0f, rng);
-    GP_TRY(gp_dev_alloc_copy((void **)&u->d_in, u->h_in, u->ni * sizeof(float)));
-    GP_TRY(gp_rt_malloc((void **)&u->d_out, u->no * sizeof(float)));
-    return gp_rt_malloc((void **)&u->d_copy, u->copy_bytes + 16);
-}
-
-static gp_status poison(void *p)
-{
-    state *u = p;
-    return gp_dev_poison(u->d_out, u->no * sizeof(float));
+    GP_TRY(gp_kmem_dev_copy(&u->mem, (void **)&u->d_in, u->h_in, u->ni * sizeof(float)));
+    /* The output has no mirror: the copy's check reads nothing back. */
+    GP_TRY(gp_kmem_output(&u->mem, (void **)&u->d_out, NULL, u->no * sizeof(float), 0));
+    return gp_kmem_dev(&u->mem, (void **)&u->d_copy, u->copy_bytes + 16);
 }
 
 static gp_status run(void *p, const void *prm)
@@ -249,30 +222,19 @@ static gp_status check(void *p, const void *prm, int impl, const char *what)
     return gp_ok();
 }
 
-static void fit(void *p, const gp_device_info *dev) { gp_padding_params_fit(p, dev); }
-
 const gp_kernel gp_kernel_padding = {
-    .name = "padding",
+    GP_KERNEL_DECLARED,
     .summary = "zero padding of NCHW fp32 by any top/bottom/left/right, no scratch (vs the device copy of the same bytes)",
-    .params = params,
-    .nparams = NPARAMS,
-    .params_size = sizeof(gp_padding_params),
-    .note_offset = offsetof(gp_padding_params, note),
-    .note_size = sizeof(((gp_padding_params *)0)->note),
-    .fit = fit,
-    .rule = gp_padding_rule,
-    .variants = &variants[0][0],
-    .nvariants = (int)(sizeof variants / sizeof variants[0]),
     .shape_syntax = "NxCxHxW [pad P | pad tT bB lL rR] (NCHW fp32 input; pads top, bottom, left, right)",
     .shape_parse = shape_parse,
-    .shape_label = shape_label, .shape_random = shape_random,
+    .shape_label = shape_label,
+    .shape_random = shape_random,
     .work = work,
     .cases = cases,
+    .state_size = sizeof(state),
     .setup = setup,
-    .poison = poison,
     .run = run,
     .check = check,
-    .teardown = teardown,
     .impls = impls,
     .nimpls = NIMPLS,
     .run_impl = run_impl,

@@ -3,21 +3,11 @@
  * derived bound and bit-for-bit repeatable; integer-valued fp32 exact), CUB
  * DeviceReduce::Sum as its baseline, and the gp_kernel entry. */
 #include <math.h>
-#include <stdint.h>
-#include <stdlib.h>
-#include <string.h>
 
-#include "data.h"
-#include "kernel.h"
 #include "reduce.h"
 #include "vendor.h"
-
-static const gp_param params[] = {
-#define GP_PARAM(k, key, unit, lo, hi, dflt, flags, doc) GP_PARAM_ROW(gp_reduce_params, key, lo, hi, dflt, flags),
-#include "reduce_params.inc"
-#undef GP_PARAM
-};
-#define NPARAMS ((int)(sizeof params / sizeof params[0]))
+#define GP_KERNEL_NAME reduce
+#include "kernel_decl.h"
 
 /* The variants (tune's candidates, bench's context rows), in the order of
  * reduce_params.inc: the first H200 run's best (b1024/v2/g2), the
@@ -37,40 +27,20 @@ static const int variants[][NPARAMS] = {
 enum { DATA_RANDOM = 0, DATA_SMALL_INT = 1 };
 #define SMALL_INT_MAX_N ((size_t)1 << 21)
 
-/* ---- shapes: "N" or "2^K", then fp32 (default) or int32: "2^28 int32" */
+/* ---- shapes: "N" or "2^K", then fp32 (default) or int32: "2^28 int32";
+ * random: 1 .. 2^27 elements, fp32 or int32 */
 
-static gp_status shape_parse(const char *spec, gp_shape *s)
-{
-    long long n = 0;
-    const char *rest = "";
-    memset(s, 0, sizeof *s);
-    if (!gp_label_pow2(spec, &n, &rest) && !gp_label_dims(spec, &n, 1, &rest))
-        n = 0;
-    if (n < 1 || (*rest && strcmp(rest, " fp32") && strcmp(rest, " int32")))
-        return gp_fail(GP_ERR_USAGE, "reduce: shape '%s' is not N or 2^K, then fp32 or int32", spec);
-    s->d[GP_REDUCE_N] = n;
-    s->opt[GP_REDUCE_TYPE] = strcmp(rest, " int32") ? GP_REDUCE_FP32 : GP_REDUCE_INT32;
-    return gp_ok();
-}
-
-static void shape_label(const gp_shape *s, char *buf, size_t n)
-{
-    gp_label_count(buf, n, s->d[GP_REDUCE_N], s->opt[GP_REDUCE_TYPE] == GP_REDUCE_INT32 ? "int32" : "fp32");
-}
-
-/* 1 .. 2^27 elements, fp32 or int32. */
-static void shape_random(uint64_t *rng, gp_shape *s)
-{
-    memset(s, 0, sizeof *s);
-    s->d[GP_REDUCE_N] = gp_rand_dim(rng, 1, 1ll << 27);
-    s->opt[GP_REDUCE_TYPE] = gp_rand_pick(rng, 2) ? GP_REDUCE_INT32 : GP_REDUCE_FP32;
-}
+#define SYNTAX "N or 2^K, then fp32 (default) or int32 (elements summed)"
+static const gp_shape_format format = {1, .count = 1, .words = {{GP_REDUCE_TYPE, {"fp32", "int32"}}},
+                                       .lo = {1}, .hi = {1ll << 27}};
+GP_KERNEL_SHAPE_FORMAT(format, SYNTAX)
+GP_KERNEL_SHAPE_RANDOM(format)
 
 static void case_label(const gp_kcase *c, char *buf, size_t n)
 {
     shape_label(&c->shape, buf, n);
     if (c->data == DATA_SMALL_INT || c->offset)
-        snprintf(buf + strlen(buf), n - strlen(buf), "%s +%d elements", c->data ? " integer-valued" : "", c->offset);
+        gp_label_append(buf, n, "%s+%d elements", c->data ? "integer-valued " : "", c->offset);
 }
 
 /* The floor's model: the input read once; one add an element (FLOPs for
@@ -86,20 +56,13 @@ static gp_status work(const gp_shape *s, const void *p, gp_kernel_work *w)
 
 /* ---- cases */
 
-static int add(gp_kcase *out, int n, int max, long long len, int type, int data, int offset, unsigned flags)
-{
-    if (n < max)
-        out[n++] = (gp_kcase){.shape = {.d = {len}, .opt = {type}}, .data = data, .offset = offset, .flags = flags};
-    return n;
-}
-
 /* Length len at offset off: random fp32, integer-valued fp32, random int32. */
 static int add_kinds(gp_kcase *out, int n, int max, long long len, int off)
 {
-    n = add(out, n, max, len, GP_REDUCE_FP32, DATA_RANDOM, off, 0);
+    n = gp_kcase_add(out, n, max, (gp_kcase){.shape.d = {len}, .offset = off});
     if ((size_t)len < SMALL_INT_MAX_N)
-        n = add(out, n, max, len, GP_REDUCE_FP32, DATA_SMALL_INT, off, 0);
-    return add(out, n, max, len, GP_REDUCE_INT32, DATA_RANDOM, off, 0);
+        n = gp_kcase_add(out, n, max, (gp_kcase){.shape.d = {len}, .data = DATA_SMALL_INT, .offset = off});
+    return gp_kcase_add(out, n, max, (gp_kcase){.shape = {{len}, {GP_REDUCE_INT32}}, .offset = off});
 }
 
 static int cases(int set, const void *prm, const gp_device_info *dev, int quick, gp_kcase *out, int max)
@@ -111,8 +74,8 @@ static int cases(int set, const void *prm, const gp_device_info *dev, int quick,
         const long long big = 1ll << (quick ? 26 : 28);
         const unsigned head = GP_KCASE_PAIR | GP_KCASE_VARIANTS;
         for (int type = GP_REDUCE_FP32; type <= GP_REDUCE_INT32; type++) {
-            n = add(out, n, max, big, type, DATA_RANDOM, 0, head);
-            n = add(out, n, max, 1ll << 20, type, DATA_RANDOM, 0, 0);
+            n = gp_kcase_add(out, n, max, (gp_kcase){.shape = {{big}, {type}}, .flags = head});
+            n = gp_kcase_add(out, n, max, (gp_kcase){.shape = {{1ll << 20}, {type}}});
         }
         return n;
     }
@@ -146,12 +109,13 @@ static int cases(int set, const void *prm, const gp_device_info *dev, int quick,
 /* ---- one problem */
 
 typedef struct state {
+    gp_kmem mem;
     size_t n;
     int is_f32, exact, wave;
     void *h;               /* the input */
     char *d_alloc;         /* the input starts offset elements in */
     const void *d_in;
-    void *d_out;           /* 4 bytes */
+    void *d_out, *h_out;   /* 4 bytes */
     double ref, sum_abs;   /* fp32: the double sum and sum |x| */
     int32_t refi;          /* int32: the wrapped sum */
     gp_reduce_ws ws;
@@ -159,21 +123,11 @@ typedef struct state {
     size_t tmp_bytes;
 } state;
 
-static void teardown(void *p)
-{
-    state *s = p;
-    free(s->h);
-    GP_DEV_FREE(s->d_alloc, s->d_out, s->d_tmp);
-    gp_reduce_ws_destroy(&s->ws);
-    free(s);
-}
+static void teardown(void *st) { gp_reduce_ws_destroy(&((state *)st)->ws); }
 
-static gp_status setup(const gp_kcase *c, const gp_device_info *dev, uint64_t *rng, void **out)
+static gp_status setup(const gp_kcase *c, const gp_device_info *dev, uint64_t *rng, void *st)
 {
-    state *s = calloc(1, sizeof *s);
-    if (!s)
-        return gp_fail(GP_ERR_NOMEM, "reduce: out of host memory");
-    *out = s;
+    state *s = st;
     s->n = (size_t)c->shape.d[GP_REDUCE_N];
     s->is_f32 = c->shape.opt[GP_REDUCE_TYPE] != GP_REDUCE_INT32;
     s->exact = s->is_f32 && c->data == DATA_SMALL_INT;
@@ -181,9 +135,8 @@ static gp_status setup(const gp_kcase *c, const gp_device_info *dev, uint64_t *r
     if (s->n > SIZE_MAX / 8 || c->offset < 0 || (s->exact && s->n >= SMALL_INT_MAX_N))
         return gp_fail(GP_ERR_USAGE, "reduce: %zu elements (data kind %d) is no problem this bench can hold", s->n,
                        c->data);
-    float *f = s->h = malloc(s->n * 4 + 4);
-    if (!f)
-        return gp_fail(GP_ERR_NOMEM, "reduce: out of host memory for %zu elements", s->n);
+    float *f = s->h = gp_kmem_host(&s->mem, s->n * 4 + 4);
+    GP_TRY(gp_kmem_ok(&s->mem));
     if (s->exact)
         for (size_t i = 0; i < s->n; i++)
             f[i] = (float)((int)(gp_rand_u64(rng) % 17) - 8);
@@ -193,8 +146,8 @@ static gp_status setup(const gp_kcase *c, const gp_device_info *dev, uint64_t *r
         gp_fill_uniform_i32(s->h, s->n, INT32_MIN, INT32_MAX, rng);
     s->ref = s->is_f32 ? gp_reduce_ref_f32(f, s->n, &s->sum_abs) : 0;
     s->refi = s->is_f32 ? 0 : gp_reduce_ref_i32(s->h, s->n);
-    GP_TRY(gp_rt_malloc((void **)&s->d_alloc, (s->n + (size_t)c->offset) * 4 + 16));
-    GP_TRY(gp_rt_malloc(&s->d_out, 4));
+    GP_TRY(gp_kmem_dev(&s->mem, (void **)&s->d_alloc, (s->n + (size_t)c->offset) * 4 + 16));
+    GP_TRY(gp_kmem_output(&s->mem, &s->d_out, &s->h_out, 4, 0));
     s->d_in = s->d_alloc + 4 * (size_t)c->offset;
     return s->n ? gp_rt_copy_to_device((void *)s->d_in, s->h, s->n * 4) : gp_ok();
 }
@@ -209,8 +162,6 @@ static gp_status prepare(void *st, const void *prm)
     gp_reduce_ws_destroy(&s->ws);
     return gp_reduce_ws_create(&s->ws, p);
 }
-
-static gp_status poison(void *st) { return gp_dev_poison(((state *)st)->d_out, 4); }
 
 static gp_status run(void *st, const void *p)
 {
@@ -233,7 +184,7 @@ static gp_status run_impl(void *st, int impl, const void *p)
     (void)impl, (void)p;
     if (!s->d_tmp) { /* the scratch size (tmp NULL), then the scratch */
         GP_TRY(cub(s, NULL));
-        GP_TRY(gp_rt_malloc(&s->d_tmp, s->tmp_bytes ? s->tmp_bytes : 16));
+        GP_TRY(gp_kmem_dev(&s->mem, &s->d_tmp, s->tmp_bytes ? s->tmp_bytes : 16));
     }
     return cub(s, s->d_tmp);
 }
@@ -250,10 +201,10 @@ static gp_status check(void *st, const void *prm, int impl, const char *what)
     int32_t goti;
     float got, again;
     if (!s->is_f32) {
-        GP_TRY(gp_rt_copy_to_host(&goti, s->d_out, 4));
+        memcpy(&goti, s->h_out, 4);
         return gp_compare_i32(what, &goti, &s->refi, 1);
     }
-    GP_TRY(gp_rt_copy_to_host(&got, s->d_out, 4));
+    memcpy(&got, s->h_out, 4);
     const size_t head = (size_t)((16 - ((uintptr_t)s->d_in & 15)) & 15) / 4;
     const int depth = impl >= 0 ? 4096 : gp_reduce_f32_depth(p, s->n, head < s->n ? head : s->n, s->wave);
     const double err = fabs((double)got - s->ref);
@@ -264,7 +215,7 @@ static gp_status check(void *st, const void *prm, int impl, const char *what)
                        (double)got, s->ref, err, bound, depth, s->sum_abs);
     if (impl >= 0)
         return gp_ok();
-    GP_TRY(poison(s));
+    GP_TRY(gp_kmem_poison(&s->mem));
     GP_TRY(run(s, p));
     GP_TRY(gp_rt_synchronize());
     GP_TRY(gp_rt_copy_to_host(&again, s->d_out, 4));
@@ -274,16 +225,11 @@ static gp_status check(void *st, const void *prm, int impl, const char *what)
     return gp_ok();
 }
 
-static void fit(void *p, const gp_device_info *dev) { gp_reduce_params_fit(p, dev); }
-
 const gp_kernel gp_kernel_reduce = {
-    .name = "reduce",
+    GP_KERNEL_DECLARED,
     .summary = "sum of fp32 / int32 arrays of any length, one launch, deterministic (vs CUB DeviceReduce)",
-    .params = params, .nparams = NPARAMS, .params_size = sizeof(gp_reduce_params),
-    .note_offset = offsetof(gp_reduce_params, note), .note_size = sizeof(((gp_reduce_params *)0)->note), .fit = fit,
-    .rule = gp_reduce_rule, .variants = &variants[0][0], .nvariants = (int)(sizeof variants / sizeof variants[0]),
-    .shape_syntax = "N or 2^K, then fp32 (default) or int32 (elements summed)", .shape_parse = shape_parse,
-    .shape_label = shape_label, .shape_random = shape_random, .work = work, .cases = cases, .case_label = case_label, .setup = setup,
-    .prepare = prepare, .poison = poison, .run = run, .check = check, .teardown = teardown, .impls = impls,
-    .nimpls = 1, .run_impl = run_impl,
+    .shape_syntax = SYNTAX, .shape_parse = shape_parse, .shape_label = shape_label, .shape_random = shape_random,
+    .work = work, .cases = cases, .case_label = case_label, .state_size = sizeof(state), .setup = setup,
+    .prepare = prepare, .run = run, .check = check, .teardown = teardown, .impls = impls, .nimpls = 1,
+    .run_impl = run_impl,
 };

@@ -5,22 +5,11 @@
  * offsets), CUB DeviceScan and the device copy of the same bytes as its
  * baselines, the workspace reused run after run, and the gp_kernel entry. */
 #include <math.h>
-#include <stdint.h>
-#include <stdlib.h>
-#include <string.h>
 
-#include "data.h"
-#include "driver_problem.h"
-#include "kernel.h"
 #include "scan.h"
 #include "vendor.h"
-
-static const gp_param params[] = {
-#define GP_PARAM(k, key, unit, lo, hi, dflt, flags, doc) GP_PARAM_ROW(gp_scan_params, key, lo, hi, dflt, flags),
-#include "scan_params.inc"
-#undef GP_PARAM
-};
-#define NPARAMS ((int)(sizeof params / sizeof params[0]))
+#define GP_KERNEL_NAME scan
+#include "kernel_decl.h"
 
 /* The variants (tune's candidates, bench's context rows), in the order of
  * scan_params.inc: tiles of 1024 to 16384 elements in registers, and rings
@@ -46,49 +35,16 @@ static const char *const kind_names[NKINDS] = {"", ", output shifted", ", in pla
 #define SMALL_INT_MAX_N ((size_t)1 << 20)
 
 /* ---- shapes: "N" or "2^K", then fp32 (default) or int32, then inclusive
- * (default) or exclusive: the bench label "2^28 fp32 inclusive" */
+ * (default) or exclusive: the bench label "2^28 fp32 inclusive"; random: 1
+ * .. 2^27 elements, either type, either direction */
 
-static int eat(const char **rest, const char *word)
-{
-    size_t l = strlen(word);
-    if (strncmp(*rest, word, l) || ((*rest)[l] && (*rest)[l] != ' '))
-        return 0;
-    *rest += l;
-    return 1;
-}
-
-static gp_status shape_parse(const char *spec, gp_shape *s)
-{
-    long long n = 0;
-    const char *rest = "";
-    memset(s, 0, sizeof *s);
-    if (!gp_label_pow2(spec, &n, &rest) && !gp_label_dims(spec, &n, 1, &rest))
-        n = 0;
-    s->opt[GP_SCAN_TYPE] = eat(&rest, " int32") ? GP_SCAN_INT32 : (eat(&rest, " fp32"), GP_SCAN_FP32);
-    s->opt[GP_SCAN_EXCLUSIVE] = eat(&rest, " exclusive") ? 1 : (eat(&rest, " inclusive"), 0);
-    if (n < 1 || *rest)
-        return gp_fail(GP_ERR_USAGE, "scan: shape '%s' is not N or 2^K, then fp32 or int32, then inclusive or "
-                       "exclusive", spec);
-    s->d[GP_SCAN_N] = n;
-    return gp_ok();
-}
-
-static void shape_label(const gp_shape *s, char *buf, size_t n)
-{
-    char rest[32];
-    snprintf(rest, sizeof rest, "%s %s", s->opt[GP_SCAN_TYPE] == GP_SCAN_INT32 ? "int32" : "fp32",
-             s->opt[GP_SCAN_EXCLUSIVE] ? "exclusive" : "inclusive");
-    gp_label_count(buf, n, s->d[GP_SCAN_N], rest);
-}
-
-/* 1 .. 2^27 elements, fp32 or int32, inclusive or exclusive. */
-static void shape_random(uint64_t *rng, gp_shape *s)
-{
-    memset(s, 0, sizeof *s);
-    s->d[GP_SCAN_N] = gp_rand_dim(rng, 1, 1ll << 27);
-    s->opt[GP_SCAN_TYPE] = gp_rand_pick(rng, 2) ? GP_SCAN_INT32 : GP_SCAN_FP32;
-    s->opt[GP_SCAN_EXCLUSIVE] = gp_rand_pick(rng, 2);
-}
+#define SYNTAX "N or 2^K, then fp32 (default) or int32, then inclusive (default) or exclusive"
+static const gp_shape_format format = {
+    1, .count = 1, .words = {{GP_SCAN_TYPE, {"fp32", "int32"}}, {GP_SCAN_EXCLUSIVE, {"inclusive", "exclusive"}}},
+    .lo = {1}, .hi = {1ll << 27},
+};
+GP_KERNEL_SHAPE_FORMAT(format, SYNTAX)
+GP_KERNEL_SHAPE_RANDOM(format)
 
 static void case_label(const gp_kcase *c, char *buf, size_t n)
 {
@@ -112,12 +68,8 @@ static gp_status work(const gp_shape *s, const void *p, gp_kernel_work *w)
 
 /* ---- cases */
 
-static int add(gp_kcase *out, int n, int max, long long len, int type, int ex, int data, int off, unsigned flags)
-{
-    if (n < max)
-        out[n++] = (gp_kcase){.shape = {.d = {len}, .opt = {type, ex}}, .data = data, .offset = off, .flags = flags};
-    return n;
-}
+/* A scan case: len elements of type, exclusive or not. */
+#define SCAN_CASE(len, type, ex, ...) ((gp_kcase){.shape = {{len}, {type, ex}}, __VA_ARGS__})
 
 /* Every kind at one length and input offset, inclusive and exclusive. */
 static int add_len(gp_kcase *out, int n, int max, long long len, int off)
@@ -127,8 +79,8 @@ static int add_len(gp_kcase *out, int n, int max, long long len, int off)
     for (int ex = 0; ex <= 1; ex++)
         for (int k = 0; k < 3; k++) {
             if (fp32[k] != DATA_SMALL_INT || (size_t)len < SMALL_INT_MAX_N)
-                n = add(out, n, max, len, GP_SCAN_FP32, ex, fp32[k], off, 0);
-            n = add(out, n, max, len, GP_SCAN_INT32, ex, i32[k], off, 0);
+                n = gp_kcase_add(out, n, max, SCAN_CASE(len, GP_SCAN_FP32, ex, .data = fp32[k], .offset = off));
+            n = gp_kcase_add(out, n, max, SCAN_CASE(len, GP_SCAN_INT32, ex, .data = i32[k], .offset = off));
         }
     return n;
 }
@@ -142,11 +94,11 @@ static int cases(int set, const void *prm, const gp_device_info *dev, int quick,
         /* fp32 inclusive (the verdicts against CUB and the copy, and the
          * variants), int32 and exclusive at the same size, and one in L2. */
         const long long big = 1ll << (quick ? 24 : 28);
-        n = add(out, n, max, big, GP_SCAN_FP32, 0, DATA_RANDOM, 0,
-                GP_KCASE_PAIR | GP_KCASE_VARIANTS | GP_KCASE_SAMPLE);
-        n = add(out, n, max, big, GP_SCAN_INT32, 0, DATA_RANDOM, 0, GP_KCASE_SAMPLE);
-        n = add(out, n, max, big, GP_SCAN_FP32, 1, DATA_RANDOM, 0, GP_KCASE_SAMPLE);
-        return add(out, n, max, 1ll << 20, GP_SCAN_FP32, 0, DATA_RANDOM, 0, 0);
+        const unsigned head = GP_KCASE_PAIR | GP_KCASE_VARIANTS | GP_KCASE_SAMPLE;
+        n = gp_kcase_add(out, n, max, SCAN_CASE(big, GP_SCAN_FP32, 0, .flags = head));
+        n = gp_kcase_add(out, n, max, SCAN_CASE(big, GP_SCAN_INT32, 0, .flags = GP_KCASE_SAMPLE));
+        n = gp_kcase_add(out, n, max, SCAN_CASE(big, GP_SCAN_FP32, 1, .flags = GP_KCASE_SAMPLE));
+        return gp_kcase_add(out, n, max, SCAN_CASE(1ll << 20, GP_SCAN_FP32, 0, .data = DATA_RANDOM));
     }
     const long long tile = (long long)gp_scan_tile(p), win = wave * tile;
     if (set == GP_CASES_VARIANT) {
@@ -163,7 +115,8 @@ static int cases(int set, const void *prm, const gp_device_info *dev, int quick,
         for (int i = 0; i < 6; i++)
             for (int ex = 0; ex <= 1; ex++)
                 for (int k = 0; k < 3; k++)
-                    n = add(out, n, max, len[i], kinds[k][0], ex, kinds[k][1], i % 4, 0);
+                    n = gp_kcase_add(out, n, max,
+                                     SCAN_CASE(len[i], kinds[k][0], ex, .data = kinds[k][1], .offset = i % 4));
         return n;
     }
     /* Lengths: empty, tiny, around the vector width, around a tile and two,
@@ -188,6 +141,7 @@ static int cases(int set, const void *prm, const gp_device_info *dev, int quick,
 /* ---- one problem */
 
 typedef struct state {
+    gp_kmem mem;
     size_t n;
     int is_f32, exclusive, data, wave;
     size_t stride;       /* check every stride-th element (a sample of a bench problem), 1: all */
@@ -204,14 +158,7 @@ typedef struct state {
     size_t tmp_bytes;
 } state;
 
-static void teardown(void *p)
-{
-    state *s = p;
-    free(s->h_x), free(s->ref), free(s->sum_abs), free(s->refi), free(s->h_got);
-    GP_DEV_FREE(s->d_in_alloc, s->d_out_alloc, s->d_tmp);
-    gp_scan_ws_destroy(&s->ws);
-    free(s);
-}
+static void teardown(void *st) { gp_scan_ws_destroy(&((state *)st)->ws); }
 
 /* The i-th checked element of a sampled problem: one in each stride,
  * at an offset that moves from stride to stride. */
@@ -259,12 +206,9 @@ static gp_status fill(state *s, uint64_t *rng)
     return s->n && !in_place ? gp_rt_copy_to_device((void *)s->d_in, s->h_x, s->n * 4) : gp_ok();
 }
 
-static gp_status setup(const gp_kcase *c, const gp_device_info *dev, uint64_t *rng, void **out)
+static gp_status setup(const gp_kcase *c, const gp_device_info *dev, uint64_t *rng, void *st)
 {
-    state *s = calloc(1, sizeof *s);
-    if (!s)
-        return gp_fail(GP_ERR_NOMEM, "scan: out of host memory");
-    *out = s;
+    state *s = st;
     s->n = (size_t)c->shape.d[GP_SCAN_N];
     s->is_f32 = c->shape.opt[GP_SCAN_TYPE] != GP_SCAN_INT32, s->exclusive = c->shape.opt[GP_SCAN_EXCLUSIVE] != 0;
     s->data = c->data, s->wave = dev && dev->wave_size > 0 ? dev->wave_size : 64;
@@ -275,20 +219,16 @@ static gp_status setup(const gp_kcase *c, const gp_device_info *dev, uint64_t *r
         (c->data == DATA_SMALL_INT && (!s->is_f32 || s->n >= SMALL_INT_MAX_N)))
         return gp_fail(GP_ERR_USAGE, "scan: %zu elements of data kind %d is no problem this bench can hold", s->n,
                        c->data);
-    s->h_x = malloc(s->n * 4 + 4), s->h_got = malloc((s->n + 2 * GUARD) * 4);
-    if (s->stride > 1) {
-        s->nsamples = 0;
-        while (sample_at(s, s->nsamples) < s->n)
-            s->nsamples++;
-        if (s->is_f32)
-            s->ref = malloc(s->nsamples * 8), s->sum_abs = malloc(s->nsamples * 8);
-        else
-            s->refi = malloc(s->nsamples * 4);
-    }
-    if (!s->h_x || !s->h_got || (s->stride > 1 && (s->is_f32 ? !s->ref || !s->sum_abs : !s->refi)))
-        return gp_fail(GP_ERR_NOMEM, "scan: out of host memory for %zu elements", s->n);
-    GP_TRY(gp_rt_malloc((void **)&s->d_in_alloc, (s->n + (size_t)c->offset) * 4 + 16));
-    GP_TRY(gp_rt_malloc((void **)&s->d_out_alloc, (s->n + 2 * GUARD + 4) * 4));
+    s->h_x = gp_kmem_host(&s->mem, s->n * 4 + 4), s->h_got = gp_kmem_host(&s->mem, (s->n + 2 * GUARD) * 4);
+    while (s->stride > 1 && sample_at(s, s->nsamples) < s->n)
+        s->nsamples++;
+    if (s->stride > 1 && s->is_f32)
+        s->ref = gp_kmem_host(&s->mem, s->nsamples * 8), s->sum_abs = gp_kmem_host(&s->mem, s->nsamples * 8);
+    else if (s->stride > 1)
+        s->refi = gp_kmem_host(&s->mem, s->nsamples * 4);
+    GP_TRY(gp_kmem_ok(&s->mem));
+    GP_TRY(gp_kmem_dev(&s->mem, (void **)&s->d_in_alloc, (s->n + (size_t)c->offset) * 4 + 16));
+    GP_TRY(gp_kmem_dev(&s->mem, (void **)&s->d_out_alloc, (s->n + 2 * GUARD + 4) * 4));
     /* The output at the input's offset within 16 bytes, or another (fp32 +1, int32 +2). */
     const int out_off = (c->offset + (c->data == DATA_SHIFTED ? 1 + !s->is_f32 : 0)) % 4;
     s->d_base = (uint32_t *)s->d_out_alloc + out_off;
@@ -356,7 +296,7 @@ static gp_status run_impl(void *st, int impl, const void *p)
                        impls[s->exclusive ? IMPL_CUB_EXCLUSIVE : IMPL_CUB_INCLUSIVE].name);
     if (!s->d_tmp) { /* the scratch size (tmp NULL), then the scratch */
         GP_TRY(cub(s, out, NULL));
-        GP_TRY(gp_rt_malloc(&s->d_tmp, s->tmp_bytes ? s->tmp_bytes : 16));
+        GP_TRY(gp_kmem_dev(&s->mem, &s->d_tmp, s->tmp_bytes ? s->tmp_bytes : 16));
     }
     return cub(s, out, s->d_tmp);
 }
@@ -468,17 +408,12 @@ static gp_status verify_extra(const gp_table *t, const void *p0, const gp_kernel
     return gp_ok();
 }
 
-static void fit(void *p, const gp_device_info *dev) { gp_scan_params_fit(p, dev); }
-
 const gp_kernel gp_kernel_scan = {
-    .name = "scan",
+    GP_KERNEL_DECLARED,
     .summary = "inclusive / exclusive prefix sum of fp32 / int32, single pass with decoupled look-back, tiles in "
                "registers or a shared-memory ring (vs CUB DeviceScan)",
-    .params = params, .nparams = NPARAMS, .params_size = sizeof(gp_scan_params),
-    .note_offset = offsetof(gp_scan_params, note), .note_size = sizeof(((gp_scan_params *)0)->note), .fit = fit,
-    .rule = gp_scan_rule, .variants = &variants[0][0], .nvariants = (int)(sizeof variants / sizeof variants[0]),
-    .shape_syntax = "N or 2^K, then fp32 (default) or int32, then inclusive (default) or exclusive",
-    .shape_parse = shape_parse, .shape_label = shape_label, .shape_random = shape_random, .work = work, .cases = cases, .case_label = case_label,
-    .setup = setup, .prepare = prepare, .poison = poison, .run = run, .check = check, .teardown = teardown,
-    .impls = impls, .nimpls = NIMPLS, .run_impl = run_impl, .verify_extra = verify_extra,
+    .shape_syntax = SYNTAX, .shape_parse = shape_parse, .shape_label = shape_label, .shape_random = shape_random,
+    .work = work, .cases = cases, .case_label = case_label, .state_size = sizeof(state), .setup = setup,
+    .prepare = prepare, .poison = poison, .run = run, .check = check, .teardown = teardown, .impls = impls,
+    .nimpls = NIMPLS, .run_impl = run_impl, .verify_extra = verify_extra,
 };

@@ -4,15 +4,11 @@
  * ran, small integers exact, y guarded), cuSPARSE as the baseline, ours with
  * CSR or the lanes a row forced as context, and the gp_kernel entry. */
 #include <math.h>
-#include <stdint.h>
-#include <stdlib.h>
-#include <string.h>
 
-#include "data.h"
-#include "driver_problem.h"
-#include "kernel.h"
 #include "spmv.h"
 #include "vendor.h"
+#define GP_KERNEL_NAME spmv
+#include "kernel_decl.h"
 
 #define GUARD 16 /* elements poisoned on each side of y: a store past either end shows */
 #define NPLANS 3 /* plans kept a problem (tune pairs two parameter sets; each plan is made untimed) */
@@ -20,13 +16,6 @@
 #define SYNTAX                                                                                          \
     "laplacian N | uniform R rows x K [cols C] | power-law R rows [(L/l)^A cut M] [cols C] | mixed R rows " \
     "block B"
-
-static const gp_param params[] = {
-#define GP_PARAM(k, key, unit, lo, hi, dflt, flags, doc) GP_PARAM_ROW(gp_spmv_params, key, lo, hi, dflt, flags),
-#include "spmv_params.inc"
-#undef GP_PARAM
-};
-#define NPARAMS ((int)(sizeof params / sizeof params[0]))
 
 /* The variants (tune's candidates, bench's context rows), in the order of
  * spmv_params.inc: blocks x unrolls at the base's scalar_max_row, the
@@ -143,9 +132,8 @@ static void shape_random(uint64_t *rng, gp_shape *s)
 static void case_label(const gp_kcase *c, char *buf, size_t n)
 {
     shape_label(&c->shape, buf, n);
-    size_t len = strlen(buf);
-    if (c->data == DATA_INTEGERS && len < n)
-        snprintf(buf + len, n - len, " small integers");
+    if (c->data == DATA_INTEGERS)
+        gp_label_append(buf, n, "small integers");
 }
 
 /* The floor's model: the CSR arrays read once (values and columns, 8 B a
@@ -163,17 +151,13 @@ static gp_status work(const gp_shape *s, const void *p, gp_kernel_work *w)
 
 /* ---- cases */
 
+/* A generated matrix of `kind` (spmv.h's slots), data kind and flags. */
 static int add(gp_kcase *out, int n, int max, int kind, long long rows, long long cols, long long len, long long cut,
                int alpha100, int data, unsigned flags)
 {
-    if (n >= max)
-        return n;
-    memset(&out[n], 0, sizeof out[n]);
-    gp_shape *s = &out[n].shape;
-    s->d[GP_SPMV_ROWS] = rows, s->d[GP_SPMV_COLS] = cols, s->d[GP_SPMV_LEN] = len, s->d[GP_SPMV_CUT] = cut;
-    s->opt[GP_SPMV_OPT_KIND] = kind, s->opt[GP_SPMV_OPT_ALPHA] = alpha100;
-    out[n].data = data, out[n].flags = flags;
-    return n + 1;
+    const gp_shape s = {.d = {[GP_SPMV_ROWS] = rows, [GP_SPMV_COLS] = cols, [GP_SPMV_LEN] = len, [GP_SPMV_CUT] = cut},
+                        .opt = {[GP_SPMV_OPT_KIND] = kind, [GP_SPMV_OPT_ALPHA] = alpha100}};
+    return gp_kcase_add(out, n, max, (gp_kcase){.shape = s, .data = data, .flags = flags});
 }
 
 static int cases(int set, const void *p, const gp_device_info *dev, int quick, gp_kcase *out, int max)
@@ -220,20 +204,19 @@ typedef struct plan_slot {
 } plan_slot;
 
 typedef struct state {
+    gp_kmem mem;
     gp_csr a;
     int wave, exact, bench;
     int stride;                /* rows 0, stride, 2 stride, ... are checked (a bench problem's sample; 1: all) */
-    float *h_x, *h_y;          /* x; y between its guards (GUARD + rows + GUARD) */
+    float *h_x, *h_y;          /* x; y's mirror */
     double *ref, *sum_abs;     /* y and sum |a x| of every checked row, in double */
     int *d_rp, *d_col;
-    float *d_val, *d_x, *d_yg; /* d_yg: y between its guards */
+    float *d_val, *d_x, *d_y;  /* d_y: y, GUARD words of guard on each side */
     plan_slot plans[NPLANS];
     gp_spmv_plan ell;          /* the first ELL plan's slots, which every later ELL plan shares (made once) */
     unsigned long long clock;
     gp_vendor_spmv *vs;
 } state;
-
-static float *y_of(const state *s) { return s->d_yg + GUARD; }
 
 static void teardown(void *p)
 {
@@ -243,17 +226,11 @@ static void teardown(void *p)
     gp_spmv_plan_destroy(&s->ell);
     gp_vendor_spmv_destroy(s->vs);
     gp_csr_free(&s->a);
-    free(s->h_x), free(s->h_y), free(s->ref), free(s->sum_abs);
-    GP_DEV_FREE(s->d_rp, s->d_col, s->d_val, s->d_x, s->d_yg);
-    free(s);
 }
 
-static gp_status setup(const gp_kcase *c, const gp_device_info *dev, uint64_t *rng, void **out)
+static gp_status setup(const gp_kcase *c, const gp_device_info *dev, uint64_t *rng, void *st)
 {
-    state *s = calloc(1, sizeof *s);
-    if (!s)
-        return gp_fail(GP_ERR_NOMEM, "spmv: out of host memory");
-    *out = s;
+    state *s = st;
     s->wave = dev && dev->wave_size == 32 ? 32 : 64;
     s->exact = c->data == DATA_INTEGERS, s->bench = (c->flags & (GP_KCASE_PAIR | GP_KCASE_REPORT)) != 0;
     if (c->offset || c->data < DATA_UNIFORM || c->data > DATA_INTEGERS)
@@ -266,10 +243,10 @@ static gp_status setup(const gp_kcase *c, const gp_device_info *dev, uint64_t *r
      * row length and position class met); verify's cases check every row. */
     s->stride = c->flags & GP_KCASE_SAMPLE && a->rows > (1 << 20) ? (a->rows >> 18) | 1 : 1;
     const size_t checked = (rows + (size_t)s->stride - 1) / (size_t)s->stride;
-    s->h_x = malloc(cols * 4), s->h_y = malloc((rows + 2 * GUARD) * 4);
-    s->ref = malloc(checked * sizeof(double)), s->sum_abs = malloc(checked * sizeof(double));
-    if (!s->h_x || !s->h_y || !s->ref || !s->sum_abs)
-        return gp_fail(GP_ERR_NOMEM, "spmv: out of host memory for %zu rows", rows);
+    s->h_x = gp_kmem_host(&s->mem, cols * 4);
+    s->ref = gp_kmem_host(&s->mem, checked * sizeof(double));
+    s->sum_abs = gp_kmem_host(&s->mem, checked * sizeof(double));
+    GP_TRY(gp_kmem_ok(&s->mem));
     for (long long j = 0; s->exact && j < a->nnz; j++)
         a->val[j] = (float)((int)(gp_rand_u64(rng) % 9) - 4);
     for (size_t i = 0; i < cols; i++)
@@ -278,15 +255,15 @@ static gp_status setup(const gp_kcase *c, const gp_device_info *dev, uint64_t *r
         gp_spmv_ref(a, s->h_x, (int)r, (int)r + 1, s->ref + j, s->sum_abs + j);
     if (gp_vendor_spmv_name())
         snprintf(vendor_impl, sizeof vendor_impl, "%s cusparseSpMV CSR (ALG_DEFAULT)", gp_vendor_spmv_name());
-    GP_TRY(gp_dev_alloc_copy((void **)&s->d_rp, a->row_ptr, (rows + 1) * sizeof(int)));
-    GP_TRY(gp_rt_malloc((void **)&s->d_col, nz * sizeof(int)));
-    GP_TRY(gp_rt_malloc((void **)&s->d_val, nz * sizeof(float)));
+    GP_TRY(gp_kmem_dev_copy(&s->mem, (void **)&s->d_rp, a->row_ptr, (rows + 1) * sizeof(int)));
+    GP_TRY(gp_kmem_dev(&s->mem, (void **)&s->d_col, nz * sizeof(int)));
+    GP_TRY(gp_kmem_dev(&s->mem, (void **)&s->d_val, nz * sizeof(float)));
     if (a->nnz) {
         GP_TRY(gp_rt_copy_to_device(s->d_col, a->col, (size_t)a->nnz * sizeof(int)));
         GP_TRY(gp_rt_copy_to_device(s->d_val, a->val, (size_t)a->nnz * sizeof(float)));
     }
-    GP_TRY(gp_dev_alloc_copy((void **)&s->d_x, s->h_x, cols * 4));
-    return gp_rt_malloc((void **)&s->d_yg, (rows + 2 * GUARD) * 4);
+    GP_TRY(gp_kmem_dev_copy(&s->mem, (void **)&s->d_x, s->h_x, cols * 4));
+    return gp_kmem_output(&s->mem, (void **)&s->d_y, (void **)&s->h_y, rows * 4, GUARD);
 }
 
 static plan_slot *plan_find(state *s, int format, int tpr, const gp_spmv_params *p)
@@ -328,16 +305,10 @@ static gp_status run_path(state *s, const gp_spmv_params *p, int format, int tpr
         v->format = format, v->tpr = tpr, v->live = 1;
     }
     v->used = ++s->clock;
-    return launch ? gp_spmv_run(&v->pl, s->d_x, y_of(s), NULL) : gp_ok();
+    return launch ? gp_spmv_run(&v->pl, s->d_x, s->d_y, NULL) : gp_ok();
 }
 
 static gp_status prepare(void *st, const void *p) { return run_path(st, p, GP_SPMV_AUTO, 0, 0); }
-
-static gp_status poison(void *st)
-{
-    state *s = st;
-    return gp_dev_poison(s->d_yg, ((size_t)s->a.rows + 2 * GUARD) * 4);
-}
 
 static gp_status run(void *st, const void *p) { return run_path(st, p, GP_SPMV_AUTO, 0, 1); }
 
@@ -358,7 +329,7 @@ static gp_status run_impl(void *st, int impl, const void *prm)
     if (impl == IMPL_VENDOR) {
         if (!s->vs)
             GP_TRY(gp_vendor_spmv_create(&s->vs, s->a.rows, s->a.cols, s->a.nnz, s->d_rp, s->d_col, s->d_val, s->d_x,
-                                         y_of(s)));
+                                         s->d_y));
         return gp_vendor_spmv_run(s->vs);
     }
     if (!p)
@@ -375,7 +346,7 @@ static gp_status run_impl(void *st, int impl, const void *prm)
 /* Every checked row of y against the double reference, for the path (format, tpr;
  * format -1: any order, cuSPARSE's): |y - ref| <= gamma_depth(L) sum |a x|
  * + L 2^-53 sum |a x| (the second term: the double reference's own error;
- * its products are exact); small integers equal; the guards untouched. */
+ * its products are exact); small integers equal.  The guards: kmem.h. */
 static gp_status check_path(state *s, const gp_spmv_params *p, int format, int tpr, const char *what)
 {
     const gp_csr *a = &s->a;
@@ -384,10 +355,7 @@ static gp_status check_path(state *s, const gp_spmv_params *p, int format, int t
     c.format = GP_SPMV_ELL; /* depth L: the bound of any order of a row's additions */
     if (format >= 0)
         GP_TRY(gp_spmv_choose(a->row_ptr, a->rows, p, s->wave, format, tpr, &c));
-    GP_TRY(gp_rt_copy_to_host(s->h_y, s->d_yg, ((size_t)a->rows + 2 * GUARD) * 4));
-    const uint32_t *g = (const uint32_t *)s->h_y;
-    GP_TRY(gp_check_guards(what, g, g + GUARD + a->rows, GUARD));
-    const float *y = s->h_y + GUARD;
+    const float *y = s->h_y;
     for (long long r = 0, j = 0; r < a->rows; r += s->stride, j++) {
         const long long L = a->row_ptr[r + 1] - a->row_ptr[r], d = gp_spmv_f32_depth(&c, p, s->wave, L);
         const double m = s->sum_abs[j], err = fabs((double)y[r] - s->ref[j]);
@@ -412,27 +380,25 @@ static gp_status check(void *st, const void *prm, int impl, const char *what)
 static gp_status forced_path(const gp_kcase *c, const gp_spmv_params *p, const gp_kernel_opts *o, uint64_t *rng,
                              int *ran)
 {
-    void *v = NULL;
+    gp_problem pr;
     char what[GP_BENCH_TEXT + 32];
-    gp_status st = setup(c, &o->dev, rng, &v);
-    state *s = v;
-    if (st.code == GP_OK) {
-        const int format = s->exact ? GP_SPMV_CSR : GP_SPMV_ELL, tpr = s->exact ? s->wave : 0;
-        int maxl = 0;
-        for (int r = 0; r < s->a.rows; r++)
-            maxl = s->a.row_ptr[r + 1] - s->a.row_ptr[r] > maxl ? s->a.row_ptr[r + 1] - s->a.row_ptr[r] : maxl;
-        case_label(c, what, sizeof what);
-        snprintf(what + strlen(what), sizeof what - strlen(what), "%s", s->exact ? " (CSR, a wave a row)" : " (ELL)");
-        if (s->exact || (double)maxl * s->a.rows <= 4.0 * (double)s->a.nnz + 4096) {
-            st = poison(s);
-            st = st.code == GP_OK ? run_path(s, p, format, tpr, 1) : st;
-            st = st.code == GP_OK ? gp_driver_ops_of(o)->sync() : st;
-            st = st.code == GP_OK ? check_path(s, p, format, tpr, what) : st;
-            *ran += st.code == GP_OK;
-        }
+    GP_TRY(gp_problem_setup(&gp_kernel_spmv, c, &o->dev, rng, &pr));
+    state *s = pr.st;
+    const int format = s->exact ? GP_SPMV_CSR : GP_SPMV_ELL, tpr = s->exact ? s->wave : 0;
+    int maxl = 0;
+    for (int r = 0; r < s->a.rows; r++)
+        maxl = s->a.row_ptr[r + 1] - s->a.row_ptr[r] > maxl ? s->a.row_ptr[r + 1] - s->a.row_ptr[r] : maxl;
+    snprintf(what, sizeof what, "%s%s", pr.label, s->exact ? " (CSR, a wave a row)" : " (ELL)");
+    gp_status st = gp_ok();
+    if (s->exact || (double)maxl * s->a.rows <= 4.0 * (double)s->a.nnz + 4096) {
+        st = gp_problem_poison(&gp_kernel_spmv, &pr);
+        st = st.code == GP_OK ? run_path(s, p, format, tpr, 1) : st;
+        st = st.code == GP_OK ? gp_driver_ops_of(o)->sync() : st;
+        st = st.code == GP_OK ? gp_kmem_fetch(&s->mem, what) : st;
+        st = st.code == GP_OK ? check_path(s, p, format, tpr, what) : st;
+        *ran += st.code == GP_OK;
     }
-    if (v)
-        teardown(v);
+    gp_problem_free(&gp_kernel_spmv, &pr);
     return st;
 }
 
@@ -449,17 +415,12 @@ static gp_status verify_extra(const gp_table *t, const void *p, const gp_kernel_
     return gp_ok();
 }
 
-static void fit(void *p, const gp_device_info *dev) { gp_spmv_params_fit(p, dev); }
-
 const gp_kernel gp_kernel_spmv = {
-    .name = "spmv",
+    GP_KERNEL_DECLARED,
     .summary = "y = A x, fp32 CSR (scalar / vector by row length, long rows a block each) or ELL where it pads "
                "little (vs cuSPARSE SpMV)",
-    .params = params, .nparams = NPARAMS, .params_size = sizeof(gp_spmv_params),
-    .note_offset = offsetof(gp_spmv_params, note), .note_size = sizeof(((gp_spmv_params *)0)->note), .fit = fit,
-    .rule = gp_spmv_rule, .variants = &variants[0][0], .nvariants = (int)(sizeof variants / sizeof variants[0]),
-    .shape_syntax = SYNTAX, .shape_parse = shape_parse, .shape_label = shape_label,
-    .shape_random = shape_random, .work = work, .cases = cases,
-    .case_label = case_label, .setup = setup, .prepare = prepare, .poison = poison, .run = run, .check = check,
-    .teardown = teardown, .impls = impls, .nimpls = NIMPLS, .run_impl = run_impl, .verify_extra = verify_extra,
+    .shape_syntax = SYNTAX, .shape_parse = shape_parse, .shape_label = shape_label, .shape_random = shape_random,
+    .work = work, .cases = cases, .case_label = case_label, .state_size = sizeof(state), .setup = setup,
+    .prepare = prepare, .run = run, .check = check, .teardown = teardown, .impls = impls, .nimpls = NIMPLS,
+    .run_impl = run_impl, .verify_extra = verify_extra,
 };

@@ -6,14 +6,10 @@
  * the reference's), the naive 121-tap kernel as the baseline, the checks
  * that are not a case, and the gp_kernel entry. */
 #include <math.h>
-#include <stdint.h>
-#include <stdlib.h>
-#include <string.h>
 
-#include "data.h"
-#include "driver_problem.h"
-#include "kernel.h"
 #include "ssim.h"
+#define GP_KERNEL_NAME ssim
+#include "kernel_decl.h"
 
 #define MAP_ATOL 1e-5
 #define MEAN_ATOL 1e-5
@@ -24,13 +20,6 @@
 /* A sampled problem's checked rows a plane: 6 first, 6 last, 12 between. */
 #define SAMPLE_ROWS 24
 #define CHUNK ((size_t)1 << 20) /* map floats copied back at a time */
-
-static const gp_param params[] = {
-#define GP_PARAM(k, key, unit, lo, hi, dflt, flags, doc) GP_PARAM_ROW(gp_ssim_params, key, lo, hi, dflt, flags),
-#include "ssim_params.inc"
-#undef GP_PARAM
-};
-#define NPARAMS ((int)(sizeof params / sizeof params[0]))
 
 /* The variants (tune's candidates, bench's context rows on the 4K frame), in
  * the order of ssim_params.inc (tile_x, tile_y, block, variant): strip
@@ -88,26 +77,9 @@ static void make_images(int k, const gp_ssim_problem *p, float *x, float *y, uin
 
 /* ---- shapes: "NxCxHxW same|valid" (the bench labels); the border defaults to same */
 
-static gp_status shape_parse(const char *spec, gp_shape *s)
-{
-    long long d[4];
-    const char *rest = NULL;
-    memset(s, 0, sizeof *s);
-    if (gp_label_dims(spec, d, 4, &rest) && (!*rest || !strcmp(rest, " same") || !strcmp(rest, " valid"))) {
-        for (int k = 0; k < 4; k++)
-            s->d[GP_SSIM_SHAPE_N + k] = d[k];
-        s->opt[GP_SSIM_SHAPE_BORDER] = strcmp(rest, " valid") ? GP_SSIM_SAME : GP_SSIM_VALID;
-        return gp_ok();
-    }
-    return gp_fail(GP_ERR_USAGE, "ssim: shape '%s' is not NxCxHxW same|valid (e.g. 1x3x2160x3840 same)", spec);
-}
-
-static void shape_label(const gp_shape *s, char *buf, size_t n)
-{
-    const long long *d = &s->d[GP_SSIM_SHAPE_N];
-    snprintf(buf, n, "%lldx%lldx%lldx%lld %s", d[0], d[1], d[2], d[3],
-             s->opt[GP_SSIM_SHAPE_BORDER] == GP_SSIM_VALID ? "valid" : "same");
-}
+#define SYNTAX "NxCxHxW [same|valid] (images, border same by default, e.g. 1x3x2160x3840 same)"
+static const gp_shape_format format = {4, .words = {{GP_SSIM_SHAPE_BORDER, {"same", "valid"}}}};
+GP_KERNEL_SHAPE_FORMAT(format, SYNTAX)
 
 /* 1..4 images of 1..16 channels, sides 1..4096 (11.. for valid), at most
  * 2^23 pixels an image (32 MB; the CPU reference in about a second). */
@@ -126,9 +98,8 @@ static void shape_random(uint64_t *rng, gp_shape *s)
 static void case_label(const gp_kcase *c, char *buf, size_t n)
 {
     shape_label(&c->shape, buf, n);
-    size_t len = strlen(buf);
-    if (c->data > IMG_RANDOM && c->data < IMG_KINDS && len < n)
-        snprintf(buf + len, n - len, " %s", kind_names[c->data]);
+    if (c->data > IMG_RANDOM && c->data < IMG_KINDS)
+        gp_label_append(buf, n, "%s", kind_names[c->data]);
 }
 
 static gp_status problem_of(const gp_shape *s, gp_ssim_problem *p)
@@ -154,16 +125,10 @@ static gp_status work(const gp_shape *s, const void *prm, gp_kernel_work *w)
 
 /* ---- cases */
 
-static int add(gp_kcase *out, int n, int max, const long long d[5], int data, unsigned flags)
+/* A case of shape d (n c h w border). */
+static gp_kcase image_case(const long long d[5], int data, unsigned flags)
 {
-    if (n >= max)
-        return n;
-    memset(&out[n], 0, sizeof out[n]);
-    for (int k = 0; k < 4; k++)
-        out[n].shape.d[GP_SSIM_SHAPE_N + k] = d[k];
-    out[n].shape.opt[GP_SSIM_SHAPE_BORDER] = (int)d[4];
-    out[n].data = data, out[n].flags = flags;
-    return n + 1;
+    return (gp_kcase){.shape = {{d[0], d[1], d[2], d[3]}, {(int)d[4]}}, .data = data, .flags = flags};
 }
 
 static int cases(int set, const void *p, const gp_device_info *dev, int quick, gp_kcase *out, int max)
@@ -172,16 +137,18 @@ static int cases(int set, const void *p, const gp_device_info *dev, int quick, g
     int n = 0;
     (void)p, (void)dev;
     if (set == GP_CASES_BENCH) { /* the 4K frame (both borders; the variants), a 1 Mpixel image */
-        n = add(out, n, max, (long long[5]){1, 3, big, wide, GP_SSIM_SAME}, 0, GP_KCASE_VARIANTS | GP_KCASE_SAMPLE);
-        n = add(out, n, max, (long long[5]){1, 3, big, wide, GP_SSIM_VALID}, 0, GP_KCASE_SAMPLE);
-        return add(out, n, max, (long long[5]){1, 1, 1024, 1024, GP_SSIM_SAME}, 0, 0);
+        n = gp_kcase_add(out, n, max, image_case((long long[5]){1, 3, big, wide, GP_SSIM_SAME}, 0,
+                                                    GP_KCASE_VARIANTS | GP_KCASE_SAMPLE));
+        n = gp_kcase_add(out, n, max,
+                         image_case((long long[5]){1, 3, big, wide, GP_SSIM_VALID}, 0, GP_KCASE_SAMPLE));
+        return gp_kcase_add(out, n, max, image_case((long long[5]){1, 1, 1024, 1024, GP_SSIM_SAME}, 0, 0));
     }
     if (set == GP_CASES_VARIANT) { /* scalar and float4 loads, several strips, NaN */
         static const long long v[][6] = {{1, 1, 70, 67, 0, IMG_RANDOM},   {1, 2, 45, 96, 1, IMG_CORRELATED},
                                          {1, 2, 65, 65, 0, IMG_RANDOM},   {1, 1, 33, 33, 1, IMG_NAN},
                                          {2, 1, 300, 67, 1, IMG_RANDOM},  {1, 1, 260, 100, 0, IMG_CONSTANT}};
         for (int i = 0; i < 6; i++)
-            n = add(out, n, max, v[i], (int)v[i][5], 0);
+            n = gp_kcase_add(out, n, max, image_case(v[i], (int)v[i][5], 0));
         return n;
     }
     /* Odd sizes x borders x every kind (quick: two sizes, five kinds), tiny
@@ -195,17 +162,20 @@ static int cases(int set, const void *p, const gp_device_info *dev, int quick, g
             for (int k = 0; k < IMG_KINDS; k++)
                 if (!quick || k == IMG_RANDOM || k == IMG_CONSTANT || k == IMG_NEARZERO || k == IMG_CONTRAST ||
                     k == IMG_NAN)
-                    n = add(out, n, max, (long long[5]){odd[s][0], odd[s][1], odd[s][2], odd[s][3], b}, k, 0);
+                    n = gp_kcase_add(out, n, max,
+                                     image_case((long long[5]){odd[s][0], odd[s][1], odd[s][2], odd[s][3], b}, k, 0));
     for (int i = 0; i < 10; i++)
-        n = add(out, n, max, small[i], IMG_RANDOM, 0);
+        n = gp_kcase_add(out, n, max, image_case(small[i], IMG_RANDOM, 0));
     const unsigned f = quick ? GP_KCASE_SAMPLE : 0;
-    n = add(out, n, max, (long long[5]){1, 3, big, wide, GP_SSIM_SAME}, IMG_RANDOM, f);
-    return add(out, n, max, (long long[5]){1, 3, big, wide, GP_SSIM_VALID}, IMG_CORRELATED, f);
+    n = gp_kcase_add(out, n, max, image_case((long long[5]){1, 3, big, wide, GP_SSIM_SAME}, IMG_RANDOM, f));
+    return gp_kcase_add(out, n, max,
+                        image_case((long long[5]){1, 3, big, wide, GP_SSIM_VALID}, IMG_CORRELATED, f));
 }
 
 /* ---- one problem */
 
 typedef struct state {
+    gp_kmem mem;
     gp_ssim_problem prob;
     long long nr;        /* map rows checked a plane (map_h: all) */
     long long *rows;     /* those rows, ascending */
@@ -214,18 +184,12 @@ typedef struct state {
     double ref_mean;     /* the reference's mean, when every row is checked */
     float *chunk;        /* CHUNK floats of the map, copied back */
     float *d_x, *d_y, *d_map;
-    double *d_mean;
+    double *d_mean, *h_mean;
     void *d_work;        /* grown for every parameter set run (and the naive kernel) */
     size_t work_bytes;
 } state;
 
-static void teardown(void *st)
-{
-    state *s = st;
-    free(s->rows), free(s->slot), free(s->ref), free(s->chunk);
-    GP_DEV_FREE(s->d_x, s->d_y, s->d_map, s->d_mean, s->d_work);
-    free(s);
-}
+static void teardown(void *st) { GP_DEV_FREE(((state *)st)->d_work); }
 
 /* The checked rows' reference, plane by plane, rounded to float (as the map
  * is compared), and the reference mean when every row is checked. */
@@ -247,13 +211,10 @@ static gp_status reference(state *s, const float *x, const float *y)
     return st;
 }
 
-static gp_status setup(const gp_kcase *c, const gp_device_info *dev, uint64_t *rng, void **out)
+static gp_status setup(const gp_kcase *c, const gp_device_info *dev, uint64_t *rng, void *problem)
 {
-    state *s = calloc(1, sizeof *s);
+    state *s = problem;
     (void)dev;
-    if (!s)
-        return gp_fail(GP_ERR_NOMEM, "ssim: out of host memory");
-    *out = s;
     GP_TRY(problem_of(&c->shape, &s->prob));
     const gp_ssim_problem *p = &s->prob;
     if (c->data < 0 || c->data >= IMG_KINDS || c->offset)
@@ -262,10 +223,10 @@ static gp_status setup(const gp_kcase *c, const gp_device_info *dev, uint64_t *r
     s->nr = c->flags & GP_KCASE_SAMPLE && p->map_h > 2 * SAMPLE_ROWS ? SAMPLE_ROWS : p->map_h;
     const size_t n = (size_t)p->in_elems, m = (size_t)(p->planes * s->nr * p->map_w);
     float *x = malloc(n * 4), *y = malloc(n * 4);
-    s->rows = malloc((size_t)s->nr * sizeof *s->rows), s->slot = malloc((size_t)p->map_h * sizeof *s->slot);
-    s->ref = malloc(m * 4), s->chunk = malloc(CHUNK * 4);
-    gp_status st = x && y && s->rows && s->slot && s->ref && s->chunk
-                       ? gp_ok() : gp_fail(GP_ERR_NOMEM, "ssim: out of host memory for %zu pixels", n);
+    s->rows = gp_kmem_host(&s->mem, (size_t)s->nr * sizeof *s->rows);
+    s->slot = gp_kmem_host(&s->mem, (size_t)p->map_h * sizeof *s->slot);
+    s->ref = gp_kmem_host(&s->mem, m * 4), s->chunk = gp_kmem_host(&s->mem, CHUNK * 4);
+    gp_status st = x && y ? gp_kmem_ok(&s->mem) : gp_fail(GP_ERR_NOMEM, "ssim: out of host memory for %zu pixels", n);
     const double u = gp_rand_uniform(rng, 0, 1), gap = (double)(p->map_h - 12) / 12; /* >= 3 rows */
     for (long long i = 0; i < s->nr && st.code == GP_OK; i++)
         s->rows[i] = s->nr == p->map_h || i < 6 ? i : i >= s->nr - 6 ? p->map_h - (s->nr - i)
@@ -280,13 +241,14 @@ static gp_status setup(const gp_kcase *c, const gp_device_info *dev, uint64_t *r
     if (st.code == GP_OK)
         st = gp_ssim_naive_workspace_bytes(p, &naive);
     if (st.code == GP_OK)
-        st = gp_dev_alloc_copy((void **)&s->d_x, x, n * 4);
+        st = gp_kmem_dev_copy(&s->mem, (void **)&s->d_x, x, n * 4);
     if (st.code == GP_OK)
-        st = gp_dev_alloc_copy((void **)&s->d_y, y, n * 4);
+        st = gp_kmem_dev_copy(&s->mem, (void **)&s->d_y, y, n * 4);
     free(x), free(y);
     GP_TRY(st);
-    GP_TRY(gp_rt_malloc((void **)&s->d_map, (size_t)p->map_elems * 4));
-    GP_TRY(gp_rt_malloc((void **)&s->d_mean, sizeof(double)));
+    /* The map is read back a chunk at a time (check), the mean into its mirror. */
+    GP_TRY(gp_kmem_output(&s->mem, (void **)&s->d_map, NULL, (size_t)p->map_elems * 4, 0));
+    GP_TRY(gp_kmem_output(&s->mem, (void **)&s->d_mean, (void **)&s->h_mean, sizeof(double), 0));
     GP_TRY(gp_rt_malloc(&s->d_work, naive));
     s->work_bytes = naive;
     return gp_ok();
@@ -305,13 +267,6 @@ static gp_status prepare(void *st, const void *prm)
     GP_TRY(gp_rt_malloc(&s->d_work, need));
     s->work_bytes = need;
     return gp_ok();
-}
-
-static gp_status poison(void *st)
-{
-    state *s = st;
-    GP_TRY(gp_dev_poison(s->d_map, (size_t)s->prob.map_elems * 4));
-    return gp_dev_poison(s->d_mean, sizeof(double));
 }
 
 static gp_status run(void *st, const void *p)
@@ -337,9 +292,9 @@ static gp_status check(void *st, const void *prm, int impl, const char *what)
     state *s = st;
     const gp_ssim_problem *p = &s->prob;
     const size_t n = (size_t)p->map_elems, w = (size_t)p->map_w, plane = w * (size_t)p->map_h;
-    double mean = 0, sum = 0;
+    const double mean = *s->h_mean;
+    double sum = 0;
     (void)prm, (void)impl;
-    GP_TRY(gp_rt_copy_to_host(&mean, s->d_mean, sizeof mean));
     for (size_t at = 0; at < n; at += CHUNK) {
         const size_t len = n - at < CHUNK ? n - at : CHUNK;
         GP_TRY(gp_rt_copy_to_host(s->chunk, s->d_map + at, len * 4));
@@ -370,46 +325,8 @@ static gp_status check(void *st, const void *prm, int impl, const char *what)
 
 /* ---- checks beyond the cases */
 
-static uint64_t fnv(uint64_t h, const void *b, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ ((const unsigned char *)b)[i]) * 1099511628211ull;
-    return h;
-}
-
-/* A digest of the mean's and the map's bits (FNV-1a), the map copied back in chunks. */
-static gp_status digest(state *s, uint64_t *h)
-{
-    const size_t n = (size_t)s->prob.map_elems;
-    double mean;
-    GP_TRY(gp_rt_copy_to_host(&mean, s->d_mean, sizeof mean));
-    *h = fnv(14695981039346656037ull, &mean, sizeof mean);
-    for (size_t at = 0; at < n; at += CHUNK) {
-        const size_t len = n - at < CHUNK ? n - at : CHUNK;
-        GP_TRY(gp_rt_copy_to_host(s->chunk, s->d_map + at, len * 4));
-        *h = fnv(*h, s->chunk, len * 4);
-    }
-    return gp_ok();
-}
-
-/* One more run of p gives the checked run's map and mean, bit for bit. */
-static gp_status deterministic(const gp_ssim_params *p, gp_problem *pr, const gp_kernel_opts *o)
-{
-    uint64_t h1, h2;
-    GP_TRY(digest(pr->st, &h1));
-    GP_TRY(poison(pr->st));
-    GP_TRY(run(pr->st, p));
-    GP_TRY(gp_driver_ops_of(o)->sync());
-    GP_TRY(digest(pr->st, &h2));
-    if (h1 != h2)
-        return gp_fail(GP_ERR_CHECK, "ssim: two runs on the same input differ (map or mean)");
-    if (o->log)
-        fprintf(o->log, "  ok  two runs bitwise identical\n");
-    return gp_ok();
-}
-
 /* Bad shapes and buffers refused before any launch. */
-static gp_status bad_input(const gp_ssim_params *p, gp_problem *pr, const gp_kernel_opts *o)
+static gp_status bad_input(const gp_kernel *k, gp_problem *pr, const void *p, const gp_kernel_opts *o)
 {
     static const struct {
         const char *what;
@@ -423,6 +340,7 @@ static gp_status bad_input(const gp_ssim_params *p, gp_problem *pr, const gp_ker
                 GP_ERR_NOMEM},
                {"map one float short", {0}, {0}, 0, GP_ERR_USAGE}};
     const state *s = pr->st;
+    (void)k;
     for (int i = 0; i < 6; i++) {
         gp_ssim_problem q;
         float f = 0;
@@ -442,21 +360,12 @@ static gp_status bad_input(const gp_ssim_params *p, gp_problem *pr, const gp_ker
     return gp_ok();
 }
 
-/* One case of shape d (n c h w border), checked with p; then `more` on it. */
-static gp_status run_one(const long long d[5], int kind, const gp_ssim_params *p, const gp_kernel_opts *o,
-                         uint64_t *rng, gp_status (*more)(const gp_ssim_params *, gp_problem *, const gp_kernel_opts *))
+/* One case of shape d (n c h w border) and image kind, checked with p; then `more` on it. */
+static gp_status run_one(const long long d[5], int kind, const void *p, const gp_kernel_opts *o, uint64_t *rng,
+                         gp_problem_more_fn more)
 {
-    gp_kcase c;
-    gp_problem pr;
-    char who[GP_BENCH_TEXT];
-    add(&c, 0, 1, d, kind, 0);
-    GP_TRY(gp_problem_setup(&gp_kernel_ssim, &c, &o->dev, rng, &pr));
-    gp_kernel_params_text(&gp_kernel_ssim, p, who, sizeof who);
-    gp_status st = gp_problem_run_checked(&gp_kernel_ssim, &pr, p, -1, who, gp_driver_ops_of(o));
-    if (st.code == GP_OK && more)
-        st = more(p, &pr, o);
-    gp_problem_free(&gp_kernel_ssim, &pr);
-    return st;
+    const gp_kcase c = image_case(d, kind, 0);
+    return gp_problem_check_case(&gp_kernel_ssim, &c, p, -1, 1, o, rng, more);
 }
 
 /* Every built instantiation (tile_x x variant, scalar and float4 loads) with
@@ -476,20 +385,15 @@ static gp_status verify_extra(const gp_table *t, const void *p0, const gp_kernel
                 gp_ssim_params_fit(&q, &o->dev);
                 GP_TRY(run_one(inst[j], i % 2 ? IMG_CORRELATED : IMG_RANDOM, &q, o, &rng, NULL));
             }
-    GP_TRY(run_one((const long long[5]){1, 2, 257, 257, GP_SSIM_SAME}, IMG_RANDOM, p0, o, &rng, deterministic));
+    GP_TRY(run_one((const long long[5]){1, 2, 257, 257, GP_SSIM_SAME}, IMG_RANDOM, p0, o, &rng, gp_problem_repeatable));
     return run_one((const long long[5]){1, 1, 33, 33, GP_SSIM_SAME}, IMG_RANDOM, p0, o, &rng, bad_input);
 }
 
-static void fit(void *p, const gp_device_info *dev) { gp_ssim_params_fit(p, dev); }
-
 const gp_kernel gp_kernel_ssim = {
-    .name = "ssim",
+    GP_KERNEL_DECLARED,
     .summary = "fused SSIM forward (11x11 Gaussian, same/valid): map and mean",
-    .params = params, .nparams = NPARAMS, .params_size = sizeof(gp_ssim_params),
-    .note_offset = offsetof(gp_ssim_params, note), .note_size = sizeof(((gp_ssim_params *)0)->note), .fit = fit,
-    .rule = gp_ssim_rule, .variants = &variants[0][0], .nvariants = (int)(sizeof variants / sizeof variants[0]),
-    .shape_syntax = "NxCxHxW [same|valid] (images, border same by default)", .shape_parse = shape_parse,
-    .shape_label = shape_label, .shape_random = shape_random, .work = work, .cases = cases,
-    .case_label = case_label, .setup = setup, .prepare = prepare, .poison = poison, .run = run, .check = check,
-    .teardown = teardown, .impls = impls, .nimpls = NIMPLS, .run_impl = run_impl, .verify_extra = verify_extra,
+    .shape_syntax = SYNTAX, .shape_parse = shape_parse, .shape_label = shape_label, .shape_random = shape_random,
+    .work = work, .cases = cases, .case_label = case_label, .state_size = sizeof(state), .setup = setup,
+    .prepare = prepare, .run = run, .check = check, .teardown = teardown, .impls = impls, .nimpls = NIMPLS,
+    .run_impl = run_impl, .verify_extra = verify_extra,
 };

@@ -5,14 +5,10 @@
  * the same bytes as the baseline, the naive one-thread-per-point kernel as
  * context, the legality of [kernel.stencil], and the gp_kernel entry. */
 #include <math.h>
-#include <stdint.h>
-#include <stdlib.h>
-#include <string.h>
 
-#include "data.h"
-#include "driver_problem.h"
-#include "kernel.h"
 #include "stencil.h"
+#define GP_KERNEL_NAME stencil
+#include "kernel_decl.h"
 
 #define GUARD 16 /* elements poisoned on each side of the output */
 /* The coefficients of the random data (a damped Jacobi step) and of the
@@ -21,13 +17,6 @@
 #define C1 0.1f
 #define C0_EXACT (-6.0f)
 #define C1_EXACT 1.0f
-
-static const gp_param params[] = {
-#define GP_PARAM(k, key, unit, lo, hi, dflt, flags, doc) GP_PARAM_ROW(gp_stencil_params, key, lo, hi, dflt, flags),
-#include "stencil_params.inc"
-#undef GP_PARAM
-};
-#define NPARAMS ((int)(sizeof params / sizeof params[0]))
 
 /* The variants (tune's candidates, bench's context rows), in the order of
  * stencil_params.inc: 1-wide tiles around 64 x 8 at 1..3 planes ahead, then
@@ -59,34 +48,9 @@ static const gp_kimpl impls[NIMPLS] = {
 
 /* ---- shapes: "N^3" or "NXxNYxNZ", also read as a bench label "512^3 fp32" */
 
-static gp_status shape_parse(const char *spec, gp_shape *s)
-{
-    long long d[3] = {0, 0, 0};
-    const char *rest = NULL;
-    int n = 0;
-    memset(s, 0, sizeof *s);
-    if (sscanf(spec, "%lld^3%n", &d[0], &n) == 1 && n > 0)
-        d[1] = d[2] = d[0], rest = spec + n;
-    else if (!gp_label_dims(spec, d, 3, &rest))
-        rest = NULL;
-    for (int k = 0; k < 3 && rest; k++)
-        rest = d[k] >= 1 && d[k] <= GP_STENCIL_MAX_DIM ? rest : NULL;
-    if (!rest || (*rest && strcmp(rest, " fp32")))
-        return gp_fail(GP_ERR_USAGE, "stencil: shape '%s' is not N^3 or NXxNYxNZ (each 1..%d, e.g. 512^3, 130x20x70)",
-                       spec, GP_STENCIL_MAX_DIM);
-    for (int k = 0; k < 3; k++)
-        s->d[GP_STENCIL_NX + k] = d[k];
-    return gp_ok();
-}
-
-static void shape_label(const gp_shape *s, char *buf, size_t n)
-{
-    const long long *d = &s->d[GP_STENCIL_NX];
-    if (d[0] == d[1] && d[1] == d[2])
-        snprintf(buf, n, "%lld^3 fp32", d[0]);
-    else
-        snprintf(buf, n, "%lldx%lldx%lld fp32", d[0], d[1], d[2]);
-}
+#define SYNTAX "N^3 or NXxNYxNZ (fp32 grid points, x fastest; each 1.." GP_KD_STR(GP_STENCIL_MAX_DIM) ")"
+static const gp_shape_format format = {3, .cube = 1, .max = GP_STENCIL_MAX_DIM, .words = {{-1, {"fp32"}}}};
+GP_KERNEL_SHAPE_FORMAT(format, SYNTAX)
 
 /* Each side 1 .. 1024, at most 2^26 points (256 MB a grid); a cube a
  * third of the time. */
@@ -106,9 +70,10 @@ static void shape_random(uint64_t *rng, gp_shape *s)
 static void case_label(const gp_kcase *c, char *buf, size_t n)
 {
     shape_label(&c->shape, buf, n);
-    size_t len = strlen(buf);
-    if (len < n)
-        snprintf(buf + len, n - len, "%s%s", c->data == DATA_INTEGERS ? " integers" : "", c->offset ? " in+1" : "");
+    if (c->data == DATA_INTEGERS)
+        gp_label_append(buf, n, "integers");
+    if (c->offset)
+        gp_label_append(buf, n, "in+1");
 }
 
 /* The floor's model: read once, written once (4 B each); 8 FLOPs an
@@ -129,23 +94,13 @@ static gp_status work(const gp_shape *s, const void *p, gp_kernel_work *w)
 
 /* ---- cases */
 
-static int add(gp_kcase *out, int n, int max, long long nx, long long ny, long long nz, int data, int offset,
-               unsigned flags)
-{
-    if (n >= max)
-        return n;
-    memset(&out[n], 0, sizeof out[n]);
-    out[n].shape.d[GP_STENCIL_NX] = nx, out[n].shape.d[GP_STENCIL_NY] = ny, out[n].shape.d[GP_STENCIL_NZ] = nz;
-    out[n].data = data, out[n].offset = offset, out[n].flags = flags;
-    return n + 1;
-}
-
 /* Every shape of `d` (nx, ny, nz, input offset) on both data. */
 static int add_all(gp_kcase *out, int n, int max, const long long (*d)[4], size_t count)
 {
     for (size_t i = 0; i < count; i++)
         for (int data = DATA_UNIFORM; data <= DATA_INTEGERS; data++)
-            n = add(out, n, max, d[i][0], d[i][1], d[i][2], data, (int)d[i][3], 0);
+            n = gp_kcase_add(out, n, max, (gp_kcase){.shape.d = {d[i][0], d[i][1], d[i][2]}, .data = data,
+                                                     .offset = (int)d[i][3]});
     return n;
 }
 
@@ -156,8 +111,9 @@ static int cases(int set, const void *p, const gp_device_info *dev, int quick, g
     (void)dev;
     if (set == GP_CASES_BENCH) { /* the 512^3 (the verdict) and 256^3 (context) */
         const long long a = quick ? 256 : 512, b = quick ? 128 : 256;
-        int n = add(out, 0, max, a, a, a, 0, 0, GP_KCASE_PAIR | GP_KCASE_VARIANTS | GP_KCASE_SAMPLE);
-        return add(out, n, max, b, b, b, 0, 0, GP_KCASE_REPORT | GP_KCASE_SAMPLE);
+        const unsigned head = GP_KCASE_PAIR | GP_KCASE_VARIANTS | GP_KCASE_SAMPLE;
+        int n = gp_kcase_add(out, 0, max, (gp_kcase){.shape.d = {a, a, a}, .flags = head});
+        return gp_kcase_add(out, n, max, (gp_kcase){.shape.d = {b, b, b}, .flags = GP_KCASE_REPORT | GP_KCASE_SAMPLE});
     }
     /* verify: all border (dimensions below 3), the smallest interior, tiles
      * cut by the edges in x and y, a tall column (a z split with many
@@ -181,22 +137,15 @@ static int cases(int set, const void *p, const gp_device_info *dev, int quick, g
 /* ---- one problem */
 
 typedef struct state {
+    gp_kmem mem;
     gp_stencil_shape s;
     size_t n, stride;    /* points 0, stride, 2 stride, ... are checked (a bench problem's sample; 1: all) */
     int exact;
     float c0, c1;
-    float *h_in, *h_out; /* h_out: the output between its guards */
+    float *h_in, *h_out; /* h_out: the output's mirror */
     float *lo, *hi;      /* checked interior points: the floats within the bound of the double reference */
-    float *d_alloc, *d_in, *d_outg; /* d_in: d_alloc + the case's offset; d_outg: the output between guards */
+    float *d_alloc, *d_in, *d_out; /* d_in: d_alloc + the case's offset */
 } state;
-
-static void teardown(void *p)
-{
-    state *s = p;
-    free(s->h_in), free(s->h_out), free(s->lo), free(s->hi);
-    GP_DEV_FREE(s->d_alloc, s->d_outg);
-    free(s);
-}
 
 /* Point i's coordinates (x fastest). */
 static void coords(const gp_stencil_shape *g, size_t i, int *x, int *y, int *z)
@@ -214,13 +163,10 @@ static float round_to(double v, int up)
     return !up && (double)f > v ? nextafterf(f, -INFINITY) : f;
 }
 
-static gp_status setup(const gp_kcase *c, const gp_device_info *dev, uint64_t *rng, void **out)
+static gp_status setup(const gp_kcase *c, const gp_device_info *dev, uint64_t *rng, void *st)
 {
-    state *s = calloc(1, sizeof *s);
+    state *s = st;
     (void)dev;
-    if (!s)
-        return gp_fail(GP_ERR_NOMEM, "stencil: out of host memory");
-    *out = s;
     const long long *d = &c->shape.d[GP_STENCIL_NX];
     s->s.nx = (int)(d[0] > 0 && d[0] <= GP_STENCIL_MAX_DIM ? d[0] : 0);
     s->s.ny = (int)(d[1] > 0 && d[1] <= GP_STENCIL_MAX_DIM ? d[1] : 0);
@@ -236,9 +182,8 @@ static gp_status setup(const gp_kcase *c, const gp_device_info *dev, uint64_t *r
     const size_t m = (n + s->stride - 1) / s->stride;
     s->exact = c->data == DATA_INTEGERS;
     s->c0 = s->exact ? C0_EXACT : C0, s->c1 = s->exact ? C1_EXACT : C1;
-    s->h_in = malloc(n * 4), s->h_out = malloc((n + 2 * GUARD) * 4), s->lo = malloc(m * 4), s->hi = malloc(m * 4);
-    if (!s->h_in || !s->h_out || !s->lo || !s->hi)
-        return gp_fail(GP_ERR_NOMEM, "stencil: out of host memory for 4 x %zu points", n);
+    s->h_in = gp_kmem_host(&s->mem, n * 4), s->lo = gp_kmem_host(&s->mem, m * 4), s->hi = gp_kmem_host(&s->mem, m * 4);
+    GP_TRY(gp_kmem_ok(&s->mem));
     if (s->exact)
         for (size_t i = 0; i < n; i++)
             s->h_in[i] = (float)((int)(gp_rand_u64(rng) % 17) - 8);
@@ -256,22 +201,16 @@ static gp_status setup(const gp_kcase *c, const gp_device_info *dev, uint64_t *r
         const double bound = s->exact ? 0.0 : gp_stencil_f32_bound(mag);
         s->lo[j] = round_to(ref - bound, 1), s->hi[j] = round_to(ref + bound, 0);
     }
-    GP_TRY(gp_rt_malloc((void **)&s->d_alloc, (n + (size_t)c->offset) * 4));
+    GP_TRY(gp_kmem_dev(&s->mem, (void **)&s->d_alloc, (n + (size_t)c->offset) * 4));
     s->d_in = s->d_alloc + c->offset;
     GP_TRY(gp_rt_copy_to_device(s->d_in, s->h_in, n * 4));
-    return gp_rt_malloc((void **)&s->d_outg, (n + 2 * GUARD) * 4);
-}
-
-static gp_status poison(void *p)
-{
-    state *s = p;
-    return gp_dev_poison(s->d_outg, (s->n + 2 * GUARD) * 4);
+    return gp_kmem_output(&s->mem, (void **)&s->d_out, (void **)&s->h_out, n * 4, GUARD);
 }
 
 static gp_status run(void *p, const void *prm)
 {
     state *s = p;
-    return gp_stencil_f32(s->d_in, s->d_outg + GUARD, &s->s, s->c0, s->c1, prm, NULL);
+    return gp_stencil_f32(s->d_in, s->d_out, &s->s, s->c0, s->c1, prm, NULL);
 }
 
 static gp_status run_impl(void *p, int impl, const void *prm)
@@ -279,22 +218,19 @@ static gp_status run_impl(void *p, int impl, const void *prm)
     state *s = p;
     (void)prm;
     if (impl == IMPL_NAIVE)
-        return gp_stencil_naive_f32(s->d_in, s->d_outg + GUARD, &s->s, s->c0, s->c1, NULL);
-    return gp_rt_copy_device_async(s->d_outg + GUARD, s->d_in, s->n * 4, NULL);
+        return gp_stencil_naive_f32(s->d_in, s->d_out, &s->s, s->c0, s->c1, NULL);
+    return gp_rt_copy_device_async(s->d_out, s->d_in, s->n * 4, NULL);
 }
 
 /* Ours and the naive kernel: border points the input's bits (a -0 for a +0
  * is a change), interior ones within the bound (small integers: equal); the
- * copy: the input's bits.  The guards untouched either way. */
+ * copy: the input's bits.  The guards untouched either way (kmem.h). */
 static gp_status check(void *p, const void *prm, int impl, const char *what)
 {
     state *s = p;
     const gp_stencil_shape *sh = &s->s;
     (void)prm;
-    GP_TRY(gp_rt_copy_to_host(s->h_out, s->d_outg, (s->n + 2 * GUARD) * 4));
-    const uint32_t *g = (const uint32_t *)s->h_out;
-    GP_TRY(gp_check_guards(what, g, g + GUARD + s->n, GUARD));
-    const float *got = s->h_out + GUARD;
+    const float *got = s->h_out;
     if (impl == IMPL_COPY)
         return memcmp(got, s->h_in, s->n * 4) ? gp_compare_f32(what, got, s->h_in, s->n, 0.0, 0.0, NULL) : gp_ok();
     for (size_t i = 0, j = 0; i < s->n; i += s->stride, j++) {
@@ -314,28 +250,13 @@ static gp_status check(void *p, const void *prm, int impl, const char *what)
 
 /* ---- checks beyond the cases */
 
-static gp_status run_one(const gp_kcase *c, const gp_stencil_params *p, int impl, const gp_kernel_opts *o,
-                         uint64_t *rng)
-{
-    gp_problem pr;
-    char who[GP_BENCH_TEXT];
-    GP_TRY(gp_problem_setup(&gp_kernel_stencil, c, &o->dev, rng, &pr));
-    if (impl < 0)
-        gp_kernel_params_text(&gp_kernel_stencil, p, who, sizeof who);
-    else
-        snprintf(who, sizeof who, "%s", impls[impl].name);
-    gp_status st = gp_problem_run_checked(&gp_kernel_stencil, &pr, p, impl, who, gp_driver_ops_of(o));
-    gp_problem_free(&gp_kernel_stencil, &pr);
-    return st;
-}
-
 /* Many z chunks (blocks_per_cu 64 asks for a grid of many rounds, so the
  * chunks' halo planes are exercised): the verify shapes, input aligned, with
  * p; each 4-wide variant on its wide shape.  Then the naive kernel on
  * 256^3 (not with --quick). */
 static gp_status verify_extra(const gp_table *t, const void *p0, const gp_kernel_opts *o)
 {
-    gp_kcase cs[32], one[1];
+    gp_kcase cs[32];
     gp_stencil_params p, q;
     uint64_t rng = o->seed ^ 0x57e4c11ull;
     (void)t;
@@ -345,27 +266,25 @@ static gp_status verify_extra(const gp_table *t, const void *p0, const gp_kernel
     int n = cases(GP_CASES_VERIFY, p0, &o->dev, o->quick, cs, 32);
     for (int i = 0; i < n; i++) {
         cs[i].offset = 0;
-        GP_TRY(run_one(&cs[i], &p, -1, o, &rng));
+        GP_TRY(gp_problem_check_case(&gp_kernel_stencil, &cs[i], &p, -1, 1, o, &rng, NULL));
     }
     for (int v = 0; v < gp_kernel_stencil.nvariants; v++) {
         gp_kernel_variant(&gp_kernel_stencil, v, p0, &o->dev, &q);
         q.blocks_per_cu = GP_STENCIL_MAX_BLOCKS_PER_CU;
         for (int data = DATA_UNIFORM; q.vec == 4 && data <= DATA_INTEGERS; data++) {
-            add(one, 0, 1, 132, 21, 19, data, 0, 0);
-            GP_TRY(run_one(one, &q, -1, o, &rng));
+            const gp_kcase wide = {.shape.d = {132, 21, 19}, .data = data};
+            GP_TRY(gp_problem_check_case(&gp_kernel_stencil, &wide, &q, -1, 1, o, &rng, NULL));
         }
     }
     for (int data = DATA_UNIFORM; !o->quick && data <= DATA_INTEGERS; data++) {
-        add(one, 0, 1, 256, 256, 256, data, 0, 0);
-        GP_TRY(run_one(one, NULL, IMPL_NAIVE, o, &rng));
+        const gp_kcase big = {.shape.d = {256, 256, 256}, .data = data};
+        GP_TRY(gp_problem_check_case(&gp_kernel_stencil, &big, NULL, IMPL_NAIVE, 1, o, &rng, NULL));
     }
     if (o->log)
         fprintf(o->log, "  %d shapes again in many z chunks (blocks_per_cu %d), the 4-wide variants so, the naive "
                 "kernel on 256^3%s\n", n, p.blocks_per_cu, o->quick ? " (not with --quick)" : "");
     return gp_ok();
 }
-
-static void fit(void *p, const gp_device_info *dev) { gp_stencil_params_fit(p, dev); }
 
 /* What makes a [kernel.stencil] legal on any GPU: the tiled kernel's launch
  * bounds are 512 threads (its LDS, two planes of (tile_x + 2) x (tile_y + 2)
@@ -397,16 +316,11 @@ static gp_status check_table(const gp_table *t, const char *name)
 }
 
 const gp_kernel gp_kernel_stencil = {
-    .name = "stencil",
+    GP_KERNEL_DECLARED,
     .summary = "3D 7-point Jacobi step on fp32, xy tiles in LDS with z streamed in registers (vs naive and the "
                "device copy)",
-    .params = params, .nparams = NPARAMS, .params_size = sizeof(gp_stencil_params),
-    .note_offset = offsetof(gp_stencil_params, note), .note_size = sizeof(((gp_stencil_params *)0)->note), .fit = fit,
-    .rule = gp_stencil_rule, .check_table = check_table, .variants = &variants[0][0],
-    .nvariants = (int)(sizeof variants / sizeof variants[0]),
-    .shape_syntax = "N^3 or NXxNYxNZ (fp32 grid points, x fastest)", .shape_parse = shape_parse,
-    .shape_label = shape_label,
-    .shape_random = shape_random, .work = work, .cases = cases, .case_label = case_label, .setup = setup,
-    .poison = poison, .run = run, .check = check, .teardown = teardown, .impls = impls, .nimpls = NIMPLS,
+    .check_table = check_table, .shape_syntax = SYNTAX, .shape_parse = shape_parse, .shape_label = shape_label,
+    .shape_random = shape_random, .work = work, .cases = cases, .case_label = case_label,
+    .state_size = sizeof(state), .setup = setup, .run = run, .check = check, .impls = impls, .nimpls = NIMPLS,
     .run_impl = run_impl, .verify_extra = verify_extra,
 };

@@ -1,23 +1,12 @@
 /* transpose for the driver (kernels/driver.h): its problems, one problem's
  * set-up, run and exact check, the vendor device copy of the same bytes as
  * its baseline, our copy kernels as context, and the gp_kernel entry. */
-#include <stdint.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include "data.h"
-#include "kernel.h"
 #include "transpose.h"
+#define GP_KERNEL_NAME transpose
+#include "kernel_decl.h"
 
 #define BENCH_N 8192       /* 2 x 256 MiB moved */
 #define BENCH_N_QUICK 4096
-
-static const gp_param params[] = {
-#define GP_PARAM(k, key, unit, lo, hi, dflt, flags, doc) GP_PARAM_ROW(gp_transpose_params, key, lo, hi, dflt, flags),
-#include "transpose_params.inc"
-#undef GP_PARAM
-};
-#define NPARAMS ((int)(sizeof params / sizeof params[0]))
 
 /* The variants: tune's candidates and bench's context rows, in the order of
  * transpose_params.inc.  The first run on the H200 (8192 x 8192, vendor copy
@@ -40,33 +29,15 @@ static const int variants[][NPARAMS] = {
     {64, 0, 8, 2, 4096, 1, 0, 1}, {64, 0, 16, 4, 4096, 1, 2, 1},
 };
 
-/* ---- shapes: "RxC", also read as a bench label "RxC fp32" */
+/* ---- shapes: "RxC", also read as a bench label "RxC fp32"; random: rows
+ * and columns 1 .. 16384, at most 2^25 elements (128 MB) */
 
-static gp_status shape_parse(const char *spec, gp_shape *s)
-{
-    long long d[2];
-    const char *rest;
-    memset(s, 0, sizeof *s);
-    if (!gp_label_dims(spec, d, 2, &rest) || (*rest && strcmp(rest, " fp32")))
-        return gp_fail(GP_ERR_USAGE, "transpose: shape '%s' is not RxC (rows x cols, e.g. 12000x12000)", spec);
-    s->d[GP_TRANSPOSE_ROWS] = d[0], s->d[GP_TRANSPOSE_COLS] = d[1];
-    return gp_ok();
-}
-
-static void shape_label(const gp_shape *s, char *buf, size_t n)
-{
-    snprintf(buf, n, "%lldx%lld fp32", s->d[GP_TRANSPOSE_ROWS], s->d[GP_TRANSPOSE_COLS]);
-}
-
-/* Rows and columns 1 .. 16384, at most 2^25 elements (128 MB). */
-static void shape_random(uint64_t *rng, gp_shape *s)
-{
-    memset(s, 0, sizeof *s);
-    do {
-        s->d[GP_TRANSPOSE_ROWS] = gp_rand_dim(rng, 1, 16384);
-        s->d[GP_TRANSPOSE_COLS] = gp_rand_dim(rng, 1, 16384);
-    } while (s->d[GP_TRANSPOSE_ROWS] * s->d[GP_TRANSPOSE_COLS] > (1ll << 25));
-}
+#define SYNTAX "RxC (rows x cols of the fp32 input, e.g. 12000x12000)"
+static const gp_shape_format format = {
+    2, .words = {{-1, {"fp32"}}}, .lo = {1, 1}, .hi = {16384, 16384}, .max_elems = 1ll << 25,
+};
+GP_KERNEL_SHAPE_FORMAT(format, SYNTAX)
+GP_KERNEL_SHAPE_RANDOM(format)
 
 /* The floor's model: the matrix read and written once, no arithmetic. */
 static gp_status work(const gp_shape *s, const void *p, gp_kernel_work *w)
@@ -79,17 +50,6 @@ static gp_status work(const gp_shape *s, const void *p, gp_kernel_work *w)
 }
 
 /* ---- cases */
-
-static int add(gp_kcase *out, int n, int max, long long rows, long long cols, int offset, unsigned flags,
-               double target)
-{
-    if (n >= max)
-        return n;
-    memset(&out[n], 0, sizeof out[n]);
-    out[n].shape.d[GP_TRANSPOSE_ROWS] = rows, out[n].shape.d[GP_TRANSPOSE_COLS] = cols;
-    out[n].offset = offset, out[n].flags = flags, out[n].target = target;
-    return n + 1;
-}
 
 static int cases(int set, const void *p, const gp_device_info *dev, int quick, gp_kcase *out, int max)
 {
@@ -110,15 +70,17 @@ static int cases(int set, const void *p, const gp_device_info *dev, int quick, g
     (void)p, (void)dev;
     switch (set) {
     case GP_CASES_BENCH:
-        n = add(out, n, max, big, big, 0, GP_KCASE_PAIR | GP_KCASE_VARIANTS, 0);
-        return add(out, n, max, big - 1, big + 1, 0, 0, 0); /* every tile row and column has an edge */
+        n = gp_kcase_add(out, n, max, (gp_kcase){.shape.d = {big, big}, .flags = GP_KCASE_PAIR | GP_KCASE_VARIANTS});
+        /* every tile row and column has an edge */
+        return gp_kcase_add(out, n, max, (gp_kcase){.shape.d = {big - 1, big + 1}});
     case GP_CASES_VERIFY:
         for (size_t i = 0; i < (quick ? 21 : sizeof verify / sizeof verify[0]); i++)
-            n = add(out, n, max, verify[i][0], verify[i][1], (int)verify[i][2], 0, 0);
+            n = gp_kcase_add(out, n, max,
+                             (gp_kcase){.shape.d = {verify[i][0], verify[i][1]}, .offset = (int)verify[i][2]});
         return n;
     default:
         for (size_t i = 0; i < sizeof variant / sizeof variant[0]; i++)
-            n = add(out, n, max, variant[i][0], variant[i][1], 0, 0, 0);
+            n = gp_kcase_add(out, n, max, (gp_kcase){.shape.d = {variant[i][0], variant[i][1]}});
         return n;
     }
 }
@@ -126,6 +88,7 @@ static int cases(int set, const void *p, const gp_device_info *dev, int quick, g
 /* ---- one problem */
 
 typedef struct state {
+    gp_kmem mem;
     size_t rows, cols, n;
     const gp_device_info *dev;
     float *h_in, *h_ref, *h_out;
@@ -133,41 +96,23 @@ typedef struct state {
     const float *d_in; /* d_alloc + the case's offset */
 } state;
 
-static void teardown(void *p)
+static gp_status setup(const gp_kcase *c, const gp_device_info *dev, uint64_t *rng, void *st)
 {
-    state *s = p;
-    free(s->h_in), free(s->h_ref), free(s->h_out);
-    GP_DEV_FREE(s->d_alloc, s->d_out);
-    free(s);
-}
-
-static gp_status setup(const gp_kcase *c, const gp_device_info *dev, uint64_t *rng, void **out)
-{
-    state *s = calloc(1, sizeof *s);
-    if (!s)
-        return gp_fail(GP_ERR_NOMEM, "transpose: out of host memory");
-    *out = s;
+    state *s = st;
     s->rows = (size_t)c->shape.d[GP_TRANSPOSE_ROWS], s->cols = (size_t)c->shape.d[GP_TRANSPOSE_COLS];
     s->dev = dev;
     if (s->rows == 0 || s->cols == 0 || s->rows > SIZE_MAX / 16 / s->cols)
         return gp_fail(GP_ERR_USAGE, "transpose: %zu x %zu is no matrix this bench can hold", s->rows, s->cols);
     s->n = s->rows * s->cols;
     const size_t bytes = s->n * sizeof(float);
-    s->h_in = malloc(bytes), s->h_ref = malloc(bytes), s->h_out = malloc(bytes);
-    if (!s->h_in || !s->h_ref || !s->h_out)
-        return gp_fail(GP_ERR_NOMEM, "transpose: out of host memory for 3 x %zu bytes", bytes);
-    GP_TRY(gp_rt_malloc((void **)&s->d_alloc, bytes + (size_t)c->offset * sizeof(float)));
-    GP_TRY(gp_rt_malloc((void **)&s->d_out, bytes));
+    s->h_in = gp_kmem_host(&s->mem, bytes), s->h_ref = gp_kmem_host(&s->mem, bytes);
+    GP_TRY(gp_kmem_ok(&s->mem));
+    GP_TRY(gp_kmem_dev(&s->mem, (void **)&s->d_alloc, bytes + (size_t)c->offset * sizeof(float)));
+    GP_TRY(gp_kmem_output(&s->mem, (void **)&s->d_out, (void **)&s->h_out, bytes, 0));
     s->d_in = s->d_alloc + c->offset;
     gp_fill_uniform_f32(s->h_in, s->n, -1000.0f, 1000.0f, rng);
     gp_transpose_ref_f32(s->h_in, s->h_ref, s->rows, s->cols);
     return gp_rt_copy_to_device(s->d_alloc + c->offset, s->h_in, bytes);
-}
-
-static gp_status poison(void *p)
-{
-    state *s = p;
-    return gp_dev_poison(s->d_out, s->n * sizeof(float));
 }
 
 static gp_status run(void *p, const void *prm)
@@ -203,13 +148,10 @@ static gp_status check(void *p, const void *prm, int impl, const char *what)
     state *s = p;
     const float *ref = impl < 0 ? s->h_ref : s->h_in;
     (void)prm;
-    GP_TRY(gp_rt_copy_to_host(s->h_out, s->d_out, s->n * sizeof(float)));
     if (memcmp(s->h_out, ref, s->n * sizeof(float)) != 0)
         return gp_compare_f32(what, s->h_out, ref, s->n, 0.0, 0.0, NULL);
     return gp_ok();
 }
-
-static void fit(void *p, const gp_device_info *dev) { gp_transpose_params_fit(p, dev); }
 
 /* What makes a [kernel.transpose] legal on any GPU (at most 1024 threads,
  * the tile within the 48 KiB of LDS every target grants a block). */
@@ -234,28 +176,19 @@ static gp_status check_table(const gp_table *t, const char *name)
 }
 
 const gp_kernel gp_kernel_transpose = {
-    .name = "transpose",
+    GP_KERNEL_DECLARED,
     .summary = "fp32 matrix transpose of any shape through padded shared-memory tiles (vs the vendor device copy)",
-    .params = params,
-    .nparams = NPARAMS,
-    .params_size = sizeof(gp_transpose_params),
-    .note_offset = offsetof(gp_transpose_params, note),
-    .note_size = sizeof(((gp_transpose_params *)0)->note),
-    .fit = fit,
-    .rule = gp_transpose_rule,
     .check_table = check_table,
-    .variants = &variants[0][0],
-    .nvariants = (int)(sizeof variants / sizeof variants[0]),
-    .shape_syntax = "RxC (rows x cols of the fp32 input)",
+    .shape_syntax = SYNTAX,
     .shape_parse = shape_parse,
-    .shape_label = shape_label, .shape_random = shape_random,
+    .shape_label = shape_label,
+    .shape_random = shape_random,
     .work = work,
     .cases = cases,
+    .state_size = sizeof(state),
     .setup = setup,
-    .poison = poison,
     .run = run,
     .check = check,
-    .teardown = teardown,
     .impls = impls,
     .nimpls = NIMPLS,
     .run_impl = run_impl,

@@ -13,6 +13,7 @@
 #include "data.h"
 #include "gp_test.h"
 #include "gp_test_table.h"
+#include "kmem.h"
 #include "rule.h"
 #include "transpose.h"
 #include "tune.h"
@@ -85,21 +86,19 @@ static int fake_cases(int set, const void *p, const gp_device_info *dev, int qui
 }
 
 typedef struct fstate {
+    gp_kmem mem;
     long long n;
     float *in, *out;
 } fstate;
 
-static gp_status fake_setup(const gp_kcase *c, const gp_device_info *dev, uint64_t *rng, void **st)
+static gp_status fake_setup(const gp_kcase *c, const gp_device_info *dev, uint64_t *rng, void *st)
 {
     (void)dev;
-    fstate *s = calloc(1, sizeof *s);
-    if (!s)
-        return gp_fail(GP_ERR_NOMEM, "model: no memory");
-    *st = s;
+    fstate *s = st;
     s->n = c->shape.d[0];
-    s->in = malloc((size_t)s->n * sizeof(float)), s->out = malloc((size_t)s->n * sizeof(float));
-    if (!s->in || !s->out)
-        return gp_fail(GP_ERR_NOMEM, "model: no memory");
+    s->in = gp_kmem_host(&s->mem, (size_t)s->n * sizeof(float));
+    s->out = gp_kmem_host(&s->mem, (size_t)s->n * sizeof(float));
+    GP_TRY(gp_kmem_ok(&s->mem));
     gp_fill_uniform_f32(s->in, (size_t)s->n, -1, 1, rng);
     return gp_ok();
 }
@@ -149,12 +148,6 @@ static gp_status fake_check(void *st, const void *p, int impl, const char *what)
     return gp_ok();
 }
 
-static void fake_teardown(void *st)
-{
-    fstate *s = st;
-    free(s->in), free(s->out), free(s);
-}
-
 static const gp_kernel fake = {
     .name = "transpose",
     .summary = "a host model of a kernel",
@@ -172,11 +165,11 @@ static const gp_kernel fake = {
     .shape_label = fake_label,
     .work = fake_work,
     .cases = fake_cases,
+    .state_size = sizeof(fstate),
     .setup = fake_setup,
     .poison = fake_poison,
     .run = fake_run,
     .check = fake_check,
-    .teardown = fake_teardown,
     .impls = fake_impls,
     .nimpls = 1,
     .run_impl = fake_run_impl,

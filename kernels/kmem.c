@@ -1,0 +1,104 @@
+/* The memory of one problem (kmem.h). */
+#include "kmem.h"
+
+#include <stdlib.h>
+
+#include "data.h"
+#include "runtime.h"
+
+void *gp_kmem_host(gp_kmem *m, size_t bytes)
+{
+    void *p = m->nhost < GP_KMEM_HOST_MAX ? calloc(1, bytes ? bytes : 1) : NULL;
+    if (p)
+        m->host[m->nhost++] = p;
+    else if (!m->failed_bytes)
+        m->failed_bytes = bytes ? bytes : 1;
+    return p;
+}
+
+gp_status gp_kmem_ok(const gp_kmem *m)
+{
+    if (m->failed_bytes)
+        return gp_fail(GP_ERR_NOMEM, "%s: out of host memory for %zu bytes", m->kernel ? m->kernel : "kernel",
+                       m->failed_bytes);
+    return gp_ok();
+}
+
+gp_status gp_kmem_dev(gp_kmem *m, void **d, size_t bytes)
+{
+    *d = NULL;
+    if (m->ndev >= GP_KMEM_DEV_MAX)
+        return gp_fail(GP_ERR_USAGE, "%s: more than %d device buffers a problem", m->kernel, GP_KMEM_DEV_MAX);
+    GP_TRY(gp_rt_malloc(d, bytes));
+    m->dev[m->ndev++] = *d;
+    return gp_ok();
+}
+
+gp_status gp_kmem_dev_copy(gp_kmem *m, void **d, const void *h, size_t bytes)
+{
+    GP_TRY(gp_kmem_dev(m, d, bytes));
+    return bytes ? gp_rt_copy_to_device(*d, h, bytes) : gp_ok();
+}
+
+gp_status gp_kmem_output(gp_kmem *m, void **d, void **h, size_t bytes, int guard)
+{
+    if (m->nout >= GP_KMEM_OUT_MAX)
+        return gp_fail(GP_ERR_USAGE, "%s: more than %d outputs a problem", m->kernel, GP_KMEM_OUT_MAX);
+    gp_kmem_out *o = &m->out[m->nout];
+    const size_t all = bytes + 8 * (size_t)guard;
+    o->bytes = bytes, o->guard = guard;
+    if (h) {
+        o->mirror = gp_kmem_host(m, all);
+        GP_TRY(gp_kmem_ok(m));
+        *h = o->mirror + guard;
+    }
+    GP_TRY(gp_kmem_dev(m, &o->base, all));
+    *d = (uint32_t *)o->base + guard;
+    m->nout++;
+    return gp_ok();
+}
+
+gp_status gp_kmem_poison(const gp_kmem *m)
+{
+    for (int i = 0; i < m->nout; i++)
+        GP_TRY(gp_dev_poison(m->out[i].base, m->out[i].bytes + 8 * (size_t)m->out[i].guard));
+    return gp_ok();
+}
+
+gp_status gp_kmem_fetch(const gp_kmem *m, const char *what)
+{
+    for (int i = 0; i < m->nout; i++) {
+        const gp_kmem_out *o = &m->out[i];
+        if (!o->mirror)
+            continue;
+        GP_TRY(gp_rt_copy_to_host(o->mirror, o->base, o->bytes + 8 * (size_t)o->guard));
+        if (o->guard)
+            GP_TRY(gp_check_guards(what, o->mirror, o->mirror + o->guard + o->bytes / 4, o->guard));
+    }
+    return gp_ok();
+}
+
+gp_status gp_kmem_digest(const gp_kmem *m, uint64_t *h)
+{
+    enum { CHUNK = 1 << 22 };
+    unsigned char *buf = malloc(CHUNK);
+    gp_status st = buf ? gp_ok() : gp_fail(GP_ERR_NOMEM, "%s: out of host memory for a digest", m->kernel);
+    *h = 14695981039346656037ull;
+    for (int i = 0; i < m->nout && st.code == GP_OK; i++)
+        for (size_t at = 0; at < m->out[i].bytes && st.code == GP_OK; at += CHUNK) {
+            const size_t len = m->out[i].bytes - at < CHUNK ? m->out[i].bytes - at : CHUNK;
+            st = gp_rt_copy_to_host(buf, (char *)m->out[i].base + 4 * (size_t)m->out[i].guard + at, len);
+            for (size_t k = 0; k < len && st.code == GP_OK; k++)
+                *h = (*h ^ buf[k]) * 1099511628211ull;
+        }
+    free(buf);
+    return st;
+}
+
+void gp_kmem_free(gp_kmem *m)
+{
+    for (int i = 0; i < m->nhost; i++)
+        free(m->host[i]);
+    gp_dev_free_all(m->dev, (size_t)m->ndev);
+    m->nhost = m->ndev = m->nout = 0;
+}
