@@ -58,6 +58,8 @@ void gp_json_health(FILE *f, const gp_smi_health *h)
     count(f, "remap_failed", h->remap_failed);
     count(f, "retired_pending", h->retired_pending);
     count(f, "pcie_replays", h->pcie_replays);
+    count(f, "xids", h->xids);
+    count(f, "last_xid", h->xids > 0 ? (long long)h->last_xid : -1);
     num(f, "power_limit_w", h->power_limit_w > 0 ? h->power_limit_w : NAN);
     fprintf(f, ", \"findings\": ");
     gp_json_write_str(f, flags);
@@ -119,6 +121,8 @@ void gp_record_vendor_read(const gp_json *j, gp_record *r)
         o->remap_failed = (int)count_of(h, "remap_failed");
         o->retired_pending = (int)count_of(h, "retired_pending");
         o->pcie_replays = count_of(h, "pcie_replays");
+        o->xids = (int)count_of(h, "xids");
+        o->last_xid = o->xids > 0 && count_of(h, "last_xid") > 0 ? (unsigned long long)count_of(h, "last_xid") : 0;
         const double w = gp_json_num_of(h, "power_limit_w", NAN);
         o->power_limit_w = isfinite(w) ? w : 0;
     }

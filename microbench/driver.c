@@ -37,8 +37,13 @@ gp_status gp_probe_execute(const gp_probe *p, const gp_probe_opts *opts, gp_reco
      * thermal cap is flagged with the reasons the driver gave. */
     const char *bus = ctx.dev.pci_bus_id;
     gp_telemetry *tm = NULL;
+    char xid_why[96];
     GP_TRY(gp_telemetry_start(ctx.dev.vendor, &bus, 1, GP_TELEMETRY_INTERVAL_S, &tm));
+    gp_smi_xid_watch *xw = gp_smi_xid_open(ctx.dev.vendor, bus, xid_why, sizeof xid_why);
     gp_status ran = p->run(&ctx);
+    unsigned long long last_xid = 0;
+    const int xids = xw ? gp_smi_xid_poll(xw, 0, &last_xid) : -1;
+    gp_smi_xid_close(xw);
     gp_telemetry_stop(tm);
     size_t ns;
     const gp_telemetry_sample *samples = gp_telemetry_samples(tm, &ns);
@@ -47,6 +52,7 @@ gp_status gp_probe_execute(const gp_probe *p, const gp_probe_opts *opts, gp_reco
     rec->have_telemetry = 1;
     GP_TRY(ran);
     gp_smi_read_health(ctx.dev.vendor, ctx.dev.pci_bus_id, &rec->health);
+    rec->health.xids = xids, rec->health.last_xid = last_xid;
     rec->have_health = 1;
     GP_TRY(gp_clock_measure(&ctx.dev, CLOCK_SPIN_MS, &rec->clock_after));
     rec->have_clock = 1;

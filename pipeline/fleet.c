@@ -36,6 +36,28 @@ static double median_clock(const gp_cmp_run *run)
     return m;
 }
 
+/* The PCIe link interconnect read right after its largest copies, below
+ * what the GPU and the slot support together: a downtrained link (a bad
+ * riser, slot or switch port) is a health finding whatever the speed. */
+static void link_finding(gp_fleet_gpu *g)
+{
+    for (int i = 0; i < g->run.nrecs; i++) {
+        const gp_record *r = &g->run.recs[i];
+        if (strcmp(r->probe, "interconnect"))
+            continue;
+        const gp_value *gen = gp_record_find(r, "pcie_gen"), *width = gp_record_find(r, "pcie_width");
+        const gp_value *mgen = gp_record_find(r, "pcie_max_gen"), *mwidth = gp_record_find(r, "pcie_max_width");
+        if (!gen || !width || !mgen || !mwidth || !gen->detected || !width->detected || !mgen->detected ||
+            !mwidth->detected || (gen->value >= mgen->value && width->value >= mwidth->value))
+            return;
+        const size_t at = strlen(g->health_text);
+        snprintf(g->health_text + at, sizeof g->health_text - at, "%sPCIe link Gen%.0f x%.0f after copies, below its "
+                 "Gen%.0f x%.0f", at ? "; " : "", gen->value, width->value, mgen->value, mwidth->value);
+        g->health_findings++;
+        return;
+    }
+}
+
 /* One folder: one GPU.  The records reader refuses a folder that mixes
  * devices: the fleet could not say which GPU a value belongs to. */
 static gp_status load_gpu(const char *dir, gp_fleet_gpu *g)
@@ -51,7 +73,7 @@ static gp_status load_gpu(const char *dir, gp_fleet_gpu *g)
         g->quick |= g->run.recs[i].quick;
     g->clock_mhz = median_clock(&g->run);
     /* The newest record's counters: a remap that became pending since an
-     * older one counts. */
+     * older one counts.  XIDs: the sum over the records. */
     int newest = -1;
     for (int i = 0; i < g->run.nrecs; i++) {
         const gp_record *r = &g->run.recs[i];
@@ -62,8 +84,19 @@ static gp_status load_gpu(const char *dir, gp_fleet_gpu *g)
     if (newest >= 0) {
         g->have_health = 1;
         g->health = g->run.recs[newest].health;
+        /* XIDs are events of a run, not counters: every probe's count adds up. */
+        g->health.xids = -1;
+        for (int i = 0; i < g->run.nrecs; i++) {
+            const gp_smi_health *h = &g->run.recs[i].health;
+            if (!g->run.recs[i].have_health || h->xids < 0)
+                continue;
+            g->health.xids = (g->health.xids > 0 ? g->health.xids : 0) + h->xids;
+            if (h->xids > 0)
+                g->health.last_xid = h->last_xid;
+        }
         g->health_findings = gp_smi_health_flags(&g->health, g->health_text, sizeof g->health_text);
     }
+    link_finding(g);
     return gp_ok();
 }
 

@@ -328,6 +328,7 @@ gp_status gp_stress_run(const gp_stress_opts *opts, gp_stress *s)
             G->xids = gp_smi_xid_poll(xid[g], 0, &G->last_xid);
         gp_smi_xid_close(xid[g]);
         gp_smi_read_health(G->dev.vendor, bus[g], &G->health);
+        G->health.xids = G->xids, G->health.last_xid = G->last_xid; /* its findings name them */
         for (int p = 0; p < GP_STRESS_NPHASES; p++) {
             gp_telemetry_summarize(s->samples, s->nsamples, g, G->alone[p].t0, G->alone[p].t1, &G->alone[p].tel);
             gp_telemetry_summarize(s->samples, s->nsamples, g, G->together[p].t0, G->together[p].t1,
@@ -388,8 +389,6 @@ int gp_stress_flagged(const gp_stress *s, int g, char *why, size_t n)
             add(why, n, &k, "%s %.1f%% slower with every GPU loaded", names[p], 100 * (1 - G->ratio[p]));
     if (gp_smi_health_flags(&G->health, health, sizeof health))
         add(why, n, &k, "%s", health);
-    if (G->xids > 0)
-        add(why, n, &k, "%d XID event(s) during the run (last XID %llu)", G->xids, G->last_xid);
     if (G->link_downtrained)
         add(why, n, &k, "PCIe link under load Gen%d x%d, below its Gen%d x%d", G->link_loaded.curr_gen,
             G->link_loaded.curr_width, G->link_loaded.max_gen, G->link_loaded.max_width);

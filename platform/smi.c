@@ -310,6 +310,7 @@ static void health_none(gp_smi_health *out, const char *why)
     out->remapped_uncorrectable = out->remapped_correctable = out->remap_pending = out->remap_failed = -1;
     out->retired_pending = -1;
     out->pcie_replays = -1;
+    out->xids = -1;
     snprintf(out->source, sizeof out->source, "none");
     snprintf(out->why, sizeof out->why, "%s", why);
 }
@@ -415,6 +416,10 @@ int gp_smi_health_flags(const gp_smi_health *h, char *buf, size_t n)
         add_finding(buf, n, &k, "a row remap failed");
     if (h->retired_pending > 0)
         add_finding(buf, n, &k, "pages are waiting to retire (reset the GPU)");
+    char xid[80];
+    snprintf(xid, sizeof xid, "%d XID event(s) during the run (last XID %llu)", h->xids, h->last_xid);
+    if (h->xids > 0)
+        add_finding(buf, n, &k, xid);
     return k;
 }
 

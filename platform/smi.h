@@ -89,6 +89,8 @@ typedef struct gp_smi_health {
     int remap_pending, remap_failed;  /* a remap waits for a reset; the remap failed */
     int retired_pending;              /* pages waiting to retire (before Ampere) */
     long long pcie_replays;           /* PCIe replay counter */
+    int xids;                         /* XID events seen while watched (gp_smi_xid_*); -1: not watched */
+    unsigned long long last_xid;
     double power_limit_w;             /* the enforced power limit; 0 not read */
 } gp_smi_health;
 
@@ -97,7 +99,7 @@ void gp_smi_read_health(const char *vendor, const char *pci_bus_id, gp_smi_healt
 
 /* What in `h` makes the GPU unhealthy, whatever its speed: an uncorrected
  * ECC error since boot, a pending or failed row remap, pages waiting to
- * retire.  Returns the number of such findings and names them in buf
+ * retire, an XID event while watched.  Returns the number of such findings and names them in buf
  * ("" when none). */
 int gp_smi_health_flags(const gp_smi_health *h, char *buf, size_t n);
 

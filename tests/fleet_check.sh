@@ -36,7 +36,9 @@
 #              whose records carry NVML's health counters: exit 0, the
 #              counters' gauges in the Prometheus file at 0; a copy of the
 #              second whose newest record holds a pending row remap: exit 1,
-#              named in stdout and fleet.md, healthy 0, findings 1
+#              named in stdout and fleet.md, healthy 0, findings 1; a copy
+#              whose PCIe link read x8 of x16 and whose probe saw two XIDs:
+#              exit 1, both named
 #   prometheus --prometheus FILE: node-exporter's text format, every sample
 #              line `name{labels} value` under its HELP and TYPE, the lowered
 #              copy's health 0 and the real run's 1, no .tmp left
@@ -186,6 +188,13 @@ health)
     prom_format "$tmp/prom/node.prom"
     prom_format "$tmp/prom/remap.prom"
     check 0 '"health_counters": \{"source": "nvml"' cat "$tmp/remap_out/fleet.json"
+    # A link read below its maximum after the copies, and an XID during a probe: findings too.
+    mkdir -p "$tmp/link" && cp "$src"/docs/reports/h200x4/2026-11-28/node/0000-00-07.0_83657e67/*.json "$tmp/link"/ || exit 1
+    bash "$here/scale_values.sh" "$tmp/link/interconnect.json" "$tmp/link/interconnect.json" pcie_width 0.5 || exit 1
+    sed -i 's/"power_limit_w"/"xids": 2, "last_xid": 79, "power_limit_w"/' "$tmp/link/fma_throughput.json"
+    check 1 "1 GPU\\(s\\) with a finding in their health counters" "$gpuprobe" fleet "$tmp/link" --out "$tmp/link_out"
+    check 0 "PCIe link Gen5 x8 after copies, below its Gen5 x16" cat "$tmp/link_out/fleet.md"
+    check 0 "2 XID event\\(s\\) during the run \\(last XID 79\\)" cat "$tmp/link_out/fleet.md"
     # The records of 2026-11-21 carry no counters: no gauge, no finding.
     check 0 "Prometheus text format" "$gpuprobe" fleet "$h200" --prometheus "$tmp/prom/old.prom"
     grep -q '^gpuprobe_gpu_health_findings{' "$tmp/prom/old.prom" && { echo "fleet_check.sh: counters invented" >&2; fail=1; }

@@ -89,6 +89,10 @@ GP_TEST(telemetry_health_findings)
     GP_CHECK(strstr(b, "2 uncorrected ECC errors since boot") && strstr(b, "; a row remap is pending"));
     h.remap_failed = 1;
     GP_CHECK(gp_smi_health_flags(&h, b, 20) == 3 && strlen(b) < 20); /* counted even when the text is cut */
+    h.xids = 2, h.last_xid = 48;
+    GP_CHECK(gp_smi_health_flags(&h, b, sizeof b) == 4 && strstr(b, "2 XID event(s) during the run (last XID 48)"));
+    h.xids = -1; /* not watched: no finding */
+    GP_CHECK(gp_smi_health_flags(&h, b, sizeof b) == 3);
     /* Without a library nothing is a finding. */
     gp_smi_health none;
     gp_smi_read_health("AMD", "0000:03:00.0", &none);
@@ -134,7 +138,7 @@ GP_TEST(telemetry_record_round_trip)
     const gp_smi_health *h = &r[1].health;
     GP_CHECK(r[1].have_health && h->available && h->remap_pending == 1 && h->retired_pending == -1);
     GP_CHECK(h->ecc_uncorrected_volatile == 0 && h->ecc_uncorrected_aggregate == 3 && h->pcie_replays == 7);
-    GP_CHECK(h->power_limit_w == 700);
+    GP_CHECK(h->power_limit_w == 700 && h->xids == 0);
     GP_CHECK(gp_record_noise(&r[1], NULL) & GP_NOISE_CAPPED);
     /* The probe's page says it. */
     snprintf(path, sizeof path, "%s/fma_throughput.md", dir);
@@ -195,7 +199,7 @@ GP_TEST(stress_judge_and_files)
     /* A loss of exactly the limit is no flag; a downtrained link and an XID are. */
     s.gpus[0].together[GP_STRESS_FMA].median = 0.95 * s.gpus[0].alone[GP_STRESS_FMA].median;
     s.gpus[0].link_loaded = (gp_smi_link){1, 4, 16, 5, 16, 5, 0, ""};
-    s.gpus[0].xids = 1, s.gpus[0].last_xid = 79;
+    s.gpus[0].health.xids = 1, s.gpus[0].health.last_xid = 79; /* as gp_stress_run copies the watch's count */
     gp_stress_judge(&s);
     GP_CHECK(!s.gpus[0].lost[GP_STRESS_FMA] && s.gpus[0].link_downtrained);
     GP_CHECK(gp_stress_flagged(&s, 0, why, sizeof why) == 2 && strstr(why, "Gen4 x16, below its Gen5 x16") &&
