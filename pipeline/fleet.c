@@ -50,10 +50,9 @@ static void link_finding(gp_fleet_gpu *g)
         if (!gen || !width || !mgen || !mwidth || !gen->detected || !width->detected || !mgen->detected ||
             !mwidth->detected || (gen->value >= mgen->value && width->value >= mwidth->value))
             return;
-        const size_t at = strlen(g->health_text);
-        snprintf(g->health_text + at, sizeof g->health_text - at, "%sPCIe link Gen%.0f x%.0f after copies, below its "
-                 "Gen%.0f x%.0f", at ? "; " : "", gen->value, width->value, mgen->value, mwidth->value);
-        g->health_findings++;
+        gp_smi_add_finding(g->health_text, sizeof g->health_text, &g->health_findings,
+                           "PCIe link Gen%.0f x%.0f after copies, below its Gen%.0f x%.0f", gen->value, width->value,
+                           mgen->value, mwidth->value);
         return;
     }
 }

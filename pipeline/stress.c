@@ -3,7 +3,6 @@
 
 #include <math.h>
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -360,21 +359,6 @@ void gp_stress_judge(gp_stress *s)
     }
 }
 
-/* Append a "; "-separated finding to why and count it. */
-static void add(char *why, size_t n, int *k, const char *fmt, ...)
-{
-    const size_t at = strlen(why);
-    va_list ap;
-    (*k)++;
-    if (at + 2 >= n)
-        return;
-    if (at)
-        strcat(why, "; ");
-    va_start(ap, fmt);
-    vsnprintf(why + strlen(why), n - strlen(why), fmt, ap);
-    va_end(ap);
-}
-
 int gp_stress_flagged(const gp_stress *s, int g, char *why, size_t n)
 {
     const gp_stress_gpu *G = &s->gpus[g];
@@ -386,11 +370,13 @@ int gp_stress_flagged(const gp_stress *s, int g, char *why, size_t n)
     why[0] = '\0';
     for (int p = 0; p < GP_STRESS_NPHASES; p++)
         if (G->lost[p])
-            add(why, n, &k, "%s %.1f%% slower with every GPU loaded", names[p], 100 * (1 - G->ratio[p]));
+            gp_smi_add_finding(why, n, &k, "%s %.1f%% slower with every GPU loaded", names[p],
+                               100 * (1 - G->ratio[p]));
     if (gp_smi_health_flags(&G->health, health, sizeof health))
-        add(why, n, &k, "%s", health);
+        gp_smi_add_finding(why, n, &k, "%s", health);
     if (G->link_downtrained)
-        add(why, n, &k, "PCIe link under load Gen%d x%d, below its Gen%d x%d", G->link_loaded.curr_gen,
-            G->link_loaded.curr_width, G->link_loaded.max_gen, G->link_loaded.max_width);
+        gp_smi_add_finding(why, n, &k, "PCIe link under load Gen%d x%d, below its Gen%d x%d",
+                           G->link_loaded.curr_gen, G->link_loaded.curr_width, G->link_loaded.max_gen,
+                           G->link_loaded.max_width);
     return k;
 }

@@ -4,6 +4,7 @@
 #include "smi.h"
 #include "smi_rocm.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -389,13 +390,19 @@ void gp_smi_read_health(const char *vendor, const char *pci_bus_id, gp_smi_healt
 #endif
 }
 
-/* Append a finding to buf, "; "-separated, and count it. */
-static void add_finding(char *buf, size_t n, int *k, const char *text)
+void gp_smi_add_finding(char *buf, size_t n, int *count, const char *fmt, ...)
 {
     const size_t at = strlen(buf);
-    (*k)++;
-    if (at < n)
-        snprintf(buf + at, n - at, "%s%s", at ? "; " : "", text);
+    va_list ap;
+    (*count)++;
+    if (at + 2 >= n)
+        return;
+    if (at)
+        strcpy(buf + at, "; ");
+    const size_t len = strlen(buf);
+    va_start(ap, fmt);
+    vsnprintf(buf + len, n - len, fmt, ap);
+    va_end(ap);
 }
 
 int gp_smi_health_flags(const gp_smi_health *h, char *buf, size_t n)
@@ -406,20 +413,16 @@ int gp_smi_health_flags(const gp_smi_health *h, char *buf, size_t n)
     buf[0] = '\0';
     if (!h->available)
         return 0;
-    char ecc[64];
-    snprintf(ecc, sizeof ecc, "%lld uncorrected ECC errors since boot", h->ecc_uncorrected_volatile);
     if (h->ecc_uncorrected_volatile > 0)
-        add_finding(buf, n, &k, ecc);
+        gp_smi_add_finding(buf, n, &k, "%lld uncorrected ECC errors since boot", h->ecc_uncorrected_volatile);
     if (h->remap_pending > 0)
-        add_finding(buf, n, &k, "a row remap is pending (reset the GPU)");
+        gp_smi_add_finding(buf, n, &k, "a row remap is pending (reset the GPU)");
     if (h->remap_failed > 0)
-        add_finding(buf, n, &k, "a row remap failed");
+        gp_smi_add_finding(buf, n, &k, "a row remap failed");
     if (h->retired_pending > 0)
-        add_finding(buf, n, &k, "pages are waiting to retire (reset the GPU)");
-    char xid[80];
-    snprintf(xid, sizeof xid, "%d XID event(s) during the run (last XID %llu)", h->xids, h->last_xid);
+        gp_smi_add_finding(buf, n, &k, "pages are waiting to retire (reset the GPU)");
     if (h->xids > 0)
-        add_finding(buf, n, &k, xid);
+        gp_smi_add_finding(buf, n, &k, "%d XID event(s) during the run (last XID %llu)", h->xids, h->last_xid);
     return k;
 }
 

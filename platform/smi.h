@@ -103,6 +103,14 @@ void gp_smi_read_health(const char *vendor, const char *pci_bus_id, gp_smi_healt
  * ("" when none). */
 int gp_smi_health_flags(const gp_smi_health *h, char *buf, size_t n);
 
+/* Append one finding, formatted, to buf ("; " between findings) and count
+ * it in *count, also when buf has no room left for its text: the findings
+ * of the health counters, `stress` and `fleet` read alike. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 4, 5)))
+#endif
+void gp_smi_add_finding(char *buf, size_t n, int *count, const char *fmt, ...);
+
 /* ---- XID events: NVML reports the critical ones (nvmlEventTypeXidCriticalError)
  * only while someone watches, so a run counts those that occur during it.
  * gp_smi_xid_open returns NULL with `why` filled when it cannot watch. */
