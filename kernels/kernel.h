@@ -20,9 +20,11 @@
  *                   to set one up, run it and check it, its baselines, and
  *                   the gp_kernel_<k> entry (the driver, driver.h, does the
  *                   timing, pairing, verdicts and rows)
- *   (baselines)     a vendor library's calls live in platform/vendor_<lib>.cu
- *                   (cuBLAS, cuDNN, CUB, cuSPARSE; vendor_none.c without them),
- *                   declared in platform/vendor.h, one file per library
+ *   <k>_vendor.h    where the kernel has a vendor baseline (CUB, cuDNN,
+ *   <k>_vendor.cu   cuBLAS, cuSPARSE): its calls, the only kernel files
+ *                   that name a vendor API, built when configure found the
+ *                   library (kernels/baselines.cmake); without it the
+ *                   header's stubs say so (baseline.h)
  *   none.c          launcher stubs for the CPU-only build
  *
  * Shapes.  A problem's shape is the kernel's own dims and options in a

@@ -6,7 +6,7 @@
 #include <math.h>
 
 #include "batchnorm.h"
-#include "vendor.h"
+#include "batchnorm_vendor.h"
 #define GP_KERNEL_NAME batchnorm
 #include "kernel_decl.h"
 
@@ -192,7 +192,7 @@ static gp_status setup(const gp_kcase *c, const gp_device_info *dev, uint64_t *r
     u->atol_y = 1e-5 + ldexp(worst, -22), u->atol_mean = ldexp(mabs, -23) + 1e-7;
     if (u->infer)
         gp_batchnorm_ref_infer(u->h_x, u->h_ref, &u->s, u->h_g, u->h_b, u->h_st, u->h_st + ch, BN_EPS);
-    const char *name = gp_vendor_conv_name();
+    const char *name = gp_vendor_bn_name();
     if (name)
         snprintf(cudnn_impl, sizeof cudnn_impl, "%s BatchNormalizationForwardTraining", name);
     GP_TRY(gp_kmem_dev_copy(&u->mem, (void **)&u->d_x, u->h_x, n * 4));

@@ -7,7 +7,7 @@
 #include <limits.h>
 
 #include "conv2d.h"
-#include "vendor.h"
+#include "conv2d_vendor.h"
 #define GP_KERNEL_NAME conv2d
 #include "kernel_decl.h"
 

@@ -4,7 +4,7 @@
  * data), cuBLAS as the baseline, the legality of [kernel.gemm], and the
  * gp_kernel entry. */
 #include "gemm.h"
-#include "vendor.h"
+#include "gemm_vendor.h"
 #define GP_KERNEL_NAME gemm
 #include "kernel_decl.h"
 

@@ -4,7 +4,7 @@
  * grid against the runtime's occupancy calculator, CUB
  * DeviceHistogram::HistogramEven as its baseline, and the gp_kernel entry. */
 #include "histogram.h"
-#include "vendor.h"
+#include "histogram_vendor.h"
 #define GP_KERNEL_NAME histogram
 #include "kernel_decl.h"
 

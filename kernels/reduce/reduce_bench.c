@@ -5,7 +5,7 @@
 #include <math.h>
 
 #include "reduce.h"
-#include "vendor.h"
+#include "reduce_vendor.h"
 #define GP_KERNEL_NAME reduce
 #include "kernel_decl.h"
 

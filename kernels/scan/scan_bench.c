@@ -7,7 +7,7 @@
 #include <math.h>
 
 #include "scan.h"
-#include "vendor.h"
+#include "scan_vendor.h"
 #define GP_KERNEL_NAME scan
 #include "kernel_decl.h"
 

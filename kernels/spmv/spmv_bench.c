@@ -6,7 +6,7 @@
 #include <math.h>
 
 #include "spmv.h"
-#include "vendor.h"
+#include "spmv_vendor.h"
 #define GP_KERNEL_NAME spmv
 #include "kernel_decl.h"
 

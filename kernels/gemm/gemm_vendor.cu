@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "vendor.h"
+#include "gemm_vendor.h"
 
 #if GP_HAVE_CUBLAS
 #include <cublas_v2.h>
@@ -70,27 +70,4 @@ extern "C" const char *gp_vendor_blas_name(void)
     return name;
 }
 
-#else
-static gp_status absent(void)
-{
-    return gp_fail(GP_ERR_UNSUPPORTED, "sgemm baseline: cuBLAS was not found at configure time");
-}
-
-gp_status gp_vendor_blas_create(gp_vendor_blas **b)
-{
-    *b = NULL;
-    return absent();
-}
-
-gp_status gp_vendor_sgemm(gp_vendor_blas *b, int trans_a, int trans_b, int m, int n, int k, float alpha,
-                          const float *d_a, int lda, const float *d_b, int ldb, float beta, float *d_c, int ldc)
-{
-    (void)b, (void)trans_a, (void)trans_b, (void)m, (void)n, (void)k, (void)alpha, (void)d_a, (void)lda;
-    (void)d_b, (void)ldb, (void)beta, (void)d_c, (void)ldc;
-    return absent();
-}
-
-void gp_vendor_blas_destroy(gp_vendor_blas *b) { (void)b; }
-
-const char *gp_vendor_blas_name(void) { return NULL; }
 #endif

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "vendor.h"
+#include "spmv_vendor.h"
 
 #if GP_HAVE_CUSPARSE_H
 #include <cuda_runtime.h>
@@ -152,27 +152,4 @@ extern "C" const char *gp_vendor_spmv_name(void)
     return name;
 }
 
-#else
-static gp_status absent(void)
-{
-    return gp_fail(GP_ERR_UNSUPPORTED, "spmv baseline: cusparse.h was not found at configure time");
-}
-
-gp_status gp_vendor_spmv_create(gp_vendor_spmv **out, int rows, int cols, long long nnz, const int *d_row_ptr,
-                                const int *d_col, const float *d_val, const float *d_x, float *d_y)
-{
-    (void)rows, (void)cols, (void)nnz, (void)d_row_ptr, (void)d_col, (void)d_val, (void)d_x, (void)d_y;
-    *out = NULL;
-    return absent();
-}
-
-gp_status gp_vendor_spmv_run(gp_vendor_spmv *v)
-{
-    (void)v;
-    return absent();
-}
-
-void gp_vendor_spmv_destroy(gp_vendor_spmv *v) { (void)v; }
-
-const char *gp_vendor_spmv_name(void) { return NULL; }
 #endif

@@ -1,5 +1,4 @@
-/* Convolution and batch-normalization baselines (cudnnBatchNormalizationForwardTraining,
- * spatial, at the end of this file).  Convolution: cuDNN's fastest forward algorithm (found by timing
+/* conv2d's baseline: cuDNN's fastest forward algorithm (found by timing
  * them all), fp32 data and fp32 math (CUDNN_FMA_MATH: no TF32), when cuDNN
  * was found at configure time (GP_HAVE_CUDNN).
  *
@@ -15,11 +14,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vendor.h"
+#include "conv2d_vendor.h"
 
 #if GP_HAVE_CUDNN
 #include <cuda_runtime.h>
 #include <cudnn.h>
+
+#include "baseline_cuda.h"
 
 struct gp_vendor_conv {
     cudnnHandle_t handle;
@@ -31,20 +32,6 @@ struct gp_vendor_conv {
     size_t ws_bytes;
     char algo_name[96];
 };
-
-static gp_status dnn(cudnnStatus_t s, const char *what)
-{
-    if (s == CUDNN_STATUS_SUCCESS)
-        return gp_ok();
-    return gp_fail(GP_ERR_RUNTIME, "cuDNN %s: %s", what, cudnnGetErrorString(s));
-}
-
-static gp_status cuda(cudaError_t e, const char *what)
-{
-    if (e == cudaSuccess)
-        return gp_ok();
-    return gp_fail(GP_ERR_RUNTIME, "cuDNN baseline, %s: %s", what, cudaGetErrorString(e));
-}
 
 static const char *algo_text(cudnnConvolutionFwdAlgo_t a)
 {
@@ -95,39 +82,39 @@ extern "C" void gp_vendor_conv2d_destroy(gp_vendor_conv *c)
 static gp_status setup(gp_vendor_conv *c, int n, int in_c, int h, int w, int out_c, int kh, int kw, int pad_h,
                        int pad_w)
 {
-    GP_TRY(dnn(cudnnCreate(&c->handle), "cudnnCreate"));
-    GP_TRY(dnn(cudnnSetStream(c->handle, (cudaStream_t)0), "cudnnSetStream"));
-    GP_TRY(dnn(cudnnCreateTensorDescriptor(&c->xd), "cudnnCreateTensorDescriptor(x)"));
-    GP_TRY(dnn(cudnnCreateTensorDescriptor(&c->yd), "cudnnCreateTensorDescriptor(y)"));
-    GP_TRY(dnn(cudnnCreateFilterDescriptor(&c->wd), "cudnnCreateFilterDescriptor"));
-    GP_TRY(dnn(cudnnCreateConvolutionDescriptor(&c->cd), "cudnnCreateConvolutionDescriptor"));
-    GP_TRY(dnn(cudnnSetTensor4dDescriptor(c->xd, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, n, in_c, h, w),
+    GP_TRY(gp_cudnn_status(cudnnCreate(&c->handle), "cudnnCreate"));
+    GP_TRY(gp_cudnn_status(cudnnSetStream(c->handle, (cudaStream_t)0), "cudnnSetStream"));
+    GP_TRY(gp_cudnn_status(cudnnCreateTensorDescriptor(&c->xd), "cudnnCreateTensorDescriptor(x)"));
+    GP_TRY(gp_cudnn_status(cudnnCreateTensorDescriptor(&c->yd), "cudnnCreateTensorDescriptor(y)"));
+    GP_TRY(gp_cudnn_status(cudnnCreateFilterDescriptor(&c->wd), "cudnnCreateFilterDescriptor"));
+    GP_TRY(gp_cudnn_status(cudnnCreateConvolutionDescriptor(&c->cd), "cudnnCreateConvolutionDescriptor"));
+    GP_TRY(gp_cudnn_status(cudnnSetTensor4dDescriptor(c->xd, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, n, in_c, h, w),
                "cudnnSetTensor4dDescriptor(x)"));
-    GP_TRY(dnn(cudnnSetFilter4dDescriptor(c->wd, CUDNN_DATA_FLOAT, CUDNN_TENSOR_NCHW, out_c, in_c, kh, kw),
+    GP_TRY(gp_cudnn_status(cudnnSetFilter4dDescriptor(c->wd, CUDNN_DATA_FLOAT, CUDNN_TENSOR_NCHW, out_c, in_c, kh, kw),
                "cudnnSetFilter4dDescriptor"));
-    GP_TRY(dnn(cudnnSetConvolution2dDescriptor(c->cd, pad_h, pad_w, 1, 1, 1, 1, CUDNN_CROSS_CORRELATION,
+    GP_TRY(gp_cudnn_status(cudnnSetConvolution2dDescriptor(c->cd, pad_h, pad_w, 1, 1, 1, 1, CUDNN_CROSS_CORRELATION,
                                                CUDNN_DATA_FLOAT),
                "cudnnSetConvolution2dDescriptor"));
-    GP_TRY(dnn(cudnnSetConvolutionMathType(c->cd, CUDNN_FMA_MATH), "cudnnSetConvolutionMathType(FMA)"));
+    GP_TRY(gp_cudnn_status(cudnnSetConvolutionMathType(c->cd, CUDNN_FMA_MATH), "cudnnSetConvolutionMathType(FMA)"));
     int on, oc, oh, ow;
-    GP_TRY(dnn(cudnnGetConvolution2dForwardOutputDim(c->cd, c->xd, c->wd, &on, &oc, &oh, &ow),
+    GP_TRY(gp_cudnn_status(cudnnGetConvolution2dForwardOutputDim(c->cd, c->xd, c->wd, &on, &oc, &oh, &ow),
                "cudnnGetConvolution2dForwardOutputDim"));
     int want_h = h + 2 * pad_h - kh + 1, want_w = w + 2 * pad_w - kw + 1;
     if (on != n || oc != out_c || oh != want_h || ow != want_w)
         return gp_fail(GP_ERR_RUNTIME, "cuDNN output %dx%dx%dx%d, expected %dx%dx%dx%d", on, oc, oh, ow, n, out_c,
                        want_h, want_w);
-    GP_TRY(dnn(cudnnSetTensor4dDescriptor(c->yd, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, on, oc, oh, ow),
+    GP_TRY(gp_cudnn_status(cudnnSetTensor4dDescriptor(c->yd, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, on, oc, oh, ow),
                "cudnnSetTensor4dDescriptor(y)"));
 
     int max_algos = 0, got = 0;
-    GP_TRY(dnn(cudnnGetConvolutionForwardAlgorithmMaxCount(c->handle, &max_algos),
+    GP_TRY(gp_cudnn_status(cudnnGetConvolutionForwardAlgorithmMaxCount(c->handle, &max_algos),
                "cudnnGetConvolutionForwardAlgorithmMaxCount"));
     if (max_algos < 1)
         return gp_fail(GP_ERR_RUNTIME, "cuDNN reports %d forward algorithms", max_algos);
     cudnnConvolutionFwdAlgoPerf_t *perf = (cudnnConvolutionFwdAlgoPerf_t *)calloc((size_t)max_algos, sizeof *perf);
     if (!perf)
         return gp_fail(GP_ERR_NOMEM, "cuDNN baseline: out of host memory");
-    gp_status st = dnn(cudnnFindConvolutionForwardAlgorithm(c->handle, c->xd, c->wd, c->cd, c->yd, max_algos, &got,
+    gp_status st = gp_cudnn_status(cudnnFindConvolutionForwardAlgorithm(c->handle, c->xd, c->wd, c->cd, c->yd, max_algos, &got,
                                                             perf),
                        "cudnnFindConvolutionForwardAlgorithm");
     int pick = -1;
@@ -154,7 +141,7 @@ static gp_status setup(gp_vendor_conv *c, int n, int in_c, int h, int w, int out
     free(perf);
     GP_TRY(st);
     if (c->ws_bytes > 0)
-        GP_TRY(cuda(cudaMalloc(&c->ws, c->ws_bytes), "workspace cudaMalloc"));
+        GP_TRY(gp_cuda_status(cudaMalloc(&c->ws, c->ws_bytes), "cuDNN baseline: workspace cudaMalloc"));
     return gp_ok();
 }
 
@@ -183,122 +170,12 @@ extern "C" gp_status gp_vendor_conv2d_run(gp_vendor_conv *c, const float *d_x, c
     if (!c)
         return gp_fail(GP_ERR_USAGE, "cuDNN conv2d: no plan");
     const float alpha = 1.0f, beta = 0.0f;
-    return dnn(cudnnConvolutionForward(c->handle, &alpha, c->xd, d_x, c->wd, d_w, c->cd, c->algo, c->ws, c->ws_bytes,
+    return gp_cudnn_status(cudnnConvolutionForward(c->handle, &alpha, c->xd, d_x, c->wd, d_w, c->cd, c->algo, c->ws, c->ws_bytes,
                                        &beta, c->yd, d_y),
                "cudnnConvolutionForward");
 }
 
 extern "C" const char *gp_vendor_conv2d_algo(const gp_vendor_conv *c) { return c ? c->algo_name : "none"; }
 
-extern "C" const char *gp_vendor_conv_name(void)
-{
-    static char name[32];
-    size_t v = cudnnGetVersion(); /* major * 10000 + minor * 100 + patch (cuDNN 9) */
-    snprintf(name, sizeof name, "cuDNN %zu.%zu.%zu", v / 10000, v % 10000 / 100, v % 100);
-    return name;
-}
-
-/* ---- Batch normalization: cudnnBatchNormalizationForwardTraining, spatial
- * mode (per-channel statistics over N, H, W), no running averages. */
-struct gp_vendor_bn {
-    cudnnHandle_t handle;
-    cudnnTensorDescriptor_t xd, pd;
-};
-
-extern "C" void gp_vendor_bn_destroy(gp_vendor_bn *b)
-{
-    if (!b)
-        return;
-    if (b->pd)
-        (void)cudnnDestroyTensorDescriptor(b->pd);
-    if (b->xd)
-        (void)cudnnDestroyTensorDescriptor(b->xd);
-    if (b->handle)
-        (void)cudnnDestroy(b->handle);
-    free(b);
-}
-
-static gp_status bn_setup(gp_vendor_bn *b, int n, int c, int h, int w)
-{
-    GP_TRY(dnn(cudnnCreate(&b->handle), "cudnnCreate"));
-    GP_TRY(dnn(cudnnSetStream(b->handle, (cudaStream_t)0), "cudnnSetStream"));
-    GP_TRY(dnn(cudnnCreateTensorDescriptor(&b->xd), "cudnnCreateTensorDescriptor(x)"));
-    GP_TRY(dnn(cudnnCreateTensorDescriptor(&b->pd), "cudnnCreateTensorDescriptor(bn)"));
-    GP_TRY(dnn(cudnnSetTensor4dDescriptor(b->xd, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, n, c, h, w),
-               "cudnnSetTensor4dDescriptor(x)"));
-    GP_TRY(dnn(cudnnDeriveBNTensorDescriptor(b->pd, b->xd, CUDNN_BATCHNORM_SPATIAL), "cudnnDeriveBNTensorDescriptor"));
-    return gp_ok();
-}
-
-extern "C" gp_status gp_vendor_bn_create(gp_vendor_bn **b, int n, int c, int h, int w)
-{
-    *b = NULL;
-    if (n < 1 || c < 1 || h < 1 || w < 1)
-        return gp_fail(GP_ERR_USAGE, "cuDNN batchnorm: bad shape %dx%dx%dx%d", n, c, h, w);
-    gp_vendor_bn *v = (gp_vendor_bn *)calloc(1, sizeof *v);
-    if (!v)
-        return gp_fail(GP_ERR_NOMEM, "cuDNN baseline: out of host memory");
-    gp_status st = bn_setup(v, n, c, h, w);
-    if (st.code != GP_OK) {
-        gp_vendor_bn_destroy(v);
-        return st;
-    }
-    *b = v;
-    return gp_ok();
-}
-
-extern "C" gp_status gp_vendor_bn_train(gp_vendor_bn *b, const float *d_x, float *d_y, const float *d_gamma,
-                                        const float *d_beta, double eps, float *d_save_mean, float *d_save_invstd)
-{
-    if (!b)
-        return gp_fail(GP_ERR_USAGE, "cuDNN batchnorm: no plan");
-    if (eps < CUDNN_BN_MIN_EPSILON)
-        return gp_fail(GP_ERR_USAGE, "cuDNN batchnorm: eps %g below CUDNN_BN_MIN_EPSILON", eps);
-    const float one = 1.0f, zero = 0.0f;
-    return dnn(cudnnBatchNormalizationForwardTraining(b->handle, CUDNN_BATCHNORM_SPATIAL, &one, &zero, b->xd, d_x,
-                                                      b->xd, d_y, b->pd, d_gamma, d_beta, 0.0, NULL, NULL, eps,
-                                                      d_save_mean, d_save_invstd),
-               "cudnnBatchNormalizationForwardTraining");
-}
-
-#else
-gp_status gp_vendor_conv2d_create(gp_vendor_conv **c, int n, int in_c, int h, int w, int out_c, int kh,
-                                  int kw, int pad_h, int pad_w)
-{
-    (void)n, (void)in_c, (void)h, (void)w, (void)out_c, (void)kh, (void)kw, (void)pad_h, (void)pad_w;
-    *c = NULL;
-    return gp_fail(GP_ERR_UNSUPPORTED, "conv2d baseline: cuDNN was not found at configure time");
-}
-
-gp_status gp_vendor_conv2d_run(gp_vendor_conv *c, const float *d_x, const float *d_w, float *d_y)
-{
-    (void)c, (void)d_x, (void)d_w, (void)d_y;
-    return gp_fail(GP_ERR_UNSUPPORTED, "conv2d baseline: cuDNN was not found at configure time");
-}
-
-const char *gp_vendor_conv2d_algo(const gp_vendor_conv *c)
-{
-    (void)c;
-    return "none";
-}
-
-void gp_vendor_conv2d_destroy(gp_vendor_conv *c) { (void)c; }
-
-const char *gp_vendor_conv_name(void) { return NULL; }
-
-gp_status gp_vendor_bn_create(gp_vendor_bn **b, int n, int c, int h, int w)
-{
-    (void)n, (void)c, (void)h, (void)w;
-    *b = NULL;
-    return gp_fail(GP_ERR_UNSUPPORTED, "batchnorm baseline: cuDNN was not found at configure time");
-}
-
-gp_status gp_vendor_bn_train(gp_vendor_bn *b, const float *d_x, float *d_y, const float *d_gamma,
-                             const float *d_beta, double eps, float *d_save_mean, float *d_save_invstd)
-{
-    (void)b, (void)d_x, (void)d_y, (void)d_gamma, (void)d_beta, (void)eps, (void)d_save_mean, (void)d_save_invstd;
-    return gp_fail(GP_ERR_UNSUPPORTED, "batchnorm baseline: cuDNN was not found at configure time");
-}
-
-void gp_vendor_bn_destroy(gp_vendor_bn *b) { (void)b; }
+extern "C" const char *gp_vendor_conv_name(void) { return gp_cudnn_name(); }
 #endif
