@@ -17,11 +17,8 @@ static const int variants[][NPARAMS] = {
     {128, 2, 32, 2}, {1024, 1, 32, 2}, {256, 2, 16, 2}, {256, 2, 8, 2},  {256, 2, 1, 1},
 };
 
-/* Words of guard poisoned on each side of the bins (a store past either end
- * shows). */
-#define GUARD 16
-/* The hot bin of the skewed data. */
-#define HOT_U8 0x5a
+#define GUARD 16    /* words of guard poisoned on each side of the bins (a store past either end shows) */
+#define HOT_U8 0x5a /* the hot bin of the skewed data */
 #define HOT_U32 1234u
 
 /* Data kinds (gp_kcase.data): 0 uniform (bytes; keys in [0, 4096)); 1
@@ -31,28 +28,24 @@ static const int variants[][NPARAMS] = {
  * nearly all out of range. */
 static const char *const kind_names[] = {"uniform", "skewed 90%", "one value", "keys to 5000", "full range"};
 #define NKINDS 5
+#define KINDS(u32) ((u32) ? NKINDS : 3) /* the kinds of bytes (u32 0) or keys */
 
-static void fill_u8(uint8_t *x, size_t n, int kind, uint64_t *rng)
+/* A byte takes 16 bits of a random word (four a word): a cold one of the
+ * skewed data where the low 8 are < 26 (10.2 %), its value the high 8.  A
+ * key takes a word: a cold one where its high half % 10 == 0. */
+static void fill(void *x, size_t n, int u32, int kind, uint64_t *rng)
 {
-    const uint8_t one = (uint8_t)gp_rand_u64(rng);
-    for (size_t i = 0; i < n; i += 4) {
-        uint64_t r = gp_rand_u64(rng);
-        for (size_t k = 0; k < 4 && i + k < n; k++) {
-            unsigned u = (unsigned)(r >> (16 * k)) & 0xffffu;
-            /* Low byte < 26 (10.2 %): a cold sample, its value the high byte. */
-            x[i + k] = kind == 0 ? (uint8_t)u : kind == 1 ? ((u & 0xffu) < 26 ? (uint8_t)(u >> 8) : HOT_U8) : one;
-        }
-    }
-}
-
-static void fill_u32(uint32_t *x, size_t n, int kind, uint64_t *rng)
-{
-    const uint32_t one = (uint32_t)(gp_rand_u64(rng) % GP_HIST_U32_BINS);
+    const uint64_t one = gp_rand_u64(rng);
+    uint64_t r = 0;
     for (size_t i = 0; i < n; i++) {
-        uint64_t r = gp_rand_u64(rng);
-        uint32_t lo = (uint32_t)r, hi = (uint32_t)(r >> 32);
-        x[i] = kind == 0 ? lo % GP_HIST_U32_BINS : kind == 1 ? (hi % 10 == 0 ? lo % GP_HIST_U32_BINS : HOT_U32)
-             : kind == 2 ? one : kind == 3 ? lo % 5000 : lo;
+        r = u32 || i % 4 == 0 ? gp_rand_u64(rng) : r >> 16;
+        const uint32_t lo = (uint32_t)r, key = lo % GP_HIST_U32_BINS, u = lo & 0xffffu;
+        if (u32)
+            ((uint32_t *)x)[i] = kind == 0 ? key : kind == 1 ? ((r >> 32) % 10 == 0 ? key : HOT_U32)
+                               : kind == 2 ? (uint32_t)(one % GP_HIST_U32_BINS) : kind == 3 ? lo % 5000 : lo;
+        else
+            ((uint8_t *)x)[i] = kind == 0 ? (uint8_t)u : kind == 1 ? ((u & 0xffu) < 26 ? (uint8_t)(u >> 8) : HOT_U8)
+                                                                   : (uint8_t)one;
     }
 }
 
@@ -61,7 +54,6 @@ static void fill_u32(uint32_t *x, size_t n, int kind, uint64_t *rng)
  * data kind after them ("... skewed 90%"), read back too */
 
 static const char *const type_names[2] = {"u8, 256 bins", "u32 keys, 4096 bins"};
-static const char *const tails[2] = {", 256 bins", " keys, 4096 bins"}; /* what follows u8, u32 */
 
 static gp_status shape_parse(const char *spec, gp_shape *s)
 {
@@ -70,19 +62,15 @@ static gp_status shape_parse(const char *spec, gp_shape *s)
     memset(s, 0, sizeof *s);
     if (!gp_label_pow2(spec, &n, &r) && !gp_label_dims(spec, &n, 1, &r))
         n = 0;
-    const int u32 = !strncmp(r, " u32", 4);
-    if (u32 || !strncmp(r, " u8", 3)) {
-        r += u32 ? 4 : 3;
-        r += strncmp(r, tails[u32], strlen(tails[u32])) ? 0 : strlen(tails[u32]);
-    }
-    int ok = !*r;
-    for (int k = 0; k < NKINDS && !ok; k++)
-        ok = r[0] == ' ' && !strcmp(r + 1, kind_names[k]);
-    if (n < 1 || !ok)
+    const int u32 = !strncmp(r, " u32", 4), len = (int)strlen(type_names[u32]);
+    if (u32 || !strncmp(r, " u8", 3)) /* the type, and the rest of its label where it follows */
+        r += !strncmp(r + 1, type_names[u32], (size_t)len) ? len + 1 : u32 ? 4 : 3;
+    for (int k = 0; k < NKINDS && *r; k++) /* a data kind after it */
+        r = r[0] == ' ' && !strcmp(r + 1, kind_names[k]) ? "" : r;
+    if (n < 1 || *r)
         return gp_fail(GP_ERR_USAGE, "histogram: shape '%s' is not N or 2^K, then u8 or u32 (a data kind after it: "
                        "uniform, skewed 90%%, ...)", spec);
-    s->d[GP_HIST_N] = n;
-    s->opt[GP_HIST_TYPE] = u32 ? GP_HIST_U32 : GP_HIST_U8;
+    s->d[GP_HIST_N] = n, s->opt[GP_HIST_TYPE] = u32 ? GP_HIST_U32 : GP_HIST_U8;
     return gp_ok();
 }
 
@@ -111,8 +99,7 @@ static gp_status work(const gp_shape *s, const void *p, gp_kernel_work *w)
 {
     const int u32 = s->opt[GP_HIST_TYPE] == GP_HIST_U32;
     (void)p;
-    w->bytes = (double)s->d[GP_HIST_N] * (u32 ? 4.0 : 1.0);
-    w->flops = 0;
+    w->bytes = (double)s->d[GP_HIST_N] * (u32 ? 4.0 : 1.0), w->flops = 0;
     snprintf(w->method, sizeof w->method, "the %s input read once (the bins are noise); integer counts, no FLOPs",
              u32 ? "4-byte" : "1-byte");
     return gp_ok();
@@ -120,32 +107,28 @@ static gp_status work(const gp_shape *s, const void *p, gp_kernel_work *w)
 
 /* ---- cases */
 
-/* len samples of type, data kind, offset, flags. */
-#define HIST_CASE(type, len, kind, off, f) \
-    ((gp_kcase){.shape = {{len}, {type}}, .data = kind, .offset = off, .flags = f})
+/* len samples, bytes (u32 0) or keys, of a data kind at an offset. */
+#define HIST_CASE(u32, len, kind, off, f) \
+    ((gp_kcase){.shape = {{len}, {(u32) ? GP_HIST_U32 : GP_HIST_U8}}, .data = kind, .offset = off, .flags = f})
 
 static int cases(int set, const void *prm, const gp_device_info *dev, int quick, gp_kcase *out, int max)
 {
     const gp_histogram_params *p = prm;
     int n = 0;
     (void)dev;
-    if (set == GP_CASES_BENCH) {
-        /* The uniform ones have the verdict against CUB, the skewed ones are reported against it. */
-        const unsigned flags[2] = {GP_KCASE_PAIR | GP_KCASE_VARIANTS, GP_KCASE_REPORT | GP_KCASE_VARIANTS};
-        for (int t = GP_HIST_U8; t <= GP_HIST_U32; t++)
-            for (int kind = 0; kind <= 1; kind++) {
-                const long long len = 1ll << (t == GP_HIST_U32 ? (quick ? 24 : 28) : (quick ? 26 : 30));
-                n = gp_kcase_add(out, n, max, HIST_CASE(t, len, kind, 0, flags[kind]));
-            }
+    if (set == GP_CASES_BENCH) { /* 2^30 bytes, 2^28 keys (quick: 2^26, 2^24) */
+        for (int u32 = 0; u32 <= 1; u32++)
+            for (int kind = 0; kind <= 1; kind++) /* uniform: the verdict against CUB; skewed: reported */
+                n = gp_kcase_add(out, n, max, HIST_CASE(u32, 1ll << ((quick ? 26 : 30) - 2 * u32), kind, 0,
+                                                        GP_KCASE_VARIANTS | (kind ? GP_KCASE_REPORT : GP_KCASE_PAIR)));
         return n;
     }
     const long long step = (long long)p->block * p->items_per_thread * 16;
-    if (set == GP_CASES_VARIANT) {
+    if (set == GP_CASES_VARIANT) { /* offsets 0..3 elements */
         const long long len[] = {5, step + 1, (long long)p->grid_u8 * step + 3, 1000003};
-        for (int i = 0; i < 4; i++) {
-            n = gp_kcase_add(out, n, max, HIST_CASE(GP_HIST_U8, len[i], i % 2, i % 16, 0));
-            n = gp_kcase_add(out, n, max, HIST_CASE(GP_HIST_U32, len[i], i % 2, i % 4, 0));
-        }
+        for (int i = 0; i < 4; i++)
+            for (int u32 = 0; u32 <= 1; u32++)
+                n = gp_kcase_add(out, n, max, HIST_CASE(u32, len[i], i % 2, i, 0));
         return n;
     }
     /* Lengths (samples): empty, the ends alone, around a vector, around one
@@ -154,16 +137,11 @@ static int cases(int set, const void *prm, const gp_device_info *dev, int quick,
     const long long len[] = {0, 1, 3, 15, 16, 17, 31, 33, 1000, step - 1, step, step + 1,
                              (long long)p->grid_u8 * step + 7, 1000003, (1 << 24) + 5, 30000001};
     const int nlen = (int)(sizeof len / sizeof len[0]) - (quick ? 2 : 0);
-    for (int i = 0; i < nlen; i++) {
-        for (int kind = 0; kind <= 2; kind++) {
-            n = gp_kcase_add(out, n, max, HIST_CASE(GP_HIST_U8, len[i], kind, 0, 0));
-            n = gp_kcase_add(out, n, max, HIST_CASE(GP_HIST_U8, len[i], kind, 1 + i % 15, 0));
-        }
-        for (int kind = 0; kind < NKINDS; kind++) {
-            n = gp_kcase_add(out, n, max, HIST_CASE(GP_HIST_U32, len[i], kind, 0, 0));
-            n = gp_kcase_add(out, n, max, HIST_CASE(GP_HIST_U32, len[i], kind, 1 + i % 3, 0));
-        }
-    }
+    for (int i = 0; i < nlen; i++)
+        for (int u32 = 0; u32 <= 1; u32++)
+            for (int kind = 0; kind < KINDS(u32); kind++)
+                for (int off = 0; off <= 1; off++)
+                    n = gp_kcase_add(out, n, max, HIST_CASE(u32, len[i], kind, off ? 1 + i % (u32 ? 3 : 15) : 0, 0));
     return n;
 }
 
@@ -171,12 +149,10 @@ static int cases(int set, const void *prm, const gp_device_info *dev, int quick,
 
 typedef struct state {
     gp_kmem mem;
-    size_t n, size;
+    size_t n;
     int is_u32, nbins;
     const gp_device_info *dev;
-    void *h_in;
-    char *d_alloc;
-    const void *d_in;    /* d_alloc + the case's offset */
+    const void *d_in;    /* the case's offset into its buffer */
     uint32_t *d_bins;    /* nbins between GUARD words on each side */
     uint32_t ref[GP_HIST_U32_BINS], *got;
     void *d_tmp;         /* CUB's scratch, on its first run */
@@ -186,26 +162,24 @@ typedef struct state {
 static gp_status setup(const gp_kcase *c, const gp_device_info *dev, uint64_t *rng, void *st)
 {
     state *s = st;
-    s->n = (size_t)c->shape.d[GP_HIST_N];
-    s->is_u32 = c->shape.opt[GP_HIST_TYPE] == GP_HIST_U32;
-    s->size = s->is_u32 ? 4 : 1, s->nbins = s->is_u32 ? GP_HIST_U32_BINS : GP_HIST_U8_BINS;
-    s->dev = dev;
-    if (s->n > GP_HIST_MAX_N || c->offset < 0 || c->data < 0 || c->data > (s->is_u32 ? 4 : 2))
+    s->n = (size_t)c->shape.d[GP_HIST_N], s->dev = dev;
+    s->is_u32 = c->shape.opt[GP_HIST_TYPE] == GP_HIST_U32, s->nbins = s->is_u32 ? GP_HIST_U32_BINS : GP_HIST_U8_BINS;
+    const size_t size = s->is_u32 ? 4 : 1;
+    if (s->n > GP_HIST_MAX_N || c->offset < 0 || c->data < 0 || c->data >= KINDS(s->is_u32))
         return gp_fail(GP_ERR_USAGE, "histogram: %zu samples of data kind %d is no problem this bench can hold", s->n,
                        c->data);
-    s->h_in = gp_kmem_host(&s->mem, s->n * s->size + 16);
+    void *h_in = gp_kmem_host(&s->mem, s->n * size + 16);
+    char *d_alloc;
     GP_TRY(gp_kmem_ok(&s->mem));
-    if (s->is_u32) {
-        fill_u32(s->h_in, s->n, c->data, rng);
-        gp_histogram_ref_u32(s->h_in, s->n, s->ref);
-    } else {
-        fill_u8(s->h_in, s->n, c->data, rng);
-        gp_histogram_ref_u8(s->h_in, s->n, s->ref);
-    }
-    GP_TRY(gp_kmem_dev(&s->mem, (void **)&s->d_alloc, (s->n + (size_t)c->offset) * s->size + 16));
+    fill(h_in, s->n, s->is_u32, c->data, rng);
+    if (s->is_u32)
+        gp_histogram_ref_u32(h_in, s->n, s->ref);
+    else
+        gp_histogram_ref_u8(h_in, s->n, s->ref);
+    GP_TRY(gp_kmem_dev(&s->mem, (void **)&d_alloc, (s->n + (size_t)c->offset) * size + 16));
     GP_TRY(gp_kmem_output(&s->mem, (void **)&s->d_bins, (void **)&s->got, (size_t)s->nbins * 4, GUARD));
-    s->d_in = s->d_alloc + (size_t)c->offset * s->size;
-    return s->n ? gp_rt_copy_to_device((void *)s->d_in, s->h_in, s->n * s->size) : gp_ok();
+    s->d_in = d_alloc + (size_t)c->offset * size;
+    return s->n ? gp_rt_copy_to_device((void *)s->d_in, h_in, s->n * size) : gp_ok();
 }
 
 /* The grid the model sizes (gp_histogram_blocks_per_cu) must be resident at
@@ -216,9 +190,7 @@ static gp_status prepare(void *st, const void *prm)
 {
     const state *s = st;
     const gp_histogram_params *p = prm;
-    if (s->dev->compute_units < 1)
-        return gp_ok();
-    for (int u32 = 0; u32 <= 1; u32++) {
+    for (int u32 = 0; u32 <= 1 && s->dev->compute_units >= 1; u32++) {
         int occ = 0, grid = u32 ? p->grid_u32 : p->grid_u8, copies = u32 ? p->copies_u32 : p->copies_u8;
         GP_TRY(gp_histogram_occupancy(u32, p->block, p->items_per_thread, copies, &occ));
         if (grid > occ * s->dev->compute_units)

@@ -112,9 +112,7 @@ typedef struct state {
     gp_kmem mem;
     size_t n;
     int is_f32, exact, wave;
-    void *h;               /* the input */
-    char *d_alloc;         /* the input starts offset elements in */
-    const void *d_in;
+    const void *d_in;      /* the case's offset into its buffer */
     void *d_out, *h_out;   /* 4 bytes */
     double ref, sum_abs;   /* fp32: the double sum and sum |x| */
     int32_t refi;          /* int32: the wrapped sum */
@@ -135,7 +133,9 @@ static gp_status setup(const gp_kcase *c, const gp_device_info *dev, uint64_t *r
     if (s->n > SIZE_MAX / 8 || c->offset < 0 || (s->exact && s->n >= SMALL_INT_MAX_N))
         return gp_fail(GP_ERR_USAGE, "reduce: %zu elements (data kind %d) is no problem this bench can hold", s->n,
                        c->data);
-    float *f = s->h = gp_kmem_host(&s->mem, s->n * 4 + 4);
+    void *h = gp_kmem_host(&s->mem, s->n * 4 + 4);
+    float *f = h;
+    char *d_alloc;
     GP_TRY(gp_kmem_ok(&s->mem));
     if (s->exact)
         for (size_t i = 0; i < s->n; i++)
@@ -143,13 +143,13 @@ static gp_status setup(const gp_kcase *c, const gp_device_info *dev, uint64_t *r
     else if (s->is_f32)
         gp_fill_uniform_f32(f, s->n, -1.0f, 1.0f, rng);
     else
-        gp_fill_uniform_i32(s->h, s->n, INT32_MIN, INT32_MAX, rng);
+        gp_fill_uniform_i32(h, s->n, INT32_MIN, INT32_MAX, rng);
     s->ref = s->is_f32 ? gp_reduce_ref_f32(f, s->n, &s->sum_abs) : 0;
-    s->refi = s->is_f32 ? 0 : gp_reduce_ref_i32(s->h, s->n);
-    GP_TRY(gp_kmem_dev(&s->mem, (void **)&s->d_alloc, (s->n + (size_t)c->offset) * 4 + 16));
+    s->refi = s->is_f32 ? 0 : gp_reduce_ref_i32(h, s->n);
+    GP_TRY(gp_kmem_dev(&s->mem, (void **)&d_alloc, (s->n + (size_t)c->offset) * 4 + 16));
     GP_TRY(gp_kmem_output(&s->mem, &s->d_out, &s->h_out, 4, 0));
-    s->d_in = s->d_alloc + 4 * (size_t)c->offset;
-    return s->n ? gp_rt_copy_to_device((void *)s->d_in, s->h, s->n * 4) : gp_ok();
+    s->d_in = d_alloc + 4 * (size_t)c->offset;
+    return s->n ? gp_rt_copy_to_device((void *)s->d_in, h, s->n * 4) : gp_ok();
 }
 
 /* A workspace for p's grid (grown, never shrunk: it serves every smaller grid). */
@@ -198,12 +198,9 @@ static gp_status check(void *st, const void *prm, int impl, const char *what)
 {
     state *s = st;
     const gp_reduce_params *p = prm;
-    int32_t goti;
     float got, again;
-    if (!s->is_f32) {
-        memcpy(&goti, s->h_out, 4);
-        return gp_compare_i32(what, &goti, &s->refi, 1);
-    }
+    if (!s->is_f32)
+        return gp_compare_i32(what, s->h_out, &s->refi, 1);
     memcpy(&got, s->h_out, 4);
     const size_t head = (size_t)((16 - ((uintptr_t)s->d_in & 15)) & 15) / 4;
     const int depth = impl >= 0 ? 4096 : gp_reduce_f32_depth(p, s->n, head < s->n ? head : s->n, s->wave);
