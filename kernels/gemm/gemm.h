@@ -255,6 +255,10 @@ gp_status gp_sgemm(struct gp_context *ctx, const gp_gemm_problem *q, const float
 struct gp_rule_in;
 struct gp_kernel;
 gp_status gp_gemm_rule(const struct gp_rule_in *in, struct gp_table *out);
+/* What makes a [kernel.gemm] legal on any GPU (gp_kernel.check_table, gemm_rule.c): whole threads of C, at most
+ * 256 accumulators a thread, two slabs within the 48 KiB of LDS every target grants a block.  GP_ERR_USAGE naming
+ * name:line and the keys; absent keys are the reader's to name. */
+gp_status gp_gemm_check_table(const gp_table *t, const char *name);
 /* The kernel's registry entry (kernels/kernel.h): what verify, bench, tune
  * and gp_kernel_params take. */
 extern const struct gp_kernel gp_kernel_gemm;

@@ -1,5 +1,5 @@
 /* gemm for the driver (kernels/driver.h): its problems, one problem's set-up, run and exact check (integer-valued
- * data, gemm_ref.c), cuBLAS as the baseline, the legality of [kernel.gemm], and the gp_kernel entry. */
+ * data, gemm_ref.c), cuBLAS as the baseline, and the gp_kernel entry. */
 #include "gemm.h"
 #include "vendor.h"
 #define GP_KERNEL_NAME gemm
@@ -225,33 +225,10 @@ static gp_status check(void *p, const void *prm, int impl, const char *what)
     return gp_gemm_check_exact(what, &s->q, s->h_out + s->off, s->chk, s->nchk);
 }
 
-/* What makes a [kernel.gemm] legal on any GPU: whole threads of C, at most 256 accumulators a thread, two slabs
- * within the 48 KiB of LDS every target grants a block. */
-static gp_status check_table(const gp_table *t, const char *name)
-{
-    long long tm, tn, tk, gb;
-    if (gp_table_get_int(t, "kernel.gemm", "tile_m", &tm).code != GP_OK ||
-        gp_table_get_int(t, "kernel.gemm", "tile_n", &tn).code != GP_OK ||
-        gp_table_get_int(t, "kernel.gemm", "tile_k", &tk).code != GP_OK ||
-        gp_table_get_int(t, "kernel.gemm", "block", &gb).code != GP_OK)
-        return gp_ok(); /* absent: the reader names it */
-    const int line = gp_table_find(t, "kernel.gemm", "block")->line;
-    if ((tm * tn) % gb)
-        return gp_fail(GP_ERR_USAGE, "%s:%d: kernel.gemm: tile_m x tile_n = %lld is not a multiple of block = %lld",
-                       name, line, tm * tn, gb);
-    if ((tm * tn) / gb > 256)
-        return gp_fail(GP_ERR_USAGE, "%s:%d: kernel.gemm: %lld accumulators per thread (tile_m x tile_n / block) "
-                       "exceeds 256", name, line, (tm * tn) / gb);
-    if ((tm + tn) * tk * 4 > 48 * 1024)
-        return gp_fail(GP_ERR_USAGE, "%s:%d: kernel.gemm: (tile_m + tile_n) x tile_k x 4 = %lld bytes exceeds 48 KiB "
-                       "of LDS", name, line, (tm + tn) * tk * 4);
-    return gp_ok();
-}
-
 const gp_kernel gp_kernel_gemm = {
     GP_KERNEL_DECLARED,
     .summary = "SGEMM C = alpha op(A) op(B) + beta C, fp32, row/column-major, transposes, any size (vs cuBLAS fp32)",
-    .check_table = check_table, .shape_syntax = SYNTAX, .shape_parse = shape_parse, .shape_label = shape_label,
+    .check_table = gp_gemm_check_table, .shape_syntax = SYNTAX, .shape_parse = shape_parse, .shape_label = shape_label,
     .shape_random = shape_random, .work = work, .cases = cases, .case_label = case_label,
     .state_size = sizeof(state), .setup = setup, .poison = poison, .run = run, .check = check,
     .teardown = teardown, .impls = impls, .nimpls = 1, .run_impl = run_impl,
