@@ -149,6 +149,17 @@ void gp_batchnorm_ref_train(const float *x, float *y, const gp_batchnorm_shape *
                             const float *beta, double eps, double *mean, double *invstd);
 void gp_batchnorm_ref_infer(const float *x, float *y, const gp_batchnorm_shape *s, const float *gamma,
                             const float *beta, const float *mean, const float *var, double eps);
+/* The bench's reference and check.  gp_batchnorm_ref_stats: the training reference (y as gp_batchnorm_ref_train)
+ * and its statistics as floats, st[0 .. C) the means, st[C .. 2C) the variances (what inference is given) and
+ * st[2C .. 3C) the invstds; and the check's bounds: bound[0] y's absolute 1e-5 + 2^-22 max |mean gamma invstd|
+ * (the fp32 mean carries 2^-24 |mean| of error, scaled, plus a few roundings of y), bound[1] the saved mean's
+ * 2^-23 max |mean| + 1e-7.  gp_batchnorm_check: y against ref within bound[0] and 1e-5 relative; where mean is not
+ * NULL (training) the saved mean against st's within bound[1] and 1e-6 relative, the saved invstd within 2^-18
+ * relative.  GP_ERR_CHECK naming `what` (and the statistic) at the first value out of bounds. */
+gp_status gp_batchnorm_ref_stats(const float *x, float *y, const gp_batchnorm_shape *s, const float *gamma,
+                                 const float *beta, double eps, float *st, double bound[2]);
+gp_status gp_batchnorm_check(const char *what, const float *y, const float *ref, size_t n, const float *mean,
+                             const float *invstd, const float *st, size_t c, const double bound[2]);
 
 /* ---- The library's calls (kernels/context.h): the parameters come from
  * the context, for the call's shape; asynchronous on `stream`, nothing

@@ -17,6 +17,7 @@
 #define GP_GEMM_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "gp_status.h"
@@ -223,6 +224,23 @@ gp_status gp_gemm_f32(const gp_gemm_problem *q, const float *d_a, const float *d
 void gp_gemm_ref_f32(const gp_gemm_problem *q, const float *a, const float *b, float *c);
 double gp_gemm_ref_at(const gp_gemm_problem *q, const float *a, const float *b, const float *c_in, int i, int j,
                       double *abs_sum);
+/* The bench's exact check.  gp_gemm_fill_exact: x[0 .. n) (x NULL: none) small integers -2 .. 2 from rng, so
+ * every product and partial sum of K <= 2^20 / 4 terms is an integer below 2^24, exact in fp32 in any order: a
+ * result must equal the reference exactly.  gp_gemm_ref_sample: the gp_gemm_sample_size(q) elements of C checked,
+ * with the reference's value: all of C row by row where m n k <= 2^27 multiply-adds, else 516 of them (bench's big
+ * products), the four corners first, then elements drawn from rng.  gp_gemm_check_exact: c (the stored C, ldc
+ * apart: the gaps of a wider ldc are not C) equal to them, else GP_ERR_CHECK naming `what` and the first element
+ * that is not. */
+typedef struct gp_gemm_checked {
+    int i, j;
+    float want;
+} gp_gemm_checked;
+void gp_gemm_fill_exact(float *x, size_t n, uint64_t *rng);
+size_t gp_gemm_sample_size(const gp_gemm_problem *q);
+void gp_gemm_ref_sample(const gp_gemm_problem *q, const float *a, const float *b, const float *c_in, uint64_t *rng,
+                        gp_gemm_checked *chk);
+gp_status gp_gemm_check_exact(const char *what, const gp_gemm_problem *q, const float *c, const gp_gemm_checked *chk,
+                              size_t n);
 
 /* ---- The library's calls (kernels/context.h): the parameters come from
  * the context, for the call's shape; asynchronous on `stream`, nothing
@@ -237,6 +255,10 @@ gp_status gp_sgemm(struct gp_context *ctx, const gp_gemm_problem *q, const float
 struct gp_rule_in;
 struct gp_kernel;
 gp_status gp_gemm_rule(const struct gp_rule_in *in, struct gp_table *out);
+/* What makes a [kernel.gemm] legal on any GPU (gp_kernel.check_table, gemm_rule.c): whole threads of C, at most
+ * 256 accumulators a thread, two slabs within the 48 KiB of LDS every target grants a block.  GP_ERR_USAGE naming
+ * name:line and the keys; absent keys are the reader's to name. */
+gp_status gp_gemm_check_table(const gp_table *t, const char *name);
 /* The kernel's registry entry (kernels/kernel.h): what verify, bench, tune
  * and gp_kernel_params take. */
 extern const struct gp_kernel gp_kernel_gemm;

@@ -1,22 +1,12 @@
-/* gemm for the driver (kernels/driver.h): its problems (verify's sizes x
- * layouts x transposes x leading dimensions x alpha/beta x offsets, bench's
- * four products), one problem's set-up, run and exact check (integer-valued
- * data), cuBLAS as the baseline, the legality of [kernel.gemm], and the
- * gp_kernel entry. */
+/* gemm for the driver (kernels/driver.h): its problems, one problem's set-up, run and exact check (integer-valued
+ * data, gemm_ref.c), cuBLAS as the baseline, and the gp_kernel entry. */
 #include "gemm.h"
 #include "gemm_vendor.h"
 #define GP_KERNEL_NAME gemm
 #include "kernel_decl.h"
 
-/* Products up to this many multiply-adds are checked on the whole of C,
- * larger ones (bench's) on NSAMPLE elements, the corners first. */
-#define FULL_MAX_MNK (1ll << 27)
-#define NSAMPLE 516
-#define SYNTAX "MxNxK [NN|NT|TN|TT] [row-major|col-major] [ld LDA/LDB/LDC]"
-
-/* The variants (tune's candidates, bench's context rows): every compiled
- * configuration, GP_GEMM_CFG0..5 in order (fit snaps one a target lacks to
- * the nearest it has, noted). */
+/* The variants (tune's candidates, bench's context rows): every compiled configuration, GP_GEMM_CFG0..5 in order
+ * (fit snaps one a target lacks to the nearest it has, noted). */
 static const int variants[GP_GEMM_NCONFIGS][NPARAMS] = {{128, 128, 8, 256}, {128, 128, 16, 256}, {128, 64, 8, 128},
                                                         {64, 64, 8, 64},    {128, 128, 8, 128},  {128, 256, 8, 256}};
 
@@ -24,17 +14,16 @@ static const int variants[GP_GEMM_NCONFIGS][NPARAMS] = {{128, 128, 8, 256}, {128
 static const float ab[][2] = {{1, 0}, {2, 0.5f}, {-1, 1}, {1, 1}, {-1, 0.5f}, {2, 0}};
 #define NDATA ((int)(sizeof ab / sizeof ab[0]))
 
-/* ---- shapes: "MxNxK [NN|NT|TN|TT] [row-major|col-major] [ld A/B/C]"; bench
- * labels "4096x4096x4096 NN row-major" */
+/* ---- shapes: SYNTAX; bench labels "4096x4096x4096 NN row-major" */
+#define SYNTAX "MxNxK [NN|NT|TN|TT] [row-major|col-major] [ld LDA/LDB/LDC]"
 
 static gp_status shape_parse(const char *spec, gp_shape *s)
 {
-    long long d[3];
     const char *p;
     char w[32];
     int len = 0, ok;
     memset(s, 0, sizeof *s);
-    for (ok = gp_label_dims(spec, d, 3, &p); ok && sscanf(p, " %31s%n", w, &len) == 1;) {
+    for (ok = gp_label_dims(spec, s->d, 3, &p); ok && sscanf(p, " %31s%n", w, &len) == 1;) {
         p += len;
         if (strlen(w) == 2 && strchr("NT", w[0]) && strchr("NT", w[1]))
             s->opt[GP_GEMM_OPT_TRANS_A] = w[0] == 'T', s->opt[GP_GEMM_OPT_TRANS_B] = w[1] == 'T';
@@ -48,41 +37,42 @@ static gp_status shape_parse(const char *spec, gp_shape *s)
     }
     if (!ok || s->d[GP_GEMM_LDA] < 0 || s->d[GP_GEMM_LDB] < 0 || s->d[GP_GEMM_LDC] < 0)
         return gp_fail(GP_ERR_USAGE, "gemm: shape '%s' is not " SYNTAX, spec);
-    s->d[GP_GEMM_M] = d[0], s->d[GP_GEMM_N] = d[1], s->d[GP_GEMM_K] = d[2];
     return gp_ok();
 }
 
 static void shape_label(const gp_shape *s, char *buf, size_t n)
 {
-    const int *o = s->opt;
-    int len = snprintf(buf, n, "%lldx%lldx%lld %c%c %s", s->d[GP_GEMM_M], s->d[GP_GEMM_N], s->d[GP_GEMM_K],
-                       o[GP_GEMM_OPT_TRANS_A] ? 'T' : 'N', o[GP_GEMM_OPT_TRANS_B] ? 'T' : 'N',
-                       o[GP_GEMM_OPT_LAYOUT] ? "col-major" : "row-major");
-    if (s->d[GP_GEMM_LDA] || s->d[GP_GEMM_LDB] || s->d[GP_GEMM_LDC]) {
-        gp_gemm_problem q;
-        gp_gemm_problem_of_shape(s, 1, 0, &q);
-        if (len > 0 && (size_t)len < n)
-            snprintf(buf + len, n - (size_t)len, " ld %d/%d/%d", q.lda, q.ldb, q.ldc);
-    }
+    gp_gemm_problem q;
+    gp_gemm_problem_of_shape(s, 1, 0, &q);
+    snprintf(buf, n, "%lldx%lldx%lld %c%c %s", s->d[GP_GEMM_M], s->d[GP_GEMM_N], s->d[GP_GEMM_K], q.trans_a ? 'T' : 'N',
+             q.trans_b ? 'T' : 'N', q.layout == GP_GEMM_COL_MAJOR ? "col-major" : "row-major");
+    if (s->d[GP_GEMM_LDA] || s->d[GP_GEMM_LDB] || s->d[GP_GEMM_LDC])
+        gp_label_append(buf, n, "ld %d/%d/%d", q.lda, q.ldb, q.ldc);
 }
 
-/* M, N, K 1 .. 1024 (the CPU reference checks every element), either
- * layout, every transpose, packed or padded leading dimensions. */
+/* s's leading dimensions each extra[i] past the least (0: the least, unwritten). */
+static void widen(gp_shape *s, const int extra[3])
+{
+    gp_gemm_problem q;
+    gp_gemm_problem_of_shape(s, 1, 0, &q);
+    const long long ld[3] = {q.lda, q.ldb, q.ldc};
+    for (int i = 0; i < 3; i++)
+        s->d[GP_GEMM_LDA + i] = extra[i] ? ld[i] + extra[i] : 0;
+}
+
+/* M, N, K 1 .. 1024 (the CPU reference checks every element), either layout, every transpose (opt[]: layout, A,
+ * B), packed or padded leading dimensions (1 .. 16 past the least). */
 static void shape_random(uint64_t *rng, gp_shape *s)
 {
+    int extra[3] = {0, 0, 0};
     memset(s, 0, sizeof *s);
     for (int i = GP_GEMM_M; i <= GP_GEMM_K; i++)
         s->d[i] = gp_rand_dim(rng, 1, 1024);
-    s->opt[GP_GEMM_OPT_LAYOUT] = gp_rand_pick(rng, 2);
-    s->opt[GP_GEMM_OPT_TRANS_A] = gp_rand_pick(rng, 2);
-    s->opt[GP_GEMM_OPT_TRANS_B] = gp_rand_pick(rng, 2);
-    if (gp_rand_pick(rng, 2)) { /* padded: the packed leading dimensions plus 1 .. 16 */
-        gp_gemm_problem q;
-        gp_gemm_problem_of_shape(s, 1, 0, &q);
-        s->d[GP_GEMM_LDA] = q.lda + 1 + gp_rand_pick(rng, 16);
-        s->d[GP_GEMM_LDB] = q.ldb + 1 + gp_rand_pick(rng, 16);
-        s->d[GP_GEMM_LDC] = q.ldc + 1 + gp_rand_pick(rng, 16);
-    }
+    for (int i = GP_GEMM_OPT_LAYOUT; i <= GP_GEMM_OPT_TRANS_B; i++)
+        s->opt[i] = gp_rand_pick(rng, 2);
+    for (int i = 0, padded = gp_rand_pick(rng, 2); padded && i < 3; i++)
+        extra[i] = 1 + gp_rand_pick(rng, 16);
+    widen(s, extra);
 }
 
 static void case_label(const gp_kcase *c, char *buf, size_t n)
@@ -99,37 +89,24 @@ static gp_status work(const gp_shape *s, const void *p, gp_kernel_work *w)
 {
     (void)p;
     const double m = (double)s->d[GP_GEMM_M], n = (double)s->d[GP_GEMM_N], k = (double)s->d[GP_GEMM_K];
-    w->flops = 2 * m * n * k;
-    w->bytes = 4.0 * (m * k + k * n + m * n);
+    w->flops = 2 * m * n * k, w->bytes = 4.0 * (m * k + k * n + m * n);
     snprintf(w->method, sizeof w->method, "2 m n k FLOP; A and B read, C written once (4 B each)");
     return gp_ok();
 }
 
-/* ---- cases */
-
-/* m x n x k in a layout (combo: bit 2 column-major, bit 1 A transposed,
- * bit 0 B), each leading dimension `extra` past the least. */
+/* m x n x k in a layout (combo: bit 2 column-major, bit 1 A transposed, bit 0 B), lds `extra` past the least. */
 static gp_shape shape_of(int m, int n, int k, int combo, int extra)
 {
-    gp_shape s;
-    gp_gemm_problem q;
-    memset(&s, 0, sizeof s);
-    s.d[GP_GEMM_M] = m, s.d[GP_GEMM_N] = n, s.d[GP_GEMM_K] = k;
-    s.opt[GP_GEMM_OPT_LAYOUT] = (combo >> 2) & 1;
-    s.opt[GP_GEMM_OPT_TRANS_A] = (combo >> 1) & 1, s.opt[GP_GEMM_OPT_TRANS_B] = combo & 1;
-    gp_gemm_problem_of_shape(&s, 1, 0, &q);
-    if (extra)
-        s.d[GP_GEMM_LDA] = q.lda + extra, s.d[GP_GEMM_LDB] = q.ldb + extra, s.d[GP_GEMM_LDC] = q.ldc + extra;
+    gp_shape s = {{m, n, k}, {(combo >> 2) & 1, (combo >> 1) & 1, combo & 1}};
+    widen(&s, (const int[3]){extra, extra, extra});
     return s;
 }
 
 static int cases(int set, const void *p, const gp_device_info *dev, int quick, gp_kcase *out, int max)
 {
-    /* bench: the issue's row-major NN products, >= 0.90 of cuBLAS for the
-     * big two, 0.80 for the odd and the flat one.  verify: sizes around the
-     * tiles (1, below, at and above 64/128, k below and above the k-steps),
-     * every layout x transpose, leading dimensions at the least and 3
-     * wider, alpha/beta with beta 0 (C not read). */
+    /* bench: the row-major NN products, >= 0.90 of cuBLAS for the big two, 0.80 for the odd and the flat one.
+     * verify: sizes around the tiles (1, below, at and above 64/128, k below and above the k-steps), every
+     * layout x transpose, leading dimensions at the least and 3 wider, alpha/beta with beta 0 (C not read). */
     static const int big[][4] = {{4096, 4096, 4096, 90}, {8192, 8192, 8192, 90}, {4095, 4097, 1023, 80},
                                  {8192, 8192, 256, 80},  {2048, 2048, 2048, 90}, {1023, 1025, 511, 80}};
     static const int sizes[][3] = {{1, 1, 1},      {3, 5, 7},      {17, 33, 9},  {128, 128, 8},
@@ -151,12 +128,10 @@ static int cases(int set, const void *p, const gp_device_info *dev, int quick, g
                                                          .data = (si + combo) % 3});
         return n;
     }
-    /* Every variant: partial tiles both ways (one column tile of 128x256,
-     * 197, then two, 263) with k past a slab's edge, every layout and
-     * transpose, beta 0 and 1; then row-major NN (CFG5's own kernel) on the
-     * 16-byte paths with partial tiles (leading dimensions multiples of 4,
-     * M, N, K not; K 45: the last k quad 1 wide), and with the pointers 4
-     * bytes off 16-byte alignment (every load and store 4-byte). */
+    /* Every variant: partial tiles both ways (one column tile of 128x256, 197, then two, 263) with k past a slab's
+     * edge, every layout and transpose, beta 0 and 1; then row-major NN (CFG5's own kernel) on the 16-byte paths with
+     * partial tiles (lds multiples of 4, M, N, K not; K 45: the last k quad 1 wide), and with the pointers 4 bytes
+     * off 16-byte alignment (every load and store 4-byte). */
     for (int combo = 0; combo < 16; combo++)
         n = gp_kcase_add(out, n, max, (gp_kcase){.shape = shape_of(combo < 8 ? 131 : 257, combo < 8 ? 197 : 263,
                                                                    combo < 8 ? 45 : 19, combo & 7, combo % 3),
@@ -170,20 +145,13 @@ static int cases(int set, const void *p, const gp_device_info *dev, int quick, g
     return n;
 }
 
-/* ---- one problem */
-
-typedef struct checked {
-    int i, j;
-    float want;
-} checked;
-
 typedef struct state {
     gp_kmem mem;
     gp_gemm_problem q;
-    int off;                      /* elements the buffers start past an aligned address */
-    size_t na, nb, nc, nchk;      /* elements of the buffers (the offset included), of chk */
-    float *h_a, *h_b, *h_c, *h_out; /* h_c: C's input (beta != 0) */
-    checked *chk;                 /* the reference: all of C, or a sample of a big product */
+    int off;                        /* elements the buffers start past an aligned address */
+    size_t nc, nchk;                /* elements of C's buffer (the offset included), of chk */
+    float *h_c, *h_out;             /* h_c: C's input (beta != 0); h_out: C's mirror */
+    gp_gemm_checked *chk;           /* the reference: all of C, or a sample of a big product */
     float *d_a, *d_b, *d_c;
     gp_vendor_blas *blas;
 } state;
@@ -193,17 +161,8 @@ static const gp_kimpl impls[] = {{blas_impl, 1, 1, 0.90, 0, ""}};
 
 static void teardown(void *st) { gp_vendor_blas_destroy(((state *)st)->blas); }
 
-/* Small integers: every product and partial sum of K <= 2^20 / 4 terms is
- * an integer below 2^24, exact in fp32 in any order, so the GPU result must
- * equal the reference exactly. */
-static float *ints(gp_kmem *m, size_t n, uint64_t *rng)
-{
-    float *x = gp_kmem_host(m, n * sizeof *x);
-    for (size_t i = 0; x && i < n; i++)
-        x[i] = (float)((int)(gp_rand_u64(rng) % 5) - 2);
-    return x;
-}
-
+/* C is an output (kmem.h): poisoned before every checked run (beta 0: NaN that must not leak into the result, as
+ * in BLAS) and read back for check; beta != 0 writes C's input over the poison (poison). */
 static gp_status setup(const gp_kcase *c, const gp_device_info *dev, uint64_t *rng, void *st)
 {
     state *s = st;
@@ -213,36 +172,26 @@ static gp_status setup(const gp_kcase *c, const gp_device_info *dev, uint64_t *r
     gp_gemm_problem *q = &s->q;
     gp_gemm_problem_of_shape(&c->shape, ab[c->data][0], ab[c->data][1], q);
     GP_TRY(gp_gemm_check_problem(q));
-    const int full = (double)q->m * q->n * q->k <= (double)FULL_MAX_MNK;
-    s->off = c->offset, s->nchk = full ? (size_t)q->m * q->n : NSAMPLE;
-    s->na = gp_gemm_a_elems(q) + s->off, s->nb = gp_gemm_b_elems(q) + s->off, s->nc = gp_gemm_c_elems(q) + s->off;
-    s->h_a = ints(&s->mem, s->na, rng), s->h_b = ints(&s->mem, s->nb, rng);
-    s->h_c = q->beta != 0.0f ? ints(&s->mem, s->nc, rng) : NULL;
-    s->h_out = gp_kmem_host(&s->mem, s->nc * 4), s->chk = gp_kmem_host(&s->mem, s->nchk * sizeof *s->chk);
+    const size_t na = gp_gemm_a_elems(q) + c->offset, nb = gp_gemm_b_elems(q) + c->offset;
+    s->off = c->offset, s->nc = gp_gemm_c_elems(q) + s->off, s->nchk = gp_gemm_sample_size(q);
+    float *h_a = gp_kmem_host(&s->mem, na * 4), *h_b = gp_kmem_host(&s->mem, nb * 4);
+    s->h_c = q->beta != 0.0f ? gp_kmem_host(&s->mem, s->nc * 4) : NULL;
+    s->chk = gp_kmem_host(&s->mem, s->nchk * sizeof *s->chk);
     GP_TRY(gp_kmem_ok(&s->mem));
-    const float *a = s->h_a + s->off, *b = s->h_b + s->off, *cin = s->h_c ? s->h_c + s->off : NULL;
-    for (size_t k = 0; k < s->nchk; k++) { /* the sample: the corners, then random elements */
-        checked *e = &s->chk[k];
-        e->i = full ? (int)(k / q->n) : k < 4 ? (k & 1 ? q->m - 1 : 0) : (int)(gp_rand_u64(rng) % (uint64_t)q->m);
-        e->j = full ? (int)(k % q->n) : k < 4 ? (k & 2 ? q->n - 1 : 0) : (int)(gp_rand_u64(rng) % (uint64_t)q->n);
-        e->want = (float)gp_gemm_ref_at(q, a, b, cin, e->i, e->j, NULL);
-    }
+    gp_gemm_fill_exact(h_a, na, rng), gp_gemm_fill_exact(h_b, nb, rng), gp_gemm_fill_exact(s->h_c, s->nc, rng);
+    gp_gemm_ref_sample(q, h_a + s->off, h_b + s->off, s->h_c ? s->h_c + s->off : NULL, rng, s->chk);
     const char *bn = gp_vendor_blas_name();
     if (bn)
         snprintf(blas_impl, sizeof blas_impl, "%s cublasSgemm (fp32 math)", bn);
-    GP_TRY(gp_kmem_dev_copy(&s->mem, (void **)&s->d_a, s->h_a, s->na * 4));
-    GP_TRY(gp_kmem_dev_copy(&s->mem, (void **)&s->d_b, s->h_b, s->nb * 4));
-    return gp_kmem_dev(&s->mem, (void **)&s->d_c, s->nc * 4);
+    GP_TRY(gp_kmem_dev_copy(&s->mem, (void **)&s->d_a, h_a, na * 4));
+    GP_TRY(gp_kmem_dev_copy(&s->mem, (void **)&s->d_b, h_b, nb * 4));
+    return gp_kmem_output(&s->mem, (void **)&s->d_c, (void **)&s->h_out, s->nc * 4, 0);
 }
 
-/* beta = 0: C poisoned (NaN) must not leak into the result, as in BLAS;
- * else C's input again. */
 static gp_status poison(void *p)
 {
     state *s = p;
-    if (s->q.beta == 0.0f)
-        return gp_dev_poison(s->d_c, s->nc * 4);
-    return gp_rt_copy_to_device(s->d_c, s->h_c, s->nc * 4);
+    return s->q.beta == 0.0f ? gp_ok() : gp_rt_copy_to_device(s->d_c, s->h_c, s->nc * 4);
 }
 
 static gp_status run(void *p, const void *prm)
@@ -263,73 +212,24 @@ static gp_status run_impl(void *p, int impl, const void *prm)
     if (q->layout == GP_GEMM_COL_MAJOR)
         return gp_vendor_sgemm(s->blas, q->trans_a, q->trans_b, q->m, q->n, q->k, q->alpha, a, q->lda, b, q->ldb,
                                q->beta, c, q->ldc);
-    /* cuBLAS is column-major: the row-major C = op(A) op(B) is the
-     * column-major C^T = op(B)^T op(A)^T on the same memory. */
+    /* cuBLAS is column-major: row-major C = op(A) op(B) is column-major C^T = op(B)^T op(A)^T on the same memory. */
     return gp_vendor_sgemm(s->blas, q->trans_b, q->trans_a, q->n, q->m, q->k, q->alpha, b, q->ldb, a, q->lda,
                            q->beta, c, q->ldc);
 }
 
-/* Ours and cuBLAS alike, exact: the m x n elements of C (the gaps of a
- * wider ldc are not C), all of them or the sample. */
+/* Ours and cuBLAS alike, exact: the checked elements of C. */
 static gp_status check(void *p, const void *prm, int impl, const char *what)
 {
     state *s = p;
-    const gp_gemm_problem *q = &s->q;
     (void)prm, (void)impl;
-    GP_TRY(gp_rt_copy_to_host(s->h_out, s->d_c, s->nc * 4));
-    for (size_t k = 0; k < s->nchk; k++) {
-        const checked *e = &s->chk[k];
-        const float got = s->h_out[s->off + (q->layout == GP_GEMM_ROW_MAJOR ? (size_t)e->i * q->ldc + e->j
-                                                                            : (size_t)e->j * q->ldc + e->i)];
-        if (!(got == e->want))
-            return gp_fail(GP_ERR_CHECK, "%s: C(%d, %d) = %.9g, exact %.9g", what, e->i, e->j, (double)got,
-                           (double)e->want);
-    }
-    return gp_ok();
-}
-
-/* What makes a [kernel.gemm] legal on any GPU: whole threads of C, at most
- * 256 accumulators a thread, two slabs within the 48 KiB of LDS every target
- * grants a block. */
-static gp_status check_table(const gp_table *t, const char *name)
-{
-    long long tm, tn, tk, gb;
-    if (gp_table_get_int(t, "kernel.gemm", "tile_m", &tm).code != GP_OK ||
-        gp_table_get_int(t, "kernel.gemm", "tile_n", &tn).code != GP_OK ||
-        gp_table_get_int(t, "kernel.gemm", "tile_k", &tk).code != GP_OK ||
-        gp_table_get_int(t, "kernel.gemm", "block", &gb).code != GP_OK)
-        return gp_ok(); /* absent: the reader names it */
-    const int line = gp_table_find(t, "kernel.gemm", "block")->line;
-    if ((tm * tn) % gb)
-        return gp_fail(GP_ERR_USAGE, "%s:%d: kernel.gemm: tile_m x tile_n = %lld is not a multiple of block = %lld",
-                       name, line, tm * tn, gb);
-    if ((tm * tn) / gb > 256)
-        return gp_fail(GP_ERR_USAGE, "%s:%d: kernel.gemm: %lld accumulators per thread (tile_m x tile_n / block) "
-                       "exceeds 256", name, line, (tm * tn) / gb);
-    if ((tm + tn) * tk * 4 > 48 * 1024)
-        return gp_fail(GP_ERR_USAGE, "%s:%d: kernel.gemm: (tile_m + tile_n) x tile_k x 4 = %lld bytes exceeds 48 KiB "
-                       "of LDS", name, line, (tm + tn) * tk * 4);
-    return gp_ok();
+    return gp_gemm_check_exact(what, &s->q, s->h_out + s->off, s->chk, s->nchk);
 }
 
 const gp_kernel gp_kernel_gemm = {
     GP_KERNEL_DECLARED,
     .summary = "SGEMM C = alpha op(A) op(B) + beta C, fp32, row/column-major, transposes, any size (vs cuBLAS fp32)",
-    .check_table = check_table,
-    .shape_syntax = SYNTAX,
-    .shape_parse = shape_parse,
-    .shape_label = shape_label,
-    .shape_random = shape_random,
-    .work = work,
-    .cases = cases,
-    .case_label = case_label,
-    .state_size = sizeof(state),
-    .setup = setup,
-    .poison = poison,
-    .run = run,
-    .check = check,
-    .teardown = teardown,
-    .impls = impls,
-    .nimpls = 1,
-    .run_impl = run_impl,
+    .check_table = gp_gemm_check_table, .shape_syntax = SYNTAX, .shape_parse = shape_parse, .shape_label = shape_label,
+    .shape_random = shape_random, .work = work, .cases = cases, .case_label = case_label,
+    .state_size = sizeof(state), .setup = setup, .poison = poison, .run = run, .check = check,
+    .teardown = teardown, .impls = impls, .nimpls = 1, .run_impl = run_impl,
 };

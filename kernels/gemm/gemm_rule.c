@@ -191,3 +191,26 @@ gp_status gp_gemm_rule(const gp_rule_in *in, gp_table *out)
         GP_TRY(gp_rule_set(out, "gemm", keys[i], c[i], "registers", "%s%s", why, cu->fallback));
     return gp_ok();
 }
+
+/* ---- the legality of a table's [kernel.gemm] (gemm.h, gp_gemm_check_table) */
+
+gp_status gp_gemm_check_table(const gp_table *t, const char *name)
+{
+    long long tm, tn, tk, gb;
+    if (gp_table_get_int(t, "kernel.gemm", "tile_m", &tm).code != GP_OK ||
+        gp_table_get_int(t, "kernel.gemm", "tile_n", &tn).code != GP_OK ||
+        gp_table_get_int(t, "kernel.gemm", "tile_k", &tk).code != GP_OK ||
+        gp_table_get_int(t, "kernel.gemm", "block", &gb).code != GP_OK)
+        return gp_ok(); /* absent: the reader names it */
+    const int line = gp_table_find(t, "kernel.gemm", "block")->line;
+    if ((tm * tn) % gb)
+        return gp_fail(GP_ERR_USAGE, "%s:%d: kernel.gemm: tile_m x tile_n = %lld is not a multiple of block = %lld",
+                       name, line, tm * tn, gb);
+    if ((tm * tn) / gb > 256)
+        return gp_fail(GP_ERR_USAGE, "%s:%d: kernel.gemm: %lld accumulators per thread (tile_m x tile_n / block) "
+                       "exceeds 256", name, line, (tm * tn) / gb);
+    if ((tm + tn) * tk * 4 > 48 * 1024)
+        return gp_fail(GP_ERR_USAGE, "%s:%d: kernel.gemm: (tile_m + tile_n) x tile_k x 4 = %lld bytes exceeds 48 KiB "
+                       "of LDS", name, line, (tm + tn) * tk * 4);
+    return gp_ok();
+}

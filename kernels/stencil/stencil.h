@@ -130,6 +130,17 @@ void gp_stencil_ref_plane(const float *in, const gp_stencil_shape *s, float c0, 
 /* The same for point (x, y, z) alone. */
 void gp_stencil_ref_point(const float *in, const gp_stencil_shape *s, float c0, float c1, int x, int y, int z,
                           double *out, double *mag);
+/* The bench's data and check.  gp_stencil_fill: in[0 .. n) uniform in [-1, 1) from rng, or (exact) small integers
+ * -8 .. 8, with which the Laplacian's coefficients (-6, 1) keep every output exact.  Of the points 0, stride,
+ * 2 stride, ... (x fastest): gp_stencil_ref_bounds: lo[j], hi[j] the interval of floats within gp_stencil_f32_bound
+ * of the reference at point j x stride (exact: the reference itself): an output passes exactly when it lies in it;
+ * gp_stencil_check: out's border points the input's bits (a -0 for a +0 is a change), interior ones within their
+ * interval; else GP_ERR_CHECK naming `what`, the point, its value, the reference and the bound. */
+void gp_stencil_fill(float *in, size_t n, int exact, uint64_t *rng);
+void gp_stencil_ref_bounds(const float *in, const gp_stencil_shape *s, float c0, float c1, int exact, size_t stride,
+                           float *lo, float *hi);
+gp_status gp_stencil_check(const char *what, const float *out, const float *in, const gp_stencil_shape *s, float c0,
+                           float c1, int exact, size_t stride, const float *lo, const float *hi);
 
 /* Every kernel.stencil parameter from the device facts, for a shape
  * (kernel.h "Rules"; the models: docs/kernels/stencil.md, "Rule"). */

@@ -8,6 +8,7 @@
 
 #include "batchnorm.h"
 #include "batchnorm_index.h"
+#include "data.h"
 #include "gp_test.h"
 #include "gp_test_table.h"
 #include "kernel.h"
@@ -355,5 +356,30 @@ GP_TEST(batchnorm_shapes_and_cases)
     GP_CHECK(at_limit == 2); /* training and inference */
     GP_CHECK(k->cases(GP_CASES_VARIANT, &p, NULL, 0, c, GP_KCASE_MAX) == 10);
     GP_CHECK(k->cases(GP_CASES_BENCH, NULL, NULL, 0, c, GP_KCASE_MAX) == 2 && c[0].shape.d[GP_BN_N] == 128);
+    return 0;
+}
+
+/* The bench's reference and check (batchnorm_ref.c): the reference passes within its bounds, which a large mean
+ * widens; a value out of them is named, the statistics only in training. */
+GP_TEST(batchnorm_bench_check)
+{
+    const gp_batchnorm_shape s = {2, 3, 2, 5};
+    float x[60], ref[60], y[60], inf[60], g[3] = {1.0f, 0.5f, 1.5f}, b[3] = {0.0f, 1.0f, -1.0f}, st[9], mean[3];
+    double bound[2];
+    for (int i = 0; i < 60; i++)
+        x[i] = 1000.0f + (float)(i % 7) * 0.25f;
+    GP_CHECK(gp_batchnorm_ref_stats(x, ref, &s, g, b, 1e-5, st, bound).code == GP_OK);
+    GP_CHECK(bound[0] > 1e-5 + 1e-4 && bound[1] > 1e-7 + 1e-4);
+    memcpy(y, ref, sizeof y), memcpy(mean, st, sizeof mean);
+    GP_CHECK(gp_batchnorm_check("bn", y, ref, 60, mean, st + 6, st, 3, bound).code == GP_OK);
+    mean[1] += 0.01f;
+    gp_status e = gp_batchnorm_check("bn", y, ref, 60, mean, st + 6, st, 3, bound);
+    GP_CHECK(e.code == GP_ERR_CHECK && strstr(e.msg, "bn saved mean") != NULL);
+    GP_CHECK(gp_batchnorm_check("bn", y, ref, 60, NULL, NULL, st, 3, bound).code == GP_OK);
+    y[17] += 0.01f;
+    GP_CHECK(gp_batchnorm_check("bn", y, ref, 60, NULL, NULL, st, 3, bound).code == GP_ERR_CHECK);
+    /* What inference is given: the variance of each channel. */
+    gp_batchnorm_ref_infer(x, inf, &s, g, b, st, st + 3, 1e-5);
+    GP_CHECK(gp_compare_f32("infer", inf, ref, 60, 1e-3, 0.0, NULL).code == GP_OK);
     return 0;
 }

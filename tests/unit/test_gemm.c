@@ -479,3 +479,38 @@ GP_TEST(gemm_table_section_is_legal)
     GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "exceeds 256"));
     return 0;
 }
+
+/* The bench's exact check (gemm_ref.c): integer data, all of C for a small product (the gaps of a wider ldc not
+ * C), the corners first for a big one; an element off by one is named. */
+GP_TEST(gemm_bench_check)
+{
+    gp_shape sh = {{5, 3, 4, 0, 0, 7}, {GP_GEMM_COL_MAJOR, 1, 0}};
+    gp_gemm_problem q;
+    gp_gemm_problem_of_shape(&sh, 2, 1, &q);
+    float a[20], b[12], c[19], cin[19];
+    gp_gemm_checked chk[15];
+    uint64_t rng = 5;
+    GP_CHECK(gp_gemm_a_elems(&q) == 20 && gp_gemm_b_elems(&q) == 12 && gp_gemm_c_elems(&q) == 19);
+    gp_gemm_fill_exact(a, 20, &rng), gp_gemm_fill_exact(b, 12, &rng), gp_gemm_fill_exact(cin, 19, &rng);
+    for (int i = 0; i < 20; i++)
+        GP_CHECK(a[i] == (float)(int)a[i] && a[i] >= -2 && a[i] <= 2);
+    GP_CHECK(gp_gemm_sample_size(&q) == 15);
+    gp_gemm_ref_sample(&q, a, b, cin, &rng, chk);
+    memcpy(c, cin, sizeof c);
+    gp_gemm_ref_f32(&q, a, b, c);
+    c[5] = c[13] = 99.0f; /* rows 5 and 6 of the columns of ldc 7: not C */
+    GP_CHECK(gp_gemm_check_exact("gemm", &q, c, chk, 15).code == GP_OK);
+    c[2 * 7 + 4] += 1.0f;
+    gp_status e = gp_gemm_check_exact("gemm", &q, c, chk, 15);
+    GP_CHECK(e.code == GP_ERR_CHECK && strstr(e.msg, "C(4, 2)") != NULL);
+    /* 1024 x 512 x 512 = 2^28 multiply-adds: a sample, the corners first. */
+    gp_shape big = {{1024, 512, 512}, {0}};
+    gp_gemm_problem_of_shape(&big, 1, 0, &q);
+    float *z = calloc(1024 * 512, sizeof *z);
+    gp_gemm_checked *s = malloc(516 * sizeof *s);
+    GP_CHECK(z && s && gp_gemm_sample_size(&q) == 516);
+    gp_gemm_ref_sample(&q, z, z, NULL, &rng, s);
+    GP_CHECK(s[0].i == 0 && s[0].j == 0 && s[1].i == 1023 && s[2].j == 511 && s[3].i == 1023 && s[3].j == 511);
+    free(z), free(s);
+    return 0;
+}

@@ -682,3 +682,37 @@ GP_TEST(stencil_vec_follows_the_row_alignment)
     GP_CHECK(p[2].vec == 1 && strstr(note[2], "vec 4->1") && p[2].tile_x > p[0].tile_x);
     return 0;
 }
+
+/* The bench's data and check (stencil_ref.c): the rounded reference passes; an interior point out of its interval
+ * and a border point not the input's bits are named; a sample (stride 2) looks at even points only. */
+GP_TEST(stencil_bench_check)
+{
+    const gp_stencil_shape s = {5, 4, 3};
+    float in[60], out[60], lo[60], hi[60], lo2[30], hi2[30];
+    double plane[20];
+    uint64_t rng = 11;
+    for (int exact = 0; exact <= 1; exact++) {
+        const float c0 = exact ? -6.0f : 0.4f, c1 = exact ? 1.0f : 0.1f;
+        gp_stencil_fill(in, 60, exact, &rng);
+        for (int i = 0; exact && i < 60; i++)
+            GP_CHECK(in[i] == (float)(int)in[i] && in[i] >= -8 && in[i] <= 8);
+        gp_stencil_ref_bounds(in, &s, c0, c1, exact, 1, lo, hi);
+        for (int z = 0; z < 3; z++) {
+            gp_stencil_ref_plane(in, &s, c0, c1, z, plane, NULL);
+            for (int i = 0; i < 20; i++)
+                out[z * 20 + i] = (float)plane[i];
+        }
+        GP_CHECK(gp_stencil_check("st", out, in, &s, c0, c1, exact, 1, lo, hi).code == GP_OK);
+        const float keep = out[27];
+        out[27] = hi[27] + 1.0f; /* (2, 1, 1) */
+        gp_status e = gp_stencil_check("st", out, in, &s, c0, c1, exact, 1, lo, hi);
+        GP_CHECK(e.code == GP_ERR_CHECK && strstr(e.msg, "(x 2, y 1, z 1) =") != NULL);
+        gp_stencil_ref_bounds(in, &s, c0, c1, exact, 2, lo2, hi2);
+        GP_CHECK(gp_stencil_check("st", out, in, &s, c0, c1, exact, 2, lo2, hi2).code == GP_OK);
+        out[27] = keep;
+        out[0] = nextafterf(in[0], INFINITY);
+        e = gp_stencil_check("st", out, in, &s, c0, c1, exact, 1, lo, hi);
+        GP_CHECK(e.code == GP_ERR_CHECK && strstr(e.msg, "(x 0, y 0, z 0) border") != NULL);
+    }
+    return 0;
+}
