@@ -222,9 +222,14 @@ gp_status gp_conv2d_compare_sampled(const char *what, const gp_conv2d_shape *s, 
 /* The outputs compare_sampled checks, as indices into y (idx NULL: only
  * the count): the edges, then nsample drawn from seed.  Returns the count. */
 size_t gp_conv2d_sample(const gp_conv2d_shape *s, size_t nsample, unsigned long long seed, size_t *idx);
-/* got[idx[i]] against ref[i] / s_abs[i] for i < n, as gp_conv2d_compare. */
+/* got[idx[i]] (idx NULL: got[i]) against ref[i] / s_abs[i] for i < n, as gp_conv2d_compare: the bench's check
+ * of every output or of a sample (tol: gp_conv2d_rel_tol for ours, 1e-3 for cuDNN's FFT or Winograd). */
 gp_status gp_conv2d_compare_at(const char *what, const gp_conv2d_shape *s, const float *got, const size_t *idx,
                                const double *ref, const double *s_abs, size_t n, double tol, double *max_rel);
+/* The reference of the outputs such a check reads: every one (idx NULL: gp_conv2d_ref), else the sample of
+ * gp_conv2d_sample(s, nsample, seed) into idx[] and theirs into ref[] and sa[] (room for its count). */
+void gp_conv2d_ref_checked(const gp_conv2d_shape *s, const float *x, const float *w, size_t nsample,
+                           unsigned long long seed, size_t *idx, double *ref, double *sa);
 
 /* ---- Floor: the problem at the device's limits.  FLOPs at the FP32 peak
  * (compute_units x FMA lanes per CU x clock) and bytes (x + w + y once) at

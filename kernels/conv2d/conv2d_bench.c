@@ -1,9 +1,7 @@
-/* conv2d for the driver (kernels/driver.h): its problems (the seed's
- * 1x6x768x512 6x6 convolution, its neighbours and a 4K RGB image), one
- * problem's set-up (data, and the CPU reference once: every output, or for a
- * bench problem above FULL_CHECK_FLOPS the edges and SAMPLES outputs), run
- * and check (|error| <= tol x sum |x||w| per output), cuDNN as the baseline,
- * our other code paths as context rows, and the gp_kernel entry. */
+/* conv2d for the driver (kernels/driver.h): its problems (the seed's 1x6x768x512 6x6 convolution, its neighbours
+ * and a 4K RGB image), one problem's set-up (data, and the CPU reference once: every output, or for a bench problem
+ * above FULL_CHECK_FLOPS the edges and SAMPLES outputs), run and check (|error| <= tol x sum |x||w| per output:
+ * conv2d_ref.c), cuDNN as the baseline, our other code paths as context rows, and the gp_kernel entry. */
 #include <limits.h>
 
 #include "conv2d.h"
@@ -11,32 +9,28 @@
 #define GP_KERNEL_NAME conv2d
 #include "kernel_decl.h"
 
-/* A bench problem above this many FLOPs is checked on a sample after its
- * timings (verify's cases are checked in full). */
+/* A bench problem above this many FLOPs is checked on a sample after its timings (verify's cases are checked in
+ * full). */
 #define FULL_CHECK_FLOPS 3e8
 #define SAMPLES 20000
-/* cuDNN may pick FFT or Winograd, whose rounding is not bounded like a
- * direct sum's: its output is held to this looser bound, enough to catch a
- * wrong convention (flipped kernel, wrong padding: errors of order 1). */
+/* cuDNN may pick FFT or Winograd, whose rounding is not bounded like a direct sum's: its output is held to this
+ * looser bound, enough to catch a wrong convention (flipped kernel, wrong padding: errors of order 1). */
 #define BASELINE_REL_TOL 1e-3
 
-/* The variants (tune's candidates, bench's context rows on the seed's and
- * the 3x3 problem), in the order of conv2d_params.inc: threads 8x16, 16x8,
- * 8x8 (768 blocks: a finer balance over the SMs), 16x16, 8x32 at 4x2 pixels
- * a thread; 8x16, 16x8, 16x16 at 4x1 (twice the warps); 4x16; 4x4 pixels x
- * 2 channels; three with the kernel rows rolled.  With out_c 6 every ocb 8
- * runs 6 channels a thread. */
+/* The variants (tune's candidates, bench's context rows on the seed's and the 3x3 problem), in the order of
+ * conv2d_params.inc: threads 8x16, 16x8, 8x8 (768 blocks: a finer balance over the SMs), 16x16, 8x32 at 4x2 pixels
+ * a thread; 8x16, 16x8, 16x16 at 4x1 (twice the warps); 4x16; 4x4 pixels x 2 channels; three with the kernel rows
+ * rolled.  With out_c 6 every ocb 8 runs 6 channels a thread. */
 static const int variants[][NPARAMS] = {
     {32, 32, 128, 8, 0}, {64, 16, 128, 8, 0}, {32, 16, 64, 8, 0}, {64, 32, 256, 8, 0}, {32, 64, 256, 8, 0},
     {32, 16, 128, 8, 0}, {64, 8, 128, 8, 0},  {64, 16, 256, 8, 0}, {16, 32, 64, 8, 0}, {32, 64, 128, 4, 0},
     {32, 32, 128, 8, 3}, {64, 16, 128, 8, 3}, {32, 16, 64, 8, 3},
 };
 
-/* n, in_c, h, w, out_c, kh, kw, pad_h, pad_w.  Verify: tiny, odd, every
- * compiled kernel size and others (2x4, 9, 21), channel groups, LDS stages,
- * one output row, a pad wider than the image, the direct fallback (k100),
- * then the seed's and two larger ones. */
-static const int verify_shapes[][9] = {
+/* n, in_c, h, w, out_c, kh, kw, pad_h, pad_w.  Verify: tiny, odd, every compiled kernel size and others (2x4, 9,
+ * 21), channel groups, LDS stages, one output row, a pad wider than the image, the direct fallback (k100), then
+ * the seed's and two larger ones. */
+static const long long verify_shapes[][9] = {
     {1, 1, 1, 1, 1, 1, 1, 0, 0},       {1, 3, 7, 5, 2, 3, 3, 0, 0},         {2, 3, 33, 47, 5, 3, 3, 1, 1},
     {1, 6, 67, 45, 6, 6, 6, 0, 0},     {1, 4, 31, 29, 7, 5, 5, 2, 2},       {1, 2, 20, 23, 3, 7, 7, 3, 3},
     {1, 5, 19, 21, 3, 2, 4, 1, 0},     {1, 3, 16, 16, 4, 9, 9, 4, 4},       {3, 16, 40, 37, 9, 3, 3, 0, 0},
@@ -47,25 +41,24 @@ static const int verify_shapes[][9] = {
 #define NVERIFY ((int)(sizeof verify_shapes / sizeof verify_shapes[0]))
 #define VERIFY_QUICK 14 /* the first, small ones: also every variant's cases */
 
-/* The seed's problem and its neighbours: in_c 3 and 16, kernels 3, 5, 7,
- * 'same' padding, and a 4K RGB image. */
-static const int bench_shapes[][9] = {
+/* The seed's problem and its neighbours: in_c 3 and 16, kernels 3, 5, 7, 'same' padding, and a 4K RGB image. */
+static const long long bench_shapes[][9] = {
     {1, 6, 768, 512, 6, 6, 6, 0, 0}, {1, 3, 768, 512, 6, 6, 6, 0, 0}, {1, 16, 768, 512, 6, 6, 6, 0, 0},
     {1, 6, 768, 512, 6, 3, 3, 0, 0}, {1, 6, 768, 512, 6, 5, 5, 0, 0}, {1, 6, 768, 512, 6, 7, 7, 0, 0},
     {1, 6, 768, 512, 6, 5, 5, 2, 2}, {1, 3, 2160, 3840, 6, 5, 5, 2, 2},
 };
 #define NBENCH ((int)(sizeof bench_shapes / sizeof bench_shapes[0]))
 
-static void shape_set(gp_shape *g, const int *v)
+static void shape_set(gp_shape *g, const long long *v)
 {
     memset(g, 0, sizeof *g);
     for (int i = 0; i < 7; i++)
         g->d[i] = v[i];
-    g->opt[GP_CONV2D_OPT_PAD_H] = v[7], g->opt[GP_CONV2D_OPT_PAD_W] = v[8];
+    g->opt[GP_CONV2D_OPT_PAD_H] = (int)v[7], g->opt[GP_CONV2D_OPT_PAD_W] = (int)v[8];
 }
 
-/* ---- shapes: "NxCxHxW kK[xKW] ocO valid|same|pad PH,PW", the seed's
- * labelled "... (seed)" as its bench rows always were */
+/* ---- shapes: "NxCxHxW kK[xKW] ocO valid|same|pad PH,PW", the seed's labelled "... (seed)" as its bench rows
+ * always were */
 
 #define SYNTAX "NxCxHxW kK[xKW] ocO [valid|same|pad PH,PW] (e.g. 1x3x1080x1920 k5 oc16 same)"
 
@@ -95,14 +88,11 @@ static gp_status shape_parse(const char *spec, gp_shape *s)
     else if (ok && !eat(&r, " valid", NULL) && eat(&r, " pad ", &d[7]))
         ok = eat(&r, ",", &d[8]);
     eat(&r, " (seed)", NULL);
-    int v[9];
-    for (int i = 0; i < 9; i++) {
+    for (int i = 0; i < 9; i++)
         ok = ok && d[i] <= INT_MAX && (i >= 7 || d[i] >= 1);
-        v[i] = ok ? (int)d[i] : 0;
-    }
     if (!ok || *r)
         return gp_fail(GP_ERR_USAGE, "conv2d: shape '%s' is not %s", spec, SYNTAX);
-    shape_set(s, v);
+    shape_set(s, d);
     return gp_ok();
 }
 
@@ -110,34 +100,28 @@ static void shape_label(const gp_shape *g, char *buf, size_t n)
 {
     const long long *d = g->d, kh = d[GP_CONV2D_DIM_KH], kw = d[GP_CONV2D_DIM_KW];
     const int ph = g->opt[GP_CONV2D_OPT_PAD_H], pw = g->opt[GP_CONV2D_OPT_PAD_W];
+    const int same = kh % 2 && kw % 2 && ph == (kh - 1) / 2 && pw == (kw - 1) / 2;
     gp_shape seed;
     char k[48], pad[48];
     shape_set(&seed, bench_shapes[0]);
     snprintf(k, sizeof k, kh == kw ? "k%lld" : "k%lldx%lld", kh, kw);
-    if (ph == 0 && pw == 0)
-        snprintf(pad, sizeof pad, "valid");
-    else if (kh % 2 && kw % 2 && ph == (kh - 1) / 2 && pw == (kw - 1) / 2)
-        snprintf(pad, sizeof pad, "same");
-    else
-        snprintf(pad, sizeof pad, "pad %d,%d", ph, pw);
+    snprintf(pad, sizeof pad, ph == 0 && pw == 0 ? "valid" : same ? "same" : "pad %d,%d", ph, pw);
     const int is_seed = !memcmp(d, seed.d, 7 * sizeof *d) && !memcmp(g->opt, seed.opt, 2 * sizeof *g->opt);
     snprintf(buf, n, "%lldx%lldx%lldx%lld %s oc%lld %s%s", d[GP_CONV2D_DIM_N], d[GP_CONV2D_DIM_IN_C],
              d[GP_CONV2D_DIM_H], d[GP_CONV2D_DIM_W], k, d[GP_CONV2D_DIM_OUT_C], pad, is_seed ? " (seed)" : "");
 }
 
-/* N 1..8, in_c and out_c 1..64, H and W 1..1024, kernels 1..9 (square two
- * times in three), valid, same or pads 0..4; at most 2^24 elements in x and
- * in y and 5e8 FLOPs (verify checks every output against the double
- * reference).  One draw a statement: the same shapes from a seed whatever
- * the compiler. */
+/* N 1..8, in_c and out_c 1..64, H and W 1..1024, kernels 1..9 (square two times in three), valid, same or pads
+ * 0..4; at most 2^24 elements in x and in y and 5e8 FLOPs (verify checks every output against the double
+ * reference).  One draw a statement: the same shapes from a seed whatever the compiler. */
 static void shape_random(uint64_t *rng, gp_shape *g)
 {
     static const long long hi[5] = {8, 64, 1024, 1024, 64};
     gp_conv2d_shape s;
-    int v[9];
+    long long v[9];
     do {
         for (int i = 0; i < 5; i++)
-            v[i] = (int)gp_rand_dim(rng, 1, hi[i]);
+            v[i] = gp_rand_dim(rng, 1, hi[i]);
         v[5] = 1 + gp_rand_pick(rng, 9);
         v[6] = gp_rand_pick(rng, 3) ? v[5] : 1 + gp_rand_pick(rng, 9);
         const int pads = gp_rand_pick(rng, 3); /* valid, same, other */
@@ -162,24 +146,21 @@ static gp_status work(const gp_shape *g, const void *p, gp_kernel_work *w)
     return gp_ok();
 }
 
-/* ---- cases: bench (quick: the seed's and the 'same' 5x5; the variants on
- * the seed's and the 3x3 one, not in quick mode), verify (quick: the small
- * ones), and the small ones for every variant */
+/* ---- cases: bench (quick: the seed's and the 'same' 5x5; the variants on the seed's and the 3x3 one, not in
+ * quick mode), verify (quick: the small ones), and the small ones for every variant */
 static int cases(int set, const void *p, const gp_device_info *dev, int quick, gp_kcase *out, int max)
 {
     const int bench = set == GP_CASES_BENCH;
     const int m = bench ? NBENCH : set == GP_CASES_VERIFY && !quick ? NVERIFY : VERIFY_QUICK;
     int n = 0;
     (void)p, (void)dev;
-    for (int i = 0; i < m && n < max; i++) {
-        if (bench && quick && i != 0 && i != 6)
-            continue;
-        memset(&out[n], 0, sizeof out[n]);
-        shape_set(&out[n].shape, bench ? bench_shapes[i] : verify_shapes[i]);
-        if (bench)
-            out[n].flags = GP_KCASE_SAMPLE | (!quick && (i == 0 || i == 3) ? GP_KCASE_VARIANTS : 0);
-        n++;
-    }
+    for (int i = 0; i < m; i++)
+        if (!bench || !quick || i == 0 || i == 6) {
+            gp_kcase c = {.flags = bench ? GP_KCASE_SAMPLE | (!quick && (i == 0 || i == 3) ? GP_KCASE_VARIANTS : 0)
+                                         : 0};
+            shape_set(&c.shape, bench ? bench_shapes[i] : verify_shapes[i]);
+            n = gp_kcase_add(out, n, max, c);
+        }
     return n;
 }
 
@@ -191,10 +172,10 @@ typedef struct state {
     gp_kmem mem;
     gp_conv2d_shape s;
     const gp_device_info *dev;
-    size_t xe, we, ye, nref;
-    float *x, *w, *y;  /* host: the inputs and the output read back */
-    double *ref, *sa;  /* the reference of the checked outputs (every one, or idx[]) and sum |x||w| */
-    size_t *idx;       /* the sampled outputs; NULL: every output */
+    size_t nref;
+    float *y;         /* host: the output read back */
+    double *ref, *sa; /* the reference of the checked outputs (every one, or idx[]) and sum |x||w| */
+    size_t *idx;      /* the sampled outputs; NULL: every output */
     float *dx, *dw, *dy;
     struct {
         gp_conv2d_params p;
@@ -221,30 +202,24 @@ static gp_status setup(const gp_kcase *c, const gp_device_info *dev, uint64_t *r
     GP_TRY(gp_conv2d_check(s, dev ? dev->mem_bytes : 0, NULL, NULL));
     if (c->offset || c->data)
         return gp_fail(GP_ERR_USAGE, "conv2d: aligned buffers of random data only");
-    u->xe = gp_conv2d_x_elems(s), u->we = gp_conv2d_w_elems(s), u->ye = gp_conv2d_y_elems(s);
+    const size_t xe = gp_conv2d_x_elems(s), we = gp_conv2d_w_elems(s), ye = gp_conv2d_y_elems(s);
     const uint64_t seed = gp_rand_u64(rng);
     const int sampled = c->flags & GP_KCASE_SAMPLE && gp_conv2d_flops(s) > FULL_CHECK_FLOPS;
-    u->nref = sampled ? gp_conv2d_sample(s, SAMPLES, seed, NULL) : u->ye;
-    u->x = gp_kmem_host(&u->mem, u->xe * 4), u->w = gp_kmem_host(&u->mem, u->we * 4);
+    u->nref = sampled ? gp_conv2d_sample(s, SAMPLES, seed, NULL) : ye;
+    float *x = gp_kmem_host(&u->mem, xe * 4), *w = gp_kmem_host(&u->mem, we * 4);
     u->ref = gp_kmem_host(&u->mem, u->nref * sizeof *u->ref), u->sa = gp_kmem_host(&u->mem, u->nref * sizeof *u->sa);
     u->idx = sampled ? gp_kmem_host(&u->mem, u->nref * sizeof *u->idx) : NULL;
     GP_TRY(gp_kmem_ok(&u->mem));
-    gp_fill_uniform_f32(u->x, u->xe, -1.f, 1.f, rng);
-    gp_fill_uniform_f32(u->w, u->we, -1.f, 1.f, rng);
-    if (sampled) {
-        gp_conv2d_sample(s, SAMPLES, seed, u->idx);
-        for (size_t i = 0; i < u->nref; i++)
-            gp_conv2d_ref_index(s, u->x, u->w, u->idx[i], &u->ref[i], &u->sa[i]);
-    } else {
-        gp_conv2d_ref(s, u->x, u->w, u->ref, u->sa);
-    }
-    GP_TRY(gp_kmem_dev_copy(&u->mem, (void **)&u->dx, u->x, u->xe * 4));
-    GP_TRY(gp_kmem_dev_copy(&u->mem, (void **)&u->dw, u->w, u->we * 4));
-    return gp_kmem_output(&u->mem, (void **)&u->dy, (void **)&u->y, u->ye * 4, 0);
+    gp_fill_uniform_f32(x, xe, -1.f, 1.f, rng);
+    gp_fill_uniform_f32(w, we, -1.f, 1.f, rng);
+    gp_conv2d_ref_checked(s, x, w, SAMPLES, seed, u->idx, u->ref, u->sa);
+    GP_TRY(gp_kmem_dev_copy(&u->mem, (void **)&u->dx, x, xe * 4));
+    GP_TRY(gp_kmem_dev_copy(&u->mem, (void **)&u->dw, w, we * 4));
+    return gp_kmem_output(&u->mem, (void **)&u->dy, (void **)&u->y, ye * 4, 0);
 }
 
-/* The plan of p (variant forced unless < 0) for this problem, made once per
- * parameter set and kept (its first run is untimed). */
+/* The plan of p (variant forced unless < 0) for this problem, made once per parameter set and kept (its first run
+ * is untimed). */
 static gp_status plan_for(state *u, const gp_conv2d_params *p, int variant, const gp_conv2d_plan **out)
 {
     for (int i = 0; i < NPLANS; i++)
@@ -274,8 +249,8 @@ static gp_status run(void *st, const void *p)
     return gp_conv2d_run(pl, u->dx, u->dw, u->dy, NULL);
 }
 
-/* cuDNN (named by its algorithm once it has one), and ours with the code
- * path forced: skipped where that is the code ours runs for the problem. */
+/* cuDNN (named by its algorithm once it has one), and ours with the code path forced: skipped where that is the
+ * code ours runs for the problem. */
 enum { IMPL_CUDNN, IMPL_GENERIC, IMPL_DIRECT, IMPL_ROLLED, NIMPLS };
 static char cudnn_impl[GP_BENCH_TEXT] = "cuDNN";
 static char cudnn_params[GP_BENCH_TEXT] = "cuDNN, fp32 FMA math, best of cudnnFindConvolutionForwardAlgorithm";
@@ -320,40 +295,38 @@ static gp_status run_impl(void *st, int impl, const void *p)
     return gp_conv2d_run(pl, u->dx, u->dw, u->dy, NULL);
 }
 
-/* Ours: every output within the fp32 bound of a sum of in_c kh kw terms
- * (sampled: those of the sample); cuDNN within BASELINE_REL_TOL. */
+/* Ours: every output within the fp32 bound of a sum of in_c kh kw terms (sampled: those of the sample); cuDNN
+ * within BASELINE_REL_TOL. */
 static gp_status check(void *st, const void *p, int impl, const char *what)
 {
     state *u = st;
     const double tol = impl == IMPL_CUDNN ? BASELINE_REL_TOL : gp_conv2d_rel_tol(&u->s);
     (void)p;
-    if (u->idx)
-        return gp_conv2d_compare_at(what, &u->s, u->y, u->idx, u->ref, u->sa, u->nref, tol, NULL);
-    return gp_conv2d_compare(what, &u->s, u->y, u->ref, u->sa, tol, NULL);
+    return gp_conv2d_compare_at(what, &u->s, u->y, u->idx, u->ref, u->sa, u->nref, tol, NULL);
 }
 
-/* Every verify case also with the generic, direct and rolled code (the
- * parameters the case launches with its variant forced; rolled runs the
- * specialized code where it is not compiled, as a launch of it would). */
+/* Every verify case also with the generic, direct and rolled code (the parameters the case launches with its
+ * variant forced; rolled runs the specialized code where it is not compiled, as a launch of it would). */
 static gp_status verify_extra(const gp_table *t, const void *p0, const gp_kernel_opts *o)
 {
     static const char *const names[NIMPLS] = {"", "generic", "direct", "rolled"};
+    const gp_kernel *k = &gp_kernel_conv2d;
     gp_kcase c[NVERIFY];
     uint64_t rng = o->seed + 1;
     const int n = cases(GP_CASES_VERIFY, p0, &o->dev, o->quick, c, NVERIFY);
     for (int i = 0; i < n; i++) {
         gp_conv2d_params q;
         gp_problem pr;
-        GP_TRY(gp_kernel_params(&gp_kernel_conv2d, t, &o->dev, &c[i].shape, 1, &q, NULL, 0));
-        GP_TRY(gp_problem_setup(&gp_kernel_conv2d, &c[i], &o->dev, &rng, &pr));
+        GP_TRY(gp_kernel_params(k, t, &o->dev, &c[i].shape, 1, &q, NULL, 0));
+        GP_TRY(gp_problem_setup(k, &c[i], &o->dev, &rng, &pr));
         gp_status st = gp_ok();
         for (int v = IMPL_GENERIC; v < NIMPLS && st.code == GP_OK; v++) {
             char who[64];
             q.variant = forced[v];
             snprintf(who, sizeof who, "variant=%s on the case's parameters", names[v]);
-            st = gp_problem_run_checked(&gp_kernel_conv2d, &pr, &q, -1, who, gp_driver_ops_of(o));
+            st = gp_problem_run_checked(k, &pr, &q, -1, who, gp_driver_ops_of(o));
         }
-        gp_problem_free(&gp_kernel_conv2d, &pr);
+        gp_problem_free(k, &pr);
         GP_TRY(st);
     }
     if (o->log)

@@ -113,13 +113,7 @@ static gp_status check_one(const char *what, const gp_conv2d_shape *s, size_t id
 gp_status gp_conv2d_compare(const char *what, const gp_conv2d_shape *s, const float *got, const double *ref,
                             const double *s_abs, double tol, double *max_rel)
 {
-    double worst = 0;
-    size_t n = gp_conv2d_y_elems(s);
-    for (size_t i = 0; i < n; i++)
-        GP_TRY(check_one(what, s, i, got[i], ref[i], s_abs[i], tol, &worst));
-    if (max_rel)
-        *max_rel = worst;
-    return gp_ok();
+    return gp_conv2d_compare_at(what, s, got, NULL, ref, s_abs, gp_conv2d_y_elems(s), tol, max_rel);
 }
 
 /* Output (img, oc, oy, ox) into idx[*k] (idx NULL: counted only). */
@@ -158,8 +152,10 @@ gp_status gp_conv2d_compare_at(const char *what, const gp_conv2d_shape *s, const
                                const double *ref, const double *s_abs, size_t n, double tol, double *max_rel)
 {
     double worst = 0;
-    for (size_t i = 0; i < n; i++)
-        GP_TRY(check_one(what, s, idx[i], got[idx[i]], ref[i], s_abs[i], tol, &worst));
+    for (size_t i = 0; i < n; i++) {
+        const size_t at = idx ? idx[i] : i;
+        GP_TRY(check_one(what, s, at, got[at], ref[i], s_abs[i], tol, &worst));
+    }
     if (max_rel)
         *max_rel = worst;
     return gp_ok();
@@ -170,6 +166,18 @@ void gp_conv2d_ref_index(const gp_conv2d_shape *s, const float *x, const float *
     const size_t oh = (size_t)out_h_of(s), ow = (size_t)out_w_of(s);
     const int ox = (int)(i % ow), oy = (int)(i / ow % oh), oc = (int)(i / ow / oh % (size_t)s->out_c);
     gp_conv2d_ref_at(s, x, w, (int)(i / ow / oh / (size_t)s->out_c), oc, oy, ox, ref, sa);
+}
+
+void gp_conv2d_ref_checked(const gp_conv2d_shape *s, const float *x, const float *w, size_t nsample,
+                           unsigned long long seed, size_t *idx, double *ref, double *sa)
+{
+    if (!idx) {
+        gp_conv2d_ref(s, x, w, ref, sa);
+        return;
+    }
+    const size_t n = gp_conv2d_sample(s, nsample, seed, idx);
+    for (size_t i = 0; i < n; i++)
+        gp_conv2d_ref_index(s, x, w, idx[i], &ref[i], &sa[i]);
 }
 
 gp_status gp_conv2d_compare_sampled(const char *what, const gp_conv2d_shape *s, const float *x, const float *w,

@@ -181,6 +181,21 @@ double gp_ssim_ref_pixel(const gp_ssim_problem *prob, const float *x, const floa
 gp_status gp_ssim_model_f32(const gp_ssim_problem *prob, int tile_x, int tile_y, int shift, const float *x,
                             const float *y, float *map);
 
+/* The check of a run (the bench's).  The reference of the map rows it reads, nr a plane: every row (nr ==
+ * map_h), else (nr > 12) the first 6, the last 6 and nr - 12 evenly between from a start u in [0, 1); slot[map_h]
+ * gets each map row's index among them (-1: not checked), ref[planes][nr][map_w] their values rounded to float
+ * (as the map is compared), *mean their sum over map_elems (the reference's mean when every row is read). */
+gp_status gp_ssim_ref_checked(const gp_ssim_problem *prob, const float *x, const float *y, long long nr, double u,
+                              int *slot, float *ref, double *mean);
+/* Map elements at .. at + len - 1 (got[0 .. len)) against that reference: each checked one within atol of it (the
+ * bench's 1e-5), NaN exactly where it is NaN; every element added to *sum.  GP_ERR_CHECK naming `what`, plane,
+ * row and column. */
+gp_status gp_ssim_compare_map(const char *what, const gp_ssim_problem *prob, const float *got, size_t at, size_t len,
+                              const float *ref, const int *slot, long long nr, double atol, double *sum);
+/* A run's mean against its own map's (sum / map_elems, within 1e-6: the reduction) and, ref_mean not NULL,
+ * the reference's (within atol: the bench's 1e-5); where either map holds NaN, the mean must be NaN. */
+gp_status gp_ssim_compare_mean(const char *what, double mean, double map_mean, const double *ref_mean, double atol);
+
 /* ---- launchers (ssim.hip; none.c in the CPU-only build) */
 
 typedef struct gp_ssim_args {

@@ -1,46 +1,36 @@
-/* ssim for the driver (kernels/driver.h): its problems (image kinds random,
- * correlated, constant, near-zero, high-contrast, checkerboard and NaN; odd
- * and tiny sizes, both borders, the 4K RGB frame), one problem's set-up (the
- * double reference of the checked rows, once), run and check (map within
- * 1e-5 of the reference, the mean within 1e-6 of its own map's and 1e-5 of
- * the reference's), the naive 121-tap kernel as the baseline, the checks
- * that are not a case, and the gp_kernel entry. */
+/* ssim for the driver (kernels/driver.h): its problems (seven image kinds; odd and tiny sizes, both borders, the
+ * 4K RGB frame), one problem's set-up (the double reference of the checked rows, once), run and check (ssim_ref.c),
+ * the naive 121-tap kernel as the baseline, the checks that are not a case, and the gp_kernel entry. */
 #include <math.h>
 
 #include "ssim.h"
 #define GP_KERNEL_NAME ssim
 #include "kernel_decl.h"
 
-#define MAP_ATOL 1e-5
-#define MEAN_ATOL 1e-5
-/* fp32 operations per output pixel of the separable algorithm: 4 moments x
- * 11 taps x 2 passes (88 FMA), 3 products per input pixel (x^2, + y^2, x y),
- * and the SSIM formula (15). */
+#define MAP_ATOL 1e-5  /* each checked pixel of the map */
+#define MEAN_ATOL 1e-5 /* the mean against the reference's (against its own map's: 1e-6) */
+/* fp32 operations per output pixel of the separable algorithm: 4 moments x 11 taps x 2 passes (88 FMA), 3
+ * products per input pixel (x^2, + y^2, x y), and the SSIM formula (15). */
 #define OPS_PER_PIXEL 106
-/* A sampled problem's checked rows a plane: 6 first, 6 last, 12 between. */
-#define SAMPLE_ROWS 24
+#define SAMPLE_ROWS 24          /* a sampled problem's checked rows a plane: 6 first, 6 last, 12 between */
 #define CHUNK ((size_t)1 << 20) /* map floats copied back at a time */
 
-/* The variants (tune's candidates, bench's context rows on the 4K frame), in
- * the order of ssim_params.inc (tile_x, tile_y, block, variant): strip
- * geometry x variant, one row group a block (blocks of at least 64 threads:
- * two groups of 32), the middle width also with two groups; then each
- * variant on the base geometry. */
+/* The variants (tune's candidates, bench's context rows on the 4K frame), in the order of ssim_params.inc
+ * (tile_x, tile_y, block, variant): strip geometry x variant, one row group a block (blocks of at least 64
+ * threads: two groups of 32), the middle width also with two groups; then each variant on the base geometry. */
+#define GEOMETRIES(v)                                                                                              \
+    {32, 64, 64, v}, {32, 128, 64, v}, {32, 256, 64, v}, {32, 512, 64, v}, {64, 64, 64, v}, {64, 128, 64, v},     \
+        {64, 256, 64, v}, {64, 512, 64, v}, {64, 256, 128, v}, {128, 64, 128, v}, {128, 128, 128, v},            \
+        {128, 256, 128, v}, {128, 512, 128, v}
 #define K GP_PARAM_KEEP
-static const int variants[][NPARAMS] = {
-    {32, 64, 64, 0},    {32, 128, 64, 0},   {32, 256, 64, 0},   {32, 512, 64, 0},   {64, 64, 64, 0},
-    {64, 128, 64, 0},   {64, 256, 64, 0},   {64, 512, 64, 0},   {64, 256, 128, 0},  {128, 64, 128, 0},
-    {128, 128, 128, 0}, {128, 256, 128, 0}, {128, 512, 128, 0}, {32, 64, 64, 1},    {32, 128, 64, 1},
-    {32, 256, 64, 1},   {32, 512, 64, 1},   {64, 64, 64, 1},    {64, 128, 64, 1},   {64, 256, 64, 1},
-    {64, 512, 64, 1},   {64, 256, 128, 1},  {128, 64, 128, 1},  {128, 128, 128, 1}, {128, 256, 128, 1},
-    {128, 512, 128, 1}, {K, K, K, 0},       {K, K, K, 1},
-};
+static const int variants[][NPARAMS] = {GEOMETRIES(0), GEOMETRIES(1), {K, K, K, 0}, {K, K, K, 1}};
 #undef K
 
-/* Image kinds (gp_kcase.data). */
+/* Image kinds (gp_kcase.data); quick verify runs five of them on its odd sizes. */
 enum { IMG_RANDOM, IMG_CORRELATED, IMG_CONSTANT, IMG_NEARZERO, IMG_CONTRAST, IMG_CHECKER, IMG_NAN, IMG_KINDS };
 static const char *const kind_names[IMG_KINDS] = {"random", "correlated", "constant", "near-zero",
                                                   "high-contrast", "checkerboard", "NaN"};
+#define QUICK_KINDS (1 << IMG_RANDOM | 1 << IMG_CONSTANT | 1 << IMG_NEARZERO | 1 << IMG_CONTRAST | 1 << IMG_NAN)
 
 enum { IMPL_NAIVE, NIMPLS };
 static const gp_kimpl impls[NIMPLS] = {
@@ -51,21 +41,17 @@ static void make_images(int k, const gp_ssim_problem *p, float *x, float *y, uin
 {
     const size_t n = (size_t)p->in_elems, w = (size_t)p->dims.w, h = (size_t)p->dims.h;
     const float c1 = (float)gp_rand_uniform(rng, 0, 1), c2 = (float)gp_rand_uniform(rng, 0, 1);
-    const float hi = k == IMG_NEARZERO ? 1e-3f : 1.0f;
-    gp_fill_uniform_f32(x, n, 0.0f, hi, rng);
-    gp_fill_uniform_f32(y, n, 0.0f, hi, rng);
+    gp_fill_uniform_f32(x, n, 0.0f, k == IMG_NEARZERO ? 1e-3f : 1.0f, rng);
+    gp_fill_uniform_f32(y, n, 0.0f, k == IMG_NEARZERO ? 1e-3f : 1.0f, rng);
     for (size_t i = 0; i < n && k != IMG_RANDOM && k != IMG_NEARZERO && k != IMG_NAN; i++) {
         const size_t r = i / w % h, c = i % w;
         const uint64_t b = gp_rand_u64(rng);
         const float v = x[i] + (float)gp_rand_uniform(rng, -0.05, 0.05);
-        if (k == IMG_CONSTANT)
-            x[i] = c1, y[i] = c2;
-        else if (k == IMG_CONTRAST)
-            x[i] = (float)(b & 1), y[i] = (float)((b >> 1) & 1);
-        else if (k == IMG_CHECKER)
-            x[i] = (float)((r + c) & 1), y[i] = (float)(((r >> 1) + c) & 1);
-        else /* correlated */
+        if (k == IMG_CORRELATED)
             y[i] = v < 0 ? 0 : v > 1 ? 1 : v;
+        else /* constant, high-contrast (random bits), checkerboard */
+            x[i] = k == IMG_CONSTANT ? c1 : (float)(k == IMG_CONTRAST ? b & 1 : (r + c) & 1),
+            y[i] = k == IMG_CONSTANT ? c2 : (float)(k == IMG_CONTRAST ? (b >> 1) & 1 : ((r >> 1) + c) & 1);
     }
     if (k == IMG_NAN) { /* a corner, an interior pixel, one on a tile edge, and one in y */
         x[0] = x[h / 2 * w + w / 3] = NAN;
@@ -81,14 +67,13 @@ static void make_images(int k, const gp_ssim_problem *p, float *x, float *y, uin
 static const gp_shape_format format = {4, .words = {{GP_SSIM_SHAPE_BORDER, {"same", "valid"}}}};
 GP_KERNEL_SHAPE_FORMAT(format, SYNTAX)
 
-/* 1..4 images of 1..16 channels, sides 1..4096 (11.. for valid), at most
- * 2^23 pixels an image (32 MB; the CPU reference in about a second). */
+/* 1..4 images of 1..16 channels, sides 1..4096 (11.. for valid), at most 2^23 pixels in all (32 MB; the CPU
+ * reference in about a second). */
 static void shape_random(uint64_t *rng, gp_shape *s)
 {
     memset(s, 0, sizeof *s);
     long long *d = &s->d[GP_SSIM_SHAPE_N];
-    s->opt[GP_SSIM_SHAPE_BORDER] = gp_rand_pick(rng, 2);
-    const long long lo = s->opt[GP_SSIM_SHAPE_BORDER] == GP_SSIM_VALID ? GP_SSIM_WIN : 1;
+    const long long lo = (s->opt[GP_SSIM_SHAPE_BORDER] = gp_rand_pick(rng, 2)) == GP_SSIM_VALID ? GP_SSIM_WIN : 1;
     do {
         d[0] = gp_rand_dim(rng, 1, 4), d[1] = gp_rand_dim(rng, 1, 16);
         d[2] = gp_rand_dim(rng, lo, 4096), d[3] = gp_rand_dim(rng, lo, 4096);
@@ -109,8 +94,8 @@ static gp_status problem_of(const gp_shape *s, gp_ssim_problem *p)
     return gp_ssim_problem_init(p, &d, &d, (gp_ssim_border)s->opt[GP_SSIM_SHAPE_BORDER]);
 }
 
-/* The floor's model: both images read and the map written; OPS_PER_PIXEL
- * fp32 instructions an output pixel, each an FMA issue slot (2 FLOP). */
+/* The floor's model: both images read and the map written; OPS_PER_PIXEL fp32 instructions an output pixel,
+ * each an FMA issue slot (2 FLOP). */
 static gp_status work(const gp_shape *s, const void *prm, gp_kernel_work *w)
 {
     gp_ssim_problem p;
@@ -123,53 +108,43 @@ static gp_status work(const gp_shape *s, const void *prm, gp_kernel_work *w)
     return gp_ok();
 }
 
-/* ---- cases */
+/* ---- cases, n c h w border kind flags.  Bench: the 4K frame (both borders; the variants), a 1 Mpixel image.
+ * Variant list: scalar and float4 loads, several strips, NaN.  Verify: odd sizes x borders x every kind (quick:
+ * two sizes, five kinds), tiny and vector-load shapes, and the 4K frame (sampled under quick). */
+enum { S = GP_SSIM_SAME, V = GP_SSIM_VALID, AT_VARIANT = 3, AT_ODD = 9, AT_VERIFY = 13, AT_EXTRA = 25 };
+static const long long tab[][7] = {
+    {1, 3, 2160, 3840, S, 0, GP_KCASE_VARIANTS | GP_KCASE_SAMPLE}, {1, 3, 2160, 3840, V, 0, GP_KCASE_SAMPLE},
+    {1, 1, 1024, 1024, S, 0, 0}, {1, 1, 70, 67, S, IMG_RANDOM, 0}, {1, 2, 45, 96, V, IMG_CORRELATED, 0},
+    {1, 2, 65, 65, S, IMG_RANDOM, 0}, {1, 1, 33, 33, V, IMG_NAN, 0}, {2, 1, 300, 67, V, IMG_RANDOM, 0},
+    {1, 1, 260, 100, S, IMG_CONSTANT, 0}, {1, 1, 33, 33}, {1, 2, 65, 65}, {2, 1, 127, 127}, {1, 1, 257, 257},
+    {1, 1, 1, 1, S}, {1, 1, 3, 5, S}, {1, 1, 11, 11, V}, {1, 1, 11, 40, V}, {1, 1, 12, 64, S}, {1, 1, 12, 64, V},
+    {1, 3, 64, 128, S}, {1, 3, 64, 128, V}, {2, 1, 100, 36, S}, {1, 1, 300, 17, S},
+    {1, 3, 2160, 3840, S, IMG_RANDOM, GP_KCASE_SAMPLE}, {1, 3, 2160, 3840, V, IMG_CORRELATED, GP_KCASE_SAMPLE},
+    {1, 2, 257, 257, S}, /* verify_extra: two runs bitwise equal */
+};
 
-/* A case of shape d (n c h w border). */
-static gp_kcase image_case(const long long d[5], int data, unsigned flags)
+/* Row r of tab, with its image kind and border unless given (>= 0). */
+static gp_kcase image_case(int r, int kind, int border, unsigned flags)
 {
-    return (gp_kcase){.shape = {{d[0], d[1], d[2], d[3]}, {(int)d[4]}}, .data = data, .flags = flags};
+    const long long *d = tab[r];
+    return (gp_kcase){.shape = {{d[0], d[1], d[2], d[3]}, {border < 0 ? (int)d[4] : border}},
+                      .data = kind < 0 ? (int)d[5] : kind, .flags = flags};
 }
 
 static int cases(int set, const void *p, const gp_device_info *dev, int quick, gp_kcase *out, int max)
 {
-    static const long long big = 2160, wide = 3840;
+    const int bench = set == GP_CASES_BENCH, verify = set == GP_CASES_VERIFY;
+    const int from = bench ? 0 : verify ? AT_VERIFY : AT_VARIANT, to = bench ? AT_VARIANT : verify ? AT_EXTRA : AT_ODD;
     int n = 0;
     (void)p, (void)dev;
-    if (set == GP_CASES_BENCH) { /* the 4K frame (both borders; the variants), a 1 Mpixel image */
-        n = gp_kcase_add(out, n, max, image_case((long long[5]){1, 3, big, wide, GP_SSIM_SAME}, 0,
-                                                    GP_KCASE_VARIANTS | GP_KCASE_SAMPLE));
-        n = gp_kcase_add(out, n, max,
-                         image_case((long long[5]){1, 3, big, wide, GP_SSIM_VALID}, 0, GP_KCASE_SAMPLE));
-        return gp_kcase_add(out, n, max, image_case((long long[5]){1, 1, 1024, 1024, GP_SSIM_SAME}, 0, 0));
-    }
-    if (set == GP_CASES_VARIANT) { /* scalar and float4 loads, several strips, NaN */
-        static const long long v[][6] = {{1, 1, 70, 67, 0, IMG_RANDOM},   {1, 2, 45, 96, 1, IMG_CORRELATED},
-                                         {1, 2, 65, 65, 0, IMG_RANDOM},   {1, 1, 33, 33, 1, IMG_NAN},
-                                         {2, 1, 300, 67, 1, IMG_RANDOM},  {1, 1, 260, 100, 0, IMG_CONSTANT}};
-        for (int i = 0; i < 6; i++)
-            n = gp_kcase_add(out, n, max, image_case(v[i], (int)v[i][5], 0));
-        return n;
-    }
-    /* Odd sizes x borders x every kind (quick: two sizes, five kinds), tiny
-     * and vector-load shapes, and the 4K frame (quick: 24 rows a plane). */
-    static const long long odd[][4] = {{1, 1, 33, 33}, {1, 2, 65, 65}, {2, 1, 127, 127}, {1, 1, 257, 257}};
-    static const long long small[][5] = {{1, 1, 1, 1, 0},   {1, 1, 3, 5, 0},    {1, 1, 11, 11, 1},  {1, 1, 11, 40, 1},
-                                         {1, 1, 12, 64, 0}, {1, 1, 12, 64, 1},  {1, 3, 64, 128, 0}, {1, 3, 64, 128, 1},
-                                         {2, 1, 100, 36, 0}, {1, 1, 300, 17, 0}};
-    for (int s = 0; s < (quick ? 2 : 4); s++)
+    for (int r = AT_ODD; verify && r < AT_ODD + (quick ? 2 : 4); r++)
         for (int b = 0; b < 2; b++)
             for (int k = 0; k < IMG_KINDS; k++)
-                if (!quick || k == IMG_RANDOM || k == IMG_CONSTANT || k == IMG_NEARZERO || k == IMG_CONTRAST ||
-                    k == IMG_NAN)
-                    n = gp_kcase_add(out, n, max,
-                                     image_case((long long[5]){odd[s][0], odd[s][1], odd[s][2], odd[s][3], b}, k, 0));
-    for (int i = 0; i < 10; i++)
-        n = gp_kcase_add(out, n, max, image_case(small[i], IMG_RANDOM, 0));
-    const unsigned f = quick ? GP_KCASE_SAMPLE : 0;
-    n = gp_kcase_add(out, n, max, image_case((long long[5]){1, 3, big, wide, GP_SSIM_SAME}, IMG_RANDOM, f));
-    return gp_kcase_add(out, n, max,
-                        image_case((long long[5]){1, 3, big, wide, GP_SSIM_VALID}, IMG_CORRELATED, f));
+                if (!quick || (QUICK_KINDS >> k & 1))
+                    n = gp_kcase_add(out, n, max, image_case(r, k, b, 0));
+    for (int r = from; r < to; r++)
+        n = gp_kcase_add(out, n, max, image_case(r, -1, -1, verify && !quick ? 0 : (unsigned)tab[r][6]));
+    return n;
 }
 
 /* ---- one problem */
@@ -177,89 +152,22 @@ static int cases(int set, const void *p, const gp_device_info *dev, int quick, g
 typedef struct state {
     gp_kmem mem;
     gp_ssim_problem prob;
-    long long nr;        /* map rows checked a plane (map_h: all) */
-    long long *rows;     /* those rows, ascending */
-    int *slot;           /* map row -> its index in rows, -1: not checked */
-    float *ref;          /* planes x nr x map_w: the reference of the checked rows */
-    double ref_mean;     /* the reference's mean, when every row is checked */
-    float *chunk;        /* CHUNK floats of the map, copied back */
+    long long nr;     /* map rows checked a plane (map_h: all) */
+    int *slot;        /* map row -> its index among them, -1: not checked */
+    float *ref;       /* planes x nr x map_w: the reference of the checked rows */
+    double ref_mean;  /* the reference's mean, when every row is checked */
+    float *chunk;     /* CHUNK floats of the map, copied back */
     float *d_x, *d_y, *d_map;
     double *d_mean, *h_mean;
-    void *d_work;        /* grown for every parameter set run (and the naive kernel) */
+    void *d_work;     /* grown for every parameter set run (and the naive kernel) */
     size_t work_bytes;
 } state;
 
 static void teardown(void *st) { GP_DEV_FREE(((state *)st)->d_work); }
 
-/* The checked rows' reference, plane by plane, rounded to float (as the map
- * is compared), and the reference mean when every row is checked. */
-static gp_status reference(state *s, const float *x, const float *y)
+/* The workspace grown to `need` bytes (never shrunk). */
+static gp_status grow(state *s, size_t need)
 {
-    const gp_ssim_problem *p = &s->prob;
-    const size_t m = (size_t)(s->nr * p->map_w);
-    double *row = malloc(m * sizeof *row), sum = 0;
-    if (!row)
-        return gp_fail(GP_ERR_NOMEM, "ssim: out of host memory for the reference");
-    gp_status st = gp_ok();
-    for (long long pl = 0; pl < p->planes && st.code == GP_OK; pl++) {
-        st = gp_ssim_ref_rows(p, x, y, pl, s->rows, s->nr, row);
-        for (size_t i = 0; i < m && st.code == GP_OK; i++)
-            s->ref[(size_t)pl * m + i] = (float)row[i], sum += row[i];
-    }
-    s->ref_mean = sum / (double)p->map_elems;
-    free(row);
-    return st;
-}
-
-static gp_status setup(const gp_kcase *c, const gp_device_info *dev, uint64_t *rng, void *problem)
-{
-    state *s = problem;
-    (void)dev;
-    GP_TRY(problem_of(&c->shape, &s->prob));
-    const gp_ssim_problem *p = &s->prob;
-    if (c->data < 0 || c->data >= IMG_KINDS || c->offset)
-        return gp_fail(GP_ERR_USAGE, "ssim: data kind %d, offset %d not this kernel's", c->data, c->offset);
-    /* A sampled problem's rows: 6 first, 6 last, 12 evenly between from a random start. */
-    s->nr = c->flags & GP_KCASE_SAMPLE && p->map_h > 2 * SAMPLE_ROWS ? SAMPLE_ROWS : p->map_h;
-    const size_t n = (size_t)p->in_elems, m = (size_t)(p->planes * s->nr * p->map_w);
-    float *x = malloc(n * 4), *y = malloc(n * 4);
-    s->rows = gp_kmem_host(&s->mem, (size_t)s->nr * sizeof *s->rows);
-    s->slot = gp_kmem_host(&s->mem, (size_t)p->map_h * sizeof *s->slot);
-    s->ref = gp_kmem_host(&s->mem, m * 4), s->chunk = gp_kmem_host(&s->mem, CHUNK * 4);
-    gp_status st = x && y ? gp_kmem_ok(&s->mem) : gp_fail(GP_ERR_NOMEM, "ssim: out of host memory for %zu pixels", n);
-    const double u = gp_rand_uniform(rng, 0, 1), gap = (double)(p->map_h - 12) / 12; /* >= 3 rows */
-    for (long long i = 0; i < s->nr && st.code == GP_OK; i++)
-        s->rows[i] = s->nr == p->map_h || i < 6 ? i : i >= s->nr - 6 ? p->map_h - (s->nr - i)
-                                                    : 6 + (long long)(gap * ((double)(i - 6) + u));
-    for (long long r = 0, i = 0; r < p->map_h && st.code == GP_OK; r++)
-        s->slot[r] = i < s->nr && s->rows[i] == r ? (int)i++ : -1;
-    if (st.code == GP_OK) {
-        make_images(c->data, p, x, y, rng);
-        st = reference(s, x, y);
-    }
-    size_t naive = 0;
-    if (st.code == GP_OK)
-        st = gp_ssim_naive_workspace_bytes(p, &naive);
-    if (st.code == GP_OK)
-        st = gp_kmem_dev_copy(&s->mem, (void **)&s->d_x, x, n * 4);
-    if (st.code == GP_OK)
-        st = gp_kmem_dev_copy(&s->mem, (void **)&s->d_y, y, n * 4);
-    free(x), free(y);
-    GP_TRY(st);
-    /* The map is read back a chunk at a time (check), the mean into its mirror. */
-    GP_TRY(gp_kmem_output(&s->mem, (void **)&s->d_map, NULL, (size_t)p->map_elems * 4, 0));
-    GP_TRY(gp_kmem_output(&s->mem, (void **)&s->d_mean, (void **)&s->h_mean, sizeof(double), 0));
-    GP_TRY(gp_rt_malloc(&s->d_work, naive));
-    s->work_bytes = naive;
-    return gp_ok();
-}
-
-/* The block partials of p's grid (grown, never shrunk). */
-static gp_status prepare(void *st, const void *prm)
-{
-    state *s = st;
-    size_t need = 0;
-    GP_TRY(gp_ssim_workspace_bytes(prm, &s->prob, &need));
     if (need <= s->work_bytes)
         return gp_ok();
     GP_DEV_FREE(s->d_work);
@@ -269,58 +177,73 @@ static gp_status prepare(void *st, const void *prm)
     return gp_ok();
 }
 
-static gp_status run(void *st, const void *p)
+static gp_status setup(const gp_kcase *c, const gp_device_info *dev, uint64_t *rng, void *problem)
 {
-    state *s = st;
-    return gp_ssim_run(p, &s->prob, s->d_x, s->d_y, s->d_map, (size_t)s->prob.map_elems, s->d_mean, s->d_work,
-                       s->work_bytes, NULL);
+    state *s = problem;
+    size_t naive = 0;
+    (void)dev;
+    GP_TRY(problem_of(&c->shape, &s->prob));
+    const gp_ssim_problem *p = &s->prob;
+    if (c->data < 0 || c->data >= IMG_KINDS || c->offset)
+        return gp_fail(GP_ERR_USAGE, "ssim: data kind %d, offset %d not this kernel's", c->data, c->offset);
+    GP_TRY(gp_ssim_naive_workspace_bytes(p, &naive));
+    s->nr = c->flags & GP_KCASE_SAMPLE && p->map_h > 2 * SAMPLE_ROWS ? SAMPLE_ROWS : p->map_h;
+    const size_t n = (size_t)p->in_elems;
+    float *x = malloc(n * 4), *y = malloc(n * 4); /* not kept: tune keeps every problem set up */
+    s->slot = gp_kmem_host(&s->mem, (size_t)p->map_h * sizeof *s->slot);
+    s->ref = gp_kmem_host(&s->mem, (size_t)(p->planes * s->nr * p->map_w) * 4);
+    s->chunk = gp_kmem_host(&s->mem, CHUNK * 4);
+    gp_status st = x && y ? gp_kmem_ok(&s->mem) : gp_fail(GP_ERR_NOMEM, "ssim: out of host memory for %zu pixels", n);
+    const double u = gp_rand_uniform(rng, 0, 1); /* where a sample's rows between the edges start */
+    if (st.code == GP_OK) {
+        make_images(c->data, p, x, y, rng);
+        st = gp_ssim_ref_checked(p, x, y, s->nr, u, s->slot, s->ref, &s->ref_mean);
+    }
+    if (st.code == GP_OK && (st = gp_kmem_dev_copy(&s->mem, (void **)&s->d_x, x, n * 4)).code == GP_OK)
+        st = gp_kmem_dev_copy(&s->mem, (void **)&s->d_y, y, n * 4);
+    free(x), free(y);
+    GP_TRY(st);
+    /* The map is read back a chunk at a time (check), the mean into its mirror. */
+    GP_TRY(gp_kmem_output(&s->mem, (void **)&s->d_map, NULL, (size_t)p->map_elems * 4, 0));
+    GP_TRY(gp_kmem_output(&s->mem, (void **)&s->d_mean, (void **)&s->h_mean, sizeof(double), 0));
+    return grow(s, naive);
 }
 
-static gp_status run_impl(void *st, int impl, const void *p)
+/* The block partials of p's grid. */
+static gp_status prepare(void *st, const void *prm)
 {
-    state *s = st;
-    (void)impl, (void)p;
-    return gp_ssim_naive_run(&s->prob, s->d_x, s->d_y, s->d_map, (size_t)s->prob.map_elems, s->d_mean, s->d_work,
-                             s->work_bytes, NULL);
+    size_t need = 0;
+    GP_TRY(gp_ssim_workspace_bytes(prm, &((state *)st)->prob, &need));
+    return grow(st, need);
 }
 
-/* Ours and the naive kernel alike: the checked rows within MAP_ATOL (NaN
- * exactly where the reference has it); the mean against the sum of the map
- * itself (the reduction) and, when every row is checked, the reference's. */
+/* Ours with p (impl < 0) or the naive kernel, with a map of `cap` floats (0: the map's size). */
+static gp_status launch(const state *s, int impl, const void *p, size_t cap)
+{
+    cap = cap ? cap : (size_t)s->prob.map_elems;
+    if (impl < 0)
+        return gp_ssim_run(p, &s->prob, s->d_x, s->d_y, s->d_map, cap, s->d_mean, s->d_work, s->work_bytes, NULL);
+    return gp_ssim_naive_run(&s->prob, s->d_x, s->d_y, s->d_map, cap, s->d_mean, s->d_work, s->work_bytes, NULL);
+}
+
+static gp_status run_impl(void *st, int impl, const void *p) { return launch(st, impl, p, 0); }
+static gp_status run(void *st, const void *p) { return launch(st, -1, p, 0); }
+
+/* Ours and the naive kernel alike: the checked rows within MAP_ATOL (NaN exactly where the reference has it);
+ * the mean against the sum of the map itself (the reduction) and, when every row is checked, the reference's. */
 static gp_status check(void *st, const void *prm, int impl, const char *what)
 {
     state *s = st;
-    const gp_ssim_problem *p = &s->prob;
-    const size_t n = (size_t)p->map_elems, w = (size_t)p->map_w, plane = w * (size_t)p->map_h;
-    const double mean = *s->h_mean;
+    const size_t n = (size_t)s->prob.map_elems;
     double sum = 0;
     (void)prm, (void)impl;
     for (size_t at = 0; at < n; at += CHUNK) {
         const size_t len = n - at < CHUNK ? n - at : CHUNK;
         GP_TRY(gp_rt_copy_to_host(s->chunk, s->d_map + at, len * 4));
-        for (size_t i = 0; i < len; i++) {
-            const size_t e = at + i, pl = e / plane, r = e % plane / w;
-            const double got = s->chunk[i];
-            sum += got;
-            if (s->slot[r] < 0)
-                continue;
-            const double ref = s->ref[(pl * (size_t)s->nr + (size_t)s->slot[r]) * w + e % w];
-            if (isnan(ref) ? !isnan(got) : !(fabs(got - ref) <= MAP_ATOL))
-                return gp_fail(GP_ERR_CHECK, "%s: map plane %zu row %zu column %zu = %.9g, reference %.9g "
-                               "(|error| > %.0e)", what, pl, r, e % w, got, ref, MAP_ATOL);
-        }
+        GP_TRY(gp_ssim_compare_map(what, &s->prob, s->chunk, at, len, s->ref, s->slot, s->nr, MAP_ATOL, &sum));
     }
-    const int full = s->nr == p->map_h;
-    const double host = sum / (double)n;
-    if (isnan(host) || (full && isnan(s->ref_mean)))
-        return isnan(mean) ? gp_ok() : gp_fail(GP_ERR_CHECK, "%s: mean %.9g, expected NaN (the map holds NaN)",
-                                               what, mean);
-    if (!(fabs(mean - host) <= 1e-6))
-        return gp_fail(GP_ERR_CHECK, "%s: mean %.9g differs from the sum of its own map %.9g", what, mean, host);
-    if (full && !(fabs(mean - s->ref_mean) <= MEAN_ATOL))
-        return gp_fail(GP_ERR_CHECK, "%s: mean %.9g, reference %.9g (error %.3g > %.0e)", what, mean, s->ref_mean,
-                       fabs(mean - s->ref_mean), MEAN_ATOL);
-    return gp_ok();
+    const double *ref_mean = s->nr == s->prob.map_h ? &s->ref_mean : NULL;
+    return gp_ssim_compare_mean(what, *s->h_mean, sum / (double)n, ref_mean, MEAN_ATOL);
 }
 
 /* ---- checks beyond the cases */
@@ -328,16 +251,16 @@ static gp_status check(void *st, const void *prm, int impl, const char *what)
 /* Bad shapes and buffers refused before any launch. */
 static gp_status bad_input(const gp_kernel *k, gp_problem *pr, const void *p, const gp_kernel_opts *o)
 {
+    enum { BIG = 1 << 20 };
     static const struct {
         const char *what;
         gp_ssim_dims x, y;
         int border, code;
-    } bad[] = {{"mismatched shapes", {1, 1, 33, 33}, {1, 1, 33, 34}, GP_SSIM_SAME, GP_ERR_USAGE},
-               {"zero size", {1, 0, 33, 33}, {1, 0, 33, 33}, GP_SSIM_SAME, GP_ERR_USAGE},
-               {"valid on 10x40", {1, 1, 10, 40}, {1, 1, 10, 40}, GP_SSIM_VALID, GP_ERR_USAGE},
-               {"2^41 pixels", {2, 1, 1 << 20, 1 << 20}, {2, 1, 1 << 20, 1 << 20}, GP_SSIM_SAME, GP_ERR_NOMEM},
-               {"2^40 pixels on the device", {1, 1, 1 << 20, 1 << 20}, {1, 1, 1 << 20, 1 << 20}, GP_SSIM_SAME,
-                GP_ERR_NOMEM},
+    } bad[] = {{"mismatched shapes", {1, 1, 33, 33}, {1, 1, 33, 34}, S, GP_ERR_USAGE},
+               {"zero size", {1, 0, 33, 33}, {1, 0, 33, 33}, S, GP_ERR_USAGE},
+               {"valid on 10x40", {1, 1, 10, 40}, {1, 1, 10, 40}, V, GP_ERR_USAGE},
+               {"2^41 pixels", {2, 1, BIG, BIG}, {2, 1, BIG, BIG}, S, GP_ERR_NOMEM},
+               {"2^40 pixels on the device", {1, 1, BIG, BIG}, {1, 1, BIG, BIG}, S, GP_ERR_NOMEM},
                {"map one float short", {0}, {0}, 0, GP_ERR_USAGE}};
     const state *s = pr->st;
     (void)k;
@@ -349,8 +272,7 @@ static gp_status bad_input(const gp_kernel *k, gp_problem *pr, const void *p, co
         if (i == 4 && st.code == GP_OK) /* a valid shape the device cannot hold */
             st = gp_ssim_forward(p, &q, &f, &f, &f, &m);
         if (i == 5)
-            st = gp_ssim_run(p, &s->prob, s->d_x, s->d_y, s->d_map, (size_t)s->prob.map_elems - 1, s->d_mean,
-                             s->d_work, s->work_bytes, NULL);
+            st = launch(s, -1, p, (size_t)s->prob.map_elems - 1);
         if (st.code != bad[i].code)
             return gp_fail(GP_ERR_CHECK, "ssim bad input '%s': got code %d (%s), expected %d", bad[i].what, st.code,
                            st.msg, bad[i].code);
@@ -360,20 +282,11 @@ static gp_status bad_input(const gp_kernel *k, gp_problem *pr, const void *p, co
     return gp_ok();
 }
 
-/* One case of shape d (n c h w border) and image kind, checked with p; then `more` on it. */
-static gp_status run_one(const long long d[5], int kind, const void *p, const gp_kernel_opts *o, uint64_t *rng,
-                         gp_problem_more_fn more)
-{
-    const gp_kcase c = image_case(d, kind, 0);
-    return gp_problem_check_case(&gp_kernel_ssim, &c, p, -1, 1, o, rng, more);
-}
-
-/* Every built instantiation (tile_x x variant, scalar and float4 loads) with
- * several strips and two row groups a block; two runs bitwise equal; bad
- * input refused before any launch. */
+/* Every built instantiation (tile_x x variant, scalar and float4 loads: the first two variant cases) with
+ * several strips and two row groups a block; two runs bitwise equal; bad input refused before any launch. */
 static gp_status verify_extra(const gp_table *t, const void *p0, const gp_kernel_opts *o)
 {
-    static const long long inst[2][5] = {{1, 1, 70, 67, GP_SSIM_SAME}, {1, 2, 45, 96, GP_SSIM_VALID}};
+    const gp_kernel *k = &gp_kernel_ssim;
     uint64_t rng = o->seed ^ 0x55173ull;
     (void)t;
     for (int v = 0; v < GP_SSIM_NVARIANTS; v++)
@@ -383,10 +296,12 @@ static gp_status verify_extra(const gp_table *t, const void *p0, const gp_kernel
                     continue;
                 gp_ssim_params q = {.tile_x = tx, .tile_y = 16 + 5 * i, .block = 2 * tx, .variant = v};
                 gp_ssim_params_fit(&q, &o->dev);
-                GP_TRY(run_one(inst[j], i % 2 ? IMG_CORRELATED : IMG_RANDOM, &q, o, &rng, NULL));
+                const gp_kcase c = image_case(AT_VARIANT + j, i % 2 ? IMG_CORRELATED : IMG_RANDOM, -1, 0);
+                GP_TRY(gp_problem_check_case(k, &c, &q, -1, 1, o, &rng, NULL));
             }
-    GP_TRY(run_one((const long long[5]){1, 2, 257, 257, GP_SSIM_SAME}, IMG_RANDOM, p0, o, &rng, gp_problem_repeatable));
-    return run_one((const long long[5]){1, 1, 33, 33, GP_SSIM_SAME}, IMG_RANDOM, p0, o, &rng, bad_input);
+    const gp_kcase twice = image_case(AT_EXTRA, IMG_RANDOM, -1, 0), bad = image_case(AT_ODD, IMG_RANDOM, S, 0);
+    GP_TRY(gp_problem_check_case(k, &twice, p0, -1, 1, o, &rng, gp_problem_repeatable));
+    return gp_problem_check_case(k, &bad, p0, -1, 1, o, &rng, bad_input);
 }
 
 const gp_kernel gp_kernel_ssim = {

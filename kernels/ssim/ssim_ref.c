@@ -2,8 +2,9 @@
  * five moments (x, y, x^2, y^2, x y) with zero padding, then the SSIM
  * formula per pixel.  Unshifted moments are exact enough in double (the
  * cancellation in E[x^2] - mu^2 costs ~1e-16 relative).  Also the brute-force
- * 121-tap pixel (to test the separable code) and the fp32 model of the GPU
- * kernel's arithmetic. */
+ * 121-tap pixel (to test the separable code), the fp32 model of the GPU
+ * kernel's arithmetic, and the check of a run's map and mean against the
+ * reference (the bench's). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -238,5 +239,67 @@ gp_status gp_ssim_model_f32(const gp_ssim_problem *p, int tile_x, int tile_y, in
         }
     }
     free(hm);
+    return gp_ok();
+}
+
+/* ---- the reference of the rows a run is checked on, and the check (the bench's) */
+
+gp_status gp_ssim_ref_checked(const gp_ssim_problem *p, const float *x, const float *y, long long nr, double u,
+                              int *slot, float *ref, double *mean)
+{
+    const size_t m = (size_t)(nr * p->map_w);
+    long long *rows = malloc((size_t)nr * sizeof *rows);
+    double *row = malloc(m * sizeof *row), sum = 0;
+    if (!rows || !row) {
+        free(rows), free(row);
+        return gp_fail(GP_ERR_NOMEM, "ssim: out of host memory for the reference");
+    }
+    const double gap = nr < p->map_h ? (double)(p->map_h - 12) / (double)(nr - 12) : 0; /* sampled: >= 3 rows */
+    for (long long i = 0; i < nr; i++)
+        rows[i] = nr == p->map_h || i < 6 ? i : i >= nr - 6 ? p->map_h - (nr - i)
+                                                : 6 + (long long)(gap * ((double)(i - 6) + u));
+    for (long long r = 0, i = 0; r < p->map_h; r++)
+        slot[r] = i < nr && rows[i] == r ? (int)i++ : -1;
+    gp_status st = gp_ok();
+    for (long long pl = 0; pl < p->planes && st.code == GP_OK; pl++) {
+        st = gp_ssim_ref_rows(p, x, y, pl, rows, nr, row);
+        for (size_t i = 0; i < m && st.code == GP_OK; i++)
+            ref[(size_t)pl * m + i] = (float)row[i], sum += row[i];
+    }
+    *mean = sum / (double)p->map_elems;
+    free(rows), free(row);
+    return st;
+}
+
+gp_status gp_ssim_compare_map(const char *what, const gp_ssim_problem *p, const float *got, size_t at, size_t len,
+                              const float *ref, const int *slot, long long nr, double atol, double *sum)
+{
+    const size_t w = (size_t)p->map_w, plane = w * (size_t)p->map_h;
+    double s = *sum;
+    for (size_t i = 0; i < len; i++) {
+        const size_t e = at + i, pl = e / plane, r = e % plane / w;
+        const double g = got[i];
+        s += g;
+        if (slot[r] < 0)
+            continue;
+        const double v = ref[(pl * (size_t)nr + (size_t)slot[r]) * w + e % w];
+        if (isnan(v) ? !isnan(g) : !(fabs(g - v) <= atol))
+            return gp_fail(GP_ERR_CHECK, "%s: map plane %zu row %zu column %zu = %.9g, reference %.9g (|error| > %.0e)",
+                           what, pl, r, e % w, g, v, atol);
+    }
+    *sum = s;
+    return gp_ok();
+}
+
+gp_status gp_ssim_compare_mean(const char *what, double mean, double map_mean, const double *ref_mean, double atol)
+{
+    if (isnan(map_mean) || (ref_mean && isnan(*ref_mean)))
+        return isnan(mean) ? gp_ok()
+                           : gp_fail(GP_ERR_CHECK, "%s: mean %.9g, expected NaN (the map holds NaN)", what, mean);
+    if (!(fabs(mean - map_mean) <= 1e-6))
+        return gp_fail(GP_ERR_CHECK, "%s: mean %.9g differs from the sum of its own map %.9g", what, mean, map_mean);
+    if (ref_mean && !(fabs(mean - *ref_mean) <= atol))
+        return gp_fail(GP_ERR_CHECK, "%s: mean %.9g, reference %.9g (error %.3g > %.0e)", what, mean, *ref_mean,
+                       fabs(mean - *ref_mean), atol);
     return gp_ok();
 }

@@ -170,11 +170,22 @@ GP_TEST(conv2d_ref_at_matches_full)
     GP_CHECK(gp_conv2d_compare("t", &s, got, y, sa, tol, &max_rel).code == GP_OK);
     GP_CHECK(max_rel >= 0 && max_rel <= tol);
     GP_CHECK(gp_conv2d_compare_sampled("t", &s, x, w, got, 100, 3, tol, NULL).code == GP_OK);
+    /* The bench's: the reference of the edges and 20 drawn outputs, read at their indices. */
+    size_t idx[sizeof y / sizeof y[0]];
+    double rs[sizeof y / sizeof y[0]], as[sizeof y / sizeof y[0]];
+    const size_t ns = gp_conv2d_sample(&s, 20, 3, NULL);
+    GP_CHECK(ns == 2 * 2 * 2 * (10 + 12) + 20 && ns <= sizeof idx / sizeof idx[0]);
+    gp_conv2d_ref_checked(&s, x, w, 20, 3, idx, rs, as);
+    for (size_t j = 0; j < ns; j++)
+        GP_CHECK(fabs(rs[j] - y[idx[j]]) < 1e-12 && fabs(as[j] - sa[idx[j]]) < 1e-12);
+    GP_CHECK(gp_conv2d_compare_at("t", &s, got, idx, rs, as, ns, tol, NULL).code == GP_OK);
     /* One output off by more than the bound fails, naming it. */
     got[i - 1] += (float)(4 * tol * sa[i - 1] + 1e-6);
     gp_status r = gp_conv2d_compare("t", &s, got, y, sa, tol, NULL);
     GP_CHECK(r.code == GP_ERR_CHECK && strstr(r.msg, "y[1][3][9][11]"));
     GP_CHECK(gp_conv2d_compare_sampled("t", &s, x, w, got, 0, 3, tol, NULL).code == GP_ERR_CHECK);
+    r = gp_conv2d_compare_at("t", &s, got, idx, rs, as, ns, tol, NULL); /* the last output is an edge */
+    GP_CHECK(r.code == GP_ERR_CHECK && strstr(r.msg, "y[1][3][9][11]"));
     got[i - 1] = (float)y[i - 1];
     got[5] = NAN; /* a poisoned (unwritten) output */
     GP_CHECK(gp_conv2d_compare("t", &s, got, y, sa, tol, NULL).code == GP_ERR_CHECK);

@@ -1,8 +1,9 @@
 /* ssim on the CPU: the double reference against analytic cases and the
  * brute-force 121-tap sum, NaN propagation, the fp32 model of the GPU
  * kernel's arithmetic against the reference (the 1e-5 design budget), shape
- * checks, parameters from the shipped tables and for each shape, the
- * variants, and the library call's argument checks. */
+ * checks, the bench's check against the reference, parameters from the
+ * shipped tables and for each shape, the variants, and the library call's
+ * argument checks. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -178,6 +179,47 @@ GP_TEST(ssim_nan_spreads_to_its_window)
             GP_CHECK(isnan(fm[i]) == isnan(map[i]));
         free(x), free(y), free(map), free(fm);
     }
+    return 0;
+}
+
+/* The bench's check (ssim_ref.c): a sampled reference reads 24 rows a plane (6 first, 6 last, 12 between); a
+ * float copy of the reference passes, chunk by chunk, an error in a checked row fails naming it and one in a row
+ * not read passes; the mean within 1e-6 of its own map's and 1e-5 of the reference's, NaN where the map is. */
+GP_TEST(ssim_check_against_the_reference)
+{
+    gp_ssim_problem p = problem(1, 2, 60, 20, GP_SSIM_SAME);
+    const size_t n = (size_t)p.map_elems;
+    float *x = malloc(n * 4), *y = malloc(n * 4), *map = malloc(n * 4), *ref = malloc(n * 4);
+    double *full = malloc(n * 8), mean = 0, rmean = 0, sum = 0;
+    int slot[60], nslot = 0;
+    unsigned long long s = 5;
+    fill(K_RANDOM, &p, x, y, &s);
+    GP_CHECK(gp_ssim_ref(&p, x, y, full, &mean).code == GP_OK);
+    for (size_t i = 0; i < n; i++)
+        map[i] = (float)full[i];
+    GP_CHECK(gp_ssim_ref_checked(&p, x, y, 24, 0.5, slot, ref, &rmean).code == GP_OK);
+    for (int r = 0; r < 60; r++)
+        nslot += slot[r] >= 0;
+    GP_CHECK(nslot == 24 && slot[5] == 5 && slot[7] < 0 && slot[8] == 6 && slot[52] == 17 && slot[59] == 23);
+    GP_CHECK(gp_ssim_compare_map("t", &p, map, 0, 700, ref, slot, 24, 1e-5, &sum).code == GP_OK);
+    GP_CHECK(gp_ssim_compare_map("t", &p, map + 700, 700, n - 700, ref, slot, 24, 1e-5, &sum).code == GP_OK);
+    GP_CHECK_NEAR(sum / (double)n, mean, 1e-6);
+    map[7 * 20 + 3] += 1.0f; /* row 7: not read */
+    GP_CHECK(gp_ssim_compare_map("t", &p, map, 0, n, ref, slot, 24, 1e-5, &sum).code == GP_OK);
+    map[1200 + 8 * 20 + 1] += 2e-5f;
+    gp_status st = gp_ssim_compare_map("t", &p, map, 0, n, ref, slot, 24, 1e-5, &sum);
+    GP_CHECK(st.code == GP_ERR_CHECK && strstr(st.msg, "plane 1 row 8 column 1 ="));
+    GP_CHECK(gp_ssim_ref_checked(&p, x, y, 60, 0.5, slot, ref, &rmean).code == GP_OK);
+    GP_CHECK(slot[7] == 7 && fabs(rmean - mean) < 1e-12);
+    GP_CHECK(gp_ssim_compare_mean("t", mean + 5e-7, mean, &rmean, 1e-5).code == GP_OK);
+    st = gp_ssim_compare_mean("t", mean + 2e-6, mean, &rmean, 1e-5);
+    GP_CHECK(st.code == GP_ERR_CHECK && strstr(st.msg, "its own map"));
+    GP_CHECK(gp_ssim_compare_mean("t", mean + 2e-5, mean + 2e-5, NULL, 1e-5).code == GP_OK);
+    st = gp_ssim_compare_mean("t", mean + 2e-5, mean + 2e-5, &rmean, 1e-5);
+    GP_CHECK(st.code == GP_ERR_CHECK && strstr(st.msg, "reference"));
+    GP_CHECK(gp_ssim_compare_mean("t", NAN, NAN, &rmean, 1e-5).code == GP_OK);
+    GP_CHECK(gp_ssim_compare_mean("t", mean, NAN, NULL, 1e-5).code == GP_ERR_CHECK);
+    free(x), free(y), free(map), free(ref), free(full);
     return 0;
 }
 
