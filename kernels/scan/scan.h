@@ -175,6 +175,36 @@ void gp_scan_ref_f32(const float *x, size_t n, int exclusive, double *acc, doubl
                      double *sum_abs);
 void gp_scan_ref_i32(const int32_t *x, size_t n, int exclusive, uint32_t *acc, int32_t *out);
 
+/* A scan's output against those references (the bench's check): the
+ * problem, and which elements are checked.  stride 1: every element, the
+ * reference streamed alongside a chunk at a time (nothing the size of the
+ * input kept); else nsamples elements, one in each stride at
+ * gp_scan_sample_at, whose references gp_scan_ref_samples makes once. */
+typedef struct gp_scan_expect {
+    const void *x;         /* the input: n fp32 or int32 values */
+    size_t n;
+    int is_f32, exclusive;
+    int exact;             /* fp32 small integers (|partial sums| < 2^24): exact in any order */
+    size_t head;           /* the input's elements past a 16-byte boundary (the first tile's empty slots) */
+    int wave;
+    size_t stride, nsamples;
+    double *ref, *sum_abs; /* sampled fp32: the prefix sums and sums of |x_j| in double */
+    int32_t *refi;         /* sampled int32: the wrapped prefix sums */
+} gp_scan_expect;
+
+/* The k-th sampled element: one in each stride, at an offset that moves
+ * from stride to stride. */
+size_t gp_scan_sample_at(size_t k, size_t stride);
+/* e's references at its samples, in one pass over the input. */
+void gp_scan_ref_samples(gp_scan_expect *e);
+/* got (e->n 32-bit words) against the reference: int32 exact; fp32 element
+ * by element |got - ref| <= gamma_depth(i) sum_{j<=i} |x_j| + (i + 1)
+ * 2^-53 sum |x| (the double reference's own error), the depth that of p's
+ * tiles (gp_scan_f32_depth: the first tile's, plus one look-back step per
+ * tile before i); exact: equal.  GP_ERR_CHECK naming `what`, the first
+ * element off, both values and the bound. */
+gp_status gp_scan_check(const gp_scan_expect *e, const gp_scan_params *p, const uint32_t *got, const char *what);
+
 /* 1 when the ring kernel this binary would run on the open device was
  * compiled for sm_90 or later (the driver may run compute_80 code on an
  * sm_90 GPU: then it has no bulk copies); the CPU-only build says 1 (nothing

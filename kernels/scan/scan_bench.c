@@ -1,11 +1,7 @@
-/* scan for the driver (kernels/driver.h): its problems (inclusive and
- * exclusive, fp32 and int32), one problem's set-up, run and check (int32
- * exact, fp32 within the per-element bound of the parameters that ran,
- * small integers exact; outputs poisoned and guarded; in place and at other
- * offsets), CUB DeviceScan and the device copy of the same bytes as its
+/* scan for the driver (kernels/driver.h): its problems, one problem's
+ * set-up, run and check (scan_ref.c; the output poisoned and guarded, in
+ * place or at other offsets), CUB DeviceScan and the device copy as its
  * baselines, the workspace reused run after run, and the gp_kernel entry. */
-#include <math.h>
-
 #include "scan.h"
 #include "scan_vendor.h"
 #define GP_KERNEL_NAME scan
@@ -22,8 +18,7 @@ static const int variants[][NPARAMS] = {
     {256, 64, 3}, {256, 64, 2}, {512, 32, 3}, {256, 32, 3}, {256, 32, 6}, {128, 64, 3},
 };
 
-/* Elements of guard poisoned on each side of every output. */
-#define GUARD 16
+#define GUARD 16 /* elements of guard poisoned on each side of every output */
 
 /* Data kinds (gp_kcase.data): random data (fp32 in [-1, 1), int32 over the
  * whole range, so the sums wrap) with the output at the input's offset
@@ -34,9 +29,7 @@ enum { DATA_RANDOM, DATA_SHIFTED, DATA_IN_PLACE, DATA_SMALL_INT, NKINDS };
 static const char *const kind_names[NKINDS] = {"", ", output shifted", ", in place", ", small integers in place"};
 #define SMALL_INT_MAX_N ((size_t)1 << 20)
 
-/* ---- shapes: "N" or "2^K", then fp32 (default) or int32, then inclusive
- * (default) or exclusive: the bench label "2^28 fp32 inclusive"; random: 1
- * .. 2^27 elements, either type, either direction */
+/* ---- shapes: "2^28 fp32 inclusive"; random: 1 .. 2^27 elements, any kind */
 
 #define SYNTAX "N or 2^K, then fp32 (default) or int32, then inclusive (default) or exclusive"
 static const gp_shape_format format = {
@@ -54,8 +47,7 @@ static void case_label(const gp_kcase *c, char *buf, size_t n)
                  c->offset);
 }
 
-/* The floor's model: read once, written once; one add an element (FLOPs
- * for fp32 only). */
+/* The floor's model: read once, written once; one add an element. */
 static gp_status work(const gp_shape *s, const void *p, gp_kernel_work *w)
 {
     (void)p;
@@ -102,13 +94,11 @@ static int cases(int set, const void *prm, const gp_device_info *dev, int quick,
     }
     const long long tile = (long long)gp_scan_tile(p), win = wave * tile;
     if (set == GP_CASES_VARIANT) {
-        /* The last length: more tiles than a ring's resident blocks, so
-         * every block goes round its ring several times.  fp32 with the
-         * output at the input's alignment and off it (the vector and the
-         * 4-byte store paths), int32; inclusive and exclusive.  In place and
-         * small integers test the host's pointer handling and the exact
-         * sums, which every variant shares with the base: verify's own
-         * cases run them. */
+        /* fp32 with the output at the input's alignment and off it (the
+         * vector and 4-byte store paths), int32, both directions; the last
+         * length takes every ring's blocks round it several times.  In place
+         * and small integers (the host's pointers, exact sums: shared with
+         * the base) are verify's. */
         const long long len[] = {0, 5, tile + 1, win + 3, 1000003, 5000011};
         static const int kinds[3][2] = {{GP_SCAN_FP32, DATA_RANDOM}, {GP_SCAN_FP32, DATA_SHIFTED},
                                         {GP_SCAN_INT32, DATA_RANDOM}};
@@ -129,30 +119,23 @@ static int cases(int set, const void *prm, const gp_device_info *dev, int quick,
         n = add_len(out, n, max, len[i], 0);
         n = add_len(out, n, max, len[i], 1 + i % 3);
     }
-    /* A ring: enough tiles that every resident block refills each stage at
-     * least once (stages + 1 tiles a block at one block a CU), also under
-     * --quick, which the sanitizer tests run. */
-    if (p->stages > 0)
-        n = add_len(out, n, max, (long long)(p->stages + 1) * (dev && dev->compute_units > 0 ? dev->compute_units : 1) *
-                                         tile + 5, 1);
-    return n;
+    /* A ring: every resident block refills each stage at least once
+     * (stages + 1 tiles a block at one a CU), also under --quick (sanitizers). */
+    const long long cus = dev && dev->compute_units > 0 ? dev->compute_units : 1;
+    return p->stages > 0 ? add_len(out, n, max, (long long)(p->stages + 1) * cus * tile + 5, 1) : n;
 }
 
 /* ---- one problem */
 
 typedef struct state {
     gp_kmem mem;
-    size_t n;
-    int is_f32, exclusive, data, wave;
-    size_t stride;       /* check every stride-th element (a sample of a bench problem), 1: all */
-    size_t nsamples;     /* sampled: how many, and their references (made once, in setup) */
+    gp_scan_expect e;    /* what the check compares with (scan.h) */
+    int in_place;
     float *h_x;          /* the input (fp32 or int32 bits) */
-    double *ref, *sum_abs; /* sampled fp32: the prefix sums and sums of |x_j| in double */
-    int32_t *refi;       /* sampled int32: the wrapped prefix sums */
     uint32_t *h_got;     /* GUARD + n + GUARD words read back */
-    char *d_in_alloc, *d_out_alloc;
-    const void *d_in;    /* the input: d_in_alloc + the case's offset, or the output (in place) */
-    uint32_t *d_base;    /* the output's front guard; the output starts GUARD words in */
+    const void *d_in;    /* the input: the case's offset into its buffer, or the output (in place) */
+    uint32_t *d_base;    /* the output's front guard */
+    void *d_out;         /* the output, GUARD words in */
     gp_scan_ws ws;
     void *d_tmp;         /* CUB's scratch, on its first run */
     size_t tmp_bytes;
@@ -160,80 +143,53 @@ typedef struct state {
 
 static void teardown(void *st) { gp_scan_ws_destroy(&((state *)st)->ws); }
 
-/* The i-th checked element of a sampled problem: one in each stride,
- * at an offset that moves from stride to stride. */
-static size_t sample_at(const state *s, size_t k) { return k * s->stride + (k * 7919) % s->stride; }
-
-/* The reference at the samples of a sampled problem: one pass over the
- * input, the prefix kept where a sample falls.  A full check streams its
- * reference in check() instead: nothing the size of the input is kept. */
-static void sample_refs(state *s)
-{
-    enum { CHUNK = 2048 };
-    double acc = 0, acc_abs = 0, r[CHUNK], sa[CHUNK];
-    uint32_t acci = 0;
-    int32_t ri[CHUNK];
-    size_t k = 0, next = sample_at(s, 0);
-    for (size_t c = 0; c < s->n && k < s->nsamples; c += CHUNK) {
-        size_t m = s->n - c < CHUNK ? s->n - c : CHUNK;
-        if (s->is_f32)
-            gp_scan_ref_f32(s->h_x + c, m, s->exclusive, &acc, &acc_abs, r, sa);
-        else
-            gp_scan_ref_i32((const int32_t *)s->h_x + c, m, s->exclusive, &acci, ri);
-        for (; k < s->nsamples && next < c + m; next = sample_at(s, ++k)) {
-            if (s->is_f32)
-                s->ref[k] = r[next - c], s->sum_abs[k] = sa[next - c];
-            else
-                s->refi[k] = ri[next - c];
-        }
-    }
-}
-
-/* New data of s->data's kind, the references of a sampled problem, the
+/* New data of the case's kind, the references of a sampled problem, the
  * input on the device (in place: poison puts it there). */
 static gp_status fill(state *s, uint64_t *rng)
 {
-    if (s->data == DATA_SMALL_INT)
-        for (size_t i = 0; i < s->n; i++)
+    const size_t n = s->e.n;
+    if (s->e.exact)
+        for (size_t i = 0; i < n; i++)
             s->h_x[i] = (float)((int)(gp_rand_u64(rng) % 17) - 8);
-    else if (s->is_f32)
-        gp_fill_uniform_f32(s->h_x, s->n, -1.0f, 1.0f, rng);
+    else if (s->e.is_f32)
+        gp_fill_uniform_f32(s->h_x, n, -1.0f, 1.0f, rng);
     else
-        gp_fill_uniform_i32((int32_t *)s->h_x, s->n, INT32_MIN, INT32_MAX, rng);
-    if (s->stride > 1)
-        sample_refs(s);
-    const int in_place = s->data == DATA_IN_PLACE || s->data == DATA_SMALL_INT;
-    return s->n && !in_place ? gp_rt_copy_to_device((void *)s->d_in, s->h_x, s->n * 4) : gp_ok();
+        gp_fill_uniform_i32((int32_t *)s->h_x, n, INT32_MIN, INT32_MAX, rng);
+    if (s->e.stride > 1)
+        gp_scan_ref_samples(&s->e);
+    return n && !s->in_place ? gp_rt_copy_to_device((void *)s->d_in, s->h_x, n * 4) : gp_ok();
 }
 
 static gp_status setup(const gp_kcase *c, const gp_device_info *dev, uint64_t *rng, void *st)
 {
     state *s = st;
-    s->n = (size_t)c->shape.d[GP_SCAN_N];
-    s->is_f32 = c->shape.opt[GP_SCAN_TYPE] != GP_SCAN_INT32, s->exclusive = c->shape.opt[GP_SCAN_EXCLUSIVE] != 0;
-    s->data = c->data, s->wave = dev && dev->wave_size > 0 ? dev->wave_size : 64;
+    gp_scan_expect *e = &s->e;
+    const size_t n = e->n = (size_t)c->shape.d[GP_SCAN_N];
+    e->is_f32 = c->shape.opt[GP_SCAN_TYPE] != GP_SCAN_INT32, e->exclusive = c->shape.opt[GP_SCAN_EXCLUSIVE] != 0;
+    e->exact = c->data == DATA_SMALL_INT, e->wave = dev && dev->wave_size > 0 ? dev->wave_size : 64;
+    s->in_place = c->data == DATA_IN_PLACE || c->data == DATA_SMALL_INT;
     /* A sample of 2^18 elements (a wrong tile aggregate shows in every later
      * prefix; verify's cases check each element). */
-    s->stride = c->flags & GP_KCASE_SAMPLE && s->n > (1u << 18) ? s->n >> 18 : 1;
-    if (s->n > SIZE_MAX / 32 || c->offset < 0 || c->data < 0 || c->data >= NKINDS ||
-        (c->data == DATA_SMALL_INT && (!s->is_f32 || s->n >= SMALL_INT_MAX_N)))
-        return gp_fail(GP_ERR_USAGE, "scan: %zu elements of data kind %d is no problem this bench can hold", s->n,
+    e->stride = c->flags & GP_KCASE_SAMPLE && n > (1u << 18) ? n >> 18 : 1;
+    if (n > SIZE_MAX / 32 || c->offset < 0 || c->data < 0 || c->data >= NKINDS ||
+        (c->data == DATA_SMALL_INT && (!e->is_f32 || n >= SMALL_INT_MAX_N)))
+        return gp_fail(GP_ERR_USAGE, "scan: %zu elements of data kind %d is no problem this bench can hold", n,
                        c->data);
-    s->h_x = gp_kmem_host(&s->mem, s->n * 4 + 4), s->h_got = gp_kmem_host(&s->mem, (s->n + 2 * GUARD) * 4);
-    while (s->stride > 1 && sample_at(s, s->nsamples) < s->n)
-        s->nsamples++;
-    if (s->stride > 1 && s->is_f32)
-        s->ref = gp_kmem_host(&s->mem, s->nsamples * 8), s->sum_abs = gp_kmem_host(&s->mem, s->nsamples * 8);
-    else if (s->stride > 1)
-        s->refi = gp_kmem_host(&s->mem, s->nsamples * 4);
+    s->h_x = gp_kmem_host(&s->mem, n * 4 + 4), s->h_got = gp_kmem_host(&s->mem, (n + 2 * GUARD) * 4);
+    while (e->stride > 1 && gp_scan_sample_at(e->nsamples, e->stride) < n)
+        e->nsamples++;
+    if (e->stride > 1 && e->is_f32)
+        e->ref = gp_kmem_host(&s->mem, e->nsamples * 8), e->sum_abs = gp_kmem_host(&s->mem, e->nsamples * 8);
+    else if (e->stride > 1)
+        e->refi = gp_kmem_host(&s->mem, e->nsamples * 4);
     GP_TRY(gp_kmem_ok(&s->mem));
-    GP_TRY(gp_kmem_dev(&s->mem, (void **)&s->d_in_alloc, (s->n + (size_t)c->offset) * 4 + 16));
-    GP_TRY(gp_kmem_dev(&s->mem, (void **)&s->d_out_alloc, (s->n + 2 * GUARD + 4) * 4));
+    char *d_in, *d_out;
+    GP_TRY(gp_kmem_dev(&s->mem, (void **)&d_in, (n + (size_t)c->offset) * 4 + 16));
+    GP_TRY(gp_kmem_dev(&s->mem, (void **)&d_out, (n + 2 * GUARD + 4) * 4));
     /* The output at the input's offset within 16 bytes, or another (fp32 +1, int32 +2). */
-    const int out_off = (c->offset + (c->data == DATA_SHIFTED ? 1 + !s->is_f32 : 0)) % 4;
-    s->d_base = (uint32_t *)s->d_out_alloc + out_off;
-    const int in_place = c->data == DATA_IN_PLACE || c->data == DATA_SMALL_INT;
-    s->d_in = in_place ? (const void *)(s->d_base + GUARD) : s->d_in_alloc + 4 * (size_t)c->offset;
+    s->d_base = (uint32_t *)d_out + (c->offset + (c->data == DATA_SHIFTED ? 1 + !e->is_f32 : 0)) % 4;
+    s->d_out = s->d_base + GUARD, s->d_in = s->in_place ? s->d_out : d_in + 4 * (size_t)c->offset;
+    e->x = s->h_x, e->head = (size_t)((uintptr_t)s->d_in & 15) / 4;
     return fill(s, rng);
 }
 
@@ -241,7 +197,7 @@ static gp_status setup(const gp_kcase *c, const gp_device_info *dev, uint64_t *r
 static gp_status prepare(void *st, const void *p)
 {
     state *s = st;
-    const size_t need = gp_scan_tiles_for(p, s->n, (size_t)((uintptr_t)s->d_in & 15) / 4);
+    const size_t need = gp_scan_tiles_for(p, s->e.n, s->e.head);
     if (s->ws.d && s->ws.max_tiles >= need)
         return gp_ok();
     gp_scan_ws_destroy(&s->ws);
@@ -252,18 +208,15 @@ static gp_status prepare(void *st, const void *p)
 static gp_status poison(void *st)
 {
     state *s = st;
-    GP_TRY(gp_dev_poison(s->d_base, (s->n + 2 * GUARD) * 4));
-    if (s->n && (const void *)(s->d_base + GUARD) == s->d_in)
-        GP_TRY(gp_rt_copy_to_device(s->d_base + GUARD, s->h_x, s->n * 4));
-    return gp_ok();
+    GP_TRY(gp_dev_poison(s->d_base, (s->e.n + 2 * GUARD) * 4));
+    return s->e.n && s->in_place ? gp_rt_copy_to_device(s->d_out, s->h_x, s->e.n * 4) : gp_ok();
 }
 
 static gp_status run(void *st, const void *p)
 {
     state *s = st;
-    void *out = s->d_base + GUARD;
-    return s->is_f32 ? gp_scan_f32(s->d_in, out, s->n, s->exclusive, &s->ws, p, NULL)
-                     : gp_scan_i32(s->d_in, out, s->n, s->exclusive, &s->ws, p, NULL);
+    return s->e.is_f32 ? gp_scan_f32(s->d_in, s->d_out, s->e.n, s->e.exclusive, &s->ws, p, NULL)
+                       : gp_scan_i32(s->d_in, s->d_out, s->e.n, s->e.exclusive, &s->ws, p, NULL);
 }
 
 /* CUB of the problem's kind (the other answers absent), and the device copy
@@ -271,110 +224,47 @@ static gp_status run(void *st, const void *p)
  * absent, and the bound the scan is held to: 0.90 of it). */
 enum { IMPL_CUB_INCLUSIVE, IMPL_CUB_EXCLUSIVE, IMPL_COPY, NIMPLS };
 static const gp_kimpl impls[NIMPLS] = {
-    {"CUB DeviceScan::InclusiveSum", 1, 1, 1.0, 0, ""},
-    {"CUB DeviceScan::ExclusiveSum", 1, 1, 1.0, 0, ""},
+    {"CUB DeviceScan::InclusiveSum", 1, 1, 1.0, 0, ""}, {"CUB DeviceScan::ExclusiveSum", 1, 1, 1.0, 0, ""},
     {"device copy", 1, 1, 0.90, 0, ""},
 };
 
-static gp_status cub(state *s, void *out, void *tmp)
+static gp_status cub(state *s, void *tmp)
 {
-    return s->is_f32 ? gp_vendor_scan_f32(s->d_in, out, s->n, s->exclusive, tmp, &s->tmp_bytes)
-                     : gp_vendor_scan_i32(s->d_in, out, s->n, s->exclusive, tmp, &s->tmp_bytes);
+    return s->e.is_f32 ? gp_vendor_scan_f32(s->d_in, s->d_out, s->e.n, s->e.exclusive, tmp, &s->tmp_bytes)
+                       : gp_vendor_scan_i32(s->d_in, s->d_out, s->e.n, s->e.exclusive, tmp, &s->tmp_bytes);
 }
 
 static gp_status run_impl(void *st, int impl, const void *p)
 {
     state *s = st;
-    void *out = s->d_base + GUARD;
     (void)p;
-    if (s->d_in == out)
+    if (s->in_place)
         return gp_fail(GP_ERR_UNSUPPORTED, "the baselines run out of place");
     if (impl == IMPL_COPY)
-        return gp_rt_copy_device_async(out, s->d_in, s->n * 4, NULL);
-    if ((impl == IMPL_CUB_EXCLUSIVE) != s->exclusive)
-        return gp_fail(GP_ERR_UNSUPPORTED, "an %s scan (%s times it)", s->exclusive ? "exclusive" : "inclusive",
-                       impls[s->exclusive ? IMPL_CUB_EXCLUSIVE : IMPL_CUB_INCLUSIVE].name);
+        return gp_rt_copy_device_async(s->d_out, s->d_in, s->e.n * 4, NULL);
+    if ((impl == IMPL_CUB_EXCLUSIVE) != s->e.exclusive)
+        return gp_fail(GP_ERR_UNSUPPORTED, "an %s scan (%s times it)", s->e.exclusive ? "exclusive" : "inclusive",
+                       impls[s->e.exclusive ? IMPL_CUB_EXCLUSIVE : IMPL_CUB_INCLUSIVE].name);
     if (!s->d_tmp) { /* the scratch size (tmp NULL), then the scratch */
-        GP_TRY(cub(s, out, NULL));
+        GP_TRY(cub(s, NULL));
         GP_TRY(gp_kmem_dev(&s->mem, &s->d_tmp, s->tmp_bytes ? s->tmp_bytes : 16));
     }
-    return cub(s, out, s->d_tmp);
+    return cub(s, s->d_tmp);
 }
 
-/* The guards intact, then: the copy the input's bits; int32 exact; fp32
- * element by element |got - ref| <= gamma_depth(i) sum_{j<=i} |x_j| + the
- * reference's own error (i + 1) 2^-53 sum |x|, the depth of the parameters
- * that ran (CUB: of 256-element tiles, deeper than its own, so more
- * generous); small integers exact. */
-/* out[i] = got within the fp32 bound of its depth (exact for small
- * integers) against the reference r with magnitude sum sa. */
-static gp_status check_f32(const state *s, const gp_scan_params *p, size_t i, float got, double r, double sa,
-                           const char *what)
-{
-    const size_t tile = gp_scan_tile(p), head = (size_t)((uintptr_t)s->d_in & 15) / 4;
-    const long long d0 = gp_scan_f32_depth(p, 0, 0, s->wave), step = gp_scan_f32_depth(p, tile, 0, s->wave) - d0;
-    const long long depth = d0 + (long long)((i + head) / tile) * step;
-    const double err = fabs((double)got - r);
-    const double bound =
-        s->data == DATA_SMALL_INT ? 0 : gp_scan_f32_bound(depth, sa) + (double)(i + 1) * ldexp(1.0, -53) * sa;
-    if (!(err <= bound))
-        return gp_fail(GP_ERR_CHECK, "%s: out[%zu] = %.9g, reference %.17g (error %.3g > bound %.3g = gamma_%lld x "
-                       "%.6g)", what, i, (double)got, r, err, bound, depth, sa);
-    return gp_ok();
-}
-
-static gp_status check_i32(size_t i, int32_t got, int32_t want, const char *what)
-{
-    if (got != want)
-        return gp_fail(GP_ERR_CHECK, "%s: out[%zu] = %d, exact %d", what, i, got, want);
-    return gp_ok();
-}
-
-/* Every element, the reference streamed alongside (a chunk at a time). */
-static gp_status check_all(const state *s, const gp_scan_params *p, const uint32_t *got, const char *what)
-{
-    enum { CHUNK = 2048 };
-    double acc = 0, acc_abs = 0, r[CHUNK], sa[CHUNK];
-    uint32_t acci = 0;
-    int32_t ri[CHUNK];
-    for (size_t c = 0; c < s->n; c += CHUNK) {
-        size_t m = s->n - c < CHUNK ? s->n - c : CHUNK;
-        if (s->is_f32) {
-            gp_scan_ref_f32(s->h_x + c, m, s->exclusive, &acc, &acc_abs, r, sa);
-            for (size_t k = 0; k < m; k++) {
-                float g;
-                memcpy(&g, &got[c + k], 4);
-                GP_TRY(check_f32(s, p, c + k, g, r[k], sa[k], what));
-            }
-        } else {
-            gp_scan_ref_i32((const int32_t *)s->h_x + c, m, s->exclusive, &acci, ri);
-            for (size_t k = 0; k < m; k++)
-                GP_TRY(check_i32(c + k, (int32_t)got[c + k], ri[k], what));
-        }
-    }
-    return gp_ok();
-}
-
+/* The guards intact, then: the copy the input's bits; else the reference
+ * (gp_scan_check) within the bound of the parameters that ran (CUB: of
+ * 256-element tiles, deeper than its own, so more generous). */
 static gp_status check(void *st, const void *prm, int impl, const char *what)
 {
     state *s = st;
     static const gp_scan_params small = {64, 4, 0, ""};
-    const gp_scan_params *p = impl < 0 ? prm : &small;
     const uint32_t *got = s->h_got + GUARD;
-    GP_TRY(gp_rt_copy_to_host(s->h_got, s->d_base, (s->n + 2 * GUARD) * 4));
-    GP_TRY(gp_check_guards(what, s->h_got, s->h_got + GUARD + s->n, GUARD));
+    GP_TRY(gp_rt_copy_to_host(s->h_got, s->d_base, (s->e.n + 2 * GUARD) * 4));
+    GP_TRY(gp_check_guards(what, s->h_got, s->h_got + GUARD + s->e.n, GUARD));
     if (impl == IMPL_COPY)
-        return gp_compare_i32(what, (const int32_t *)got, (const int32_t *)s->h_x, s->n);
-    if (s->stride == 1)
-        return check_all(s, p, got, what);
-    for (size_t k = 0; k < s->nsamples; k++) {
-        const size_t i = sample_at(s, k);
-        float g;
-        memcpy(&g, &got[i], 4);
-        GP_TRY(s->is_f32 ? check_f32(s, p, i, g, s->ref[k], s->sum_abs[k], what)
-                         : check_i32(i, (int32_t)got[i], s->refi[k], what));
-    }
-    return gp_ok();
+        return gp_compare_i32(what, (const int32_t *)got, (const int32_t *)s->h_x, s->e.n);
+    return gp_scan_check(&s->e, impl < 0 ? prm : &small, got, what);
 }
 
 /* The same workspace run after run, with new data and the direction
@@ -395,7 +285,7 @@ static gp_status verify_extra(const gp_table *t, const void *p0, const gp_kernel
         for (int i = 0; i < 12 && st.code == GP_OK; i++) {
             char who[64];
             snprintf(who, sizeof who, "run %d on one workspace, %sclusive", i, i % 2 ? "ex" : "in");
-            ((state *)pr.st)->exclusive = i % 2;
+            ((state *)pr.st)->e.exclusive = i % 2;
             st = fill(pr.st, &rng);
             if (st.code == GP_OK)
                 st = gp_problem_run_checked(&gp_kernel_scan, &pr, &p, -1, who, gp_driver_ops_of(o));

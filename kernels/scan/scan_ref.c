@@ -2,8 +2,10 @@
  * running sum of magnitudes the error bound scales with, and int32 prefix
  * sums wrapped modulo 2^32 (accumulated in uint32_t: defined overflow).  The
  * running sums are carried in and out so that a long array can be checked a
- * chunk at a time without an n-element double array. */
+ * chunk at a time without an n-element double array.  Then the check of an
+ * output against them (the bench's: gp_scan_check). */
 #include <math.h>
+#include <string.h>
 
 #include "scan.h"
 
@@ -46,4 +48,90 @@ void gp_scan_ref_i32(const int32_t *x, size_t n, int exclusive, uint32_t *acc, i
     }
     if (acc)
         *acc = s;
+}
+
+size_t gp_scan_sample_at(size_t k, size_t stride) { return k * stride + (k * 7919) % stride; }
+
+enum { CHUNK = 2048 };
+
+void gp_scan_ref_samples(gp_scan_expect *e)
+{
+    double acc = 0, acc_abs = 0, r[CHUNK], sa[CHUNK];
+    uint32_t acci = 0;
+    int32_t ri[CHUNK];
+    size_t k = 0, next = gp_scan_sample_at(0, e->stride);
+    for (size_t c = 0; c < e->n && k < e->nsamples; c += CHUNK) {
+        size_t m = e->n - c < CHUNK ? e->n - c : CHUNK;
+        if (e->is_f32)
+            gp_scan_ref_f32((const float *)e->x + c, m, e->exclusive, &acc, &acc_abs, r, sa);
+        else
+            gp_scan_ref_i32((const int32_t *)e->x + c, m, e->exclusive, &acci, ri);
+        for (; k < e->nsamples && next < c + m; next = gp_scan_sample_at(++k, e->stride)) {
+            if (e->is_f32)
+                e->ref[k] = r[next - c], e->sum_abs[k] = sa[next - c];
+            else
+                e->refi[k] = ri[next - c];
+        }
+    }
+}
+
+/* out[i] = got within the fp32 bound of its depth (exact for small
+ * integers) against the reference r with magnitude sum sa. */
+static gp_status check_f32(const gp_scan_expect *e, const gp_scan_params *p, size_t i, float got, double r, double sa,
+                           const char *what)
+{
+    const size_t tile = gp_scan_tile(p);
+    const long long d0 = gp_scan_f32_depth(p, 0, 0, e->wave), step = gp_scan_f32_depth(p, tile, 0, e->wave) - d0;
+    const long long depth = d0 + (long long)((i + e->head) / tile) * step;
+    const double err = fabs((double)got - r);
+    const double bound = e->exact ? 0 : gp_scan_f32_bound(depth, sa) + (double)(i + 1) * ldexp(1.0, -53) * sa;
+    if (!(err <= bound))
+        return gp_fail(GP_ERR_CHECK, "%s: out[%zu] = %.9g, reference %.17g (error %.3g > bound %.3g = gamma_%lld x "
+                       "%.6g)", what, i, (double)got, r, err, bound, depth, sa);
+    return gp_ok();
+}
+
+static gp_status check_i32(size_t i, int32_t got, int32_t want, const char *what)
+{
+    if (got != want)
+        return gp_fail(GP_ERR_CHECK, "%s: out[%zu] = %d, exact %d", what, i, got, want);
+    return gp_ok();
+}
+
+/* Every element, the reference streamed alongside (a chunk at a time). */
+static gp_status check_all(const gp_scan_expect *e, const gp_scan_params *p, const uint32_t *got, const char *what)
+{
+    double acc = 0, acc_abs = 0, r[CHUNK], sa[CHUNK];
+    uint32_t acci = 0;
+    int32_t ri[CHUNK];
+    for (size_t c = 0; c < e->n; c += CHUNK) {
+        size_t m = e->n - c < CHUNK ? e->n - c : CHUNK;
+        if (e->is_f32) {
+            gp_scan_ref_f32((const float *)e->x + c, m, e->exclusive, &acc, &acc_abs, r, sa);
+            for (size_t k = 0; k < m; k++) {
+                float g;
+                memcpy(&g, &got[c + k], 4);
+                GP_TRY(check_f32(e, p, c + k, g, r[k], sa[k], what));
+            }
+        } else {
+            gp_scan_ref_i32((const int32_t *)e->x + c, m, e->exclusive, &acci, ri);
+            for (size_t k = 0; k < m; k++)
+                GP_TRY(check_i32(c + k, (int32_t)got[c + k], ri[k], what));
+        }
+    }
+    return gp_ok();
+}
+
+gp_status gp_scan_check(const gp_scan_expect *e, const gp_scan_params *p, const uint32_t *got, const char *what)
+{
+    if (e->stride == 1)
+        return check_all(e, p, got, what);
+    for (size_t k = 0; k < e->nsamples; k++) {
+        const size_t i = gp_scan_sample_at(k, e->stride);
+        float g;
+        memcpy(&g, &got[i], 4);
+        GP_TRY(e->is_f32 ? check_f32(e, p, i, g, e->ref[k], e->sum_abs[k], what)
+                         : check_i32(i, (int32_t)got[i], e->refi[k], what));
+    }
+    return gp_ok();
 }

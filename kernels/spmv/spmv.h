@@ -203,6 +203,14 @@ double gp_spmv_shape_nnz(const struct gp_shape *s);
 /* CPU reference: y[r] in double, and sum_abs[r] = sum |a x| (may be NULL),
  * for rows r0..r1-1 (y and sum_abs indexed from r0). */
 void gp_spmv_ref(const gp_csr *a, const float *x, int r0, int r1, double *y, double *sum_abs);
+/* y's rows 0, stride, 2 stride, ... against that reference (ref, sum_abs:
+ * an entry a checked row): |y - ref| <= gamma_depth(L) sum |a x| + L 2^-53
+ * sum |a x| (the second term: the double reference's own error; its
+ * products are exact), the depth that of the path p chooses on a for
+ * (format, tpr) (format -1: any order of a row's additions, cuSPARSE's);
+ * exact (small integers): equal.  GP_ERR_CHECK naming `what` and the row. */
+gp_status gp_spmv_check(const gp_csr *a, const float *y, int stride, const double *ref, const double *sum_abs,
+                        const gp_spmv_params *p, int wave, int format, int tpr, int exact, const char *what);
 
 /* Every kernel.spmv parameter from the device facts, for a shape (kernel.h
  * "Rules"; the models: docs/kernels/spmv.md, "Rule"). */

@@ -1,8 +1,7 @@
-/* spmv for the driver (kernels/driver.h): its matrices (generated in code:
- * spmv_ref.c), one problem's set-up (the CSR matrix, x, the double reference
- * once), run and check (every row within its fp32 bound for the path that
- * ran, small integers exact, y guarded), cuSPARSE as the baseline, ours with
- * CSR or the lanes a row forced as context, and the gp_kernel entry. */
+/* spmv for the driver (kernels/driver.h): its matrices (generated in code),
+ * one problem's set-up, run and check (spmv_ref.c: every row within its fp32
+ * bound for the path that ran, small integers exact, y guarded), cuSPARSE as
+ * the baseline, ours with CSR or its lanes a row forced, the gp_kernel entry. */
 #include <math.h>
 
 #include "spmv.h"
@@ -13,9 +12,8 @@
 #define GUARD 16 /* elements poisoned on each side of y: a store past either end shows */
 #define NPLANS 3 /* plans kept a problem (tune pairs two parameter sets; each plan is made untimed) */
 #define K GP_PARAM_KEEP
-#define SYNTAX                                                                                          \
-    "laplacian N | uniform R rows x K [cols C] | power-law R rows [(L/l)^A cut M] [cols C] | mixed R rows " \
-    "block B"
+#define SYNTAX \
+    "laplacian N | uniform R rows x K [cols C] | power-law R rows [(L/l)^A cut M] [cols C] | mixed R rows block B"
 
 /* The variants (tune's candidates, bench's context rows), in the order of
  * spmv_params.inc: blocks x unrolls at the base's scalar_max_row, the
@@ -34,15 +32,10 @@ enum { DATA_UNIFORM = 0, DATA_INTEGERS = 1 };
  * a row ("gpuprobe csr": a bench row only where ours is not CSR), at 1..32. */
 enum { IMPL_VENDOR, IMPL_CSR, IMPL_T1, NIMPLS = IMPL_T1 + 6 };
 static char vendor_impl[GP_BENCH_TEXT] = "cuSPARSE cusparseSpMV CSR (ALG_DEFAULT)";
+#define CSR_T(n, s) {"gpuprobe csr t" #n, 0, 0, 0, 1, "CSR forced, " #n " lane" s " a row"}
 static const gp_kimpl impls[NIMPLS] = {
-    {vendor_impl, 1, 1, 1.0, 0, ""},
-    {"gpuprobe csr", 0, 0, 0, 1, "CSR forced, the plan's lanes a row"},
-    {"gpuprobe csr t1", 0, 0, 0, 1, "CSR forced, 1 lane a row"},
-    {"gpuprobe csr t2", 0, 0, 0, 1, "CSR forced, 2 lanes a row"},
-    {"gpuprobe csr t4", 0, 0, 0, 1, "CSR forced, 4 lanes a row"},
-    {"gpuprobe csr t8", 0, 0, 0, 1, "CSR forced, 8 lanes a row"},
-    {"gpuprobe csr t16", 0, 0, 0, 1, "CSR forced, 16 lanes a row"},
-    {"gpuprobe csr t32", 0, 0, 0, 1, "CSR forced, 32 lanes a row"},
+    {vendor_impl, 1, 1, 1.0, 0, ""}, {"gpuprobe csr", 0, 0, 0, 1, "CSR forced, the plan's lanes a row"},
+    CSR_T(1, ""), CSR_T(2, "s"), CSR_T(4, "s"), CSR_T(8, "s"), CSR_T(16, "s"), CSR_T(32, "s"),
 };
 
 /* ---- shapes (spmv.h): the bench labels, and the short forms */
@@ -103,30 +96,24 @@ static void shape_label(const gp_shape *s, char *buf, size_t n)
  * 3, cut 64 .. 65536; mixed lengths over 1 .. 2^20 rows, blocks 1 .. 32. */
 static void shape_random(uint64_t *rng, gp_shape *s)
 {
+    long long *d = s->d;
     memset(s, 0, sizeof *s);
-    const int kind = gp_rand_pick(rng, 4);
-    s->opt[GP_SPMV_OPT_KIND] = kind;
-    if (kind == GP_SPMV_KIND_LAPLACIAN) {
-        s->d[GP_SPMV_LEN] = gp_rand_dim(rng, 2, 2048);
-        s->d[GP_SPMV_ROWS] = s->d[GP_SPMV_LEN] * s->d[GP_SPMV_LEN];
-    } else if (kind == GP_SPMV_KIND_UNIFORM) {
-        do {
-            s->d[GP_SPMV_ROWS] = gp_rand_dim(rng, 1, 1 << 22);
-            /* a square matrix holds rows nonzeros a row at most */
-            s->d[GP_SPMV_LEN] = gp_rand_dim(rng, 1, s->d[GP_SPMV_ROWS] < 64 ? s->d[GP_SPMV_ROWS] : 64);
-        } while (s->d[GP_SPMV_ROWS] * s->d[GP_SPMV_LEN] > (1ll << 25));
-    } else if (kind == GP_SPMV_KIND_POWERLAW) {
-        s->d[GP_SPMV_ROWS] = gp_rand_dim(rng, 16, 1 << 21);
-        s->d[GP_SPMV_LEN] = 1 + gp_rand_pick(rng, 8);
-        s->opt[GP_SPMV_OPT_ALPHA] = 120 + 10 * gp_rand_pick(rng, 19);
-        s->d[GP_SPMV_CUT] = gp_rand_dim(rng, 64, 65536);
-    } else {
-        s->d[GP_SPMV_ROWS] = gp_rand_dim(rng, 1, 1 << 20);
-        s->d[GP_SPMV_LEN] = gp_rand_dim(rng, 1, 32);
-    }
-    s->d[GP_SPMV_COLS] = default_cols(s);
+    const int kind = s->opt[GP_SPMV_OPT_KIND] = gp_rand_pick(rng, 4);
+    if (kind == GP_SPMV_KIND_LAPLACIAN)
+        d[GP_SPMV_LEN] = gp_rand_dim(rng, 2, 2048), d[GP_SPMV_ROWS] = d[GP_SPMV_LEN] * d[GP_SPMV_LEN];
+    else if (kind == GP_SPMV_KIND_UNIFORM)
+        do { /* a square matrix holds rows nonzeros a row at most */
+            d[GP_SPMV_ROWS] = gp_rand_dim(rng, 1, 1 << 22);
+            d[GP_SPMV_LEN] = gp_rand_dim(rng, 1, d[GP_SPMV_ROWS] < 64 ? d[GP_SPMV_ROWS] : 64);
+        } while (d[GP_SPMV_ROWS] * d[GP_SPMV_LEN] > (1ll << 25));
+    else if (kind == GP_SPMV_KIND_POWERLAW)
+        d[GP_SPMV_ROWS] = gp_rand_dim(rng, 16, 1 << 21), d[GP_SPMV_LEN] = 1 + gp_rand_pick(rng, 8),
+        s->opt[GP_SPMV_OPT_ALPHA] = 120 + 10 * gp_rand_pick(rng, 19), d[GP_SPMV_CUT] = gp_rand_dim(rng, 64, 65536);
+    else
+        d[GP_SPMV_ROWS] = gp_rand_dim(rng, 1, 1 << 20), d[GP_SPMV_LEN] = gp_rand_dim(rng, 1, 32);
+    d[GP_SPMV_COLS] = default_cols(s);
     if (kind == GP_SPMV_KIND_UNIFORM && gp_rand_pick(rng, 2)) /* not square */
-        s->d[GP_SPMV_COLS] = gp_rand_dim(rng, s->d[GP_SPMV_LEN], 1 << 22);
+        d[GP_SPMV_COLS] = gp_rand_dim(rng, d[GP_SPMV_LEN], 1 << 22);
 }
 
 static void case_label(const gp_kcase *c, char *buf, size_t n)
@@ -151,47 +138,43 @@ static gp_status work(const gp_shape *s, const void *p, gp_kernel_work *w)
 
 /* ---- cases */
 
-/* A generated matrix of `kind` (spmv.h's slots), data kind and flags. */
-static int add(gp_kcase *out, int n, int max, int kind, long long rows, long long cols, long long len, long long cut,
-               int alpha100, int data, unsigned flags)
+/* A generated matrix {kind, rows, cols, len, cut, alpha x 100} (spmv.h's
+ * slots), data kind and flags. */
+static int add(gp_kcase *out, int n, int max, const long long *m, int data, unsigned flags)
 {
-    const gp_shape s = {.d = {[GP_SPMV_ROWS] = rows, [GP_SPMV_COLS] = cols, [GP_SPMV_LEN] = len, [GP_SPMV_CUT] = cut},
-                        .opt = {[GP_SPMV_OPT_KIND] = kind, [GP_SPMV_OPT_ALPHA] = alpha100}};
+    const gp_shape s = {.d = {[GP_SPMV_ROWS] = m[1], [GP_SPMV_COLS] = m[2], [GP_SPMV_LEN] = m[3], [GP_SPMV_CUT] = m[4]},
+                        .opt = {[GP_SPMV_OPT_KIND] = (int)m[0], [GP_SPMV_OPT_ALPHA] = (int)m[5]}};
     return gp_kcase_add(out, n, max, (gp_kcase){.shape = s, .data = data, .flags = flags});
 }
 
 static int cases(int set, const void *p, const gp_device_info *dev, int quick, gp_kcase *out, int max)
 {
-    const long long block = p ? ((const gp_spmv_params *)p)->block : 256;
-    int n = 0;
-    (void)dev;
-    if (set == GP_CASES_BENCH) {
-        /* The issue's three: at least as fast as cuSPARSE on the Laplacian and
-         * the uniform rows (its target, 1.0); power-law reported. */
-        const long long g = quick ? 1024 : 4096, r = quick ? 1 << 20 : 1 << 22;
-        const unsigned pair = GP_KCASE_PAIR | GP_KCASE_VARIANTS | GP_KCASE_SAMPLE,
-                       report = GP_KCASE_REPORT | GP_KCASE_VARIANTS | GP_KCASE_SAMPLE;
-        n = add(out, n, max, GP_SPMV_KIND_LAPLACIAN, g * g, g * g, g, 0, 0, 0, pair);
-        n = add(out, n, max, GP_SPMV_KIND_UNIFORM, r, r, 16, 0, 0, 0, pair);
-        return add(out, n, max, GP_SPMV_KIND_POWERLAW, r, r, 4, 65536, 150, 0, report);
-    }
+    enum { LAP = GP_SPMV_KIND_LAPLACIAN, UNI = GP_SPMV_KIND_UNIFORM, PL = GP_SPMV_KIND_POWERLAW };
+    const long long b = p ? ((const gp_spmv_params *)p)->block : 256, g = quick ? 1024 : 4096;
+    const long long r = quick ? 1 << 20 : 1 << 22, small = quick || set == GP_CASES_VARIANT;
+    const long long lap = small ? 200 : 500, uni = small ? 20000 : 100000, pl = small ? 50000 : 300000;
+    /* Bench: at least as fast as cuSPARSE (its target, 1.0) on the Laplacian
+     * and the uniform rows; power-law reported. */
+    const long long bench[3][6] = {{LAP, g * g, g * g, g, 0, 0}, {UNI, r, r, 16, 0, 0}, {PL, r, r, 4, 65536, 150}};
     /* Verify: the hand-made rows, 1 x 1, empty rows, one dense row, two
      * Laplacians, uniform rows of 16 and 3, power-law rows up to 100000
      * long; each on both data.  The variants' list: the same at --quick's
      * sizes (every variant and forced path runs on every matrix). */
-    const int small = quick || set == GP_CASES_VARIANT;
-    const long long lap = small ? 200 : 500, uni = small ? 20000 : 100000, pl = small ? 50000 : 300000;
-    for (int d = DATA_UNIFORM; d <= DATA_INTEGERS; d++) {
-        n = add(out, n, max, GP_SPMV_KIND_MIXED, 1000, 4 * block, block, 0, 0, d, 0);
-        n = add(out, n, max, GP_SPMV_KIND_UNIFORM, 1, 1, 1, 0, 0, d, 0);
-        n = add(out, n, max, GP_SPMV_KIND_UNIFORM, 3, 10, 0, 0, 0, d, 0);
-        n = add(out, n, max, GP_SPMV_KIND_UNIFORM, 1, 5000, 5000, 0, 0, d, 0);
-        n = add(out, n, max, GP_SPMV_KIND_LAPLACIAN, 49, 49, 7, 0, 0, d, 0);
-        n = add(out, n, max, GP_SPMV_KIND_LAPLACIAN, lap * lap, lap * lap, lap, 0, 0, d, 0);
-        n = add(out, n, max, GP_SPMV_KIND_UNIFORM, uni, 50000, 16, 0, 0, d, 0);
-        n = add(out, n, max, GP_SPMV_KIND_UNIFORM, 30001, 777, 3, 0, 0, d, 0);
-        n = add(out, n, max, GP_SPMV_KIND_POWERLAW, pl, 100000, 2, 100000, 130, d, 0);
-    }
+    const long long verify[9][6] = {
+        {GP_SPMV_KIND_MIXED, 1000, 4 * b, b, 0, 0}, {UNI, 1, 1, 1, 0, 0}, {UNI, 3, 10, 0, 0, 0},
+        {UNI, 1, 5000, 5000, 0, 0}, {LAP, 49, 49, 7, 0, 0}, {LAP, lap * lap, lap * lap, lap, 0, 0},
+        {UNI, uni, 50000, 16, 0, 0}, {UNI, 30001, 777, 3, 0, 0}, {PL, pl, 100000, 2, 100000, 130},
+    };
+    int n = 0;
+    (void)dev;
+    if (set == GP_CASES_BENCH)
+        for (int i = 0; i < 3; i++)
+            n = add(out, n, max, bench[i], 0,
+                    (i < 2 ? GP_KCASE_PAIR : GP_KCASE_REPORT) | GP_KCASE_VARIANTS | GP_KCASE_SAMPLE);
+    else
+        for (int d = DATA_UNIFORM; d <= DATA_INTEGERS; d++)
+            for (int i = 0; i < 9; i++)
+                n = add(out, n, max, verify[i], d, 0);
     return n;
 }
 
@@ -243,8 +226,7 @@ static gp_status setup(const gp_kcase *c, const gp_device_info *dev, uint64_t *r
      * row length and position class met); verify's cases check every row. */
     s->stride = c->flags & GP_KCASE_SAMPLE && a->rows > (1 << 20) ? (a->rows >> 18) | 1 : 1;
     const size_t checked = (rows + (size_t)s->stride - 1) / (size_t)s->stride;
-    s->h_x = gp_kmem_host(&s->mem, cols * 4);
-    s->ref = gp_kmem_host(&s->mem, checked * sizeof(double));
+    s->h_x = gp_kmem_host(&s->mem, cols * 4), s->ref = gp_kmem_host(&s->mem, checked * sizeof(double));
     s->sum_abs = gp_kmem_host(&s->mem, checked * sizeof(double));
     GP_TRY(gp_kmem_ok(&s->mem));
     for (long long j = 0; s->exact && j < a->nnz; j++)
@@ -343,35 +325,15 @@ static gp_status run_impl(void *st, int impl, const void *prm)
     return run_path(s, p, format, tpr, 1);
 }
 
-/* Every checked row of y against the double reference, for the path (format, tpr;
- * format -1: any order, cuSPARSE's): |y - ref| <= gamma_depth(L) sum |a x|
- * + L 2^-53 sum |a x| (the second term: the double reference's own error;
- * its products are exact); small integers equal.  The guards: kmem.h. */
-static gp_status check_path(state *s, const gp_spmv_params *p, int format, int tpr, const char *what)
-{
-    const gp_csr *a = &s->a;
-    gp_spmv_choice c;
-    memset(&c, 0, sizeof c);
-    c.format = GP_SPMV_ELL; /* depth L: the bound of any order of a row's additions */
-    if (format >= 0)
-        GP_TRY(gp_spmv_choose(a->row_ptr, a->rows, p, s->wave, format, tpr, &c));
-    const float *y = s->h_y;
-    for (long long r = 0, j = 0; r < a->rows; r += s->stride, j++) {
-        const long long L = a->row_ptr[r + 1] - a->row_ptr[r], d = gp_spmv_f32_depth(&c, p, s->wave, L);
-        const double m = s->sum_abs[j], err = fabs((double)y[r] - s->ref[j]);
-        const double bound = s->exact ? 0.0 : gp_spmv_f32_bound(d, m) + (double)L * ldexp(1.0, -53) * m;
-        if (!(err <= bound))
-            return gp_fail(GP_ERR_CHECK, "%s: y[%lld] = %.9g, reference %.17g (row of %lld, error %.3g > bound %.3g = "
-                           "gamma_%lld x %.6g; %.60s)", what, r, (double)y[r], s->ref[j], L, err, bound, d, m, c.why);
-    }
-    return gp_ok();
-}
-
+/* Every checked row within the bound of the path that ran (cuSPARSE: of
+ * any order, format -1): gp_spmv_check; the guards: kmem.h. */
 static gp_status check(void *st, const void *prm, int impl, const char *what)
 {
+    state *s = st;
     int format, tpr;
     path_of(impl, &format, &tpr);
-    return check_path(st, prm, impl == IMPL_VENDOR ? -1 : format, tpr, what);
+    format = impl == IMPL_VENDOR ? -1 : format;
+    return gp_spmv_check(&s->a, s->h_y, s->stride, s->ref, s->sum_abs, prm, s->wave, format, tpr, s->exact, what);
 }
 
 /* The paths no impl runs, on every verify matrix with p: ELL forced where
@@ -395,7 +357,8 @@ static gp_status forced_path(const gp_kcase *c, const gp_spmv_params *p, const g
         st = st.code == GP_OK ? run_path(s, p, format, tpr, 1) : st;
         st = st.code == GP_OK ? gp_driver_ops_of(o)->sync() : st;
         st = st.code == GP_OK ? gp_kmem_fetch(&s->mem, what) : st;
-        st = st.code == GP_OK ? check_path(s, p, format, tpr, what) : st;
+        if (st.code == GP_OK)
+            st = gp_spmv_check(&s->a, s->h_y, s->stride, s->ref, s->sum_abs, p, s->wave, format, tpr, s->exact, what);
         *ran += st.code == GP_OK;
     }
     gp_problem_free(&gp_kernel_spmv, &pr);

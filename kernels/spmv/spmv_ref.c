@@ -1,6 +1,6 @@
 /* spmv on the CPU: the matrices the bench and verify use, generated in code
- * (no downloads), and the reference y = A x in double with the magnitudes
- * sum |a x| the fp32 bound scales with. */
+ * (no downloads), the reference y = A x in double with the magnitudes
+ * sum |a x| the fp32 bound scales with, and the check of a y against it. */
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
@@ -197,4 +197,23 @@ void gp_spmv_ref(const gp_csr *a, const float *x, int r0, int r1, double *y, dou
         if (sum_abs)
             sum_abs[r - r0] = m;
     }
+}
+
+gp_status gp_spmv_check(const gp_csr *a, const float *y, int stride, const double *ref, const double *sum_abs,
+                        const gp_spmv_params *p, int wave, int format, int tpr, int exact, const char *what)
+{
+    gp_spmv_choice c;
+    memset(&c, 0, sizeof c);
+    c.format = GP_SPMV_ELL; /* depth L: the bound of any order of a row's additions */
+    if (format >= 0)
+        GP_TRY(gp_spmv_choose(a->row_ptr, a->rows, p, wave, format, tpr, &c));
+    for (long long r = 0, j = 0; r < a->rows; r += stride, j++) {
+        const long long L = a->row_ptr[r + 1] - a->row_ptr[r], d = gp_spmv_f32_depth(&c, p, wave, L);
+        const double m = sum_abs[j], err = fabs((double)y[r] - ref[j]);
+        const double bound = exact ? 0.0 : gp_spmv_f32_bound(d, m) + (double)L * ldexp(1.0, -53) * m;
+        if (!(err <= bound))
+            return gp_fail(GP_ERR_CHECK, "%s: y[%lld] = %.9g, reference %.17g (row of %lld, error %.3g > bound %.3g = "
+                           "gamma_%lld x %.6g; %.60s)", what, r, (double)y[r], ref[j], L, err, bound, d, m, c.why);
+    }
+    return gp_ok();
 }

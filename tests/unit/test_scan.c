@@ -1,9 +1,9 @@
-/* scan on the CPU: references by hand and chunk by chunk, the depth formula
- * by hand, the error bound against a float model of the GPU's order of
- * additions (look-back patterns included), parameters from every shipped
- * table, bad arguments refused before any device call, the variants, the
- * rule on every shipped table's facts and parameters that follow the
- * shape. */
+/* scan on the CPU: references by hand and chunk by chunk, the bench's check
+ * against them (every element or a sample), the depth formula by hand, the
+ * error bound against a float model of the GPU's order of additions
+ * (look-back patterns included), parameters from every shipped table, bad
+ * arguments refused before any device call, the variants, the rule on every
+ * shipped table's facts and parameters that follow the shape. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -11,6 +11,7 @@
 
 #include "gp_test.h"
 #include "gp_test_table.h"
+#include "data.h"
 #include "kernel.h"
 #include "scan.h"
 #include "table.h"
@@ -64,6 +65,68 @@ GP_TEST(scan_ref_i32_wraps)
     gp_scan_ref_i32(a, 3, 0, &acc, out);
     gp_scan_ref_i32(a + 3, 1, 0, &acc, out + 3);
     GP_CHECK(memcmp(out, inc, sizeof out) == 0 && acc == 0xffffffffu);
+    return 0;
+}
+
+/* The bench's check (gp_scan_check): every element, or a sample whose
+ * references are made once; a wrong element named, fp32 within its bound,
+ * small integers and int32 exact. */
+GP_TEST(scan_check_full_and_sampled)
+{
+    enum { N = 10000 };
+    static float x[N];
+    static double ref[N];
+    static uint32_t got[N];
+    static int32_t xi[N], refi[N];
+    const gp_scan_params p = {256, 16, 0, ""};
+    uint64_t rng = 7;
+    gp_fill_uniform_f32(x, N, -1.0f, 1.0f, &rng);
+    gp_scan_ref_f32(x, N, 1, NULL, NULL, ref, NULL);
+    for (int i = 0; i < N; i++) {
+        float g = (float)ref[i];
+        memcpy(&got[i], &g, 4);
+    }
+    gp_scan_expect e = {.x = x, .n = N, .is_f32 = 1, .exclusive = 1, .wave = 32, .stride = 1};
+    GP_CHECK(gp_scan_check(&e, &p, got, "full").code == GP_OK);
+    float bad = (float)ref[1234] + 0.01f;
+    memcpy(&got[1234], &bad, 4);
+    gp_status st = gp_scan_check(&e, &p, got, "full");
+    GP_CHECK(st.code == GP_ERR_CHECK && strstr(st.msg, "full: out[1234]") && strstr(st.msg, "gamma_"));
+    /* A sample: its references once; an element between samples unseen. */
+    double sref[N], ssa[N];
+    e.stride = 37, e.ref = sref, e.sum_abs = ssa;
+    while (gp_scan_sample_at(e.nsamples, e.stride) < N)
+        e.nsamples++;
+    GP_CHECK(e.nsamples == (N + 36) / 37 || e.nsamples == N / 37);
+    gp_scan_ref_samples(&e);
+    const size_t at = gp_scan_sample_at(5, 37);
+    GP_CHECK(at >= 5 * 37 && at < 6 * 37 && sref[5] == ref[at]);
+    size_t off = 1234 == gp_scan_sample_at(1234 / 37, 37) ? 1235 : 1234;
+    memcpy(&got[1234], &(float){(float)ref[1234]}, 4);
+    memcpy(&got[off], &bad, 4);
+    GP_CHECK(gp_scan_check(&e, &p, got, "sample").code == GP_OK);
+    memcpy(&got[at], &bad, 4);
+    st = gp_scan_check(&e, &p, got, "sample");
+    GP_CHECK(st.code == GP_ERR_CHECK && strstr(st.msg, "sample: out[") != NULL);
+    /* Small integers exact: an error far within the fp32 bound still fails. */
+    for (int i = 0; i < 64; i++)
+        x[i] = (float)(i % 17 - 8);
+    gp_scan_ref_f32(x, 64, 0, NULL, NULL, ref, NULL);
+    for (int i = 0; i < 64; i++)
+        memcpy(&got[i], &(float){(float)ref[i]}, 4);
+    gp_scan_expect ex = {.x = x, .n = 64, .is_f32 = 1, .exact = 1, .wave = 64, .stride = 1};
+    GP_CHECK(gp_scan_check(&ex, &p, got, "int").code == GP_OK);
+    memcpy(&got[9], &(float){(float)ref[9] + 0.0001f}, 4);
+    GP_CHECK(gp_scan_check(&ex, &p, got, "int").code == GP_ERR_CHECK);
+    /* int32: the wrapped sums, exactly. */
+    gp_fill_uniform_i32(xi, N, INT32_MIN, INT32_MAX, &rng);
+    gp_scan_ref_i32(xi, N, 0, NULL, refi);
+    memcpy(got, refi, sizeof refi);
+    gp_scan_expect ei = {.x = xi, .n = N, .wave = 32, .stride = 1};
+    GP_CHECK(gp_scan_check(&ei, &p, got, "i32").code == GP_OK);
+    got[N - 1] ^= 1;
+    st = gp_scan_check(&ei, &p, got, "i32");
+    GP_CHECK(st.code == GP_ERR_CHECK && strstr(st.msg, "i32: out[9999]") && strstr(st.msg, "exact"));
     return 0;
 }
 

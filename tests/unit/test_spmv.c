@@ -1,9 +1,10 @@
-/* spmv on the CPU: the reference by hand, the generated matrices' structure
- * and row-length law, the plan's choice of format and lanes a row, the depth
- * formula by hand, the error bound against a float model of the GPU's order
- * of additions, parameters from every shipped table, bad input refused
- * before any device call, the variants, the bench labels read back, and the
- * rule on every shipped table's facts and for a shape. */
+/* spmv on the CPU: the reference by hand and the bench's check against it,
+ * the generated matrices' structure and row-length law, the plan's choice of
+ * format and lanes a row, the depth formula by hand, the error bound against
+ * a float model of the GPU's order of additions, parameters from every
+ * shipped table, bad input refused before any device call, the variants, the
+ * bench labels read back, and the rule on every shipped table's facts and
+ * for a shape. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -57,6 +58,33 @@ GP_TEST(spmv_csr_check_names_the_row)
     GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "nnz"));
     rp[3] = 3;
     GP_CHECK(gp_csr_check(&a, "m").code == GP_OK);
+    return 0;
+}
+
+/* The bench's check (gp_spmv_check): the rows checked (every one, or a
+ * stride), the bound of the path, small integers exact. */
+GP_TEST(spmv_check_names_the_row)
+{
+    int rp[4] = {0, 2, 2, 5}, col[5] = {0, 2, 0, 1, 2};
+    float val[5] = {1, 2, -3, 4, 0.5f}, x[3] = {1, 2, 4};
+    gp_csr a = {3, 3, 5, rp, col, val};
+    double ref[3], sa[3];
+    gp_spmv_ref(&a, x, 0, 3, ref, sa);
+    float y[3] = {9, 0, 7};
+    for (int format = -1; format <= GP_SPMV_CSR; format++)
+        GP_CHECK(gp_spmv_check(&a, y, 1, ref, sa, &P512, 32, format, 0, 0, "y").code == GP_OK);
+    y[2] = 7.001f;
+    gp_status st = gp_spmv_check(&a, y, 1, ref, sa, &P512, 32, -1, 0, 0, "y");
+    GP_CHECK(st.code == GP_ERR_CHECK && strstr(st.msg, "y: y[2]") && strstr(st.msg, "row of 3"));
+    /* Rows 0 and 2 checked at stride 2 (their references packed): row 1 unseen. */
+    double ref2[2] = {ref[0], ref[2]}, sa2[2] = {sa[0], sa[2]};
+    y[2] = 7, y[1] = 1;
+    GP_CHECK(gp_spmv_check(&a, y, 2, ref2, sa2, &P512, 32, GP_SPMV_CSR, 0, 0, "y").code == GP_OK);
+    GP_CHECK(gp_spmv_check(&a, y, 1, ref, sa, &P512, 32, GP_SPMV_CSR, 0, 0, "y").code == GP_ERR_CHECK);
+    /* Exact: an error far within the fp32 bound still fails. */
+    y[1] = 0, y[0] = nextafterf(9.0f, 10.0f);
+    GP_CHECK(gp_spmv_check(&a, y, 1, ref, sa, &P512, 32, GP_SPMV_CSR, 0, 0, "y").code == GP_OK);
+    GP_CHECK(gp_spmv_check(&a, y, 1, ref, sa, &P512, 32, GP_SPMV_CSR, 0, 1, "y").code == GP_ERR_CHECK);
     return 0;
 }
 
