@@ -75,14 +75,27 @@ void gp_scan_ref_samples(gp_scan_expect *e)
     }
 }
 
+/* The depth of fp32 sums at element i: d0 in the first tile, step more
+ * each tile after it (the parameters' tile, counted from the input's
+ * 16-byte boundary); made once a check, not once an element. */
+typedef struct depth_model {
+    size_t tile, head;
+    long long d0, step;
+} depth_model;
+
+static depth_model depth_of(const gp_scan_expect *e, const gp_scan_params *p)
+{
+    depth_model m = {gp_scan_tile(p), e->head, gp_scan_f32_depth(p, 0, 0, e->wave), 0};
+    m.step = gp_scan_f32_depth(p, m.tile, 0, e->wave) - m.d0;
+    return m;
+}
+
 /* out[i] = got within the fp32 bound of its depth (exact for small
  * integers) against the reference r with magnitude sum sa. */
-static gp_status check_f32(const gp_scan_expect *e, const gp_scan_params *p, size_t i, float got, double r, double sa,
+static gp_status check_f32(const gp_scan_expect *e, const depth_model *dm, size_t i, float got, double r, double sa,
                            const char *what)
 {
-    const size_t tile = gp_scan_tile(p);
-    const long long d0 = gp_scan_f32_depth(p, 0, 0, e->wave), step = gp_scan_f32_depth(p, tile, 0, e->wave) - d0;
-    const long long depth = d0 + (long long)((i + e->head) / tile) * step;
+    const long long depth = dm->d0 + (long long)((i + dm->head) / dm->tile) * dm->step;
     const double err = fabs((double)got - r);
     const double bound = e->exact ? 0 : gp_scan_f32_bound(depth, sa) + (double)(i + 1) * ldexp(1.0, -53) * sa;
     if (!(err <= bound))
@@ -99,7 +112,7 @@ static gp_status check_i32(size_t i, int32_t got, int32_t want, const char *what
 }
 
 /* Every element, the reference streamed alongside (a chunk at a time). */
-static gp_status check_all(const gp_scan_expect *e, const gp_scan_params *p, const uint32_t *got, const char *what)
+static gp_status check_all(const gp_scan_expect *e, const depth_model *dm, const uint32_t *got, const char *what)
 {
     double acc = 0, acc_abs = 0, r[CHUNK], sa[CHUNK];
     uint32_t acci = 0;
@@ -111,7 +124,7 @@ static gp_status check_all(const gp_scan_expect *e, const gp_scan_params *p, con
             for (size_t k = 0; k < m; k++) {
                 float g;
                 memcpy(&g, &got[c + k], 4);
-                GP_TRY(check_f32(e, p, c + k, g, r[k], sa[k], what));
+                GP_TRY(check_f32(e, dm, c + k, g, r[k], sa[k], what));
             }
         } else {
             gp_scan_ref_i32((const int32_t *)e->x + c, m, e->exclusive, &acci, ri);
@@ -124,13 +137,14 @@ static gp_status check_all(const gp_scan_expect *e, const gp_scan_params *p, con
 
 gp_status gp_scan_check(const gp_scan_expect *e, const gp_scan_params *p, const uint32_t *got, const char *what)
 {
+    const depth_model dm = depth_of(e, p);
     if (e->stride == 1)
-        return check_all(e, p, got, what);
+        return check_all(e, &dm, got, what);
     for (size_t k = 0; k < e->nsamples; k++) {
         const size_t i = gp_scan_sample_at(k, e->stride);
         float g;
         memcpy(&g, &got[i], 4);
-        GP_TRY(e->is_f32 ? check_f32(e, p, i, g, e->ref[k], e->sum_abs[k], what)
+        GP_TRY(e->is_f32 ? check_f32(e, &dm, i, g, e->ref[k], e->sum_abs[k], what)
                          : check_i32(i, (int32_t)got[i], e->refi[k], what));
     }
     return gp_ok();
