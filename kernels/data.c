@@ -54,6 +54,12 @@ void gp_fill_uniform_i32(int32_t *x, size_t n, int32_t lo, int32_t hi, uint64_t 
         x[i] = span ? (int32_t)((int64_t)lo + (int64_t)(gp_rand_u64(state) % span)) : lo;
 }
 
+void gp_fill_ints_f32(float *x, size_t n, int r, uint64_t *state)
+{
+    for (size_t i = 0; x && i < n; i++)
+        x[i] = (float)((int)(gp_rand_u64(state) % (uint64_t)(2 * r + 1)) - r);
+}
+
 uint64_t gp_fresh_seed(void)
 {
     struct timespec ts;

@@ -21,6 +21,10 @@ long long gp_rand_dim(uint64_t *state, long long lo, long long hi);
 int gp_rand_pick(uint64_t *state, int n);
 void gp_fill_uniform_f32(float *x, size_t n, float lo, float hi, uint64_t *state);
 void gp_fill_uniform_i32(int32_t *x, size_t n, int32_t lo, int32_t hi, uint64_t *state);
+/* x[0 .. n) (x NULL: none) whole numbers -r .. r as floats, one draw each:
+ * the data of an exact check, whose sums stay integers below 2^24, so any
+ * order of adding them gives the same float. */
+void gp_fill_ints_f32(float *x, size_t n, int r, uint64_t *state);
 /* A seed that differs from run to run (time and address entropy), printed by
  * callers so a failure can be replayed with GP_SEED=<n>. */
 uint64_t gp_fresh_seed(void);

@@ -224,8 +224,7 @@ gp_status gp_gemm_f32(const gp_gemm_problem *q, const float *d_a, const float *d
 void gp_gemm_ref_f32(const gp_gemm_problem *q, const float *a, const float *b, float *c);
 double gp_gemm_ref_at(const gp_gemm_problem *q, const float *a, const float *b, const float *c_in, int i, int j,
                       double *abs_sum);
-/* The bench's exact check.  gp_gemm_fill_exact: x[0 .. n) (x NULL: none) small integers -2 .. 2 from rng, so
- * every product and partial sum of K <= 2^20 / 4 terms is an integer below 2^24, exact in fp32 in any order: a
+/* The bench's exact check.  Its data: small integers -2 .. 2 (gp_fill_ints_f32 with r 2), so every product and partial sum of K <= 2^20 / 4 terms is an integer below 2^24, exact in fp32 in any order: a
  * result must equal the reference exactly.  gp_gemm_ref_sample: the gp_gemm_sample_size(q) elements of C checked,
  * with the reference's value: all of C row by row where m n k <= 2^27 multiply-adds, else 516 of them (bench's big
  * products), the four corners first, then elements drawn from rng.  gp_gemm_check_exact: c (the stored C, ldc
@@ -235,7 +234,6 @@ typedef struct gp_gemm_checked {
     int i, j;
     float want;
 } gp_gemm_checked;
-void gp_gemm_fill_exact(float *x, size_t n, uint64_t *rng);
 size_t gp_gemm_sample_size(const gp_gemm_problem *q);
 void gp_gemm_ref_sample(const gp_gemm_problem *q, const float *a, const float *b, const float *c_in, uint64_t *rng,
                         gp_gemm_checked *chk);

@@ -178,7 +178,7 @@ static gp_status setup(const gp_kcase *c, const gp_device_info *dev, uint64_t *r
     s->h_c = q->beta != 0.0f ? gp_kmem_host(&s->mem, s->nc * 4) : NULL;
     s->chk = gp_kmem_host(&s->mem, s->nchk * sizeof *s->chk);
     GP_TRY(gp_kmem_ok(&s->mem));
-    gp_gemm_fill_exact(h_a, na, rng), gp_gemm_fill_exact(h_b, nb, rng), gp_gemm_fill_exact(s->h_c, s->nc, rng);
+    gp_fill_ints_f32(h_a, na, 2, rng), gp_fill_ints_f32(h_b, nb, 2, rng), gp_fill_ints_f32(s->h_c, s->nc, 2, rng);
     gp_gemm_ref_sample(q, h_a + s->off, h_b + s->off, s->h_c ? s->h_c + s->off : NULL, rng, s->chk);
     const char *bn = gp_vendor_blas_name();
     if (bn)

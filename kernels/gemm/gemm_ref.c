@@ -48,12 +48,6 @@ void gp_gemm_ref_f32(const gp_gemm_problem *q, const float *a, const float *b, f
             c[idx(q, i, j, q->ldc)] = (float)gp_gemm_ref_at(q, a, b, c, i, j, NULL);
 }
 
-void gp_gemm_fill_exact(float *x, size_t n, uint64_t *rng)
-{
-    for (size_t i = 0; x && i < n; i++)
-        x[i] = (float)((int)(gp_rand_u64(rng) % 5) - 2);
-}
-
 /* Products up to this many multiply-adds are checked on the whole of C, larger ones on SAMPLE elements. */
 #define FULL_MAX_MNK (1ll << 27)
 #define SAMPLE 516

@@ -138,8 +138,7 @@ static gp_status setup(const gp_kcase *c, const gp_device_info *dev, uint64_t *r
     char *d_alloc;
     GP_TRY(gp_kmem_ok(&s->mem));
     if (s->exact)
-        for (size_t i = 0; i < s->n; i++)
-            f[i] = (float)((int)(gp_rand_u64(rng) % 17) - 8);
+        gp_fill_ints_f32(f, s->n, 8, rng);
     else if (s->is_f32)
         gp_fill_uniform_f32(f, s->n, -1.0f, 1.0f, rng);
     else

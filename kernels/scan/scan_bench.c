@@ -149,8 +149,7 @@ static gp_status fill(state *s, uint64_t *rng)
 {
     const size_t n = s->e.n;
     if (s->e.exact)
-        for (size_t i = 0; i < n; i++)
-            s->h_x[i] = (float)((int)(gp_rand_u64(rng) % 17) - 8);
+        gp_fill_ints_f32(s->h_x, n, 8, rng);
     else if (s->e.is_f32)
         gp_fill_uniform_f32(s->h_x, n, -1.0f, 1.0f, rng);
     else

@@ -229,10 +229,10 @@ static gp_status setup(const gp_kcase *c, const gp_device_info *dev, uint64_t *r
     s->h_x = gp_kmem_host(&s->mem, cols * 4), s->ref = gp_kmem_host(&s->mem, checked * sizeof(double));
     s->sum_abs = gp_kmem_host(&s->mem, checked * sizeof(double));
     GP_TRY(gp_kmem_ok(&s->mem));
-    for (long long j = 0; s->exact && j < a->nnz; j++)
-        a->val[j] = (float)((int)(gp_rand_u64(rng) % 9) - 4);
-    for (size_t i = 0; i < cols; i++)
-        s->h_x[i] = s->exact ? (float)((int)(gp_rand_u64(rng) % 9) - 4) : (float)gp_rand_uniform(rng, -1.0, 1.0);
+    if (s->exact)
+        gp_fill_ints_f32(a->val, (size_t)a->nnz, 4, rng), gp_fill_ints_f32(s->h_x, cols, 4, rng);
+    for (size_t i = 0; !s->exact && i < cols; i++)
+        s->h_x[i] = (float)gp_rand_uniform(rng, -1.0, 1.0);
     for (long long r = 0, j = 0; r < a->rows; r += s->stride, j++)
         gp_spmv_ref(a, s->h_x, (int)r, (int)r + 1, s->ref + j, s->sum_abs + j);
     if (gp_vendor_spmv_name())

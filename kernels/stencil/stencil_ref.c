@@ -43,8 +43,7 @@ void gp_stencil_ref_plane(const float *in, const gp_stencil_shape *s, float c0, 
 void gp_stencil_fill(float *in, size_t n, int exact, uint64_t *rng)
 {
     if (exact)
-        for (size_t i = 0; i < n; i++)
-            in[i] = (float)((int)(gp_rand_u64(rng) % 17) - 8);
+        gp_fill_ints_f32(in, n, 8, rng);
     else
         gp_fill_uniform_f32(in, n, -1.0f, 1.0f, rng);
 }

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "data.h"
 #include "gemm.h"
 #include "gp_test.h"
 #include "gp_test_table.h"
@@ -491,7 +492,7 @@ GP_TEST(gemm_bench_check)
     gp_gemm_checked chk[15];
     uint64_t rng = 5;
     GP_CHECK(gp_gemm_a_elems(&q) == 20 && gp_gemm_b_elems(&q) == 12 && gp_gemm_c_elems(&q) == 19);
-    gp_gemm_fill_exact(a, 20, &rng), gp_gemm_fill_exact(b, 12, &rng), gp_gemm_fill_exact(cin, 19, &rng);
+    gp_fill_ints_f32(a, 20, 2, &rng), gp_fill_ints_f32(b, 12, 2, &rng), gp_fill_ints_f32(cin, 19, 2, &rng);
     for (int i = 0; i < 20; i++)
         GP_CHECK(a[i] == (float)(int)a[i] && a[i] >= -2 && a[i] <= 2);
     GP_CHECK(gp_gemm_sample_size(&q) == 15);
