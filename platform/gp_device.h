@@ -299,6 +299,47 @@ static __device__ __forceinline__ void gp_named_sync(unsigned id, unsigned threa
 #define GP_HAS_BULK_COPY 0
 #endif
 
+/* Last-use loads and write-once stores: evict-first in the caches (NVIDIA
+ * ld/st.global.cs; AMD non-temporal), so lines that are not read again do
+ * not push out ones that are. */
+#if defined(GP_VENDOR_AMD)
+typedef float gp_f4_ext __attribute__((ext_vector_type(4)));
+#endif
+static __device__ __forceinline__ float gp_ld_last_use(const float *p)
+{
+#if defined(GP_VENDOR_NVIDIA)
+    return __ldcs(p);
+#else
+    return __builtin_nontemporal_load(p);
+#endif
+}
+static __device__ __forceinline__ float4 gp_ld_last_use(const float4 *p)
+{
+#if defined(GP_VENDOR_NVIDIA)
+    return __ldcs(p);
+#else
+    gp_f4_ext v = __builtin_nontemporal_load((const gp_f4_ext *)p);
+    return make_float4(v.x, v.y, v.z, v.w);
+#endif
+}
+static __device__ __forceinline__ void gp_st_write_once(float *p, float v)
+{
+#if defined(GP_VENDOR_NVIDIA)
+    __stcs(p, v);
+#else
+    __builtin_nontemporal_store(v, p);
+#endif
+}
+static __device__ __forceinline__ void gp_st_write_once(float4 *p, float4 v)
+{
+#if defined(GP_VENDOR_NVIDIA)
+    __stcs(p, v);
+#else
+    gp_f4_ext e = {v.x, v.y, v.z, v.w};
+    __builtin_nontemporal_store(e, (gp_f4_ext *)p);
+#endif
+}
+
 /* Host side of a launcher: turn the launch's error state into a gp_status. */
 static inline gp_status gp_launch_status(const char *what)
 {

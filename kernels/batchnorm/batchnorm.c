@@ -52,6 +52,15 @@ void gp_batchnorm_params_fit(gp_batchnorm_params *p, const gp_device_info *dev)
         p->fused_min_channels = 1;
         add_note(p, "fused_min_channels raised to 1");
     }
+    /* hold_bytes: whole 16-byte units that one block's LDS grants. */
+    int hold = p->hold_bytes < 0 ? 0 : p->hold_bytes / 16 * 16;
+    long long lds = dev && dev->lds_per_block_optin > 0 ? (long long)dev->lds_per_block_optin : 48 * 1024;
+    if ((long long)hold * block > lds - GP_BN_HOLD_STATIC_LDS)
+        hold = (int)((lds - GP_BN_HOLD_STATIC_LDS) / block / 16 * 16);
+    if (hold != p->hold_bytes) {
+        p->hold_bytes = hold;
+        add_note(p, "hold_bytes fitted to 16-byte units of the LDS a block may use");
+    }
     int per = per_cu / block;
     p->resident_blocks = cus * (per > 0 ? per : 1);
 }
@@ -212,7 +221,7 @@ gp_status gp_batchnorm_train_f32(const float *d_x, float *d_y, const gp_batchnor
         return gp_batchnorm_launch_fused(d_x, d_y, s, d_gamma, d_beta, (float)eps, d_save_mean, d_save_invstd,
                                          p->block, stream);
     return gp_batchnorm_launch_train(d_x, d_y, s, d_gamma, d_beta, (float)eps, d_save_mean, d_save_invstd, ws->d,
-                                     split, p->block, p->items_per_thread, stream);
+                                     split, p->block, p->items_per_thread, p->hold_bytes, stream);
 }
 
 gp_status gp_batchnorm_infer_f32(const float *d_x, float *d_y, const gp_batchnorm_shape *s, const float *d_gamma,

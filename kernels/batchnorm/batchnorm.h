@@ -54,6 +54,12 @@ extern "C" {
 #define GP_BN_FUSED_MAX_VPT 32
 #define GP_BN_FUSED_VPT(block) ((block) > 512 ? 16 : GP_BN_FUSED_MAX_VPT)
 #define GP_BN_FUSED_BLOCK_LIMIT(values) ((values) >= 32 ? 512 : 1024)
+/* Static LDS of the one-launch kernel (gp_bn_resident: the block sum's 2 x
+ * 32 doubles and the channel's mean and scale), beside its hold_bytes x
+ * block of dynamic LDS. */
+#define GP_BN_HOLD_STATIC_LDS 528
+/* hold_bytes' largest value (batchnorm_params.inc). */
+#define GP_BN_MAX_HOLD 1024
 
 /* [kernel.batchnorm] (batchnorm_params.inc): block (threads, a power of two
  * 64..1024), items_per_thread (independent loads, 16 B where rows allow, a
@@ -191,9 +197,12 @@ extern const struct gp_kernel gp_kernel_batchnorm;
 size_t gp_batchnorm_ws_offsets(int channels, int split, size_t *part_off, size_t *fin_off);
 
 /* GPU launchers (batchnorm.hip; none.c), arguments checked by the callers. */
+/* Training: with hold_bytes > 0 one cooperative launch (gp_bn_resident) of
+ * min(split, resident blocks / C) blocks a channel, where one fits; else the
+ * statistics and the normalize, split blocks a channel each. */
 gp_status gp_batchnorm_launch_train(const float *x, float *y, const gp_batchnorm_shape *s, const float *gamma,
                                     const float *beta, float eps, float *save_mean, float *save_invstd, void *ws,
-                                    int split, int block, int items, gp_stream s_);
+                                    int split, int block, int items, int hold_bytes, gp_stream s_);
 /* One launch, C blocks (of gp_batchnorm_fused_block threads); GP_ERR_USAGE
  * when a channel exceeds GP_BN_FUSED_VPT values a thread. */
 gp_status gp_batchnorm_launch_fused(const float *x, float *y, const gp_batchnorm_shape *s, const float *gamma,

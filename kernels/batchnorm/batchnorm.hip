@@ -9,6 +9,7 @@
 #include "batchnorm_index.h"
 #include "gp_device.h"
 #include "fastdiv.h"
+#include "runtime.h"
 
 typedef struct bn_args {
     const float *x;
@@ -168,7 +169,9 @@ __global__ void GP_LAUNCH_BOUNDS(GP_BN_BLOCK_LIMIT(ITEMS)) gp_bn_apply(bn_args a
         for (int j = 0; j < ITEMS; j++) {
             unsigned u = u0 + j * stride;
             if (u < a.units) {
-                at[j] = unit_at<VEC>(a, c, u);
+                /* Training walks x backwards: the statistics read the high
+                 * units last, so the L2 still holds some of them now. */
+                at[j] = unit_at<VEC>(a, c, INFER ? u : a.units - 1 - u);
                 v[j] = __ldg(x + at[j]);
             }
         }
@@ -269,6 +272,107 @@ __global__ void GP_LAUNCH_BOUNDS(GP_BN_FUSED_BLOCK_LIMIT(U * VEC))
     }
 }
 
+/* The one-launch split path (hold_bytes > 0): the statistics, a barrier
+ * among the channel's blocks, then the normalize, in one kernel whose blocks
+ * are all resident (a cooperative launch guarantees it or fails).  Thread t
+ * of block s walks the channel's units u(h) = s B + t + h split B, h = 0, 1,
+ * ...; the first `hold` of them (the ones read earliest, which the L2 lost
+ * first) stay in LDS.  After the barrier every block adds the channel's
+ * partials in block order (the same bits in each, and the two-launch path's
+ * arithmetic), then normalizes h from the last down: the units read last
+ * come first, from the L2, and the held ones last, from LDS.  x is read
+ * there for the last time and y written once: both evict-first, so they do
+ * not push out the x lines still to come (H200, 128x64x56x56: 4 % faster
+ * than plain loads and stores, paired against cuDNN).  The channel's
+ * counter counts each block twice (arrival, then done with the partials);
+ * the last of the second round resets it. */
+template <int VEC, int ITEMS>
+__global__ void GP_LAUNCH_BOUNDS(GP_BN_BLOCK_LIMIT(ITEMS))
+    gp_bn_resident(bn_args a, const float *__restrict__ gamma, const float *__restrict__ beta, float eps,
+                   float *save_mean, float *save_invstd, void *ws, unsigned hold)
+{
+    typedef typename bn_vec<VEC>::T T;
+    extern __shared__ __align__(16) unsigned char bn_held_raw[];
+    T *held = (T *)bn_held_raw;
+    __shared__ float bn_ms[2];
+    const unsigned c = blockIdx.y, split = gridDim.x, nb = blockDim.x;
+    const T *x = (const T *)a.x;
+    T *y = (T *)a.y;
+    const float k = __ldg(a.x + (size_t)c * a.hw);
+    const unsigned first = blockIdx.x * nb + threadIdx.x, stride = split * nb;
+    /* Units of this thread: h < nh. */
+    const unsigned nh = first < a.units ? (a.units - first + stride - 1) / stride : 0;
+    float s = 0.0f, q = 0.0f;
+    for (unsigned h0 = 0; h0 < nh; h0 += ITEMS) {
+        T v[ITEMS];
+#pragma unroll
+        for (int j = 0; j < ITEMS; j++)
+            if (h0 + j < nh)
+                v[j] = __ldg(x + unit_at<VEC>(a, c, first + (h0 + j) * stride));
+#pragma unroll
+        for (int j = 0; j < ITEMS; j++)
+            if (h0 + j < nh) {
+                s += bn_vec<VEC>::sum(v[j], k);
+                q += bn_vec<VEC>::sq(v[j], k);
+                if (h0 + j < hold)
+                    held[(h0 + j) * nb + threadIdx.x] = v[j];
+            }
+    }
+    double bs, bq;
+    block_sum2(s, q, &bs, &bq);
+    if (threadIdx.x == 0) {
+        unsigned *count = ws_counters(ws) + c;
+        double *part = (double *)((char *)ws + a.part_off) + 2 * (size_t)c * split;
+        part[2 * blockIdx.x] = bs;
+        part[2 * blockIdx.x + 1] = bq;
+        __threadfence();
+        atomicAdd(count, 1u);
+        while (*(volatile unsigned *)count < split)
+            ;
+        __threadfence();
+        const volatile double *vp = part;
+        double ts = 0, tq = 0;
+        for (unsigned b = 0; b < split; b++)
+            ts += vp[2 * b], tq += vp[2 * b + 1];
+        double ms = ts / a.m;
+        double var = tq / a.m - ms * ms;
+        var = var > 0 ? var : 0;
+        double mean = (double)k + ms, invstd = 1.0 / sqrt(var + (double)eps);
+        bn_ms[0] = (float)mean;
+        bn_ms[1] = (float)((double)gamma[c] * invstd);
+        if (blockIdx.x == 0) {
+            if (save_mean)
+                save_mean[c] = (float)mean;
+            if (save_invstd)
+                save_invstd[c] = (float)invstd;
+        }
+        if (atomicAdd(count, 1u) == 2 * split - 1)
+            *count = 0; /* every block is past the barrier: ready for the next run */
+    }
+    __syncthreads();
+    const float mean = bn_ms[0], sc = bn_ms[1], b = beta[c];
+    unsigned h = nh;
+    while (h > hold) {
+        const unsigned n = h - hold < ITEMS ? h - hold : ITEMS;
+        T v[ITEMS];
+        size_t at[ITEMS];
+#pragma unroll
+        for (int j = 0; j < ITEMS; j++)
+            if ((unsigned)j < n) {
+                at[j] = unit_at<VEC>(a, c, first + (h - 1 - j) * stride);
+                v[j] = gp_ld_last_use(x + at[j]);
+            }
+#pragma unroll
+        for (int j = 0; j < ITEMS; j++)
+            if ((unsigned)j < n)
+                gp_st_write_once(y + at[j], bn_vec<VEC>::apply(v[j], mean, sc, b));
+        h -= n;
+    }
+    for (; h > 0; h--)
+        gp_st_write_once(y + unit_at<VEC>(a, c, first + (h - 1) * stride),
+                         bn_vec<VEC>::apply(held[(h - 1) * nb + threadIdx.x], mean, sc, b));
+}
+
 static bn_args make_args(const float *x, float *y, const gp_batchnorm_shape *s, int vec)
 {
     bn_args a;
@@ -320,13 +424,56 @@ static gp_status infer(const bn_args &a, const float *gamma, const float *beta, 
     default: return gp_fail(GP_ERR_USAGE, "batchnorm: items_per_thread %d not compiled", items);                \
     }
 
+/* The one-launch path when every block of split' x C fits at once with
+ * hold_bytes of LDS a thread: split' = min(split, resident blocks / C);
+ * *done = 0 (nothing launched) where not even one block a channel fits. */
+template <int VEC, int ITEMS>
+static gp_status resident(bn_args a, const float *gamma, const float *beta, float eps, float *sm, float *si,
+                          void *ws, int split, int block, int hold_bytes, hipStream_t st, int *done)
+{
+    const void *fn = (const void *)gp_bn_resident<VEC, ITEMS>;
+    unsigned hold = (unsigned)hold_bytes / (unsigned)sizeof(typename bn_vec<VEC>::T);
+    const size_t lds = (size_t)hold * (size_t)block * sizeof(typename bn_vec<VEC>::T);
+    int per_cu = 0, cus = 0;
+    GP_TRY(gp_func_dynamic_lds(fn, block, lds, &per_cu, &cus));
+    const long long fit = (long long)per_cu * cus / a.c;
+    *done = 0;
+    if (fit < 1)
+        return gp_ok();
+    const unsigned sp = (unsigned)(fit < split ? fit : split);
+    gp_batchnorm_ws_offsets((int)a.c, (int)sp, &a.part_off, &a.fin_off);
+    dim3 grid(sp, a.c), threads((unsigned)block);
+    void *args[] = {&a, &gamma, &beta, &eps, &sm, &si, &ws, (void *)&hold};
+    GP_TRY(gp_hip_status(hipLaunchCooperativeKernel(fn, grid, threads, args, (unsigned)lds, st),
+                       "batchnorm one-launch (cooperative)"));
+    *done = 1;
+    return gp_launch_status("batchnorm one-launch");
+}
+
 extern "C" gp_status gp_batchnorm_launch_train(const float *x, float *y, const gp_batchnorm_shape *s,
                                                const float *gamma, const float *beta, float eps, float *save_mean,
                                                float *save_invstd, void *ws, int split, int block, int items,
-                                               gp_stream s_)
+                                               int hold_bytes, gp_stream s_)
 {
     const int vec = vec_of(x, y, s);
     bn_args a = make_args(x, y, s, vec);
+    if (hold_bytes > 0) {
+        int done = 0;
+        gp_status st = gp_ok();
+#define BN_RESIDENT(V, I)                                                                                      \
+    case V * 16 + I:                                                                                             \
+        st = resident<V, I>(a, gamma, beta, eps, save_mean, save_invstd, ws, split, block, hold_bytes,          \
+                            (hipStream_t)s_, &done);                                                             \
+        break;
+        switch (vec * 16 + items) {
+            BN_RESIDENT(1, 1) BN_RESIDENT(1, 2) BN_RESIDENT(1, 4) BN_RESIDENT(1, 8)
+            BN_RESIDENT(4, 1) BN_RESIDENT(4, 2) BN_RESIDENT(4, 4) BN_RESIDENT(4, 8)
+        default: return gp_fail(GP_ERR_USAGE, "batchnorm: items_per_thread %d not compiled", items);
+        }
+#undef BN_RESIDENT
+        if (st.code != GP_OK || done)
+            return st;
+    }
     gp_batchnorm_ws_offsets(s->c, split, &a.part_off, &a.fin_off);
     dim3 grid((unsigned)split, (unsigned)s->c);
     BN_DISPATCH(train, a, gamma, beta, eps, save_mean, save_invstd, ws, grid, block, (hipStream_t)s_)

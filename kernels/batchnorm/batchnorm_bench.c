@@ -10,12 +10,16 @@
 
 /* The variants, in the order of batchnorm_params.inc: block x items (the fused limit the base's, fitted to each
  * block), the items of the split path (fused off; the base's items among them: the fused rule's check), the fused
- * path forced on (every channel count, the most values a block holds): a sweep checks the items and the fused rule. */
+ * path forced on (every channel count, the most values a block holds), the split path in two launches and in one
+ * holding one unit a thread: a sweep checks the items, the fused rule and the hold rule. */
 static const int variants[][NPARAMS] = {
-    {256, 1, KEEP, KEEP},  {256, 2, KEEP, KEEP},  {256, 4, KEEP, KEEP},  {256, 8, KEEP, KEEP},  {512, 1, KEEP, KEEP},
-    {512, 2, KEEP, KEEP},  {512, 4, KEEP, KEEP},  {512, 8, KEEP, KEEP},  {1024, 1, KEEP, KEEP}, {1024, 2, KEEP, KEEP},
-    {1024, 4, KEEP, KEEP}, {1024, 8, KEEP, KEEP}, {KEEP, 1, 0, KEEP},    {KEEP, 2, 0, KEEP},    {KEEP, 4, 0, KEEP},
-    {KEEP, 8, 0, KEEP},    {KEEP, KEEP, 1048576, 1},
+    {256, 1, KEEP, KEEP, KEEP},  {256, 2, KEEP, KEEP, KEEP},  {256, 4, KEEP, KEEP, KEEP},
+    {256, 8, KEEP, KEEP, KEEP},  {512, 1, KEEP, KEEP, KEEP},  {512, 2, KEEP, KEEP, KEEP},
+    {512, 4, KEEP, KEEP, KEEP},  {512, 8, KEEP, KEEP, KEEP},  {1024, 1, KEEP, KEEP, KEEP},
+    {1024, 2, KEEP, KEEP, KEEP}, {1024, 4, KEEP, KEEP, KEEP}, {1024, 8, KEEP, KEEP, KEEP},
+    {KEEP, 1, 0, KEEP, KEEP},    {KEEP, 2, 0, KEEP, KEEP},    {KEEP, 4, 0, KEEP, KEEP},
+    {KEEP, 8, 0, KEEP, KEEP},    {KEEP, KEEP, 1048576, 1, KEEP}, {KEEP, KEEP, 0, KEEP, 0},
+    {KEEP, KEEP, 0, KEEP, 16},
 };
 
 /* A case's data kind: x = mean + U(-1, 1) (0: bench's 0.5); a large mean must not cancel the variance away. */
@@ -83,9 +87,12 @@ static int cases(int set, const void *p, const gp_device_info *dev, int quick, g
     static const int verify[][5] = {{1, 1, 1, 1, MEAN_0},      {2, 3, 5, 7, MEAN_0},      {4, 8, 14, 14, MEAN_0},
                                     {3, 5, 1, 1, MEAN_0},      {16, 64, 28, 28, MEAN_0},  {2, 300, 3, 3, MEAN_0},
                                     {8, 4, 56, 56, MEAN_0},    {4, 8, 14, 14, MEAN_1000}, {8, 4, 56, 56, MEAN_M300}};
-    static const int variant[][5] = {{2, 3, 5, 7, MEAN_0}, {8, 4, 56, 56, MEAN_5}};
+    /* The two 16x64 planes give threads of the one-launch path several units each (more than the hold variant's
+     * one), scalar and vector. */
+    static const int variant[][5] = {{2, 3, 5, 7, MEAN_0}, {8, 4, 56, 56, MEAN_5}, {16, 64, 27, 27, MEAN_5},
+                                     {16, 64, 28, 28, MEAN_0}};
     const int big[][5] = {{quick ? 32 : 128, 64, 56, 56, MEAN_HALF}, {32, 256, 14, 14, MEAN_HALF}}; /* training */
-    const int bench = set == GP_CASES_BENCH, count = set == GP_CASES_VERIFY ? 9 : 2;
+    const int bench = set == GP_CASES_BENCH, count = set == GP_CASES_VERIFY ? 9 : bench ? 2 : 4;
     const int (*list)[5] = bench ? big : set == GP_CASES_VERIFY ? verify : variant;
     int n = 0;
     (void)dev;

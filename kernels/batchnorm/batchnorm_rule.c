@@ -60,6 +60,15 @@
 #define BN_FUSED_REGS_8 GP_RULE_REGS(32, 38)
 #define BN_FUSED_REGS_16 56
 #define BN_FUSED_REGS_32 98
+/* The one-launch kernel (gp_bn_resident<4, I>, <1, I>) at items I. */
+/* regs: BN_HOLD_REGS_1 gp_bn_residentILi[14]ELi1E */
+/* regs: BN_HOLD_REGS_2 gp_bn_residentILi[14]ELi2E */
+/* regs: BN_HOLD_REGS_4 gp_bn_residentILi[14]ELi4E */
+/* regs: BN_HOLD_REGS_8 gp_bn_residentILi[14]ELi8E */
+#define BN_HOLD_REGS_1 GP_RULE_REGS(44, 29)
+#define BN_HOLD_REGS_2 GP_RULE_REGS(44, 28)
+#define BN_HOLD_REGS_4 GP_RULE_REGS(54, 38)
+#define BN_HOLD_REGS_8 GP_RULE_REGS(82, 62)
 /* LDS of the fused kernel: two block sums of 32 waves x 2 doubles, ptxas 768 B. */
 #define BN_FUSED_LDS 768
 /* Blocks a CU must hold for the fused kernel (see above). */
@@ -99,6 +108,38 @@ static gp_status fused_rule(const gp_table *facts, gp_table *out)
                        f.cus.have ? "" : " (none: 64)");
 }
 
+static long long hold_regs(long long items)
+{
+    return items <= 1 ? BN_HOLD_REGS_1 : items <= 2 ? BN_HOLD_REGS_2 : items <= 4 ? BN_HOLD_REGS_4 : BN_HOLD_REGS_8;
+}
+
+/* hold_bytes (see the top): the LDS the one-launch kernel's blocks leave
+ * free at the occupancy its registers allow, shared by a block's threads. */
+static gp_status hold_rule(const gp_table *facts, gp_table *out)
+{
+    gp_rule_facts f;
+    long long block, items;
+    GP_TRY(gp_rule_read_facts(facts, RULE, &f));
+    GP_TRY(gp_table_get_int(out, "kernel.batchnorm", "block", &block));
+    GP_TRY(gp_table_get_int(out, "kernel.batchnorm", "items_per_thread", &items));
+    /* The launcher opts in to more than the default per-block LDS
+     * (gp_func_dynamic_lds), up to the CU's less the reserve: what sm_80,
+     * sm_90 and gfx9 grant one block. */
+    gp_rule_cu cu = f.cu;
+    cu.lds_per_block = cu.lds_per_cu - cu.lds_block_reserve;
+    const long long regs = hold_regs(items), st = GP_BN_HOLD_STATIC_LDS;
+    const long long per_cu = gp_rule_blocks_per_cu(&cu, block, regs, st);
+    long long avail = per_cu > 0 ? cu.lds_per_cu / per_cu - cu.lds_block_reserve - st : 0;
+    long long hold = avail > 0 ? gp_rule_clamp(avail / block / 16 * 16, 0, GP_BN_MAX_HOLD) : 0;
+    while (hold > 0 && gp_rule_blocks_per_cu(&cu, block, regs, st + hold * block) < per_cu)
+        hold -= 16;
+    return gp_rule_set(out, "batchnorm", "hold_bytes", hold, "lds",
+                       "lds.bytes_per_cu %lld / %lld blocks of %lld thr (%lld regs, build constant) - %lld reserved "
+                       "- %lld static = %lld B a block -> %lld B a thread (16-B units)%s%s",
+                       cu.lds_per_cu, per_cu, block, regs, cu.lds_block_reserve, st, avail, hold,
+                       f.cu.fallback[0] ? "; " : "", f.cu.fallback);
+}
+
 /* items_per_thread for the shape (see the top): lowered only where a
  * channel's values fill fewer blocks than a wave over the channels wants. */
 static gp_status items_for_shape(const gp_table *facts, const gp_shape *sh, gp_table *out)
@@ -131,5 +172,6 @@ gp_status gp_batchnorm_rule(const gp_rule_in *in, gp_table *out)
                               GP_BN_MAX_ITEMS, GP_BN_MAX_BLOCK, BN_ITEMS_STANDIN, 1};
     GP_TRY(gp_rule_streaming(in->facts, &s, out));
     GP_TRY(fused_rule(in->facts, out));
-    return items_for_shape(in->facts, in->shape, out);
+    GP_TRY(items_for_shape(in->facts, in->shape, out));
+    return hold_rule(in->facts, out);
 }

@@ -125,6 +125,15 @@ GP_TEST(batchnorm_fused_choice)
     q = (gp_batchnorm_params){.block = 256, .items_per_thread = 1, .fused_max_values = 1 << 20, .fused_min_channels = 0};
     gp_batchnorm_params_fit(&q, &d);
     GP_CHECK(q.fused_max_values == 256 * 32 && q.fused_min_channels == 1);
+    /* hold_bytes: whole 16-byte units within what one block may use (d's opt-in LDS, else 48 KiB). */
+    q.hold_bytes = 100, q.note[0] = '\0';
+    gp_batchnorm_params_fit(&q, &d);
+    GP_CHECK(q.hold_bytes == 96 && strstr(q.note, "hold_bytes"));
+    gp_device_info small = d;
+    small.lds_per_block_optin = 16 * 1024;
+    q.hold_bytes = 1024, q.note[0] = '\0';
+    gp_batchnorm_params_fit(&q, &small);
+    GP_CHECK(q.hold_bytes == (16 * 1024 - GP_BN_HOLD_STATIC_LDS) / 256 / 16 * 16 && q.hold_bytes == 48);
     /* The fused block: 1568 float4 units (the headline) keep 512 threads,
      * 4 units each; 9 units take 64 threads; 65 take 128; 2048 exactly 4.
      * Single values (a plane of 7 x 7), at least 4 a thread: 16 x 49 = 784
@@ -254,6 +263,19 @@ GP_TEST(batchnorm_rule)
     GP_CHECK(gp_table_get_int(&t, "kernel.batchnorm", "fused_min_channels", &fmin).code == GP_OK && fmin == 132);
     const gp_table_entry *fe = gp_table_find(&t, "kernel.batchnorm", "fused_max_values");
     GP_CHECK(fe && strstr(fe->prov, "512 thr x 16 values (56 regs"));
+    /* Hold: 512 threads at 44 regs (48 allocated) -> 2 blocks/CU; 233472 / 2
+     * - 1024 reserved - 528 static = 115184 B -> 224 B a thread. */
+    long long hold;
+    GP_CHECK(gp_table_get_int(&t, "kernel.batchnorm", "hold_bytes", &hold).code == GP_OK && hold == 224);
+    /* A quarter of the LDS: 58368 / 2 - 1552 = 27632 B a block -> 48 B (53.97 down to 16-B units). */
+    gp_table l = t;
+    GP_CHECK(gp_table_set(&l, "lds", "bytes_per_cu", 233472 / 4, "measured lds 2026-11-21").code == GP_OK);
+    GP_CHECK(gp_test_rule(gp_batchnorm_rule, &l).code == GP_OK);
+    GP_CHECK(gp_table_get_int(&l, "kernel.batchnorm", "hold_bytes", &hold).code == GP_OK && hold == 48);
+    /* Too little LDS for one unit a thread: two launches. */
+    GP_CHECK(gp_table_set(&l, "lds", "bytes_per_cu", 16384, "measured lds 2026-11-21").code == GP_OK);
+    GP_CHECK(gp_test_rule(gp_batchnorm_rule, &l).code == GP_OK);
+    GP_CHECK(gp_table_get_int(&l, "kernel.batchnorm", "hold_bytes", &hold).code == GP_OK && hold == 0);
     /* Half the register file: 512 x 16 values fit once -> 8 values (32 regs): 4096. */
     gp_table h = t;
     GP_CHECK(gp_table_set(&h, "registers", "per_cu", 32768, "measured register_limits 2026-11-21").code == GP_OK);
@@ -276,6 +298,8 @@ GP_TEST(batchnorm_rule)
     /* MI25: 256 threads x 32 values (98 regs, wave 64) -> 2 blocks/CU: 8192; 64 CUs. */
     GP_CHECK(gp_table_get_int(&t, "kernel.batchnorm", "fused_max_values", &fmax).code == GP_OK && fmax == 8192);
     GP_CHECK(gp_table_get_int(&t, "kernel.batchnorm", "fused_min_channels", &fmin).code == GP_OK && fmin == 64);
+    /* MI25: 256 threads at 29 VGPRs (32 allocated) -> 8 blocks/CU of 64 KiB: 7664 B a block -> 16 B. */
+    GP_CHECK(gp_table_get_int(&t, "kernel.batchnorm", "hold_bytes", &hold).code == GP_OK && hold == 16);
     /* The generic table's DRAM facts are none: the stand-in, 2, named; a
      * table without the key at all is refused naming it. */
     GP_CHECK(gp_test_load_table("tables/generic", &t));
@@ -354,7 +378,7 @@ GP_TEST(batchnorm_shapes_and_cases)
         at_limit += c[i].shape.d[GP_BN_W] == 8192 && c[i].shape.d[GP_BN_C] == 132;
     }
     GP_CHECK(at_limit == 2); /* training and inference */
-    GP_CHECK(k->cases(GP_CASES_VARIANT, &p, NULL, 0, c, GP_KCASE_MAX) == 10);
+    GP_CHECK(k->cases(GP_CASES_VARIANT, &p, NULL, 0, c, GP_KCASE_MAX) == 14);
     GP_CHECK(k->cases(GP_CASES_BENCH, NULL, NULL, 0, c, GP_KCASE_MAX) == 2 && c[0].shape.d[GP_BN_N] == 128);
     return 0;
 }
