@@ -34,7 +34,14 @@
  * per channel covers the CUs only with C >= CUs; below that the split
  * kernels spread a channel over several blocks and win on large channels
  * (gp_batchnorm_fused still fuses when the split would give a channel one
- * block too).  The models: docs/kernels/batchnorm.md. */
+ * block too).
+ *
+ * hold_bytes (the one-launch split path, x's first units kept in LDS):
+ * the LDS a CU's blocks leave free at the occupancy the kernel's registers
+ * allow, per thread in 16-byte units: floor((lds.bytes_per_cu / n - reserve
+ * - static) / block / 16) x 16, n = blocks per CU at the registers below.
+ * The launcher opts in beyond 48 KiB a block, so the cap is the CU's LDS.
+ * The models: docs/kernels/batchnorm.md. */
 #include "batchnorm.h"
 #include "kernel.h"
 #include "rule.h"
