@@ -61,6 +61,7 @@ void gp_batchnorm_params_fit(gp_batchnorm_params *p, const gp_device_info *dev)
         p->hold_bytes = hold;
         add_note(p, "hold_bytes fitted to 16-byte units of the LDS a block may use");
     }
+    p->l2_bytes = dev && dev->l2_bytes > 0 ? (long long)dev->l2_bytes : 0;
     int per = per_cu / block;
     p->resident_blocks = cus * (per > 0 ? per : 1);
 }
@@ -221,7 +222,7 @@ gp_status gp_batchnorm_train_f32(const float *d_x, float *d_y, const gp_batchnor
         return gp_batchnorm_launch_fused(d_x, d_y, s, d_gamma, d_beta, (float)eps, d_save_mean, d_save_invstd,
                                          p->block, stream);
     return gp_batchnorm_launch_train(d_x, d_y, s, d_gamma, d_beta, (float)eps, d_save_mean, d_save_invstd, ws->d,
-                                     split, p->block, p->items_per_thread, p->hold_bytes, stream);
+                                     split, p->block, p->items_per_thread, p->hold_bytes, p->l2_bytes, stream);
 }
 
 gp_status gp_batchnorm_infer_f32(const float *d_x, float *d_y, const gp_batchnorm_shape *s, const float *d_gamma,

@@ -72,6 +72,7 @@ typedef struct gp_batchnorm_params {
 #include "batchnorm_params.inc"
 #undef GP_PARAM
     int resident_blocks; /* blocks of `block` threads the device holds at once (set by fit) */
+    long long l2_bytes;  /* the device's L2 (set by fit; 0: unknown): what the one-launch path keeps there */
     char note[160];      /* what was adjusted to fit the device ("" when nothing) */
 } gp_batchnorm_params;
 
@@ -198,11 +199,13 @@ size_t gp_batchnorm_ws_offsets(int channels, int split, size_t *part_off, size_t
 
 /* GPU launchers (batchnorm.hip; none.c), arguments checked by the callers. */
 /* Training: with hold_bytes > 0 one cooperative launch (gp_bn_resident) of
- * min(split, resident blocks / C) blocks a channel, where one fits; else the
- * statistics and the normalize, split blocks a channel each. */
+ * min(split, resident blocks / C) blocks a channel, where one fits, keeping
+ * in the L2 what half of l2_bytes holds; else the statistics and the
+ * normalize, split blocks a channel each. */
 gp_status gp_batchnorm_launch_train(const float *x, float *y, const gp_batchnorm_shape *s, const float *gamma,
                                     const float *beta, float eps, float *save_mean, float *save_invstd, void *ws,
-                                    int split, int block, int items, int hold_bytes, gp_stream s_);
+                                    int split, int block, int items, int hold_bytes, long long l2_bytes,
+                                    gp_stream s_);
 /* One launch, C blocks (of gp_batchnorm_fused_block threads); GP_ERR_USAGE
  * when a channel exceeds GP_BN_FUSED_VPT values a thread. */
 gp_status gp_batchnorm_launch_fused(const float *x, float *y, const gp_batchnorm_shape *s, const float *gamma,

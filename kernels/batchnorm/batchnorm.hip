@@ -277,19 +277,20 @@ __global__ void GP_LAUNCH_BOUNDS(GP_BN_FUSED_BLOCK_LIMIT(U * VEC))
  * are all resident (a cooperative launch guarantees it or fails).  Thread t
  * of block s walks the channel's units u(h) = s B + t + h split B, h = 0, 1,
  * ...; the first `hold` of them (the ones read earliest, which the L2 lost
- * first) stay in LDS.  After the barrier every block adds the channel's
+ * first) stay in LDS.  Only the last `keep` steps are loaded to stay in the
+ * L2 (as many as half the L2 holds: the normalize reads them first); the
+ * others are loaded evict-first, so they do not push those out.  After the barrier every block adds the channel's
  * partials in block order (the same bits in each, and the two-launch path's
  * arithmetic), then normalizes h from the last down: the units read last
  * come first, from the L2, and the held ones last, from LDS.  x is read
  * there for the last time and y written once: both evict-first, so they do
- * not push out the x lines still to come (H200, 128x64x56x56: 4 % faster
- * than plain loads and stores, paired against cuDNN).  The channel's
+ * not push out the x lines still to come.  The channel's
  * counter counts each block twice (arrival, then done with the partials);
  * the last of the second round resets it. */
 template <int VEC, int ITEMS>
 __global__ void GP_LAUNCH_BOUNDS(GP_BN_BLOCK_LIMIT(ITEMS))
     gp_bn_resident(bn_args a, const float *__restrict__ gamma, const float *__restrict__ beta, float eps,
-                   float *save_mean, float *save_invstd, void *ws, unsigned hold)
+                   float *save_mean, float *save_invstd, void *ws, unsigned hold, unsigned keep)
 {
     typedef typename bn_vec<VEC>::T T;
     extern __shared__ __align__(16) unsigned char bn_held_raw[];
@@ -307,8 +308,10 @@ __global__ void GP_LAUNCH_BOUNDS(GP_BN_BLOCK_LIMIT(ITEMS))
         T v[ITEMS];
 #pragma unroll
         for (int j = 0; j < ITEMS; j++)
-            if (h0 + j < nh)
-                v[j] = __ldg(x + unit_at<VEC>(a, c, first + (h0 + j) * stride));
+            if (h0 + j < nh) {
+                const T *p = x + unit_at<VEC>(a, c, first + (h0 + j) * stride);
+                v[j] = h0 + j + keep < nh ? gp_ld_last_use(p) : __ldg(p);
+            }
 #pragma unroll
         for (int j = 0; j < ITEMS; j++)
             if (h0 + j < nh) {
@@ -429,7 +432,8 @@ static gp_status infer(const bn_args &a, const float *gamma, const float *beta, 
  * *done = 0 (nothing launched) where not even one block a channel fits. */
 template <int VEC, int ITEMS>
 static gp_status resident(bn_args a, const float *gamma, const float *beta, float eps, float *sm, float *si,
-                          void *ws, int split, int block, int hold_bytes, hipStream_t st, int *done)
+                          void *ws, int split, int block, int hold_bytes, long long l2_bytes, hipStream_t st,
+                          int *done)
 {
     const void *fn = (const void *)gp_bn_resident<VEC, ITEMS>;
     unsigned hold = (unsigned)hold_bytes / (unsigned)sizeof(typename bn_vec<VEC>::T);
@@ -443,7 +447,10 @@ static gp_status resident(bn_args a, const float *gamma, const float *beta, floa
     const unsigned sp = (unsigned)(fit < split ? fit : split);
     gp_batchnorm_ws_offsets((int)a.c, (int)sp, &a.part_off, &a.fin_off);
     dim3 grid(sp, a.c), threads((unsigned)block);
-    void *args[] = {&a, &gamma, &beta, &eps, &sm, &si, &ws, (void *)&hold};
+    /* Steps of the whole grid whose lines half the L2 holds. */
+    const double step = (double)sp * a.c * block * sizeof(typename bn_vec<VEC>::T);
+    unsigned keep = (unsigned)(l2_bytes > 0 ? 0.5 * (double)l2_bytes / step : 0);
+    void *args[] = {&a, &gamma, &beta, &eps, &sm, &si, &ws, &hold, &keep};
     GP_TRY(gp_hip_status(hipLaunchCooperativeKernel(fn, grid, threads, args, (unsigned)lds, st),
                        "batchnorm one-launch (cooperative)"));
     *done = 1;
@@ -453,7 +460,7 @@ static gp_status resident(bn_args a, const float *gamma, const float *beta, floa
 extern "C" gp_status gp_batchnorm_launch_train(const float *x, float *y, const gp_batchnorm_shape *s,
                                                const float *gamma, const float *beta, float eps, float *save_mean,
                                                float *save_invstd, void *ws, int split, int block, int items,
-                                               int hold_bytes, gp_stream s_)
+                                               int hold_bytes, long long l2_bytes, gp_stream s_)
 {
     const int vec = vec_of(x, y, s);
     bn_args a = make_args(x, y, s, vec);
@@ -462,7 +469,7 @@ extern "C" gp_status gp_batchnorm_launch_train(const float *x, float *y, const g
         gp_status st = gp_ok();
 #define BN_RESIDENT(V, I)                                                                                      \
     case V * 16 + I:                                                                                             \
-        st = resident<V, I>(a, gamma, beta, eps, save_mean, save_invstd, ws, split, block, hold_bytes,          \
+        st = resident<V, I>(a, gamma, beta, eps, save_mean, save_invstd, ws, split, block, hold_bytes, l2_bytes, \
                             (hipStream_t)s_, &done);                                                             \
         break;
         switch (vec * 16 + items) {

@@ -74,8 +74,8 @@
 /* regs: BN_HOLD_REGS_8 gp_bn_residentILi[14]ELi8E */
 #define BN_HOLD_REGS_1 GP_RULE_REGS(44, 29)
 #define BN_HOLD_REGS_2 GP_RULE_REGS(44, 28)
-#define BN_HOLD_REGS_4 GP_RULE_REGS(54, 38)
-#define BN_HOLD_REGS_8 GP_RULE_REGS(82, 62)
+#define BN_HOLD_REGS_4 GP_RULE_REGS(58, 38)
+#define BN_HOLD_REGS_8 GP_RULE_REGS(84, 62)
 /* LDS of the fused kernel: two block sums of 32 waves x 2 doubles, ptxas 768 B. */
 #define BN_FUSED_LDS 768
 /* Blocks a CU must hold for the fused kernel (see above). */

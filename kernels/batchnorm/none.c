@@ -4,10 +4,11 @@
 
 gp_status gp_batchnorm_launch_train(const float *x, float *y, const gp_batchnorm_shape *s, const float *gamma,
                                     const float *beta, float eps, float *save_mean, float *save_invstd, void *ws,
-                                    int split, int block, int items, int hold_bytes, gp_stream st)
+                                    int split, int block, int items, int hold_bytes, long long l2_bytes,
+                                    gp_stream st)
 {
     (void)x, (void)y, (void)s, (void)gamma, (void)beta, (void)eps, (void)save_mean, (void)save_invstd, (void)ws;
-    (void)split, (void)block, (void)items, (void)hold_bytes, (void)st;
+    (void)split, (void)block, (void)items, (void)hold_bytes, (void)l2_bytes, (void)st;
     return gp_fail(GP_ERR_NO_GPU, "no GPU backend compiled");
 }
 
