@@ -6,14 +6,17 @@
 #include <string.h>
 
 #include "data.h"
+#include "runtime.h"
 
-/* " word" at *rest, ending the spec or followed by a space; *rest moves past it. */
+/* " word" at *rest (a word that starts with a comma: "word"), ending the
+ * spec or followed by a space or a comma (a kind's); *rest moves past it. */
 static int eat_word(const char **rest, const char *word)
 {
     const size_t l = strlen(word);
-    if ((*rest)[0] != ' ' || strncmp(*rest + 1, word, l) || ((*rest)[l + 1] && (*rest)[l + 1] != ' '))
+    const char *r = *rest + (word[0] != ',');
+    if ((word[0] != ',' && (*rest)[0] != ' ') || strncmp(r, word, l) || (r[l] && r[l] != ' ' && r[l] != ','))
         return 0;
-    *rest += l + 1;
+    *rest = r + l;
     return 1;
 }
 
@@ -39,11 +42,14 @@ gp_status gp_shape_format_parse(const gp_shape_format *f, const char *kernel, co
         ok = s->d[i] >= 1 && (!f->max || s->d[i] <= f->max);
     for (int g = 0; ok && g < 2; g++)
         for (int k = 0; k < GP_SHAPE_WORDS && f->words[g].w[k]; k++)
-            if (eat_word(&rest, f->words[g].w[k])) {
+            if (eat_word(&rest, f->words[g].w[k]) || (f->brief[g][k] && eat_word(&rest, f->brief[g][k]))) {
                 if (f->words[g].slot >= 0)
                     s->opt[f->words[g].slot] = k;
                 break;
             }
+    for (int k = 0; ok && k < f->nkinds; k++)
+        if (f->kinds[k][0] && eat_word(&rest, f->kinds[k]))
+            break;
     if (!ok || *rest)
         return gp_fail(GP_ERR_USAGE, "%s: shape '%s' is not %s", kernel, spec, syntax);
     return gp_ok();
@@ -92,6 +98,29 @@ void gp_shape_format_random(const gp_shape_format *f, uint64_t *rng, gp_shape *s
     }
 }
 
+void gp_shape_format_case_label(const gp_shape_format *f, const gp_kcase *c, char *buf, size_t n)
+{
+    gp_shape_format_label(f, &c->shape, buf, n);
+    const char *kind = c->data >= f->kind_from && c->data < f->nkinds ? f->kinds[c->data] : "";
+    const size_t len = strlen(buf);
+    if (kind[0] == ',' && len < n)
+        snprintf(buf + len, n - len, "%s", kind);
+    else if (kind[0])
+        gp_label_append(buf, n, "%s", kind);
+    if (c->offset || (kind[0] && f->kind_offset))
+        gp_label_append(buf, n, "+%d elements", c->offset);
+}
+
+gp_status gp_work_model(gp_kernel_work *w, double bytes, double flops, const char *fmt, ...)
+{
+    va_list ap;
+    w->bytes = bytes, w->flops = flops;
+    va_start(ap, fmt);
+    vsnprintf(w->method, sizeof w->method, fmt, ap);
+    va_end(ap);
+    return gp_ok();
+}
+
 int gp_kcase_add(gp_kcase *out, int n, int max, gp_kcase c)
 {
     if (n < max)
@@ -109,4 +138,33 @@ void gp_label_append(char *buf, size_t n, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(buf + len + 1, n - len - 1, fmt, ap);
     va_end(ap);
+}
+
+gp_status gp_kcase_input(gp_kmem *m, void **d, const void *h, size_t bytes, size_t skip)
+{
+    char *base;
+    GP_TRY(gp_kmem_dev(m, (void **)&base, skip + bytes + 16));
+    *d = base + skip;
+    return h && bytes ? gp_rt_copy_to_device(*d, h, bytes) : gp_ok();
+}
+
+gp_status gp_kcase_output_at(gp_kmem *m, void **d, void **h, size_t bytes, int guard, int words)
+{
+    /* Declared `words` longer, then moved up by as much: what the driver
+     * poisons and copies back (base .. base + bytes + both guards) ends
+     * where the allocation does. */
+    GP_TRY(gp_kmem_output(m, d, h, bytes + 4 * (size_t)words, guard));
+    gp_kmem_out *o = &m->out[m->nout - 1];
+    o->base = (uint32_t *)o->base + words, o->bytes = bytes;
+    *d = (uint32_t *)*d + words;
+    return gp_ok();
+}
+
+gp_status gp_kcase_scratch(gp_kmem *m, gp_scratch *sc, gp_scratch_call_fn call, void *st)
+{
+    if (!sc->d) {
+        GP_TRY(call(st, NULL));
+        GP_TRY(gp_kmem_dev(m, &sc->d, sc->bytes ? sc->bytes : 16));
+    }
+    return call(st, sc->d);
 }
