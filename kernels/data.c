@@ -60,6 +60,16 @@ void gp_fill_ints_f32(float *x, size_t n, int r, uint64_t *state)
         x[i] = (float)((int)(gp_rand_u64(state) % (uint64_t)(2 * r + 1)) - r);
 }
 
+void gp_fill_sum_data(void *x, size_t n, int is_f32, int exact, uint64_t *state)
+{
+    if (exact)
+        gp_fill_ints_f32(x, n, 8, state);
+    else if (is_f32)
+        gp_fill_uniform_f32(x, n, -1.0f, 1.0f, state);
+    else
+        gp_fill_uniform_i32(x, n, INT32_MIN, INT32_MAX, state);
+}
+
 uint64_t gp_fresh_seed(void)
 {
     struct timespec ts;
@@ -94,6 +104,17 @@ gp_status gp_dev_alloc_zero(void **d, size_t bytes)
 }
 
 gp_status gp_dev_poison(void *d, size_t bytes) { return gp_rt_memset(d, 0xFF, bytes); }
+
+gp_status gp_dev_grow(void **d, size_t *bytes, size_t need)
+{
+    if (need <= *bytes)
+        return gp_ok();
+    GP_DEV_FREE(*d);
+    *d = NULL, *bytes = 0;
+    GP_TRY(gp_rt_malloc(d, need));
+    *bytes = need;
+    return gp_ok();
+}
 
 void gp_dev_free_all(void *const *bufs, size_t n)
 {
@@ -214,4 +235,14 @@ gp_status gp_label_unknown(const char *kernel, const char *label, const char *ex
 {
     return gp_fail(GP_ERR_USAGE, "%s: bench problem '%s' is not one of this kernel's (expected %s)", kernel, label,
                    expected);
+}
+
+gp_status gp_expect_refused(const char *kernel, const char *what, gp_status got, int code, FILE *log)
+{
+    if (got.code != code)
+        return gp_fail(GP_ERR_CHECK, "%s bad input '%s': got code %d (%s), expected %d", kernel, what, got.code,
+                       got.msg, code);
+    if (log)
+        fprintf(log, "  ok  bad input %s: %s\n", what, got.msg);
+    return gp_ok();
 }

@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "gp_status.h"
 
@@ -25,6 +26,11 @@ void gp_fill_uniform_i32(int32_t *x, size_t n, int32_t lo, int32_t hi, uint64_t 
  * the data of an exact check, whose sums stay integers below 2^24, so any
  * order of adding them gives the same float. */
 void gp_fill_ints_f32(float *x, size_t n, int r, uint64_t *state);
+/* x[0 .. n) the data of a sum or a prefix sum: exact, small whole numbers
+ * -8 .. 8 as floats (gp_fill_ints_f32: exact sums below 2^24 elements);
+ * else fp32 uniform in [-1, 1), or int32 (is_f32 0) over the whole range,
+ * so the sums wrap. */
+void gp_fill_sum_data(void *x, size_t n, int is_f32, int exact, uint64_t *state);
 /* A seed that differs from run to run (time and address entropy), printed by
  * callers so a failure can be replayed with GP_SEED=<n>. */
 uint64_t gp_fresh_seed(void);
@@ -35,6 +41,9 @@ gp_status gp_dev_alloc_copy(void **d, const void *h, size_t bytes);
 /* Allocate and zero (workspaces of counters); NULL again on failure. */
 gp_status gp_dev_alloc_zero(void **d, size_t bytes);
 gp_status gp_dev_poison(void *d, size_t bytes);
+/* *d (of *bytes) grown to at least `need` bytes: a workspace that serves
+ * every later, smaller need (never shrunk; the old contents are lost). */
+gp_status gp_dev_grow(void **d, size_t *bytes, size_t need);
 /* Free every device buffer of bufs[0..n-1] that is not NULL, the
  * free-on-exit of a kernel's bench and verify state (errors of the free are
  * not reported: the result being returned is the one that matters).
@@ -50,6 +59,11 @@ void gp_dev_free_all(void *const *bufs, size_t n);
 gp_status gp_compare_f32(const char *what, const float *got, const float *ref, size_t n,
                          double atol, double rtol, double *max_abs);
 gp_status gp_compare_i32(const char *what, const int32_t *got, const int32_t *ref, size_t n);
+
+/* A check that bad input is refused: `got` (what the call returned) has
+ * `code`, said on log (may be NULL) as "  ok  bad input <what>: <message>";
+ * else GP_ERR_CHECK "<kernel> bad input '<what>': got code ..". */
+gp_status gp_expect_refused(const char *kernel, const char *what, gp_status got, int code, FILE *log);
 
 /* Parameter fitting: "a; b" notes of what was adjusted, appended within the
  * buffer's n bytes (powers of two: gp_rule_floor_pow2/gp_rule_ceil_pow2 in
