@@ -5,8 +5,8 @@
  * A kernel whose syntax is its own (gemm's leading dimensions, conv2d's
  * kernel and padding, spmv's generated matrices) keeps its own functions.
  * Also what the bench files (<k>_bench.c) would otherwise each write out:
- * a case's label, its work model's result, its case list, and its
- * buffers and scratch through the problem's gp_kmem. */
+ * a case's label, its work model's result, and its buffers and scratch
+ * through the problem's gp_kmem. */
 #ifndef GP_SHAPE_FORMAT_H
 #define GP_SHAPE_FORMAT_H
 
@@ -73,6 +73,10 @@ int gp_kcase_add(gp_kcase *out, int n, int max, gp_kcase c);
 void gp_label_append(char *buf, size_t n, const char *fmt, ...);
 
 /* ---- a case's buffers, allocated through its gp_kmem (freed with it) */
+
+/* 4-byte words of guard poisoned on each side of a case's output (a store
+ * past either end shows), the `guard` of gp_kmem_output. */
+#define GP_KCASE_GUARD 16
 
 /* An input of `bytes` starting `skip` bytes past an aligned address (the
  * case's offset), with 16 bytes to spare after it (a 16-byte load that
