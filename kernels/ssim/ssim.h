@@ -20,6 +20,7 @@
 #define GP_SSIM_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "gp_status.h"
@@ -180,6 +181,14 @@ double gp_ssim_ref_pixel(const gp_ssim_problem *prob, const float *x, const floa
  * leaves the moments unshifted (to show why the shift is there). */
 gp_status gp_ssim_model_f32(const gp_ssim_problem *prob, int tile_x, int tile_y, int shift, const float *x,
                             const float *y, float *map);
+
+/* The bench's images (gp_kcase.data), also the unit tests': x and y uniform in [0, 1) (near-zero: [0, 1e-3)),
+ * y correlated with x (x plus up to 0.05), each constant, random bits, checkerboards, and NaN at a corner, an
+ * interior pixel, one on a tile edge and one in y. */
+enum { GP_SSIM_RANDOM, GP_SSIM_CORRELATED, GP_SSIM_CONSTANT, GP_SSIM_NEARZERO, GP_SSIM_CONTRAST, GP_SSIM_CHECKER,
+       GP_SSIM_NAN, GP_SSIM_KINDS };
+/* x and y (in_elems each) of image kind `kind` from rng (data.h's generator). */
+void gp_ssim_fill(int kind, const gp_ssim_problem *prob, float *x, float *y, uint64_t *rng);
 
 /* The check of a run (the bench's).  The reference of the map rows it reads, nr a plane: every row (nr ==
  * map_h), else (nr > 12) the first 6, the last 6 and nr - 12 evenly between from a start u in [0, 1); slot[map_h]

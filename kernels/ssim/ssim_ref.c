@@ -3,12 +3,13 @@
  * formula per pixel.  Unshifted moments are exact enough in double (the
  * cancellation in E[x^2] - mu^2 costs ~1e-16 relative).  Also the brute-force
  * 121-tap pixel (to test the separable code), the fp32 model of the GPU
- * kernel's arithmetic, and the check of a run's map and mean against the
- * reference (the bench's). */
+ * kernel's arithmetic, and the bench's images and check of a run's map and
+ * mean against the reference. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "data.h"
 #include "ssim.h"
 
 #define NMOM 5
@@ -242,7 +243,31 @@ gp_status gp_ssim_model_f32(const gp_ssim_problem *p, int tile_x, int tile_y, in
     return gp_ok();
 }
 
-/* ---- the reference of the rows a run is checked on, and the check (the bench's) */
+/* ---- the bench's images, the reference of the rows a run is checked on, and the check */
+
+void gp_ssim_fill(int k, const gp_ssim_problem *p, float *x, float *y, uint64_t *rng)
+{
+    const size_t n = (size_t)p->in_elems, w = (size_t)p->dims.w, h = (size_t)p->dims.h;
+    const float c1 = (float)gp_rand_uniform(rng, 0, 1), c2 = (float)gp_rand_uniform(rng, 0, 1);
+    gp_fill_uniform_f32(x, n, 0.0f, k == GP_SSIM_NEARZERO ? 1e-3f : 1.0f, rng);
+    gp_fill_uniform_f32(y, n, 0.0f, k == GP_SSIM_NEARZERO ? 1e-3f : 1.0f, rng);
+    for (size_t i = 0; i < n && k != GP_SSIM_RANDOM && k != GP_SSIM_NEARZERO && k != GP_SSIM_NAN; i++) {
+        const size_t r = i / w % h, c = i % w;
+        const uint64_t b = gp_rand_u64(rng);
+        const float v = x[i] + (float)gp_rand_uniform(rng, -0.05, 0.05);
+        if (k == GP_SSIM_CORRELATED)
+            y[i] = v < 0 ? 0 : v > 1 ? 1 : v;
+        else /* constant, high-contrast (random bits), checkerboard */
+            x[i] = k == GP_SSIM_CONSTANT ? c1 : (float)(k == GP_SSIM_CONTRAST ? b & 1 : (r + c) & 1),
+            y[i] = k == GP_SSIM_CONSTANT ? c2 : (float)(k == GP_SSIM_CONTRAST ? (b >> 1) & 1 : ((r >> 1) + c) & 1);
+    }
+    if (k == GP_SSIM_NAN) { /* a corner, an interior pixel, one on a tile edge, and one in y */
+        x[0] = x[h / 2 * w + w / 3] = NAN;
+        if (w > 64)
+            x[h / 3 * w + 64] = NAN;
+        y[n - 1 - w / 2] = NAN;
+    }
+}
 
 gp_status gp_ssim_ref_checked(const gp_ssim_problem *p, const float *x, const float *y, long long nr, double u,
                               int *slot, float *ref, double *mean)

@@ -26,26 +26,6 @@ static gp_ssim_problem problem(long long n, long long c, long long h, long long 
     return p;
 }
 
-enum { K_RANDOM, K_CORRELATED, K_CONSTANT, K_NEARZERO, K_CONTRAST, K_CHECKER, K_NKINDS };
-
-static void fill(int kind, const gp_ssim_problem *p, float *x, float *y, unsigned long long *s)
-{
-    size_t n = (size_t)p->in_elems;
-    float c1 = (float)gp_test_rand(s), c2 = (float)gp_test_rand(s);
-    for (size_t i = 0; i < n; i++) {
-        long long r = (long long)(i / (size_t)p->dims.w), c = (long long)(i % (size_t)p->dims.w);
-        double u = gp_test_rand(s), v = gp_test_rand(s);
-        switch (kind) {
-        case K_CORRELATED: x[i] = (float)u, y[i] = (float)fmin(1.0, fmax(0.0, u + 0.1 * (v - 0.5))); break;
-        case K_CONSTANT: x[i] = c1, y[i] = c2; break;
-        case K_NEARZERO: x[i] = (float)(1e-3 * u), y[i] = (float)(1e-3 * v); break;
-        case K_CONTRAST: x[i] = u < 0.5 ? 0.0f : 1.0f, y[i] = v < 0.5 ? 0.0f : 1.0f; break;
-        case K_CHECKER: x[i] = (float)((r + c) & 1), y[i] = (float)(((r >> 1) + c) & 1); break;
-        default: x[i] = (float)u, y[i] = (float)v; break;
-        }
-    }
-}
-
 GP_TEST(ssim_weights_literals)
 {
     double g[GP_SSIM_WIN], sum = 0;
@@ -123,8 +103,8 @@ GP_TEST(ssim_separable_matches_bruteforce)
         gp_ssim_problem p = problem(2, 1, 23, 31, (gp_ssim_border)b);
         float *x = malloc(sizeof(float) * (size_t)p.in_elems), *y = malloc(sizeof(float) * (size_t)p.in_elems);
         double *map = malloc(sizeof(double) * (size_t)p.map_elems), mean = 0, sum = 0;
-        unsigned long long s = 11 + b;
-        fill(K_CORRELATED, &p, x, y, &s);
+        uint64_t s = 11 + (uint64_t)b;
+        gp_ssim_fill(GP_SSIM_CORRELATED, &p, x, y, &s);
         GP_CHECK(gp_ssim_ref(&p, x, y, map, &mean).code == GP_OK);
         for (long long pl = 0; pl < p.planes; pl++)
             for (long long r = 0; r < p.map_h; r++)
@@ -154,8 +134,8 @@ GP_TEST(ssim_nan_spreads_to_its_window)
         gp_ssim_problem p = problem(1, 1, 40, 37, (gp_ssim_border)b);
         float *x = malloc(sizeof(float) * 40 * 37), *y = malloc(sizeof(float) * 40 * 37);
         double *map = malloc(sizeof(double) * 40 * 37), mean = 0;
-        unsigned long long s = 5;
-        fill(K_RANDOM, &p, x, y, &s);
+        uint64_t s = 5;
+        gp_ssim_fill(GP_SSIM_RANDOM, &p, x, y, &s);
         const long long nr = 20, nc = 12; /* the NaN pixel */
         x[nr * 37 + nc] = NAN;
         GP_CHECK(gp_ssim_ref(&p, x, y, map, &mean).code == GP_OK);
@@ -192,8 +172,8 @@ GP_TEST(ssim_check_against_the_reference)
     float *x = malloc(n * 4), *y = malloc(n * 4), *map = malloc(n * 4), *ref = malloc(n * 4);
     double *full = malloc(n * 8), mean = 0, rmean = 0, sum = 0;
     int slot[60], nslot = 0;
-    unsigned long long s = 5;
-    fill(K_RANDOM, &p, x, y, &s);
+    uint64_t s = 5;
+    gp_ssim_fill(GP_SSIM_RANDOM, &p, x, y, &s);
     GP_CHECK(gp_ssim_ref(&p, x, y, full, &mean).code == GP_OK);
     for (size_t i = 0; i < n; i++)
         map[i] = (float)full[i];
@@ -224,12 +204,12 @@ GP_TEST(ssim_check_against_the_reference)
 }
 
 /* Largest |model - reference| over a problem. */
-static double model_error(const gp_ssim_problem *p, int kind, int tx, int ty, int shift, unsigned long long seed)
+static double model_error(const gp_ssim_problem *p, int kind, int tx, int ty, int shift, uint64_t seed)
 {
     float *x = malloc(sizeof(float) * (size_t)p->in_elems), *y = malloc(sizeof(float) * (size_t)p->in_elems);
     float *fm = malloc(sizeof(float) * (size_t)p->map_elems);
     double *map = malloc(sizeof(double) * (size_t)p->map_elems), worst = 0;
-    fill(kind, p, x, y, &seed);
+    gp_ssim_fill(kind, p, x, y, &seed);
     if (gp_ssim_ref(p, x, y, map, NULL).code != GP_OK || gp_ssim_model_f32(p, tx, ty, shift, x, y, fm).code != GP_OK)
         worst = INFINITY;
     for (long long i = 0; i < p->map_elems; i++) {
@@ -248,7 +228,7 @@ GP_TEST(ssim_model_f32_within_budget)
     double worst = 0;
     for (int sz = 0; sz < 3; sz++)
         for (int b = 0; b < 2; b++)
-            for (int k = 0; k < K_NKINDS; k++) {
+            for (int k = 0; k < GP_SSIM_NAN; k++) { /* every image kind but NaN */
                 gp_ssim_problem p = problem(1, 2, sizes[sz][0], sizes[sz][1], (gp_ssim_border)b);
                 double e = model_error(&p, k, sz == 1 ? 64 : 32, 7 + 9 * sz, 1, 100 + (unsigned)k);
                 if (!(e <= 1e-5))
@@ -268,9 +248,9 @@ GP_TEST(ssim_model_f32_unshifted_misses_budget)
     gp_ssim_problem p = problem(1, 1, 33, 40, GP_SSIM_VALID);
     double worst = 0;
     for (unsigned s = 1; s <= 8; s++) {
-        double e = model_error(&p, K_CONSTANT, 32, 16, 0, s);
+        double e = model_error(&p, GP_SSIM_CONSTANT, 32, 16, 0, s);
         worst = e > worst ? e : worst;
-        GP_CHECK(model_error(&p, K_CONSTANT, 32, 16, 1, s) <= 1e-6);
+        GP_CHECK(model_error(&p, GP_SSIM_CONSTANT, 32, 16, 1, s) <= 1e-6);
     }
     fprintf(stderr, "unshifted fp32 on constant images: largest error %.3g\n", worst);
     GP_CHECK(worst > 1e-5);
