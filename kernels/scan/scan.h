@@ -195,6 +195,9 @@ typedef struct gp_scan_expect {
 /* The k-th sampled element: one in each stride, at an offset that moves
  * from stride to stride. */
 size_t gp_scan_sample_at(size_t k, size_t stride);
+/* How many samples n elements have at `stride` (> 1): those k with
+ * gp_scan_sample_at(k, stride) < n. */
+size_t gp_scan_samples(size_t n, size_t stride);
 /* e's references at its samples, in one pass over the input. */
 void gp_scan_ref_samples(gp_scan_expect *e);
 /* got (e->n 32-bit words) against the reference: int32 exact; fp32 element

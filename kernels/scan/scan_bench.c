@@ -18,8 +18,6 @@ static const int variants[][NPARAMS] = {
     {256, 64, 3}, {256, 64, 2}, {512, 32, 3}, {256, 32, 3}, {256, 32, 6}, {128, 64, 3},
 };
 
-#define GUARD 16 /* elements of guard poisoned on each side of every output */
-
 /* Data kinds (gp_kcase.data): random data (fp32 in [-1, 1), int32 over the
  * whole range, so the sums wrap) with the output at the input's offset
  * within 16 bytes (16-byte stores), at another one (4-byte stores) or in
@@ -34,28 +32,19 @@ static const char *const kind_names[NKINDS] = {"", ", output shifted", ", in pla
 #define SYNTAX "N or 2^K, then fp32 (default) or int32, then inclusive (default) or exclusive"
 static const gp_shape_format format = {
     1, .count = 1, .words = {{GP_SCAN_TYPE, {"fp32", "int32"}}, {GP_SCAN_EXCLUSIVE, {"inclusive", "exclusive"}}},
-    .lo = {1}, .hi = {1ll << 27},
+    .kinds = kind_names, .nkinds = NKINDS, .kind_from = 1, .kind_offset = 1, .lo = {1}, .hi = {1ll << 27},
 };
 GP_KERNEL_SHAPE_FORMAT(format, SYNTAX)
 GP_KERNEL_SHAPE_RANDOM(format)
-
-static void case_label(const gp_kcase *c, char *buf, size_t n)
-{
-    shape_label(&c->shape, buf, n);
-    if (c->data > 0 || c->offset)
-        snprintf(buf + strlen(buf), n - strlen(buf), "%s +%d elements", kind_names[c->data < NKINDS ? c->data : 0],
-                 c->offset);
-}
+static void case_label(const gp_kcase *c, char *buf, size_t n) { gp_shape_format_case_label(&format, c, buf, n); }
 
 /* The floor's model: read once, written once; one add an element. */
 static gp_status work(const gp_shape *s, const void *p, gp_kernel_work *w)
 {
+    const double n = (double)s->d[GP_SCAN_N];
     (void)p;
-    w->bytes = 8.0 * (double)s->d[GP_SCAN_N];
-    w->flops = s->opt[GP_SCAN_TYPE] == GP_SCAN_INT32 ? 0 : (double)s->d[GP_SCAN_N];
-    snprintf(w->method, sizeof w->method, "read once, written once (4 B each); one add an element (integer adds are "
-             "no FLOPs)");
-    return gp_ok();
+    return gp_work_model(w, 8.0 * n, s->opt[GP_SCAN_TYPE] == GP_SCAN_INT32 ? 0 : n, "read once, written once (4 B "
+                         "each); one add an element (integer adds are no FLOPs)");
 }
 
 /* ---- cases */
@@ -63,17 +52,23 @@ static gp_status work(const gp_shape *s, const void *p, gp_kernel_work *w)
 /* A scan case: len elements of type, exclusive or not. */
 #define SCAN_CASE(len, type, ex, ...) ((gp_kcase){.shape = {{len}, {type, ex}}, __VA_ARGS__})
 
-/* Every kind at one length and input offset, inclusive and exclusive. */
-static int add_len(gp_kcase *out, int n, int max, long long len, int off)
+/* The (type, data kind) pairs of verify's lengths: every kind; of the
+ * variants': fp32 with the output at the input's alignment and off it (the
+ * vector and 4-byte store paths) and int32 (in place and small integers,
+ * the host's pointers and exact sums, shared with the base, are verify's). */
+enum { F = GP_SCAN_FP32, I = GP_SCAN_INT32 };
+static const int every_kind[6][2] = {{F, DATA_RANDOM},    {I, DATA_RANDOM},    {F, DATA_SHIFTED},
+                                     {I, DATA_IN_PLACE},  {F, DATA_SMALL_INT}, {I, DATA_SHIFTED}};
+static const int variant_kinds[3][2] = {{F, DATA_RANDOM}, {F, DATA_SHIFTED}, {I, DATA_RANDOM}};
+
+/* One length at one input offset, inclusive then exclusive, of each of the
+ * nk pairs (small integers where their sums stay exact). */
+static int add_len(gp_kcase *out, int n, int max, long long len, int off, const int (*kinds)[2], int nk)
 {
-    static const int fp32[3] = {DATA_RANDOM, DATA_SHIFTED, DATA_SMALL_INT};
-    static const int i32[3] = {DATA_RANDOM, DATA_IN_PLACE, DATA_SHIFTED};
     for (int ex = 0; ex <= 1; ex++)
-        for (int k = 0; k < 3; k++) {
-            if (fp32[k] != DATA_SMALL_INT || (size_t)len < SMALL_INT_MAX_N)
-                n = gp_kcase_add(out, n, max, SCAN_CASE(len, GP_SCAN_FP32, ex, .data = fp32[k], .offset = off));
-            n = gp_kcase_add(out, n, max, SCAN_CASE(len, GP_SCAN_INT32, ex, .data = i32[k], .offset = off));
-        }
+        for (int k = 0; k < nk; k++)
+            if (kinds[k][1] != DATA_SMALL_INT || (size_t)len < SMALL_INT_MAX_N)
+                n = gp_kcase_add(out, n, max, SCAN_CASE(len, kinds[k][0], ex, .data = kinds[k][1], .offset = off));
     return n;
 }
 
@@ -93,20 +88,10 @@ static int cases(int set, const void *prm, const gp_device_info *dev, int quick,
         return gp_kcase_add(out, n, max, SCAN_CASE(1ll << 20, GP_SCAN_FP32, 0, .data = DATA_RANDOM));
     }
     const long long tile = (long long)gp_scan_tile(p), win = wave * tile;
-    if (set == GP_CASES_VARIANT) {
-        /* fp32 with the output at the input's alignment and off it (the
-         * vector and 4-byte store paths), int32, both directions; the last
-         * length takes every ring's blocks round it several times.  In place
-         * and small integers (the host's pointers, exact sums: shared with
-         * the base) are verify's. */
+    if (set == GP_CASES_VARIANT) { /* the last length takes every ring's blocks round it several times */
         const long long len[] = {0, 5, tile + 1, win + 3, 1000003, 5000011};
-        static const int kinds[3][2] = {{GP_SCAN_FP32, DATA_RANDOM}, {GP_SCAN_FP32, DATA_SHIFTED},
-                                        {GP_SCAN_INT32, DATA_RANDOM}};
         for (int i = 0; i < 6; i++)
-            for (int ex = 0; ex <= 1; ex++)
-                for (int k = 0; k < 3; k++)
-                    n = gp_kcase_add(out, n, max,
-                                     SCAN_CASE(len[i], kinds[k][0], ex, .data = kinds[k][1], .offset = i % 4));
+            n = add_len(out, n, max, len[i], i % 4, variant_kinds, 3);
         return n;
     }
     /* Lengths: empty, tiny, around the vector width, around a tile and two,
@@ -115,14 +100,13 @@ static int cases(int set, const void *prm, const gp_device_info *dev, int quick,
     const long long len[] = {0, 1, 2, 3, 4, 5, 7, 8, 17, 63, 64, 65, 1000, tile - 1, tile, tile + 1, 2 * tile + 3,
                              win + 5, 3 * win + 7, 1000003, (1 << 24) + 5, 30000001};
     const int nlen = (int)(sizeof len / sizeof len[0]) - (quick ? 2 : 0);
-    for (int i = 0; i < nlen; i++) {
-        n = add_len(out, n, max, len[i], 0);
-        n = add_len(out, n, max, len[i], 1 + i % 3);
-    }
+    for (int i = 0; i < nlen; i++)
+        for (int off = 0; off <= 1; off++)
+            n = add_len(out, n, max, len[i], off ? 1 + i % 3 : 0, every_kind, 6);
     /* A ring: every resident block refills each stage at least once
      * (stages + 1 tiles a block at one a CU), also under --quick (sanitizers). */
     const long long cus = dev && dev->compute_units > 0 ? dev->compute_units : 1;
-    return p->stages > 0 ? add_len(out, n, max, (long long)(p->stages + 1) * cus * tile + 5, 1) : n;
+    return p->stages > 0 ? add_len(out, n, max, (long long)(p->stages + 1) * cus * tile + 5, 1, every_kind, 6) : n;
 }
 
 /* ---- one problem */
@@ -132,13 +116,11 @@ typedef struct state {
     gp_scan_expect e;    /* what the check compares with (scan.h) */
     int in_place;
     float *h_x;          /* the input (fp32 or int32 bits) */
-    uint32_t *h_got;     /* GUARD + n + GUARD words read back */
-    const void *d_in;    /* the input: the case's offset into its buffer, or the output (in place) */
-    uint32_t *d_base;    /* the output's front guard */
-    void *d_out;         /* the output, GUARD words in */
+    uint32_t *h_got;     /* the output's mirror */
+    void *d_in;          /* the input: the case's offset into its buffer, or the output (in place) */
+    void *d_out;         /* the output, guarded (GP_KCASE_GUARD words each side) */
     gp_scan_ws ws;
-    void *d_tmp;         /* CUB's scratch, on its first run */
-    size_t tmp_bytes;
+    gp_scratch tmp;      /* CUB's, on its first run */
 } state;
 
 static void teardown(void *st) { gp_scan_ws_destroy(&((state *)st)->ws); }
@@ -147,16 +129,10 @@ static void teardown(void *st) { gp_scan_ws_destroy(&((state *)st)->ws); }
  * input on the device (in place: poison puts it there). */
 static gp_status fill(state *s, uint64_t *rng)
 {
-    const size_t n = s->e.n;
-    if (s->e.exact)
-        gp_fill_ints_f32(s->h_x, n, 8, rng);
-    else if (s->e.is_f32)
-        gp_fill_uniform_f32(s->h_x, n, -1.0f, 1.0f, rng);
-    else
-        gp_fill_uniform_i32((int32_t *)s->h_x, n, INT32_MIN, INT32_MAX, rng);
+    gp_fill_sum_data(s->h_x, s->e.n, s->e.is_f32, s->e.exact, rng);
     if (s->e.stride > 1)
         gp_scan_ref_samples(&s->e);
-    return n && !s->in_place ? gp_rt_copy_to_device((void *)s->d_in, s->h_x, n * 4) : gp_ok();
+    return s->e.n && !s->in_place ? gp_rt_copy_to_device(s->d_in, s->h_x, s->e.n * 4) : gp_ok();
 }
 
 static gp_status setup(const gp_kcase *c, const gp_device_info *dev, uint64_t *rng, void *st)
@@ -174,20 +150,18 @@ static gp_status setup(const gp_kcase *c, const gp_device_info *dev, uint64_t *r
         (c->data == DATA_SMALL_INT && (!e->is_f32 || n >= SMALL_INT_MAX_N)))
         return gp_fail(GP_ERR_USAGE, "scan: %zu elements of data kind %d is no problem this bench can hold", n,
                        c->data);
-    s->h_x = gp_kmem_host(&s->mem, n * 4 + 4), s->h_got = gp_kmem_host(&s->mem, (n + 2 * GUARD) * 4);
-    while (e->stride > 1 && gp_scan_sample_at(e->nsamples, e->stride) < n)
-        e->nsamples++;
+    s->h_x = gp_kmem_host(&s->mem, n * 4 + 4);
+    e->nsamples = e->stride > 1 ? gp_scan_samples(n, e->stride) : 0;
     if (e->stride > 1 && e->is_f32)
         e->ref = gp_kmem_host(&s->mem, e->nsamples * 8), e->sum_abs = gp_kmem_host(&s->mem, e->nsamples * 8);
     else if (e->stride > 1)
         e->refi = gp_kmem_host(&s->mem, e->nsamples * 4);
     GP_TRY(gp_kmem_ok(&s->mem));
-    char *d_in, *d_out;
-    GP_TRY(gp_kmem_dev(&s->mem, (void **)&d_in, (n + (size_t)c->offset) * 4 + 16));
-    GP_TRY(gp_kmem_dev(&s->mem, (void **)&d_out, (n + 2 * GUARD + 4) * 4));
+    GP_TRY(gp_kcase_input(&s->mem, &s->d_in, NULL, n * 4, 4 * (size_t)c->offset));
     /* The output at the input's offset within 16 bytes, or another (fp32 +1, int32 +2). */
-    s->d_base = (uint32_t *)d_out + (c->offset + (c->data == DATA_SHIFTED ? 1 + !e->is_f32 : 0)) % 4;
-    s->d_out = s->d_base + GUARD, s->d_in = s->in_place ? s->d_out : d_in + 4 * (size_t)c->offset;
+    const int at = (c->offset + (c->data == DATA_SHIFTED ? 1 + !e->is_f32 : 0)) % 4;
+    GP_TRY(gp_kcase_output_at(&s->mem, &s->d_out, (void **)&s->h_got, n * 4, GP_KCASE_GUARD, at));
+    s->d_in = s->in_place ? s->d_out : s->d_in;
     e->x = s->h_x, e->head = (size_t)((uintptr_t)s->d_in & 15) / 4;
     return fill(s, rng);
 }
@@ -203,11 +177,10 @@ static gp_status prepare(void *st, const void *p)
     return gp_scan_ws_create(&s->ws, need ? need : 1);
 }
 
-/* The output and its guards poisoned; in place, the input put back over it. */
+/* In place: the input put back over the poisoned output. */
 static gp_status poison(void *st)
 {
     state *s = st;
-    GP_TRY(gp_dev_poison(s->d_base, (s->e.n + 2 * GUARD) * 4));
     return s->e.n && s->in_place ? gp_rt_copy_to_device(s->d_out, s->h_x, s->e.n * 4) : gp_ok();
 }
 
@@ -227,10 +200,11 @@ static const gp_kimpl impls[NIMPLS] = {
     {"device copy", 1, 1, 0.90, 0, ""},
 };
 
-static gp_status cub(state *s, void *tmp)
+static gp_status cub(void *st, void *tmp)
 {
-    return s->e.is_f32 ? gp_vendor_scan_f32(s->d_in, s->d_out, s->e.n, s->e.exclusive, tmp, &s->tmp_bytes)
-                       : gp_vendor_scan_i32(s->d_in, s->d_out, s->e.n, s->e.exclusive, tmp, &s->tmp_bytes);
+    state *s = st;
+    return s->e.is_f32 ? gp_vendor_scan_f32(s->d_in, s->d_out, s->e.n, s->e.exclusive, tmp, &s->tmp.bytes)
+                       : gp_vendor_scan_i32(s->d_in, s->d_out, s->e.n, s->e.exclusive, tmp, &s->tmp.bytes);
 }
 
 static gp_status run_impl(void *st, int impl, const void *p)
@@ -244,26 +218,19 @@ static gp_status run_impl(void *st, int impl, const void *p)
     if ((impl == IMPL_CUB_EXCLUSIVE) != s->e.exclusive)
         return gp_fail(GP_ERR_UNSUPPORTED, "an %s scan (%s times it)", s->e.exclusive ? "exclusive" : "inclusive",
                        impls[s->e.exclusive ? IMPL_CUB_EXCLUSIVE : IMPL_CUB_INCLUSIVE].name);
-    if (!s->d_tmp) { /* the scratch size (tmp NULL), then the scratch */
-        GP_TRY(cub(s, NULL));
-        GP_TRY(gp_kmem_dev(&s->mem, &s->d_tmp, s->tmp_bytes ? s->tmp_bytes : 16));
-    }
-    return cub(s, s->d_tmp);
+    return gp_kcase_scratch(&s->mem, &s->tmp, cub, s);
 }
 
-/* The guards intact, then: the copy the input's bits; else the reference
- * (gp_scan_check) within the bound of the parameters that ran (CUB: of
- * 256-element tiles, deeper than its own, so more generous). */
+/* The guards intact (kmem.h), then: the copy the input's bits; else the
+ * reference (gp_scan_check) within the bound of the parameters that ran
+ * (CUB: of 256-element tiles, deeper than its own, so more generous). */
 static gp_status check(void *st, const void *prm, int impl, const char *what)
 {
     state *s = st;
     static const gp_scan_params small = {64, 4, 0, ""};
-    const uint32_t *got = s->h_got + GUARD;
-    GP_TRY(gp_rt_copy_to_host(s->h_got, s->d_base, (s->e.n + 2 * GUARD) * 4));
-    GP_TRY(gp_check_guards(what, s->h_got, s->h_got + GUARD + s->e.n, GUARD));
     if (impl == IMPL_COPY)
-        return gp_compare_i32(what, (const int32_t *)got, (const int32_t *)s->h_x, s->e.n);
-    return gp_scan_check(&s->e, impl < 0 ? prm : &small, got, what);
+        return gp_compare_i32(what, (const int32_t *)s->h_got, (const int32_t *)s->h_x, s->e.n);
+    return gp_scan_check(&s->e, impl < 0 ? prm : &small, s->h_got, what);
 }
 
 /* The same workspace run after run, with new data and the direction

@@ -52,6 +52,14 @@ void gp_scan_ref_i32(const int32_t *x, size_t n, int exclusive, uint32_t *acc, i
 
 size_t gp_scan_sample_at(size_t k, size_t stride) { return k * stride + (k * 7919) % stride; }
 
+size_t gp_scan_samples(size_t n, size_t stride)
+{
+    size_t k = 0;
+    while (gp_scan_sample_at(k, stride) < n)
+        k++;
+    return k;
+}
+
 enum { CHUNK = 2048 };
 
 void gp_scan_ref_samples(gp_scan_expect *e)

@@ -95,8 +95,7 @@ GP_TEST(scan_check_full_and_sampled)
     /* A sample: its references once; an element between samples unseen. */
     double sref[N], ssa[N];
     e.stride = 37, e.ref = sref, e.sum_abs = ssa;
-    while (gp_scan_sample_at(e.nsamples, e.stride) < N)
-        e.nsamples++;
+    e.nsamples = gp_scan_samples(N, e.stride);
     GP_CHECK(e.nsamples == (N + 36) / 37 || e.nsamples == N / 37);
     gp_scan_ref_samples(&e);
     const size_t at = gp_scan_sample_at(5, 37);
