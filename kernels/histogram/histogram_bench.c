@@ -17,7 +17,6 @@ static const int variants[][NPARAMS] = {
     {128, 2, 32, 2}, {1024, 1, 32, 2}, {256, 2, 16, 2}, {256, 2, 8, 2},  {256, 2, 1, 1},
 };
 
-#define GUARD 16    /* words of guard poisoned on each side of the bins (a store past either end shows) */
 #define HOT_U8 0x5a /* the hot bin of the skewed data */
 #define HOT_U32 1234u
 
@@ -51,47 +50,18 @@ static void fill(void *x, size_t n, int u32, int kind, uint64_t *rng)
 
 /* ---- shapes: "N" or "2^K", then u8 (default) or u32: the bench labels
  * "2^30 u8, 256 bins" and "2^28 u32 keys, 4096 bins", with or without the
- * data kind after them ("... skewed 90%"), read back too */
+ * data kind after them ("... skewed 90%"), read back too; random: 1 .. 2^28
+ * samples, bytes or keys */
 
-static const char *const type_names[2] = {"u8, 256 bins", "u32 keys, 4096 bins"};
-
-static gp_status shape_parse(const char *spec, gp_shape *s)
-{
-    long long n = 0;
-    const char *r = "";
-    memset(s, 0, sizeof *s);
-    if (!gp_label_pow2(spec, &n, &r) && !gp_label_dims(spec, &n, 1, &r))
-        n = 0;
-    const int u32 = !strncmp(r, " u32", 4), len = (int)strlen(type_names[u32]);
-    if (u32 || !strncmp(r, " u8", 3)) /* the type, and the rest of its label where it follows */
-        r += !strncmp(r + 1, type_names[u32], (size_t)len) ? len + 1 : u32 ? 4 : 3;
-    for (int k = 0; k < NKINDS && *r; k++) /* a data kind after it */
-        r = r[0] == ' ' && !strcmp(r + 1, kind_names[k]) ? "" : r;
-    if (n < 1 || *r)
-        return gp_fail(GP_ERR_USAGE, "histogram: shape '%s' is not N or 2^K, then u8 or u32 (a data kind after it: "
-                       "uniform, skewed 90%%, ...)", spec);
-    s->d[GP_HIST_N] = n, s->opt[GP_HIST_TYPE] = u32 ? GP_HIST_U32 : GP_HIST_U8;
-    return gp_ok();
-}
-
-static void shape_label(const gp_shape *s, char *buf, size_t n)
-{
-    gp_label_count(buf, n, s->d[GP_HIST_N], type_names[s->opt[GP_HIST_TYPE] == GP_HIST_U32]);
-}
-
-/* Random: 1 .. 2^28 samples, bytes or keys. */
-static const gp_shape_format format = {1, .count = 1, .words = {{GP_HIST_TYPE, {"u8", "u32"}}}, .lo = {1},
-                                       .hi = {1ll << 28}};
+#define SYNTAX "N or 2^K, then u8 or u32 (a data kind after it: uniform, skewed 90%, ...)"
+static const gp_shape_format format = {
+    1, .count = 1, .words = {{GP_HIST_TYPE, {"u8, 256 bins", "u32 keys, 4096 bins"}}}, .brief = {{"u8", "u32"}},
+    .kinds = kind_names, .nkinds = NKINDS, .lo = {1}, .hi = {1ll << 28},
+};
+GP_KERNEL_SHAPE_FORMAT(format, SYNTAX)
 GP_KERNEL_SHAPE_RANDOM(format)
-
 /* "2^30 u8, 256 bins skewed 90%": the data kind always, an offset where there is one. */
-static void case_label(const gp_kcase *c, char *buf, size_t n)
-{
-    shape_label(&c->shape, buf, n);
-    gp_label_append(buf, n, "%s", kind_names[c->data > 0 && c->data < NKINDS ? c->data : 0]);
-    if (c->offset)
-        gp_label_append(buf, n, "+%d elements", c->offset);
-}
+static void case_label(const gp_kcase *c, char *buf, size_t n) { gp_shape_format_case_label(&format, c, buf, n); }
 
 /* The floor's model: the input read once (the bins are noise); no FLOPs
  * (integer counting). */
@@ -99,10 +69,8 @@ static gp_status work(const gp_shape *s, const void *p, gp_kernel_work *w)
 {
     const int u32 = s->opt[GP_HIST_TYPE] == GP_HIST_U32;
     (void)p;
-    w->bytes = (double)s->d[GP_HIST_N] * (u32 ? 4.0 : 1.0), w->flops = 0;
-    snprintf(w->method, sizeof w->method, "the %s input read once (the bins are noise); integer counts, no FLOPs",
-             u32 ? "4-byte" : "1-byte");
-    return gp_ok();
+    return gp_work_model(w, (double)s->d[GP_HIST_N] * (u32 ? 4.0 : 1.0), 0, "the %s input read once (the bins are "
+                         "noise); integer counts, no FLOPs", u32 ? "4-byte" : "1-byte");
 }
 
 /* ---- cases */
@@ -152,11 +120,10 @@ typedef struct state {
     size_t n;
     int is_u32, nbins;
     const gp_device_info *dev;
-    const void *d_in;    /* the case's offset into its buffer */
-    uint32_t *d_bins;    /* nbins between GUARD words on each side */
+    void *d_in;          /* the case's offset into its buffer */
+    uint32_t *d_bins;    /* nbins, guarded (GP_KCASE_GUARD words each side) */
     uint32_t ref[GP_HIST_U32_BINS], *got;
-    void *d_tmp;         /* CUB's scratch, on its first run */
-    size_t tmp_bytes;
+    gp_scratch tmp;      /* CUB's, on its first run */
 } state;
 
 static gp_status setup(const gp_kcase *c, const gp_device_info *dev, uint64_t *rng, void *st)
@@ -169,17 +136,14 @@ static gp_status setup(const gp_kcase *c, const gp_device_info *dev, uint64_t *r
         return gp_fail(GP_ERR_USAGE, "histogram: %zu samples of data kind %d is no problem this bench can hold", s->n,
                        c->data);
     void *h_in = gp_kmem_host(&s->mem, s->n * size + 16);
-    char *d_alloc;
     GP_TRY(gp_kmem_ok(&s->mem));
     fill(h_in, s->n, s->is_u32, c->data, rng);
     if (s->is_u32)
         gp_histogram_ref_u32(h_in, s->n, s->ref);
     else
         gp_histogram_ref_u8(h_in, s->n, s->ref);
-    GP_TRY(gp_kmem_dev(&s->mem, (void **)&d_alloc, (s->n + (size_t)c->offset) * size + 16));
-    GP_TRY(gp_kmem_output(&s->mem, (void **)&s->d_bins, (void **)&s->got, (size_t)s->nbins * 4, GUARD));
-    s->d_in = d_alloc + (size_t)c->offset * size;
-    return s->n ? gp_rt_copy_to_device((void *)s->d_in, h_in, s->n * size) : gp_ok();
+    GP_TRY(gp_kcase_input(&s->mem, &s->d_in, h_in, s->n * size, (size_t)c->offset * size));
+    return gp_kmem_output(&s->mem, (void **)&s->d_bins, (void **)&s->got, (size_t)s->nbins * 4, GP_KCASE_GUARD);
 }
 
 /* The grid the model sizes (gp_histogram_blocks_per_cu) must be resident at
@@ -210,17 +174,18 @@ static gp_status run(void *st, const void *p)
 
 static const gp_kimpl impls[] = {{"CUB DeviceHistogram::HistogramEven", 1, 1, 1.0, 0, ""}};
 
+static gp_status cub(void *st, void *tmp)
+{
+    state *s = st;
+    return s->is_u32 ? gp_vendor_histogram_u32(s->d_in, s->n, s->d_bins, tmp, &s->tmp.bytes)
+                     : gp_vendor_histogram_u8(s->d_in, s->n, s->d_bins, tmp, &s->tmp.bytes);
+}
+
 static gp_status run_impl(void *st, int impl, const void *p)
 {
     state *s = st;
     (void)impl, (void)p;
-    if (!s->d_tmp) { /* the scratch size (d_tmp NULL), then the scratch */
-        GP_TRY(s->is_u32 ? gp_vendor_histogram_u32(s->d_in, s->n, s->d_bins, NULL, &s->tmp_bytes)
-                         : gp_vendor_histogram_u8(s->d_in, s->n, s->d_bins, NULL, &s->tmp_bytes));
-        GP_TRY(gp_kmem_dev(&s->mem, &s->d_tmp, s->tmp_bytes ? s->tmp_bytes : 16));
-    }
-    return s->is_u32 ? gp_vendor_histogram_u32(s->d_in, s->n, s->d_bins, s->d_tmp, &s->tmp_bytes)
-                     : gp_vendor_histogram_u8(s->d_in, s->n, s->d_bins, s->d_tmp, &s->tmp_bytes);
+    return gp_kcase_scratch(&s->mem, &s->tmp, cub, s);
 }
 
 /* Ours and CUB alike (the guards still poisoned: kmem.h): every bin exact. */
