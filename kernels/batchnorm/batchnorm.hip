@@ -287,8 +287,11 @@ __global__ void GP_LAUNCH_BOUNDS(GP_BN_FUSED_BLOCK_LIMIT(U * VEC))
  * not push out the x lines still to come.  The channel's
  * counter counts each block twice (arrival, then done with the partials);
  * the last of the second round resets it. */
+/* Launch bounds with one block a CU: ptxas may use up to 64 registers
+ * (it held the scalar kernel at 32 with a spill otherwise); the rule's
+ * occupancy model counts what it uses (BN_HOLD_REGS). */
 template <int VEC, int ITEMS>
-__global__ void GP_LAUNCH_BOUNDS(GP_BN_BLOCK_LIMIT(ITEMS))
+__global__ void __launch_bounds__(GP_BN_BLOCK_LIMIT(ITEMS), 1)
     gp_bn_resident(bn_args a, const float *__restrict__ gamma, const float *__restrict__ beta, float eps,
                    float *save_mean, float *save_invstd, void *ws, unsigned hold, unsigned keep)
 {

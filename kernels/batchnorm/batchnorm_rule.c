@@ -72,10 +72,10 @@
 /* regs: BN_HOLD_REGS_2 gp_bn_residentILi[14]ELi2E */
 /* regs: BN_HOLD_REGS_4 gp_bn_residentILi[14]ELi4E */
 /* regs: BN_HOLD_REGS_8 gp_bn_residentILi[14]ELi8E */
-#define BN_HOLD_REGS_1 GP_RULE_REGS(44, 29)
-#define BN_HOLD_REGS_2 GP_RULE_REGS(44, 28)
-#define BN_HOLD_REGS_4 GP_RULE_REGS(58, 38)
-#define BN_HOLD_REGS_8 GP_RULE_REGS(84, 62)
+#define BN_HOLD_REGS_1 GP_RULE_REGS(63, 29)
+#define BN_HOLD_REGS_2 GP_RULE_REGS(63, 28)
+#define BN_HOLD_REGS_4 GP_RULE_REGS(63, 38)
+#define BN_HOLD_REGS_8 GP_RULE_REGS(96, 62)
 /* LDS of the fused kernel: two block sums of 32 waves x 2 doubles, ptxas 768 B. */
 #define BN_FUSED_LDS 768
 /* Blocks a CU must hold for the fused kernel (see above). */

@@ -66,6 +66,9 @@ static const char *nvidia_reason(int sm, int op)
         return "NVIDIA tensor cores take no fp32 inputs; fp32 GEMMs run them as tf32";
     if (op == GP_MMA_FP8 && sm < 89)
         return "mma with .e4m3 inputs needs sm_89 or newer (PTX ISA)";
+    if (op == GP_MMA_FP8 && sm == 90)
+        return "sm_90 has no fp8 mma.sync: ptxas emulates it with F2FP conversions and f16 HMMA (SASS), "
+               "so its instruction count is no fp8 rate; Hopper's fp8 is warpgroup MMA";
     if (op == GP_MMA_WGMMA_FP16 || op == GP_MMA_WGMMA_BF16)
         return sm == 90 ? "needs sm_90a code; this binary carries none for this device (a build for sm_90 adds it)"
                         : "wgmma exists on sm_90a only (PTX ISA)";

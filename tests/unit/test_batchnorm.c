@@ -263,7 +263,7 @@ GP_TEST(batchnorm_rule)
     GP_CHECK(gp_table_get_int(&t, "kernel.batchnorm", "fused_min_channels", &fmin).code == GP_OK && fmin == 132);
     const gp_table_entry *fe = gp_table_find(&t, "kernel.batchnorm", "fused_max_values");
     GP_CHECK(fe && strstr(fe->prov, "512 thr x 16 values (56 regs"));
-    /* Hold: 512 threads at 44 regs (48 allocated) -> 2 blocks/CU; 233472 / 2
+    /* Hold: 512 threads at 63 regs (64 allocated) -> 2 blocks/CU; 233472 / 2
      * - 1024 reserved - 528 static = 115184 B -> 224 B a thread. */
     long long hold;
     GP_CHECK(gp_table_get_int(&t, "kernel.batchnorm", "hold_bytes", &hold).code == GP_OK && hold == 224);
