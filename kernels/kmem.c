@@ -102,3 +102,32 @@ void gp_kmem_free(gp_kmem *m)
     gp_dev_free_all(m->dev, (size_t)m->ndev);
     m->nhost = m->ndev = m->nout = 0;
 }
+
+gp_status gp_kmem_input(gp_kmem *m, void **d, const void *h, size_t bytes, size_t skip)
+{
+    char *base;
+    GP_TRY(gp_kmem_dev(m, (void **)&base, skip + bytes + 16));
+    *d = base + skip;
+    return h && bytes ? gp_rt_copy_to_device(*d, h, bytes) : gp_ok();
+}
+
+gp_status gp_kmem_output_at(gp_kmem *m, void **d, void **h, size_t bytes, int guard, int words)
+{
+    /* Declared `words` longer, then moved up by as much: what the driver
+     * poisons and copies back (base .. base + bytes + both guards) ends
+     * where the allocation does. */
+    GP_TRY(gp_kmem_output(m, d, h, bytes + 4 * (size_t)words, guard));
+    gp_kmem_out *o = &m->out[m->nout - 1];
+    o->base = (uint32_t *)o->base + words, o->bytes = bytes;
+    *d = (uint32_t *)*d + words;
+    return gp_ok();
+}
+
+gp_status gp_kmem_scratch(gp_kmem *m, gp_scratch *sc, gp_scratch_call_fn call, void *st)
+{
+    if (!sc->d) {
+        GP_TRY(call(st, NULL));
+        GP_TRY(gp_kmem_dev(m, &sc->d, sc->bytes ? sc->bytes : 16));
+    }
+    return call(st, sc->d);
+}

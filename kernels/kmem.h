@@ -57,4 +57,30 @@ gp_status gp_kmem_digest(const gp_kmem *m, uint64_t *h);
 /* Everything allocated through m. */
 void gp_kmem_free(gp_kmem *m);
 
+/* ---- a case's buffers, allocated through its gp_kmem (freed with it) */
+
+/* 4-byte words of guard poisoned on each side of a case's output (a store
+ * past either end shows), the `guard` of gp_kmem_output. */
+#define GP_KCASE_GUARD 16
+
+/* An input of `bytes` starting `skip` bytes past an aligned address (the
+ * case's offset), with 16 bytes to spare after it (a 16-byte load that
+ * covers its last element stays inside); *d the input, filled from h where
+ * h is not NULL. */
+gp_status gp_kmem_input(gp_kmem *m, void **d, const void *h, size_t bytes, size_t skip);
+/* An output as gp_kmem_output declares it (poisoned, guarded, mirrored
+ * into *h where h is not NULL), but `words` 4-byte words (0..3) past the
+ * 16-byte alignment: the front guard, the output and the back guard all
+ * start there. */
+gp_status gp_kmem_output_at(gp_kmem *m, void **d, void **h, size_t bytes, int guard, int words);
+/* The scratch of a library call that, given none (NULL), says how many
+ * bytes it needs (CUB's calls: into sc->bytes): the first gp_kmem_scratch
+ * asks, allocates sc->d through m, and every one calls call(st, sc->d). */
+typedef struct gp_scratch {
+    void *d;
+    size_t bytes;
+} gp_scratch;
+typedef gp_status (*gp_scratch_call_fn)(void *st, void *tmp);
+gp_status gp_kmem_scratch(gp_kmem *m, gp_scratch *sc, gp_scratch_call_fn call, void *st);
+
 #endif

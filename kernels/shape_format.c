@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "data.h"
-#include "runtime.h"
 
 /* " word" at *rest (a word that starts with a comma: "word"), ending the
  * spec or followed by a space or a comma (a kind's); *rest moves past it. */
@@ -138,33 +137,4 @@ void gp_label_append(char *buf, size_t n, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(buf + len + 1, n - len - 1, fmt, ap);
     va_end(ap);
-}
-
-gp_status gp_kcase_input(gp_kmem *m, void **d, const void *h, size_t bytes, size_t skip)
-{
-    char *base;
-    GP_TRY(gp_kmem_dev(m, (void **)&base, skip + bytes + 16));
-    *d = base + skip;
-    return h && bytes ? gp_rt_copy_to_device(*d, h, bytes) : gp_ok();
-}
-
-gp_status gp_kcase_output_at(gp_kmem *m, void **d, void **h, size_t bytes, int guard, int words)
-{
-    /* Declared `words` longer, then moved up by as much: what the driver
-     * poisons and copies back (base .. base + bytes + both guards) ends
-     * where the allocation does. */
-    GP_TRY(gp_kmem_output(m, d, h, bytes + 4 * (size_t)words, guard));
-    gp_kmem_out *o = &m->out[m->nout - 1];
-    o->base = (uint32_t *)o->base + words, o->bytes = bytes;
-    *d = (uint32_t *)*d + words;
-    return gp_ok();
-}
-
-gp_status gp_kcase_scratch(gp_kmem *m, gp_scratch *sc, gp_scratch_call_fn call, void *st)
-{
-    if (!sc->d) {
-        GP_TRY(call(st, NULL));
-        GP_TRY(gp_kmem_dev(m, &sc->d, sc->bytes ? sc->bytes : 16));
-    }
-    return call(st, sc->d);
 }

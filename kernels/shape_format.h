@@ -5,8 +5,7 @@
  * A kernel whose syntax is its own (gemm's leading dimensions, conv2d's
  * kernel and padding, spmv's generated matrices) keeps its own functions.
  * Also what the bench files (<k>_bench.c) would otherwise each write out:
- * a case's label, its work model's result, and its buffers and scratch
- * through the problem's gp_kmem. */
+ * a case's label and its work model's result (its buffers: kmem.h). */
 #ifndef GP_SHAPE_FORMAT_H
 #define GP_SHAPE_FORMAT_H
 
@@ -71,32 +70,5 @@ int gp_kcase_add(gp_kcase *out, int n, int max, gp_kcase c);
 /* " " and the text of fmt appended to buf (n bytes) where it fits: the
  * data kind or offset a case label adds to its shape. */
 void gp_label_append(char *buf, size_t n, const char *fmt, ...);
-
-/* ---- a case's buffers, allocated through its gp_kmem (freed with it) */
-
-/* 4-byte words of guard poisoned on each side of a case's output (a store
- * past either end shows), the `guard` of gp_kmem_output. */
-#define GP_KCASE_GUARD 16
-
-/* An input of `bytes` starting `skip` bytes past an aligned address (the
- * case's offset), with 16 bytes to spare after it (a 16-byte load that
- * covers its last element stays inside); *d the input, filled from h where
- * h is not NULL. */
-gp_status gp_kcase_input(gp_kmem *m, void **d, const void *h, size_t bytes, size_t skip);
-/* An output as gp_kmem_output declares it (poisoned, guarded, mirrored
- * into *h where h is not NULL), but `words` 4-byte words (0..3) past the
- * 16-byte alignment: the front guard, the output and the back guard all
- * start there. */
-gp_status gp_kcase_output_at(gp_kmem *m, void **d, void **h, size_t bytes, int guard, int words);
-/* The scratch of a library call that, given none (NULL), says how many
- * bytes it needs (CUB's calls: into sc->bytes): the first
- * gp_kcase_scratch asks, allocates sc->d through m, and every one calls
- * call(st, sc->d). */
-typedef struct gp_scratch {
-    void *d;
-    size_t bytes;
-} gp_scratch;
-typedef gp_status (*gp_scratch_call_fn)(void *st, void *tmp);
-gp_status gp_kcase_scratch(gp_kmem *m, gp_scratch *sc, gp_scratch_call_fn call, void *st);
 
 #endif

@@ -142,7 +142,7 @@ static gp_status setup(const gp_kcase *c, const gp_device_info *dev, uint64_t *r
         gp_histogram_ref_u32(h_in, s->n, s->ref);
     else
         gp_histogram_ref_u8(h_in, s->n, s->ref);
-    GP_TRY(gp_kcase_input(&s->mem, &s->d_in, h_in, s->n * size, (size_t)c->offset * size));
+    GP_TRY(gp_kmem_input(&s->mem, &s->d_in, h_in, s->n * size, (size_t)c->offset * size));
     return gp_kmem_output(&s->mem, (void **)&s->d_bins, (void **)&s->got, (size_t)s->nbins * 4, GP_KCASE_GUARD);
 }
 
@@ -185,7 +185,7 @@ static gp_status run_impl(void *st, int impl, const void *p)
 {
     state *s = st;
     (void)impl, (void)p;
-    return gp_kcase_scratch(&s->mem, &s->tmp, cub, s);
+    return gp_kmem_scratch(&s->mem, &s->tmp, cub, s);
 }
 
 /* Ours and CUB alike (the guards still poisoned: kmem.h): every bin exact. */

@@ -157,10 +157,10 @@ static gp_status setup(const gp_kcase *c, const gp_device_info *dev, uint64_t *r
     else if (e->stride > 1)
         e->refi = gp_kmem_host(&s->mem, e->nsamples * 4);
     GP_TRY(gp_kmem_ok(&s->mem));
-    GP_TRY(gp_kcase_input(&s->mem, &s->d_in, NULL, n * 4, 4 * (size_t)c->offset));
+    GP_TRY(gp_kmem_input(&s->mem, &s->d_in, NULL, n * 4, 4 * (size_t)c->offset));
     /* The output at the input's offset within 16 bytes, or another (fp32 +1, int32 +2). */
     const int at = (c->offset + (c->data == DATA_SHIFTED ? 1 + !e->is_f32 : 0)) % 4;
-    GP_TRY(gp_kcase_output_at(&s->mem, &s->d_out, (void **)&s->h_got, n * 4, GP_KCASE_GUARD, at));
+    GP_TRY(gp_kmem_output_at(&s->mem, &s->d_out, (void **)&s->h_got, n * 4, GP_KCASE_GUARD, at));
     s->d_in = s->in_place ? s->d_out : s->d_in;
     e->x = s->h_x, e->head = (size_t)((uintptr_t)s->d_in & 15) / 4;
     return fill(s, rng);
@@ -218,7 +218,7 @@ static gp_status run_impl(void *st, int impl, const void *p)
     if ((impl == IMPL_CUB_EXCLUSIVE) != s->e.exclusive)
         return gp_fail(GP_ERR_UNSUPPORTED, "an %s scan (%s times it)", s->e.exclusive ? "exclusive" : "inclusive",
                        impls[s->e.exclusive ? IMPL_CUB_EXCLUSIVE : IMPL_CUB_INCLUSIVE].name);
-    return gp_kcase_scratch(&s->mem, &s->tmp, cub, s);
+    return gp_kmem_scratch(&s->mem, &s->tmp, cub, s);
 }
 
 /* The guards intact (kmem.h), then: the copy the input's bits; else the

@@ -119,7 +119,7 @@ static gp_status fake_call(void *st, void *tmp)
 /* Without a device (the CPU-only build, or no GPU here) every allocation is
  * refused, and nothing is declared; with one the buffers are real and the
  * checks run through them. */
-GP_TEST(shape_format_case_buffers)
+GP_TEST(kmem_case_buffers)
 {
     void *probe = NULL;
     const gp_status none = gp_rt_malloc(&probe, 16);
@@ -132,27 +132,27 @@ GP_TEST(shape_format_case_buffers)
     /* Scratch: asked for once (its size), allocated once, then each call gets it. */
     gp_scratch sc = {0};
     calls = 0, asked = 1000;
-    gp_status st = gp_kcase_scratch(&m, &sc, fake_call, &sc);
+    gp_status st = gp_kmem_scratch(&m, &sc, fake_call, &sc);
     if (!gpu) {
         GP_CHECK(st.code == none.code && calls == 1 && sc.d == NULL && sc.bytes == 1000);
     } else {
         GP_CHECK(st.code == GP_OK && calls == 2 && sc.d != NULL && m.ndev == 1);
         void *d = sc.d;
-        GP_CHECK(gp_kcase_scratch(&m, &sc, fake_call, &sc).code == GP_OK && calls == 3 && sc.d == d && m.ndev == 1);
+        GP_CHECK(gp_kmem_scratch(&m, &sc, fake_call, &sc).code == GP_OK && calls == 3 && sc.d == d && m.ndev == 1);
     }
     /* A scratch already there: no size asked. */
     gp_scratch have = {(void *)&have, 8};
     calls = 0;
-    GP_CHECK(gp_kcase_scratch(&m, &have, fake_call, &have).code == GP_OK && calls == 1);
+    GP_CHECK(gp_kmem_scratch(&m, &have, fake_call, &have).code == GP_OK && calls == 1);
     /* An input at an offset, and an output 1..3 words off the alignment
      * between guards that the driver's poison and fetch keep whole. */
     const uint32_t in[5] = {1, 2, 3, 4, 5};
     void *d_in = NULL, *d_out = NULL, *h = NULL;
-    st = gp_kcase_input(&m, &d_in, in, sizeof in, 12);
+    st = gp_kmem_input(&m, &d_in, in, sizeof in, 12);
     GP_CHECK(gpu ? st.code == GP_OK && ((uintptr_t)d_in & 15) == 12 : st.code == none.code);
     for (int words = 0; words < 4; words++) {
         const int nout = m.nout;
-        st = gp_kcase_output_at(&m, &d_out, &h, sizeof in, 16, words);
+        st = gp_kmem_output_at(&m, &d_out, &h, sizeof in, 16, words);
         if (!gpu) {
             GP_CHECK(st.code == none.code && m.nout == nout);
             continue;
