@@ -80,6 +80,21 @@ static __device__ __forceinline__ void block_sum2(float s, float q, double *out_
     }
 }
 
+/* A channel's mean and invstd from its split blocks' partial sums of x - k
+ * and (x - k)^2, added in block order (volatile: written by other CUs, not
+ * in this CU's L1): both training paths, so both give the same bits. */
+static __device__ __forceinline__ void channel_stats(const volatile double *vp, unsigned split, double m, float k,
+                                                     float eps, double *mean, double *invstd)
+{
+    double ts = 0, tq = 0;
+    for (unsigned b = 0; b < split; b++)
+        ts += vp[2 * b], tq += vp[2 * b + 1];
+    double ms = ts / m;
+    double var = tq / m - ms * ms;
+    var = var > 0 ? var : 0;
+    *mean = (double)k + ms, *invstd = 1.0 / sqrt(var + (double)eps);
+}
+
 template <int VEC, int ITEMS>
 __global__ void GP_LAUNCH_BOUNDS(GP_BN_BLOCK_LIMIT(ITEMS)) gp_bn_stats(bn_args a, const float *__restrict__ gamma,
                                                               float eps, float *save_mean, float *save_invstd,
@@ -118,17 +133,10 @@ __global__ void GP_LAUNCH_BOUNDS(GP_BN_BLOCK_LIMIT(ITEMS)) gp_bn_stats(bn_args a
     __threadfence();
     if (atomicAdd(&count[c], 1u) != split - 1)
         return;
-    /* The last block of channel c: the partials in block order (volatile:
-     * written by other CUs, not in this CU's L1). */
+    /* The last block of channel c. */
     __threadfence();
-    const volatile double *vp = part + 2 * (size_t)c * split;
-    double ts = 0, tq = 0;
-    for (unsigned b = 0; b < split; b++)
-        ts += vp[2 * b], tq += vp[2 * b + 1];
-    double ms = ts / a.m;
-    double var = tq / a.m - ms * ms;
-    var = var > 0 ? var : 0;
-    double mean = (double)k + ms, invstd = 1.0 / sqrt(var + (double)eps);
+    double mean, invstd;
+    channel_stats(part + 2 * (size_t)c * split, split, a.m, k, eps, &mean, &invstd);
     fin[2 * c] = (float)mean;
     fin[2 * c + 1] = (float)((double)gamma[c] * invstd);
     if (save_mean)
@@ -279,17 +287,16 @@ __global__ void GP_LAUNCH_BOUNDS(GP_BN_FUSED_BLOCK_LIMIT(U * VEC))
  * ...; the first `hold` of them (the ones read earliest, which the L2 lost
  * first) stay in LDS.  Only the last `keep` steps are loaded to stay in the
  * L2 (as many as half the L2 holds: the normalize reads them first); the
- * others are loaded evict-first, so they do not push those out.  After the barrier every block adds the channel's
- * partials in block order (the same bits in each, and the two-launch path's
- * arithmetic), then normalizes h from the last down: the units read last
- * come first, from the L2, and the held ones last, from LDS.  x is read
- * there for the last time and y written once: both evict-first, so they do
- * not push out the x lines still to come.  The channel's
- * counter counts each block twice (arrival, then done with the partials);
- * the last of the second round resets it. */
-/* Launch bounds with one block a CU: ptxas may use up to 64 registers
- * (it held the scalar kernel at 32 with a spill otherwise); the rule's
- * occupancy model counts what it uses (BN_HOLD_REGS). */
+ * others are loaded evict-first, so they do not push those out.  After the
+ * barrier every block adds the channel's partials (channel_stats), then
+ * normalizes h from the last down: the units read last come first, from the
+ * L2, and the held ones last, from LDS.  x is read there for the last time
+ * and y written once: both evict-first, so they do not push out the x lines
+ * still to come.  The channel's counter counts each block twice (arrival,
+ * then done with the partials); the last of the second round resets it.
+ * Launch bounds of one block a CU: ptxas may use up to 64 registers (it held
+ * the scalar kernel at 32 with a spill otherwise); the rule's occupancy
+ * model counts what it uses (BN_HOLD_REGS). */
 template <int VEC, int ITEMS>
 __global__ void __launch_bounds__(GP_BN_BLOCK_LIMIT(ITEMS), 1)
     gp_bn_resident(bn_args a, const float *__restrict__ gamma, const float *__restrict__ beta, float eps,
@@ -336,14 +343,8 @@ __global__ void __launch_bounds__(GP_BN_BLOCK_LIMIT(ITEMS), 1)
         while (*(volatile unsigned *)count < split)
             ;
         __threadfence();
-        const volatile double *vp = part;
-        double ts = 0, tq = 0;
-        for (unsigned b = 0; b < split; b++)
-            ts += vp[2 * b], tq += vp[2 * b + 1];
-        double ms = ts / a.m;
-        double var = tq / a.m - ms * ms;
-        var = var > 0 ? var : 0;
-        double mean = (double)k + ms, invstd = 1.0 / sqrt(var + (double)eps);
+        double mean, invstd;
+        channel_stats(part, split, a.m, k, eps, &mean, &invstd);
         bn_ms[0] = (float)mean;
         bn_ms[1] = (float)((double)gamma[c] * invstd);
         if (blockIdx.x == 0) {
@@ -430,34 +431,37 @@ static gp_status infer(const bn_args &a, const float *gamma, const float *beta, 
     default: return gp_fail(GP_ERR_USAGE, "batchnorm: items_per_thread %d not compiled", items);                \
     }
 
-/* The one-launch path when every block of split' x C fits at once with
- * hold_bytes of LDS a thread: split' = min(split, resident blocks / C);
- * *done = 0 (nothing launched) where not even one block a channel fits. */
+/* Training: the one launch when hold_bytes > 0 and every block of split' x
+ * C fits at once with hold_bytes of LDS a thread, split' = min(split,
+ * resident blocks / C); else (or where not even one block a channel fits)
+ * the statistics and the normalize, split blocks a channel each. */
 template <int VEC, int ITEMS>
-static gp_status resident(bn_args a, const float *gamma, const float *beta, float eps, float *sm, float *si,
-                          void *ws, int split, int block, int hold_bytes, long long l2_bytes, hipStream_t st,
-                          int *done)
+static gp_status train_path(bn_args a, const float *gamma, const float *beta, float eps, float *sm, float *si,
+                            void *ws, int split, int block, int hold_bytes, long long l2_bytes, hipStream_t st)
 {
-    const void *fn = (const void *)gp_bn_resident<VEC, ITEMS>;
-    unsigned hold = (unsigned)hold_bytes / (unsigned)sizeof(typename bn_vec<VEC>::T);
-    const size_t lds = (size_t)hold * (size_t)block * sizeof(typename bn_vec<VEC>::T);
-    int per_cu = 0, cus = 0;
-    GP_TRY(gp_func_dynamic_lds(fn, block, lds, &per_cu, &cus));
-    const long long fit = (long long)per_cu * cus / a.c;
-    *done = 0;
-    if (fit < 1)
-        return gp_ok();
-    const unsigned sp = (unsigned)(fit < split ? fit : split);
-    gp_batchnorm_ws_offsets((int)a.c, (int)sp, &a.part_off, &a.fin_off);
-    dim3 grid(sp, a.c), threads((unsigned)block);
-    /* Steps of the whole grid whose lines half the L2 holds. */
-    const double step = (double)sp * a.c * block * sizeof(typename bn_vec<VEC>::T);
-    unsigned keep = (unsigned)(l2_bytes > 0 ? 0.5 * (double)l2_bytes / step : 0);
-    void *args[] = {&a, &gamma, &beta, &eps, &sm, &si, &ws, &hold, &keep};
-    GP_TRY(gp_hip_status(hipLaunchCooperativeKernel(fn, grid, threads, args, (unsigned)lds, st),
-                       "batchnorm one-launch (cooperative)"));
-    *done = 1;
-    return gp_launch_status("batchnorm one-launch");
+    typedef typename bn_vec<VEC>::T T;
+    if (hold_bytes > 0) {
+        const void *fn = (const void *)gp_bn_resident<VEC, ITEMS>;
+        unsigned hold = (unsigned)hold_bytes / (unsigned)sizeof(T);
+        const size_t lds = (size_t)hold * (size_t)block * sizeof(T);
+        int per_cu = 0, cus = 0;
+        GP_TRY(gp_func_dynamic_lds(fn, block, lds, &per_cu, &cus));
+        const long long fit = (long long)per_cu * cus / a.c;
+        if (fit >= 1) {
+            const unsigned sp = (unsigned)(fit < split ? fit : split);
+            gp_batchnorm_ws_offsets((int)a.c, (int)sp, &a.part_off, &a.fin_off);
+            /* Steps of the whole grid whose lines half the L2 holds. */
+            const double step = (double)sp * a.c * block * sizeof(T);
+            unsigned keep = (unsigned)(l2_bytes > 0 ? 0.5 * (double)l2_bytes / step : 0);
+            void *args[] = {&a, &gamma, &beta, &eps, &sm, &si, &ws, &hold, &keep};
+            GP_TRY(gp_hip_status(hipLaunchCooperativeKernel(fn, dim3(sp, a.c), dim3((unsigned)block), args,
+                                                            (unsigned)lds, st),
+                                 "batchnorm one-launch (cooperative)"));
+            return gp_launch_status("batchnorm one-launch");
+        }
+    }
+    gp_batchnorm_ws_offsets((int)a.c, split, &a.part_off, &a.fin_off);
+    return train<VEC, ITEMS>(a, gamma, beta, eps, sm, si, ws, dim3((unsigned)split, a.c), block, st);
 }
 
 extern "C" gp_status gp_batchnorm_launch_train(const float *x, float *y, const gp_batchnorm_shape *s,
@@ -467,26 +471,8 @@ extern "C" gp_status gp_batchnorm_launch_train(const float *x, float *y, const g
 {
     const int vec = vec_of(x, y, s);
     bn_args a = make_args(x, y, s, vec);
-    if (hold_bytes > 0) {
-        int done = 0;
-        gp_status st = gp_ok();
-#define BN_RESIDENT(V, I)                                                                                      \
-    case V * 16 + I:                                                                                             \
-        st = resident<V, I>(a, gamma, beta, eps, save_mean, save_invstd, ws, split, block, hold_bytes, l2_bytes, \
-                            (hipStream_t)s_, &done);                                                             \
-        break;
-        switch (vec * 16 + items) {
-            BN_RESIDENT(1, 1) BN_RESIDENT(1, 2) BN_RESIDENT(1, 4) BN_RESIDENT(1, 8)
-            BN_RESIDENT(4, 1) BN_RESIDENT(4, 2) BN_RESIDENT(4, 4) BN_RESIDENT(4, 8)
-        default: return gp_fail(GP_ERR_USAGE, "batchnorm: items_per_thread %d not compiled", items);
-        }
-#undef BN_RESIDENT
-        if (st.code != GP_OK || done)
-            return st;
-    }
-    gp_batchnorm_ws_offsets(s->c, split, &a.part_off, &a.fin_off);
-    dim3 grid((unsigned)split, (unsigned)s->c);
-    BN_DISPATCH(train, a, gamma, beta, eps, save_mean, save_invstd, ws, grid, block, (hipStream_t)s_)
+    BN_DISPATCH(train_path, a, gamma, beta, eps, save_mean, save_invstd, ws, split, block, hold_bytes, l2_bytes,
+                (hipStream_t)s_)
 }
 
 extern "C" gp_status gp_batchnorm_launch_infer(const float *x, float *y, const gp_batchnorm_shape *s,
