@@ -178,6 +178,38 @@ gp_status gp_problem_check_case(const gp_kernel *k, const gp_kcase *c, const voi
     return st;
 }
 
+gp_status gp_problem_each_case(const gp_kernel *k, int set, const gp_table *t, const void *p,
+                               const gp_kernel_opts *o, uint64_t *rng, gp_problem_case_fn fn, int *checked)
+{
+    gp_kcase *c = calloc(GP_KCASE_MAX, sizeof *c);
+    gp_status st = c ? gp_ok() : gp_fail(GP_ERR_NOMEM, "%s: out of host memory for its cases", k->name);
+    const int n = c ? k->cases(set, p, &o->dev, o->quick, c, GP_KCASE_MAX) : 0;
+    int done = 0;
+    for (int i = 0; i < n && st.code == GP_OK; i++) {
+        gp_problem pr;
+        st = gp_problem_setup(k, &c[i], &o->dev, rng, &pr);
+        if (st.code != GP_OK)
+            break;
+        st = fn(k, &pr, t, p, o);
+        done += st.code == GP_OK;
+        st = st.code == GP_ERR_UNSUPPORTED ? gp_ok() : st;
+        gp_problem_free(k, &pr);
+    }
+    free(c);
+    if (checked)
+        *checked = done;
+    return st;
+}
+
+gp_status gp_problem_run_as(const gp_kernel *k, gp_problem *pr, const void *p, int impl, const char *what,
+                            const gp_driver_ops *ops)
+{
+    GP_TRY(gp_problem_poison(k, pr));
+    GP_TRY(run_once(k, pr, p, impl));
+    GP_TRY(ops->sync());
+    return gp_problem_check(k, pr, p, impl, what);
+}
+
 gp_status gp_problem_repeatable(const gp_kernel *k, gp_problem *pr, const void *p, const gp_kernel_opts *o)
 {
     uint64_t h1, h2;

@@ -64,6 +64,23 @@ typedef gp_status (*gp_problem_more_fn)(const gp_kernel *k, gp_problem *pr, cons
 gp_status gp_problem_check_case(const gp_kernel *k, const gp_kcase *c, const void *p, int impl, int runs,
                                 const gp_kernel_opts *o, uint64_t *rng, gp_problem_more_fn more);
 
+/* A check beyond the cases on one problem set up (verify_extra's table t
+ * and parameters p). */
+typedef gp_status (*gp_problem_case_fn)(const gp_kernel *k, gp_problem *pr, const gp_table *t, const void *p,
+                                        const gp_kernel_opts *o);
+
+/* Every case of `set` for p, set up in turn (data from rng), fn on it, and
+ * freed: verify_extra's loop over its cases.  fn's GP_ERR_UNSUPPORTED says
+ * there was nothing to check on that case; any other error stops the loop.
+ * *checked (may be NULL): the cases fn checked. */
+gp_status gp_problem_each_case(const gp_kernel *k, int set, const gp_table *t, const void *p,
+                               const gp_kernel_opts *o, uint64_t *rng, gp_problem_case_fn fn, int *checked);
+
+/* One run of ours with p (impl -1) or impls[impl], poisoned first and
+ * checked after, `what` naming it whole in a failed check. */
+gp_status gp_problem_run_as(const gp_kernel *k, gp_problem *pr, const void *p, int impl, const char *what,
+                            const gp_driver_ops *ops);
+
 /* One more run of ours with p gives every declared output bit for bit as
  * the run before it (a gp_problem_more_fn). */
 gp_status gp_problem_repeatable(const gp_kernel *k, gp_problem *pr, const void *p, const gp_kernel_opts *o);

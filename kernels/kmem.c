@@ -2,6 +2,7 @@
 #include "kmem.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "data.h"
 #include "runtime.h"
@@ -29,7 +30,7 @@ gp_status gp_kmem_dev(gp_kmem *m, void **d, size_t bytes)
     *d = NULL;
     if (m->ndev >= GP_KMEM_DEV_MAX)
         return gp_fail(GP_ERR_USAGE, "%s: more than %d device buffers a problem", m->kernel, GP_KMEM_DEV_MAX);
-    GP_TRY(gp_rt_malloc(d, bytes));
+    GP_TRY(gp_rt_malloc(d, bytes ? bytes : 1));
     m->dev[m->ndev++] = *d;
     return gp_ok();
 }
@@ -95,8 +96,51 @@ gp_status gp_kmem_digest(const gp_kmem *m, uint64_t *h)
     return st;
 }
 
+/* Slot i's parameters (its plan follows them, 16-byte aligned). */
+static unsigned char *slot(const gp_kmem *m, int i, int plan)
+{
+    const size_t at = (m->plan_kind->params_size + 15) / 16 * 16;
+    return m->plans + (size_t)i * (at + m->plan_kind->size) + (plan ? at : 0);
+}
+
+gp_status gp_kmem_plan(gp_kmem *m, const gp_kplan_kind *kind, const void *p, int path, void **plan)
+{
+    if (m->plan_kind && m->plan_kind != kind)
+        return gp_fail(GP_ERR_USAGE, "%s: plans of two kinds in one problem", m->kernel);
+    m->plan_kind = kind;
+    if (!m->plans && !(m->plans = calloc(GP_KMEM_PLANS, (kind->params_size + 15) / 16 * 16 + kind->size)))
+        return gp_fail(GP_ERR_NOMEM, "%s: out of host memory for %d plans", m->kernel, GP_KMEM_PLANS);
+    int i = 0;
+    for (int j = 0; j < GP_KMEM_PLANS; j++) {
+        const int same = gp_params_same(kind->params, kind->nparams, slot(m, j, 0), p);
+        if (m->plan_used[j] && m->plan_path[j] == path && same) {
+            m->plan_used[j] = ++m->plan_clock;
+            if (plan)
+                *plan = slot(m, j, 1);
+            return gp_ok();
+        }
+        i = m->plan_used[j] < m->plan_used[i] ? j : i; /* an empty slot (0), else the least recently used */
+    }
+    if (m->plan_used[i] && kind->destroy)
+        kind->destroy(slot(m, i, 1));
+    m->plan_used[i] = 0;
+    memset(slot(m, i, 1), 0, kind->size);
+    GP_TRY(kind->make(m, p, path, slot(m, i, 1)));
+    memcpy(slot(m, i, 0), p, kind->params_size);
+    m->plan_path[i] = path, m->plan_used[i] = ++m->plan_clock;
+    if (plan)
+        *plan = slot(m, i, 1);
+    return gp_ok();
+}
+
 void gp_kmem_free(gp_kmem *m)
 {
+    for (int i = 0; m->plans && i < GP_KMEM_PLANS; i++)
+        if (m->plan_used[i] && m->plan_kind->destroy)
+            m->plan_kind->destroy(slot(m, i, 1));
+    free(m->plans);
+    m->plans = NULL, m->plan_kind = NULL;
+    memset(m->plan_used, 0, sizeof m->plan_used);
     for (int i = 0; i < m->nhost; i++)
         free(m->host[i]);
     gp_dev_free_all(m->dev, (size_t)m->ndev);

@@ -1,4 +1,5 @@
-/* The memory of one problem, freed by the driver with the problem.
+/* The memory of one problem, and its plans, freed by the driver with the
+ * problem.
  *
  * A kernel's problem state (gp_kernel.state_size bytes, zeroed) starts with a
  * gp_kmem; what its set-up allocates through it, host or device, the driver
@@ -16,10 +17,29 @@
 #include <stdint.h>
 
 #include "gp_status.h"
+#include "params.h"
 
 #define GP_KMEM_HOST_MAX 12
 #define GP_KMEM_DEV_MAX 12
 #define GP_KMEM_OUT_MAX 4
+#define GP_KMEM_PLANS 4 /* plans kept a problem: tune pairs two parameter sets run after run */
+
+/* The plans of one problem (what a launch needs, made on the host: a kernel's
+ * own, a forced code path's), made once per launch key and kept, so that
+ * the first, untimed run makes them and the timed ones reuse them.  A key
+ * is the declared parameters and a path: what else picks the code (ours:
+ * -1; a variant or format forced). */
+typedef struct gp_kplan_kind {
+    size_t size;             /* bytes of a plan */
+    const gp_param *params;  /* the parameters' declaration (params.h) */
+    int nparams;
+    size_t params_size;
+    /* The plan of (p, path) into `plan` (size bytes, zeroed) for the problem
+     * whose state is st (the state that starts with the gp_kmem); on an
+     * error it leaves nothing to free. */
+    gp_status (*make)(void *st, const void *p, int path, void *plan);
+    void (*destroy)(void *plan); /* NULL: a plan holds nothing to free */
+} gp_kplan_kind;
 
 typedef struct gp_kmem_out {
     void *base;         /* device: front guard, output, back guard */
@@ -35,18 +55,31 @@ typedef struct gp_kmem {
     int nhost, ndev, nout;
     size_t failed_bytes; /* a host allocation that failed (gp_kmem_ok says so) */
     gp_kmem_out out[GP_KMEM_OUT_MAX];
+    const gp_kplan_kind *plan_kind;
+    unsigned char *plans;                       /* GP_KMEM_PLANS slots: the parameters, then the plan */
+    int plan_path[GP_KMEM_PLANS];
+    unsigned long long plan_used[GP_KMEM_PLANS]; /* its last use (0: the slot is empty) */
+    unsigned long long plan_clock;
 } gp_kmem;
 
 /* Host memory (zeroed), or NULL (gp_kmem_ok then fails naming the size). */
 void *gp_kmem_host(gp_kmem *m, size_t bytes);
 /* GP_ERR_NOMEM naming the kernel when a gp_kmem_host failed. */
 gp_status gp_kmem_ok(const gp_kmem *m);
-/* Device memory of `bytes`; with h, filled from it. */
+/* Device memory of `bytes` (at least one byte, as gp_kmem_host: an empty
+ * array still has an address); with h, filled from it. */
 gp_status gp_kmem_dev(gp_kmem *m, void **d, size_t bytes);
 gp_status gp_kmem_dev_copy(gp_kmem *m, void **d, const void *h, size_t bytes);
 /* An output of `bytes` between `guard` words of guard on each side: *d the
  * output on the device, *h (h may be NULL: no mirror) its host mirror. */
 gp_status gp_kmem_output(gp_kmem *m, void **d, void **h, size_t bytes, int guard);
+
+/* The plan of (p, path): the one kept, else made by kind->make in the
+ * least recently used of GP_KMEM_PLANS slots (the plan there destroyed
+ * first), into *plan (plan may be NULL: made, not wanted yet).  Every call
+ * gives m the same kind.  A plan stays where it is until its slot is needed,
+ * so the plan returned last is still there after the next call. */
+gp_status gp_kmem_plan(gp_kmem *m, const gp_kplan_kind *kind, const void *p, int path, void **plan);
 
 /* Every declared output poisoned (the driver, before a checked run). */
 gp_status gp_kmem_poison(const gp_kmem *m);
@@ -54,7 +87,7 @@ gp_status gp_kmem_poison(const gp_kmem *m);
 gp_status gp_kmem_fetch(const gp_kmem *m, const char *what);
 /* FNV-1a of every declared output's bytes, copied back a chunk at a time. */
 gp_status gp_kmem_digest(const gp_kmem *m, uint64_t *h);
-/* Everything allocated through m. */
+/* Everything allocated through m, its plans destroyed first. */
 void gp_kmem_free(gp_kmem *m);
 
 /* ---- a case's buffers, allocated through its gp_kmem (freed with it) */
