@@ -10,7 +10,6 @@
 #include "kernel_decl.h"
 
 #define GUARD 16 /* elements poisoned on each side of y: a store past either end shows */
-#define NPLANS 3 /* plans kept a problem (tune pairs two parameter sets; each plan is made untimed) */
 #define K GP_PARAM_KEEP
 #define SYNTAX \
     "laplacian N | uniform R rows x K [cols C] | power-law R rows [(L/l)^A cut M] [cols C] | mixed R rows block B"
@@ -29,8 +28,9 @@ static const int variants[][NPARAMS] = {
 enum { DATA_UNIFORM = 0, DATA_INTEGERS = 1 };
 
 /* Ours with a path forced (verify checks each too): CSR at the plan's lanes
- * a row ("gpuprobe csr": a bench row only where ours is not CSR), at 1..32. */
-enum { IMPL_VENDOR, IMPL_CSR, IMPL_T1, NIMPLS = IMPL_T1 + 6 };
+ * a row ("gpuprobe csr": a bench row only where ours is not CSR), at 1..32;
+ * past them the paths only verify_extra forces: ELL, CSR a wave a row. */
+enum { IMPL_VENDOR, IMPL_CSR, IMPL_T1, NIMPLS = IMPL_T1 + 6, PATH_ELL = NIMPLS, PATH_WAVE };
 static char vendor_impl[GP_BENCH_TEXT] = "cuSPARSE cusparseSpMV CSR (ALG_DEFAULT)";
 #define CSR_T(n, s) {"gpuprobe csr t" #n, 0, 0, 0, 1, "CSR forced, " #n " lane" s " a row"}
 static const gp_kimpl impls[NIMPLS] = {
@@ -138,53 +138,39 @@ static gp_status work(const gp_shape *s, const void *p, gp_kernel_work *w)
 
 /* ---- cases */
 
-/* A generated matrix {kind, rows, cols, len, cut, alpha x 100} (spmv.h's
- * slots), data kind and flags. */
-static int add(gp_kcase *out, int n, int max, const long long *m, int data, unsigned flags)
-{
-    const gp_shape s = {.d = {[GP_SPMV_ROWS] = m[1], [GP_SPMV_COLS] = m[2], [GP_SPMV_LEN] = m[3], [GP_SPMV_CUT] = m[4]},
-                        .opt = {[GP_SPMV_OPT_KIND] = (int)m[0], [GP_SPMV_OPT_ALPHA] = (int)m[5]}};
-    return gp_kcase_add(out, n, max, (gp_kcase){.shape = s, .data = data, .flags = flags});
-}
-
 static int cases(int set, const void *p, const gp_device_info *dev, int quick, gp_kcase *out, int max)
 {
     enum { LAP = GP_SPMV_KIND_LAPLACIAN, UNI = GP_SPMV_KIND_UNIFORM, PL = GP_SPMV_KIND_POWERLAW };
     const long long b = p ? ((const gp_spmv_params *)p)->block : 256, g = quick ? 1024 : 4096;
     const long long r = quick ? 1 << 20 : 1 << 22, small = quick || set == GP_CASES_VARIANT;
     const long long lap = small ? 200 : 500, uni = small ? 20000 : 100000, pl = small ? 50000 : 300000;
-    /* Bench: at least as fast as cuSPARSE (its target, 1.0) on the Laplacian
-     * and the uniform rows; power-law reported. */
-    const long long bench[3][6] = {{LAP, g * g, g * g, g, 0, 0}, {UNI, r, r, 16, 0, 0}, {PL, r, r, 4, 65536, 150}};
+    /* Generated matrices in spmv.h's slots: {{rows, cols, len, cut}, {kind,
+     * alpha x 100}}.  Bench: at least as fast as cuSPARSE (its target, 1.0)
+     * on the Laplacian and the uniform rows; power-law reported. */
+    const gp_shape bench[3] = {{{g * g, g * g, g}, {LAP}}, {{r, r, 16}, {UNI}}, {{r, r, 4, 65536}, {PL, 150}}};
     /* Verify: the hand-made rows, 1 x 1, empty rows, one dense row, two
      * Laplacians, uniform rows of 16 and 3, power-law rows up to 100000
      * long; each on both data.  The variants' list: the same at --quick's
      * sizes (every variant and forced path runs on every matrix). */
-    const long long verify[9][6] = {
-        {GP_SPMV_KIND_MIXED, 1000, 4 * b, b, 0, 0}, {UNI, 1, 1, 1, 0, 0}, {UNI, 3, 10, 0, 0, 0},
-        {UNI, 1, 5000, 5000, 0, 0}, {LAP, 49, 49, 7, 0, 0}, {LAP, lap * lap, lap * lap, lap, 0, 0},
-        {UNI, uni, 50000, 16, 0, 0}, {UNI, 30001, 777, 3, 0, 0}, {PL, pl, 100000, 2, 100000, 130},
+    const gp_shape verify[9] = {
+        {{1000, 4 * b, b}, {GP_SPMV_KIND_MIXED}}, {{1, 1, 1}, {UNI}},   {{3, 10, 0}, {UNI}},
+        {{1, 5000, 5000}, {UNI}}, {{49, 49, 7}, {LAP}}, {{lap * lap, lap * lap, lap}, {LAP}}, {{uni, 50000, 16}, {UNI}},
+        {{30001, 777, 3}, {UNI}}, {{pl, 100000, 2, 100000}, {PL, 130}},
     };
     int n = 0;
     (void)dev;
     if (set == GP_CASES_BENCH)
         for (int i = 0; i < 3; i++)
-            n = add(out, n, max, bench[i], 0,
-                    (i < 2 ? GP_KCASE_PAIR : GP_KCASE_REPORT) | GP_KCASE_VARIANTS | GP_KCASE_SAMPLE);
+            n = gp_kcase_add(out, n, max, (gp_kcase){.shape = bench[i], .flags = GP_KCASE_VARIANTS | GP_KCASE_SAMPLE |
+                                                     (i < 2 ? GP_KCASE_PAIR : GP_KCASE_REPORT)});
     else
         for (int d = DATA_UNIFORM; d <= DATA_INTEGERS; d++)
             for (int i = 0; i < 9; i++)
-                n = add(out, n, max, verify[i], d, 0);
+                n = gp_kcase_add(out, n, max, (gp_kcase){.shape = verify[i], .data = d});
     return n;
 }
 
 /* ---- one problem */
-
-typedef struct plan_slot {
-    gp_spmv_plan pl;
-    int format, tpr, live;
-    unsigned long long used; /* its last use, for the eviction */
-} plan_slot;
 
 typedef struct state {
     gp_kmem mem;
@@ -195,17 +181,15 @@ typedef struct state {
     double *ref, *sum_abs;     /* y and sum |a x| of every checked row, in double */
     int *d_rp, *d_col;
     float *d_val, *d_x, *d_y;  /* d_y: y, GUARD words of guard on each side */
-    plan_slot plans[NPLANS];
     gp_spmv_plan ell;          /* the first ELL plan's slots, which every later ELL plan shares (made once) */
-    unsigned long long clock;
     gp_vendor_spmv *vs;
 } state;
 
+/* The plans go with the problem's memory (gp_kmem_plan); the ELL slots
+ * they borrow are freed by them only where they own them. */
 static void teardown(void *p)
 {
     state *s = p;
-    for (int i = 0; i < NPLANS; i++)
-        gp_spmv_plan_destroy(&s->plans[i].pl);
     gp_spmv_plan_destroy(&s->ell);
     gp_vendor_spmv_destroy(s->vs);
     gp_csr_free(&s->a);
@@ -221,7 +205,7 @@ static gp_status setup(const gp_kcase *c, const gp_device_info *dev, uint64_t *r
     gp_csr *a = &s->a;
     GP_TRY(gp_spmv_gen_shape(a, &c->shape, rng));
     GP_TRY(gp_csr_check(a, "spmv matrix"));
-    const size_t rows = (size_t)a->rows, cols = (size_t)a->cols, nz = (size_t)(a->nnz ? a->nnz : 1);
+    const size_t rows = (size_t)a->rows, cols = (size_t)a->cols;
     /* A bench problem's sample: about 2^18 rows at an odd stride (every
      * row length and position class met); verify's cases check every row. */
     s->stride = c->flags & GP_KCASE_SAMPLE && a->rows > (1 << 20) ? (a->rows >> 18) | 1 : 1;
@@ -238,141 +222,104 @@ static gp_status setup(const gp_kcase *c, const gp_device_info *dev, uint64_t *r
     if (gp_vendor_spmv_name())
         snprintf(vendor_impl, sizeof vendor_impl, "%s cusparseSpMV CSR (ALG_DEFAULT)", gp_vendor_spmv_name());
     GP_TRY(gp_kmem_dev_copy(&s->mem, (void **)&s->d_rp, a->row_ptr, (rows + 1) * sizeof(int)));
-    GP_TRY(gp_kmem_dev(&s->mem, (void **)&s->d_col, nz * sizeof(int)));
-    GP_TRY(gp_kmem_dev(&s->mem, (void **)&s->d_val, nz * sizeof(float)));
-    if (a->nnz) {
-        GP_TRY(gp_rt_copy_to_device(s->d_col, a->col, (size_t)a->nnz * sizeof(int)));
-        GP_TRY(gp_rt_copy_to_device(s->d_val, a->val, (size_t)a->nnz * sizeof(float)));
-    }
+    GP_TRY(gp_kmem_dev_copy(&s->mem, (void **)&s->d_col, a->col, (size_t)a->nnz * sizeof(int)));
+    GP_TRY(gp_kmem_dev_copy(&s->mem, (void **)&s->d_val, a->val, (size_t)a->nnz * sizeof(float)));
     GP_TRY(gp_kmem_dev_copy(&s->mem, (void **)&s->d_x, s->h_x, cols * 4));
     return gp_kmem_output(&s->mem, (void **)&s->d_y, (void **)&s->h_y, rows * 4, GUARD);
 }
 
-static plan_slot *plan_find(state *s, int format, int tpr, const gp_spmv_params *p)
+/* The format and lanes a row of a path: ours (-1), an impl (cuSPARSE: any
+ * order of a row's additions, format -1), a path verify_extra forces. */
+static void path_of(const state *s, int path, int *format, int *tpr)
 {
-    for (int i = 0; i < NPLANS; i++) {
-        plan_slot *e = &s->plans[i];
-        if (e->live && e->format == format && e->tpr == tpr && gp_params_same(params, NPARAMS, &e->pl.p, p))
-            return e;
-    }
-    return NULL;
+    *format = path < 0 ? GP_SPMV_AUTO : path == IMPL_VENDOR ? -1 : path == PATH_ELL ? GP_SPMV_ELL : GP_SPMV_CSR;
+    *tpr = path == PATH_WAVE ? s->wave : path >= IMPL_T1 && path < NIMPLS ? 1 << (path - IMPL_T1) : 0;
 }
 
-/* The plan of (format, lanes a row, p): kept, or made in the least recently
- * used slot (in prepare, or in the driver's untimed first run of an impl).
- * Its ELL slots, where it chooses ELL, are the problem's one copy (s->ell,
- * made by the first such plan): tune's candidates differ in block and
- * unroll, not in the layout, and a 4 M-row matrix's slots take a second to
- * build on the host. */
-static gp_status run_path(state *s, const gp_spmv_params *p, int format, int tpr, int launch)
-{
-    plan_slot *v = plan_find(s, format, tpr, p);
-    if (!v) {
-        v = &s->plans[0];
-        for (int i = 1; i < NPLANS; i++)
-            if (v->live && (!s->plans[i].live || s->plans[i].used < v->used))
-                v = &s->plans[i];
-        gp_spmv_plan_destroy(&v->pl);
-        v->live = 0;
-        GP_TRY(gp_spmv_plan_create_sharing(&v->pl, &s->a, s->d_rp, s->d_col, s->d_val, p, s->wave, format, tpr,
-                                           &s->ell));
-        if (v->pl.d_ell_col && !v->pl.ell_borrowed && !s->ell.d_ell_col) {
-            /* The first ELL slots built: the problem keeps them (s->ell owns
-             * the device arrays alone), this plan borrows them like the
-             * later ones. */
-            s->ell = v->pl;
-            s->ell.d_long = NULL;
-            v->pl.ell_borrowed = 1;
-        }
-        v->format = format, v->tpr = tpr, v->live = 1;
-    }
-    v->used = ++s->clock;
-    return launch ? gp_spmv_run(&v->pl, s->d_x, s->d_y, NULL) : gp_ok();
-}
-
-static gp_status prepare(void *st, const void *p) { return run_path(st, p, GP_SPMV_AUTO, 0, 0); }
-
-static gp_status run(void *st, const void *p) { return run_path(st, p, GP_SPMV_AUTO, 0, 1); }
-
-/* The path of ours (impl -1) or of a forced impl. */
-static void path_of(int impl, int *format, int *tpr)
-{
-    *format = impl < 0 ? GP_SPMV_AUTO : GP_SPMV_CSR;
-    *tpr = impl >= IMPL_T1 ? 1 << (impl - IMPL_T1) : 0;
-}
-
-static gp_status run_impl(void *st, int impl, const void *prm)
+/* The plan of a path for p (gp_kmem_plan: made in prepare, or in the
+ * driver's untimed first run of an impl).  Its ELL slots, where it chooses
+ * ELL, are the problem's one copy (s->ell, made by the first such plan):
+ * tune's candidates differ in block and unroll, not in the layout, and a
+ * 4 M-row matrix's slots take a second to build on the host. */
+static gp_status make_plan(void *st, const void *p, int path, void *plan)
 {
     state *s = st;
-    const gp_spmv_params *p = prm;
+    gp_spmv_plan *pl = plan;
     gp_spmv_choice c;
     int format, tpr;
-    path_of(impl, &format, &tpr);
-    if (impl == IMPL_VENDOR) {
-        if (!s->vs)
-            GP_TRY(gp_vendor_spmv_create(&s->vs, s->a.rows, s->a.cols, s->a.nnz, s->d_rp, s->d_col, s->d_val, s->d_x,
-                                         s->d_y));
-        return gp_vendor_spmv_run(s->vs);
-    }
-    if (!p)
-        return gp_fail(GP_ERR_USAGE, "spmv %s: needs our parameters", impls[impl].name);
+    path_of(s, path, &format, &tpr);
     if (tpr > s->wave)
         return gp_fail(GP_ERR_UNSUPPORTED, "%d lanes a row exceed the wave of %d", tpr, s->wave);
-    if (impl == IMPL_CSR && s->bench && !plan_find(s, format, tpr, p) &&
+    if (path == IMPL_CSR && s->bench &&
         gp_spmv_choose(s->a.row_ptr, s->a.rows, p, s->wave, GP_SPMV_AUTO, 0, &c).code == GP_OK &&
         c.format == GP_SPMV_CSR)
         return gp_fail(GP_ERR_UNSUPPORTED, "ours runs CSR on this matrix already");
-    return run_path(s, p, format, tpr, 1);
+    GP_TRY(gp_spmv_plan_create_sharing(pl, &s->a, s->d_rp, s->d_col, s->d_val, p, s->wave, format, tpr, &s->ell));
+    if (pl->d_ell_col && !pl->ell_borrowed && !s->ell.d_ell_col) /* the problem keeps them, this plan borrows them */
+        s->ell = *pl, s->ell.d_long = NULL, pl->ell_borrowed = 1;
+    return gp_ok();
 }
 
-/* Every checked row within the bound of the path that ran (cuSPARSE: of
- * any order, format -1): gp_spmv_check; the guards: kmem.h. */
+static void free_plan(void *plan) { gp_spmv_plan_destroy(plan); }
+
+static const gp_kplan_kind plan_kind = {sizeof(gp_spmv_plan), params, NPARAMS, sizeof(gp_spmv_params), make_plan,
+                                        free_plan};
+
+static gp_status run_path(state *s, const void *p, int path)
+{
+    gp_spmv_plan *pl;
+    GP_TRY(gp_kmem_plan(&s->mem, &plan_kind, p, path, (void **)&pl));
+    return gp_spmv_run(pl, s->d_x, s->d_y, NULL);
+}
+
+static gp_status prepare(void *st, const void *p) { return gp_kmem_plan(st, &plan_kind, p, -1, NULL); }
+
+static gp_status run(void *st, const void *p) { return run_path(st, p, -1); }
+
+static gp_status run_impl(void *st, int impl, const void *p)
+{
+    state *s = st;
+    if (impl != IMPL_VENDOR)
+        return p ? run_path(s, p, impl) : gp_fail(GP_ERR_USAGE, "spmv %s: needs our parameters", impls[impl].name);
+    if (!s->vs)
+        GP_TRY(gp_vendor_spmv_create(&s->vs, s->a.rows, s->a.cols, s->a.nnz, s->d_rp, s->d_col, s->d_val, s->d_x,
+                                     s->d_y));
+    return gp_vendor_spmv_run(s->vs);
+}
+
+/* Every checked row within the bound of the path that ran: gp_spmv_check;
+ * the guards: kmem.h. */
 static gp_status check(void *st, const void *prm, int impl, const char *what)
 {
     state *s = st;
     int format, tpr;
-    path_of(impl, &format, &tpr);
-    format = impl == IMPL_VENDOR ? -1 : format;
+    path_of(s, impl, &format, &tpr);
     return gp_spmv_check(&s->a, s->h_y, s->stride, s->ref, s->sum_abs, prm, s->wave, format, tpr, s->exact, what);
 }
 
 /* The paths no impl runs, on every verify matrix with p: ELL forced where
  * its slots stay within 4 x nnz + 4096 (uniform data), CSR at a wave of
  * lanes a row (small integers, exact). */
-static gp_status forced_path(const gp_kcase *c, const gp_spmv_params *p, const gp_kernel_opts *o, uint64_t *rng,
-                             int *ran)
+static gp_status forced_path(const gp_kernel *k, gp_problem *pr, const gp_table *t, const void *p,
+                             const gp_kernel_opts *o)
 {
-    gp_problem pr;
+    const state *s = pr->st;
     char what[GP_BENCH_TEXT + 32];
-    GP_TRY(gp_problem_setup(&gp_kernel_spmv, c, &o->dev, rng, &pr));
-    state *s = pr.st;
-    const int format = s->exact ? GP_SPMV_CSR : GP_SPMV_ELL, tpr = s->exact ? s->wave : 0;
     int maxl = 0;
+    (void)t;
     for (int r = 0; r < s->a.rows; r++)
         maxl = s->a.row_ptr[r + 1] - s->a.row_ptr[r] > maxl ? s->a.row_ptr[r + 1] - s->a.row_ptr[r] : maxl;
-    snprintf(what, sizeof what, "%s%s", pr.label, s->exact ? " (CSR, a wave a row)" : " (ELL)");
-    gp_status st = gp_ok();
-    if (s->exact || (double)maxl * s->a.rows <= 4.0 * (double)s->a.nnz + 4096) {
-        st = gp_problem_poison(&gp_kernel_spmv, &pr);
-        st = st.code == GP_OK ? run_path(s, p, format, tpr, 1) : st;
-        st = st.code == GP_OK ? gp_driver_ops_of(o)->sync() : st;
-        st = st.code == GP_OK ? gp_kmem_fetch(&s->mem, what) : st;
-        if (st.code == GP_OK)
-            st = gp_spmv_check(&s->a, s->h_y, s->stride, s->ref, s->sum_abs, p, s->wave, format, tpr, s->exact, what);
-        *ran += st.code == GP_OK;
-    }
-    gp_problem_free(&gp_kernel_spmv, &pr);
-    return st;
+    if (!s->exact && (double)maxl * s->a.rows > 4.0 * (double)s->a.nnz + 4096)
+        return gp_fail(GP_ERR_UNSUPPORTED, "ELL pads more than that here");
+    snprintf(what, sizeof what, "%s%s", pr->label, s->exact ? " (CSR, a wave a row)" : " (ELL)");
+    return gp_problem_run_as(k, pr, p, s->exact ? PATH_WAVE : PATH_ELL, what, gp_driver_ops_of(o));
 }
 
 static gp_status verify_extra(const gp_table *t, const void *p, const gp_kernel_opts *o)
 {
-    gp_kcase cs[64];
     uint64_t rng = o->seed ^ 0x5eed5eedull;
-    int n = cases(GP_CASES_VERIFY, p, &o->dev, o->quick, cs, 64), ran = 0;
-    (void)t;
-    for (int i = 0; i < n; i++)
-        GP_TRY(forced_path(&cs[i], p, o, &rng, &ran));
+    int ran = 0;
+    GP_TRY(gp_problem_each_case(&gp_kernel_spmv, GP_CASES_VERIFY, t, p, o, &rng, forced_path, &ran));
     if (o->log)
         fprintf(o->log, "  %d forced paths checked (ELL where it pads little; CSR a wave a row, exact)\n", ran);
     return gp_ok();
