@@ -166,8 +166,6 @@ static int cases(int set, const void *p, const gp_device_info *dev, int quick, g
 
 /* ---- one problem */
 
-#define NPLANS 4 /* plans kept: tune pairs two parameter sets run after run */
-
 typedef struct state {
     gp_kmem mem;
     gp_conv2d_shape s;
@@ -177,12 +175,6 @@ typedef struct state {
     double *ref, *sa; /* the reference of the checked outputs (every one, or idx[]) and sum |x||w| */
     size_t *idx;      /* the sampled outputs; NULL: every output */
     float *dx, *dw, *dy;
-    struct {
-        gp_conv2d_params p;
-        int variant, used;
-        gp_conv2d_plan plan;
-    } plans[NPLANS];
-    int next;
     gp_vendor_conv *vc;
 } state;
 
@@ -218,36 +210,18 @@ static gp_status setup(const gp_kcase *c, const gp_device_info *dev, uint64_t *r
     return gp_kmem_output(&u->mem, (void **)&u->dy, (void **)&u->y, ye * 4, 0);
 }
 
-/* The plan of p (variant forced unless < 0) for this problem, made once per parameter set and kept (its first run
- * is untimed). */
-static gp_status plan_for(state *u, const gp_conv2d_params *p, int variant, const gp_conv2d_plan **out)
+/* The plan of p, its variant forced unless path < 0 (gp_kmem_plan: made once per parameter set and kept, in prepare
+ * or in the untimed first run). */
+static gp_status make_plan(void *st, const void *p, int path, void *plan)
 {
-    for (int i = 0; i < NPLANS; i++)
-        if (u->plans[i].used && u->plans[i].variant == variant && gp_params_same(params, NPARAMS, &u->plans[i].p, p)) {
-            *out = &u->plans[i].plan;
-            return gp_ok();
-        }
-    const int i = u->next++ % NPLANS;
-    u->plans[i].used = 0;
-    GP_TRY(gp_conv2d_plan_make(p, u->dev, &u->s, variant, &u->plans[i].plan));
-    u->plans[i].p = *p, u->plans[i].variant = variant, u->plans[i].used = 1;
-    *out = &u->plans[i].plan;
-    return gp_ok();
+    const state *u = st;
+    return gp_conv2d_plan_make(p, u->dev, &u->s, path, plan);
 }
 
-static gp_status prepare(void *st, const void *p)
-{
-    const gp_conv2d_plan *pl;
-    return plan_for(st, p, -1, &pl);
-}
+static const gp_kplan_kind plan_kind = {sizeof(gp_conv2d_plan), params, NPARAMS, sizeof(gp_conv2d_params), make_plan,
+                                        NULL};
 
-static gp_status run(void *st, const void *p)
-{
-    state *u = st;
-    const gp_conv2d_plan *pl;
-    GP_TRY(plan_for(u, p, -1, &pl));
-    return gp_conv2d_run(pl, u->dx, u->dw, u->dy, NULL);
-}
+static gp_status prepare(void *st, const void *p) { return gp_kmem_plan(st, &plan_kind, p, -1, NULL); }
 
 /* cuDNN (named by its algorithm once it has one), and ours with the code path forced: skipped where that is the
  * code ours runs for the problem. */
@@ -278,21 +252,24 @@ static gp_status cudnn(state *u)
     return gp_vendor_conv2d_run(u->vc, u->dx, u->dw, u->dy);
 }
 
-static gp_status run_impl(void *st, int impl, const void *p)
+/* Ours (path -1), or ours with the code forced: not where that is the code ours runs for the problem. */
+static gp_status launch(state *u, const void *p, int path)
 {
-    state *u = st;
-    const gp_conv2d_plan *ours, *pl;
-    if (impl == IMPL_CUDNN)
-        return cudnn(u);
-    GP_TRY(plan_for(u, p, -1, &ours));
-    gp_conv2d_plan mine; /* the next plan may take its slot; memcpy: the padding too, for the memcmp */
-    memcpy(&mine, ours, sizeof mine);
-    GP_TRY(plan_for(u, p, forced[impl], &pl));
-    if (impl == IMPL_ROLLED && pl->variant != GP_CONV2D_ROLLED)
+    gp_conv2d_plan *ours, *pl; /* ours stays where it is (the plan used last: gp_kmem_plan) */
+    GP_TRY(gp_kmem_plan(&u->mem, &plan_kind, p, -1, (void **)&ours));
+    GP_TRY(gp_kmem_plan(&u->mem, &plan_kind, p, path, (void **)&pl));
+    if (path == GP_CONV2D_ROLLED && pl->variant != GP_CONV2D_ROLLED)
         return gp_fail(GP_ERR_UNSUPPORTED, "the rolled code is not compiled for this shape (%s)", pl->note);
-    if (!memcmp(pl, &mine, offsetof(gp_conv2d_plan, note)))
+    if (path >= 0 && !memcmp(pl, ours, offsetof(gp_conv2d_plan, note)))
         return gp_fail(GP_ERR_UNSUPPORTED, "the code gpuprobe runs for this problem already");
     return gp_conv2d_run(pl, u->dx, u->dw, u->dy, NULL);
+}
+
+static gp_status run(void *st, const void *p) { return launch(st, p, -1); }
+
+static gp_status run_impl(void *st, int impl, const void *p)
+{
+    return impl == IMPL_CUDNN ? cudnn(st) : launch(st, p, forced[impl]);
 }
 
 /* Ours: every output within the fp32 bound of a sum of in_c kh kw terms (sampled: those of the sample); cuDNN
@@ -307,28 +284,26 @@ static gp_status check(void *st, const void *p, int impl, const char *what)
 
 /* Every verify case also with the generic, direct and rolled code (the parameters the case launches with its
  * variant forced; rolled runs the specialized code where it is not compiled, as a launch of it would). */
+static gp_status forced_codes(const gp_kernel *k, gp_problem *pr, const gp_table *t, const void *p0,
+                              const gp_kernel_opts *o)
+{
+    gp_conv2d_params q;
+    (void)p0;
+    GP_TRY(gp_kernel_params(k, t, &o->dev, &pr->c.shape, 1, &q, NULL, 0));
+    for (int v = IMPL_GENERIC; v < NIMPLS; v++) {
+        char who[64];
+        q.variant = forced[v];
+        snprintf(who, sizeof who, "%s on the case's parameters", impls[v].name + strlen("gpuprobe "));
+        GP_TRY(gp_problem_run_checked(k, pr, &q, -1, who, gp_driver_ops_of(o)));
+    }
+    return gp_ok();
+}
+
 static gp_status verify_extra(const gp_table *t, const void *p0, const gp_kernel_opts *o)
 {
-    static const char *const names[NIMPLS] = {"", "generic", "direct", "rolled"};
-    const gp_kernel *k = &gp_kernel_conv2d;
-    gp_kcase c[NVERIFY];
     uint64_t rng = o->seed + 1;
-    const int n = cases(GP_CASES_VERIFY, p0, &o->dev, o->quick, c, NVERIFY);
-    for (int i = 0; i < n; i++) {
-        gp_conv2d_params q;
-        gp_problem pr;
-        GP_TRY(gp_kernel_params(k, t, &o->dev, &c[i].shape, 1, &q, NULL, 0));
-        GP_TRY(gp_problem_setup(k, &c[i], &o->dev, &rng, &pr));
-        gp_status st = gp_ok();
-        for (int v = IMPL_GENERIC; v < NIMPLS && st.code == GP_OK; v++) {
-            char who[64];
-            q.variant = forced[v];
-            snprintf(who, sizeof who, "variant=%s on the case's parameters", names[v]);
-            st = gp_problem_run_checked(k, &pr, &q, -1, who, gp_driver_ops_of(o));
-        }
-        gp_problem_free(k, &pr);
-        GP_TRY(st);
-    }
+    int n = 0;
+    GP_TRY(gp_problem_each_case(&gp_kernel_conv2d, GP_CASES_VERIFY, t, p0, o, &rng, forced_codes, &n));
     if (o->log)
         fprintf(o->log, "  conv2d: %d cases also with the generic, direct and rolled code\n", n);
     return gp_ok();
