@@ -26,10 +26,13 @@
 #define PROBE "matrix_engine"
 #define MAX_SIZES 32
 
-/* Key prefix of each op's values, and its input precision's name. */
-static const char *const op_key[GP_MMA_NOPS] = {"fp16_mma", "bf16_mma", "tf32_mma",   "fp32_mma",
-                                                "int8_mma", "fp8_mma",  "fp16_wgmma", "bf16_wgmma"};
-/* The precisions of the [matrix] rows: each takes the better of its paths. */
+/* Key prefix of each op's values (sized by its initializers: an op added
+ * to the enum and not here fails to compile instead of reading NULL). */
+static const char *const op_key[] = {"fp16_mma", "bf16_mma", "tf32_mma",   "fp32_mma",
+                                     "int8_mma", "fp8_mma",  "fp16_wgmma", "bf16_wgmma"};
+_Static_assert(sizeof op_key / sizeof op_key[0] == GP_MMA_NOPS, "one key prefix per op");
+/* The precisions of the [matrix] rows (GP_MMA_FP16 .. GP_MMA_FP8): each
+ * takes the better of its paths, the ops gp_mma_precision maps to it. */
 enum { NPREC = 6 };
 static const char *const prec_name[NPREC] = {"fp16", "bf16", "tf32", "fp32", "int8", "fp8"};
 
@@ -46,7 +49,7 @@ typedef struct mma_run {
 /* Matrix instructions one launch issues. */
 static double insts_of(const mma_run *t)
 {
-    const int acc = t->chain ? 1 : (t->op >= GP_MMA_WGMMA_FP16 ? GP_MMA_WG_ACC : GP_MMA_ACC);
+    const int acc = t->chain ? 1 : (gp_mma_is_wgmma(t->op) ? GP_MMA_WG_ACC : GP_MMA_ACC);
     const double groups = (double)t->blocks * (t->threads / t->shape.group);
     return groups * (double)t->iters * GP_MMA_INNER * acc;
 }
@@ -99,7 +102,7 @@ static void key_of(char *out, size_t n, int op, const char *what)
 
 static const char *ops_unit(int op, int per_cycle)
 {
-    if (op == GP_MMA_INT8)
+    if (gp_mma_precision(op) == GP_MMA_INT8)
         return per_cycle ? "OP/cycle" : "TOPS";
     return per_cycle ? "FLOP/cycle" : "TFLOPS";
 }
@@ -134,7 +137,7 @@ static gp_status sweep_one_cu(gp_probe_ctx *ctx, mma_run *t, double target_ms, g
     key_of(key, sizeof key, t->op, "flop_per_cycle_per_cu");
     snprintf(m, sizeof m, "one block on one CU, %d..%d threads, each group of %d issuing %d independent %dx%dx%d "
                           "chains; 2mnk per instruction x count / (event time x measured clock), best block",
-             sizes[0], sizes[n - 1], t->shape.group, t->op >= GP_MMA_WGMMA_FP16 ? GP_MMA_WG_ACC : GP_MMA_ACC,
+             sizes[0], sizes[n - 1], t->shape.group, gp_mma_is_wgmma(t->op) ? GP_MMA_WG_ACC : GP_MMA_ACC,
              t->shape.m, t->shape.n, t->shape.k);
     set_value(ctx->rec, key, best, ops_unit(t->op, 1), best_sp, m);
     return gp_ok();
@@ -191,7 +194,7 @@ static void record_none(gp_probe_ctx *ctx, int op, const char *why)
     static const char *const what[] = {"flop_per_cycle_per_cu", "fma_per_cycle_per_cu", "tflops_chip",
                                        "latency_cycles"};
     static const char *const units[] = {"FLOP/cycle", "FMA/cycle/CU", "TFLOPS", "cycles"};
-    const int n = op >= GP_MMA_WGMMA_FP16 ? 3 : 4; /* the warpgroup kernel times no latency */
+    const int n = gp_mma_is_wgmma(op) ? 3 : 4; /* the warpgroup kernel times no latency */
     for (int i = 0; i < n; i++) {
         char key[64];
         key_of(key, sizeof key, op, what[i]);
@@ -209,24 +212,24 @@ static gp_status run_op(gp_probe_ctx *ctx, mma_run *t, int op, gp_series *ser, d
     }
     int best = t->shape.group;
     GP_TRY(sweep_one_cu(ctx, t, target, ser, &best));
-    if (op < GP_MMA_WGMMA_FP16)
+    if (!gp_mma_is_wgmma(op))
         GP_TRY(latency(ctx, t, target));
     return chip(ctx, t, target, best, chip_out);
 }
 
-/* [matrix]'s rows: each precision's better path (mma.sync or wgmma). */
+/* [matrix]'s rows: each precision's better path (mma.sync or wgmma on
+ * NVIDIA): every op gp_mma_precision maps to the precision. */
 static void record_peaks(gp_probe_ctx *ctx, double chip_fma[GP_MMA_NOPS])
 {
     for (int p = 0; p < NPREC; p++) {
-        double cand[2] = {chip_fma[p], NAN};
-        int paths[2] = {p, -1};
-        if (p == GP_MMA_FP16 || p == GP_MMA_BF16) {
-            paths[1] = p == GP_MMA_FP16 ? GP_MMA_WGMMA_FP16 : GP_MMA_WGMMA_BF16;
-            cand[1] = chip_fma[paths[1]];
-        }
+        double cand[GP_MMA_NOPS];
+        int paths[GP_MMA_NOPS], n = 0;
+        for (int op = 0; op < GP_MMA_NOPS; op++)
+            if (gp_mma_precision(op) == p)
+                paths[n] = op, cand[n++] = chip_fma[op];
         char key[64], m[256];
         snprintf(key, sizeof key, "%s_matrix_fma_per_cycle_per_cu", prec_name[p]);
-        int i = gp_mma_choose_peak(cand, 2);
+        int i = gp_mma_choose_peak(cand, (size_t)n);
         if (i < 0) {
             gp_record_none(ctx->rec, key, "FMA/cycle/CU", gp_mma_none_reason(ctx->dev.arch, p));
             continue;

@@ -16,10 +16,19 @@ enum {
     GP_MMA_FP32 = 3,  /* fp32 in, f32 accumulate (AMD MFMA only) */
     GP_MMA_INT8 = 4,  /* s8 in, s32 accumulate */
     GP_MMA_FP8 = 5,   /* e4m3 in, f32 accumulate */
-    GP_MMA_WGMMA_FP16 = 6,
-    GP_MMA_WGMMA_BF16 = 7,
+    GP_MMA_WGMMA_FP16 = 6, /* wgmma m64n256k16 f16, f32 accumulate */
+    GP_MMA_WGMMA_BF16 = 7, /* wgmma m64n256k16 bf16 */
     GP_MMA_NOPS = 8
 };
+/* The WGMMA ops are the last ones, GP_MMA_WGMMA_FIRST up to GP_MMA_NOPS - 1:
+ * one kernel template of their own (matrix_engine_sm90a.hip), one
+ * accumulator and no latency run, so the host asks this, not a list. */
+#define GP_MMA_WGMMA_FIRST GP_MMA_WGMMA_FP16
+#define GP_MMA_NWGMMA (GP_MMA_NOPS - GP_MMA_WGMMA_FIRST)
+static inline int gp_mma_is_wgmma(int op)
+{
+    return op >= GP_MMA_WGMMA_FIRST && op < GP_MMA_NOPS;
+}
 
 /* Independent accumulator tiles per wave (enough instructions in flight to
  * cover the pipe's latency at a few waves per SIMD) and the unrolled

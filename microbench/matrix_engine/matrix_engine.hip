@@ -13,7 +13,7 @@
  *   NVIDIA sm_80+: mma.sync.aligned m16n8k16 f16 and bf16, m16n8k8 tf32,
  *     m16n8k32 s8 (PTX ISA, "Warp-level matrix multiply-accumulate");
  *     sm_89+: m16n8k32 e4m3 (the PTX ISA requires sm_89 for .e4m3 mma).
- *     Hopper's warpgroup wgmma is in matrix_engine_wgmma.hip (sm_90a code).
+ *     Hopper's warpgroup wgmma is in matrix_engine_sm90a.hip (sm_90a code).
  *   AMD gfx90a (CDNA2): v_mfma_f32_32x32x8f16, _32x32x8bf16_1k,
  *     _32x32x2f32, v_mfma_i32_32x32x8i8; gfx94x (CDNA3): the same f16, bf16
  *     and f32 shapes, v_mfma_i32_32x32x16_i8, _f32_32x32x4_xf32 and
@@ -33,16 +33,20 @@ typedef struct gp_mma_bits {
     unsigned v, mask;
 } gp_mma_bits;
 
-static const gp_mma_bits gp_mma_operand[GP_MMA_NOPS] = {
+/* Sized by its initializers, not GP_MMA_NOPS: an op added to the enum and
+ * not here fails the static_assert below instead of running with zero
+ * operands. */
+static const gp_mma_bits gp_mma_operand[] = {
     {0x3C003C00u, 0x00FF00FFu}, /* f16 1.0 pairs */
     {0x3F803F80u, 0x007F007Fu}, /* bf16 1.0 pairs */
     {0x3F800000u, 0x007FE000u}, /* tf32 1.0: the 10 mantissa bits tf32 keeps */
     {0x3F800000u, 0x007FFFFFu}, /* fp32 1.0 */
     {0x01010101u, 0x03030303u}, /* s8: 1..3 */
     {0x38383838u, 0x07070707u}, /* e4m3 1.0 quads */
-    {0x3C003C00u, 0x00FF00FFu}, /* wgmma f16 (matrix_engine_wgmma.hip) */
+    {0x3C003C00u, 0x00FF00FFu}, /* wgmma f16 (matrix_engine_sm90a.hip) */
     {0x3F803F80u, 0x007F007Fu}, /* wgmma bf16 */
 };
+static_assert(sizeof gp_mma_operand / sizeof gp_mma_operand[0] == GP_MMA_NOPS, "one operand entry per op");
 
 /* Every kernel's signature: out, loop trips, operand bits and mask, magic. */
 typedef void (*gp_mma_fn)(float *, int, unsigned, unsigned, float);
@@ -354,7 +358,7 @@ extern "C" gp_status gp_mma_query(gp_mma_shape *shapes)
 extern "C" gp_status gp_mma_blocks_per_cu(int op, int chain, int threads, int *blocks)
 {
     *blocks = 0;
-    if (op == GP_MMA_WGMMA_FP16 || op == GP_MMA_WGMMA_BF16)
+    if (gp_mma_is_wgmma(op))
         return gp_mma_wgmma_blocks_per_cu(op, threads, blocks);
     gp_mma_fn k = gp_mma_kernel(op, chain);
     if (!k)
@@ -369,7 +373,7 @@ extern "C" gp_status gp_mma_launch(gp_stream s, int op, int chain, unsigned bloc
     if (op < 0 || op >= GP_MMA_NOPS)
         return gp_fail(GP_ERR_USAGE, "matrix_engine: op %d unknown", op);
     const gp_mma_bits o = gp_mma_operand[op];
-    if (op == GP_MMA_WGMMA_FP16 || op == GP_MMA_WGMMA_BF16)
+    if (gp_mma_is_wgmma(op))
         return gp_mma_wgmma_launch(s, op, blocks, threads, iters, o.v, o.mask, out);
     gp_mma_fn k = gp_mma_kernel(op, chain);
     if (!k)

@@ -33,6 +33,20 @@ double gp_mma_latency_cycles(double ms, double mhz, double insts)
     return ms * 1e-3 * mhz * 1e6 / insts;
 }
 
+int gp_mma_precision(int op)
+{
+    /* Each op's input precision: the mma.sync / MFMA / WMMA ops are the
+     * precisions themselves, each wgmma op maps to the one it shares. */
+    static const int prec[] = {
+        GP_MMA_FP16, GP_MMA_BF16, GP_MMA_TF32, GP_MMA_FP32, GP_MMA_INT8, GP_MMA_FP8, /* themselves */
+        GP_MMA_FP16, GP_MMA_BF16,                                                    /* the wgmma ops */
+    };
+    _Static_assert(sizeof prec / sizeof prec[0] == GP_MMA_NOPS, "one precision per op");
+    if (op < 0 || op >= GP_MMA_NOPS)
+        return -1;
+    return prec[op];
+}
+
 int gp_mma_choose_peak(const double *rates, size_t n)
 {
     int best = -1;
@@ -69,7 +83,7 @@ static const char *nvidia_reason(int sm, int op)
     if (op == GP_MMA_FP8 && sm == 90)
         return "sm_90 has no fp8 mma.sync: ptxas emulates it with F2FP conversions and f16 HMMA (SASS), "
                "so its instruction count is no fp8 rate; Hopper's fp8 is warpgroup MMA";
-    if (op == GP_MMA_WGMMA_FP16 || op == GP_MMA_WGMMA_BF16)
+    if (gp_mma_is_wgmma(op))
         return sm == 90 ? "needs sm_90a code; this binary carries none for this device (a build for sm_90 adds it)"
                         : "wgmma exists on sm_90a only (PTX ISA)";
     return "no kernel for this op in this binary's code for the device";
@@ -77,7 +91,7 @@ static const char *nvidia_reason(int sm, int op)
 
 static const char *amd_reason(const char *arch, int op)
 {
-    if (op == GP_MMA_WGMMA_FP16 || op == GP_MMA_WGMMA_BF16)
+    if (gp_mma_is_wgmma(op))
         return "warpgroup MMA is NVIDIA Hopper's; AMD has none";
     if (starts(arch, "gfx900") || starts(arch, "gfx906") || starts(arch, "gfx10"))
         return "no matrix unit on this GPU (GCN gfx900/906, RDNA1/2)";

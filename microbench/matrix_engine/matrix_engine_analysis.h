@@ -21,6 +21,12 @@ double gp_mma_tflops(double ops, double ms);
  * one after the other in `ms` at `mhz`.  NaN when any is not positive. */
 double gp_mma_latency_cycles(double ms, double mhz, double insts);
 
+/* The input precision of matrix-engine op `op` (the GP_MMA_* of
+ * matrix_engine.h): GP_MMA_FP16 .. GP_MMA_FP8, the op itself for those and
+ * the precision a GP_MMA_WGMMA_* op takes (GP_MMA_WGMMA_BF16: GP_MMA_BF16);
+ * -1 for an unknown op.  A precision's paths are the ops that map to it. */
+int gp_mma_precision(int op);
+
 /* The peak among candidate rates (e.g. one precision through mma.sync and
  * through wgmma): the index of the largest positive finite rate, the first
  * on a tie; -1 when none is. */
