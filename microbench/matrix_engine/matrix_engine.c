@@ -28,8 +28,9 @@
 
 /* Key prefix of each op's values (sized by its initializers: an op added
  * to the enum and not here fails to compile instead of reading NULL). */
-static const char *const op_key[] = {"fp16_mma", "bf16_mma", "tf32_mma",   "fp32_mma",
-                                     "int8_mma", "fp8_mma",  "fp16_wgmma", "bf16_wgmma"};
+static const char *const op_key[] = {"fp16_mma",   "bf16_mma",   "tf32_mma",   "fp32_mma",
+                                     "int8_mma",   "fp8_mma",    "fp16_wgmma", "bf16_wgmma",
+                                     "tf32_wgmma", "int8_wgmma", "fp8_wgmma"};
 _Static_assert(sizeof op_key / sizeof op_key[0] == GP_MMA_NOPS, "one key prefix per op");
 /* The precisions of the [matrix] rows (GP_MMA_FP16 .. GP_MMA_FP8): each
  * takes the better of its paths, the ops gp_mma_precision maps to it. */
@@ -218,7 +219,7 @@ static gp_status run_op(gp_probe_ctx *ctx, mma_run *t, int op, gp_series *ser, d
 }
 
 /* [matrix]'s rows: each precision's better path (mma.sync or wgmma on
- * NVIDIA): every op gp_mma_precision maps to the precision. */
+ * NVIDIA; fp32 has one path, the others two where the target has wgmma). */
 static void record_peaks(gp_probe_ctx *ctx, double chip_fma[GP_MMA_NOPS])
 {
     for (int p = 0; p < NPREC; p++) {
@@ -320,7 +321,9 @@ static const gp_probe_row matrix_engine_table_rows[] = {
     {"fp16_mma_latency_cycles", "matrix", "fp16_latency_cycles"},
 };
 
-#define OP_NAMES "op{0=fp16;1=bf16;2=tf32;3=fp32;4=int8 (OP);5=fp8;6=fp16 wgmma;7=bf16 wgmma}"
+#define OP_NAMES                                                                                          \
+    "op{0=fp16;1=bf16;2=tf32;3=fp32;4=int8 (OP);5=fp8;6=fp16 wgmma;7=bf16 wgmma;8=tf32 wgmma;9=int8 wgmma (OP);" \
+    "10=fp8 wgmma}"
 static const gp_probe_plot matrix_engine_plots[] = {
     {"one_cu", "groups", "flop_per_cycle", 0, 0, "Matrix FLOP per cycle vs issuing groups (one block on one CU)",
      "warps / waves / warpgroups in the block", "FLOP per cycle (one CU)", GP_PLOT_YZERO, OP_NAMES, NULL},

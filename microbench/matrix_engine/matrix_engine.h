@@ -18,7 +18,10 @@ enum {
     GP_MMA_FP8 = 5,   /* e4m3 in, f32 accumulate */
     GP_MMA_WGMMA_FP16 = 6, /* wgmma m64n256k16 f16, f32 accumulate */
     GP_MMA_WGMMA_BF16 = 7, /* wgmma m64n256k16 bf16 */
-    GP_MMA_NOPS = 8
+    GP_MMA_WGMMA_TF32 = 8, /* wgmma m64n256k8 tf32 */
+    GP_MMA_WGMMA_INT8 = 9, /* wgmma m64n256k32 s8, s32 accumulate */
+    GP_MMA_WGMMA_FP8 = 10, /* wgmma m64n256k32 e4m3, f32 accumulate */
+    GP_MMA_NOPS = 11
 };
 /* The WGMMA ops are the last ones, GP_MMA_WGMMA_FIRST up to GP_MMA_NOPS - 1:
  * one kernel template of their own (matrix_engine_sm90a.hip), one

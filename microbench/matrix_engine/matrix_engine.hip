@@ -45,6 +45,9 @@ static const gp_mma_bits gp_mma_operand[] = {
     {0x38383838u, 0x07070707u}, /* e4m3 1.0 quads */
     {0x3C003C00u, 0x00FF00FFu}, /* wgmma f16 (matrix_engine_sm90a.hip) */
     {0x3F803F80u, 0x007F007Fu}, /* wgmma bf16 */
+    {0x3F800000u, 0x007FE000u}, /* wgmma tf32 */
+    {0x01010101u, 0x03030303u}, /* wgmma s8 */
+    {0x38383838u, 0x07070707u}, /* wgmma e4m3 */
 };
 static_assert(sizeof gp_mma_operand / sizeof gp_mma_operand[0] == GP_MMA_NOPS, "one operand entry per op");
 

@@ -39,7 +39,7 @@ int gp_mma_precision(int op)
      * precisions themselves, each wgmma op maps to the one it shares. */
     static const int prec[] = {
         GP_MMA_FP16, GP_MMA_BF16, GP_MMA_TF32, GP_MMA_FP32, GP_MMA_INT8, GP_MMA_FP8, /* themselves */
-        GP_MMA_FP16, GP_MMA_BF16,                                                    /* the wgmma ops */
+        GP_MMA_FP16, GP_MMA_BF16, GP_MMA_TF32, GP_MMA_INT8, GP_MMA_FP8,              /* the wgmma ops */
     };
     _Static_assert(sizeof prec / sizeof prec[0] == GP_MMA_NOPS, "one precision per op");
     if (op < 0 || op >= GP_MMA_NOPS)

@@ -6,8 +6,9 @@
  * the kernels are empty and the shape query reports none, so the host never
  * times them.
  *
- * One warpgroup (4 warps, 128 threads) issues m64n256k16 with f32
- * accumulate, A and B from shared memory through matrix descriptors (no
+ * One warpgroup (4 warps, 128 threads) issues m64n256kK: f16 and bf16
+ * (k16), tf32 (k8) and e4m3 (k32) with f32 accumulate, s8 (k32) with s32
+ * accumulate; A and B from shared memory through matrix descriptors (no
  * swizzle, K-major core matrices of 8 rows x 16 bytes), GP_MMA_INNER
  * instructions chained into its one accumulator per loop trip (the hardware
  * pipelines same-accumulator wgmmas, as a GEMM's K loop does), then one
@@ -25,14 +26,20 @@
 
 #define GP_WG_M 64
 #define GP_WG_N 256
-#define GP_WG_K 16
 /* Up to 3 warpgroups a block: 65536 registers / 384 threads leaves each
  * the 128 accumulators and its addresses (a larger bound caps them at 64
  * and ptxas refuses the instruction). */
 #define GP_WG_MAX_THREADS 384
-/* A: 64 x 16 halves, B: 256 x 16 halves. */
-#define GP_WG_A_BYTES (GP_WG_M * GP_WG_K * 2)
-#define GP_WG_B_BYTES (GP_WG_N * GP_WG_K * 2)
+/* Every op's K spans 32 bytes of a row: 16 f16 / bf16, 8 tf32 (32-bit
+ * elements), 32 s8 / e4m3.  The PTX ISA ("Shared Memory Matrix Layout")
+ * builds A and B of core matrices of 8 rows x 16 bytes whatever the type (a
+ * row: 8 16-bit, 4 tf32 or 16 8-bit elements), A of 8 x 2 of them and B of
+ * 2 x (N / 8) for each of these shapes (m64nNk16, m64nNk8 and m64nNk32), so
+ * one byte layout and one pair of descriptors serve all five ops.  A: 64
+ * rows, B: 256 rows, of 32 bytes. */
+#define GP_WG_ROW_BYTES 32
+#define GP_WG_A_BYTES (GP_WG_M * GP_WG_ROW_BYTES)
+#define GP_WG_B_BYTES (GP_WG_N * GP_WG_ROW_BYTES)
 /* Core matrices: 8 rows x 16 B = 128 B each, the two along K side by side
  * (leading byte offset 128), the next 8 rows 256 B on (stride byte offset). */
 #define GP_WG_LBO 128
@@ -50,11 +57,12 @@ static __device__ __forceinline__ unsigned long long gp_wg_desc(const void *smem
 }
 #endif
 
-#define GP_WG_D8(i)                                                                                        \
-    "+f"(d[i]), "+f"(d[i + 1]), "+f"(d[i + 2]), "+f"(d[i + 3]), "+f"(d[i + 4]), "+f"(d[i + 5]), "+f"(d[i + 6]), \
-        "+f"(d[i + 7])
-#define GP_WG_D32(i) GP_WG_D8(i), GP_WG_D8(i + 8), GP_WG_D8(i + 16), GP_WG_D8(i + 24)
-/* The 128 accumulator registers of one thread (64 x 256 f32 over 128). */
+/* One accumulator register operand: C the constraint, "+f" (f32) or "+r"
+ * (s32). */
+#define GP_WG_D8(C, i) \
+    C(d[i]), C(d[i + 1]), C(d[i + 2]), C(d[i + 3]), C(d[i + 4]), C(d[i + 5]), C(d[i + 6]), C(d[i + 7])
+#define GP_WG_D32(C, i) GP_WG_D8(C, i), GP_WG_D8(C, i + 8), GP_WG_D8(C, i + 16), GP_WG_D8(C, i + 24)
+/* The 128 accumulator registers of one thread (64 x 256 32-bit over 128). */
 #define GP_WG_DREGS \
     "%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15," \
     "%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31," \
@@ -65,20 +73,81 @@ static __device__ __forceinline__ unsigned long long gp_wg_desc(const void *smem
     "%96,%97,%98,%99,%100,%101,%102,%103,%104,%105,%106,%107,%108,%109,%110,%111," \
     "%112,%113,%114,%115,%116,%117,%118,%119,%120,%121,%122,%123,%124,%125,%126,%127"
 
-/* One wgmma of types TYPES ("f16.f16" or "bf16.bf16") into d: scale-d 1
- * (accumulate), A and B scales 1, neither transposed. */
-#define GP_WG_MMA(TYPES)                                                                                    \
+/* One wgmma into d: INST the instruction with its shape and types, C the
+ * accumulator constraint, TAIL the immediates after scale-d.  scale-d is 1
+ * (accumulate) through a predicate set from a register, as the PTX ISA
+ * takes it.  Nothing outside sm_90a code, which alone may hold wgmma. */
+#if defined(GP_WG)
+#define GP_WG_MMA(INST, C, TAIL)                                                                            \
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n"                                            \
-                 "wgmma.mma_async.sync.aligned.m64n256k16.f32." TYPES " {" GP_WG_DREGS "}, %128, %129, p, 1, 1, 0, 0;\n}" \
-                 : GP_WG_D32(0), GP_WG_D32(32), GP_WG_D32(64), GP_WG_D32(96)                               \
+                 "wgmma.mma_async.sync.aligned." INST " {" GP_WG_DREGS "}, %128, %129, p" TAIL ";\n}"       \
+                 : GP_WG_D32(C, 0), GP_WG_D32(C, 32), GP_WG_D32(C, 64), GP_WG_D32(C, 96)                   \
                  : "l"(da), "l"(db), "r"(1))
+#else
+#define GP_WG_MMA(INST, C, TAIL) ((void)d, (void)da, (void)db)
+#endif
 
-/* OP: GP_MMA_WGMMA_FP16 or _BF16, a compile-time constant (the asm text). */
+/* Each op: its accumulator type T, its K (the query reports it) and one
+ * instruction (PTX ISA, "wgmma.mma_async").  The operand lists differ by
+ * type: f16 and bf16 take imm-scale-a, imm-scale-b (1: not negated) and
+ * imm-trans-a, imm-trans-b (0: K-major); tf32 and e4m3 take the scales but
+ * no transpose (K-major only); s8 takes neither. */
+template <int OP>
+struct gp_wg_op;
+template <>
+struct gp_wg_op<GP_MMA_WGMMA_FP16> {
+    typedef float T;
+    enum { K = 16 };
+    static __device__ __forceinline__ void mma(T *d, unsigned long long da, unsigned long long db)
+    {
+        GP_WG_MMA("m64n256k16.f32.f16.f16", "+f", ", 1, 1, 0, 0");
+    }
+};
+template <>
+struct gp_wg_op<GP_MMA_WGMMA_BF16> {
+    typedef float T;
+    enum { K = 16 };
+    static __device__ __forceinline__ void mma(T *d, unsigned long long da, unsigned long long db)
+    {
+        GP_WG_MMA("m64n256k16.f32.bf16.bf16", "+f", ", 1, 1, 0, 0");
+    }
+};
+template <>
+struct gp_wg_op<GP_MMA_WGMMA_TF32> {
+    typedef float T;
+    enum { K = 8 };
+    static __device__ __forceinline__ void mma(T *d, unsigned long long da, unsigned long long db)
+    {
+        GP_WG_MMA("m64n256k8.f32.tf32.tf32", "+f", ", 1, 1");
+    }
+};
+template <>
+struct gp_wg_op<GP_MMA_WGMMA_INT8> {
+    typedef int T;
+    enum { K = 32 };
+    static __device__ __forceinline__ void mma(T *d, unsigned long long da, unsigned long long db)
+    {
+        GP_WG_MMA("m64n256k32.s32.s8.s8", "+r", "");
+    }
+};
+template <>
+struct gp_wg_op<GP_MMA_WGMMA_FP8> {
+    typedef float T;
+    enum { K = 32 };
+    static __device__ __forceinline__ void mma(T *d, unsigned long long da, unsigned long long db)
+    {
+        GP_WG_MMA("m64n256k32.f32.e4m3.e4m3", "+f", ", 1, 1");
+    }
+};
+
+/* OP: one of the GP_MMA_WGMMA_* ops, a compile-time constant (the asm
+ * text and the accumulator type). */
 template <int OP>
 __global__ void __launch_bounds__(GP_WG_MAX_THREADS) gp_mma_wgmma_kernel(float *out, int iters, unsigned bits, unsigned mask,
                                                             float magic)
 {
 #if defined(GP_WG)
+    typedef typename gp_wg_op<OP>::T T;
     __shared__ __align__(128) unsigned smem[(GP_WG_A_BYTES + GP_WG_B_BYTES) / 4];
     for (int i = threadIdx.x; i < (GP_WG_A_BYTES + GP_WG_B_BYTES) / 4; i += blockDim.x)
         smem[i] = bits ^ (((unsigned)i * 0x9E3779B9u) & mask);
@@ -86,26 +155,24 @@ __global__ void __launch_bounds__(GP_WG_MAX_THREADS) gp_mma_wgmma_kernel(float *
     /* Written through the generic proxy, read by wgmma's async proxy. */
     asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
     const unsigned long long da = gp_wg_desc(smem), db = gp_wg_desc(smem + GP_WG_A_BYTES / 4);
-    float d[128];
+    T d[128];
 #pragma unroll
     for (int i = 0; i < 128; i++)
-        d[i] = (float)(i & 7);
+        d[i] = (T)(i & 7);
     for (int it = 0; it < iters; it++) {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
 #pragma unroll
-        for (int j = 0; j < GP_MMA_INNER; j++) {
-            if (OP == GP_MMA_WGMMA_FP16)
-                GP_WG_MMA("f16.f16");
-            else
-                GP_WG_MMA("bf16.bf16");
-        }
+        for (int j = 0; j < GP_MMA_INNER; j++)
+            gp_wg_op<OP>::mma(d, da, db);
         asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
         asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
     }
+    /* s32 sums wrap over a long run (no .satfinite): harmless, the sum is
+     * only compared with magic so that the accumulators stay live. */
     float s = 0;
 #pragma unroll
     for (int i = 0; i < 128; i++)
-        s += d[i];
+        s += (float)d[i];
     if (s == magic)
         out[0] = s;
 #else
@@ -117,9 +184,12 @@ __global__ void __launch_bounds__(GP_WG_MAX_THREADS) gp_mma_wgmma_kernel(float *
 __global__ void gp_mma_wgmma_query_kernel(int *s)
 {
 #if defined(GP_WG)
-    for (int op = GP_MMA_WGMMA_FP16; op <= GP_MMA_WGMMA_BF16; op++) {
-        int *o = s + 4 * (op - GP_MMA_WGMMA_FP16);
-        o[0] = GP_WG_M, o[1] = GP_WG_N, o[2] = GP_WG_K, o[3] = 128;
+    const int k[GP_MMA_NWGMMA] = {gp_wg_op<GP_MMA_WGMMA_FP16>::K, gp_wg_op<GP_MMA_WGMMA_BF16>::K,
+                                  gp_wg_op<GP_MMA_WGMMA_TF32>::K, gp_wg_op<GP_MMA_WGMMA_INT8>::K,
+                                  gp_wg_op<GP_MMA_WGMMA_FP8>::K};
+    for (int i = 0; i < GP_MMA_NWGMMA; i++) {
+        int *o = s + 4 * i;
+        o[0] = GP_WG_M, o[1] = GP_WG_N, o[2] = k[i], o[3] = 128;
     }
 #else
     (void)s;
@@ -130,16 +200,19 @@ typedef void (*gp_wg_fn)(float *, int, unsigned, unsigned, float);
 
 static gp_wg_fn gp_wg_kernel(int op)
 {
-    if (op == GP_MMA_WGMMA_FP16)
-        return gp_mma_wgmma_kernel<GP_MMA_WGMMA_FP16>;
-    if (op == GP_MMA_WGMMA_BF16)
-        return gp_mma_wgmma_kernel<GP_MMA_WGMMA_BF16>;
-    return NULL;
+    switch (op) {
+    case GP_MMA_WGMMA_FP16: return gp_mma_wgmma_kernel<GP_MMA_WGMMA_FP16>;
+    case GP_MMA_WGMMA_BF16: return gp_mma_wgmma_kernel<GP_MMA_WGMMA_BF16>;
+    case GP_MMA_WGMMA_TF32: return gp_mma_wgmma_kernel<GP_MMA_WGMMA_TF32>;
+    case GP_MMA_WGMMA_INT8: return gp_mma_wgmma_kernel<GP_MMA_WGMMA_INT8>;
+    case GP_MMA_WGMMA_FP8: return gp_mma_wgmma_kernel<GP_MMA_WGMMA_FP8>;
+    default: return NULL;
+    }
 }
 
 extern "C" void gp_mma_wgmma_shapes(gp_mma_shape *shapes)
 {
-    int host[8] = {0}, *dev = NULL;
+    int host[4 * GP_MMA_NWGMMA] = {0}, *dev = NULL;
     if (gp_rt_malloc((void **)&dev, sizeof host).code != GP_OK)
         return;
     /* A device this object has no code for (an sm_80 GPU under an sm_80 and
@@ -151,8 +224,8 @@ extern "C" void gp_mma_wgmma_shapes(gp_mma_shape *shapes)
             memset(host, 0, sizeof host);
     }
     gp_rt_free(dev);
-    for (int i = 0; i < 2; i++) {
-        gp_mma_shape *o = &shapes[GP_MMA_WGMMA_FP16 + i];
+    for (int i = 0; i < GP_MMA_NWGMMA; i++) {
+        gp_mma_shape *o = &shapes[GP_MMA_WGMMA_FIRST + i];
         o->m = host[4 * i], o->n = host[4 * i + 1], o->k = host[4 * i + 2], o->group = host[4 * i + 3];
     }
 }
