@@ -9,8 +9,11 @@
 #   sm_80: mma.sync f16, bf16, tf32, s8 (the PTX of check_gpu_build.sh);
 #   sm_90: the same plus e4m3, and wgmma.mma_async in the sm_90a compile of
 #          matrix_engine_sm90a.hip (made here: the build compiles that file
-#          as sm_90a, check_gpu_build.sh as sm_90), which ptxas must
-#          assemble without serializing the wgmmas;
+#          as sm_90a, check_gpu_build.sh as sm_90): each GP_MMA_WGMMA_* op's
+#          kernel holds its own instruction (f16, bf16 m64n256k16; tf32
+#          m64n256k8; s8, e4m3 m64n256k32), every such op of
+#          matrix_engine.h is checked, and ptxas must assemble them without
+#          serializing the wgmmas;
 #   gfx90a / gfx940: v_mfma in the f16, bf16, f32, i8 (gfx940: xf32, fp8)
 #          kernels; gfx1100: v_wmma in f16, bf16, iu8; gfx900, gfx1030:
 #          no matrix instruction at all.
@@ -22,6 +25,7 @@ hdr=$dir/matrix_engine.h
 source "$(dirname "$0")/isa_loops.sh"
 
 def() { sed -n "s/^#define $1 \([0-9]*\).*/\1/p" "$hdr"; }
+enum() { sed -n "s/^ *$1 = \([0-9]*\),.*/\1/p" "$hdr"; }
 acc=$(def GP_MMA_ACC) inner=$(def GP_MMA_INNER)
 [ -n "$acc" ] && [ -n "$inner" ] || { echo "FAIL: cannot read GP_MMA_ACC / GP_MMA_INNER from $hdr"; exit 1; }
 
@@ -75,8 +79,26 @@ case "$target" in
                ! "$(dirname "$nvcc")/ptxas" -arch=sm_90a -m64 -O3 -v "$wg.ptx" -o "$wg.cubin" >>"$wg.log" 2>&1; then
                 echo "FAIL sm_90a: matrix_engine_sm90a.hip does not compile"; cat "$wg.log"; fail=1
             else
-                check "wgmma fp16" "$wg.ptx" 'gp_mma_wgmma_kernelILi6E' 'wgmma\.mma_async' "$inner"
-                check "wgmma bf16" "$wg.ptx" 'gp_mma_wgmma_kernelILi7E' 'wgmma\.mma_async' "$inner"
+                # Each op's kernel (gp_mma_wgmma_kernel<op>, the op's number
+                # from the header) and the instruction it must issue: a
+                # kernel dispatched to the wrong instruction counts 0.
+                wgs="FP16:m64n256k16.f32.f16.f16 BF16:m64n256k16.f32.bf16.bf16 TF32:m64n256k8.f32.tf32.tf32
+                     INT8:m64n256k32.s32.s8.s8 FP8:m64n256k32.f32.e4m3.e4m3"
+                nwg=0
+                for w in $wgs; do
+                    name=${w%%:*} inst=${w#*:} nwg=$((nwg + 1))
+                    op=$(enum "GP_MMA_WGMMA_$name")
+                    if [ -z "$op" ]; then
+                        echo "FAIL sm_90a: no GP_MMA_WGMMA_$name in $hdr"; fail=1; continue
+                    fi
+                    check "wgmma $(echo "$name" | tr 'A-Z' 'a-z')" "$wg.ptx" "gp_mma_wgmma_kernelILi${op}E" \
+                        "wgmma[.]mma_async[.]sync[.]aligned[.]${inst//./[.]} " "$inner"
+                done
+                # An op added to the header and not to the list above.
+                nhdr=$(grep -cE '^ *GP_MMA_WGMMA_[A-Z0-9]+ = [0-9]+,' "$hdr")
+                if [ "$nhdr" -ne "$nwg" ]; then
+                    echo "FAIL sm_90a: $hdr has $nhdr GP_MMA_WGMMA_* ops, this check knows $nwg"; fail=1
+                fi
                 # ptxas serializes wgmmas it cannot prove independent of
                 # other accesses to their accumulators, and says so.
                 if grep -qi "serializ" "$wg.log"; then
