@@ -300,45 +300,39 @@ static __device__ __forceinline__ void gp_named_sync(unsigned id, unsigned threa
 #endif
 
 /* Last-use loads and write-once stores: evict-first in the caches (NVIDIA
- * ld/st.global.cs; AMD non-temporal), so lines that are not read again do
- * not push out ones that are. */
-#if defined(GP_VENDOR_AMD)
+ * ld/st.global.cs, "cache streaming, likely accessed once"; AMD the
+ * non-temporal slc/nt bits), so lines that are not read again do not push
+ * out ones that are.  clang's non-temporal builtins take scalars or its own
+ * vector types: AMD's vectors go through an ext_vector_type of the same
+ * size, copied in registers. */
+#if defined(GP_VENDOR_NVIDIA)
+#define GP_LAST_USE(T, X)                                                                                              \
+    static __device__ __forceinline__ T gp_ld_last_use(const T *p) { return __ldcs(p); }                             \
+    static __device__ __forceinline__ void gp_st_write_once(T *p, T v) { __stcs(p, v); }
+#else
+#define GP_LAST_USE(T, X)                                                                                              \
+    static __device__ __forceinline__ T gp_ld_last_use(const T *p)                                                     \
+    {                                                                                                                  \
+        const X v = __builtin_nontemporal_load((const X *)p);                                                          \
+        T r;                                                                                                           \
+        __builtin_memcpy(&r, &v, sizeof r);                                                                            \
+        return r;                                                                                                      \
+    }                                                                                                                  \
+    static __device__ __forceinline__ void gp_st_write_once(T *p, T r)                                                 \
+    {                                                                                                                  \
+        X v;                                                                                                           \
+        __builtin_memcpy(&v, &r, sizeof v);                                                                            \
+        __builtin_nontemporal_store(v, (X *)p);                                                                        \
+    }
+typedef float gp_f2_ext __attribute__((ext_vector_type(2)));
 typedef float gp_f4_ext __attribute__((ext_vector_type(4)));
+typedef unsigned gp_u4_ext __attribute__((ext_vector_type(4)));
 #endif
-static __device__ __forceinline__ float gp_ld_last_use(const float *p)
-{
-#if defined(GP_VENDOR_NVIDIA)
-    return __ldcs(p);
-#else
-    return __builtin_nontemporal_load(p);
-#endif
-}
-static __device__ __forceinline__ float4 gp_ld_last_use(const float4 *p)
-{
-#if defined(GP_VENDOR_NVIDIA)
-    return __ldcs(p);
-#else
-    gp_f4_ext v = __builtin_nontemporal_load((const gp_f4_ext *)p);
-    return make_float4(v.x, v.y, v.z, v.w);
-#endif
-}
-static __device__ __forceinline__ void gp_st_write_once(float *p, float v)
-{
-#if defined(GP_VENDOR_NVIDIA)
-    __stcs(p, v);
-#else
-    __builtin_nontemporal_store(v, p);
-#endif
-}
-static __device__ __forceinline__ void gp_st_write_once(float4 *p, float4 v)
-{
-#if defined(GP_VENDOR_NVIDIA)
-    __stcs(p, v);
-#else
-    gp_f4_ext e = {v.x, v.y, v.z, v.w};
-    __builtin_nontemporal_store(e, (gp_f4_ext *)p);
-#endif
-}
+GP_LAST_USE(float, float)
+GP_LAST_USE(float2, gp_f2_ext)
+GP_LAST_USE(float4, gp_f4_ext)
+GP_LAST_USE(uint4, gp_u4_ext)
+#undef GP_LAST_USE
 
 /* Host side of a launcher: turn the launch's error state into a gp_status. */
 static inline gp_status gp_launch_status(const char *what)

@@ -41,25 +41,11 @@ static __device__ __forceinline__ uint4 vadd(uint4 a, uint4 b)
     return r;
 }
 
-#if defined(GP_VENDOR_AMD)
-typedef float gp_r_f4 __attribute__((ext_vector_type(4)));
-typedef unsigned gp_r_u4 __attribute__((ext_vector_type(4)));
-#endif
-
 template <typename E> struct gp_red;
 template <> struct gp_red<float> {
     typedef float4 V;
     static __device__ __forceinline__ V zero(void) { return make_float4(0.f, 0.f, 0.f, 0.f); }
     static __device__ __forceinline__ float shfl(float v, int src) { return gp_shfl(v, src); }
-    static __device__ __forceinline__ V ldcs(const V *p)
-    {
-#if defined(GP_VENDOR_NVIDIA)
-        return __ldcs(p);
-#else
-        gp_r_f4 v = __builtin_nontemporal_load((const gp_r_f4 *)p);
-        return make_float4(v.x, v.y, v.z, v.w);
-#endif
-    }
 };
 template <> struct gp_red<unsigned> {
     typedef uint4 V;
@@ -68,22 +54,13 @@ template <> struct gp_red<unsigned> {
     {
         return (unsigned)gp_shfl_int((int)v, src);
     }
-    static __device__ __forceinline__ V ldcs(const V *p)
-    {
-#if defined(GP_VENDOR_NVIDIA)
-        return __ldcs(p);
-#else
-        gp_r_u4 v = __builtin_nontemporal_load((const gp_r_u4 *)p);
-        return make_uint4(v.x, v.y, v.z, v.w);
-#endif
-    }
 };
 
 template <typename E, int S>
 static __device__ __forceinline__ typename gp_red<E>::V vload(const typename gp_red<E>::V *p)
 {
     if (S)
-        return gp_red<E>::ldcs(p);
+        return gp_ld_last_use(p);
     return *p;
 }
 

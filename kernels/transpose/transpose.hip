@@ -45,47 +45,17 @@ static __device__ __forceinline__ unsigned fdiv(unsigned n, gp_transpose_fastdiv
     return d.div == 1 ? n : __umulhi(n, d.mul) >> d.shift;
 }
 
-/* Global accesses, plain or streaming. */
-#if defined(GP_VENDOR_NVIDIA)
-template <typename T> static __device__ __forceinline__ T gp_t_ldcs(const T *p) { return __ldcs(p); }
-template <typename T> static __device__ __forceinline__ void gp_t_stcs(T *p, T v) { __stcs(p, v); }
-#else
-typedef float gp_t_f2 __attribute__((ext_vector_type(2)));
-typedef float gp_t_f4 __attribute__((ext_vector_type(4)));
-static __device__ __forceinline__ float gp_t_ldcs(const float *p) { return __builtin_nontemporal_load(p); }
-static __device__ __forceinline__ float2 gp_t_ldcs(const float2 *p)
-{
-    gp_t_f2 v = __builtin_nontemporal_load((const gp_t_f2 *)p);
-    return make_float2(v.x, v.y);
-}
-static __device__ __forceinline__ float4 gp_t_ldcs(const float4 *p)
-{
-    gp_t_f4 v = __builtin_nontemporal_load((const gp_t_f4 *)p);
-    return make_float4(v.x, v.y, v.z, v.w);
-}
-static __device__ __forceinline__ void gp_t_stcs(float *p, float v) { __builtin_nontemporal_store(v, p); }
-static __device__ __forceinline__ void gp_t_stcs(float2 *p, float2 v)
-{
-    gp_t_f2 w = {v.x, v.y};
-    __builtin_nontemporal_store(w, (gp_t_f2 *)p);
-}
-static __device__ __forceinline__ void gp_t_stcs(float4 *p, float4 v)
-{
-    gp_t_f4 w = {v.x, v.y, v.z, v.w};
-    __builtin_nontemporal_store(w, (gp_t_f4 *)p);
-}
-#endif
-
+/* Global accesses, plain or streaming (gp_ld_last_use, gp_st_write_once: gp_device.h). */
 template <int S, typename T> static __device__ __forceinline__ T gld(const T *p)
 {
     if (S & GP_TRANSPOSE_STREAM_LOADS)
-        return gp_t_ldcs(p);
+        return gp_ld_last_use(p);
     return *p;
 }
 template <int S, typename T> static __device__ __forceinline__ void gst(T *p, T v)
 {
     if (S & GP_TRANSPOSE_STREAM_STORES)
-        gp_t_stcs(p, v);
+        gp_st_write_once(p, v);
     else
         *p = v;
 }

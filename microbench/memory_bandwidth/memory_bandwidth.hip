@@ -54,61 +54,20 @@ static __device__ __forceinline__ float vsum(float a) { return a; }
 static __device__ __forceinline__ float vsum(float2 a) { return a.x + a.y; }
 static __device__ __forceinline__ float vsum(float4 a) { return (a.x + a.y) + (a.z + a.w); }
 
-/* Streaming (evict-first / non-temporal) accesses.  NVIDIA: __ldcs/__stcs are
- * ld.global.cs / st.global.cs ("cache streaming, likely accessed once":
- * evict-first in L1 and L2).  AMD: clang's non-temporal builtins (the slc/nt
- * bits); they take scalar or native vector types, so float2/float4 go through
- * clang's ext_vector_type. */
-#if defined(GP_VENDOR_NVIDIA)
-static __device__ __forceinline__ float ld_nt(const float *p) { return __ldcs(p); }
-static __device__ __forceinline__ float2 ld_nt(const float2 *p) { return __ldcs(p); }
-static __device__ __forceinline__ float4 ld_nt(const float4 *p) { return __ldcs(p); }
-static __device__ __forceinline__ void st_nt(float *p, float v) { __stcs(p, v); }
-static __device__ __forceinline__ void st_nt(float2 *p, float2 v) { __stcs(p, v); }
-static __device__ __forceinline__ void st_nt(float4 *p, float4 v) { __stcs(p, v); }
-#elif defined(GP_VENDOR_AMD)
-typedef float gp_nt_f2 __attribute__((ext_vector_type(2)));
-typedef float gp_nt_f4 __attribute__((ext_vector_type(4)));
-static __device__ __forceinline__ float ld_nt(const float *p) { return __builtin_nontemporal_load(p); }
-static __device__ __forceinline__ float2 ld_nt(const float2 *p)
-{
-    gp_nt_f2 v = __builtin_nontemporal_load((const gp_nt_f2 *)p);
-    float2 r;
-    r.x = v.x, r.y = v.y;
-    return r;
-}
-static __device__ __forceinline__ float4 ld_nt(const float4 *p)
-{
-    gp_nt_f4 v = __builtin_nontemporal_load((const gp_nt_f4 *)p);
-    float4 r;
-    r.x = v.x, r.y = v.y, r.z = v.z, r.w = v.w;
-    return r;
-}
-static __device__ __forceinline__ void st_nt(float *p, float v) { __builtin_nontemporal_store(v, p); }
-static __device__ __forceinline__ void st_nt(float2 *p, float2 v)
-{
-    gp_nt_f2 w = {v.x, v.y};
-    __builtin_nontemporal_store(w, (gp_nt_f2 *)p);
-}
-static __device__ __forceinline__ void st_nt(float4 *p, float4 v)
-{
-    gp_nt_f4 w = {v.x, v.y, v.z, v.w};
-    __builtin_nontemporal_store(w, (gp_nt_f4 *)p);
-}
-#endif
-
+/* Streaming (evict-first / non-temporal) accesses: gp_ld_last_use and
+ * gp_st_write_once (gp_device.h). */
 template <bool NT, typename T>
 static __device__ __forceinline__ T vld(const T *p)
 {
     if (NT)
-        return ld_nt(p);
+        return gp_ld_last_use(p);
     return *p;
 }
 template <bool NT, typename T>
 static __device__ __forceinline__ void vst(T *p, T v)
 {
     if (NT)
-        st_nt(p, v);
+        gp_st_write_once(p, v);
     else
         *p = v;
 }
