@@ -195,6 +195,14 @@ gp_status gp_spmv_gen_powerlaw(gp_csr *a, int rows, int cols, int lmin, double a
  * 3 B + 7 for r = 200, else r % 71. */
 struct gp_shape;
 gp_status gp_spmv_gen_shape(gp_csr *a, const struct gp_shape *s, uint64_t *rng);
+/* A shape in words and back: the syntax below (GP_ERR_USAGE naming the
+ * spec where it is none of these), its label (which parses back to it),
+ * and a random one of the four kinds up to 2^25 nonzeros. */
+#define GP_SPMV_SHAPE_SYNTAX \
+    "laplacian N | uniform R rows x K [cols C] | power-law R rows [(L/l)^A cut M] [cols C] | mixed R rows block B"
+gp_status gp_spmv_shape_parse(const char *spec, struct gp_shape *s);
+void gp_spmv_shape_label(const struct gp_shape *s, char *buf, size_t n);
+void gp_spmv_shape_random(uint64_t *rng, struct gp_shape *s);
 /* Its nonzeros; a power-law matrix's expected count, rows x (lmin +
  * sum_{lmin < l <= cap} (lmin / l)^alpha), cap = min(cut, cols) (11.47 a row
  * for the bench's (4/l)^1.5 cut 65536; past 2^20 the sum's integral). */

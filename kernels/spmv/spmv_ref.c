@@ -3,6 +3,7 @@
  * sum |a x| the fp32 bound scales with, and the check of a y against it. */
 #include <limits.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -157,6 +158,84 @@ gp_status gp_spmv_gen_shape(gp_csr *a, const gp_shape *sh, uint64_t *rng)
     gp_status st = gp_spmv_gen_lengths(a, (int)rows, (int)cols, l, rng);
     free(l);
     return st;
+}
+
+/* ---- the shapes' words (spmv.h) */
+
+/* Square, except the mixed kind: 4 B columns, and at least 72, since its
+ * rows reach 70 nonzeros (r % 71) whatever B (spmv.h). */
+static long long default_cols(const gp_shape *s)
+{
+    if (s->opt[GP_SPMV_OPT_KIND] != GP_SPMV_KIND_MIXED)
+        return s->d[GP_SPMV_ROWS];
+    return 4 * s->d[GP_SPMV_LEN] > 72 ? 4 * s->d[GP_SPMV_LEN] : 72;
+}
+
+gp_status gp_spmv_shape_parse(const char *spec, gp_shape *s)
+{
+    long long a = 0, c = 65536, len = 4;
+    double alpha = 1.5;
+    int n = 0, m = 0, kind = -1;
+    memset(s, 0, sizeof *s);
+    if (sscanf(spec, "laplacian 5-point %lld^2%n", &a, &n) == 1 ||
+        (n = 0, sscanf(spec, "laplacian %lld%n", &a, &n) == 1))
+        kind = GP_SPMV_KIND_LAPLACIAN, len = a, a = a > 0 && a <= 46340 ? a * a : 0; /* n^2 in 32 bits */
+    else if (n = 0, sscanf(spec, "uniform %lld rows x %lld%n", &a, &len, &n) == 2)
+        kind = GP_SPMV_KIND_UNIFORM;
+    else if (n = 0, sscanf(spec, "power-law %lld rows%n", &a, &n) == 1) {
+        kind = GP_SPMV_KIND_POWERLAW;
+        if (n > 0 && sscanf(spec + n, " (%lld/l)^%lf cut %lld%n", &len, &alpha, &c, &m) == 3)
+            n += m;
+    } else if (n = 0, sscanf(spec, "mixed %lld rows block %lld%n", &a, &len, &n) == 2)
+        kind = GP_SPMV_KIND_MIXED;
+    const int pl = kind == GP_SPMV_KIND_POWERLAW;
+    s->d[GP_SPMV_ROWS] = a, s->d[GP_SPMV_LEN] = len, s->d[GP_SPMV_CUT] = pl ? c : 0;
+    s->opt[GP_SPMV_OPT_KIND] = kind, s->opt[GP_SPMV_OPT_ALPHA] = pl ? (int)lround(alpha * 100) : 0;
+    s->d[GP_SPMV_COLS] = default_cols(s);
+    if (n > 0 && kind != GP_SPMV_KIND_LAPLACIAN && sscanf(spec + n, " cols %lld%n", &s->d[GP_SPMV_COLS], &m) == 1)
+        n += m;
+    if (kind < 0 || n == 0 || spec[n] || a < 1 || len < 0 || s->d[GP_SPMV_COLS] < 1 || c < 1 || !(alpha > 0))
+        return gp_fail(GP_ERR_USAGE, "spmv: shape '%s' is no matrix this bench generates", spec);
+    return gp_ok();
+}
+
+void gp_spmv_shape_label(const gp_shape *s, char *buf, size_t n)
+{
+    const long long rows = s->d[GP_SPMV_ROWS], len = s->d[GP_SPMV_LEN];
+    const int kind = s->opt[GP_SPMV_OPT_KIND];
+    int w = kind == GP_SPMV_KIND_LAPLACIAN ? snprintf(buf, n, "laplacian 5-point %lld^2", len)
+            : kind == GP_SPMV_KIND_UNIFORM ? snprintf(buf, n, "uniform %lld rows x %lld", rows, len)
+            : kind == GP_SPMV_KIND_MIXED   ? snprintf(buf, n, "mixed %lld rows block %lld", rows, len)
+                                           : snprintf(buf, n, "power-law %lld rows (%lld/l)^%g cut %lld", rows, len,
+                                                      s->opt[GP_SPMV_OPT_ALPHA] / 100.0, s->d[GP_SPMV_CUT]);
+    if (kind != GP_SPMV_KIND_LAPLACIAN && s->d[GP_SPMV_COLS] != default_cols(s) && w > 0 && (size_t)w < n)
+        snprintf(buf + w, n - (size_t)w, " cols %lld", s->d[GP_SPMV_COLS]);
+}
+
+/* One of the four generated kinds, up to 2^25 nonzeros: a Laplacian of a
+ * 2..2048 grid; 1 .. 2^22 rows of 1 .. 64 at random columns (square or
+ * not); a power law over 16 .. 2^21 rows, shortest 1 .. 8, exponent 1.2 ..
+ * 3, cut 64 .. 65536; mixed lengths over 1 .. 2^20 rows, blocks 1 .. 32. */
+void gp_spmv_shape_random(uint64_t *rng, gp_shape *s)
+{
+    long long *d = s->d;
+    memset(s, 0, sizeof *s);
+    const int kind = s->opt[GP_SPMV_OPT_KIND] = gp_rand_pick(rng, 4);
+    if (kind == GP_SPMV_KIND_LAPLACIAN)
+        d[GP_SPMV_LEN] = gp_rand_dim(rng, 2, 2048), d[GP_SPMV_ROWS] = d[GP_SPMV_LEN] * d[GP_SPMV_LEN];
+    else if (kind == GP_SPMV_KIND_UNIFORM)
+        do { /* a square matrix holds rows nonzeros a row at most */
+            d[GP_SPMV_ROWS] = gp_rand_dim(rng, 1, 1 << 22);
+            d[GP_SPMV_LEN] = gp_rand_dim(rng, 1, d[GP_SPMV_ROWS] < 64 ? d[GP_SPMV_ROWS] : 64);
+        } while (d[GP_SPMV_ROWS] * d[GP_SPMV_LEN] > (1ll << 25));
+    else if (kind == GP_SPMV_KIND_POWERLAW)
+        d[GP_SPMV_ROWS] = gp_rand_dim(rng, 16, 1 << 21), d[GP_SPMV_LEN] = 1 + gp_rand_pick(rng, 8),
+        s->opt[GP_SPMV_OPT_ALPHA] = 120 + 10 * gp_rand_pick(rng, 19), d[GP_SPMV_CUT] = gp_rand_dim(rng, 64, 65536);
+    else
+        d[GP_SPMV_ROWS] = gp_rand_dim(rng, 1, 1 << 20), d[GP_SPMV_LEN] = gp_rand_dim(rng, 1, 32);
+    d[GP_SPMV_COLS] = default_cols(s);
+    if (kind == GP_SPMV_KIND_UNIFORM && gp_rand_pick(rng, 2)) /* not square */
+        d[GP_SPMV_COLS] = gp_rand_dim(rng, d[GP_SPMV_LEN], 1 << 22);
 }
 
 double gp_spmv_shape_nnz(const gp_shape *sh)
