@@ -47,4 +47,36 @@ gp_status gp_harness_run(const gp_harness_cfg *cfg, gp_measure_fn fn, void *ctx,
  * Launches that long settle their median in a few samples. */
 gp_status gp_harness_long_launch(int quick, gp_measure_fn fn, void *ctx, double *median, double *spread);
 
+/* A long launch's watch on power and thermal caps, so that a batch of
+ * launches that ran under one is dropped and taken again once the cap has
+ * lifted, as nvbench drops throttled samples.  capped(t0, t1) on now()'s
+ * clock: 1 under a cap, 0 not, -1 unknown (taken as not); with t0 = t1 it
+ * speaks for the latest reading.  Before a batch the guard waits while the
+ * latest reading names a cap; a batch that ran under one is taken again,
+ * at most GP_HARNESS_GUARD_RETRIES times, and then kept and counted.  The
+ * readings come late (NVML refreshes about every 100 ms), so a batch whose
+ * launches spread by more than spread_limit waits GP_HARNESS_GUARD_SETTLE_S
+ * for the readings of its own span before it is judged.  Waiting stops for
+ * good once wait_left_s is spent (a GPU that stays capped is measured
+ * capped and said to be, not waited on). */
+typedef struct gp_harness_guard {
+    double (*now)(void *ctx);
+    int (*capped)(void *ctx, double t0, double t1);
+    void (*sleep)(void *ctx, double s); /* NULL: nanosleep */
+    void *ctx;
+    double wait_left_s; /* the waiting this guard may still do, seconds */
+    double spread_limit; /* a batch spread beyond this waits for its readings (0: never) */
+    int batches;        /* batches kept */
+    int dropped;        /* batches dropped as capped and taken again */
+    int kept_capped;    /* batches kept under a cap: every retry was capped, or no wait was left */
+} gp_harness_guard;
+
+#define GP_HARNESS_GUARD_RETRIES 2
+#define GP_HARNESS_GUARD_POLL_S 0.025
+#define GP_HARNESS_GUARD_SETTLE_S 0.15
+
+/* gp_harness_long_launch under a guard (g NULL or without capped: none). */
+gp_status gp_harness_long_launch_guarded(int quick, gp_measure_fn fn, void *ctx, gp_harness_guard *g,
+                                         double *median, double *spread);
+
 #endif

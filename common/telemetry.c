@@ -171,3 +171,28 @@ double gp_telemetry_capped_fraction(const gp_telemetry_summary *s)
 {
     return s->reasons_read ? (double)s->capped / s->reasons_read : 0;
 }
+
+int gp_telemetry_capped_span(const gp_telemetry_sample *samples, size_t n, int gpu, double t0, double t1,
+                             double interval)
+{
+    int read = 0;
+    for (size_t i = 0; i < n; i++) {
+        const gp_telemetry_sample *s = &samples[i];
+        if (s->gpu != gpu || !s->reasons_read || s->t_s < t0 - interval || s->t_s > t1)
+            continue;
+        if (s->reasons & GP_SMI_REASONS_CAP)
+            return 1;
+        read = 1;
+    }
+    return read ? 0 : -1;
+}
+
+int gp_telemetry_capped(gp_telemetry *t, int gpu, double t0, double t1)
+{
+    if (!t)
+        return -1;
+    pthread_mutex_lock(&t->lock);
+    const int c = gp_telemetry_capped_span(t->samples, t->count, gpu, t0, t1, t->interval_s);
+    pthread_mutex_unlock(&t->lock);
+    return c;
+}

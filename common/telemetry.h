@@ -60,4 +60,15 @@ void gp_telemetry_summarize(const gp_telemetry_sample *samples, size_t n, int gp
 /* The capped fraction of the summary, 0 when no sample gave its reasons. */
 double gp_telemetry_capped_fraction(const gp_telemetry_summary *s);
 
+/* Whether gpu ran under a cap (GP_SMI_REASONS_CAP) over [t0, t1], as far
+ * as the readings tell: 1 when one taken in [t0 - interval, t1] names a cap
+ * (NVML's reasons are its state when read, held over its refresh period, so
+ * the reading just before t0 speaks for the span's start); 0 when none
+ * does and some gave reasons; -1 when no reading in the span gave any.
+ * Pure: samples in any order. */
+int gp_telemetry_capped_span(const gp_telemetry_sample *samples, size_t n, int gpu, double t0, double t1,
+                             double interval);
+/* The same over a running sampler's readings so far (under its lock). */
+int gp_telemetry_capped(gp_telemetry *t, int gpu, double t0, double t1);
+
 #endif

@@ -1,4 +1,5 @@
 #include <stdio.h>
+#include <string.h>
 
 #include "clock.h"
 #include "probe.h"
@@ -8,6 +9,15 @@
 #define CLOCK_SPIN_MS 20.0
 /* A clock that moves by more than this between the readings is reported. */
 #define CLOCK_MOVE_TOLERANCE 0.02
+/* The most a probe waits in all for caps to lift before its long launches
+ * (a GPU that stays capped is measured capped and said to be). */
+#define CAP_WAIT_S 5.0
+/* The spread above which the probes mark a value unstable: a batch spread
+ * more waits for the readings of its span before it is kept. */
+#define UNSTABLE_SPREAD 0.05
+
+static double guard_now(void *tm) { return gp_telemetry_now(tm); }
+static int guard_capped(void *tm, double t0, double t1) { return gp_telemetry_capped(tm, 0, t0, t1); }
 
 gp_status gp_probe_execute(const gp_probe *p, const gp_probe_opts *opts, gp_record *rec)
 {
@@ -39,6 +49,10 @@ gp_status gp_probe_execute(const gp_probe *p, const gp_probe_opts *opts, gp_reco
     gp_telemetry *tm = NULL;
     char xid_why[96];
     GP_TRY(gp_telemetry_start(ctx.dev.vendor, &bus, 1, GP_TELEMETRY_INTERVAL_S, &tm));
+    memset(&ctx.guard, 0, sizeof ctx.guard);
+    if (rec->clock_before.smi.available)
+        ctx.guard = (gp_harness_guard){guard_now, guard_capped, NULL, tm, opts->quick ? 1.0 : CAP_WAIT_S,
+                                       UNSTABLE_SPREAD, 0, 0, 0};
     gp_smi_xid_watch *xw = gp_smi_xid_open(ctx.dev.vendor, bus, xid_why, sizeof xid_why);
     gp_status ran = p->run(&ctx);
     unsigned long long last_xid = 0;
@@ -64,6 +78,11 @@ gp_status gp_probe_execute(const gp_probe *p, const gp_probe_opts *opts, gp_reco
     if (rec->clock_before.timer_suspect)
         gp_record_note(rec, "constant-rate timer disagrees with event time (ratio %.3f): clock figures suspect",
                        rec->clock_before.timer_vs_event);
+    if (ctx.guard.dropped || ctx.guard.kept_capped)
+        gp_record_note(rec, "caps: %d timed batches ran under a power or thermal cap and were taken again once it "
+                            "lifted; %d of the %d kept ran under one (every retry capped, or the probe's %.0f s "
+                            "of waiting spent)",
+                       ctx.guard.dropped, ctx.guard.kept_capped, ctx.guard.batches, opts->quick ? 1.0 : CAP_WAIT_S);
     if (rec->telemetry.capped > 0) {
         char why[192];
         gp_smi_reasons_text(rec->telemetry.reasons & GP_SMI_REASONS_CAP, why, sizeof why);

@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 #include "gp_status.h"
+#include "harness.h"
 #include "record.h"
 #include "runtime.h"
 
@@ -22,6 +23,10 @@ typedef struct gp_probe_ctx {
     const gp_probe_opts *opts;
     gp_record *rec;
     double clock_mhz;     /* measured before the probe: convert times to cycles with this */
+    /* The vendor library's watch over the probe's long launches: a batch
+     * timed under a power or thermal cap is taken again once it lifts
+     * (gp_harness_long_launch_guarded); without the library, no guard. */
+    gp_harness_guard guard;
 } gp_probe_ctx;
 
 /* The facts a probe measures are rows of the tuning table's schema, declared

@@ -90,7 +90,7 @@ static gp_status calibrate(fma_run *t, double target_ms)
 /* Median time of a few launches; rate in FMA per cycle. */
 static gp_status measure(gp_probe_ctx *ctx, fma_run *t, double *ms, double *spread, double *rate)
 {
-    GP_TRY(gp_harness_long_launch(ctx->opts->quick, time_once, t, ms, spread));
+    GP_TRY(gp_harness_long_launch_guarded(ctx->opts->quick, time_once, t, &ctx->guard, ms, spread));
     double fmas = fmas_per_thread(t) * t->threads * (double)t->blocks;
     *rate = fmas / (*ms * 1e-3 * ctx->clock_mhz * 1e6);
     return gp_ok();

@@ -86,7 +86,7 @@ static gp_status calibrate(mma_run *t, double target_ms)
 /* Median of a few launches: its time and spread. */
 static gp_status measure(gp_probe_ctx *ctx, mma_run *t, double *ms, double *spread)
 {
-    return gp_harness_long_launch(ctx->opts->quick, time_once, t, ms, spread);
+    return gp_harness_long_launch_guarded(ctx->opts->quick, time_once, t, &ctx->guard, ms, spread);
 }
 
 /* A value whose launches spread by more than 5 % is marked unstable. */

@@ -49,6 +49,30 @@ GP_TEST(telemetry_summary)
     return 0;
 }
 
+/* A span is capped by a cap reason read in it or one interval before it
+ * (the reading that held at its start); idle and application clocks are no
+ * cap; no reading with reasons: unknown. */
+GP_TEST(telemetry_capped_span)
+{
+    gp_telemetry_sample s[] = {
+        sample(1.00, 0, 1980, 300, GP_SMI_REASON_IDLE), sample(1.05, 0, 1980, 600, GP_SMI_REASON_APP_CLOCKS),
+        sample(1.10, 0, 1850, 700, GP_SMI_REASON_SW_POWER_CAP), sample(1.10, 1, 1980, 300, 0),
+        sample(1.15, 0, 1980, 600, 0),
+    };
+    const size_t n = sizeof s / sizeof s[0];
+    GP_CHECK(gp_telemetry_capped_span(s, n, 0, 1.00, 1.06, 0.05) == 0);
+    GP_CHECK(gp_telemetry_capped_span(s, n, 0, 1.08, 1.09, 0.05) == 0);
+    GP_CHECK(gp_telemetry_capped_span(s, n, 0, 1.09, 1.12, 0.05) == 1);  /* read inside */
+    GP_CHECK(gp_telemetry_capped_span(s, n, 0, 1.12, 1.14, 0.05) == 1);  /* held from just before */
+    GP_CHECK(gp_telemetry_capped_span(s, n, 0, 1.16, 1.16, 0.05) == 0);  /* the latest: lifted */
+    GP_CHECK(gp_telemetry_capped_span(s, n, 1, 1.00, 1.20, 0.05) == 0);  /* another GPU's readings */
+    GP_CHECK(gp_telemetry_capped_span(s, n, 0, 2.00, 2.10, 0.05) == -1); /* none in the span */
+    s[2].reasons_read = 0;
+    GP_CHECK(gp_telemetry_capped_span(s, n, 0, 1.09, 1.12, 0.05) == 0);
+    GP_CHECK(gp_telemetry_capped(NULL, 0, 0, 1) == -1);
+    return 0;
+}
+
 GP_TEST(telemetry_reasons_text)
 {
     char b[128];
