@@ -137,13 +137,18 @@ void gp_record_vendor_md(gp_doc *d, const gp_record *r)
         gp_doc_item_begin(d, NULL);
         if (!t->samples)
             gp_doc_textf(d, "during the run: no vendor reading (%s)", t->why);
+        else if (!t->reasons_read) /* rocm-smi: power and temperature, no clock or reasons */
+            gp_doc_textf(d, "during the run (%d readings every %.0f ms): power median %.0f W (highest %.0f), hottest "
+                            "%.0f C; the clock from the in-kernel readings only; clock event reasons: none (%s)",
+                         t->samples, 1e3 * GP_TELEMETRY_INTERVAL_S, t->power_median_w, t->power_max_w,
+                         t->temperature_max_c, t->why);
         else
             gp_doc_textf(d, "during the run (%d readings every %.0f ms): clock median %.0f MHz (lowest %.0f), power "
                             "median %.0f W (highest %.0f), hottest %.0f C; clock event reasons: %s; under a power "
                             "or thermal cap in %d of %d readings",
                          t->samples, 1e3 * GP_TELEMETRY_INTERVAL_S, t->clock_median_mhz, t->clock_min_mhz,
-                         t->power_median_w, t->power_max_w, t->temperature_max_c,
-                         t->reasons_read ? reasons : "not given", t->capped, t->reasons_read);
+                         t->power_median_w, t->power_max_w, t->temperature_max_c, reasons, t->capped,
+                         t->reasons_read);
         gp_doc_item_end(d);
     }
     if (r->have_health) {

@@ -161,6 +161,9 @@ void gp_telemetry_summarize(const gp_telemetry_sample *samples, size_t n, int gp
     if (k) {
         out->clock_median_mhz = gp_stats_median(clock, k);
         out->power_median_w = gp_stats_median(power, k);
+        if (!out->reasons_read)
+            snprintf(out->why, sizeof out->why, "no clock event reasons from the library (rocm-smi: in a "
+                                                "versioned table, not read)");
     } else {
         snprintf(out->why, sizeof out->why, "no vendor-library reading in this span (no NVML, or not NVIDIA)");
     }

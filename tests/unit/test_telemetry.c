@@ -46,6 +46,9 @@ GP_TEST(telemetry_summary)
     q.reasons_read = 0;
     gp_telemetry_summarize(&q, 1, 0, 0, 1, &m);
     GP_CHECK(m.samples == 1 && m.reasons_read == 0 && m.capped == 0 && m.reasons == 0);
+    GP_CHECK(strstr(m.why, "no clock event reasons") != NULL); /* the record's "none (why)" */
+    gp_telemetry_summarize(s, 6, 0, 0, 1, &m);
+    GP_CHECK(m.why[0] == '\0');
     return 0;
 }
 
