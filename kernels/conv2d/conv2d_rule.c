@@ -134,6 +134,44 @@ gp_status gp_conv2d_rule(const gp_rule_in *in, gp_table *out)
         oh = s->h, ow = s->w;
     tile_pick best;
     GP_TRY(pick_tile(in, &cu, s, max_block, oh, ow, groups, (long long)line, cus, 0, 16, &best));
+    /* Tiles whose rows are whole L1 lines (below: 16-pixel-wide tiles ran slower than the model said). */
+    const long long wide = gp_rule_clamp(gp_rule_ceil_pow2((long long)line / 4), 16, 64);
+    /* Smaller blocks, where more of them fit a CU (the register count
+     * allows blocks, not threads: 96 registers hold 2 blocks of 256, 512
+     * threads, or 5 of 128, 640).  Which block wins depends on what bounds
+     * the problem, read from its FLOPs a DRAM byte (2 in_c kh kw out_c per
+     * 4 (in_c + out_c) bytes an output pixel) against the machine balance:
+     * - below it, the kernel waits on memory, and the most threads resident
+     *   keep the most bytes in flight (Little's law): the block with the
+     *   most resident threads, the larger on a tie;
+     * - above it, the FMAs bound: a CU's time goes as its rounds of resident
+     *   blocks x the blocks resident x the tile's pixels (each round shares
+     *   the CU), so the block that quantizes the problem into the fewest
+     *   such pixel-rounds wins, the larger on a tie (fewer barriers and
+     *   halo).
+     * Measured on the H200 (tools/unseen_shapes.sh, docs/kernels/conv2d.md
+     * "The rule on unseen shapes"). */
+    char why[200] = "";
+    const double flop_px = 2.0 * s->in_c * (double)(kh * kw) * s->out_c, byte_px = 4.0 * (s->in_c + s->out_c);
+    const double balance = have_fma && have_bw && have_clk && have_cus ? 2.0 * fma * cus * clk * 1e6 / (bw * 1e9) : 0;
+    if (balance > 0 && 2 * best.blocks >= (long long)cus) {
+        const int mem = flop_px / byte_px < balance;
+        tile_pick top = best;
+        for (long long b = max_block / 2; b >= 64; b /= 2) {
+            tile_pick c;
+            GP_TRY(pick_tile(in, &cu, s, b, oh, ow, groups, (long long)line, cus, 0, best.tx < wide ? best.tx : wide,
+                             &c));
+            const int better = mem ? c.occ * c.block > top.occ * top.block
+                                   : c.cost * (double)c.occ < top.cost * (double)top.occ * 0.999;
+            if (c.occ > 0 && better)
+                top = c;
+        }
+        if (top.block != best.block) /* said where it moves the block: the tables' text stays as it was */
+            snprintf(why, sizeof why, "; %.1f FLOP/B %s the balance %.1f: %s, block %lld", flop_px / byte_px,
+                     mem ? "below" : "at or above", balance,
+                     mem ? "the most threads resident" : "the fewest pixel-rounds a CU", top.block);
+        best = top;
+    }
     /* Fewer blocks than half the CUs: most CUs idle, and the busiest runs
      * one block of max_block threads alone.  Smaller blocks spread the same
      * pixels over more CUs; the busiest CU's time then goes as its blocks x
@@ -146,7 +184,6 @@ gp_status gp_conv2d_rule(const gp_rule_in *in, gp_table *out)
      * 64 and 128 ran 1.09x and 1.15x slower than 64 x 16 and 32 x 16, on
      * 2x32x128x96 k5x3 (128 blocks of 256, nearly a full wave) and
      * 1x16x256x256 k7 (64 blocks), though this model gave them less time. */
-    const long long wide = gp_rule_clamp(gp_rule_ceil_pow2((long long)line / 4), 16, 64);
     char small[160] = "";
     if (2 * best.blocks < (long long)cus) {
         tile_pick at_max, small_best;
@@ -166,8 +203,8 @@ gp_status gp_conv2d_rule(const gp_rule_in *in, gp_table *out)
                  at_max.blocks, cus, max_block, best.block, small_best.cost, at_max.cost, CONV2D_SAT_WAVES);
     }
     GP_TRY(gp_rule_set(out, "conv2d", "block", best.block, "occupancy",
-                       "compute.min_waves_for_peak %.0f%s x wave %lld, launch bound %d%s", waves,
-                       have_waves ? "" : " (none: 8)", cu.wave, GP_CONV2D_MAX_BLOCK, small));
+                       "compute.min_waves_for_peak %.0f%s x wave %lld, launch bound %d%s%s", waves,
+                       have_waves ? "" : " (none: 8)", cu.wave, GP_CONV2D_MAX_BLOCK, why, small));
     char ks[48];
     if (kh == kw)
         snprintf(ks, sizeof ks, "k%lld", kh);
