@@ -220,6 +220,16 @@ static gp_status grow(gp_context *c)
     return gp_ok();
 }
 
+gp_status gp_context_params_of_count(gp_context *ctx, const gp_kernel *k, size_t n, int opt0, int opt1, void *p)
+{
+    gp_shape s;
+    memset(&s, 0, sizeof s);
+    s.d[0] = (long long)n, s.opt[0] = opt0, s.opt[1] = opt1;
+    if (!ctx)
+        return gp_fail(GP_ERR_USAGE, "%s: no context (gp_context_open)", k->name);
+    return gp_context_params(ctx, k, &s, p);
+}
+
 gp_status gp_context_params(gp_context *c, const gp_kernel *k, const gp_shape *s, void *p)
 {
     mtx_lock(&c->lock);

@@ -74,6 +74,11 @@ const char *gp_context_table_said(const gp_context *ctx);
  * the kept ones when this shape was seen before, else the one path's,
  * kept.  Thread-safe. */
 gp_status gp_context_params(gp_context *ctx, const struct gp_kernel *k, const struct gp_shape *s, void *p);
+/* The same for the kernels whose shape is a count and options (reduce,
+ * scan, histogram: d[0] = n, opt[0] and opt[1]); GP_ERR_USAGE without a
+ * context. */
+gp_status gp_context_params_of_count(gp_context *ctx, const struct gp_kernel *k, size_t n, int opt0, int opt1,
+                                     void *p);
 
 /* How many shapes the context has parameters for (all kernels); past
  * GP_CONTEXT_MAX_SHAPES the kept sets are forgotten and derived again. */

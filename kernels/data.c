@@ -246,3 +246,11 @@ gp_status gp_expect_refused(const char *kernel, const char *what, gp_status got,
         fprintf(log, "  ok  bad input %s: %s\n", what, got.msg);
     return gp_ok();
 }
+
+double gp_f32_sum_bound(long long depth, double sum_abs)
+{
+    const double du = (double)depth * ldexp(1.0, -24);
+    if (du >= 1.0)
+        return HUGE_VAL;
+    return du / (1.0 - du) * sum_abs;
+}

@@ -31,6 +31,13 @@ void gp_fill_ints_f32(float *x, size_t n, int r, uint64_t *state);
  * else fp32 uniform in [-1, 1), or int32 (is_f32 0) over the whole range,
  * so the sums wrap. */
 void gp_fill_sum_data(void *x, size_t n, int is_f32, int exact, uint64_t *state);
+
+/* The error bound of an fp32 sum whose addition tree is depth deep:
+ * gamma_depth x sum_abs, gamma_d = d u / (1 - d u), u = 2^-24 (Higham,
+ * Accuracy and Stability of Numerical Algorithms, 3.1 and 4.2: every add
+ * rounded once; an FMA rounds once for its product and add).  HUGE_VAL
+ * where d u >= 1.  Scan's prefixes and spmv's rows hold to it. */
+double gp_f32_sum_bound(long long depth, double sum_abs);
 /* A seed that differs from run to run (time and address entropy), printed by
  * callers so a failure can be replayed with GP_SEED=<n>. */
 uint64_t gp_fresh_seed(void);

@@ -155,21 +155,13 @@ gp_status gp_histogram_u32(const uint32_t *d_keys, size_t n, uint32_t *d_bins, c
 
 /* ---- the library's calls */
 
-static gp_status histogram_params(struct gp_context *ctx, size_t n, int type, gp_histogram_params *p)
-{
-    gp_shape s;
-    memset(&s, 0, sizeof s);
-    s.d[GP_HIST_N] = (long long)n, s.opt[GP_HIST_TYPE] = type;
-    if (!ctx)
-        return gp_fail(GP_ERR_USAGE, "histogram: no context (gp_context_open)");
-    return gp_context_params(ctx, &gp_kernel_histogram, &s, p);
-}
+_Static_assert(GP_HIST_N == 0 && GP_HIST_TYPE == 0, "the count shape gp_context_params_of_count writes");
 
 gp_status gp_histogram_bytes(struct gp_context *ctx, const uint8_t *d_in, size_t n, uint32_t *d_bins,
                              gp_stream stream)
 {
     gp_histogram_params p;
-    GP_TRY(histogram_params(ctx, n, GP_HIST_U8, &p));
+    GP_TRY(gp_context_params_of_count(ctx, &gp_kernel_histogram, n, GP_HIST_U8, 0, &p));
     return gp_histogram_u8(d_in, n, d_bins, &p, stream);
 }
 
@@ -177,6 +169,6 @@ gp_status gp_histogram_keys(struct gp_context *ctx, const uint32_t *d_keys, size
                             gp_stream stream)
 {
     gp_histogram_params p;
-    GP_TRY(histogram_params(ctx, n, GP_HIST_U32, &p));
+    GP_TRY(gp_context_params_of_count(ctx, &gp_kernel_histogram, n, GP_HIST_U32, 0, &p));
     return gp_histogram_u32(d_keys, n, d_bins, &p, stream);
 }

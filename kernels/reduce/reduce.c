@@ -198,6 +198,8 @@ double gp_reduce_f32_bound(int depth, double sum_abs)
 
 /* ---- the library's calls */
 
+_Static_assert(GP_REDUCE_N == 0 && GP_REDUCE_TYPE == 0, "the count shape gp_context_params_of_count writes");
+
 gp_status gp_reduce_ws_create_any(gp_reduce_ws *ws)
 {
     gp_reduce_params p;
@@ -206,21 +208,11 @@ gp_status gp_reduce_ws_create_any(gp_reduce_ws *ws)
     return gp_reduce_ws_create(ws, &p);
 }
 
-static gp_status reduce_params(struct gp_context *ctx, size_t n, int type, gp_reduce_params *p)
-{
-    gp_shape s;
-    memset(&s, 0, sizeof s);
-    s.d[GP_REDUCE_N] = (long long)n, s.opt[GP_REDUCE_TYPE] = type;
-    if (!ctx)
-        return gp_fail(GP_ERR_USAGE, "reduce: no context (gp_context_open)");
-    return gp_context_params(ctx, &gp_kernel_reduce, &s, p);
-}
-
 gp_status gp_reduce_sum(struct gp_context *ctx, const float *d_in, size_t n, float *d_out, gp_reduce_ws *ws,
                         gp_stream stream)
 {
     gp_reduce_params p;
-    GP_TRY(reduce_params(ctx, n, GP_REDUCE_FP32, &p));
+    GP_TRY(gp_context_params_of_count(ctx, &gp_kernel_reduce, n, GP_REDUCE_FP32, 0, &p));
     return gp_reduce_sum_f32(d_in, n, d_out, ws, &p, stream);
 }
 
@@ -228,6 +220,6 @@ gp_status gp_reduce_sum_int(struct gp_context *ctx, const int32_t *d_in, size_t 
                             gp_reduce_ws *ws, gp_stream stream)
 {
     gp_reduce_params p;
-    GP_TRY(reduce_params(ctx, n, GP_REDUCE_INT32, &p));
+    GP_TRY(gp_context_params_of_count(ctx, &gp_kernel_reduce, n, GP_REDUCE_INT32, 0, &p));
     return gp_reduce_sum_i32(d_in, n, d_out, ws, &p, stream);
 }

@@ -242,16 +242,10 @@ long long gp_scan_f32_depth(const gp_scan_params *p, size_t i, size_t head, int 
     return in_tile + t * (lw + 3);
 }
 
-double gp_scan_f32_bound(long long depth, double sum_abs)
-{
-    const double u = ldexp(1.0, -24);
-    double du = (double)depth * u;
-    if (du >= 1.0)
-        return HUGE_VAL;
-    return du / (1.0 - du) * sum_abs;
-}
-
 /* ---- the library's calls */
+
+_Static_assert(GP_SCAN_N == 0 && GP_SCAN_TYPE == 0 && GP_SCAN_EXCLUSIVE == 1,
+               "the count shape gp_context_params_of_count writes");
 
 gp_status gp_scan_ws_create_any(size_t n_max, gp_scan_ws *ws)
 {
@@ -261,21 +255,11 @@ gp_status gp_scan_ws_create_any(size_t n_max, gp_scan_ws *ws)
     return gp_scan_ws_create(ws, gp_scan_tiles_for(&least, n_max, 3) + 1);
 }
 
-static gp_status scan_params(struct gp_context *ctx, size_t n, int type, int exclusive, gp_scan_params *p)
-{
-    gp_shape s;
-    memset(&s, 0, sizeof s);
-    s.d[GP_SCAN_N] = (long long)n, s.opt[GP_SCAN_TYPE] = type, s.opt[GP_SCAN_EXCLUSIVE] = exclusive != 0;
-    if (!ctx)
-        return gp_fail(GP_ERR_USAGE, "scan: no context (gp_context_open)");
-    return gp_context_params(ctx, &gp_kernel_scan, &s, p);
-}
-
 gp_status gp_scan(struct gp_context *ctx, const float *d_in, float *d_out, size_t n, int exclusive, gp_scan_ws *ws,
                   gp_stream stream)
 {
     gp_scan_params p;
-    GP_TRY(scan_params(ctx, n, GP_SCAN_FP32, exclusive, &p));
+    GP_TRY(gp_context_params_of_count(ctx, &gp_kernel_scan, n, GP_SCAN_FP32, exclusive != 0, &p));
     return gp_scan_f32(d_in, d_out, n, exclusive, ws, &p, stream);
 }
 
@@ -283,6 +267,6 @@ gp_status gp_scan_int(struct gp_context *ctx, const int32_t *d_in, int32_t *d_ou
                       gp_scan_ws *ws, gp_stream stream)
 {
     gp_scan_params p;
-    GP_TRY(scan_params(ctx, n, GP_SCAN_INT32, exclusive, &p));
+    GP_TRY(gp_context_params_of_count(ctx, &gp_kernel_scan, n, GP_SCAN_INT32, exclusive != 0, &p));
     return gp_scan_i32(d_in, d_out, n, exclusive, ws, &p, stream);
 }

@@ -9,7 +9,7 @@
  *   - int32: the two's-complement wrapped sums (uint32 arithmetic), exact and
  *     the same bits on every run.
  *   - fp32: accumulated in fp32 in the order gp_scan_f32_depth() describes;
- *     |out[i] - exact| <= gp_scan_f32_bound(depth(i), sum_{j<=i} |x_j|).  The
+ *     |out[i] - exact| <= gp_f32_sum_bound(depth(i), sum_{j<=i} |x_j|).  The
  *     look-back adds predecessor tiles in an order that depends on block
  *     timing, so two runs may differ in the last bits (within the bound).
  * Parameters: [kernel.scan] (scan_params.inc: block, items_per_thread,
@@ -161,9 +161,9 @@ gp_status gp_scan_i32(const int32_t *d_in, int32_t *d_out, size_t n, int exclusi
  * output i (see scan.hip for the order): the in-tile steps, plus
  * (log2 wave + 3) per tile before it on the look-back chain.  With u = 2^-24
  * the bound for a tree of height d (Higham, Accuracy and Stability of
- * Numerical Algorithms, 4.2) is gamma_d * sum |x_j|, gamma_d = d u / (1 - d u). */
+ * Numerical Algorithms, 4.2) is gamma_d * sum |x_j|, gamma_d = d u / (1 - d u):
+ * gp_f32_sum_bound (data.h). */
 long long gp_scan_f32_depth(const gp_scan_params *p, size_t i, size_t head, int wave);
-double gp_scan_f32_bound(long long depth, double sum_abs);
 
 /* CPU references (scan_ref.c), chunk by chunk: *acc (and *acc_abs) carry
  * the running sums in and out (NULL: start from 0), so a long array can be

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "data.h"
 #include "scan.h"
 
 void gp_scan_ref_f32(const float *x, size_t n, int exclusive, double *acc, double *acc_abs, double *out,
@@ -105,7 +106,7 @@ static gp_status check_f32(const gp_scan_expect *e, const depth_model *dm, size_
 {
     const long long depth = dm->d0 + (long long)((i + dm->head) / dm->tile) * dm->step;
     const double err = fabs((double)got - r);
-    const double bound = e->exact ? 0 : gp_scan_f32_bound(depth, sa) + (double)(i + 1) * ldexp(1.0, -53) * sa;
+    const double bound = e->exact ? 0 : gp_f32_sum_bound(depth, sa) + (double)(i + 1) * ldexp(1.0, -53) * sa;
     if (!(err <= bound))
         return gp_fail(GP_ERR_CHECK, "%s: out[%zu] = %.9g, reference %.17g (error %.3g > bound %.3g = gamma_%lld x "
                        "%.6g)", what, i, (double)got, r, err, bound, depth, sa);

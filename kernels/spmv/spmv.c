@@ -181,15 +181,6 @@ long long gp_spmv_f32_depth(const gp_spmv_choice *c, const gp_spmv_params *p, in
     return (L + c->tpr - 1) / c->tpr + log2i(c->tpr);
 }
 
-double gp_spmv_f32_bound(long long depth, double sum_abs)
-{
-    const double u = ldexp(1.0, -24);
-    double du = (double)depth * u;
-    if (du >= 1.0)
-        return HUGE_VAL;
-    return du / (1.0 - du) * sum_abs;
-}
-
 /* ----------------------------------------------------------------- plan */
 
 void gp_spmv_plan_destroy(gp_spmv_plan *pl)

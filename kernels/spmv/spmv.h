@@ -19,7 +19,7 @@
  *
  * Results: y[r] = sum_j A[r][j] x[j], each row added in fp32 in the order
  * gp_spmv_f32_depth describes (no atomics: the same bits on every run);
- * |y[r] - exact| <= gp_spmv_f32_bound(depth(L_r), sum_j |A[r][j] x[j]|).
+ * |y[r] - exact| <= gp_f32_sum_bound(depth(L_r), sum_j |A[r][j] x[j]|).
  * An empty row gives 0.  Parameters: [kernel.spmv] (spmv_params.inc: block,
  * unroll, scalar_max_row), through gp_kernel_params(&gp_kernel_spmv, table,
  * dev, shape, ...), which reads the table and clamps to the device. */
@@ -123,9 +123,9 @@ gp_status gp_spmv_choose(const int *row_ptr, int rows, const gp_spmv_params *p, 
  * ceil(L / block) + 2 log2 wave; ELL L.  With u = 2^-24 the error of a row
  * is at most gamma_d sum |a_j x_j|, gamma_d = d u / (1 - d u) (Higham,
  * Accuracy and Stability of Numerical Algorithms, 3.1: every product and
- * add rounded once in a tree of height d; an FMA rounds once for both). */
+ * add rounded once in a tree of height d; an FMA rounds once for both):
+ * gp_f32_sum_bound (data.h). */
 long long gp_spmv_f32_depth(const gp_spmv_choice *c, const gp_spmv_params *p, int wave, long long L);
-double gp_spmv_f32_bound(long long depth, double sum_abs);
 
 /* ---- A plan: the choice plus the device arrays it needs (the ELL copy, the
  * list of long rows).  The CSR arrays stay the caller's (d_*, which must

@@ -289,7 +289,7 @@ gp_status gp_spmv_check(const gp_csr *a, const float *y, int stride, const doubl
     for (long long r = 0, j = 0; r < a->rows; r += stride, j++) {
         const long long L = a->row_ptr[r + 1] - a->row_ptr[r], d = gp_spmv_f32_depth(&c, p, wave, L);
         const double m = sum_abs[j], err = fabs((double)y[r] - ref[j]);
-        const double bound = exact ? 0.0 : gp_spmv_f32_bound(d, m) + (double)L * ldexp(1.0, -53) * m;
+        const double bound = exact ? 0.0 : gp_f32_sum_bound(d, m) + (double)L * ldexp(1.0, -53) * m;
         if (!(err <= bound))
             return gp_fail(GP_ERR_CHECK, "%s: y[%lld] = %.9g, reference %.17g (row of %lld, error %.3g > bound %.3g = "
                            "gamma_%lld x %.6g; %.60s)", what, r, (double)y[r], ref[j], L, err, bound, d, m, c.why);

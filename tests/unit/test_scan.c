@@ -144,8 +144,8 @@ GP_TEST(scan_depth_by_hand)
     GP_CHECK(gp_scan_tiles_for(&p, 0, 0) == 0);
     GP_CHECK(gp_scan_tiles_for(&p, 4096, 0) == 1 && gp_scan_tiles_for(&p, 4096, 1) == 2);
     /* The bound: gamma_d x sum|x|, infinite once d u reaches 1. */
-    GP_CHECK_NEAR(gp_scan_f32_bound(18, 1.0), 18 * ldexp(1.0, -24) / (1 - 18 * ldexp(1.0, -24)), 1e-20);
-    GP_CHECK(isinf(gp_scan_f32_bound(1ll << 24, 1.0)));
+    GP_CHECK_NEAR(gp_f32_sum_bound(18, 1.0), 18 * ldexp(1.0, -24) / (1 - 18 * ldexp(1.0, -24)), 1e-20);
+    GP_CHECK(isinf(gp_f32_sum_bound(1ll << 24, 1.0)));
     /* The ring: a predecessor's leaves may come through the reducer's
      * aggregate.  512 x 16 (tile 8192, 16 waves): scanners 3 + 5 + 4 + 4 =
      * 16, reducer 2 + 64 vectors a lane / 8 + 3 + 5 = 18 -> 18 + 3 = 21
@@ -311,7 +311,7 @@ static int model_within_bound(const char *what, int c, int kind, const bound_cas
     gp_scan_ref_f32(bc->x, bc->n, bc->exclusive, NULL, NULL, ref, sa);
     for (size_t i = 0; i < bc->n; i++) {
         double err = fabs((double)got[i] - ref[i]);
-        double bound = gp_scan_f32_bound(gp_scan_f32_depth(bc->p, i, bc->head, bc->w), sa[i]);
+        double bound = gp_f32_sum_bound(gp_scan_f32_depth(bc->p, i, bc->head, bc->w), sa[i]);
         if (!(err <= bound)) {
             fprintf(stderr, "%scase %d kind %d: out[%zu] error %g > bound %g\n", what, c, kind, i, err, bound);
             return 0;
@@ -340,7 +340,7 @@ GP_TEST(scan_bound_holds_for_the_gpu_order)
             fill_bound_input(x, n, kind, &rng);
             GP_CHECK(model_within_bound("", c, kind, &(bound_case){x, n, head, p, w, K, ex}, got, ref, sa, &worst));
             /* Not vacuous at the end: well below the magnitudes summed. */
-            GP_CHECK(gp_scan_f32_bound(gp_scan_f32_depth(p, n - 1, head, w), sa[n - 1]) < 0.05 * sa[n - 1]);
+            GP_CHECK(gp_f32_sum_bound(gp_scan_f32_depth(p, n - 1, head, w), sa[n - 1]) < 0.05 * sa[n - 1]);
         }
     }
     GP_CHECK(worst > 0); /* the model does round */

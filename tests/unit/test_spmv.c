@@ -208,8 +208,8 @@ GP_TEST(spmv_depth_by_hand)
     GP_CHECK(gp_spmv_f32_depth(&c, &P512, 32, 7) == 7);
     c.format = GP_SPMV_ELL, c.long_min = 1;
     GP_CHECK(gp_spmv_f32_depth(&c, &P512, 32, 700) == 700);
-    GP_CHECK_NEAR(gp_spmv_f32_bound(10, 2.0), 2.0 * 10 * ldexp(1.0, -24) / (1 - 10 * ldexp(1.0, -24)), 1e-20);
-    GP_CHECK(isinf(gp_spmv_f32_bound(1ll << 24, 1.0)));
+    GP_CHECK_NEAR(gp_f32_sum_bound(10, 2.0), 2.0 * 10 * ldexp(1.0, -24) / (1 - 10 * ldexp(1.0, -24)), 1e-20);
+    GP_CHECK(isinf(gp_f32_sum_bound(1ll << 24, 1.0)));
     return 0;
 }
 
@@ -296,7 +296,7 @@ GP_TEST(spmv_bound_holds_for_the_gpu_order)
                                     : fmt == 2 ? model_lanes(a, x, col, L, 1, wave, 0)
                                                : model_lanes(a, x, col, L, G, wave, 0);
                         double err = fabs((double)got - ref);
-                        double bound = gp_spmv_f32_bound(gp_spmv_f32_depth(&c, &p, wave, L), sa);
+                        double bound = gp_f32_sum_bound(gp_spmv_f32_depth(&c, &p, wave, L), sa);
                         if (!(err <= bound))
                             fprintf(stderr, "kind %d L %d wave %d G %d fmt %d: error %g > bound %g\n", kind, L, wave,
                                     G, fmt, err, bound);
