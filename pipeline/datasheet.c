@@ -55,6 +55,13 @@ double gp_ds_measured_mhz(const gp_record *r)
     return NAN;
 }
 
+double gp_ds_rate_mhz(const gp_record *r)
+{
+    if (r->have_clock && r->clock_before.measured_mhz > 0)
+        return r->clock_before.measured_mhz;
+    return gp_ds_measured_mhz(r);
+}
+
 static void fill(gp_ds_row *row, const ds_spec *spec, const gp_record *r)
 {
     const gp_probe_headline *s = spec->h;
@@ -88,7 +95,7 @@ static void fill(gp_ds_row *row, const ds_spec *spec, const gp_record *r)
         snprintf(row->value, sizeof row->value, "%.0f %s", v->value, s->unit);
         break;
     case GP_DS_FLOPS: {
-        double mhz = gp_ds_measured_mhz(r);
+        double mhz = gp_ds_rate_mhz(r);
         if (!isfinite(mhz))
             mhz = r->dev.core_clock_mhz;
         row->num = 2.0 * v->value * r->dev.compute_units * mhz * 1e6;

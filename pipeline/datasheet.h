@@ -49,6 +49,11 @@ const gp_record *gp_ds_record_of(const gp_record *const *recs, int n, const char
 /* The core clock a probe ran at, MHz: measured after it, else before;
  * NAN when the record has no clock reading. */
 double gp_ds_measured_mhz(const gp_record *r);
+/* The clock a probe's per-cycle rates were divided by: the one measured
+ * before it (the probes convert times to cycles with it), else
+ * gp_ds_measured_mhz.  A chip rate rebuilt from a per-cycle one takes this
+ * clock, so a clock that fell during the probe does not lower it twice. */
+double gp_ds_rate_mhz(const gp_record *r);
 
 /* A byte count in binary units: "220 KiB", "60.0 MiB", "128 B". */
 void gp_ds_format_bytes(char *out, size_t n, double bytes);

@@ -58,10 +58,11 @@ static void alternatives(char *out, size_t n, const char *alts)
     }
 }
 
-/* The clock a probe ran at: measured, else reported. */
+/* The clock a probe's per-cycle rates were divided by (gp_ds_rate_mhz),
+ * else the reported one. */
 static double clock_mhz(const gp_record *r, const char **how)
 {
-    double mhz = gp_ds_measured_mhz(r);
+    double mhz = gp_ds_rate_mhz(r);
     *how = isfinite(mhz) ? "measured" : "reported";
     return isfinite(mhz) ? mhz : r->dev.core_clock_mhz;
 }

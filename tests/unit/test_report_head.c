@@ -121,6 +121,41 @@ static gp_status fake_work(const char *kernel, const char *problem, double *byte
     return gp_fail(GP_ERR_USAGE, "%s: no model", kernel);
 }
 
+/* A clock that fell during the probe: the per-cycle rates were divided by
+ * the clock measured before it, so the chip rate is rebuilt with that one
+ * (a record of 128 FMA/cycle/CU at 1000 MHz before, 900 after: 25.6 TFLOP/s,
+ * not 23.0), in the roofline and the datasheet alike. */
+GP_TEST(chip_rates_rebuilt_with_the_clock_they_were_divided_by)
+{
+    gp_device_info dev = fake_dev("Fake GPU");
+    gp_record fma, bw;
+    synthetic(&fma, &bw, &dev);
+    fma.clock_after.measured_mhz = 900;
+    GP_CHECK(gp_ds_rate_mhz(&fma) == 1000 && gp_ds_measured_mhz(&fma) == 900);
+    const gp_record *recs[2] = {&bw, &fma};
+    gp_roofline *rl = calloc(1, sizeof *rl);
+    GP_CHECK(rl != NULL);
+    gp_roofline_ceilings(recs, 2, rl);
+    const gp_rl_ceiling *fp32 = gp_roofline_ceiling(rl, "fp32 FMA");
+    GP_CHECK(fp32 && fabs(fp32->value - 2.0 * 128 * 100 * 1e9) < 1);
+    free(rl);
+    gp_datasheet *ds = calloc(1, sizeof *ds);
+    GP_CHECK(ds != NULL);
+    gp_datasheet_build(recs, 2, NULL, ds);
+    int seen = 0;
+    for (int i = 0; i < ds->nrows; i++)
+        if (ds->rows[i].label && strstr(ds->rows[i].label, "fp32 FMA")) {
+            seen = 1;
+            GP_CHECK(fabs(ds->rows[i].num - 2.0 * 128 * 100 * 1e9) < 1);
+        }
+    GP_CHECK(seen);
+    /* Without a reading before, the one after stands. */
+    fma.clock_before.measured_mhz = 0;
+    GP_CHECK(gp_ds_rate_mhz(&fma) == 900);
+    free(ds);
+    return 0;
+}
+
 GP_TEST(roofline_points_from_bench_csv)
 {
     char dir[] = "/tmp/gp_roofXXXXXX", p[256];
