@@ -12,7 +12,10 @@
 #include "fsutil.h"
 #include "gp_test.h"
 #include "gp_test_table.h"
+#include "histogram.h"
 #include "kernel.h"
+#include "reduce.h"
+#include "scan.h"
 #include "transpose.h"
 
 static gp_device_info h200(void)
@@ -142,6 +145,38 @@ GP_TEST(context_keeps_one_parameter_set_per_shape)
     for (int i = 0; i < 4; i++)
         GP_CHECK(thrd_join(th[i], NULL) == thrd_success && w[i].ok);
     GP_CHECK(gp_context_nshapes(c) == 11);
+    gp_context_close(c);
+    return 0;
+}
+
+/* The count-shape call reduce, scan and histogram take (n in d[0], the
+ * options in opt[0] and opt[1]) gives what the one path gives for that
+ * shape, and says which kernel had no context. */
+GP_TEST(context_params_of_count_shapes)
+{
+    char tables[512];
+    GP_CHECK(gp_test_source_path(tables, sizeof tables, "tables"));
+    gp_device_info d = h200();
+    gp_context_opts o = {0, NULL, tables, "/nonexistent-cache"};
+    gp_context *c = NULL;
+    unsetenv("GP_TABLE");
+    GP_CHECK(gp_context_open_for(&d, &o, &c).code == GP_OK);
+    char note[160];
+    gp_scan_params sa, sb;
+    GP_CHECK(gp_context_params_of_count(c, &gp_kernel_scan, 1000003, GP_SCAN_INT32, 1, &sa).code == GP_OK);
+    gp_shape s = {{1000003}, {GP_SCAN_INT32, 1}};
+    GP_CHECK(gp_kernel_params(&gp_kernel_scan, gp_context_table(c), &d, &s, 1, &sb, note, sizeof note).code == GP_OK);
+    GP_CHECK(!memcmp(&sa, &sb, sizeof sa));
+    gp_reduce_params ra, rb;
+    GP_CHECK(gp_context_params_of_count(c, &gp_kernel_reduce, 1 << 28, GP_REDUCE_FP32, 0, &ra).code == GP_OK);
+    gp_shape r = {{1 << 28}, {GP_REDUCE_FP32}};
+    GP_CHECK(gp_kernel_params(&gp_kernel_reduce, gp_context_table(c), &d, &r, 1, &rb, note, sizeof note).code == GP_OK);
+    GP_CHECK(!memcmp(&ra, &rb, sizeof ra));
+    gp_histogram_params h;
+    GP_CHECK(gp_context_params_of_count(c, &gp_kernel_histogram, 1 << 20, GP_HIST_U32, 0, &h).code == GP_OK);
+    GP_CHECK(gp_context_nshapes(c) == 3);
+    gp_status st = gp_context_params_of_count(NULL, &gp_kernel_histogram, 10, GP_HIST_U8, 0, &h);
+    GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "histogram: no context"));
     gp_context_close(c);
     return 0;
 }
