@@ -117,15 +117,24 @@ static int work(void *arg)
     return 0;
 }
 
-GP_TEST(context_keeps_one_parameter_set_per_shape)
+/* A context for d on the shipped tables, no GP_TABLE and no cache: what
+ * the parameter tests look up in; NULL when it does not open. */
+static gp_context *open_shipped(const gp_device_info *d)
 {
     char tables[512];
-    GP_CHECK(gp_test_source_path(tables, sizeof tables, "tables"));
-    gp_device_info d = h200();
-    gp_context_opts o = {0, NULL, tables, "/nonexistent-cache"};
     gp_context *c = NULL;
+    if (!gp_test_source_path(tables, sizeof tables, "tables"))
+        return NULL;
+    gp_context_opts o = {0, NULL, tables, "/nonexistent-cache"};
     unsetenv("GP_TABLE");
-    GP_CHECK(gp_context_open_for(&d, &o, &c).code == GP_OK);
+    return gp_context_open_for(d, &o, &c).code == GP_OK ? c : NULL;
+}
+
+GP_TEST(context_keeps_one_parameter_set_per_shape)
+{
+    gp_device_info d = h200();
+    gp_context *c = open_shipped(&d);
+    GP_CHECK(c != NULL);
     /* The same parameters as the one path gives for the shape. */
     gp_shape s = {{12000, 12000}, {0}};
     gp_transpose_params a, b;
@@ -154,13 +163,9 @@ GP_TEST(context_keeps_one_parameter_set_per_shape)
  * shape, and says which kernel had no context. */
 GP_TEST(context_params_of_count_shapes)
 {
-    char tables[512];
-    GP_CHECK(gp_test_source_path(tables, sizeof tables, "tables"));
     gp_device_info d = h200();
-    gp_context_opts o = {0, NULL, tables, "/nonexistent-cache"};
-    gp_context *c = NULL;
-    unsetenv("GP_TABLE");
-    GP_CHECK(gp_context_open_for(&d, &o, &c).code == GP_OK);
+    gp_context *c = open_shipped(&d);
+    GP_CHECK(c != NULL);
     char note[160];
     gp_scan_params sa, sb;
     GP_CHECK(gp_context_params_of_count(c, &gp_kernel_scan, 1000003, GP_SCAN_INT32, 1, &sa).code == GP_OK);
@@ -207,13 +212,9 @@ static int cmp_double(const void *a, const void *b)
  * the bounds are for optimized host code). */
 GP_TEST(context_derivation_and_lookup_costs)
 {
-    char tables[512];
-    GP_CHECK(gp_test_source_path(tables, sizeof tables, "tables"));
     gp_device_info d = h200();
-    gp_context_opts o = {0, NULL, tables, "/nonexistent-cache"};
-    gp_context *c = NULL;
-    unsetenv("GP_TABLE");
-    GP_CHECK(gp_context_open_for(&d, &o, &c).code == GP_OK);
+    gp_context *c = open_shipped(&d);
+    GP_CHECK(c != NULL);
 #if defined(__SANITIZE_ADDRESS__)
     const int bounded = 0;
 #elif defined(__has_feature)
