@@ -49,9 +49,10 @@ gp_status gp_probe_execute(const gp_probe *p, const gp_probe_opts *opts, gp_reco
     gp_telemetry *tm = NULL;
     char xid_why[96];
     GP_TRY(gp_telemetry_start(ctx.dev.vendor, &bus, 1, GP_TELEMETRY_INTERVAL_S, &tm));
+    const double cap_wait = opts->quick ? 1.0 : CAP_WAIT_S;
     memset(&ctx.guard, 0, sizeof ctx.guard);
     if (rec->clock_before.smi.available)
-        ctx.guard = (gp_harness_guard){guard_now, guard_capped, NULL, tm, opts->quick ? 1.0 : CAP_WAIT_S,
+        ctx.guard = (gp_harness_guard){guard_now, guard_capped, NULL, tm, cap_wait,
                                        UNSTABLE_SPREAD, 0, 0, 0};
     gp_smi_xid_watch *xw = gp_smi_xid_open(ctx.dev.vendor, bus, xid_why, sizeof xid_why);
     gp_status ran = p->run(&ctx);
@@ -82,7 +83,7 @@ gp_status gp_probe_execute(const gp_probe *p, const gp_probe_opts *opts, gp_reco
         gp_record_note(rec, "caps: %d timed batches ran under a power or thermal cap and were taken again once it "
                             "lifted; %d of the %d kept ran under one (every retry capped, or the probe's %.0f s "
                             "of waiting spent)",
-                       ctx.guard.dropped, ctx.guard.kept_capped, ctx.guard.batches, opts->quick ? 1.0 : CAP_WAIT_S);
+                       ctx.guard.dropped, ctx.guard.kept_capped, ctx.guard.batches, cap_wait);
     if (rec->telemetry.capped > 0) {
         char why[192];
         gp_smi_reasons_text(rec->telemetry.reasons & GP_SMI_REASONS_CAP, why, sizeof why);

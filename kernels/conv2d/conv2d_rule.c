@@ -119,10 +119,12 @@ gp_status gp_conv2d_rule(const gp_rule_in *in, gp_table *out)
     /* out_channels_per_block: every input pixel staged is reused by OCB output
      * channels; the most compiled.  The machine balance says which floor binds:
      * a 6x6 kernel does 72 FMA per input load per output channel, far above it. */
+    /* FLOPs the FMA units do per DRAM byte; 0 where a fact is none. */
+    const double balance = have_fma && have_bw && have_clk && have_cus ? 2.0 * fma * cus * clk * 1e6 / (bw * 1e9) : 0;
     char bal[96] = "machine balance unknown (facts none)";
-    if (have_fma && have_bw && have_clk && have_cus)
+    if (balance > 0)
         snprintf(bal, sizeof bal, "machine balance %.1f FLOP/B (fp32 %.0f x %.0f CU @%.0f MHz vs %.0f GB/s)",
-                 2.0 * fma * cus * clk * 1e6 / (bw * 1e9), fma, cus, clk, bw);
+                 balance, fma, cus, clk, bw);
     GP_TRY(gp_rule_set(out, "conv2d", "out_channels_per_block", CONV2D_MAX_OCB, "reuse",
                        "the most reuse per staged pixel; %s", bal));
 
@@ -154,7 +156,6 @@ gp_status gp_conv2d_rule(const gp_rule_in *in, gp_table *out)
      * unseen shapes"). */
     char why[200] = "";
     const double flop_px = 2.0 * s->in_c * (double)(kh * kw) * s->out_c, byte_px = 4.0 * (s->in_c + s->out_c);
-    const double balance = have_fma && have_bw && have_clk && have_cus ? 2.0 * fma * cus * clk * 1e6 / (bw * 1e9) : 0;
     if (balance > 0 && 2 * best.blocks >= (long long)cus) {
         const int mem = flop_px / byte_px < balance;
         tile_pick top = best;
