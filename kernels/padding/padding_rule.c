@@ -4,9 +4,10 @@
  * latency L, B x L bytes must be in flight, B x L / CUs per CU.  A CU keeps
  * the threads the occupancy model grants at PADDING_REGS registers resident;
  * each thread's items_per_thread outputs issue their loads before its stores,
- * but only the outputs inside the input load (a fraction f of them: the
- * headline problem, 7 x 7 planes padded by 3 to 13 x 13, has f = 49 / 169),
- * so a thread has f x items 4-byte loads outstanding:
+ * but only the outputs inside the input load (a fraction f of them, the
+ * launched shape's own; without a shape the headline problem's, 7 x 7 planes
+ * padded by 3 to 13 x 13, f = 49 / 169), so a thread has f x items 4-byte
+ * loads outstanding:
  *     items_per_thread = ceil_pow2(B L / (CUs x threads per CU x 4 B x f)),
  * between 4 and GP_PADDING_MAX_ITEMS.  Without the DRAM facts (none) the
  * stand-in is 8, the middle of the compiled 4..16.
@@ -98,13 +99,27 @@ static gp_status planes_rule(const gp_table *facts, const gp_shape *sh, gp_table
                        f.cus.v, per_cu / 1024.0, plane, h, w, want, P, lds, fit);
 }
 
+/* The share of sh's outputs that load an input value (NULL or no plane: the
+ * headline's 49 / 169).  Only those outputs put a load in flight, so a shape
+ * padded by little (28 x 28 by 1: 0.87) needs about a third of the headline's
+ * items for the same bytes in flight. */
+static double inside_share(const gp_shape *sh)
+{
+    if (!sh || sh->d[GP_PAD_H] < 1 || sh->d[GP_PAD_W] < 1)
+        return HEADLINE_INSIDE;
+    const double h = (double)sh->d[GP_PAD_H], w = (double)sh->d[GP_PAD_W];
+    const double oh = h + (double)(sh->d[GP_PAD_TOP] + sh->d[GP_PAD_BOTTOM]);
+    const double ow = w + (double)(sh->d[GP_PAD_LEFT] + sh->d[GP_PAD_RIGHT]);
+    return oh > 0 && ow > 0 ? h * w / (oh * ow) : HEADLINE_INSIDE;
+}
+
 gp_status gp_padding_rule(const gp_rule_in *in, gp_table *out)
 {
     const gp_rule_stream s = {"padding",
                               RULE,
                               "items_per_thread",
                               PADDING_REGS,
-                              4.0 * HEADLINE_INSIDE,
+                              4.0 * inside_share(in->shape),
                               GP_PADDING_MAX_ITEMS,
                               GP_PADDING_MAX_BLOCK,
                               PADDING_ITEMS_STANDIN,

@@ -332,7 +332,10 @@ GP_TEST(padding_staged_fit_and_usable)
 /* planes_per_block follows the shape's plane through gp_kernel_params on a
  * ruled table (sm_90): the 7x7 headline keeps the rule's 64; 4x4 planes
  * (64 B) take the most compiled, 128; 56x56 (rows of a sector and more) and
- * 8x8 (over the 196 B the host stages) run flat. */
+ * 8x8 (over the 196 B the host stages) run flat.  items_per_thread follows
+ * the share of outputs that load: the headline's 49/169 keeps 16, 4x4 by 1
+ * (16/36) 8, 56x56 by (1, 2, 0, 3) (0.90) and 8x8 unpadded (1) the least
+ * compiled, 4 (Little's law: 10.0 loads a thread at 49/169). */
 GP_TEST(padding_params_follow_the_shape)
 {
     static gp_table t, ruled;
@@ -342,18 +345,18 @@ GP_TEST(padding_params_follow_the_shape)
     GP_CHECK(gp_padding_rule(&in, &ruled).code == GP_OK);
     static const struct {
         const char *spec;
-        int planes;
-    } want[] = {{"1024x1024x7x7 pad t3 b3 l3 r3", 64},
-                {"64x64x4x4 pad 1", 128},
-                {"64x64x56x56 pad t1 b2 l0 r3", 0},
-                {"64x64x8x8", 0}};
+        int planes, items;
+    } want[] = {{"1024x1024x7x7 pad t3 b3 l3 r3", 64, 16},
+                {"64x64x4x4 pad 1", 128, 8},
+                {"64x64x56x56 pad t1 b2 l0 r3", 0, 4},
+                {"64x64x8x8", 0, 4}};
     char note[160];
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
         gp_shape s;
         gp_padding_params p;
         GP_CHECK(gp_kernel_padding.shape_parse(want[i].spec, &s).code == GP_OK);
         GP_CHECK(gp_kernel_params(&gp_kernel_padding, &ruled, NULL, &s, 0, &p, note, sizeof note).code == GP_OK);
-        GP_CHECK(p.planes_per_block == want[i].planes && p.items_per_thread == 16 && p.block == 512);
+        GP_CHECK(p.planes_per_block == want[i].planes && p.items_per_thread == want[i].items && p.block == 512);
     }
     GP_CHECK(strstr(note, "planes_per_block 64->0"));
     static gp_table out;
