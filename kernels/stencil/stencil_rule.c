@@ -20,8 +20,9 @@
  * tile_y, blocks_per_cu ("occupancy") and planes_ahead ("little"), together:
  * for planes_ahead = 1, 2, ... (each a compiled kernel of its own register
  * count, gp_stencil_build_regs, or the device's with use_device) tile_y is
- * the largest of 4..16 among those that keep the most threads resident per
- * CU (the y halo costs 2 / tile_y of the reads), blocks_per_cu what a CU then
+ * the smallest of 4..16 among those that keep the most threads resident per
+ * CU (a barrier waits for fewer warps; measured worth more than the y halo's
+ * 2 / tile_y of the reads), blocks_per_cu what a CU then
  * holds; Little's law: every CU needs dram bandwidth x latency / CUs bytes
  * in flight, each resident thread issues per plane its center (4 vec B) and
  * its share of the halo (2 tile_x rows of vec points, 2 tile_y columns of
@@ -52,6 +53,15 @@
 #include "stencil_v4.h"
 
 #define RULE "gp_stencil_rule"
+/* The queue must hold twice Little's product at the unloaded DRAM latency:
+ * streaming at the copy's rate queues the loads, and the latency under load
+ * is longer.  H200 2026-11-29, the 1-wide kernel (`tune stencil --shape`,
+ * four shapes of unaligned rows): 64 x 4 at 8 blocks covers 1.05x the
+ * unloaded need at 1 plane and 2.1x at 2, and 2 planes ran 4-10 % faster on
+ * every shape; 64 x 8 at 0.88x, 1.77x and 2.65x (1, 2, 3 planes): 2 and 3
+ * within 2 %, 1 plane 9-13 % slower.  The 4-wide kernel's 1 plane covers 2.3x
+ * on the H200 and stays. */
+#define STENCIL_LOADED 2.0
 /* Registers per thread of the 1-wide kernel: the launch bounds (512 threads,
  * 4 blocks an SM) cap them at 32; ptxas sm_90 reports 30..32 with no spills
  * (checked by tests/build/check_gpu_build.sh).  The 4-wide kernel's:
@@ -99,7 +109,11 @@ static gp_status occupancy(const gp_rule_in *in, const gp_rule_cu *cu, long long
             continue;
         long long lds = o->res.lds + (vec == 4 ? GP_STENCIL_V4_LDS_BYTES(tx, c) : GP_STENCIL_LDS_BYTES(tx, c));
         long long blocks = gp_rule_blocks_per_cu(cu, tx * c, o->res.regs, lds);
-        if (blocks * tx * c >= best_threads) /* ties: the larger tile_y */
+        /* Ties: the smaller tile_y.  Its barrier waits for fewer warps,
+         * which the H200 measured as worth more than the y halo's 2 /
+         * tile_y of the reads: 1-wide 64x4 0.782 of the copy, 64x8 0.755,
+         * both 2048 threads an SM (docs/kernels/stencil.md). */
+        if (blocks * tx * c > best_threads)
             best_threads = blocks * tx * c, o->ty = c, o->blocks = blocks;
     }
     if (o->blocks < 1)
@@ -154,7 +168,7 @@ gp_status gp_stencil_rule(const gp_rule_in *in, gp_table *out)
                        cu.fallback));
 
     /* planes_ahead with its occupancy: the first whose queue covers
-     * Little's need. */
+     * Little's need under load (STENCIL_LOADED). */
     const long long max_ahead = vec == 4 ? GP_STENCIL_V4_MAX_AHEAD : GP_STENCIL_MAX_AHEAD;
     const long long standin = vec == 4 ? STENCIL_V4_AHEAD_STANDIN : STENCIL_AHEAD_STANDIN;
     occ o;
@@ -169,7 +183,7 @@ gp_status gp_stencil_rule(const gp_rule_in *in, gp_table *out)
             GP_TRY(occupancy(in, &cu, vec, tx, ahead, &o));
             break;
         }
-        if (planes <= (double)ahead || ahead == max_ahead)
+        if (STENCIL_LOADED * planes <= (double)ahead || ahead == max_ahead)
             break;
     }
     const long long lds = vec == 4 ? GP_STENCIL_V4_LDS_BYTES(tx, o.ty) : GP_STENCIL_LDS_BYTES(tx, o.ty);
@@ -193,7 +207,8 @@ gp_status gp_stencil_rule(const gp_rule_in *in, gp_table *out)
                            cu.regs_per_cu, o.res.regs, tx * o.ty, cu.lds_per_cu, lds, cu.max_threads_cu, o.blocks,
                            o.blocks, sep, cu.fallback));
     GP_TRY(gp_rule_set(out, "stencil", "planes_ahead", ahead, "little",
-                       "%s (%.2f B a thread a plane) -> %lld%s%s%s", why, o.per_plane, ahead,
+                       "%s (%.2f B a thread a plane), x %.0f under load -> %lld%s%s%s", why, o.per_plane,
+                       STENCIL_LOADED, ahead,
                        planes > 0 ? "" : " (stand-in)", sep, cu.fallback));
     return gp_rule_set(out, "stencil", "vec", vec, "instructions",
                        "wave %lld x 16 B = %lld B, cache.l1.line_bytes %lld%s: %s -> %lld", cu.wave, cu.wave * 16,

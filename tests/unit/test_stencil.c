@@ -520,36 +520,37 @@ GP_TEST(stencil_rule_follows_the_facts)
     /* 1024 B lines (beyond the schema's 512: an in-memory table): a wave's
      * 512 B are not whole lines -> vec 1, the 1-wide model: a row of whole
      * lines wants 256 threads, 128 at most (512 over 4 rows) -> 128 x 4 at
-     * 32 registers, 4 blocks; 11.6 KiB over 2048 threads x 6.06 B = 0.96 ->
-     * 1 plane. */
+     * 32 registers, 4 blocks; 11.6 KiB over 2048 threads x 6.06 B = 0.96,
+     * twice that under load 1.92 -> 2 planes. */
     GP_CHECK(gp_test_load_shipped("sm_90", &t));
     int li = gp_table_key_index("cache.l1", "line_bytes");
     GP_CHECK(li >= 0);
     t.e[li].d = 1024, t.e[li].i = 1024;
     GP_CHECK(gp_test_rule(gp_stencil_rule, &t).code == GP_OK);
     GP_CHECK(kv(&t, "vec") == 1 && kv(&t, "tile_x") == 128 && kv(&t, "tile_y") == 4);
-    GP_CHECK(kv(&t, "blocks_per_cu") == 4 && kv(&t, "planes_ahead") == 1);
+    GP_CHECK(kv(&t, "blocks_per_cu") == 4 && kv(&t, "planes_ahead") == 2);
     GP_CHECK(strstr(prov_of(&t, "vec"), "not whole lines"));
+    GP_CHECK(strstr(prov_of(&t, "planes_ahead"), "x 2 under load -> 2"));
     /* 128 B sectors: a row of 4 x 2 sectors is 1 KiB, 64 threads of 16 B. */
     GP_CHECK(gp_test_load_shipped("sm_90", &t));
     GP_CHECK(gp_table_set(&t, "cache.l1", "sector_bytes", 128, "measured test 2026-11-24").code == GP_OK);
     GP_CHECK(gp_test_rule(gp_stencil_rule, &t).code == GP_OK);
     GP_CHECK(kv(&t, "vec") == 4 && kv(&t, "tile_x") == 64 && kv(&t, "tile_y") == 4);
     /* Half the registers: 32 x 4 at 56 holds 4 blocks (512 threads), 32 x 8
-     * 2 (512, the larger tile_y); 20.25 B a plane x 512 = 10.4 KB < 11.6
-     * KiB: 1 plane is short (1.15) -> 2 planes, at 64 registers the same 2
-     * blocks of 32 x 8. */
+     * 2 (512: a tie, the smaller tile_y); 24.25 B a plane x 512 = 12.4 KB
+     * against 11.6 KiB: 0.96, twice under load 1.92 > 1 -> 2 planes, at 64
+     * registers the same 4 blocks of 32 x 4. */
     GP_CHECK(gp_test_load_shipped("sm_90", &t));
     GP_CHECK(gp_table_set(&t, "registers", "per_cu", 32768, "measured test 2026-11-23").code == GP_OK);
     GP_CHECK(gp_test_rule(gp_stencil_rule, &t).code == GP_OK);
-    GP_CHECK(kv(&t, "blocks_per_cu") == 2 && kv(&t, "tile_y") == 8 && kv(&t, "planes_ahead") == 2);
+    GP_CHECK(kv(&t, "blocks_per_cu") == 4 && kv(&t, "tile_y") == 4 && kv(&t, "planes_ahead") == 2);
     /* 4x the bandwidth: 46.4 KiB over 27.9 KB = 1.7: 1 plane is short -> 2,
      * at 64 registers 8 blocks of 32 x 4 or 4 of 32 x 8 (1024 threads each:
-     * the larger tile_y). */
+     * the smaller tile_y). */
     GP_CHECK(gp_test_load_shipped("sm_90", &t));
     GP_CHECK(gp_table_set(&t, "dram", "bandwidth_gbs", 4 * 4341.57817, "measured test 2026-11-24").code == GP_OK);
     GP_CHECK(gp_test_rule(gp_stencil_rule, &t).code == GP_OK);
-    GP_CHECK(kv(&t, "planes_ahead") == 2 && kv(&t, "blocks_per_cu") == 4 && kv(&t, "tile_y") == 8);
+    GP_CHECK(kv(&t, "planes_ahead") == 2 && kv(&t, "blocks_per_cu") == 8 && kv(&t, "tile_y") == 4);
     GP_CHECK(gp_test_load_shipped("sm_90", &t));
     GP_CHECK(gp_table_set(&t, "dram", "bandwidth_gbs", 1000, "measured test 2026-11-23").code == GP_OK);
     GP_CHECK(gp_test_rule(gp_stencil_rule, &t).code == GP_OK);
