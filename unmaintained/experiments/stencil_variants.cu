@@ -32,10 +32,8 @@
 // reference point by point.  Build and run (argv[1] = ABBA rounds, default 30;
 // argv[2] = the cube's edge, default 512, a multiple of 4):
 //   nvcc -O3 -std=c++17 -arch=sm_90 stencil_variants.cu -o sv && ./sv 60 && ./sv 60 256
-#include "abba.h"
+#include "stencil_common.h"
 #include <cstring>
-
-struct Args { int nx, ny, nz, zper; float c0, c1; };
 
 // The z march's step to the next plane, shared by the shared-memory
 // variants: the current plane becomes the one below, the queue moves up one.
@@ -184,18 +182,7 @@ __global__ void __launch_bounds__(TX * TY, MINB) smem4_k(const float *__restrict
             const float4 n = *(const float4 *)(buf + c_lds - pitch), s = *(const float4 *)(buf + c_lds + pitch);
             const float l = buf[c_lds - 1], r = buf[c_lds + 4];
             const bool zin = z >= 1 && z <= a.nz - 2 && y_in;
-            const float c[4] = {cur.x, cur.y, cur.z, cur.w};
-            const float xm[4] = {l, cur.x, cur.y, cur.z}, xp[4] = {cur.y, cur.z, cur.w, r};
-            const float ym[4] = {n.x, n.y, n.z, n.w}, yp[4] = {s.x, s.y, s.z, s.w};
-            const float zm[4] = {below.x, below.y, below.z, below.w}, zp[4] = {above.x, above.y, above.z, above.w};
-            float o[4];
-#pragma unroll
-            for (int k = 0; k < 4; k++) {
-                const bool in_pt = zin && gx + k >= 1 && gx + k <= a.nx - 2;
-                const float sum = ((xm[k] + xp[k]) + (ym[k] + yp[k])) + (zm[k] + zp[k]);
-                o[k] = in_pt ? a.c0 * c[k] + a.c1 * sum : c[k];
-            }
-            *(float4 *)po = make_float4(o[0], o[1], o[2], o[3]);
+            *(float4 *)po = update4(cur, below, above, n, s, l, r, zin, gx, a);
         }
         po += plane;
         next_plane(below, cur, qc, qh, nc, nh);
@@ -253,52 +240,6 @@ __global__ void __launch_bounds__(256) naive_k(const float *__restrict__ in, flo
     out[i] = r;
 }
 
-static void cpu_stencil(const std::vector<float> &in, std::vector<float> &out, int n, float c0, float c1)
-{
-    const size_t nx = n, pl = (size_t)n * n;
-    for (int z = 0; z < n; z++)
-        for (int y = 0; y < n; y++)
-            for (int x = 0; x < n; x++) {
-                const size_t i = z * pl + y * nx + x;
-                out[i] = x >= 1 && x <= n - 2 && y >= 1 && y <= n - 2 && z >= 1 && z <= n - 2
-                             ? c0 * in[i] + c1 * (((in[i - 1] + in[i + 1]) + (in[i - nx] + in[i + nx])) + (in[i - pl] + in[i + pl]))
-                             : in[i];
-            }
-}
-
-// The suite's z split: c chunks of ceil(nz / c) planes cost ceil(T c / R)
-// rounds of (ceil(nz / c) + 2) planes; the least cost, ties to fewer chunks.
-static int z_chunks(int tiles, int resident, int nz)
-{
-    int best = 1;
-    long best_cost = -1;
-    for (int c = 1; c <= nz; c++) {
-        const long rounds = ((long)tiles * c + resident - 1) / resident, cost = rounds * ((nz + c - 1) / c + 2);
-        if (best_cost < 0 || cost < best_cost) best = c, best_cost = cost;
-    }
-    return best;
-}
-
-static int N = 512;
-static float *d_in, *d_out, *d_cp;
-static std::vector<float> ref, got;
-
-static const char *check(const launch_fn &f)
-{
-    const size_t n = (size_t)N * N * N;
-    poison(d_out, n * 4);
-    f();
-    CK(cudaDeviceSynchronize());
-    CK(cudaMemcpy(got.data(), d_out, n * 4, cudaMemcpyDeviceToHost));
-    for (size_t i = 0; i < n; i++)
-        if (!(got[i] == ref[i])) {
-            static char msg[96];
-            snprintf(msg, sizeof msg, "WRONG at (%zu,%zu,%zu): %g not %g", i % N, i / N % N, i / ((size_t)N * N), got[i], ref[i]);
-            return msg;
-        }
-    return "ok (exact)";
-}
-
 // Launch config of a tiled variant: grid over tiles of tw x th points, z split
 // from the occupancy of `kernel` at `threads` and `lds` bytes.
 template <typename K>
@@ -315,24 +256,9 @@ static dim3 tiled_grid(K kernel, int tw, int th, int threads, size_t lds, int *z
 
 int main(int argc, char **argv)
 {
-    const int rounds = abba_rounds(argc, argv);
-    if (argc > 2) N = atoi(argv[2]);
-    if (N < 8 || N % 4) { printf("edge %d: need a multiple of 4, >= 8\n", N); return 2; }
-    const size_t n = (size_t)N * N * N, bytes = n * 4;
-    cudaDeviceProp p;
-    CK(cudaGetDeviceProperties(&p, 0));
-    printf("# stencil variants on %s (%d SMs, L2 %d MiB), %d^3 fp32 (%.1f MB in, as much out), %d ABBA rounds each\n", p.name,
-           p.multiProcessorCount, p.l2CacheSize >> 20, N, bytes * 1e-6, rounds);
-    std::vector<float> h(n);
-    ref.resize(n), got.resize(n);
-    unsigned x = 777;
-    for (auto &v : h) { x = x * 1664525u + 1013904223u; v = (float)((int)(x >> 27) - 8); }
-    const float c0 = -6.0f, c1 = 1.0f;
-    cpu_stencil(h, ref, N, c0, c1);
-    CK(cudaMalloc(&d_in, bytes)); CK(cudaMalloc(&d_out, bytes)); CK(cudaMalloc(&d_cp, bytes));
-    CK(cudaMemcpy(d_in, h.data(), bytes, cudaMemcpyHostToDevice));
-    const launch_fn copy = [=] { CK(cudaMemcpyAsync(d_cp, d_in, bytes, cudaMemcpyDeviceToDevice)); };
-    Args a0 = {N, N, N, N, c0, c1};
+    int rounds;
+    Args a0;
+    const launch_fn copy = stencil_setup(argc, argv, "stencil variants", &rounds, &a0);
     abba_header("device copy of the same bytes");
     abba_row("device copy (self)", copy, copy, rounds, "-");
     {
