@@ -11,8 +11,8 @@
  * block ("occupancy"): the grid is persistent, so the block only sets how
  * many threads the LDS-limited blocks bring: the block (a power of two) whose
  * blocks a CU (the occupancy model, with the u8 sub-histograms' bytes plus
- * the runtime's per-block reserve) x threads is largest, the smallest of
- * equals.  The first rule took lds.bytes_per_cu / copies = 7 blocks on the
+ * the runtime's per-block reserve) x threads is largest, the largest of
+ * equals (fewer blocks: fewer merges of the copies).  The first rule took lds.bytes_per_cu / copies = 7 blocks on the
  * H200 and the largest block 7 of which fit 2048 threads (256); the runtime
  * held 6 (its 1 KiB reserve), 1536 threads, and b512/v2 ran 7.8 % (u8) and
  * 4.3 % (u32) faster than the rule's b256/v2 (2026-11-24,
@@ -26,11 +26,10 @@
  * 4 x that, over the resident threads, rounded up to whole 16-byte vectors, a
  * power of two, at most 2 (the kernels up to 2 vectors share the 32-register
  * bound, so the choice costs no occupancy).  The shape: a problem too small
- * to give every resident thread of the GPU (resident a CU x CUs) that many
- * vectors gets fewer (halved until it does, at least 1), so its vectors
- * spread over all the resident threads instead of leaving some without
- * work; the headline problems (2^30 bytes, 2^28 keys: 1 GiB each) give
- * every resident thread hundreds. */
+ * to give every resident thread of the GPU that many vectors runs on fewer
+ * blocks (the launch cuts the persistent grid), with the same vectors a
+ * thread: fewer vectors would mean more blocks, each with its own zeroing
+ * and merge of the copies. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -90,14 +89,18 @@ gp_status gp_histogram_rule(const gp_rule_in *in, gp_table *out)
      * a CU holds.  Each power of two in lo..max gets the occupancy model's
      * blocks a CU (registers, the u8 copies' LDS plus the runtime's reserve
      * per block, resident threads) x its threads; the most resident threads
-     * win, the smallest block of equals. */
+     * win, the largest block of equals: each block zeroes and merges its
+     * copies once, a fixed cost a block, so at equal threads fewer blocks
+     * cost less (H200 2026-11-29, b1024 against b512 at 2 vectors: 2^24 u8
+     * 0.0164 against 0.0185 ms, 5e6 u32 keys 0.0201 against 0.0260, 2^28
+     * keys 0.2489 against 0.2535; docs/kernels/histogram.md). */
     const long long lo = cu.wave > 64 ? cu.wave : 64;
     long long block = lo, resident = 0;
     char seen[160] = "";
     for (long long b = lo; b <= GP_HIST_MAX_BLOCK; b *= 2) {
         const long long r = gp_rule_blocks_per_cu(&cu, b, HIST_REGS, lds8) * b;
         snprintf(seen + strlen(seen), sizeof seen - strlen(seen), "%s%lld:%lld", seen[0] ? " " : "", b, r);
-        if (r > resident)
+        if (r >= resident && r > 0)
             resident = r, block = b;
     }
     resident = resident < 1 ? block : resident;
@@ -113,15 +116,18 @@ gp_status gp_histogram_rule(const gp_rule_in *in, gp_table *out)
     vecs *= 4.0; /* half the threads loading, and the latency under load twice the idle one */
     vecs = vecs > RULE_MAX_VECS ? RULE_MAX_VECS : vecs; /* before the cast: facts may be huge */
     long long v = gp_rule_clamp(gp_rule_ceil_pow2((long long)ceil(vecs)), 1, RULE_MAX_VECS);
-    /* The shape: fewer when the problem cannot give every resident thread v. */
-    const long long threads = resident * (long long)f.cus.v, fill = bytes / 16 / (threads > 0 ? threads : 1);
-    long long vs = v;
-    while (vs > 1 && vs > fill)
-        vs /= 2;
-    if (vs == v)
+    /* The shape: a problem that cannot give every resident thread v vectors
+     * gets fewer blocks (the launch cuts the persistent grid to the blocks
+     * its vectors need), not fewer vectors: halving them would double the
+     * blocks and their merges (H200 2026-11-29, 2^22 u8 in blocks of 1024:
+     * 1 vector 0.0144 ms, 2 vectors 0.0133). */
+    if (!shp || shp->d[GP_HIST_N] < 1)
         return gp_rule_set(out, "histogram", "items_per_thread", v, "little",
                            "4 x (%s) -> %.2f vectors -> %lld", why, vecs, v);
-    return gp_rule_set(out, "histogram", "items_per_thread", vs, "little",
-                       "%lld B are %lld vectors a thread of %lld resident (%.0f CUs) -> %lld; Little alone %lld: 4 x "
-                       "(%s) -> %.2f vectors", bytes, fill, threads, f.cus.v, vs, v, why, vecs);
+    const long long need = (bytes / 16 + v * block - 1) / (v * block), slots = resident / block * (long long)f.cus.v;
+    /* The shape's part first: the provenance is cut at its length. */
+    return gp_rule_set(out, "histogram", "items_per_thread", v, "little",
+                       "%lld B fill %lld of the %lld resident blocks%s; 4 x (%s) -> %.2f vectors -> %lld", bytes,
+                       need < slots ? need : slots, slots,
+                       need < slots ? " (fewer blocks, not fewer vectors: each block merges once)" : "", why, vecs, v);
 }

@@ -171,7 +171,7 @@ GP_TEST(histogram_registered_with_variants)
     GP_CHECK(vecs_seen == (1 | 2 | 4) && (copies_seen & 1) && (copies_seen & 32));
     char b[192];
     gp_kernel_params_text(k, &p0, b, sizeof b);
-    GP_CHECK(strstr(b, "block=512 items_per_thread=2 copies_u8=32 copies_u32=2"));
+    GP_CHECK(strstr(b, "block=1024 items_per_thread=2 copies_u8=32 copies_u32=2"));
     return 0;
 }
 
@@ -213,11 +213,12 @@ GP_TEST(histogram_rule_on_shipped_tables)
     /* H200: 32 banks, 48 KiB a block -> 32 copies of 256 bins (32 KiB), 2 of
      * 4096; 233472 / (32768 + 1024 reserved) = 6 blocks: 256 threads hold
      * 1536 a SM, 512 threads 4 blocks (the thread limit) = 2048, as does
-     * 1024 -> 512 (b512/v2 ran 7.8 % faster than b256/v2 on the H200); 4 x
+     * 1024 -> 1024, the larger of equals (half the blocks, half the merges of
+     * the copies; b512/v2 ran 7.8 % faster than b256/v2 on the H200); 4 x
      * 11.6 KiB over 2048 threads = 1.46 vectors -> 2. */
     GP_CHECK(rule_on("sm_90", &t, &r));
-    GP_CHECK(r.c8 == 32 && r.c32 == 2 && r.block == 512 && r.items == 2);
-    GP_CHECK(strstr(prov_of(&t, "block"), "1024 reserved") && strstr(prov_of(&t, "block"), "256:1536 512:2048 1024:2048 -> 512"));
+    GP_CHECK(r.c8 == 32 && r.c32 == 2 && r.block == 1024 && r.items == 2);
+    GP_CHECK(strstr(prov_of(&t, "block"), "1024 reserved") && strstr(prov_of(&t, "block"), "256:1536 512:2048 1024:2048 -> 1024"));
     GP_CHECK(strncmp(prov_of(&t, "copies_u8"), "rule gp_histogram_rule banks:", 29) == 0);
     GP_CHECK(strncmp(prov_of(&t, "block"), "rule gp_histogram_rule occupancy:", 33) == 0);
     GP_CHECK(strstr(prov_of(&t, "items_per_thread"), "4342 GB/s x 718 cycles"));
@@ -227,10 +228,11 @@ GP_TEST(histogram_rule_on_shipped_tables)
      * -> 1. */
     GP_CHECK(rule_on("gfx900", &t, &r));
     GP_CHECK(r.c8 == 32 && r.c32 == 2 && r.block == 1024 && r.items == 1);
-    /* sm_80: 167936 / 33792 -> 4 blocks -> 512 threads fill 2048; 4 x 5.0
-     * KiB / (2048 x 16 B) = 0.63 vectors -> 1 (gpu-benches' A100 figures). */
+    /* sm_80: 167936 / 33792 -> 4 blocks -> 512 threads fill 2048, as do 2 of
+     * 1024 -> 1024; 4 x 5.0 KiB / (2048 x 16 B) = 0.63 vectors -> 1
+     * (gpu-benches' A100 figures). */
     GP_CHECK(rule_on("sm_80", &t, &r));
-    GP_CHECK(r.block == 512 && r.items == 1 && strstr(prov_of(&t, "items_per_thread"), "1360 GB/s"));
+    GP_CHECK(r.block == 1024 && r.items == 1 && strstr(prov_of(&t, "items_per_thread"), "1360 GB/s"));
     /* generic: the wave none (64) is named. */
     GP_CHECK(rule_on("generic", &t, &r));
     GP_CHECK(r.block == 1024 && strstr(prov_of(&t, "copies_u8"), "device.wave_size none"));
@@ -273,9 +275,10 @@ GP_TEST(histogram_rule_follows_its_facts)
     ruled r;
     GP_CHECK(rule_on("sm_90", &t, &r) && r.c8 == 32);
     /* 16 banks: 16 copies; 16 KiB + 1 KiB a block -> 13 blocks: 128 threads
-     * hold 1664 a SM, 256 (8 blocks by threads) 2048 -> 256. */
+     * hold 1664 a SM, 256 (8 blocks by threads) 2048, as do 512 and 1024 ->
+     * 1024. */
     GP_CHECK(gp_table_set(&t, "lds", "banks", 16, "measured test 2026-11-23").code == GP_OK);
-    GP_CHECK(rule_run(&t, &r).code == GP_OK && r.c8 == 16 && r.c32 == 2 && r.block == 256);
+    GP_CHECK(rule_run(&t, &r).code == GP_OK && r.c8 == 16 && r.c32 == 2 && r.block == 1024);
     /* 12 KiB a block: 8 copies of 256 bins (a power of two of 12), none of
      * 4096 fit but one is the least. */
     GP_CHECK(rule_on("sm_90", &t, &r));
@@ -313,9 +316,10 @@ GP_TEST(histogram_rule_follows_its_facts)
     return 0;
 }
 
-/* The rule for the shape launched: a problem too small to give every
- * resident thread of the GPU two vectors gets one; the headline problems (1
- * GiB either way) keep the table's values. */
+/* The rule for the shape launched: the vectors a thread do not follow the
+ * shape (a small problem runs on fewer blocks, each merging its copies
+ * once), and the provenance says how many of the resident blocks it fills;
+ * the headline problems (1 GiB either way) keep the table's values. */
 GP_TEST(histogram_params_follow_the_shape)
 {
     static gp_table t, ruled;
@@ -330,18 +334,18 @@ GP_TEST(histogram_params_follow_the_shape)
     GP_CHECK(p.items_per_thread == 2 && strstr(note, "as the table"));
     GP_CHECK(gp_kernel_params(&gp_kernel_histogram, &ruled, NULL, &s_u32, 0, &p, note, sizeof note).code == GP_OK);
     GP_CHECK(p.items_per_thread == 2 && strstr(note, "as the table"));
-    /* 2^22 bytes are 2^18 vectors, under one for each of 2048 x 132 resident
-     * threads: 1; 2^22 keys are four times the bytes: 2 again. */
+    /* 2^22 bytes are 2^18 vectors, 128 blocks of 1024 threads at 2 each, of
+     * the 264 resident (2 a SM): still 2 vectors; 2^22 keys likewise. */
     const gp_shape s_small = {{(long long)1 << 22}, {GP_HIST_U8}}, s_keys = {{(long long)1 << 22}, {GP_HIST_U32}};
     GP_CHECK(gp_kernel_params(&gp_kernel_histogram, &ruled, NULL, &s_small, 0, &p, note, sizeof note).code == GP_OK);
-    GP_CHECK(p.items_per_thread == 1 && strstr(note, "rule for this shape: items_per_thread 2->1"));
-    GP_CHECK(p.block == 512 && p.copies_u8 == 32);
+    GP_CHECK(p.items_per_thread == 2 && strstr(note, "as the table"));
+    GP_CHECK(p.block == 1024 && p.copies_u8 == 32);
     GP_CHECK(gp_kernel_params(&gp_kernel_histogram, &ruled, NULL, &s_keys, 0, &p, note, sizeof note).code == GP_OK);
     GP_CHECK(p.items_per_thread == 2);
     /* The rule's provenance says why. */
     gp_rule_in small_in = {&t, &s_small, 0};
     GP_CHECK(gp_histogram_rule(&small_in, &ruled).code == GP_OK);
-    GP_CHECK(strstr(prov_of(&ruled, "items_per_thread"), "4194304 B are 0 vectors a thread of 270336 resident"));
+    GP_CHECK(strstr(prov_of(&ruled, "items_per_thread"), "4194304 B fill 128 of the 264 resident blocks (fewer blocks"));
     return 0;
 }
 
