@@ -155,8 +155,8 @@ static double model_cost(const wave_sum *m, long long extra_bytes, int wave)
     return (double)m->trips + ((double)m->sectors * 32 + (double)extra_bytes) / (wave * 12.0);
 }
 
-/* CSR's waves: wave / tpr consecutive rows each; long rows (a block's
- * elsewhere) idle their group. */
+/* CSR's waves: wave / tpr consecutive rows each; a long row (its own block
+ * runs it) adds no trips but keeps its group's place, idle. */
 static double csr_cost(const int *row_ptr, int rows, int tpr, int wave, long long long_min)
 {
     wave_fill w;
