@@ -140,7 +140,7 @@ for step in "$@"; do
         ;;
     experiments)
         fresh_copy
-        for e in "$fresh"/unmaintained/experiments/*_variants.cu; do
+        for e in "$fresh"/unmaintained/experiments/*_variants.cu "$fresh"/unmaintained/experiments/gather_rate.cu; do
             name=$(basename "$e" .cu)
             (nvcc -O3 -std=c++17 -arch=native -lcublas "$e" -o "$fresh/$name" && "$fresh/$name") \
                 >"$out/$name.txt" 2>&1 || rc=1
