@@ -160,8 +160,7 @@ typedef struct gp_kimpl {
     const char *params; /* its launch configuration for the bench row ("" when none) */
 } gp_kimpl;
 
-/* Impls a kernel may list (spmv: cuSPARSE, CSR and binned forced, 6 lanes a row). */
-#define GP_KIMPL_MAX 10
+#define GP_KIMPL_MAX 8
 
 typedef struct gp_kernel {
     const char *name;

@@ -19,13 +19,3 @@ gp_status gp_spmv_launch_ell(int rows, int width, const int *ell_col, const floa
     (void)rows, (void)width, (void)ell_col, (void)ell_val, (void)x, (void)y, (void)unroll, (void)block;
     return gp_fail(GP_ERR_NO_GPU, "no GPU backend compiled");
 }
-
-gp_status gp_spmv_launch_bin(const int *row_ptr, const int *col, const float *val, const float *x, float *y,
-                             const int *perm, long long nlong, const gp_spmv_bins *bins, int unroll, int block,
-                             gp_stream s)
-{
-    (void)s;
-    (void)row_ptr, (void)col, (void)val, (void)x, (void)y, (void)perm, (void)nlong, (void)bins, (void)unroll;
-    (void)block;
-    return gp_fail(GP_ERR_NO_GPU, "no GPU backend compiled");
-}

@@ -94,120 +94,6 @@ gp_status gp_csr_check(const gp_csr *a, const char *what)
 
 /* --------------------------------------------------------------- choice */
 
-int gp_spmv_bin_lanes(long long L, int wave)
-{
-    return L <= 1 ? 1 : (int)gp_rule_clamp(gp_rule_floor_pow2(L), 1, wave);
-}
-
-static int log2i(long long v)
-{
-    int l = 0;
-    while ((1ll << l) < v)
-        l++;
-    return l;
-}
-
-/* The cost model of the binned path (docs/kernels/spmv.md, "Choice"): waves
- * filled with rows in the order a kernel takes them, each wave costing its
- * longest row's trips (ceil(L / lanes): a wave's lanes wait for its slowest
- * group) and the 32-byte sectors its rows' row pointers and y touch (rows
- * far apart in a bin touch a sector each; consecutive rows share them). */
-typedef struct wave_fill {
-    int n;                   /* rows in the wave so far */
-    long long trips;         /* its longest row's trips */
-    long long ysec, psec;    /* the last y and row_ptr sectors it touched (-1: none) */
-} wave_fill;
-
-typedef struct wave_sum {
-    long long trips, sectors;
-} wave_sum;
-
-/* A 32-byte sector holds 8 ints or floats. */
-#define SECTOR_OF(i) ((long long)(i) >> 3)
-
-static void wave_reset(wave_fill *w) { w->n = 0, w->trips = 0, w->ysec = -1, w->psec = -1; }
-
-/* Row r (trips t) joins w, which holds per_wave rows; a full wave is added
- * to m.  Rows come in ascending order, so a sector already touched is the
- * last one. */
-static void wave_add(wave_fill *w, wave_sum *m, long long r, long long t, int per_wave)
-{
-    w->trips = t > w->trips ? t : w->trips;
-    m->sectors += SECTOR_OF(r) != w->ysec;
-    m->sectors += SECTOR_OF(r) != w->psec;
-    m->sectors += SECTOR_OF(r + 1) != SECTOR_OF(r);
-    w->ysec = SECTOR_OF(r), w->psec = SECTOR_OF(r + 1);
-    if (++w->n == per_wave)
-        m->trips += w->trips, wave_reset(w);
-}
-
-static void wave_flush(wave_fill *w, wave_sum *m)
-{
-    if (w->n > 0)
-        m->trips += w->trips;
-    wave_reset(w);
-}
-
-/* Wave-trips and bytes in wave-trips: one wave-trip is what a wave moves
- * when every lane loads a nonzero (8 B of matrix, 4 B of x). */
-static double model_cost(const wave_sum *m, long long extra_bytes, int wave)
-{
-    return (double)m->trips + ((double)m->sectors * 32 + (double)extra_bytes) / (wave * 12.0);
-}
-
-/* CSR's waves: wave / tpr consecutive rows each; a long row (its own block
- * runs it) adds no trips but keeps its group's place, idle. */
-static double csr_cost(const int *row_ptr, int rows, int tpr, int wave, long long long_min)
-{
-    wave_fill w;
-    wave_sum m = {0, 0};
-    wave_reset(&w);
-    for (int r = 0; r < rows; r++) {
-        long long L = row_ptr[r + 1] - row_ptr[r];
-        wave_add(&w, &m, r, L > long_min ? 0 : (L + tpr - 1) / tpr, wave / tpr);
-    }
-    wave_flush(&w, &m);
-    return model_cost(&m, 0, wave);
-}
-
-/* The bins' waves: each bin's rows in ascending order, wave / 2^k a wave,
- * plus the permutation (4 B a row); counts each bin's rows into c. */
-static double bin_cost(const int *row_ptr, int rows, int wave, long long long_min, gp_spmv_choice *c)
-{
-    wave_fill w[GP_SPMV_MAX_BINS];
-    wave_sum m = {0, 0};
-    long long n = 0;
-    for (int k = 0; k < GP_SPMV_MAX_BINS; k++)
-        wave_reset(&w[k]), c->bin_rows[k] = 0;
-    for (int r = 0; r < rows; r++) {
-        long long L = row_ptr[r + 1] - row_ptr[r];
-        if (L > long_min)
-            continue;
-        int g = gp_spmv_bin_lanes(L, wave), k = log2i(g);
-        wave_add(&w[k], &m, r, (L + g - 1) / g, wave / g);
-        c->bin_rows[k]++, n++;
-    }
-    for (int k = 0; k < GP_SPMV_MAX_BINS; k++)
-        wave_flush(&w[k], &m);
-    return model_cost(&m, 4 * n, wave);
-}
-
-/* The CSR lanes a row from the mean and the wave's evenness, into c->tpr;
- * says how. */
-static const char *csr_lanes(gp_spmv_choice *c, const gp_spmv_params *p, int wave, int force_tpr)
-{
-    if (force_tpr > 0) {
-        c->tpr = force_tpr;
-        return "forced";
-    }
-    if (c->mean <= p->scalar_max_row && c->wave_max_mean <= 2 * c->mean) {
-        c->tpr = 1;
-        return "scalar: mean <= scalar_max_row, wave's longest <= 2 x mean";
-    }
-    c->tpr = (int)gp_rule_clamp(gp_rule_floor_pow2((long long)c->mean), 2, wave);
-    return "vector: floor_pow2(mean) in 2..wave";
-}
-
 gp_status gp_spmv_choose(const int *row_ptr, int rows, const gp_spmv_params *p, int wave, int format,
                          int force_tpr, gp_spmv_choice *c)
 {
@@ -216,13 +102,11 @@ gp_status gp_spmv_choose(const int *row_ptr, int rows, const gp_spmv_params *p, 
         return gp_fail(GP_ERR_USAGE, "spmv choose: no row pointers, negative rows or parameters not fitted");
     if (wave != 32 && wave != 64)
         return gp_fail(GP_ERR_USAGE, "spmv choose: wave %d is not 32 or 64", wave);
-    if (format < GP_SPMV_AUTO || format > GP_SPMV_BIN)
+    if (format < GP_SPMV_AUTO || format > GP_SPMV_ELL)
         return gp_fail(GP_ERR_USAGE, "spmv choose: format %d unknown", format);
     if (force_tpr < 0 || force_tpr > wave || (force_tpr & (force_tpr - 1)))
         return gp_fail(GP_ERR_USAGE, "spmv choose: threads per row %d is not a power of two up to %d", force_tpr,
                        wave);
-    if (format == GP_SPMV_BIN && force_tpr > 0)
-        return gp_fail(GP_ERR_USAGE, "spmv choose: the binned path picks its lanes a row per bin, not forced");
     long long nnz = rows ? row_ptr[rows] : 0, wmax_sum = 0;
     int maxl = 0, wmax = 0;
     for (int r = 0; r < rows; r++) {
@@ -252,40 +136,38 @@ gp_status gp_spmv_choose(const int *row_ptr, int rows, const gp_spmv_params *p, 
         return gp_ok();
     }
     c->format = GP_SPMV_CSR;
-    const char *how = csr_lanes(c, p, wave, force_tpr);
+    const char *how;
+    if (force_tpr > 0) {
+        c->tpr = force_tpr;
+        how = "forced";
+    } else if (c->mean <= p->scalar_max_row && c->wave_max_mean <= 2 * c->mean) {
+        c->tpr = 1;
+        how = "scalar: mean <= scalar_max_row, wave's longest <= 2 x mean";
+    } else {
+        long long t = gp_rule_clamp(gp_rule_floor_pow2((long long)c->mean), 2, wave);
+        c->tpr = (int)t;
+        how = "vector: floor_pow2(mean) in 2..wave";
+    }
     /* A row longer than a block gets the whole block (a group of tpr lanes
      * would run on alone long after its neighbours). */
     c->long_min = p->block;
     for (int r = 0; r < rows; r++)
         c->nlong += row_ptr[r + 1] - row_ptr[r] > c->long_min;
-    /* Binned where CSR's waves would idle: the model, both ways, unless the
-     * lanes or CSR were forced. */
-    if ((format == GP_SPMV_AUTO && force_tpr == 0) || format == GP_SPMV_BIN) {
-        c->csr_cost = csr_cost(row_ptr, rows, c->tpr, wave, c->long_min);
-        c->bin_cost = bin_cost(row_ptr, rows, wave, c->long_min, c);
-        if (format == GP_SPMV_BIN || (rows > 0 && c->bin_cost <= GP_SPMV_BIN_MARGIN * c->csr_cost)) {
-            c->format = GP_SPMV_BIN;
-            snprintf(c->why, sizeof c->why,
-                     "binned CSR, 2^k lanes a row for rows of 2^k..2^(k+1)-1 (%s: wave-trips + scattered "
-                     "bytes at wave x 12 B, %.4g against CSR %d lane%s' %.4g, margin %.2f; mean %.2f, wave's "
-                     "longest %.1f); %lld row%s > %lld nonzeros a block each",
-                     format == GP_SPMV_BIN ? "forced" : "model", c->bin_cost, c->tpr, c->tpr == 1 ? "" : "s",
-                     c->csr_cost, GP_SPMV_BIN_MARGIN, c->mean, c->wave_max_mean, c->nlong,
-                     c->nlong == 1 ? "" : "s", c->long_min);
-            return gp_ok();
-        }
-    }
-    char model[96] = "";
-    if (c->csr_cost > 0)
-        snprintf(model, sizeof model, "; binned model %.4g > %.2f x CSR %.4g", c->bin_cost, GP_SPMV_BIN_MARGIN,
-                 c->csr_cost);
     snprintf(c->why, sizeof c->why,
              "CSR %d lane%s a row (%s; mean %.2f, wave's longest %.1f, scalar_max_row %d); %lld row%s > %lld "
-             "nonzeros a block each%s%s",
+             "nonzeros a block each%s",
              c->tpr, c->tpr == 1 ? "" : "s", how, c->mean, c->wave_max_mean, p->scalar_max_row, c->nlong,
              c->nlong == 1 ? "" : "s", c->long_min,
-             format == GP_SPMV_AUTO ? (ell_fits ? "" : "; ELL would pad") : "; CSR forced", model);
+             format == GP_SPMV_AUTO ? (ell_fits ? "" : "; ELL would pad") : "; CSR forced");
     return gp_ok();
+}
+
+static int log2i(long long v)
+{
+    int l = 0;
+    while ((1ll << l) < v)
+        l++;
+    return l;
 }
 
 long long gp_spmv_f32_depth(const gp_spmv_choice *c, const gp_spmv_params *p, int wave, long long L)
@@ -296,8 +178,7 @@ long long gp_spmv_f32_depth(const gp_spmv_choice *c, const gp_spmv_params *p, in
         return L;
     if (L > c->long_min)
         return (L + p->block - 1) / p->block + 2 * log2i(wave);
-    const int g = c->format == GP_SPMV_BIN ? gp_spmv_bin_lanes(L, wave) : c->tpr;
-    return (L + g - 1) / g + log2i(g);
+    return (L + c->tpr - 1) / c->tpr + log2i(c->tpr);
 }
 
 /* ----------------------------------------------------------------- plan */
@@ -308,8 +189,6 @@ void gp_spmv_plan_destroy(gp_spmv_plan *pl)
         return;
     if (pl->d_long)
         gp_rt_free(pl->d_long);
-    if (pl->d_perm)
-        gp_rt_free(pl->d_perm);
     if (pl->d_ell_col && !pl->ell_borrowed)
         gp_rt_free(pl->d_ell_col);
     if (pl->d_ell_val && !pl->ell_borrowed)
@@ -328,48 +207,6 @@ static gp_status upload_long(gp_spmv_plan *pl, const gp_csr *a)
         if (a->row_ptr[r + 1] - a->row_ptr[r] > pl->c.long_min)
             h[k++] = r;
     gp_status st = gp_dev_alloc_copy((void **)&pl->d_long, h, (size_t)k * sizeof(int));
-    free(h);
-    return st;
-}
-
-/* The binned launch's table from the choice's bin counts: bin k's rows
- * after the long rows and the bins before it, its blocks (2^k lanes a row,
- * whole blocks a bin: a block never mixes two bins' lanes a row). */
-static gp_status bins_table(gp_spmv_plan *pl)
-{
-    long long row = pl->c.nlong, blk = 0;
-    for (int k = 0; k < GP_SPMV_MAX_BINS; k++) {
-        pl->bins.first_row[k] = (int)row, pl->bins.first_block[k] = (unsigned)blk;
-        row += pl->c.bin_rows[k];
-        blk += (pl->c.bin_rows[k] * (1ll << k) + pl->p.block - 1) / pl->p.block;
-    }
-    if (blk + pl->c.nlong > 0x7fffffffll)
-        return gp_fail(GP_ERR_USAGE, "spmv plan: %lld binned blocks and %lld long rows exceed one grid", blk,
-                       pl->c.nlong);
-    pl->bins.first_row[GP_SPMV_MAX_BINS] = (int)row, pl->bins.first_block[GP_SPMV_MAX_BINS] = (unsigned)blk;
-    return gp_ok();
-}
-
-/* The permutation, uploaded: the long rows, then each bin's rows, all
- * ascending (a bin's y stores and row pointers then move forward through
- * memory, and the order is the same on every run). */
-static gp_status upload_perm(gp_spmv_plan *pl, const gp_csr *a)
-{
-    GP_TRY(bins_table(pl));
-    int *h = malloc(((size_t)a->rows + 1) * sizeof(int));
-    if (!h)
-        return gp_fail(GP_ERR_NOMEM, "spmv plan: out of host memory for a permutation of %d rows", a->rows);
-    long long next[GP_SPMV_MAX_BINS], nl = 0;
-    for (int k = 0; k < GP_SPMV_MAX_BINS; k++)
-        next[k] = pl->bins.first_row[k];
-    for (int r = 0; r < a->rows; r++) {
-        long long L = a->row_ptr[r + 1] - a->row_ptr[r];
-        if (L > pl->c.long_min)
-            h[nl++] = r;
-        else
-            h[next[log2i(gp_spmv_bin_lanes(L, pl->wave))]++] = r;
-    }
-    gp_status st = gp_dev_alloc_copy((void **)&pl->d_perm, h, (size_t)a->rows * sizeof(int));
     free(h);
     return st;
 }
@@ -433,8 +270,6 @@ gp_status gp_spmv_plan_create_sharing(gp_spmv_plan *pl, const gp_csr *a, const i
         st = upload_ell(pl, a);
     else if (pl->c.format == GP_SPMV_CSR && pl->c.nlong > 0)
         st = upload_long(pl, a);
-    else if (pl->c.format == GP_SPMV_BIN && a->rows > 0)
-        st = upload_perm(pl, a);
     if (st.code != GP_OK)
         gp_spmv_plan_destroy(pl);
     return st;
@@ -442,7 +277,7 @@ gp_status gp_spmv_plan_create_sharing(gp_spmv_plan *pl, const gp_csr *a, const i
 
 gp_status gp_spmv_run(const gp_spmv_plan *pl, const float *d_x, float *d_y, gp_stream stream)
 {
-    if (!pl || !params_ok(&pl->p) || pl->c.format < GP_SPMV_CSR || pl->c.format > GP_SPMV_BIN)
+    if (!pl || !params_ok(&pl->p) || (pl->c.format != GP_SPMV_CSR && pl->c.format != GP_SPMV_ELL))
         return gp_fail(GP_ERR_USAGE, "spmv run: no plan (gp_spmv_plan_create)");
     if (pl->rows == 0)
         return gp_ok();
@@ -459,9 +294,6 @@ gp_status gp_spmv_run(const gp_spmv_plan *pl, const float *d_x, float *d_y, gp_s
     if (pl->c.format == GP_SPMV_ELL)
         return gp_spmv_launch_ell(pl->rows, pl->c.ell_width, pl->d_ell_col, pl->d_ell_val, d_x, d_y, pl->p.unroll,
                                   pl->p.block, stream);
-    if (pl->c.format == GP_SPMV_BIN)
-        return gp_spmv_launch_bin(pl->d_row_ptr, pl->d_col, pl->d_val, d_x, d_y, pl->d_perm, pl->c.nlong, &pl->bins,
-                                  pl->p.unroll, pl->p.block, stream);
     return gp_spmv_launch_csr(pl->rows, pl->d_row_ptr, pl->d_col, pl->d_val, d_x, d_y, pl->d_long, pl->c.nlong,
                               pl->c.long_min, pl->c.tpr, pl->p.unroll, pl->p.block, stream);
 }

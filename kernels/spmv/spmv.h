@@ -13,12 +13,7 @@
  *     first blocks of the same launch, so a long row never leaves one group
  *     running alone at the end;
  *   - ELL (column-major, padded to the longest row) where the padding costs
- *     no more bytes than CSR's row pointers save;
- *   - binned CSR: the rows sorted at plan time into bins by length (a power
- *     of two each), a bin's rows with as many lanes as that power (1..wave),
- *     listed in a permutation the plan owns, one launch for every bin, where
- *     a cost model over the row lengths says the vector kernel's waves would
- *     idle (a wave runs as long as its longest row).
+ *     no more bytes than CSR's row pointers save.
  * The plan (gp_spmv_choose) picks among them from the row lengths and
  * [kernel.spmv]; it is a pure host function, unit-tested on the CPU.
  *
@@ -51,8 +46,6 @@ extern "C" {
 #define GP_SPMV_MAX_UNROLL 8
 /* Lanes per row compiled in: 1 (scalar), 2, 4, ..., the wave. */
 #define GP_SPMV_MAX_TPR 64
-/* Bins of the binned path: lanes a row 1, 2, 4, ..., 64 (bin k: 2^k). */
-#define GP_SPMV_MAX_BINS 7
 
 /* [kernel.spmv] (spmv_params.inc): block (threads, a power of two, 64..512),
  * unroll (nonzeros a lane loads before it uses them: 1, 2, 4, 8),
@@ -102,25 +95,18 @@ void gp_csr_free(gp_csr *a);
 gp_status gp_csr_check(const gp_csr *a, const char *what);
 
 /* ---- Formats and the choice among them. */
-enum { GP_SPMV_AUTO = 0, GP_SPMV_CSR = 1, GP_SPMV_ELL = 2, GP_SPMV_BIN = 3 };
+enum { GP_SPMV_AUTO = 0, GP_SPMV_CSR = 1, GP_SPMV_ELL = 2 };
 
 typedef struct gp_spmv_choice {
-    int format;          /* GP_SPMV_CSR, GP_SPMV_ELL or GP_SPMV_BIN */
-    int tpr;             /* CSR: lanes per row (1 = the scalar kernel); BIN: the CSR lanes it was weighed against */
+    int format;          /* GP_SPMV_CSR or GP_SPMV_ELL */
+    int tpr;             /* CSR: lanes per row (1 = the scalar kernel) */
     int ell_width;       /* ELL: the longest row */
     long long long_min;  /* CSR: rows longer than this get a block each */
     long long nlong;     /* how many rows that is */
     double mean;         /* nonzeros per row */
     double wave_max_mean;/* mean over groups of `wave` consecutive rows of their longest */
     int max_row;
-    /* The binned path's model (docs/kernels/spmv.md, "Choice"), in wave-trips
-     * (a wave's lanes each loading one nonzero): the CSR waves' (each its
-     * longest row's ceil(L / tpr), summed), the bins' alike, and the bytes
-     * binning adds (the permutation, row pointers and y in scattered 32-B
-     * sectors) at wave x 12 B a wave-trip.  0 where ELL was chosen. */
-    double csr_cost, bin_cost;
-    long long bin_rows[GP_SPMV_MAX_BINS]; /* BIN: rows of bin k (2^k lanes a row), long rows not counted */
-    char why[320];       /* the choice and the numbers behind it */
+    char why[256];       /* the choice and the numbers behind it */
 } gp_spmv_choice;
 
 /* The choice for a matrix with these row pointers (docs/kernels/spmv.md,
@@ -128,34 +114,18 @@ typedef struct gp_spmv_choice {
  * (rows + 1) x 4; else CSR with tpr = 1 when mean <= p->scalar_max_row and
  * the rows of a wave are even (wave_max_mean <= 2 mean), else tpr =
  * floor_pow2(mean) in 2..wave; force_tpr > 0 overrides tpr (bench
- * variants).  Then, format AUTO and tpr not forced, binned CSR instead when
- * its modelled cost is at most GP_SPMV_BIN_MARGIN of CSR's (format BIN
- * forces it).  Pure; wave 32 or 64. */
-#define GP_SPMV_BIN_MARGIN 0.95
-/* The binned path's lanes for a row of L nonzeros (L <= long_min):
- * floor_pow2(L) in 1..wave (an empty row: 1). */
-int gp_spmv_bin_lanes(long long L, int wave);
+ * variants).  Pure; wave 32 or 64. */
 gp_status gp_spmv_choose(const int *row_ptr, int rows, const gp_spmv_params *p, int wave, int format,
                          int force_tpr, gp_spmv_choice *c);
 
 /* Summation-tree height of a row of L nonzeros under the choice (the
- * kernels' order, spmv.hip): CSR ceil(L / tpr) + log2 tpr; binned the same
- * with tpr = gp_spmv_bin_lanes(L, wave); a long row
+ * kernels' order, spmv.hip): CSR ceil(L / tpr) + log2 tpr; a long row
  * ceil(L / block) + 2 log2 wave; ELL L.  With u = 2^-24 the error of a row
  * is at most gamma_d sum |a_j x_j|, gamma_d = d u / (1 - d u) (Higham,
  * Accuracy and Stability of Numerical Algorithms, 3.1: every product and
  * add rounded once in a tree of height d; an FMA rounds once for both):
  * gp_f32_sum_bound (data.h). */
 long long gp_spmv_f32_depth(const gp_spmv_choice *c, const gp_spmv_params *p, int wave, long long L);
-
-/* The binned launch's table (passed by value: no device copy): bin k's rows
- * are perm[first_row[k] .. first_row[k+1]), run by the blocks first_block[k]
- * .. first_block[k+1] - 1 counted after the nlong long-row blocks, 2^k lanes
- * a row.  An empty bin has first_block[k] = first_block[k+1]. */
-typedef struct gp_spmv_bins {
-    unsigned first_block[GP_SPMV_MAX_BINS + 1];
-    int first_row[GP_SPMV_MAX_BINS + 1];
-} gp_spmv_bins;
 
 /* ---- A plan: the choice plus the device arrays it needs (the ELL copy, the
  * list of long rows).  The CSR arrays stay the caller's (d_*, which must
@@ -168,9 +138,7 @@ typedef struct gp_spmv_plan {
     long long nnz;
     const int *d_row_ptr, *d_col;
     const float *d_val;
-    int *d_long;     /* CSR: the long rows, ascending */
-    int *d_perm;     /* BIN: the long rows, then bin 0's rows, bin 1's, ...; each ascending */
-    gp_spmv_bins bins; /* BIN: where each bin's rows and blocks start */
+    int *d_long;     /* the long rows, ascending */
     int *d_ell_col;  /* width x rows, column-major; -1 in the padding */
     float *d_ell_val;
     int ell_borrowed; /* the ELL slots are another plan's (gp_spmv_plan_create_sharing) */
@@ -269,11 +237,6 @@ gp_status gp_spmv_launch_csr(int rows, const int *row_ptr, const int *col, const
                              int unroll, int block, gp_stream s);
 gp_status gp_spmv_launch_ell(int rows, int width, const int *ell_col, const float *ell_val, const float *x, float *y,
                              int unroll, int block, gp_stream s);
-/* Binned: blocks 0..nlong-1 take perm[b] (a long row) by the whole block,
- * then bins->first_block[GP_SPMV_MAX_BINS] blocks run the bins. */
-gp_status gp_spmv_launch_bin(const int *row_ptr, const int *col, const float *val, const float *x, float *y,
-                             const int *perm, long long nlong, const gp_spmv_bins *bins, int unroll, int block,
-                             gp_stream s);
 
 #ifdef __cplusplus
 }

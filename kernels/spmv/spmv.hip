@@ -1,5 +1,5 @@
-/* spmv kernels: y = A x, fp32, CSR (scalar or vector, long rows a block each),
- * binned CSR and ELL.  Which one runs, with how many lanes a row: the plan (spmv.c,
+/* spmv kernels: y = A x, fp32, CSR (scalar or vector, long rows a block each)
+ * and ELL.  Which one runs, with how many lanes a row: the plan (spmv.c,
  * gp_spmv_choose).
  *
  * Order of the fp32 additions (spmv.h's bound counts them):
@@ -11,9 +11,6 @@
  *   - a long row (a block of B threads): each wave's butterfly (log2 wave),
  *     then wave 0's butterfly over the wave totals, padded with zeros to a
  *     wave (log2 wave);
- *   - binned CSR: as CSR vector with G = 2^k lanes for a row of bin k
- *     (floor_pow2(L) in 1..wave: spmv.c gp_spmv_bin_lanes), the same
- *     butterfly; long rows as above;
  *   - ELL: one thread a row, serially over its slots (padding skipped).
  * Nothing is added with atomics: the bits repeat from run to run.
  *
@@ -131,65 +128,6 @@ __global__ void GP_SPMV_LB gp_spmv_csr_kernel(int rows, const int *__restrict__ 
         y[r] = acc;
 }
 
-/* A bin's share of a block: groups of G lanes, row perm[first + t / G] each
- * (t counted from the bin's first block), rows first..last-1 of perm.  All
- * lanes reach the butterfly (the shuffles need the whole wave). */
-template <int G, int U>
-static __device__ __forceinline__ void bin_rows(long long t, int first, int last, const int *__restrict__ perm,
-                                                const int *__restrict__ row_ptr, const int *__restrict__ col,
-                                                const float *__restrict__ val, const float *__restrict__ x,
-                                                float *__restrict__ y)
-{
-    const long long i = first + t / G;
-    const int lane = (int)(t % G);
-    float acc = 0.0f;
-    int r = -1;
-    if (i < last) {
-        r = perm[i];
-        acc = lane_dot<U>((long long)row_ptr[r] + lane, row_ptr[r + 1], G, col, val, x);
-    }
-    if (G > 1)
-        acc = group_sum<G>(acc);
-    if (r >= 0 && lane == 0)
-        y[r] = acc;
-}
-
-/* Binned CSR (one launch for every bin).  Blocks 0..nlong-1: perm[b], a long
- * row, by the whole block; then each bin's blocks (bins.first_block), found
- * by a block-uniform scan of the kernel argument's small table; empty bins
- * have no blocks.  The switch is block-uniform: a wave never mixes lanes a
- * row. */
-template <int U>
-__global__ void GP_SPMV_LB gp_spmv_bin_kernel(const int *__restrict__ row_ptr, const int *__restrict__ col,
-                                              const float *__restrict__ val, const float *__restrict__ x,
-                                              float *__restrict__ y, const int *__restrict__ perm, unsigned nlong,
-                                              gp_spmv_bins bins)
-{
-    __shared__ float s_wave[GP_SPMV_MAX_BLOCK / 32];
-    if (blockIdx.x < nlong) { /* block-uniform */
-        long_row<U>(perm[blockIdx.x], row_ptr, col, val, x, y, s_wave);
-        return;
-    }
-    const unsigned b = blockIdx.x - nlong;
-    int k = 0;
-    while (k + 1 < GP_SPMV_MAX_BINS && b >= bins.first_block[k + 1])
-        k++;
-    const long long t = (long long)(b - bins.first_block[k]) * blockDim.x + threadIdx.x;
-    const int first = bins.first_row[k], last = bins.first_row[k + 1];
-    switch (k) {
-    case 0: bin_rows<1, U>(t, first, last, perm, row_ptr, col, val, x, y); break;
-    case 1: bin_rows<2, U>(t, first, last, perm, row_ptr, col, val, x, y); break;
-    case 2: bin_rows<4, U>(t, first, last, perm, row_ptr, col, val, x, y); break;
-    case 3: bin_rows<8, U>(t, first, last, perm, row_ptr, col, val, x, y); break;
-    case 4: bin_rows<16, U>(t, first, last, perm, row_ptr, col, val, x, y); break;
-    case 5: bin_rows<32, U>(t, first, last, perm, row_ptr, col, val, x, y); break;
-#if GP_WAVE_SIZE >= 64
-    case 6: bin_rows<64, U>(t, first, last, perm, row_ptr, col, val, x, y); break;
-#endif
-    default: break; /* a bin of more lanes than the wave: the plan makes none */
-    }
-}
-
 /* ELL, column-major (slot k of row r at k x rows + r): one thread a row. */
 template <int U>
 __global__ void GP_SPMV_LB gp_spmv_ell_kernel(int rows, int width, const int *__restrict__ ell_col,
@@ -279,28 +217,4 @@ extern "C" gp_status gp_spmv_launch_ell(int rows, int width, const int *ell_col,
     default: gp_spmv_ell_kernel<8><<<grid, block, 0, st>>>(rows, width, ell_col, ell_val, x, y); break;
     }
     return gp_launch_status("spmv ell");
-}
-
-extern "C" gp_status gp_spmv_launch_bin(const int *row_ptr, const int *col, const float *val, const float *x,
-                                        float *y, const int *perm, long long nlong, const gp_spmv_bins *bins,
-                                        int unroll, int block, gp_stream s)
-{
-    hipStream_t st = (hipStream_t)s;
-    if (!unroll_ok(unroll) || !block_ok(block) || !bins || nlong < 0)
-        return gp_fail(GP_ERR_USAGE, "spmv bin: unroll %d, block %d, %lld long rows not compiled", unroll, block,
-                       nlong);
-    const long long blocks = (long long)bins->first_block[GP_SPMV_MAX_BINS] + nlong;
-    if (blocks > 0x7fffffffll)
-        return gp_fail(GP_ERR_USAGE, "spmv bin: %lld blocks exceed one grid", blocks);
-    if (blocks == 0)
-        return gp_ok();
-    const unsigned grid = (unsigned)blocks, nl = (unsigned)nlong;
-    const gp_spmv_bins b = *bins;
-    switch (unroll) {
-    case 1: gp_spmv_bin_kernel<1><<<grid, block, 0, st>>>(row_ptr, col, val, x, y, perm, nl, b); break;
-    case 2: gp_spmv_bin_kernel<2><<<grid, block, 0, st>>>(row_ptr, col, val, x, y, perm, nl, b); break;
-    case 4: gp_spmv_bin_kernel<4><<<grid, block, 0, st>>>(row_ptr, col, val, x, y, perm, nl, b); break;
-    default: gp_spmv_bin_kernel<8><<<grid, block, 0, st>>>(row_ptr, col, val, x, y, perm, nl, b); break;
-    }
-    return gp_launch_status("spmv bin");
 }

@@ -26,15 +26,13 @@ static const int variants[][NPARAMS] = {
 enum { DATA_UNIFORM = 0, DATA_INTEGERS = 1 };
 
 /* Ours with a path forced (verify checks each too): CSR at the plan's lanes
- * a row ("gpuprobe csr": a bench row only where ours is not CSR), binned CSR
- * ("gpuprobe binned": only where ours is not binned), CSR at 1..32; past
- * them the paths only verify_extra forces: ELL, CSR a wave a row. */
-enum { IMPL_VENDOR, IMPL_CSR, IMPL_BIN, IMPL_T1, NIMPLS = IMPL_T1 + 6, PATH_ELL = NIMPLS, PATH_WAVE };
+ * a row ("gpuprobe csr": a bench row only where ours is not CSR), at 1..32;
+ * past them the paths only verify_extra forces: ELL, CSR a wave a row. */
+enum { IMPL_VENDOR, IMPL_CSR, IMPL_T1, NIMPLS = IMPL_T1 + 6, PATH_ELL = NIMPLS, PATH_WAVE };
 static char vendor_impl[GP_BENCH_TEXT] = "cuSPARSE cusparseSpMV CSR (ALG_DEFAULT)";
 #define CSR_T(n, s) {"gpuprobe csr t" #n, 0, 0, 0, 1, "CSR forced, " #n " lane" s " a row"}
 static const gp_kimpl impls[NIMPLS] = {
     {vendor_impl, 1, 1, 1.0, 0, ""}, {"gpuprobe csr", 0, 0, 0, 1, "CSR forced, the plan's lanes a row"},
-    {"gpuprobe binned", 0, 0, 0, 1, "binned CSR forced, 2^k lanes for rows of 2^k..2^(k+1)-1"},
     CSR_T(1, ""), CSR_T(2, "s"), CSR_T(4, "s"), CSR_T(8, "s"), CSR_T(16, "s"), CSR_T(32, "s"),
 };
 
@@ -156,11 +154,7 @@ static gp_status setup(const gp_kcase *c, const gp_device_info *dev, uint64_t *r
  * order of a row's additions, format -1), a path verify_extra forces. */
 static void path_of(const state *s, int path, int *format, int *tpr)
 {
-    *format = path < 0              ? GP_SPMV_AUTO
-              : path == IMPL_VENDOR ? -1
-              : path == PATH_ELL    ? GP_SPMV_ELL
-              : path == IMPL_BIN    ? GP_SPMV_BIN
-                                    : GP_SPMV_CSR;
+    *format = path < 0 ? GP_SPMV_AUTO : path == IMPL_VENDOR ? -1 : path == PATH_ELL ? GP_SPMV_ELL : GP_SPMV_CSR;
     *tpr = path == PATH_WAVE ? s->wave : path >= IMPL_T1 && path < NIMPLS ? 1 << (path - IMPL_T1) : 0;
 }
 
@@ -178,14 +172,13 @@ static gp_status make_plan(void *st, const void *p, int path, void *plan)
     path_of(s, path, &format, &tpr);
     if (tpr > s->wave)
         return gp_fail(GP_ERR_UNSUPPORTED, "%d lanes a row exceed the wave of %d", tpr, s->wave);
-    if ((path == IMPL_CSR || path == IMPL_BIN) && s->bench &&
+    if (path == IMPL_CSR && s->bench &&
         gp_spmv_choose(s->a.row_ptr, s->a.rows, p, s->wave, GP_SPMV_AUTO, 0, &c).code == GP_OK &&
-        c.format == format)
-        return gp_fail(GP_ERR_UNSUPPORTED, "ours runs %s on this matrix already",
-                       format == GP_SPMV_BIN ? "binned CSR" : "CSR");
+        c.format == GP_SPMV_CSR)
+        return gp_fail(GP_ERR_UNSUPPORTED, "ours runs CSR on this matrix already");
     GP_TRY(gp_spmv_plan_create_sharing(pl, &s->a, s->d_rp, s->d_col, s->d_val, p, s->wave, format, tpr, &s->ell));
     if (pl->d_ell_col && !pl->ell_borrowed && !s->ell.d_ell_col) /* the problem keeps them, this plan borrows them */
-        s->ell = *pl, s->ell.d_long = NULL, s->ell.d_perm = NULL, pl->ell_borrowed = 1;
+        s->ell = *pl, s->ell.d_long = NULL, pl->ell_borrowed = 1;
     return gp_ok();
 }
 
@@ -256,8 +249,8 @@ static gp_status verify_extra(const gp_table *t, const void *p, const gp_kernel_
 
 const gp_kernel gp_kernel_spmv = {
     GP_KERNEL_DECLARED,
-    .summary = "y = A x, fp32 CSR (scalar / vector by row length, or binned by row length where waves would "
-               "idle; long rows a block each) or ELL where it pads little (vs cuSPARSE SpMV)",
+    .summary = "y = A x, fp32 CSR (scalar / vector by row length, long rows a block each) or ELL where it pads "
+               "little (vs cuSPARSE SpMV)",
     .shape_syntax = GP_SPMV_SHAPE_SYNTAX, .shape_parse = gp_spmv_shape_parse, .shape_label = gp_spmv_shape_label,
     .shape_random = gp_spmv_shape_random,
     .work = work, .cases = cases, .case_label = case_label, .state_size = sizeof(state), .setup = setup,

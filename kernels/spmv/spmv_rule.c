@@ -42,10 +42,10 @@
 /* Registers a thread: the kernels' launch bounds (512 threads, four blocks a
  * SM on NVIDIA: spmv.hip GP_SPMV_LB) cap them at 32; ptxas sm_90 reports 32
  * for every instantiation.  Checked by tests/build/rule_regs.txt. */
-/* Every CSR, binned and ELL instantiation (lanes a row x unroll); launch bounds (512,
+/* Every CSR and ELL instantiation (lanes a row x unroll); launch bounds (512,
  * 4) cap them at 32 on NVIDIA.  AMD gets the block bound alone: 66 VGPRs on
  * gfx900 (8-nonzero batches spill below 64, spmv.hip). */
-/* regs: SPMV_REGS gp_spmv_(csr|ell|bin)_kernel */
+/* regs: SPMV_REGS gp_spmv_(csr|ell)_kernel */
 #define SPMV_REGS GP_RULE_REGS(32, 66)
 /* LDS a block: one float per wave for the long-row reduction (spmv.hip). */
 #define SPMV_LDS (4 * (GP_SPMV_MAX_BLOCK / 32))

@@ -167,10 +167,9 @@ GP_TEST(spmv_choice)
     GP_CHECK(c.format == GP_SPMV_CSR && c.tpr == 16);
     gp_csr_free(&a);
     /* Power-law: ELL would pad -> CSR; the mean is under scalar_max_row but
-     * the rows of a wave are uneven -> vector; rows over a block listed.
-     * (CSR forced: the plan bins these rows, spmv_choice_binned_model.) */
+     * the rows of a wave are uneven -> vector; rows over a block listed. */
     GP_CHECK(gp_spmv_gen_powerlaw(&a, 100000, 100000, 4, 1.5, 20000, &rng).code == GP_OK);
-    GP_CHECK(gp_spmv_choose(a.row_ptr, a.rows, &P512, 32, GP_SPMV_CSR, 0, &c).code == GP_OK);
+    GP_CHECK(gp_spmv_choose(a.row_ptr, a.rows, &P512, 32, GP_SPMV_AUTO, 0, &c).code == GP_OK);
     long long nlong = 0;
     for (int r = 0; r < a.rows; r++)
         nlong += a.row_ptr[r + 1] - a.row_ptr[r] > 512;
@@ -183,136 +182,13 @@ GP_TEST(spmv_choice)
     GP_CHECK(gp_spmv_choose(a.row_ptr, a.rows, &P512, 32, GP_SPMV_AUTO, 3, &c).code == GP_ERR_USAGE);
     GP_CHECK(gp_spmv_choose(a.row_ptr, a.rows, &P512, 48, GP_SPMV_AUTO, 0, &c).code == GP_ERR_USAGE);
     GP_CHECK(gp_spmv_choose(a.row_ptr, a.rows, &P512, 32, 7, 0, &c).code == GP_ERR_USAGE);
-    GP_CHECK(gp_spmv_choose(a.row_ptr, a.rows, &P512, 32, GP_SPMV_BIN, 8, &c).code == GP_ERR_USAGE);
     gp_csr_free(&a);
-    /* Very long rows in a short matrix: the mean caps at the wave (CSR
-     * forced: the model would bin the one short row, sparing the waves CSR
-     * runs idle beside the long rows). */
+    /* Very long rows in a short matrix: the mean caps at the wave. */
     int len[4] = {3000, 2000, 0, 5000};
     GP_CHECK(gp_spmv_gen_lengths(&a, 4, 6000, len, &rng).code == GP_OK);
-    GP_CHECK(gp_spmv_choose(a.row_ptr, a.rows, &P512, 32, GP_SPMV_CSR, 0, &c).code == GP_OK);
+    GP_CHECK(gp_spmv_choose(a.row_ptr, a.rows, &P512, 32, GP_SPMV_AUTO, 0, &c).code == GP_OK);
     GP_CHECK(c.format == GP_SPMV_CSR && c.tpr == 32 && c.nlong == 3);
     gp_csr_free(&a);
-    return 0;
-}
-
-/* Row pointers from a list of row lengths (the choice reads nothing else). */
-static int *row_ptr_of(const int *len, int rows)
-{
-    int *rp = malloc(((size_t)rows + 1) * sizeof *rp);
-    if (!rp)
-        return NULL;
-    rp[0] = 0;
-    for (int r = 0; r < rows; r++)
-        rp[r + 1] = rp[r] + len[r];
-    return rp;
-}
-
-/* The bench's power-law lengths, P(L >= l) = (lmin / l)^alpha cut at lmax
- * (the generator's inverse transform, spmv_ref.c), without the columns. */
-static int *powerlaw_lengths(int rows, int lmin, double alpha, int lmax, uint64_t *rng)
-{
-    int *len = malloc((size_t)rows * sizeof *len);
-    for (int r = 0; len && r < rows; r++) {
-        double l = floor(lmin * pow(1.0 - gp_rand_uniform(rng, 0.0, 1.0), -1.0 / alpha));
-        len[r] = l > lmax ? lmax : (int)l;
-    }
-    return len;
-}
-
-/* The binned path is chosen from the rows (the model, spmv.c bin_cost): on
- * the bench's power-law law (4 Mi rows at the H200's block 128, and a
- * quarter of them at 512 and wave 64) it bins; on the Laplacian and the
- * uniform 16 ELL stays; on equal rows of 8 (ELL kept out by one long row)
- * CSR stays, scalar or 8 lanes (the same trips, fewer bytes). */
-GP_TEST(spmv_choice_binned_model)
-{
-    const gp_spmv_params h200 = {128, 4, 13, ""}, vec = {128, 4, 0, ""};
-    gp_spmv_choice c;
-    uint64_t rng = 23;
-    const int rows = 1 << 22;
-    int *len = powerlaw_lengths(rows, 4, 1.5, 65536, &rng), *rp = len ? row_ptr_of(len, rows) : NULL;
-    GP_CHECK(rp != NULL);
-    GP_CHECK(gp_spmv_choose(rp, rows, &h200, 32, GP_SPMV_AUTO, 0, &c).code == GP_OK);
-    fprintf(stderr, "power-law 4 Mi: %s\n", c.why);
-    GP_CHECK(c.format == GP_SPMV_BIN && c.tpr == 8 && c.bin_cost <= GP_SPMV_BIN_MARGIN * c.csr_cost);
-    GP_CHECK(strstr(c.why, "binned") && strstr(c.why, "model"));
-    /* Every short row in the bin of its floor_pow2 length (4..7: 4 lanes,
-     * 32..128: the wave), the long ones left to their blocks. */
-    long long want[GP_SPMV_MAX_BINS] = {0}, nlong = 0, sum = 0;
-    for (int r = 0; r < rows; r++) {
-        if (len[r] > 128)
-            nlong++;
-        else
-            want[len[r] >= 32 ? 5 : len[r] >= 16 ? 4 : len[r] >= 8 ? 3 : len[r] >= 4 ? 2 : 0]++;
-    }
-    for (int k = 0; k < GP_SPMV_MAX_BINS; k++) {
-        GP_CHECK(c.bin_rows[k] == want[k]);
-        sum += c.bin_rows[k];
-    }
-    GP_CHECK(c.nlong == nlong && sum + nlong == rows && c.long_min == 128);
-    /* CSR or the lanes forced: no binning; forced binned: binned, whatever the model. */
-    GP_CHECK(gp_spmv_choose(rp, rows, &h200, 32, GP_SPMV_CSR, 0, &c).code == GP_OK && c.format == GP_SPMV_CSR);
-    GP_CHECK(gp_spmv_choose(rp, rows, &h200, 32, GP_SPMV_AUTO, 8, &c).code == GP_OK && c.format == GP_SPMV_CSR);
-    GP_CHECK(gp_spmv_choose(rp, rows / 4, &P512, 64, GP_SPMV_AUTO, 0, &c).code == GP_OK);
-    GP_CHECK(c.format == GP_SPMV_BIN && c.bin_rows[6] > 0);
-    free(len), free(rp);
-    /* The Laplacian (interior 5, edges 4, corners 3) and uniform 16: ELL. */
-    gp_csr a;
-    GP_CHECK(gp_spmv_gen_laplacian(&a, 512).code == GP_OK);
-    GP_CHECK(gp_spmv_choose(a.row_ptr, a.rows, &h200, 32, GP_SPMV_AUTO, 0, &c).code == GP_OK);
-    GP_CHECK(c.format == GP_SPMV_ELL);
-    gp_csr_free(&a);
-    const int n = 1 << 16;
-    len = malloc((size_t)n * sizeof *len);
-    GP_CHECK(len != NULL);
-    for (int r = 0; r < n; r++)
-        len[r] = 16;
-    rp = row_ptr_of(len, n);
-    GP_CHECK(rp && gp_spmv_choose(rp, n, &h200, 32, GP_SPMV_AUTO, 0, &c).code == GP_OK && c.format == GP_SPMV_ELL);
-    free(rp);
-    /* Equal rows of 8, one of 1000 (no ELL): scalar CSR on the H200's
-     * parameters, 8 lanes without the scalar kernel; not binned either way,
-     * nor at wave 64. */
-    for (int r = 0; r < n; r++)
-        len[r] = r == 777 ? 1000 : 8;
-    rp = row_ptr_of(len, n);
-    GP_CHECK(rp != NULL);
-    GP_CHECK(gp_spmv_choose(rp, n, &h200, 32, GP_SPMV_AUTO, 0, &c).code == GP_OK);
-    fprintf(stderr, "rows of 8: %s\n", c.why);
-    GP_CHECK(c.format == GP_SPMV_CSR && c.tpr == 1 && c.bin_cost > GP_SPMV_BIN_MARGIN * c.csr_cost);
-    GP_CHECK(strstr(c.why, "binned model"));
-    GP_CHECK(gp_spmv_choose(rp, n, &vec, 32, GP_SPMV_AUTO, 0, &c).code == GP_OK);
-    GP_CHECK(c.format == GP_SPMV_CSR && c.tpr == 8 && c.bin_cost > c.csr_cost);
-    GP_CHECK(gp_spmv_choose(rp, n, &vec, 64, GP_SPMV_AUTO, 0, &c).code == GP_OK && c.format == GP_SPMV_CSR);
-    free(rp), free(len);
-    return 0;
-}
-
-/* The model by hand: 64 rows at wave 32, lengths 4 and 7 alternating.  CSR
- * at 4 lanes: 8 rows a wave, each wave's longest 7 -> 2 trips, 8 waves, 16
- * wave-trips.  Binned: all in the 4-lane bin, the same 16; plus the 4 B of
- * permutation a row; the sectors (y, row pointers) are the same in both
- * (consecutive rows).  So CSR stays: binning gains nothing where every
- * wave already holds the bin's longest row. */
-GP_TEST(spmv_bin_model_by_hand)
-{
-    const gp_spmv_params p = {128, 4, 0, ""};
-    int len[64];
-    gp_spmv_choice c;
-    for (int r = 0; r < 64; r++)
-        len[r] = r % 2 ? 7 : 4;
-    int *rp = row_ptr_of(len, 64);
-    GP_CHECK(rp && gp_spmv_choose(rp, 64, &p, 32, GP_SPMV_BIN, 0, &c).code == GP_OK);
-    GP_CHECK(c.format == GP_SPMV_BIN && c.tpr == 4 && c.bin_rows[2] == 64);
-    /* Sectors: a wave of 8 rows touches 1 y sector and 2 of row pointers
-     * (r + 1 crosses into the next 8); 8 waves -> 24 x 32 B; plus 256 B. */
-    GP_CHECK_NEAR(c.csr_cost, 16 + 24 * 32 / 384.0, 1e-9);
-    GP_CHECK_NEAR(c.bin_cost, 16 + (24 * 32 + 256) / 384.0, 1e-9);
-    GP_CHECK(gp_spmv_choose(rp, 64, &p, 32, GP_SPMV_AUTO, 0, &c).code == GP_OK && c.format == GP_SPMV_CSR);
-    GP_CHECK(gp_spmv_bin_lanes(0, 32) == 1 && gp_spmv_bin_lanes(1, 32) == 1 && gp_spmv_bin_lanes(7, 32) == 4);
-    GP_CHECK(gp_spmv_bin_lanes(8, 32) == 8 && gp_spmv_bin_lanes(100, 32) == 32 && gp_spmv_bin_lanes(100, 64) == 64);
-    free(rp);
     return 0;
 }
 
@@ -330,14 +206,6 @@ GP_TEST(spmv_depth_by_hand)
     GP_CHECK(gp_spmv_f32_depth(&c, &P512, 64, 5000) == 10 + 12);
     c.tpr = 1;
     GP_CHECK(gp_spmv_f32_depth(&c, &P512, 32, 7) == 7);
-    /* Binned: the bin's lanes, floor_pow2(L) in 1..wave: 5 -> 4 lanes, 2 +
-     * 2; 100 -> 32 lanes (wave 32), 4 + 5, or 64 (wave 64), 2 + 6; long rows
-     * as CSR's. */
-    c.format = GP_SPMV_BIN, c.tpr = 8;
-    GP_CHECK(gp_spmv_f32_depth(&c, &P512, 32, 0) == 0 && gp_spmv_f32_depth(&c, &P512, 32, 1) == 1);
-    GP_CHECK(gp_spmv_f32_depth(&c, &P512, 32, 5) == 2 + 2 && gp_spmv_f32_depth(&c, &P512, 32, 8) == 1 + 3);
-    GP_CHECK(gp_spmv_f32_depth(&c, &P512, 32, 100) == 4 + 5 && gp_spmv_f32_depth(&c, &P512, 64, 100) == 2 + 6);
-    GP_CHECK(gp_spmv_f32_depth(&c, &P512, 32, 513) == 2 + 10);
     c.format = GP_SPMV_ELL, c.long_min = 1;
     GP_CHECK(gp_spmv_f32_depth(&c, &P512, 32, 700) == 700);
     GP_CHECK_NEAR(gp_f32_sum_bound(10, 2.0), 2.0 * 10 * ldexp(1.0, -24) / (1 - 10 * ldexp(1.0, -24)), 1e-20);
@@ -347,8 +215,7 @@ GP_TEST(spmv_depth_by_hand)
 
 /* ------------------------------------------------------------ GPU model
  * The kernels' order (spmv.hip) in float: lane l of G takes j = l, l + G,
- * ... serially with an FMA each (padding skipped), then the butterfly (the
- * binned kernel alike, G the row's bin's lanes). */
+ * ... serially with an FMA each (padding skipped), then the butterfly. */
 static float model_lanes(const float *a, const float *x, const int *col, int L, int G, int wave, int nested)
 {
     float v[1024];
@@ -419,17 +286,14 @@ GP_TEST(spmv_bound_holds_for_the_gpu_order)
                 ref += (double)a[i] * x[i], sa += fabs((double)a[i] * x[i]);
             for (int wave = 32; wave <= 64; wave *= 2)
                 for (int G = 1; G <= wave; G *= 2)
-                    for (int fmt = 0; fmt < 5; fmt++) {
-                        /* 0 CSR, 1 its long-row path, 2 ELL, 3 binned (the
-                         * bin's lanes, whatever G), 4 binned's long rows. */
+                    for (int fmt = 0; fmt < 3; fmt++) {
                         gp_spmv_choice c;
                         memset(&c, 0, sizeof c);
-                        c.format = fmt == 2 ? GP_SPMV_ELL : fmt >= 3 ? GP_SPMV_BIN : GP_SPMV_CSR;
+                        c.format = fmt == 2 ? GP_SPMV_ELL : GP_SPMV_CSR;
                         c.tpr = fmt == 2 ? 1 : G;
-                        c.long_min = fmt == 1 || fmt == 4 ? 0 : 1 << 30;
-                        float got = fmt == 1 || fmt == 4 ? model_lanes(a, x, col, L, p.block, wave, 1)
-                                    : fmt == 2           ? model_lanes(a, x, col, L, 1, wave, 0)
-                                    : fmt == 3 ? model_lanes(a, x, col, L, gp_spmv_bin_lanes(L, wave), wave, 0)
+                        c.long_min = fmt == 1 ? 0 : 1 << 30; /* 1: the long-row path */
+                        float got = fmt == 1   ? model_lanes(a, x, col, L, p.block, wave, 1)
+                                    : fmt == 2 ? model_lanes(a, x, col, L, 1, wave, 0)
                                                : model_lanes(a, x, col, L, G, wave, 0);
                         double err = fabs((double)got - ref);
                         double bound = gp_f32_sum_bound(gp_spmv_f32_depth(&c, &p, wave, L), sa);
