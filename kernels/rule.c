@@ -202,7 +202,9 @@ gp_status gp_rule_streaming(const gp_table *facts, const gp_rule_stream *s, gp_t
     char why[200];
     double loads = gp_rule_loads_in_flight(&f, threads, s->load_bytes, why, sizeof why);
     long long least = s->min_items > 1 ? s->min_items : 1;
-    long long items = loads > 0 ? gp_rule_clamp(gp_rule_ceil_pow2((long long)(loads + 0.999999)), least, s->max_items)
+    /* Clamped before the cast: a shape's tiny load share can make loads huge. */
+    const double capped = loads > (double)s->max_items ? (double)s->max_items : loads;
+    long long items = loads > 0 ? gp_rule_clamp(gp_rule_ceil_pow2((long long)(capped + 0.999999)), least, s->max_items)
                                 : s->standin;
     return gp_rule_set(out, s->k, s->items_key, items, "little", "%s -> %lld%s%s%s", why, items,
                        loads > 0 ? "" : " (stand-in)", f.cu.fallback[0] ? "; " : "", f.cu.fallback);

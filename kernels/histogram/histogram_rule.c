@@ -124,7 +124,11 @@ gp_status gp_histogram_rule(const gp_rule_in *in, gp_table *out)
     if (!shp || shp->d[GP_HIST_N] < 1)
         return gp_rule_set(out, "histogram", "items_per_thread", v, "little",
                            "4 x (%s) -> %.2f vectors -> %lld", why, vecs, v);
-    const long long need = (bytes / 16 + v * block - 1) / (v * block), slots = resident / block * (long long)f.cus.v;
+    /* The blocks a CU holds for this shape's kernel: its own copies' LDS. */
+    const int u32 = shp->opt[GP_HIST_TYPE] == GP_HIST_U32;
+    const long long lds = u32 ? (long long)gp_histogram_lds_bytes((int)c32, GP_HIST_U32_BINS) : lds8;
+    const long long need = (bytes / 16 + v * block - 1) / (v * block);
+    const long long slots = gp_rule_blocks_per_cu(&cu, block, HIST_REGS, lds) * (long long)f.cus.v;
     /* The shape's part first: the provenance is cut at its length. */
     return gp_rule_set(out, "histogram", "items_per_thread", v, "little",
                        "%lld B fill %lld of the %lld resident blocks%s; 4 x (%s) -> %.2f vectors -> %lld", bytes,

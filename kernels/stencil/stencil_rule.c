@@ -189,7 +189,7 @@ gp_status gp_stencil_rule(const gp_rule_in *in, gp_table *out)
     const long long lds = vec == 4 ? GP_STENCIL_V4_LDS_BYTES(tx, o.ty) : GP_STENCIL_LDS_BYTES(tx, o.ty);
     GP_TRY(gp_rule_set(out, "stencil", "tile_y", o.ty, "occupancy",
                        "%lld x %lld threads (vec %lld, %lld regs %s, %lld B LDS): %lld blocks/CU = %lld resident "
-                       "threads, the most with the smallest y halo -> %lld%s%s",
+                       "threads, the most; the smallest tile_y of equals -> %lld%s%s",
                        tx, o.ty, vec, o.res.regs, o.res.src, lds, o.blocks, o.threads, o.ty, sep, cu.fallback));
     const long long cus = (long long)f.cus.v > 0 ? (long long)f.cus.v : 1;
     const long long tiles = (n[0] + tx - 1) / tx * ((n[1] + o.ty - 1) / o.ty);
@@ -207,9 +207,9 @@ gp_status gp_stencil_rule(const gp_rule_in *in, gp_table *out)
                            cu.regs_per_cu, o.res.regs, tx * o.ty, cu.lds_per_cu, lds, cu.max_threads_cu, o.blocks,
                            o.blocks, sep, cu.fallback));
     GP_TRY(gp_rule_set(out, "stencil", "planes_ahead", ahead, "little",
-                       "%s (%.2f B a thread a plane), x %.0f under load -> %lld%s%s%s", why, o.per_plane,
-                       STENCIL_LOADED, ahead,
-                       planes > 0 ? "" : " (stand-in)", sep, cu.fallback));
+                       "%s%s (%.2f B a thread a plane), x %.0f under load -> %lld%s%s%s",
+                       planes > 0 && STENCIL_LOADED * planes > (double)ahead ? "short at the most compiled: " : "",
+                       why, o.per_plane, STENCIL_LOADED, ahead, planes > 0 ? "" : " (stand-in)", sep, cu.fallback));
     return gp_rule_set(out, "stencil", "vec", vec, "instructions",
                        "wave %lld x 16 B = %lld B, cache.l1.line_bytes %lld%s: %s -> %lld", cu.wave, cu.wave * 16,
                        line, f.l1_line.have ? "" : " (none: 128)", vwhy, vec);
