@@ -169,6 +169,16 @@ GP_TEST(histogram_registered_with_variants)
         copies_seen |= p.copies_u8;
     }
     GP_CHECK(vecs_seen == (1 | 2 | 4) && (copies_seen & 1) && (copies_seen & 32));
+    /* The block sizes of equal resident threads the rule chooses between
+     * (512 and 1024 a SM's 2048) at its 2 vectors are both candidates, so a
+     * sweep checks the choice. */
+    int b512 = 0, b1024 = 0;
+    for (int v = 0; v < k->nvariants; v++) {
+        gp_kernel_variant(k, v, &p0, &d, &p);
+        b512 |= p.block == 512 && p.items_per_thread == 2 && p.copies_u8 == 32;
+        b1024 |= p.block == 1024 && p.items_per_thread == 2 && p.copies_u8 == 32;
+    }
+    GP_CHECK(b512 && b1024);
     char b[192];
     gp_kernel_params_text(k, &p0, b, sizeof b);
     GP_CHECK(strstr(b, "block=1024 items_per_thread=2 copies_u8=32 copies_u32=2"));

@@ -272,6 +272,17 @@ GP_TEST(stencil_registered_with_variants)
         }
         GP_CHECK(found);
     }
+    /* The rule's 1-wide pick (64 x 4, 2 ahead, 8 blocks) and its 1-plane
+     * neighbour, which the H200 sweep on unaligned rows put 4-10 % behind,
+     * are variants too. */
+    for (int a = 1; a <= 2; a++) {
+        int found = 0;
+        for (int v = 0; v < k->nvariants; v++) {
+            gp_kernel_variant(k, v, &p0, &h200, &p);
+            found |= p.vec == 1 && p.tile_x == 64 && p.tile_y == 4 && p.planes_ahead == a && p.blocks_per_cu == 8;
+        }
+        GP_CHECK(found);
+    }
     /* The device copy is the baseline (0.85 of it), the naive kernel context
      * that verify checks too. */
     GP_CHECK(k->nimpls == 2 && !k->impls[0].baseline && k->impls[0].verify && k->impls[1].baseline);
