@@ -162,14 +162,8 @@ __global__ void __launch_bounds__(TX * TY, MINB) async_k(const float *__restrict
 template <typename K>
 static void row(const char *kind, K k, int TX, int TY, int A, size_t lds, int zforce, const launch_fn &copy, int rounds, Args a)
 {
-    int per_sm = 0, sms = 0;
-    CK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)lds));
-    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k, TX * TY, lds));
-    CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
-    const int gx = (N + 4 * TX - 1) / (4 * TX), gy = (N + TY - 1) / TY;
-    const int c = zforce ? zforce : z_chunks(gx * gy, std::max(1, per_sm) * sms, N);
-    a.zper = (N + c - 1) / c;
-    const dim3 g(gx, gy, (N + a.zper - 1) / a.zper);
+    int per_sm = 0;
+    const dim3 g = tiled_grid(k, 4 * TX, TY, TX * TY, lds, &a.zper, zforce, &per_sm);
     cudaFuncAttributes fa;
     CK(cudaFuncGetAttributes(&fa, k));
     const launch_fn f = [=] { k<<<g, dim3(TX, TY), lds>>>(d_in, d_out, a); };
@@ -183,8 +177,6 @@ int main(int argc, char **argv)
     int rounds;
     Args a0;
     const launch_fn copy = stencil_setup(argc, argv, "stencil: registers or async copies (tile/aAhead bBlocks/SM rRegs zChunks, ! forced)", &rounds, &a0);
-    abba_header("device copy of the same bytes");
-    abba_row("device copy (self)", copy, copy, rounds, "-");
 #define REG(A, TX, TY, MINB, CS, Z) row(CS ? "reg cs" : "reg", reg_k<A, TX, TY, MINB, CS>, TX, TY, A, 2 * (4 * TX + 8) * (TY + 2) * 4, Z, copy, rounds, a0)
 #define ASY(A, TX, TY, MINB, CS, Z) row(CS ? "async cs" : "async", async_k<A, TX, TY, MINB, CS>, TX, TY, A, (A + 3) * (4 * TX + 8) * (TY + 2) * 4, Z, copy, rounds, a0)
     REG(1, 32, 4, 9, false, 0);   // the suite's rule pick (9 blocks at 56 registers)

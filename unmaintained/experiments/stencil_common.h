@@ -85,8 +85,9 @@ static const char *check(const launch_fn &f)
 }
 
 // Reads argv (rounds, the cube's edge), prints the header line `what`, makes
-// the data, its reference and the device buffers; returns the copy of the
-// same bytes (the reference every variant is timed against), or exits.
+// the data, its reference and the device buffers, prints the table's header
+// and the copy timed against itself; returns the copy of the same bytes (the
+// reference every variant is timed against), or exits.
 static launch_fn stencil_setup(int argc, char **argv, const char *what, int *rounds, Args *a0)
 {
     *rounds = abba_rounds(argc, argv);
@@ -106,6 +107,27 @@ static launch_fn stencil_setup(int argc, char **argv, const char *what, int *rou
     CK(cudaMalloc(&d_in, bytes)); CK(cudaMalloc(&d_out, bytes)); CK(cudaMalloc(&d_cp, bytes));
     CK(cudaMemcpy(d_in, h.data(), bytes, cudaMemcpyHostToDevice));
     *a0 = {N, N, N, N, c0, c1};
-    return [=] { CK(cudaMemcpyAsync(d_cp, d_in, bytes, cudaMemcpyDeviceToDevice)); };
+    const launch_fn copy = [=] { CK(cudaMemcpyAsync(d_cp, d_in, bytes, cudaMemcpyDeviceToDevice)); };
+    abba_header("device copy of the same bytes");
+    abba_row("device copy (self)", copy, copy, *rounds, "-");
+    return copy;
+}
+
+// Launch config of a tiled variant: grid over tiles of tw x th points, z split
+// from the occupancy of `kernel` at `threads` and `lds` bytes (the suite's
+// gp_stencil_z_chunks), or `zforce` chunks; *per_sm gets the blocks an SM
+// holds.  The grid's z is ceil(N / zper), as the suite launches it.
+template <typename K>
+static dim3 tiled_grid(K kernel, int tw, int th, int threads, size_t lds, int *zper, int zforce = 0, int *per_sm = nullptr)
+{
+    int blocks = 0, sms = 0;
+    CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)lds));
+    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, threads, lds));
+    CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+    const int tx = (N + tw - 1) / tw, ty = (N + th - 1) / th;
+    const int c = zforce ? zforce : z_chunks(tx * ty, std::max(1, blocks) * sms, N);
+    *zper = (N + c - 1) / c;
+    if (per_sm) *per_sm = blocks;
+    return dim3(tx, ty, (N + *zper - 1) / *zper);
 }
 #endif

@@ -240,27 +240,11 @@ __global__ void __launch_bounds__(256) naive_k(const float *__restrict__ in, flo
     out[i] = r;
 }
 
-// Launch config of a tiled variant: grid over tiles of tw x th points, z split
-// from the occupancy of `kernel` at `threads` and `lds` bytes.
-template <typename K>
-static dim3 tiled_grid(K kernel, int tw, int th, int threads, size_t lds, int *zper)
-{
-    int per_sm = 0, sms = 0;
-    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, lds));
-    CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
-    const int tx = (N + tw - 1) / tw, ty = (N + th - 1) / th;
-    const int c = z_chunks(tx * ty, std::max(1, per_sm) * sms, N);
-    *zper = (N + c - 1) / c;
-    return dim3(tx, ty, c);
-}
-
 int main(int argc, char **argv)
 {
     int rounds;
     Args a0;
     const launch_fn copy = stencil_setup(argc, argv, "stencil variants", &rounds, &a0);
-    abba_header("device copy of the same bytes");
-    abba_row("device copy (self)", copy, copy, rounds, "-");
     {
         const launch_fn f = [=] { naive_k<<<dim3(N / 32 + (N % 32 != 0), N / 8 + (N % 8 != 0), N), dim3(32, 8)>>>(d_in, d_out, a0); };
         abba_row("naive 32x8", f, copy, rounds, check(f));
