@@ -92,12 +92,7 @@ __global__ void __launch_bounds__(TX * TY, MINB) reg_k(const float *__restrict__
             st4<CS>(po, update4(cur, below, qc[0], n, s, buf[T.c_lds - 1], buf[T.c_lds + 4], z >= 1 && z <= a.nz - 2 && T.y_in, T.gx, a));
         }
         po += T.plane;
-        below = cur;
-        cur = qc[0];
-#pragma unroll
-        for (int k = 0; k + 1 < A; k++) qc[k] = qc[k + 1], qh[k] = qh[k + 1];
-        qc[A - 1] = nc;
-        qh[A - 1] = nh;
+        next_plane(below, cur, qc, qh, nc, nh);
     }
 }
 

@@ -27,6 +27,19 @@ __device__ __forceinline__ float4 update4(float4 cur, float4 below, float4 above
     return make_float4(o[0], o[1], o[2], o[3]);
 }
 
+// The z march's step to the next plane, shared by the shared-memory
+// variants: the current plane becomes the one below, the queue moves up one.
+template <typename T, int AHEAD>
+__device__ __forceinline__ void next_plane(T &below, T &cur, T (&qc)[AHEAD], T (&qh)[AHEAD], const T &nc, const T &nh)
+{
+    below = cur;
+    cur = qc[0];
+#pragma unroll
+    for (int k = 0; k + 1 < AHEAD; k++) qc[k] = qc[k + 1], qh[k] = qh[k + 1];
+    qc[AHEAD - 1] = nc;
+    qh[AHEAD - 1] = nh;
+}
+
 struct Halo { int kind, x, y; };
 __device__ __forceinline__ Halo halo_of(int t, int tx, int ty)
 {

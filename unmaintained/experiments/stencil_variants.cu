@@ -35,19 +35,6 @@
 #include "stencil_common.h"
 #include <cstring>
 
-// The z march's step to the next plane, shared by the shared-memory
-// variants: the current plane becomes the one below, the queue moves up one.
-template <typename T, int AHEAD>
-__device__ __forceinline__ void next_plane(T &below, T &cur, T (&qc)[AHEAD], T (&qh)[AHEAD], const T &nc, const T &nh)
-{
-    below = cur;
-    cur = qc[0];
-#pragma unroll
-    for (int k = 0; k + 1 < AHEAD; k++) qc[k] = qc[k + 1], qh[k] = qh[k + 1];
-    qc[AHEAD - 1] = nc;
-    qh[AHEAD - 1] = nh;
-}
-
 // ---- smem: the suite's tiled kernel (kernels/stencil/stencil.hip), verbatim
 // but for names and the step to the next plane (next_plane).
 template <int AHEAD>
