@@ -355,7 +355,8 @@ GP_TEST(histogram_params_follow_the_shape)
     /* The rule's provenance says why. */
     gp_rule_in small_in = {&t, &s_small, 0};
     GP_CHECK(gp_histogram_rule(&small_in, &ruled).code == GP_OK);
-    GP_CHECK(strstr(prov_of(&ruled, "items_per_thread"), "4194304 B fill 128 of the 264 resident blocks (fewer blocks"));
+    GP_CHECK(strstr(prov_of(&ruled, "items_per_thread"),
+                    "4194304 B fill 128 of the 264 resident blocks (fewer blocks"));
     return 0;
 }
 
