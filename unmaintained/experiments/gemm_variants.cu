@@ -42,12 +42,15 @@
 // wt 128x128x8/256 128 / 128, x16/256 146 / 140 (bounded to 1 block: its 8 +
 // 8 staged float4 spilled 88 bytes at 128); the 8 x 16 and 16 x 8 thread
 // tiles 209-254 / 204-235; as 128x128x16/256 s3 128 / 120, the others
-// 204-248 / 215-233.  Measured on no GPU yet (tools/reproduce.sh OUT experiments).
-// Build and run (argv[1] = ABBA rounds, default 30):
+// 204-248 / 215-233; as 128x256x8/256 s3 and s4 (cuBLAS 13's own tile, stages
+// and warps for this problem) 199 on sm_90.  Results: docs/kernels/gemm.md.
+// Build and run (argv[1] = ABBA rounds, default 30; GV_ONLY=a,b runs only the
+// variants whose names contain a or b):
 //   nvcc -O3 -std=c++17 -arch=native -Xptxas -v gemm_variants.cu -lcublas -o gv && ./gv 30
 #include "abba.h"
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <cublas_v2.h>
 
@@ -563,6 +566,21 @@ int main(int argc, char **argv)
         AS(128, 128, 16, 64, 64, 8, 128, 2, 3);
         AS(128, 128, 8, 64, 64, 8, 128, 2, 4);
         AS(128, 256, 16, 64, 64, 8, 256, 1, 3);
+        AS(128, 256, 8, 64, 64, 8, 256, 1, 3);   // the tile, stages and warps cuBLAS 13 runs (ncu: 256x128x8 stage3 4x2 warps)
+        AS(128, 256, 8, 64, 64, 8, 256, 1, 4);
+    }
+    // GV_ONLY=a,b: only the variants whose name contains one of the comma-separated strings.
+    if (const char *only = getenv("GV_ONLY")) {
+        std::vector<Variant> keep;
+        for (auto &v : vs) {
+            std::string list = only;
+            for (size_t at = 0; at <= list.size();) {
+                const size_t end = std::min(list.find(',', at), list.size());
+                if (end > at && strstr(v.name, list.substr(at, end - at).c_str())) { keep.push_back(v); break; }
+                at = end + 1;
+            }
+        }
+        vs = keep;
     }
 
     const int shapes[3][3] = {{4096, 4096, 4096}, {8192, 8192, 8192}, {4095, 4097, 1023}};

@@ -1,4 +1,4 @@
-// Shared by the stencil experiments (stencil_variants.cu, stencil_async.cu):
+// Shared by the stencil experiments (stencil_variants.cu, stencil_async.cu, stencil_rows.cu):
 // the problem (integers in -8..8 with c0 = -6, c1 = 1, exact in fp32 in any
 // order), its CPU reference, the check of a poisoned output point by point,
 // the suite's z split and the set-up of the cube and the device copy every
