@@ -2,14 +2,19 @@
  * problem.  The models: docs/kernels/ssim.md, "Rule".
  *
  * The shape (n c h w; the border does not enter) moves two of them:
- * tile_y, the strip height, by the waves model: a problem of P = n c planes
- * of H rows and T = ceil(W / tile_x) column tiles launches P T ceil(H /
- * tile_y) blocks over S = CUs x occupancy slots; its time goes as the rounds
- * of blocks times the rows each strip reads and a block's fixed cost,
- * ceil(blocks / S) x (rows + 10 halo rows + 10): a 1 Mpixel image fills the slots only with short strips, a 4K
- * RGB one with tall strips that pay less halo.  And tile_x through the
+ * tile_y, the strip height, by the busiest CU's time: a problem of P = n c
+ * planes of H rows and T = ceil(W / tile_x) column tiles launches B = P T
+ * ceil(H / tile_y) blocks; the busiest CU runs m = ceil(B / CUs) of them in
+ * waves of the k it holds at once, each wave at the issue rate of k resident
+ * blocks (a scheduler with w warps issues when one of them is ready, each
+ * ready with probability p: 1 - (1 - p)^w), each block the rows its strip
+ * reads and a fixed cost: a 1 Mpixel image fills the CUs only with short
+ * strips, a 4K RGB one with tall strips that pay less halo, and a partial
+ * last wave costs what its few blocks issue, not a full wave.  And tile_x
+ * through the
  * image's load width (W a multiple of 4: the float4 instantiation, whose
  * register and LDS use the occupancy takes). */
+#include <math.h>
 #include <stdio.h>
 
 #include "kernel.h"
@@ -29,11 +34,24 @@
  * 128-wide strip.  Read off the H100 and H200 runs of 2026-11-28 (`tune
  * ssim --shape`, and the H200's headline sweep): 128-row strips beat
  * 32-row ones 1.13x on 1x3x1080x1920, 1.20x on 8x3x512x512 and 1.20x on
- * 2x3x720x1280 valid, which this model gives for any cost above 6 rows,
- * and beat 512-row ones 1.03x on the headline, which it gives below 14;
- * the middle of that window.  Without it the model took 32-row strips on
- * those shapes. */
+ * 2x3x720x1280 valid, which this model gives for any cost from 5 rows up,
+ * and beat 512-row ones 1.03x on the headline, which it gives up to 14;
+ * 10 is the middle of that window (whole rounds of blocks, the model
+ * before the partial wave, gave 7..13).  Without it the model took 32-row
+ * strips on those shapes. */
 #define SSIM_BLOCK_ROWS 10
+/* The chance that one warp of the fused kernel is ready to issue in a
+ * cycle, p in the issue model 1 - (1 - p)^w of a scheduler holding w warps.
+ * From Nsight Compute on the H200 (docs/kernels/ssim.md, "The 0.14 ms
+ * target"): 0.81 warps issued a scheduler a cycle with 3.84 resident, so
+ * p = 1 - 0.19^(1 / 3.84) = 0.35.  The kernel's own property (its
+ * dependency chains), not the device's: the same p on every target.  On the
+ * four frames the H200 swept (docs/kernels/ssim.md, "The rule on unseen
+ * shapes") any p from 0.2 to 0.4 picks the same strips. */
+#define SSIM_WARP_READY 0.35
+/* Warp schedulers (NVIDIA) or SIMDs (AMD GCN/CDNA) a CU: 4 on every target
+ * this tree compiles but RDNA's (2 SIMD32 a CU), where it stands in. */
+#define SSIM_SCHEDULERS 4
 /* The headline problem: bench's 1 x 3 x 2160 x 3840 image, border 'same'. */
 static const long long headline[4] = {1, 3, 2160, 3840};
 
@@ -93,27 +111,33 @@ gp_status gp_ssim_rule(const gp_rule_in *in, gp_table *out)
     block = gp_rule_clamp(block, 64, GP_SSIM_MAX_BLOCK);
     GP_TRY(gp_rule_set(out, "ssim", "block", block, "wave", "one row group of %lld (wave %lld)", tile_x, cu.wave));
 
-    /* tile_y: strips per block.  Time ~ rounds of resident blocks x rows per
-     * strip with the 10-row halo and a block's fixed cost:
-     * ceil(blocks / (CUs x occupancy)) x (ty + 10 + SSIM_BLOCK_ROWS), least
-     * over ty = 16..512 with the strips evened out as the kernel does. */
-    long long slots = (long long)cus * occ_at;
+    /* tile_y: strips per block.  The busiest CU's m = ceil(blocks / CUs)
+     * blocks run in q = m / occ full waves and one of r = m % occ, a wave of
+     * k blocks at issue(k), each block (ty + 10 halo + SSIM_BLOCK_ROWS) rows:
+     * time ~ rows x (q occ / issue(occ) + r / issue(r)), least over ty =
+     * 16..512 with the strips evened out as the kernel does. */
+    const long long ncu = cus >= 1 ? (long long)cus : 1;
+    const double warps_per_block = (double)block / (double)cu.wave / SSIM_SCHEDULERS;
     long long planes = n * c, ntx = (w + tile_x - 1) / tile_x;
-    long long best_ty = 128;
+    long long best_ty = 128, best_m = 0;
     double best_cost = -1;
     for (long long ty = 16; ty <= 512; ty *= 2) {
         long long strips = (h + ty - 1) / ty;
         long long even = (h + strips - 1) / strips;
-        long long blocks = planes * ntx * strips;
-        double cost = (double)((blocks + slots - 1) / slots) * (double)(even + 2 * GP_SSIM_HALF + SSIM_BLOCK_ROWS);
+        long long blocks = planes * ntx * strips, m = (blocks + ncu - 1) / ncu;
+        long long q = m / occ_at, r = m % occ_at;
+        double waves_cost = (double)q * (double)occ_at / (1.0 - pow(1.0 - SSIM_WARP_READY, occ_at * warps_per_block));
+        if (r)
+            waves_cost += (double)r / (1.0 - pow(1.0 - SSIM_WARP_READY, r * warps_per_block));
+        double cost = waves_cost * (double)(even + 2 * GP_SSIM_HALF + SSIM_BLOCK_ROWS);
         if (best_cost < 0 || cost < best_cost)
-            best_cost = cost, best_ty = ty;
+            best_cost = cost, best_ty = ty, best_m = m;
     }
     GP_TRY(gp_rule_set(out, "ssim", "tile_y", best_ty, "waves",
-                       "%lldx%lldx%lldx%lld: %lld planes x %lld column tiles, %lld slots (%s%.0f CUs x %lld) -> "
-                       "fewest rounds x (rows + halo + %d)",
-                       n, c, h, w, planes, ntx, slots, have_cus ? "" : "compute_units none: ", cus,
-                       occ_at, SSIM_BLOCK_ROWS));
+                       "%lldx%lldx%lldx%lld: %lld planes x %lld column tiles, busiest of %s%lld CUs %lld blocks in "
+                       "waves of %lld at issue 1-(1-%.2f)^warps -> least (rows + halo + %d) x waves",
+                       n, c, h, w, planes, ntx, have_cus ? "" : "compute_units none: ", ncu, best_m, occ_at,
+                       SSIM_WARP_READY, SSIM_BLOCK_ROWS));
 
     /* variant: prefetch holds the next pass's rows in registers; take it when
      * the registers per thread at the occupancy target, registers.per_cu /

@@ -273,6 +273,42 @@ GP_TEST(rules_follow_one_fact)
     return 0;
 }
 
+/* ssim's strips are priced on the busiest CU: its blocks run in waves of
+ * the blocks it holds, and a partial last wave costs what its few blocks
+ * issue (1 - (1 - p)^warps), not a full wave.  On the sm_90 facts a 4000 x
+ * 3000 frame (24 column tiles) in 256-row strips is 384 blocks, 3 on the
+ * busiest of 132 CUs in one partial wave, where 64-row strips are 1512
+ * blocks, 12 on it in 3 full waves: 256 wins (the H200 ran it 1.11x faster;
+ * counting rounds of whole waves took 64).  1x3x1080x1920 keeps 128 (405
+ * blocks: 4 on the busiest CU, one full wave) and the 4K image 128. */
+GP_TEST(ssim_strips_price_the_partial_wave)
+{
+    static gp_table a, b;
+    if (!built("ssim"))
+        return 0;
+    GP_CHECK(sm90_ruled(&a));
+    const long long shapes[][5] = {{1, 1, 4000, 3000, 256}, {1, 3, 1440, 2560, 256}, {1, 3, 1080, 1920, 128},
+                                   {1, 3, 2160, 3840, 128}, {8, 3, 512, 512, 128}};
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+        gp_shape sh = {{shapes[i][0], shapes[i][1], shapes[i][2], shapes[i][3]}, {0}};
+        gp_rule_in in = {&a, &sh, 0};
+        b = a;
+        GP_CHECK(gp_kernel_find("ssim")->rule(&in, &b).code == GP_OK);
+        GP_CHECK(kval(&b, "ssim", "tile_y") == shapes[i][4]);
+    }
+    /* Half the CUs: the frame's 384 blocks are 6 a CU, a full wave and a
+     * partial one of 2, which 128-row strips (768 blocks, 12 a CU in 3 full
+     * waves) beat. */
+    GP_CHECK(with_fact("device", "compute_units", 66, &b));
+    gp_shape frame = {{1, 1, 4000, 3000}, {0}};
+    gp_rule_in in = {&b, &frame, 0};
+    static gp_table c;
+    c = b;
+    GP_CHECK(gp_kernel_find("ssim")->rule(&in, &c).code == GP_OK);
+    GP_CHECK(kval(&c, "ssim", "tile_y") != 256);
+    return 0;
+}
+
 /* The occupancy model adds the runtime's shared memory per block
  * (gp_target_lds_block_reserve) to every block that uses LDS: the H200's
  * 233472 B hold 6 blocks of 32 KiB, as its runtime does, not 7; gfx900
