@@ -37,7 +37,7 @@
  * 2x3x720x1280 valid, which this model gives for any cost from 5 rows up,
  * and beat 512-row ones 1.03x on the headline, which it gives up to 14;
  * 10 is the middle of that window (whole rounds of blocks, the model
- * before the partial wave, gave 7..13).  Without it the model took 32-row
+ * before the partial wave, gave 7..14).  Without it the model took 32-row
  * strips on those shapes. */
 #define SSIM_BLOCK_ROWS 10
 /* The chance that one warp of the fused kernel is ready to issue in a
@@ -47,7 +47,9 @@
  * p = 1 - 0.19^(1 / 3.84) = 0.35.  The kernel's own property (its
  * dependency chains), not the device's: the same p on every target.  On the
  * four frames the H200 swept (docs/kernels/ssim.md, "The rule on unseen
- * shapes") any p from 0.2 to 0.4 picks the same strips. */
+ * shapes") any p from 0.15 to 0.42 picks the same strips at the block cost
+ * of 10 rows.  On wave-64 targets a block of 128 threads is half a wave a
+ * SIMD: the warps a scheduler holds move in halves. */
 #define SSIM_WARP_READY 0.35
 /* Warp schedulers (NVIDIA) or SIMDs (AMD GCN/CDNA) a CU: 4 on every target
  * this tree compiles but RDNA's (2 SIMD32 a CU), where it stands in. */
