@@ -185,22 +185,49 @@ int main(int argc, char **argv)
     Args a0;
     const launch_fn copy = stencil_setup(argc, argv, "stencil: rows a thread (tile/aAhead rRows bBlocks/SM regs zChunks)", &rounds, &a0);
     const size_t n4 = (size_t)N * N * N / 4;
-    // Copies in address order with 1, 2 or 4 loads a thread in flight.
+    // Every configuration of the record (docs/reports/h200/2026-11-29/stencil_rows.md), in one run.
+    // 1. Rows a thread, at the model's z split.
+    row<1, 32, 4, 1, 9>(copy, rounds, a0); // the suite's rule pick (9 blocks at 56 registers)
+    row<1, 32, 4, 2, 7>(copy, rounds, a0);
+    row<1, 32, 4, 2, 6>(copy, rounds, a0);
+    row<2, 32, 4, 2, 6>(copy, rounds, a0);
+    row<2, 32, 4, 2, 5>(copy, rounds, a0);
+    row<1, 32, 4, 3, 6>(copy, rounds, a0);
+    row<1, 32, 4, 4, 5>(copy, rounds, a0);
+    row<1, 32, 4, 4, 4>(copy, rounds, a0);
+    row<1, 32, 8, 2, 3>(copy, rounds, a0);
+    row<1, 16, 8, 2, 7>(copy, rounds, a0);
+    // 2. Copies in address order, 1, 2 or 4 loads a thread in flight.
+    for (unsigned blocks : {132u * 8, 132u * 16}) {
+        const launch_fn f1 = [=] { linear_copy<1><<<blocks, 256>>>((const float4 *)d_in, (float4 *)d_out, n4); };
+        char nm[64];
+        snprintf(nm, sizeof nm, "linear copy %u x 256, 1 in flight", blocks);
+        abba_row(nm, f1, copy, rounds, check_copy(f1));
+    }
     {
         const unsigned blocks = 132u * 8;
-        const launch_fn f1 = [=] { linear_copy<1><<<blocks, 256>>>((const float4 *)d_in, (float4 *)d_out, n4); };
         const launch_fn f2 = [=] { linear_copy<2><<<blocks, 256>>>((const float4 *)d_in, (float4 *)d_out, n4); };
         const launch_fn f4 = [=] { linear_copy<4><<<blocks, 256>>>((const float4 *)d_in, (float4 *)d_out, n4); };
-        abba_row("linear copy 1056 x 256, 1 in flight", f1, copy, rounds, check_copy(f1));
         abba_row("linear copy 1056 x 256, 2 in flight", f2, copy, rounds, check_copy(f2));
         abba_row("linear copy 1056 x 256, 4 in flight", f4, copy, rounds, check_copy(f4));
     }
-    // Planes ahead in the stencil's order, the same 9 blocks an SM.
-    for (int z : {0, 64}) {
+    // 3. The kernel taken apart (mode 1 the stencil's order alone, 2 with the LDS plane and its barrier,
+    // 3 with the halo loads, 0 the stencil), at the model's split and forced ones.
+    for (int z : {0, 1, 16, 64}) {
         row<1, 32, 4, 1, 9, 1>(copy, rounds, a0, z);
+        row<1, 32, 4, 1, 9, 2>(copy, rounds, a0, z);
+        row<1, 32, 4, 1, 9, 3>(copy, rounds, a0, z);
+        row<1, 32, 4, 1, 9, 0>(copy, rounds, a0, z);
+        row<1, 32, 4, 2, 7, 3>(copy, rounds, a0, z);
+        row<1, 32, 4, 2, 7, 0>(copy, rounds, a0, z);
+    }
+    row<1, 32, 4, 1, 9, 0>(copy, rounds, a0, 32);
+    row<1, 32, 4, 1, 9, 0>(copy, rounds, a0, 128);
+    row<1, 32, 4, 2, 7, 1>(copy, rounds, a0);
+    // 4. Planes ahead in the stencil's order and in the stencil, about 9 blocks an SM.
+    for (int z : {0, 64}) {
         row<2, 32, 4, 1, 9, 1>(copy, rounds, a0, z);
         row<3, 32, 4, 1, 9, 1>(copy, rounds, a0, z);
-        row<1, 32, 4, 1, 9, 0>(copy, rounds, a0, z);
         row<2, 32, 4, 1, 8, 0>(copy, rounds, a0, z);
         row<2, 32, 4, 1, 9, 0>(copy, rounds, a0, z);
     }
