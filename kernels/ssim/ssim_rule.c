@@ -54,6 +54,10 @@
 /* Warp schedulers (NVIDIA) or SIMDs (AMD GCN/CDNA) a CU: 4 on every target
  * this tree compiles but RDNA's (2 SIMD32 a CU), where it stands in. */
 #define SSIM_SCHEDULERS 4
+/* The issue rate of a scheduler holding `warps` warps of the fused kernel:
+ * it issues when one of them is ready, each ready with SSIM_WARP_READY. */
+static double issue_rate(double warps) { return 1.0 - pow(1.0 - SSIM_WARP_READY, warps); }
+
 /* The headline problem: bench's 1 x 3 x 2160 x 3840 image, border 'same'. */
 static const long long headline[4] = {1, 3, 2160, 3840};
 
@@ -128,9 +132,9 @@ gp_status gp_ssim_rule(const gp_rule_in *in, gp_table *out)
         long long even = (h + strips - 1) / strips;
         long long blocks = planes * ntx * strips, m = (blocks + ncu - 1) / ncu;
         long long q = m / occ_at, r = m % occ_at;
-        double waves_cost = (double)q * (double)occ_at / (1.0 - pow(1.0 - SSIM_WARP_READY, occ_at * warps_per_block));
+        double waves_cost = (double)q * (double)occ_at / issue_rate((double)occ_at * warps_per_block);
         if (r)
-            waves_cost += (double)r / (1.0 - pow(1.0 - SSIM_WARP_READY, r * warps_per_block));
+            waves_cost += (double)r / issue_rate((double)r * warps_per_block);
         double cost = waves_cost * (double)(even + 2 * GP_SSIM_HALF + SSIM_BLOCK_ROWS);
         if (best_cost < 0 || cost < best_cost)
             best_cost = cost, best_ty = ty, best_m = m;

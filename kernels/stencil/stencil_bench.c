@@ -9,8 +9,9 @@
 /* The variants (tune's candidates, bench's context rows), in the order of stencil_params.inc: 1-wide tiles around
  * 64 x 8 at 1..3 planes ahead and 64 x 4 at 1 and 2 (2 at 8 blocks: the rule's 1-wide pick), then the 4-wide ones
  * (docs/kernels/stencil.md "The 4-wide kernel"): the rule's H200 pick 32 x 4 /a1, the experiment's next best (64 x 8
- * points /a1, 128 x 4 /a2, 128 x 8 /a1 and /a2, 64 x 8 /a2) and 256 x 4 /a2 (gfx900's tile at wave 64).  blocks_per_cu: what a CU of 64 Ki registers holds at the build registers
- * (gp_stencil_build_regs) within 2048 threads, so each variant's z split is the rule's. */
+ * points /a1, 128 x 4 /a2, 128 x 8 /a1 and /a2, 64 x 8 /a2) and 256 x 4 /a2 (gfx900's tile at wave 64).
+ * blocks_per_cu: what a CU of 64 Ki registers holds at the build registers (gp_stencil_build_regs) within 2048
+ * threads, so each variant's z split is the rule's. */
 static const int variants[][NPARAMS] = {
     {64, 8, 1, 4, 1},  {64, 8, 2, 4, 1}, {64, 8, 3, 4, 1}, {32, 16, 2, 4, 1}, {32, 8, 2, 8, 1},
     {128, 4, 2, 4, 1}, {64, 4, 2, 8, 1}, {64, 4, 1, 8, 1}, {32, 16, 3, 4, 1}, {32, 4, 1, 9, 4}, {16, 8, 1, 9, 4},
