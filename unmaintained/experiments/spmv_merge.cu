@@ -38,6 +38,49 @@ static const double ALPHA = 1.5;
 // The most rows a range holds (its row pointers in LDS: range_k's RMAX).
 static const int RANGE_ROWS = 256;
 
+// acc plus the products of nonzeros k, k + S, ..., k + (U - 1) S that lie
+// below e: the U columns and values loaded first, then the U gathers of x,
+// so U of each are in flight a lane.
+template <int U, int S>
+__device__ __forceinline__ float fma_strided(const int *__restrict__ col, const float *__restrict__ val,
+                                             const float *__restrict__ x, int k, int e, float acc)
+{
+    int c[U];
+    float v[U], xv[U];
+#pragma unroll
+    for (int u = 0; u < U; u++) c[u] = k + u * S < e ? col[k + u * S] : -1;
+#pragma unroll
+    for (int u = 0; u < U; u++) v[u] = c[u] >= 0 ? val[k + u * S] : 0.f;
+#pragma unroll
+    for (int u = 0; u < U; u++) xv[u] = c[u] >= 0 ? __ldg(x + c[u]) : 0.f;
+#pragma unroll
+    for (int u = 0; u < U; u++) acc = fmaf(v[u], xv[u], acc);
+    return acc;
+}
+
+// The pairwise sum of p[0 .. N), N a power of two: ((p0 + p1) + (p2 + p3)) ...
+template <int N> __device__ __forceinline__ float tree_sum(const float *p)
+{
+    if constexpr (N == 1) return p[0];
+    else return tree_sum<N / 2>(p) + tree_sum<N / 2>(p + N / 2);
+}
+
+// Row r by a whole block of T threads, U nonzeros a thread in flight: each
+// warp's butterfly, then thread 0 adds the warps' sums pairwise into y[r].
+// part: T / 32 floats of LDS.
+template <int T, int U>
+__device__ void block_row(const int *__restrict__ rp, const int *__restrict__ col, const float *__restrict__ val,
+                          const float *__restrict__ x, float *__restrict__ y, int r, float *part)
+{
+    const int s = rp[r], e = rp[r + 1];
+    float acc = 0;
+    for (int k = s + threadIdx.x; k < e; k += T * U) acc = fma_strided<U, T>(col, val, x, k, e, acc);
+    for (int o = 16; o; o >>= 1) acc += __shfl_xor_sync(~0u, acc, o);
+    if (threadIdx.x % 32 == 0) part[threadIdx.x / 32] = acc;
+    __syncthreads();
+    if (threadIdx.x == 0) y[r] = tree_sum<T / 32>(part);
+}
+
 // ---- the suite's vector CSR, G lanes a row (G = 8), U loads a lane.
 template <int G, int U>
 __global__ void __launch_bounds__(128) csr_vec(const int *__restrict__ rp, const int *__restrict__ col,
@@ -45,14 +88,8 @@ __global__ void __launch_bounds__(128) csr_vec(const int *__restrict__ rp, const
                                                float *__restrict__ y, int rows, const int *__restrict__ longr, int nlong)
 {
     __shared__ float part[4];
-    if ((int)blockIdx.x < nlong) { // a long row, a whole block
-        const int r = longr[blockIdx.x], s = rp[r], e = rp[r + 1];
-        float acc = 0;
-        for (int k = s + threadIdx.x; k < e; k += 128) acc = fmaf(val[k], __ldg(x + col[k]), acc);
-        for (int o = 16; o; o >>= 1) acc += __shfl_xor_sync(~0u, acc, o);
-        if (threadIdx.x % 32 == 0) part[threadIdx.x / 32] = acc;
-        __syncthreads();
-        if (threadIdx.x == 0) y[r] = (part[0] + part[1]) + (part[2] + part[3]);
+    if ((int)blockIdx.x < nlong) { // a long row, a whole block, one nonzero a thread at a time
+        block_row<128, 1>(rp, col, val, x, y, longr[blockIdx.x], part);
         return;
     }
     const int t = (blockIdx.x - nlong) * 128 + threadIdx.x, r = t / G, l = t % G;
@@ -60,18 +97,7 @@ __global__ void __launch_bounds__(128) csr_vec(const int *__restrict__ rp, const
     if (r < rows) {
         const int s = rp[r], e = rp[r + 1];
         if (e - s <= 128)
-            for (int k = s + l; k < e; k += G * U) {
-                int c[U];
-                float v[U], xv[U];
-#pragma unroll
-                for (int u = 0; u < U; u++) c[u] = k + u * G < e ? col[k + u * G] : -1;
-#pragma unroll
-                for (int u = 0; u < U; u++) v[u] = c[u] >= 0 ? val[k + u * G] : 0.f;
-#pragma unroll
-                for (int u = 0; u < U; u++) xv[u] = c[u] >= 0 ? __ldg(x + c[u]) : 0.f;
-#pragma unroll
-                for (int u = 0; u < U; u++) acc = fmaf(v[u], xv[u], acc);
-            }
+            for (int k = s + l; k < e; k += G * U) acc = fma_strided<U, G>(col, val, x, k, e, acc);
     }
 #pragma unroll
     for (int o = G / 2; o; o >>= 1) acc += __shfl_xor_sync(~0u, acc, o);
@@ -90,24 +116,7 @@ __global__ void __launch_bounds__(256) range_k(const int *__restrict__ rp, const
     __shared__ float part[8];
     const int lane = threadIdx.x % 32, w = threadIdx.x / 32;
     if ((int)blockIdx.x < nlong) { // a long row, a whole block of 256
-        const int r = longr[blockIdx.x], s = rp[r], e = rp[r + 1];
-        float acc = 0;
-        for (int k = s + threadIdx.x; k < e; k += 256 * U) {
-            float v[U], xv[U];
-            int c[U];
-#pragma unroll
-            for (int u = 0; u < U; u++) c[u] = k + u * 256 < e ? col[k + u * 256] : -1;
-#pragma unroll
-            for (int u = 0; u < U; u++) v[u] = c[u] >= 0 ? val[k + u * 256] : 0.f;
-#pragma unroll
-            for (int u = 0; u < U; u++) xv[u] = c[u] >= 0 ? __ldg(x + c[u]) : 0.f;
-#pragma unroll
-            for (int u = 0; u < U; u++) acc = fmaf(v[u], xv[u], acc);
-        }
-        for (int o = 16; o; o >>= 1) acc += __shfl_xor_sync(~0u, acc, o);
-        if (lane == 0) part[w] = acc;
-        __syncthreads();
-        if (threadIdx.x == 0) y[r] = ((part[0] + part[1]) + (part[2] + part[3])) + ((part[4] + part[5]) + (part[6] + part[7]));
+        block_row<256, U>(rp, col, val, x, y, longr[blockIdx.x], part);
         return;
     }
     const int g = (blockIdx.x - nlong) * 8 + w;
