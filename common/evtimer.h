@@ -9,16 +9,26 @@
 typedef struct gp_evtimer {
     gp_stream stream;    /* NULL: the default stream */
     gp_event start, stop;
+    gp_hold *hold;       /* set by gp_evtimer_hold: each interval starts behind a hold */
+    int hold_timeouts;   /* holds that let go by their timeout (the timer then stopped holding) */
 } gp_evtimer;
 
 /* Two events, and a new stream when own_stream is set (else the default
  * stream).  On failure nothing is left allocated. */
 gp_status gp_evtimer_create(gp_evtimer *t, int own_stream);
+/* Hold the stream before each start (runtime.h, gp_rt_hold_*), so each
+ * interval is the work's GPU time without the host's launch calls: what a
+ * kernel takes when the application keeps the GPU fed.  For work that does
+ * not wait on the host; if one interval's hold lets go by its timeout, that
+ * interval is kept (it is timed as without a hold) and the timer stops
+ * holding (hold_timeouts counts it).  Without it each interval on an idle
+ * GPU also holds the launch of the work. */
+gp_status gp_evtimer_hold(gp_evtimer *t);
 /* Safe on a zeroed or partly created timer. */
 void gp_evtimer_destroy(gp_evtimer *t);
 /* Record the start event on the timer's stream; queue the work after it. */
 gp_status gp_evtimer_start(const gp_evtimer *t);
 /* Record the stop event, wait for it, and give the milliseconds since start. */
-gp_status gp_evtimer_stop_ms(const gp_evtimer *t, double *ms);
+gp_status gp_evtimer_stop_ms(gp_evtimer *t, double *ms);
 
 #endif

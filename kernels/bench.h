@@ -97,7 +97,8 @@ gp_status gp_bench_pair_run(const gp_bench_pair_cfg *cfg, gp_measure_fn a, void 
                             void *ctx_b, gp_bench_paired *out);
 
 /* On the GPU: each work function enqueues one run (no synchronization, as
- * for gp_bench_time) and each run is bracketed by its own event pair. */
+ * for gp_bench_time) and each run is bracketed by its own event pair, queued
+ * behind a stream hold (gp_evtimer_hold): the GPU's time, not the launch. */
 gp_status gp_bench_pair(gp_bench_work_fn a, void *ctx_a, gp_bench_work_fn b, void *ctx_b, int quick,
                         gp_bench_paired *out);
 /* The same under cfg (tune's budgeted pairing). */

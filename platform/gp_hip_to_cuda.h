@@ -79,6 +79,8 @@
 #define hipHostMalloc cudaHostAlloc
 #define hipHostMallocPortable cudaHostAllocPortable
 #define hipHostMallocMapped cudaHostAllocMapped
+/* Mapped host memory is coherent on CUDA; HIP asks for it (platform/hold.hip). */
+#define hipHostMallocCoherent 0
 #define hipHostFree cudaFreeHost
 #define hipHostGetDevicePointer cudaHostGetDevicePointer
 #define hipDeviceCanAccessPeer cudaDeviceCanAccessPeer

@@ -83,6 +83,23 @@ gp_status gp_rt_event_destroy(gp_event e);
 gp_status gp_rt_event_record(gp_event e, gp_stream s);
 gp_status gp_rt_event_elapsed_ms(gp_event start, gp_event stop, float *ms);
 
+/* A hold on a stream, for timing (nvbench's "blocking kernel"): one thread
+ * that spins until the host releases it.  Begin the hold, queue the start
+ * event, the work and the stop event behind it, then release: the GPU meets
+ * them back to back, so the interval is the work's GPU time without the
+ * host's launch calls (on an idle GPU the start event fires as soon as it
+ * is queued, and a 10 us kernel's interval then also holds the microseconds
+ * the host takes to launch it).  A hold never released lets go by itself
+ * after about 20 ms, and gp_rt_hold_timed_out says so once the stream has
+ * passed it: the work waited on the host inside (a synchronizing call).
+ * GP_ERR_NO_GPU in the CPU-only build. */
+typedef struct gp_hold gp_hold;
+gp_status gp_rt_hold_create(gp_hold **h);
+void gp_rt_hold_destroy(gp_hold *h);
+gp_status gp_rt_hold_begin(gp_hold *h, gp_stream s);
+void gp_rt_hold_release(gp_hold *h);
+int gp_rt_hold_timed_out(const gp_hold *h);
+
 /* Stream capture into a graph, for launch cost without host overhead. */
 gp_status gp_rt_graph_capture_begin(gp_stream s);
 gp_status gp_rt_graph_capture_end(gp_stream s, gp_graph *g);

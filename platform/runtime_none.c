@@ -148,3 +148,25 @@ gp_status gp_rt_clock_spin(int blocks, long long spin_cycles, long long *cycles,
     (void)blocks, (void)spin_cycles, (void)cycles, (void)ticks, (void)event_ms;
     return none();
 }
+
+gp_status gp_rt_hold_create(gp_hold **h)
+{
+    *h = NULL;
+    return none();
+}
+
+void gp_rt_hold_destroy(gp_hold *h) { (void)h; }
+
+gp_status gp_rt_hold_begin(gp_hold *h, gp_stream s)
+{
+    (void)h, (void)s;
+    return none();
+}
+
+void gp_rt_hold_release(gp_hold *h) { (void)h; }
+
+int gp_rt_hold_timed_out(const gp_hold *h)
+{
+    (void)h;
+    return 0;
+}
