@@ -29,11 +29,20 @@ void gp_evtimer_destroy(gp_evtimer *t)
     memset(t, 0, sizeof *t);
 }
 
-gp_status gp_evtimer_start(const gp_evtimer *t)
+gp_status gp_evtimer_start(gp_evtimer *t)
 {
     if (t->hold)
         GP_TRY(gp_rt_hold_begin(t->hold, t->stream));
-    return gp_rt_event_record(t->start, t->stream);
+    gp_status st = gp_rt_event_record(t->start, t->stream);
+    if (st.code != GP_OK)
+        gp_rt_hold_release(t->hold); /* nothing is timed: let the stream go */
+    return st;
+}
+
+void gp_evtimer_drop_hold(gp_evtimer *t)
+{
+    gp_rt_hold_destroy(t->hold);
+    t->hold = NULL;
 }
 
 gp_status gp_evtimer_stop_ms(gp_evtimer *t, double *ms)
@@ -44,8 +53,7 @@ gp_status gp_evtimer_stop_ms(gp_evtimer *t, double *ms)
     GP_TRY(st);
     GP_TRY(gp_rt_event_elapsed_ms(t->start, t->stop, &f));
     if (t->hold && gp_rt_hold_timed_out(t->hold)) {
-        gp_rt_hold_destroy(t->hold);
-        t->hold = NULL;
+        gp_evtimer_drop_hold(t);
         t->hold_timeouts++;
     }
     *ms = f;

@@ -19,15 +19,21 @@ gp_status gp_evtimer_create(gp_evtimer *t, int own_stream);
 /* Hold the stream before each start (runtime.h, gp_rt_hold_*), so each
  * interval is the work's GPU time without the host's launch calls: what a
  * kernel takes when the application keeps the GPU fed.  For work that does
- * not wait on the host; if one interval's hold lets go by its timeout, that
- * interval is kept (it is timed as without a hold) and the timer stops
- * holding (hold_timeouts counts it).  Without it each interval on an idle
- * GPU also holds the launch of the work. */
+ * not wait on the host.  If a hold lets go by its timeout, the timer stops
+ * holding (hold_timeouts counts it) and that interval is kept: it starts
+ * when the hold let go, so it holds the launches the host made after that.
+ * Without a hold each interval on an idle GPU also holds the work's launch.
+ * Between gp_evtimer_start and gp_evtimer_stop_ms the stream is held: a
+ * caller whose work fails in between destroys the timer (which releases
+ * it) or calls gp_evtimer_stop_ms. */
 gp_status gp_evtimer_hold(gp_evtimer *t);
+/* Stop holding (safe without a hold): a paired timing drops both sides'
+ * holds when one times out, so its two sides are timed alike. */
+void gp_evtimer_drop_hold(gp_evtimer *t);
 /* Safe on a zeroed or partly created timer. */
 void gp_evtimer_destroy(gp_evtimer *t);
 /* Record the start event on the timer's stream; queue the work after it. */
-gp_status gp_evtimer_start(const gp_evtimer *t);
+gp_status gp_evtimer_start(gp_evtimer *t);
 /* Record the stop event, wait for it, and give the milliseconds since start. */
 gp_status gp_evtimer_stop_ms(gp_evtimer *t, double *ms);
 

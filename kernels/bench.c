@@ -12,14 +12,32 @@ typedef struct timed {
     gp_evtimer timer;
     gp_bench_work_fn work;
     void *ctx;
+    struct timed *peer; /* the other side of a paired timing, or NULL */
 } timed;
+
+/* A hold that timed out (gp_evtimer_hold: the work waited on the host, or
+ * the host stalled) ends holding for the rest of this timing, on both sides
+ * of a pair, so the two are never timed one held and one not; said on
+ * stderr each time. */
+static void after_timeout(timed *t)
+{
+    fprintf(stderr, "note: a timed run's stream hold timed out (the work waited on the host inside, or the host "
+                    "stalled); the runs after it in this timing%s are timed without a hold, the launch inside\n",
+            t->peer ? ", both sides of the pair," : "");
+    if (t->peer)
+        gp_evtimer_drop_hold(&t->peer->timer);
+}
 
 static gp_status measure_once(void *ctx, double *ms)
 {
     timed *t = ctx;
+    const int timeouts = t->timer.hold_timeouts;
     GP_TRY(gp_evtimer_start(&t->timer));
     GP_TRY(t->work(t->ctx));
-    return gp_evtimer_stop_ms(&t->timer, ms);
+    GP_TRY(gp_evtimer_stop_ms(&t->timer, ms));
+    if (t->timer.hold_timeouts != timeouts)
+        after_timeout(t);
+    return gp_ok();
 }
 
 /* Each run behind a stream hold (gp_evtimer_hold): the time is the GPU's
@@ -34,23 +52,12 @@ static gp_status timer_create(timed *t)
     return st;
 }
 
-/* Work that waited on the host inside a held run was timed without the
- * hold from then on: said once a process, on stderr. */
-static void timer_destroy(timed *t)
-{
-    static int said;
-    if (t->timer.hold_timeouts && !said++)
-        fprintf(stderr, "note: a timed run waited on the host inside (its stream hold timed out); it and the runs "
-                        "after it were timed without a hold, with the launch inside the interval\n");
-    gp_evtimer_destroy(&t->timer);
-}
-
 gp_status gp_bench_time_cfg(gp_bench_work_fn work, void *ctx, const gp_harness_cfg *cfg, gp_harness_result *out)
 {
-    timed t = {{0}, work, ctx};
+    timed t = {{0}, work, ctx, NULL};
     GP_TRY(timer_create(&t));
     gp_status st = gp_harness_run(cfg, measure_once, &t, out);
-    timer_destroy(&t);
+    gp_evtimer_destroy(&t.timer);
     return st;
 }
 
@@ -153,13 +160,14 @@ gp_status gp_bench_pair_with(const gp_bench_pair_cfg *cfg, gp_bench_work_fn a, v
                              void *ctx_b, gp_bench_paired *out)
 {
     memset(out, 0, sizeof *out);
-    timed ta = {{0}, a, ctx_a}, tb = {{0}, b, ctx_b};
+    timed ta = {{0}, a, ctx_a, NULL}, tb = {{0}, b, ctx_b, NULL};
+    ta.peer = &tb, tb.peer = &ta;
     GP_TRY(timer_create(&ta));
     gp_status st = timer_create(&tb);
     if (st.code == GP_OK)
         st = gp_bench_pair_run(cfg, measure_once, &ta, measure_once, &tb, out);
-    timer_destroy(&ta);
-    timer_destroy(&tb);
+    gp_evtimer_destroy(&ta.timer);
+    gp_evtimer_destroy(&tb.timer);
     return st;
 }
 

@@ -6,13 +6,12 @@
 
 #include <stdlib.h>
 
-#define CHECK(call) GP_TRY(gp_hip_status((call), #call))
-
-/* Core cycles the hold waits before it lets go by itself: 40 M is 20 ms at
- * 2 GHz and longer at any lower clock, far more than queueing one timed run
- * takes (tens of microseconds), short enough that work which synchronizes
- * inside costs little before the timer stops holding. */
-#define GP_HOLD_TIMEOUT_CYCLES 40000000LL
+/* Counts of gp_cycles the hold waits before it lets go by itself: 2 x 10^8
+ * is 0.1 s at 2 GHz and longer at a lower clock (or where the counter runs
+ * slower than the core), thousands of times what queueing one timed run
+ * takes, so a host descheduled for a while does not end a hold early; work
+ * that synchronizes inside pays it once before its timer stops holding. */
+#define GP_HOLD_TIMEOUT_CYCLES 200000000LL
 
 struct gp_hold {
     volatile int *host;  /* [0] the release number the host raises, [1] what the kernel saw last */

@@ -90,8 +90,9 @@ gp_status gp_rt_event_elapsed_ms(gp_event start, gp_event stop, float *ms);
  * host's launch calls (on an idle GPU the start event fires as soon as it
  * is queued, and a 10 us kernel's interval then also holds the microseconds
  * the host takes to launch it).  A hold never released lets go by itself
- * after about 20 ms, and gp_rt_hold_timed_out says so once the stream has
- * passed it: the work waited on the host inside (a synchronizing call).
+ * after 2 x 10^8 counts of the core-cycle counter (0.1 s at 2 GHz), and
+ * gp_rt_hold_timed_out says so once the stream has passed it: the work
+ * waited on the host inside (a synchronizing call), or the host stalled.
  * GP_ERR_NO_GPU in the CPU-only build. */
 typedef struct gp_hold gp_hold;
 gp_status gp_rt_hold_create(gp_hold **h);

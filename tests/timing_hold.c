@@ -10,12 +10,18 @@
  *    released before the work is queued, so it lets go by its timeout; the
  *    timer must say so (hold_timeouts 1), give a positive time, stop
  *    holding, and time the next runs without waiting again.
- * Exit 0 when both hold, 1 when not, 77 without a GPU. */
+ * 3. bench's own timing (kernels/bench.c): gp_bench_time_cfg on the paused
+ *    work must read the held time (< 150 us); and a pairing of the paused
+ *    work against work that synchronizes inside must time both sides alike
+ *    once the second's hold timed out: the first side then reads the pause
+ *    too (>= 300 us), not a held time against an unheld one.
+ * Exit 0 when all hold, 1 when not, 77 without a GPU. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 
+#include "bench.h"
 #include "evtimer.h"
 #include "runtime.h"
 #include "stats.h"
@@ -63,6 +69,8 @@ static gp_status time_once(gp_evtimer *t, const work *w, double *us)
     return gp_ok();
 }
 
+static gp_status paused_run(void *ctx) { return run_work(ctx); }
+
 static int fail(gp_status st, const char *what)
 {
     if (st.code == GP_OK)
@@ -75,10 +83,11 @@ static int fail(gp_status st, const char *what)
 static int median_us(int held, const work *w, double *med)
 {
     gp_evtimer t;
-    double us[RUNS];
-    if (fail(gp_evtimer_create(&t, 0), "timer") || (held && fail(gp_evtimer_hold(&t), "hold")))
+    double us[RUNS] = {0};
+    *med = 0;
+    if (fail(gp_evtimer_create(&t, 0), "timer"))
         return 1;
-    int bad = 0;
+    int bad = held && fail(gp_evtimer_hold(&t), "hold");
     for (int i = 0; i < RUNS && !bad; i++)
         bad = fail(time_once(&t, w, &us[i]), held ? "held run" : "plain run");
     if (!bad && held && t.hold_timeouts) {
@@ -86,7 +95,8 @@ static int median_us(int held, const work *w, double *med)
         bad = 1;
     }
     gp_evtimer_destroy(&t);
-    *med = gp_stats_median(us, RUNS);
+    if (!bad)
+        *med = gp_stats_median(us, RUNS);
     return bad;
 }
 
@@ -131,6 +141,32 @@ int main(void)
             bad = 1;
         }
         gp_evtimer_destroy(&t);
+    } else if (!bad) {
+        bad = 1;
+    }
+
+    /* bench's timing: held, and a pair timed alike after one side's timeout. */
+    work paused = {w.a, w.b, 0}, syncs = {w.a, w.b, 1};
+    if (!bad) {
+        gp_harness_cfg cfg = gp_bench_time_defaults(1);
+        gp_harness_result r;
+        bad = fail(gp_bench_time_cfg(paused_run, &paused, &cfg, &r), "bench timing");
+        if (!bad) {
+            printf("gp_bench_time_cfg of the paused work: %.1f us (want < %.0f)\n", r.summary.median * 1e3,
+                   HELD_MAX_US);
+            bad = !(r.summary.median * 1e3 < HELD_MAX_US);
+        }
+    }
+    if (!bad) {
+        gp_bench_pair_cfg cfg = gp_bench_pair_defaults(1);
+        gp_bench_paired pp;
+        bad = fail(gp_bench_pair_with(&cfg, paused_run, &paused, paused_run, &syncs, &pp), "bench pairing");
+        if (!bad) {
+            printf("paired: the paused work %.1f us against work that synchronizes inside %.1f us, %d rounds "
+                   "(want the first >= %.0f: timed as the second once its hold timed out)\n",
+                   pp.a_median_ms * 1e3, pp.b_median_ms * 1e3, pp.rounds, PAUSE_US);
+            bad = !(pp.a_median_ms * 1e3 >= PAUSE_US);
+        }
     }
     gp_rt_free(w.a);
     gp_rt_free(w.b);
