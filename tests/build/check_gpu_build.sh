@@ -136,6 +136,32 @@ if [[ "$target" == gfx* ]]; then
     fi
 fi
 
+# The stream hold (platform/hold.hip) spins on a flag the host writes into
+# mapped memory: each read must reach memory past the caches that are not
+# coherent with the host, or the kernel never sees the release and every
+# held timing waits for the timeout.  NVIDIA: a volatile (or system-scope)
+# global load in the PTX.  AMD ([AMDGPU-Usage], the memory model's code
+# sequences): glc on gfx9 before gfx94x and on gfx11, glc dlc on gfx10,
+# sc0 sc1 on gfx94x (gfx11 names the load flat_load_b32).
+case "$target" in
+    sm_*) hold_file=$isa/platform_hold.hip.ptx hold_re='ld\.(volatile|relaxed\.sys|acquire\.sys)(\.global)?\.[us]32'
+          hold_func='^\.visible \.entry _Z[_A-Za-z0-9]*gp_hold_kernel' hold_end='^}' ;;
+    gfx94*) hold_re='(flat|global)_load_(dword|b32) .*sc0 sc1' ;;
+    gfx10*) hold_re='(flat|global)_load_(dword|b32) .*glc dlc' ;;
+    gfx*) hold_re='(flat|global)_load_(dword|b32) .*glc' ;;
+esac
+if [[ "$target" == gfx* ]]; then
+    hold_file=$isa/platform_hold.hip.s hold_func='^_Z[_A-Za-z0-9]*gp_hold_kernel[_A-Za-z0-9]*:' hold_end='^\.Lfunc_end'
+fi
+# (The patterns go through the environment: awk -v would eat their backslashes.)
+loads=$(F="$hold_func" E="$hold_end" R="$hold_re" awk '$0 ~ ENVIRON["F"] { on = 1; next } on && $0 ~ ENVIRON["E"] { on = 0 }
+            on && $0 ~ ENVIRON["R"] { n++ } END { print n + 0 }' "$hold_file" 2>/dev/null)
+if [ "${loads:-0}" -lt 1 ]; then
+    echo "FAIL $target: gp_hold_kernel has no load of its flag that bypasses the non-coherent caches ($hold_file; want /$hold_re/)"; fail=1
+else
+    echo "ok   $target: gp_hold_kernel reads its flag past the non-coherent caches ($loads load(s) /$hold_re/)"
+fi
+
 # The registers a thread that the kernel rules assume (their occupancy
 # models) must bound what the compiler reports.  Each rule file
 # kernels/<k>/<k>_rule.c declares its build constants with a line
