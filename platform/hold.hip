@@ -3,6 +3,7 @@
  * idea is nvbench's "blocking kernel" (docs/references.md). */
 #include "gp_device.h"
 #include "runtime.h"
+#include "transfer.h"
 
 #include <stdlib.h>
 
@@ -53,12 +54,11 @@ extern "C" gp_status gp_rt_hold_create(gp_hold **out)
     }
     h->host = (volatile int *)p;
     h->host[0] = h->host[1] = 0;
-    e = hipHostGetDevicePointer((void **)&h->dev, p, 0);
-    if (e != hipSuccess) {
-        (void)hipGetLastError();
-        (void)hipHostFree(p);
+    gp_status st = gp_rt_host_device_ptr((void **)&h->dev, p);
+    if (st.code != GP_OK) {
+        (void)gp_rt_host_free_pinned(p);
         free(h);
-        return gp_fail(GP_ERR_RUNTIME, "stream hold: no device address for mapped memory: %s", hipGetErrorString(e));
+        return st;
     }
     *out = h;
     return gp_ok();
@@ -71,7 +71,7 @@ extern "C" void gp_rt_hold_destroy(gp_hold *h)
     if (h->seq > h->host[0])
         gp_rt_hold_release(h); /* never leave a kernel spinning on freed memory */
     (void)hipDeviceSynchronize();
-    (void)hipHostFree((void *)h->host);
+    (void)gp_rt_host_free_pinned((void *)h->host);
     free(h);
 }
 
