@@ -18,7 +18,8 @@
  *      elements; SWZ = 1 reads a VEC x VEC sub-block as VEC vector loads,
  *      transposes it in registers and stores VEC output vectors.
  * Interior tiles take a path without bounds checks; only the tiles on the
- * right and bottom edges check every element (scalar accesses there).
+ * right and bottom edges check every element (scalar accesses there, all of
+ * a chunk's loads issued before its shared stores, as inside).
  *
  * STREAM bits (tiles >= 32): 1 = streaming loads, 2 = streaming stores
  * (NVIDIA ld/st.global.cs, evict-first; AMD non-temporal).
@@ -204,15 +205,33 @@ gp_transpose_kernel(const float *__restrict__ in, float *__restrict__ out, gp_tr
                 }
             }
         } else {
+            /* Edge tiles stage their loads in registers too: a load that fed
+             * its shared store in the same branch waited out one latency per
+             * item, ITEMS in a row, and on a grid of about one wave the edge
+             * blocks are the last to finish.  A chunk is at most 8 rows of
+             * the scalar kernels and one row of the vector ones: 8 rows of 4
+             * (each load with its own 64-bit address and predicate) spilled
+             * the vec-4 kernels at their 40-register bound on sm_90.  The
+             * out-of-range cells get 0 in the tile (never written out). */
+            enum { EC = VEC > 1 ? 1 : CH > 8 ? 8 : CH };
             const int nr = (int)min((long long)TILE, rows - row0), nc = (int)min((long long)TILE, cols - col0);
-            GP_T_ROW_UNROLL
-            for (int k = 0; k < ITEMS; k++) {
-                const int r = ty + k * BR;
+            GP_T_CHUNK_LOOP
+            for (int k0 = 0; k0 < ITEMS; k0 += EC) {
+                float v[EC][VEC];
 #pragma unroll
-                for (int e = 0; e < VEC; e++) {
-                    const int c = tx * VEC + e;
-                    if (r < nr && c < nc)
-                        tile[smem_at<TILE, VEC, SWZ>(r, c, pitch)] = gld<S>(src + (long long)r * cols + c);
+                for (int k = 0; k < EC; k++) {
+                    const int r = ty + (k0 + k) * BR;
+#pragma unroll
+                    for (int e = 0; e < VEC; e++) {
+                        const int c = tx * VEC + e;
+                        v[k][e] = r < nr && c < nc ? gld<S>(src + (long long)r * cols + c) : 0.0f;
+                    }
+                }
+#pragma unroll
+                for (int k = 0; k < EC; k++) {
+#pragma unroll
+                    for (int e = 0; e < VEC; e++)
+                        tile[smem_at<TILE, VEC, SWZ>(ty + (k0 + k) * BR, tx * VEC + e, pitch)] = v[k][e];
                 }
             }
         }
