@@ -96,15 +96,15 @@ typedef struct occ {
     gp_rule_res res;
 } occ;
 
-static gp_status occupancy(const gp_rule_in *in, const gp_rule_cu *cu, long long vec, long long tx, long long ahead,
-                           occ *o)
+static gp_status occupancy(const gp_rule_in *in, const gp_rule_cu *cu, long long vec, long long tx, long long min_ty,
+                           double sector, long long ahead, occ *o)
 {
     const long long max_block = vec == 4 ? GP_STENCIL_V4_MAX_BLOCK : GP_STENCIL_MAX_BLOCK;
     GP_TRY(gp_rule_resources(in->use_device, gp_stencil_kernel_fn((int)vec, (int)ahead),
                              gp_stencil_build_regs((int)vec, (int)ahead), 0, &o->res));
     long long best_threads = -1;
     o->ty = GP_STENCIL_MIN_TY, o->blocks = 0;
-    for (long long c = GP_STENCIL_MIN_TY; c <= GP_STENCIL_MAX_TY && tx * c <= max_block; c *= 2) {
+    for (long long c = min_ty; c <= GP_STENCIL_MAX_TY && tx * c <= max_block; c *= 2) {
         if (tx * c > o->res.max_threads)
             continue;
         long long lds = o->res.lds + (vec == 4 ? GP_STENCIL_V4_LDS_BYTES(tx, c) : GP_STENCIL_LDS_BYTES(tx, c));
@@ -120,8 +120,11 @@ static gp_status occupancy(const gp_rule_in *in, const gp_rule_cu *cu, long long
         o->blocks = 1; /* a CU too small for one block still runs one */
     o->threads = o->blocks * tx * o->ty;
     /* Per thread a plane: its center (vec points) and its share of the halo
-     * rows (tile_x loads of vec points) and columns (tile_y of one). */
-    o->per_plane = 4.0 * ((double)(vec * tx * o->ty) + (double)(2 * tx * vec) + (double)(2 * o->ty)) /
+     * rows (tile_x loads of vec points) and columns (tile_y points, each
+     * alone in its sector: a sector in flight however few of its bytes are
+     * used, so 32 x 8 and 64 x 4 tiles queue alike; H200 2026-11-29, six
+     * shapes of 1-wide rows: 32 x 8 at 2 planes 0-3 % faster than at 3). */
+    o->per_plane = (4.0 * (double)(vec * tx * o->ty + 2 * tx * vec) + sector * (double)(2 * o->ty)) /
                    (double)(tx * o->ty);
     return gp_ok();
 }
@@ -160,12 +163,31 @@ gp_status gp_stencil_rule(const gp_rule_in *in, gp_table *out)
     const long long max_block = vec == 4 ? GP_STENCIL_V4_MAX_BLOCK : GP_STENCIL_MAX_BLOCK;
     const long long max_tx = max_block / GP_STENCIL_MIN_TY < GP_STENCIL_MAX_TX ? max_block / GP_STENCIL_MIN_TY
                                                                                 : GP_STENCIL_MAX_TX;
-    long long tx = gp_rule_clamp(gp_rule_ceil_pow2(want), GP_STENCIL_MIN_TX, max_tx);
+    const long long lines_tx = gp_rule_clamp(gp_rule_ceil_pow2(want), GP_STENCIL_MIN_TX, max_tx);
+    /* The row's tail: every tile row costs the block its instructions and
+     * barriers whether its lanes are inside nx or not, so tile_x halves
+     * (down to one wave) while that shortens the padded row ceil(nx /
+     * width) x width; on a tie the wider tile, with fewer halo columns.
+     * H200 2026-11-29, ten shapes of 1-wide rows (nx 97..515, docs/kernels/
+     * stencil.md "Rule"): 32-wide tiles won every shape where they pad less
+     * (1.01-1.10x), 64-wide ones every tie. */
+    long long tx = lines_tx;
+    const long long floor_tx = cu.wave > GP_STENCIL_MIN_TX ? cu.wave : GP_STENCIL_MIN_TX;
+    while (tx / 2 >= floor_tx && (n[0] + tx * vec / 2 - 1) / (tx * vec / 2) * (tx / 2) < (n[0] + tx * vec - 1) /
+                                                                                           (tx * vec) * tx)
+        tx /= 2;
+    char tail[96] = "";
+    if (tx != lines_tx)
+        snprintf(tail, sizeof tail, "; nx %lld pads to %lld at %lld, %lld at %lld -> %lld", n[0],
+                 (n[0] + lines_tx * vec - 1) / (lines_tx * vec) * lines_tx * vec, lines_tx,
+                 (n[0] + tx * vec - 1) / (tx * vec) * tx * vec, tx, tx);
     GP_TRY(gp_rule_set(out, "stencil", "tile_x", tx, "sectors",
                        "row of tile_x x %lld points >= wave %lld, whole %lld B lines, 4 x halo 2 x "
-                       "cache.l1.sector_bytes %.0f%s -> %lld (%lld B)%s%s",
-                       vec, cu.wave, line, sector, have_sector ? "" : " (none: 32)", tx, tx * vec * 4, sep,
-                       cu.fallback));
+                       "cache.l1.sector_bytes %.0f%s -> %lld (%lld B)%s%s%s",
+                       vec, cu.wave, line, sector, have_sector ? "" : " (none: 32)", lines_tx, lines_tx * vec * 4, tail,
+                       sep, cu.fallback));
+    /* A halved tile keeps the block's threads: tile_y grows with it. */
+    const long long min_ty = GP_STENCIL_MIN_TY * (lines_tx / tx);
 
     /* planes_ahead with its occupancy: the first whose queue covers
      * Little's need under load (STENCIL_LOADED). */
@@ -176,11 +198,11 @@ gp_status gp_stencil_rule(const gp_rule_in *in, gp_table *out)
     double planes = 0;
     long long ahead = 1;
     for (; ahead <= max_ahead; ahead++) {
-        GP_TRY(occupancy(in, &cu, vec, tx, ahead, &o));
+        GP_TRY(occupancy(in, &cu, vec, tx, min_ty, sector, ahead, &o));
         planes = gp_rule_loads_in_flight(&f, o.threads, o.per_plane, why, sizeof why);
         if (planes <= 0) { /* no DRAM facts: the stand-in */
             ahead = standin;
-            GP_TRY(occupancy(in, &cu, vec, tx, ahead, &o));
+            GP_TRY(occupancy(in, &cu, vec, tx, min_ty, sector, ahead, &o));
             break;
         }
         if (STENCIL_LOADED * planes <= (double)ahead || ahead == max_ahead)

@@ -474,8 +474,8 @@ GP_TEST(stencil_rule_on_shipped_tables)
      * max(wave 32, 2 x 32 B sectors / 4, 128 / 16) = 32 (128 points, 512 B a
      * row); 1 plane ahead at 56 registers: 32 x 4 holds 9 blocks (1152
      * threads), 32 x 8 only 4 (1024) -> tile_y 4; a thread loads 16 B + its
-     * halo share (2 x 32 x 16 + 2 x 4 x 4) / 128 = 24.25 B a plane, 1152 of
-     * them 27.9 KB against Little's 11.6 KiB/CU = 0.43 -> 1 plane.  The
+     * halo share (2 x 32 x 16 + 2 x 4 x 32 B sectors) / 128 = 26 B a plane,
+     * 1152 of them 30 KB against Little's 11.6 KiB/CU = 0.40 -> 1 plane.  The
      * experiment's best, 128 x 4 /a1 z9 (0.900 of the copy). */
     GP_CHECK(gp_test_load_shipped("sm_90", &t) && gp_test_rule(gp_stencil_rule, &t).code == GP_OK);
     GP_CHECK(kv(&t, "vec") == 4 && kv(&t, "tile_x") == 32 && kv(&t, "tile_y") == 4);
@@ -483,7 +483,7 @@ GP_TEST(stencil_rule_on_shipped_tables)
     GP_CHECK(strncmp(prov_of(&t, "vec"), "rule gp_stencil_rule instructions:", 34) == 0);
     GP_CHECK(strncmp(prov_of(&t, "planes_ahead"), "rule gp_stencil_rule little:", 28) == 0);
     GP_CHECK(strstr(prov_of(&t, "planes_ahead"), "4342 GB/s x 718 cycles"));
-    GP_CHECK(strstr(prov_of(&t, "planes_ahead"), "1152 thr x 24.2 B = 0.43"));
+    GP_CHECK(strstr(prov_of(&t, "planes_ahead"), "1152 thr x 26 B = 0.40"));
     GP_CHECK(strncmp(prov_of(&t, "tile_x"), "rule gp_stencil_rule sectors:", 29) == 0);
     GP_CHECK(strncmp(prov_of(&t, "tile_y"), "rule gp_stencil_rule occupancy:", 31) == 0);
     GP_CHECK(strstr(prov_of(&t, "tile_y"), "56 regs"));
@@ -676,17 +676,19 @@ GP_TEST(stencil_params_follow_the_shape)
 /* The 4-wide kernel needs rows of a multiple of 4 points (each row's start
  * 16-byte aligned): on the H100's facts the rule keeps vec 4 for 512^3 and
  * 1000 x 200 x 150, and gives the 1-wide kernel's own parameters (vec 1 and
- * its wider row of threads) for rows of 257 points, which the launch would
- * run 1-wide anyway. */
+ * its wider row of threads) for rows of 250 points, which the launch would
+ * run 1-wide anyway.  Rows of 257 points pad to 320 in 64-wide tiles and to
+ * 288 in 32-wide ones: the rule halves the row and doubles tile_y, keeping
+ * the block's threads; 250 pads to 256 either way and keeps the wide row. */
 GP_TEST(stencil_vec_follows_the_row_alignment)
 {
     static gp_table t;
     GP_CHECK(gp_test_load_shipped("sm_90", &t));
     const gp_device_info d = gp_test_fake_dev(32, 1024, 132);
-    const long long dims[3][3] = {{512, 512, 512}, {1000, 200, 150}, {257, 255, 300}};
-    gp_stencil_params p[3];
-    char note[3][160];
-    for (int i = 0; i < 3; i++) {
+    const long long dims[4][3] = {{512, 512, 512}, {1000, 200, 150}, {250, 255, 300}, {257, 255, 300}};
+    gp_stencil_params p[4];
+    char note[4][160];
+    for (int i = 0; i < 4; i++) {
         gp_shape s;
         memset(&s, 0, sizeof s);
         for (int k = 0; k < 3; k++)
@@ -695,6 +697,22 @@ GP_TEST(stencil_vec_follows_the_row_alignment)
     }
     GP_CHECK(p[0].vec == 4 && p[1].vec == 4 && strstr(note[1], "as the table"));
     GP_CHECK(p[2].vec == 1 && strstr(note[2], "vec 4->1") && p[2].tile_x > p[0].tile_x);
+    GP_CHECK(p[3].vec == 1 && p[3].tile_x == p[2].tile_x / 2 && p[3].tile_y == 2 * p[2].tile_y);
+    return 0;
+}
+
+/* The row's tail in the provenance: the padded widths it compared. */
+GP_TEST(stencil_row_tail_names_the_padded_widths)
+{
+    static gp_table t;
+    GP_CHECK(gp_test_load_shipped("sm_90", &t));
+    gp_shape s;
+    GP_CHECK(gp_kernel_stencil.shape_parse("130x258x300", &s).code == GP_OK);
+    static gp_table out;
+    out = t;
+    gp_rule_in in = {&t, &s, 0};
+    GP_CHECK(gp_stencil_rule(&in, &out).code == GP_OK);
+    GP_CHECK(strstr(prov_of(&out, "tile_x"), "nx 130 pads to 192 at 64, 160 at 32 -> 32"));
     return 0;
 }
 
