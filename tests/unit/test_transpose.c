@@ -416,5 +416,20 @@ GP_TEST(transpose_params_follow_the_shape)
     GP_CHECK(big.group > 1 && big.stream == GP_TRANSPOSE_STREAM_STORES);
     GP_CHECK(small.group == 1 && small.stream == 0); /* 8 MiB moved: inside the H200's L2 */
     GP_CHECK(odd.group == (11999 + odd.tile - 1) / odd.tile);
+    /* Two L2 partitions (sm_90 has a far latency): the move is weighed
+     * against one partition's half, 30 MiB of the 60: 48 MB streams, 29.5
+     * MB (2560 x 1440) does not; without the far latency 48 MB fits. */
+    gp_transpose_params mid, below;
+    const gp_shape s_mid = {{3000, 2000}, {0}}, s_below = {{2560, 1440}, {0}};
+    GP_CHECK(gp_kernel_params(&gp_kernel_transpose, &ruled, NULL, &s_mid, 0, &mid, note, sizeof note).code == GP_OK);
+    GP_CHECK(mid.group == (3000 + mid.tile - 1) / mid.tile && mid.stream == GP_TRANSPOSE_STREAM_STORES);
+    GP_CHECK(gp_kernel_params(&gp_kernel_transpose, &ruled, NULL, &s_below, 0, &below, note, sizeof note).code ==
+             GP_OK);
+    GP_CHECK(below.group == 1 && below.stream == 0);
+    static gp_table one;
+    one = ruled;
+    GP_CHECK(gp_table_set_none(&one, "cache.l2", "far_latency_cycles", "assumed: one L2 partition, no far latency").code == GP_OK);
+    GP_CHECK(gp_kernel_params(&gp_kernel_transpose, &one, NULL, &s_mid, 0, &mid, note, sizeof note).code == GP_OK);
+    GP_CHECK(mid.group == 1 && mid.stream == 0);
     return 0;
 }
