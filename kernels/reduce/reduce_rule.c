@@ -81,6 +81,33 @@ gp_status gp_reduce_rule(const gp_rule_in *in, gp_table *out)
     int one = elems <= sweep;
     GP_TRY(gp_rule_set(out, "reduce", "one_pass", one, "grid",
                        "%lld elements %s one sweep of the persistent grid (%lld)", elems, one ? "<=" : ">", sweep));
+    /* The levels of the cross-block sum (reduce.hip): up to GP_RED_GROUP
+     * blocks the last block adds the partials and is done; past it a second
+     * level puts a fence, an atomic and a read of the L2 in series after the
+     * last block.  A one-pass grid of more blocks than that takes bigger
+     * blocks instead, while they keep the same resident threads: the same
+     * loads in flight in fewer blocks.  H200 2026-11-29 (2-4 M elements):
+     * 489-1056 blocks ran 1.16-1.24x slower than 245-264 of the same loads. */
+    if (one) {
+        long long b = block, occ = best_occ;
+        while ((elems + b * best_u * 4 - 1) / (b * best_u * 4) > (long long)GP_RED_GROUP && b * 2 <= best_res.max_threads &&
+               b * 2 <= GP_REDUCE_MAX_BLOCK) {
+            long long o2 = gp_rule_blocks_per_cu(&cu, b * 2, best_res.regs, best_res.lds);
+            if (o2 * b * 2 < occ * b)
+                break; /* fewer resident threads: fewer loads in flight */
+            b *= 2, occ = o2;
+        }
+        if (b != block) {
+            GP_TRY(gp_rule_set(out, "reduce", "block", b, "grid",
+                               "one pass of %lld elements in %lld blocks of %lld x %lld vectors > %u (a second level "
+                               "of the cross-block sum) -> %lld blocks of %lld", elems,
+                               (elems + block * best_u * 4 - 1) / (block * best_u * 4), block, best_u, GP_RED_GROUP,
+                               (elems + b * best_u * 4 - 1) / (b * best_u * 4), b));
+            GP_TRY(gp_rule_set(out, "reduce", "grid_per_cu", occ < 1 ? 1 : occ, "occupancy",
+                               "resident blocks/CU of %lld: regs %lld, threads %lld", b, cu.regs_per_cu,
+                               cu.max_threads_cu));
+        }
+    }
     /* stream: data read once and larger than the L2 is streamed (evict-first)
      * so it does not push reusable lines out. */
     double bytes = (double)elems * 4.0;

@@ -398,6 +398,12 @@ GP_TEST(reduce_registered_with_variants)
 /* The rule for the shape launched: an array within one sweep of the
  * persistent grid runs in one pass, one that fits the L2 is not streamed;
  * the headline keeps the table's values. */
+static const char *prov_of_reduce(const gp_table *t, const char *key)
+{
+    const gp_table_entry *e = gp_table_find(t, "kernel.reduce", key);
+    return e ? e->prov : "";
+}
+
 GP_TEST(reduce_params_follow_the_shape)
 {
     static gp_table t, ruled;
@@ -421,6 +427,24 @@ GP_TEST(reduce_params_follow_the_shape)
     const gp_shape s_sweep = {{8LL * 132 * 256 * 4 * 4 + 1}, {0}};
     GP_CHECK(gp_kernel_params(&gp_kernel_reduce, &ruled, NULL, &s_sweep, 0, &small, note, sizeof note).code == GP_OK);
     GP_CHECK(small.one_pass == 0);
+    /* One pass within one group of the cross-block sum: 1 M elements are
+     * 245 blocks of 256 x 4 vectors (one group, the block stays); 2 M would
+     * be 489 and 4 M 977 (a second level), so the blocks grow to 512 and
+     * 1024 (245 and 256 blocks), the resident threads unchanged. */
+    gp_reduce_params m1, m2, m4;
+    const gp_shape s1 = {{1000003}, {0}}, s2 = {{2000000}, {0}}, s4 = {{4000000}, {0}};
+    GP_CHECK(gp_kernel_params(&gp_kernel_reduce, &ruled, NULL, &s1, 0, &m1, note, sizeof note).code == GP_OK);
+    GP_CHECK(gp_kernel_params(&gp_kernel_reduce, &ruled, NULL, &s2, 0, &m2, note, sizeof note).code == GP_OK);
+    GP_CHECK(strstr(note, "block 256->512"));
+    GP_CHECK(gp_kernel_params(&gp_kernel_reduce, &ruled, NULL, &s4, 0, &m4, note, sizeof note).code == GP_OK);
+    GP_CHECK(m1.one_pass && m2.one_pass && m4.one_pass && m1.block == 256 && m2.block == 512 && m4.block == 1024);
+    GP_CHECK(m1.items_per_thread == 4 && m2.items_per_thread == 4 && m4.items_per_thread == 4);
+    GP_CHECK(m2.block * m2.grid_per_cu == m1.block * m1.grid_per_cu && m4.block * m4.grid_per_cu == m1.block * m1.grid_per_cu);
+    static gp_table o;
+    o = ruled;
+    gp_rule_in in4 = {&t, &s4, 0};
+    GP_CHECK(gp_reduce_rule(&in4, &o).code == GP_OK);
+    GP_CHECK(strstr(prov_of_reduce(&o, "block"), "977 blocks of 256 x 4 vectors > 256"));
     return 0;
 }
 
