@@ -299,6 +299,25 @@ static __device__ __forceinline__ void gp_named_sync(unsigned id, unsigned threa
 #define GP_HAS_BULK_COPY 0
 #endif
 
+/* A load of a value another CU wrote (ordered by the writer's fence and the
+ * atomic the reader saw): past the caches that are not coherent across CUs,
+ * and free to be in flight with the next such load.  NVIDIA: a volatile load
+ * (ld.volatile), which ptxas issues back to back.  AMD: a relaxed atomic load
+ * at device scope (glc on gfx9); a volatile load there is followed by
+ * s_waitcnt vmcnt(0) (clang's memory legalizer), so volatile loads go one
+ * round trip at a time. */
+#if defined(GP_VENDOR_NVIDIA)
+template <typename T> static __device__ __forceinline__ T gp_ld_from_other_cus(const T *p)
+{
+    return *(const volatile T *)p;
+}
+#else
+template <typename T> static __device__ __forceinline__ T gp_ld_from_other_cus(const T *p)
+{
+    return __hip_atomic_load(p, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);
+}
+#endif
+
 /* Last-use loads and write-once stores: evict-first in the caches (NVIDIA
  * ld/st.global.cs, "cache streaming, likely accessed once"; AMD the
  * non-temporal slc/nt bits), so lines that are not read again do not push

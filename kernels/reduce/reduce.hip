@@ -77,17 +77,16 @@ static __device__ __forceinline__ E wave_sum(E v)
 }
 
 /* Lane l of the calling wave adds p[l], p[l + wave], ... (p[0..n)) in that
- * order, then the butterfly: every lane gets the same sum.  Volatile loads:
- * the values were written by other CUs, not from this CU's L1.  The loads go
- * in batches of 8 a lane, all issued before the first add: one at a time,
- * each add waited out an L2 round trip before the next load issued, and a
- * group of 256 partials is 8 of them in series after the last block.  The
+ * order, then the butterfly: every lane gets the same sum.  The values were
+ * written by other CUs (gp_ld_from_other_cus: not from this CU's L1).  The
+ * loads go in batches of 8 a lane, all issued before the first add: one at a
+ * time, each add waited out an L2 round trip before the next load issued, and
+ * a group of 256 partials is 8 of them in series after the last block.  The
  * zeros past n change nothing: s starts at +0 and never becomes -0. */
 #define GP_RED_BATCH 8
 template <typename E>
 static __device__ __forceinline__ E wave_sum_of(const E *p, unsigned n)
 {
-    const volatile E *vp = p;
     const unsigned lane = threadIdx.x % GP_WAVE_SIZE;
     E s = (E)0;
     for (unsigned j0 = 0; j0 < n; j0 += GP_RED_BATCH * GP_WAVE_SIZE) {
@@ -95,7 +94,7 @@ static __device__ __forceinline__ E wave_sum_of(const E *p, unsigned n)
 #pragma unroll
         for (int k = 0; k < GP_RED_BATCH; k++) {
             const unsigned j = j0 + (unsigned)k * GP_WAVE_SIZE + lane;
-            v[k] = j < n ? vp[j] : (E)0;
+            v[k] = j < n ? gp_ld_from_other_cus(p + j) : (E)0;
         }
 #pragma unroll
         for (int k = 0; k < GP_RED_BATCH; k++)

@@ -162,6 +162,34 @@ else
     echo "ok   $target: gp_hold_kernel reads its flag past the non-coherent caches ($loads load(s) /$hold_re/)"
 fi
 
+# The reduce's last block loads its group's partials 8 a lane before it adds
+# them (kernels/reduce/reduce.hip, wave_sum_of), so that they are in flight
+# together: one at a time, each add waited out an L2 round trip.  Read the
+# longest run of those loads with nothing between them that waits for one:
+# an add in the PTX (NVIDIA: volatile loads); on AMD an s_waitcnt vmcnt
+# (a volatile load there is followed by one, so gp_ld_from_other_cus is a
+# relaxed device-scope atomic load: glc on gfx9 and gfx11, glc dlc on gfx10,
+# sc1 on gfx94x).
+case "$target" in
+    sm_*) red_file=$isa/kernels_reduce_reduce.hip.ptx red_func='^\.visible \.entry _Z16gp_reduce_kernelIfLi4ELi0E'
+          red_end='^}' red_load='ld\.volatile\.global\.f32' red_wait='add\.f32' ;;
+    gfx94*) red_load='(flat|global)_load_(dword|b32) .*sc1' ;;
+    gfx10*) red_load='(flat|global)_load_(dword|b32) .*glc dlc' ;;
+    gfx*) red_load='(flat|global)_load_(dword|b32) .*glc' ;;
+esac
+if [[ "$target" == gfx* ]]; then
+    red_file=$isa/kernels_reduce_reduce.hip.s red_func='^_Z16gp_reduce_kernelIfLi4ELi0E[_A-Za-z0-9]*:'
+    red_end='^\.Lfunc_end' red_wait='s_waitcnt.*vmcnt'
+fi
+run=$(F="$red_func" E="$red_end" R="$red_load" W="$red_wait" awk '$0 ~ ENVIRON["F"] { on = 1; next }
+        on && $0 ~ ENVIRON["E"] { on = 0 } on && $0 ~ ENVIRON["R"] { if (++r > m) m = r }
+        on && $0 ~ ENVIRON["W"] { r = 0 } END { print m + 0 }' "$red_file" 2>/dev/null)
+if [ "${run:-0}" -lt 8 ]; then
+    echo "FAIL $target: gp_reduce_kernel<float, 4, 0> has at most ${run:-0} partial loads in flight together ($red_file; want 8 of /$red_load/ with no /$red_wait/ between)"; fail=1
+else
+    echo "ok   $target: gp_reduce_kernel<float, 4, 0> loads its group's partials $run at a time"
+fi
+
 # The registers a thread that the kernel rules assume (their occupancy
 # models) must bound what the compiler reports.  Each rule file
 # kernels/<k>/<k>_rule.c declares its build constants with a line
