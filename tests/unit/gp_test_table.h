@@ -44,6 +44,15 @@ static inline int gp_test_load_shipped(const char *name, gp_table *t)
     return gp_test_load_table(rel, t);
 }
 
+/* The provenance comment of [kernel.<kernel>] key in t ("" when absent). */
+static inline const char *gp_test_kernel_prov(const gp_table *t, const char *kernel, const char *key)
+{
+    char section[64];
+    snprintf(section, sizeof section, "kernel.%s", kernel);
+    const gp_table_entry *e = gp_table_find(t, section, key);
+    return e ? e->prov : "";
+}
+
 /* A device as the kernels' parameter fitting sees it: wave size, the
  * largest block, the CU count; the largest grids of any current GPU. */
 static inline gp_device_info gp_test_fake_dev(int wave, int max_threads, int cus)

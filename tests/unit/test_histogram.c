@@ -210,12 +210,6 @@ static int rule_on(const char *name, gp_table *t, ruled *r)
     return gp_test_load_shipped(name, t) && rule_run(t, r).code == GP_OK;
 }
 
-static const char *prov_of(const gp_table *t, const char *key)
-{
-    const gp_table_entry *e = gp_table_find(t, "kernel.histogram", key);
-    return e ? e->prov : "";
-}
-
 GP_TEST(histogram_rule_on_shipped_tables)
 {
     gp_table t;
@@ -228,10 +222,11 @@ GP_TEST(histogram_rule_on_shipped_tables)
      * 11.6 KiB over 2048 threads = 1.46 vectors -> 2. */
     GP_CHECK(rule_on("sm_90", &t, &r));
     GP_CHECK(r.c8 == 32 && r.c32 == 2 && r.block == 1024 && r.items == 2);
-    GP_CHECK(strstr(prov_of(&t, "block"), "1024 reserved") && strstr(prov_of(&t, "block"), "256:1536 512:2048 1024:2048 -> 1024"));
-    GP_CHECK(strncmp(prov_of(&t, "copies_u8"), "rule gp_histogram_rule banks:", 29) == 0);
-    GP_CHECK(strncmp(prov_of(&t, "block"), "rule gp_histogram_rule occupancy:", 33) == 0);
-    GP_CHECK(strstr(prov_of(&t, "items_per_thread"), "4342 GB/s x 718 cycles"));
+    GP_CHECK(strstr(gp_test_kernel_prov(&t, "histogram", "block"), "1024 reserved") &&
+             strstr(gp_test_kernel_prov(&t, "histogram", "block"), "256:1536 512:2048 1024:2048 -> 1024"));
+    GP_CHECK(strncmp(gp_test_kernel_prov(&t, "histogram", "copies_u8"), "rule gp_histogram_rule banks:", 29) == 0);
+    GP_CHECK(strncmp(gp_test_kernel_prov(&t, "histogram", "block"), "rule gp_histogram_rule occupancy:", 33) == 0);
+    GP_CHECK(strstr(gp_test_kernel_prov(&t, "histogram", "items_per_thread"), "4342 GB/s x 718 cycles"));
     GP_CHECK(gp_table_validate(&t, "sm_90 after the histogram rule").code == GP_OK);
     /* gfx900 (no reserve): 64 KiB a CU holds 2 such blocks: 1024 threads
      * bring the most, 2048; 4 x 2.9 KiB over 2048 threads = 0.36 vectors
@@ -242,10 +237,11 @@ GP_TEST(histogram_rule_on_shipped_tables)
      * 1024 -> 1024; 4 x 5.0 KiB / (2048 x 16 B) = 0.63 vectors -> 1
      * (gpu-benches' A100 figures). */
     GP_CHECK(rule_on("sm_80", &t, &r));
-    GP_CHECK(r.block == 1024 && r.items == 1 && strstr(prov_of(&t, "items_per_thread"), "1360 GB/s"));
+    GP_CHECK(r.block == 1024 && r.items == 1 &&
+             strstr(gp_test_kernel_prov(&t, "histogram", "items_per_thread"), "1360 GB/s"));
     /* generic: the wave none (64) is named. */
     GP_CHECK(rule_on("generic", &t, &r));
-    GP_CHECK(r.block == 1024 && strstr(prov_of(&t, "copies_u8"), "device.wave_size none"));
+    GP_CHECK(r.block == 1024 && strstr(gp_test_kernel_prov(&t, "histogram", "copies_u8"), "device.wave_size none"));
     return 0;
 }
 
@@ -309,7 +305,8 @@ GP_TEST(histogram_rule_follows_its_facts)
              GP_OK);
     GP_CHECK(gp_table_set_none(&t, "dram", "far_latency_cycles", "measured test 2026-11-23 not detected: no chase")
                  .code == GP_OK);
-    GP_CHECK(rule_run(&t, &r).code == GP_OK && r.items == 1 && strstr(prov_of(&t, "items_per_thread"), "unknown"));
+    GP_CHECK(rule_run(&t, &r).code == GP_OK && r.items == 1 &&
+             strstr(gp_test_kernel_prov(&t, "histogram", "items_per_thread"), "unknown"));
     /* A bad fact: refused, named, never a division by it. */
     GP_CHECK(gp_test_load_shipped("sm_90", &t));
     int ki = gp_table_key_index("lds", "bytes_per_cu");
@@ -355,7 +352,7 @@ GP_TEST(histogram_params_follow_the_shape)
     /* The rule's provenance says why. */
     gp_rule_in small_in = {&t, &s_small, 0};
     GP_CHECK(gp_histogram_rule(&small_in, &ruled).code == GP_OK);
-    GP_CHECK(strstr(prov_of(&ruled, "items_per_thread"),
+    GP_CHECK(strstr(gp_test_kernel_prov(&ruled, "histogram", "items_per_thread"),
                     "4194304 B fill 128 of the 264 resident blocks (fewer blocks"));
     return 0;
 }

@@ -398,12 +398,6 @@ GP_TEST(reduce_registered_with_variants)
 /* The rule for the shape launched: an array within one sweep of the
  * persistent grid runs in one pass, one that fits the L2 is not streamed;
  * the headline keeps the table's values. */
-static const char *prov_of_reduce(const gp_table *t, const char *key)
-{
-    const gp_table_entry *e = gp_table_find(t, "kernel.reduce", key);
-    return e ? e->prov : "";
-}
-
 GP_TEST(reduce_params_follow_the_shape)
 {
     static gp_table t, ruled;
@@ -439,12 +433,13 @@ GP_TEST(reduce_params_follow_the_shape)
     GP_CHECK(gp_kernel_params(&gp_kernel_reduce, &ruled, NULL, &s4, 0, &m4, note, sizeof note).code == GP_OK);
     GP_CHECK(m1.one_pass && m2.one_pass && m4.one_pass && m1.block == 256 && m2.block == 512 && m4.block == 1024);
     GP_CHECK(m1.items_per_thread == 4 && m2.items_per_thread == 4 && m4.items_per_thread == 4);
-    GP_CHECK(m2.block * m2.grid_per_cu == m1.block * m1.grid_per_cu && m4.block * m4.grid_per_cu == m1.block * m1.grid_per_cu);
+    GP_CHECK(m2.block * m2.grid_per_cu == m1.block * m1.grid_per_cu &&
+             m4.block * m4.grid_per_cu == m1.block * m1.grid_per_cu);
     static gp_table o;
     o = ruled;
     gp_rule_in in4 = {&t, &s4, 0};
     GP_CHECK(gp_reduce_rule(&in4, &o).code == GP_OK);
-    GP_CHECK(strstr(prov_of_reduce(&o, "block"), "977 blocks of 256 x 4 vectors > 256"));
+    GP_CHECK(strstr(gp_test_kernel_prov(&o, "reduce", "block"), "977 blocks of 256 x 4 vectors > 256"));
     return 0;
 }
 

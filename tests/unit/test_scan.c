@@ -594,12 +594,6 @@ static int rule_on(const char *name, gp_table *t, long long *block, long long *i
     return 1;
 }
 
-static const char *prov_of(const gp_table *t, const char *key)
-{
-    const gp_table_entry *e = gp_table_find(t, "kernel.scan", key);
-    return e ? e->prov : "";
-}
-
 GP_TEST(scan_rule_on_shipped_tables)
 {
     gp_table t;
@@ -613,37 +607,38 @@ GP_TEST(scan_rule_on_shipped_tables)
      * H200 measured fastest (1.018x CUB, 2026-11-24; b128/i64 0.999x). */
     GP_CHECK(rule_on("sm_90", &t, &block, &items, &st) && st.code == GP_OK);
     GP_CHECK(block == 256 && items == 64);
-    GP_CHECK(strstr(prov_of(&t, "block"), "(2 blocks x 128 regs) -> block 256") &&
-             strstr(prov_of(&t, "block"), "16384 tiles of 16384"));
-    GP_CHECK(strncmp(prov_of(&t, "items_per_thread"), "rule gp_scan_rule tile:", 23) == 0);
-    GP_CHECK(strstr(prov_of(&t, "items_per_thread"), "4342 GB/s x 718 cycles"));
-    GP_CHECK(strncmp(prov_of(&t, "block"), "rule gp_scan_rule tile:", 23) == 0);
+    GP_CHECK(strstr(gp_test_kernel_prov(&t, "scan", "block"), "(2 blocks x 128 regs) -> block 256") &&
+             strstr(gp_test_kernel_prov(&t, "scan", "block"), "16384 tiles of 16384"));
+    GP_CHECK(strncmp(gp_test_kernel_prov(&t, "scan", "items_per_thread"), "rule gp_scan_rule tile:", 23) == 0);
+    GP_CHECK(strstr(gp_test_kernel_prov(&t, "scan", "items_per_thread"), "4342 GB/s x 718 cycles"));
+    GP_CHECK(strncmp(gp_test_kernel_prov(&t, "scan", "block"), "rule gp_scan_rule tile:", 23) == 0);
     GP_CHECK(gp_table_validate(&t, "sm_90 after the scan rule").code == GP_OK);
     /* The ring: sm_90 has the bulk copy engine; (233472 - 2048) B of LDS /
      * 65536 B a tile = 3 stages. */
     long long stages = -1;
     GP_CHECK(gp_table_get_int(&t, "kernel.scan", "stages", &stages).code == GP_OK && stages == 3);
-    GP_CHECK(strstr(prov_of(&t, "stages"), "rule gp_scan_rule ring: sm_90 has the bulk copy engine") &&
-             strstr(prov_of(&t, "stages"), "= 3 stages"));
+    GP_CHECK(
+        strstr(gp_test_kernel_prov(&t, "scan", "stages"), "rule gp_scan_rule ring: sm_90 has the bulk copy engine") &&
+        strstr(gp_test_kernel_prov(&t, "scan", "stages"), "= 3 stages"));
     /* gfx900: waves of 64, so 4 waves are 256 threads, which 64 items' cap
      * of 128 VGPRs (2 waves a SIMD) holds twice -> 64 items at 256. */
     GP_CHECK(rule_on("gfx900", &t, &block, &items, &st) && st.code == GP_OK);
     GP_CHECK(block == 256 && items == 64);
     GP_CHECK(gp_table_get_int(&t, "kernel.scan", "stages", &stages).code == GP_OK && stages == 0 &&
-             strstr(prov_of(&t, "stages"), "gfx900 has no bulk copy engine"));
+             strstr(gp_test_kernel_prov(&t, "scan", "stages"), "gfx900 has no bulk copy engine"));
     /* Tables without some facts: rule.h's stand-ins, named in the
      * provenance.  generic: wave none -> 64, as gfx900; no DRAM facts ->
      * Little's least unknown (one vector), the tile as the registers say. */
     GP_CHECK(rule_on("generic", &t, &block, &items, &st) && st.code == GP_OK);
     GP_CHECK(block == 256 && items == 64);
-    GP_CHECK(strstr(prov_of(&t, "block"), "device.wave_size none: 64"));
-    GP_CHECK(strstr(prov_of(&t, "items_per_thread"), "dram.bandwidth_gbs") &&
-             strstr(prov_of(&t, "items_per_thread"), "none"));
+    GP_CHECK(strstr(gp_test_kernel_prov(&t, "scan", "block"), "device.wave_size none: 64"));
+    GP_CHECK(strstr(gp_test_kernel_prov(&t, "scan", "items_per_thread"), "dram.bandwidth_gbs") &&
+             strstr(gp_test_kernel_prov(&t, "scan", "items_per_thread"), "none"));
     /* sm_80: gpu-benches' A100 DRAM figures, Little's least 4 items;
      * warps of 32 as on the H200. */
     GP_CHECK(rule_on("sm_80", &t, &block, &items, &st) && st.code == GP_OK);
     GP_CHECK(block == 256 && items == 64);
-    GP_CHECK(strstr(prov_of(&t, "items_per_thread"), "1360 GB/s x 574 cycles"));
+    GP_CHECK(strstr(gp_test_kernel_prov(&t, "scan", "items_per_thread"), "1360 GB/s x 574 cycles"));
     GP_CHECK(gp_table_validate(&t, "sm_80 after the scan rule").code == GP_OK);
     GP_CHECK(gp_table_get_int(&t, "kernel.scan", "stages", &stages).code == GP_OK && stages == 0);
     /* The sm_90 facts with half the LDS: 114 KiB hold one 64 KiB tile, under
@@ -653,11 +648,11 @@ GP_TEST(scan_rule_on_shipped_tables)
     GP_CHECK(gp_table_set(&t, "lds", "bytes_per_cu", 116736, "measured test 2026-11-25").code == GP_OK);
     GP_CHECK(rule_run(&t, &block, &items).code == GP_OK);
     GP_CHECK(gp_table_get_int(&t, "kernel.scan", "stages", &stages).code == GP_OK && stages == 3);
-    GP_CHECK(block == 128 && items == 64 && strstr(prov_of(&t, "block"), "halved to 128"));
+    GP_CHECK(block == 128 && items == 64 && strstr(gp_test_kernel_prov(&t, "scan", "block"), "halved to 128"));
     GP_CHECK(gp_table_set(&t, "lds", "bytes_per_cu", 58368, "measured test 2026-11-25").code == GP_OK);
     GP_CHECK(rule_run(&t, &block, &items).code == GP_OK);
     GP_CHECK(gp_table_get_int(&t, "kernel.scan", "stages", &stages).code == GP_OK && stages == 0 &&
-             strstr(prov_of(&t, "stages"), "under 3") && block == 256 && items == 64);
+             strstr(gp_test_kernel_prov(&t, "scan", "stages"), "under 3") && block == 256 && items == 64);
     return 0;
 }
 
@@ -730,7 +725,7 @@ GP_TEST(scan_rule_follows_its_facts)
         GP_CHECK(gp_scan_rule(&in, &t).code == GP_OK);
         GP_CHECK(gp_table_get_int(&t, "kernel.scan", "items_per_thread", &items).code == GP_OK && items == 8);
         GP_CHECK(gp_table_get_int(&t, "kernel.scan", "block", &block).code == GP_OK && block == 512);
-        GP_CHECK(strstr(prov_of(&t, "block"), "no tile"));
+        GP_CHECK(strstr(gp_test_kernel_prov(&t, "scan", "block"), "no tile"));
     }
     /* Little's least above the tile's first choice: sixteen times the DRAM
      * latency asks for 24 vectors -> 32 -> 64 items at least. */
@@ -738,7 +733,7 @@ GP_TEST(scan_rule_follows_its_facts)
     GP_CHECK(gp_table_set(&t, "dram", "far_latency_cycles", 11488, "measured test 2026-11-23").code == GP_OK);
     GP_CHECK(gp_table_set(&t, "registers", "per_cu", 32768, "measured test 2026-11-23").code == GP_OK);
     GP_CHECK(rule_run(&t, &block, &items).code == GP_OK && items == 64);
-    GP_CHECK(strstr(prov_of(&t, "items_per_thread"), "at least 64"));
+    GP_CHECK(strstr(gp_test_kernel_prov(&t, "scan", "items_per_thread"), "at least 64"));
     /* The DRAM latency not detected (either partition): Little's bound is
      * unknown, and the provenance says which fact; the tile is unchanged. */
     GP_CHECK(rule_on("sm_90", &t, &block, &items, &st) && st.code == GP_OK);
@@ -747,7 +742,7 @@ GP_TEST(scan_rule_follows_its_facts)
     GP_CHECK(gp_table_set_none(&t, "dram", "far_latency_cycles", "measured test 2026-11-23 not detected: no chase")
                  .code == GP_OK);
     GP_CHECK(rule_run(&t, &block, &items).code == GP_OK && items == 64 && block == 256);
-    GP_CHECK(strstr(prov_of(&t, "items_per_thread"), "dram.latency_cycles none"));
+    GP_CHECK(strstr(gp_test_kernel_prov(&t, "scan", "items_per_thread"), "dram.latency_cycles none"));
     /* A bad fact (a table built in memory can hold what the parser refuses):
      * refused, named, never a division by it. */
     GP_CHECK(gp_test_load_shipped("sm_90", &t));

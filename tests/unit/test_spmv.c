@@ -503,12 +503,6 @@ static gp_status rule_run(gp_table *t, long long v[3])
     return st;
 }
 
-static const char *prov_of(const gp_table *t, const char *key)
-{
-    const gp_table_entry *e = gp_table_find(t, "kernel.spmv", key);
-    return e ? e->prov : "";
-}
-
 GP_TEST(spmv_rule_on_shipped_tables)
 {
     gp_table t;
@@ -517,8 +511,8 @@ GP_TEST(spmv_rule_on_shipped_tables)
      * over 2048 threads x 8 B = 2.18 -> 4; 225227 / (8 x 2048) = 13.7 -> 13. */
     GP_CHECK(gp_test_load_shipped("sm_90", &t) && rule_run(&t, v).code == GP_OK);
     GP_CHECK(v[0] == 128 && v[1] == 4 && v[2] == 13);
-    GP_CHECK(strncmp(prov_of(&t, "unroll"), "rule gp_spmv_rule little:", 25) == 0);
-    GP_CHECK(strstr(prov_of(&t, "scalar_max_row"), "225227"));
+    GP_CHECK(strncmp(gp_test_kernel_prov(&t, "spmv", "unroll"), "rule gp_spmv_rule little:", 25) == 0);
+    GP_CHECK(strstr(gp_test_kernel_prov(&t, "spmv", "scalar_max_row"), "225227"));
     /* gfx900: 256; the kernels hold 66 VGPRs there (3 blocks of 256 a CU, 768
      * threads); 3 x 2.7 kB / (768 x 8) = 1.36 -> 2; 16 KiB / (8 x 768) -> 2. */
     GP_CHECK(gp_test_load_shipped("gfx900", &t) && rule_run(&t, v).code == GP_OK);
@@ -526,7 +520,7 @@ GP_TEST(spmv_rule_on_shipped_tables)
     /* generic: no DRAM facts -> the stand-in 4, named; its wave is the
      * stand-in 64 (256 threads). */
     GP_CHECK(gp_test_load_shipped("generic", &t) && rule_run(&t, v).code == GP_OK);
-    GP_CHECK(v[0] == 256 && v[1] == 4 && strstr(prov_of(&t, "unroll"), "stand-in"));
+    GP_CHECK(v[0] == 256 && v[1] == 4 && strstr(gp_test_kernel_prov(&t, "spmv", "unroll"), "stand-in"));
     /* sm_80, gpu-benches' A100 figures: 3 x 5.0 KiB / (2048 x 8 B) = 0.94 ->
      * 1; 176128 / (8 x 2048) = 10.75 -> 10. */
     GP_CHECK(gp_test_load_shipped("sm_80", &t) && rule_run(&t, v).code == GP_OK);
@@ -581,7 +575,8 @@ GP_TEST(spmv_rule_follows_its_facts)
     GP_CHECK(rule_run(&t, v).code == GP_OK && v[0] == 128 && v[2] == 27);
     /* L1 not detected: never scalar, and the provenance says why. */
     GP_CHECK(gp_table_set_none(&t, "cache.l1", "bytes", "measured test 2026-11-23 not detected: flat").code == GP_OK);
-    GP_CHECK(rule_run(&t, v).code == GP_OK && v[2] == 0 && strstr(prov_of(&t, "scalar_max_row"), "none"));
+    GP_CHECK(rule_run(&t, v).code == GP_OK && v[2] == 0 &&
+             strstr(gp_test_kernel_prov(&t, "spmv", "scalar_max_row"), "none"));
     /* A bad fact is refused and named. */
     GP_CHECK(gp_test_load_shipped("sm_90", &t));
     int ki = gp_table_key_index("dram", "bandwidth_gbs");
@@ -626,8 +621,8 @@ GP_TEST(spmv_params_follow_the_shape)
     GP_CHECK(gp_kernel_spmv.shape_parse("uniform 10001 rows x 3 cols 777", &s).code == GP_OK);
     gp_rule_in sin = {&t, &s, 0};
     GP_CHECK(gp_spmv_rule(&sin, &out).code == GP_OK);
-    GP_CHECK(strstr(prov_of(&out, "block"), "10001 rows, a thread a row: halved"));
-    GP_CHECK(strstr(prov_of(&out, "block"), "-> 64"));
-    GP_CHECK(!strstr(prov_of(&ruled, "block"), "halved"));
+    GP_CHECK(strstr(gp_test_kernel_prov(&out, "spmv", "block"), "10001 rows, a thread a row: halved"));
+    GP_CHECK(strstr(gp_test_kernel_prov(&out, "spmv", "block"), "-> 64"));
+    GP_CHECK(!strstr(gp_test_kernel_prov(&ruled, "spmv", "block"), "halved"));
     return 0;
 }

@@ -461,12 +461,6 @@ static long long kv(const gp_table *t, const char *key)
     return v;
 }
 
-static const char *prov_of(const gp_table *t, const char *key)
-{
-    const gp_table_entry *e = gp_table_find(t, "kernel.stencil", key);
-    return e ? e->prov : "";
-}
-
 GP_TEST(stencil_rule_on_shipped_tables)
 {
     gp_table t;
@@ -480,13 +474,13 @@ GP_TEST(stencil_rule_on_shipped_tables)
     GP_CHECK(gp_test_load_shipped("sm_90", &t) && gp_test_rule(gp_stencil_rule, &t).code == GP_OK);
     GP_CHECK(kv(&t, "vec") == 4 && kv(&t, "tile_x") == 32 && kv(&t, "tile_y") == 4);
     GP_CHECK(kv(&t, "blocks_per_cu") == 9 && kv(&t, "planes_ahead") == 1);
-    GP_CHECK(strncmp(prov_of(&t, "vec"), "rule gp_stencil_rule instructions:", 34) == 0);
-    GP_CHECK(strncmp(prov_of(&t, "planes_ahead"), "rule gp_stencil_rule little:", 28) == 0);
-    GP_CHECK(strstr(prov_of(&t, "planes_ahead"), "4342 GB/s x 718 cycles"));
-    GP_CHECK(strstr(prov_of(&t, "planes_ahead"), "1152 thr x 26 B = 0.40"));
-    GP_CHECK(strncmp(prov_of(&t, "tile_x"), "rule gp_stencil_rule sectors:", 29) == 0);
-    GP_CHECK(strncmp(prov_of(&t, "tile_y"), "rule gp_stencil_rule occupancy:", 31) == 0);
-    GP_CHECK(strstr(prov_of(&t, "tile_y"), "56 regs"));
+    GP_CHECK(strncmp(gp_test_kernel_prov(&t, "stencil", "vec"), "rule gp_stencil_rule instructions:", 34) == 0);
+    GP_CHECK(strncmp(gp_test_kernel_prov(&t, "stencil", "planes_ahead"), "rule gp_stencil_rule little:", 28) == 0);
+    GP_CHECK(strstr(gp_test_kernel_prov(&t, "stencil", "planes_ahead"), "4342 GB/s x 718 cycles"));
+    GP_CHECK(strstr(gp_test_kernel_prov(&t, "stencil", "planes_ahead"), "1152 thr x 26 B = 0.40"));
+    GP_CHECK(strncmp(gp_test_kernel_prov(&t, "stencil", "tile_x"), "rule gp_stencil_rule sectors:", 29) == 0);
+    GP_CHECK(strncmp(gp_test_kernel_prov(&t, "stencil", "tile_y"), "rule gp_stencil_rule occupancy:", 31) == 0);
+    GP_CHECK(strstr(gp_test_kernel_prov(&t, "stencil", "tile_y"), "56 regs"));
     GP_CHECK(gp_table_validate(&t, "sm_90 after the stencil rule").code == GP_OK);
     /* With those parameters the host cuts 512^3 into the measured 9 z
      * chunks. */
@@ -505,8 +499,8 @@ GP_TEST(stencil_rule_on_shipped_tables)
      * none -> 64; no DRAM facts -> 1 plane (the 4-wide stand-in). */
     GP_CHECK(gp_test_load_shipped("generic", &t) && gp_test_rule(gp_stencil_rule, &t).code == GP_OK);
     GP_CHECK(kv(&t, "tile_x") == 64 && kv(&t, "tile_y") == 4 && kv(&t, "planes_ahead") == 1 && kv(&t, "vec") == 4);
-    GP_CHECK(strstr(prov_of(&t, "tile_x"), "device.wave_size none: 64"));
-    GP_CHECK(strstr(prov_of(&t, "planes_ahead"), "stand-in"));
+    GP_CHECK(strstr(gp_test_kernel_prov(&t, "stencil", "tile_x"), "device.wave_size none: 64"));
+    GP_CHECK(strstr(gp_test_kernel_prov(&t, "stencil", "planes_ahead"), "stand-in"));
     /* A100: the H200's tile and 9 blocks (the same SM). */
     GP_CHECK(gp_test_load_shipped("sm_80", &t) && gp_test_rule(gp_stencil_rule, &t).code == GP_OK);
     GP_CHECK(kv(&t, "tile_x") == 32 && kv(&t, "tile_y") == 4 && kv(&t, "blocks_per_cu") == 9 && kv(&t, "vec") == 4);
@@ -540,8 +534,8 @@ GP_TEST(stencil_rule_follows_the_facts)
     GP_CHECK(gp_test_rule(gp_stencil_rule, &t).code == GP_OK);
     GP_CHECK(kv(&t, "vec") == 1 && kv(&t, "tile_x") == 128 && kv(&t, "tile_y") == 4);
     GP_CHECK(kv(&t, "blocks_per_cu") == 4 && kv(&t, "planes_ahead") == 2);
-    GP_CHECK(strstr(prov_of(&t, "vec"), "not whole lines"));
-    GP_CHECK(strstr(prov_of(&t, "planes_ahead"), "x 2 under load -> 2"));
+    GP_CHECK(strstr(gp_test_kernel_prov(&t, "stencil", "vec"), "not whole lines"));
+    GP_CHECK(strstr(gp_test_kernel_prov(&t, "stencil", "planes_ahead"), "x 2 under load -> 2"));
     /* 128 B sectors: a row of 4 x 2 sectors is 1 KiB, 64 threads of 16 B. */
     GP_CHECK(gp_test_load_shipped("sm_90", &t));
     GP_CHECK(gp_table_set(&t, "cache.l1", "sector_bytes", 128, "measured test 2026-11-24").code == GP_OK);
@@ -564,7 +558,7 @@ GP_TEST(stencil_rule_follows_the_facts)
     GP_CHECK(gp_table_set(&t, "dram", "bandwidth_gbs", 4 * 4341.57817, "measured test 2026-11-24").code == GP_OK);
     GP_CHECK(gp_test_rule(gp_stencil_rule, &t).code == GP_OK);
     GP_CHECK(kv(&t, "planes_ahead") == 2 && kv(&t, "blocks_per_cu") == 8 && kv(&t, "tile_y") == 4);
-    GP_CHECK(strstr(prov_of(&t, "planes_ahead"), "little: short at the most compiled: dram"));
+    GP_CHECK(strstr(gp_test_kernel_prov(&t, "stencil", "planes_ahead"), "little: short at the most compiled: dram"));
     GP_CHECK(gp_test_load_shipped("sm_90", &t));
     GP_CHECK(gp_table_set(&t, "dram", "bandwidth_gbs", 1000, "measured test 2026-11-23").code == GP_OK);
     GP_CHECK(gp_test_rule(gp_stencil_rule, &t).code == GP_OK);
@@ -668,8 +662,9 @@ GP_TEST(stencil_params_follow_the_shape)
     out = t;
     gp_rule_in sin = {&t, &s, 0};
     GP_CHECK(gp_stencil_rule(&sin, &out).code == GP_OK);
-    GP_CHECK(strstr(prov_of(&out, "blocks_per_cu"), "32 tiles x nz 8 give 132 CUs 2 blocks each -> 2 (a CU holds 9"));
-    GP_CHECK(!strstr(prov_of(&ruled, "blocks_per_cu"), "tiles x nz"));
+    GP_CHECK(strstr(gp_test_kernel_prov(&out, "stencil", "blocks_per_cu"),
+                    "32 tiles x nz 8 give 132 CUs 2 blocks each -> 2 (a CU holds 9"));
+    GP_CHECK(!strstr(gp_test_kernel_prov(&ruled, "stencil", "blocks_per_cu"), "tiles x nz"));
     return 0;
 }
 
@@ -712,7 +707,7 @@ GP_TEST(stencil_row_tail_names_the_padded_widths)
     out = t;
     gp_rule_in in = {&t, &s, 0};
     GP_CHECK(gp_stencil_rule(&in, &out).code == GP_OK);
-    GP_CHECK(strstr(prov_of(&out, "tile_x"), "nx 130 pads to 192 at 64, 160 at 32 -> 32"));
+    GP_CHECK(strstr(gp_test_kernel_prov(&out, "stencil", "tile_x"), "nx 130 pads to 192 at 64, 160 at 32 -> 32"));
     return 0;
 }
 
