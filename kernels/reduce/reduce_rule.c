@@ -23,6 +23,12 @@
 /* The headline problem: bench's 2^28 fp32 elements. */
 #define HEADLINE_ELEMS (1ll << 28)
 
+/* The blocks a one-pass launch of `elems` takes: block x u vectors of 4 each. */
+static long long one_pass_blocks(long long elems, long long block, long long u)
+{
+    return (elems + block * u * 4 - 1) / (block * u * 4);
+}
+
 gp_status gp_reduce_rule(const gp_rule_in *in, gp_table *out)
 {
     const gp_table *t = in->facts;
@@ -90,7 +96,7 @@ gp_status gp_reduce_rule(const gp_rule_in *in, gp_table *out)
      * 489-1056 blocks ran 1.16-1.24x slower than 245-264 of the same loads. */
     if (one) {
         long long b = block, occ = best_occ;
-        while ((elems + b * best_u * 4 - 1) / (b * best_u * 4) > (long long)GP_RED_GROUP && b * 2 <= best_res.max_threads &&
+        while (one_pass_blocks(elems, b, best_u) > (long long)GP_RED_GROUP && b * 2 <= best_res.max_threads &&
                b * 2 <= GP_REDUCE_MAX_BLOCK) {
             long long o2 = gp_rule_blocks_per_cu(&cu, b * 2, best_res.regs, best_res.lds);
             if (o2 * b * 2 < occ * b)
@@ -101,8 +107,8 @@ gp_status gp_reduce_rule(const gp_rule_in *in, gp_table *out)
             GP_TRY(gp_rule_set(out, "reduce", "block", b, "grid",
                                "one pass of %lld elements in %lld blocks of %lld x %lld vectors > %u (a second level "
                                "of the cross-block sum) -> %lld blocks of %lld", elems,
-                               (elems + block * best_u * 4 - 1) / (block * best_u * 4), block, best_u, GP_RED_GROUP,
-                               (elems + b * best_u * 4 - 1) / (b * best_u * 4), b));
+                               one_pass_blocks(elems, block, best_u), block, best_u, GP_RED_GROUP,
+                               one_pass_blocks(elems, b, best_u), b));
             GP_TRY(gp_rule_set(out, "reduce", "grid_per_cu", occ < 1 ? 1 : occ, "occupancy",
                                "resident blocks/CU of %lld: regs %lld, threads %lld", b, cu.regs_per_cu,
                                cu.max_threads_cu));

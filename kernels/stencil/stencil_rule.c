@@ -129,6 +129,9 @@ static gp_status occupancy(const gp_rule_in *in, const gp_rule_cu *cu, long long
     return gp_ok();
 }
 
+/* The points a row of nx costs in tiles `width` points wide. */
+static long long padded_row(long long nx, long long width) { return (nx + width - 1) / width * width; }
+
 gp_status gp_stencil_rule(const gp_rule_in *in, gp_table *out)
 {
     gp_rule_facts f;
@@ -173,14 +176,12 @@ gp_status gp_stencil_rule(const gp_rule_in *in, gp_table *out)
      * (1.01-1.10x), 64-wide ones every tie. */
     long long tx = lines_tx;
     const long long floor_tx = cu.wave > GP_STENCIL_MIN_TX ? cu.wave : GP_STENCIL_MIN_TX;
-    while (tx / 2 >= floor_tx && (n[0] + tx * vec / 2 - 1) / (tx * vec / 2) * (tx / 2) < (n[0] + tx * vec - 1) /
-                                                                                           (tx * vec) * tx)
+    while (tx / 2 >= floor_tx && padded_row(n[0], tx / 2 * vec) < padded_row(n[0], tx * vec))
         tx /= 2;
     char tail[96] = "";
     if (tx != lines_tx)
         snprintf(tail, sizeof tail, "; nx %lld pads to %lld at %lld, %lld at %lld -> %lld", n[0],
-                 (n[0] + lines_tx * vec - 1) / (lines_tx * vec) * lines_tx * vec, lines_tx,
-                 (n[0] + tx * vec - 1) / (tx * vec) * tx * vec, tx, tx);
+                 padded_row(n[0], lines_tx * vec), lines_tx, padded_row(n[0], tx * vec), tx, tx);
     GP_TRY(gp_rule_set(out, "stencil", "tile_x", tx, "sectors",
                        "row of tile_x x %lld points >= wave %lld, whole %lld B lines, 4 x halo 2 x "
                        "cache.l1.sector_bytes %.0f%s -> %lld (%lld B)%s%s%s",

@@ -101,12 +101,12 @@ gp_status gp_transpose_rule(const gp_rule_in *in, gp_table *out)
     /* group and stream: when the move (2 x rows x cols x 4 B) exceeds the L2 nothing
      * is reused, so blocks go in column-major tile order (consecutive blocks
      * write side by side: a sequential store stream) and stores stream
-     * (evict-first) so they do not push the loads' lines out. */
-    /* An L2 of two partitions (a far latency measured) holds what one
-     * partition holds, half its bytes, before the move's lines start
-     * evicting each other: H200 2026-11-29, 3000 x 2000 (48 MB moved, a
-     * 60 MiB L2) ran 15 % faster with the stores streamed; 33.5 MB moves
-     * within 2 % either way. */
+     * (evict-first) so they do not push the loads' lines out.  An L2 of
+     * two partitions (a far latency measured) holds what one partition
+     * holds, half its bytes, before the move's lines start evicting each
+     * other: H200 2026-11-29, 3000 x 2000 (48 MB moved, a 60 MiB L2) ran
+     * 15 % faster with the stores streamed; 33.5 MB moves within 2 % either
+     * way. */
     double far = 0;
     int have_far = 0;
     GP_TRY(gp_rule_fact_or(t, RULE, "cache.l2", "far_latency_cycles", 0, &far, &have_far));
