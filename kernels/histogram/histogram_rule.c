@@ -29,7 +29,9 @@
  * to give every resident thread of the GPU that many vectors runs on fewer
  * blocks (the launch cuts the persistent grid), with the same vectors a
  * thread: fewer vectors would mean more blocks, each with its own zeroing
- * and merge of the copies. */
+ * and merge of the copies.  But a problem of fewer blocks than CUs spreads
+ * ("spread"): smaller blocks, down to one a CU and to a block's counters'
+ * bytes (spread_over_cus below). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -63,6 +65,37 @@ static gp_status set_copies(gp_table *out, const char *key, int bins, double ban
                        "min(%lld, %lld) -> %lld%s%s",
                        banks, have_banks ? "" : " (none: 32)", cu->lds_per_block, GP_HIST_MAX_LDS, fit, bins,
                        by_banks, fit, c, cu->fallback[0] ? "; " : "", cu->fallback);
+}
+
+/* A problem of fewer blocks than CUs ("spread"): the launch cuts the
+ * persistent grid, so a few CUs count everything while the rest idle.  Each
+ * block's time is its zeroing and merging of its copies (copies x bins LDS
+ * words, each written once and read once) plus its counting (one LDS atomic
+ * a sample): halve the block's bytes (the vectors first, keeping the threads
+ * that zero and merge, then the block) while the halved grid still has at
+ * most one block a CU and each block still counts at least as many bytes as
+ * its counters take (`floor` bytes), past which its fixed work dominates.
+ * H200 (2026-11-29, `tune histogram --shape`, u8 with 32 copies: 8 KiB of
+ * counters): 300000 u8 in the table's 1024 x 2 vectors (10 blocks) ran
+ * 0.0063 ms, in 512 x 1 (37 blocks of 8 KiB) 0.0056, the best; 500000 the
+ * same (61 blocks) 0.0059 against 0.0063; 2^22 keeps 1024 x 2 (128 blocks,
+ * halving gives 256).  Returns whether the block or vectors moved. */
+static int spread_over_cus(long long bytes, long long floor, long long cus, long long lo, long long *block,
+                           long long *vecs)
+{
+    const long long b0 = *block, v0 = *vecs;
+    for (;;) {
+        const long long half = *block * *vecs * 16 / 2;
+        if (half < floor || half < 1 || (bytes + half - 1) / half > cus)
+            break;
+        if (*vecs > 1)
+            *vecs /= 2;
+        else if (*block / 2 >= lo)
+            *block /= 2;
+        else
+            break;
+    }
+    return *block != b0 || *vecs != v0;
 }
 
 gp_status gp_histogram_rule(const gp_rule_in *in, gp_table *out)
@@ -129,6 +162,17 @@ gp_status gp_histogram_rule(const gp_rule_in *in, gp_table *out)
     const long long lds = u32 ? (long long)gp_histogram_lds_bytes((int)c32, GP_HIST_U32_BINS) : lds8;
     const long long need = (bytes / 16 + v * block - 1) / (v * block);
     const long long slots = gp_rule_blocks_per_cu(&cu, block, HIST_REGS, lds) * (long long)f.cus.v;
+    long long b = block, vv = v;
+    const long long counters = u32 ? c32 * GP_HIST_U32_BINS : c8 * GP_HIST_U8_BINS;
+    if (spread_over_cus(bytes, counters * (u32 ? 4 : 1), (long long)f.cus.v, lo, &b, &vv)) {
+        GP_TRY(gp_rule_set(out, "histogram", "block", b, "spread",
+                           "%lld B: %lld blocks of %lld x %lld vectors (<= %.0f CUs; each counts at least its %lld "
+                           "counters' bytes, which it zeroes and merges)",
+                           bytes, (bytes + b * vv * 16 - 1) / (b * vv * 16), b, vv, f.cus.v, counters));
+        return gp_rule_set(out, "histogram", "items_per_thread", vv, "spread",
+                           "%lld B spread over the CUs: %lld x %lld vectors (the table's %lld x %lld fill %lld); %s",
+                           bytes, b, vv, block, v, need, why);
+    }
     /* The shape's part first: the provenance is cut at its length. */
     return gp_rule_set(out, "histogram", "items_per_thread", v, "little",
                        "%lld B fill %lld of the %lld resident blocks%s; 4 x (%s) -> %.2f vectors -> %lld", bytes,

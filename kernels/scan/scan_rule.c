@@ -25,7 +25,11 @@
  * 132.  Measured (H200 2026-11-24, `gpuprobe bench scan --table lookup`,
  * paired vs CUB InclusiveSum): b256/i64 1.018x (p10-p90 1.010-1.030),
  * b128/i64 0.999x (0.988-1.011); unpaired b128/i32 0.96, b256/i32 0.95,
- * b512/i16 0.85: the largest tile wins. */
+ * b512/i16 0.85: the largest tile wins.
+ *
+ * A short array ("fewest", register kernel) then takes the largest tile that
+ * puts no more elements on the busiest CU: fewer look-back steps at the same
+ * streaming time (fewest_tiles below). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -148,6 +152,10 @@ static gp_status ring_stages(const gp_table *t, const gp_rule_cu *cu, long long 
         return gp_rule_set(out, "scan", "stages", 0, "ring",
                            "tile %lld x %lld is not a compiled ring shape (16+ items, block <= %d): tiles in registers",
                            block, items, GP_SCAN_RING_BLOCK_LIMIT(items));
+    if (tiles < RULE_MIN_STAGES * cus)
+        return gp_rule_set(out, "scan", "stages", 0, "ring",
+                           "%lld tiles < %d stages x %lld CUs: the ring's blocks would wait; tiles in registers", tiles,
+                           RULE_MIN_STAGES, cus);
     /* The runtime's reserve for the block (rule.h: 1 KB on NVIDIA), then the
      * ring's static shared memory. */
     const long long room = ring_room(cu);
@@ -176,6 +184,41 @@ static gp_status ring_stages(const gp_table *t, const gp_rule_cu *cu, long long 
                        fit, RULE_MIN_STAGES, capped);
 }
 
+/* The busiest CU's elements when n is cut into tiles of `tile`: its share of
+ * the tiles, rounded up, times the tile. */
+static long long busiest_cu(long long n, long long tile, long long cus)
+{
+    const long long tiles = (n + tile - 1) / tile;
+    return (tiles + cus - 1) / cus * tile;
+}
+
+/* The fewest tiles ("fewest"): the busiest CU's elements set the streaming
+ * time, whatever the tile, and every tile pays one look-back step.  So from
+ * the tile chosen (Little's least for a short array, no tile filling
+ * 4 x CUs; else the fill's), the largest tile (64 items down, at the block
+ * two_a_cu gives) whose busiest CU holds no more elements.  *why gets the
+ * arithmetic when the tile moves.  H200 (2026-11-29, `tune scan --shape`,
+ * register kernel): 1000003 fp32 in 512 x 8 tiles (245, two on the busiest
+ * SM) ran 1.086x slower than 256 x 32 (123, one each: 8192 elements on the
+ * busiest SM either way); 3000000 in the fill's 512 x 8 (733 tiles, 6 on the
+ * busiest SM) 1.064x slower than 256 x 32 (367, 3: 24576 elements either
+ * way); 300000 (74 tiles of 4096, one a SM) keeps the least, within 1.6 %. */
+static void fewest_tiles(const gp_rule_cu *cu, long long peak, long long lo, long long n, long long cus,
+                         long long *block, long long *items, char *why, size_t nwhy)
+{
+    const long long b0 = *block, i0 = *items, cap = busiest_cu(n, b0 * i0, cus);
+    for (long long it = GP_SCAN_MAX_ITEMS; it > i0; it /= 2) {
+        const long long b = two_a_cu(cu, it, peak, GP_SCAN_BLOCK_LIMIT(it));
+        if (b >= lo && b * it > *block * *items && busiest_cu(n, b * it, cus) <= cap)
+            *block = b, *items = it;
+    }
+    if (*block != b0 || *items != i0)
+        snprintf(why, nwhy,
+                 "%lld x %lld puts %lld elements on the busiest of %lld CUs for n = %lld; the fewest tiles with no "
+                 "more: %lld x %lld",
+                 b0, i0, cap, cus, n, *block, *items);
+}
+
 gp_status gp_scan_rule(const gp_rule_in *in, gp_table *out)
 {
     gp_rule_facts f;
@@ -193,6 +236,7 @@ gp_status gp_scan_rule(const gp_rule_in *in, gp_table *out)
 
     long long items = least, block = peak;
     char why[256] = "";
+    int ring = 0;
     /* The ring first, where the device has the bulk copy engine: its
      * persistent blocks (one a CU) keep RULE_MIN_STAGES tiles in flight, so
      * the problem must give every CU that many tiles; its tile is the
@@ -208,7 +252,7 @@ gp_status gp_scan_rule(const gp_rule_in *in, gp_table *out)
             long long tiles = (n + b * it - 1) / (b * it);
             if (tiles < RULE_MIN_STAGES * cus || ring_room(&cu) / (b * it * 4) < RULE_MIN_STAGES)
                 continue;
-            items = it, block = b;
+            items = it, block = b, ring = 1;
             char halved[48] = "";
             if (b != b0)
                 snprintf(halved, sizeof halved, ", halved to %lld", b);
@@ -236,6 +280,8 @@ gp_status gp_scan_rule(const gp_rule_in *in, gp_table *out)
     if (!why[0])
         snprintf(why, sizeof why, "no tile of %lld..%d items fills 4 x %lld CUs for n = %lld: the least, block %lld",
                  least, GP_SCAN_MAX_ITEMS, cus, n, block);
+    if (!ring)
+        fewest_tiles(&cu, peak, lo, n, cus, &block, &items, why, sizeof why);
     GP_TRY(gp_rule_set(out, "scan", "block", block, "tile", "%s%s%s", why, cu.fallback[0] ? "; " : "",
                        cu.fallback));
     GP_TRY(gp_rule_set(out, "scan", "items_per_thread", items, "tile", "%s; the largest tile: %lld", little, items));

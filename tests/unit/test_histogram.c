@@ -349,6 +349,18 @@ GP_TEST(histogram_params_follow_the_shape)
     GP_CHECK(p.block == 1024 && p.copies_u8 == 32);
     GP_CHECK(gp_kernel_params(&gp_kernel_histogram, &ruled, NULL, &s_keys, 0, &p, note, sizeof note).code == GP_OK);
     GP_CHECK(p.items_per_thread == 2);
+    /* 300000 bytes would be 10 blocks of 1024 x 2 vectors on 132 SMs: spread
+     * to 37 blocks of 512 x 1 (8 KiB each, the u8 copies' 32 x 256
+     * counters); halving again would leave a block fewer bytes than it has
+     * counters.  2^20 keys (4 MiB): 128 blocks, already spread. */
+    const gp_shape s_short = {{300000}, {GP_HIST_U8}}, s_keys20 = {{(long long)1 << 20}, {GP_HIST_U32}};
+    GP_CHECK(gp_kernel_params(&gp_kernel_histogram, &ruled, NULL, &s_short, 0, &p, note, sizeof note).code == GP_OK);
+    GP_CHECK(p.block == 512 && p.items_per_thread == 1 && p.copies_u8 == 32);
+    GP_CHECK(gp_kernel_params(&gp_kernel_histogram, &ruled, NULL, &s_keys20, 0, &p, note, sizeof note).code == GP_OK);
+    GP_CHECK(p.block == 1024 && p.items_per_thread == 2);
+    gp_rule_in short_in = {&t, &s_short, 0};
+    GP_CHECK(gp_histogram_rule(&short_in, &ruled).code == GP_OK);
+    GP_CHECK(strstr(gp_test_kernel_prov(&ruled, "histogram", "block"), "300000 B: 37 blocks of 512 x 1 vectors"));
     /* The rule's provenance says why. */
     gp_rule_in small_in = {&t, &s_small, 0};
     GP_CHECK(gp_histogram_rule(&small_in, &ruled).code == GP_OK);

@@ -716,16 +716,33 @@ GP_TEST(scan_rule_follows_its_facts)
     GP_CHECK(gp_table_set(&t, "launch", "min_block_for_peak", 128, "measured test 2026-11-23").code == GP_OK);
     GP_CHECK(rule_run(&t, &block, &items).code == GP_OK && items == 64 && block == 128);
     /* A short array: 2^20 elements fill 4 x 132 SMs with no tile of 8 items
-     * or more (Little's least on the H200) -> the least, at the launch
-     * block. */
+     * or more (Little's least on the H200): the least, 512 x 8, puts two
+     * tiles (8192 elements) on the busiest SM; 256 x 32 puts one of 8192 on
+     * every SM, so it is taken (a larger one would be busier), in registers:
+     * 128 tiles cannot give a ring 3 stages a SM.  300000 elements: the
+     * least's 74 tiles are one a SM already -> the least.  3000000: the
+     * fill's 512 x 8 (733 tiles, 6 on the busiest SM) -> 256 x 32 (367, 3:
+     * the same 24576 elements). */
     GP_CHECK(rule_on("sm_90", &t, &block, &items, &st) && st.code == GP_OK);
     {
         gp_shape shp = {{(long long)1 << 20}, {0}};
         gp_rule_in in = {&t, &shp, 0};
+        long long stages = -1;
+        GP_CHECK(gp_scan_rule(&in, &t).code == GP_OK);
+        GP_CHECK(gp_table_get_int(&t, "kernel.scan", "items_per_thread", &items).code == GP_OK && items == 32);
+        GP_CHECK(gp_table_get_int(&t, "kernel.scan", "block", &block).code == GP_OK && block == 256);
+        GP_CHECK(gp_table_get_int(&t, "kernel.scan", "stages", &stages).code == GP_OK && stages == 0);
+        GP_CHECK(strstr(gp_test_kernel_prov(&t, "scan", "block"), "512 x 8 puts 8192 elements on the busiest"));
+        shp.d[GP_SCAN_N] = 300000;
         GP_CHECK(gp_scan_rule(&in, &t).code == GP_OK);
         GP_CHECK(gp_table_get_int(&t, "kernel.scan", "items_per_thread", &items).code == GP_OK && items == 8);
         GP_CHECK(gp_table_get_int(&t, "kernel.scan", "block", &block).code == GP_OK && block == 512);
         GP_CHECK(strstr(gp_test_kernel_prov(&t, "scan", "block"), "no tile"));
+        shp.d[GP_SCAN_N] = 3000000;
+        GP_CHECK(gp_scan_rule(&in, &t).code == GP_OK);
+        GP_CHECK(gp_table_get_int(&t, "kernel.scan", "items_per_thread", &items).code == GP_OK && items == 32);
+        GP_CHECK(gp_table_get_int(&t, "kernel.scan", "block", &block).code == GP_OK && block == 256);
+        GP_CHECK(gp_table_get_int(&t, "kernel.scan", "stages", &stages).code == GP_OK && stages == 0);
     }
     /* Little's least above the tile's first choice: sixteen times the DRAM
      * latency asks for 24 vectors -> 32 -> 64 items at least. */
@@ -779,9 +796,9 @@ GP_TEST(scan_params_follow_the_shape)
     GP_CHECK(strstr(note, "as the table"));
     GP_CHECK(big.block == 256 && big.items_per_thread == 64 && big.stages == 3);
     GP_CHECK(gp_kernel_params(&gp_kernel_scan, &ruled, NULL, &s_small, 0, &small, note, sizeof note).code == GP_OK);
-    GP_CHECK(strstr(note, "rule for this shape:") && strstr(note, "items_per_thread 64->8") &&
+    GP_CHECK(strstr(note, "rule for this shape:") && strstr(note, "items_per_thread 64->32") &&
              strstr(note, "stages 3->0"));
-    GP_CHECK(small.block == 512 && small.items_per_thread == 8 && small.stages == 0);
+    GP_CHECK(small.block == 256 && small.items_per_thread == 32 && small.stages == 0);
     /* 2^28 / 4 CUs' worth of tiles: still the largest tile. */
     const gp_shape s_mid = {{4LL * 132 * 16384}, {0}};
     GP_CHECK(gp_kernel_params(&gp_kernel_scan, &ruled, NULL, &s_mid, 0, &small, note, sizeof note).code == GP_OK);
