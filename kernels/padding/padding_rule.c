@@ -2,25 +2,32 @@
  *
  * items_per_thread (Little's law): to stream at the DRAM bandwidth B with
  * latency L, B x L bytes must be in flight, B x L / CUs per CU.  A CU keeps
- * the threads the occupancy model grants at PADDING_REGS registers resident;
- * each thread's items_per_thread outputs issue their loads before its stores,
- * but only the outputs inside the input load (a fraction f of them, the
- * launched shape's own; without a shape the headline problem's, 7 x 7 planes
- * padded by 3 to 13 x 13, f = 49 / 169), so a thread has f x items 4-byte
- * loads outstanding:
- *     items_per_thread = ceil_pow2(B L / (CUs x threads per CU x 4 B x f)),
- * between 4 and GP_PADDING_MAX_ITEMS.  Without the DRAM facts (none) the
- * stand-in is 8, the middle of the compiled 4..16.
+ * the threads the occupancy model grants at PADDING_REGS registers resident.
+ * The output is the larger part of the traffic (a padded plane is bigger than
+ * its input), and a thread stores its items only after its loads land, so
+ * each thread writes items x 4 B per load round trip, whatever share of its
+ * outputs load; the round trip under load is about twice the idle latency
+ * the chase measures (LOADED_LATENCY, the histogram rule's assumption):
+ *     items_per_thread = ceil_pow2(2 B L / (CUs x threads per CU x 4 B)),
+ * between 4 and GP_PADDING_MAX_ITEMS.  H200: 2 x 11.9 KiB / (1024 x 4 B) =
+ * 5.8 -> 8, the best or within 2.5 % of it on 16 shapes of 4 x 4 to 224 x 224
+ * planes padded by 1 to 3 (docs/kernels/padding.md); the loads' share `f`
+ * in the denominator, the rule until 2026-11-29, gave 4 on 14 x 14 planes
+ * padded by 1 (8 % slower) and 16 on 7 x 7 by 3 (up to 18 % slower on a
+ * small problem).  Without the DRAM facts (none) the stand-in is 8, the
+ * middle of the compiled 4..16.  A short grid halves them (short_grid_items).
  * block: the smallest block the launch-rate probe saw reach the peak
  * (launch.min_block_for_peak, stand-in 256), as a power of two below it,
  * 64..1024.
  * planes_per_block (the staged kernel, sized for the 7 x 7 reference plane,
  * GP_PADDING_STAGED_PLANE_BYTES = 196 B, padding_staged.h):
- *   - whether: the flat kernel gathers each input row with 4-byte loads; a
- *     28 B row is less than a sector (cache.l1.sector_bytes, else
- *     line_bytes), so a row's sector is fetched for part of it and the next
- *     row starts mid-sector: the staged kernel's 16-byte loads of whole
- *     contiguous planes pay that off.  A row of a sector or more: 0 (flat).
+ *   - whether: the flat kernel gathers each input row with 4-byte loads,
+ *     the staged kernel reads whole contiguous planes with 16-byte ones; a
+ *     row of a sector or more (cache.l1.sector_bytes, else line_bytes): 0
+ *     (flat).  Below a sector the plane may stage; the shape decides (the
+ *     last item: a plane's rows are adjacent in memory, so what staging saves
+ *     is load instructions, not sectors, and it pays only where the shape
+ *     says).
  *   - how many: a block's P planes are its loads in flight (phase 1 issues
  *     them all before the barrier), so P = the Little's-law bytes a CU must
  *     keep in flight (dram bandwidth x latency / CUs) over one plane's bytes,
@@ -30,6 +37,16 @@
  *     `gpuprobe bench padding --table lookup`, paired vs the copy, 7x7 + 3):
  *     P 16, 32, 64: 0.665, 0.814, 0.919; flat (512 x 16) 0.873.
  *   - without the DRAM facts P cannot be sized: 0 (flat).
+ *   - the shape (planes_for_shape): P at most the planes over the CUs, so
+ *     every CU gets a block (at least 4: else flat); and the staged kernel
+ *     only where its stores cover its loads, the output at least
+ *     STAGED_MIN_GROWTH times the input (7 x 7 padded by 3: 3.45), or where
+ *     a P of Little's up to 128 puts the whole grid in one even wave of
+ *     resident blocks (every block's loads issue at once; the busiest CU at
+ *     most STAGED_MAX_TAIL over the mean).  Elsewhere flat: H200,
+ *     256x512x7x7 padded by 1 (1.65x, 2048 blocks of 64 planes): staged
+ *     1.126x slower than flat; 128x512x7x7 by 1 in 512 blocks of 128 (one
+ *     wave of 528) and 128x256x7x7 by 2 in 512 of 64: staged 5-8 % faster.
  * The table key is the headline's P (no shape: the 7 x 7 reference plane).
  * For a shape the rule sizes P for the shape's own plane the same way: a
  * row of a sector or more, or a plane larger than the reference's 196 B
@@ -48,10 +65,65 @@
  * and 42 at 4, 8 and 16 items (tests/build/rule_regs.txt checks it). */
 /* regs: PADDING_REGS gp_padding_kernelILi(4|8|16)E */
 #define PADDING_REGS 48
+/* regs: PADDING_STAGED_REGS gp_padding_staged_kernel */
+#define PADDING_STAGED_REGS 32 /* ptxas sm_80/sm_90 32; gfx9-11 23 VGPRs */
+/* The latency under load over the idle one the chase measures (the model's
+ * assumption, as in the histogram rule). */
+#define LOADED_LATENCY 2.0
+/* The output-to-input ratio from which the staged kernel's stores hide its
+ * blocks' load phases at any grid (H200 2026-11-29: 3.45 staged 0-2 %
+ * ahead of flat at 2048-4096 blocks; 2.47 and 1.65 7-13 % behind). */
+#define STAGED_MIN_GROWTH 3.0
+/* The rounds of the resident threads a grid needs before Little's law sizes
+ * its items (short_grid_items). */
+#define MIN_ROUNDS 4
+/* The staged grid's busiest CU may carry at most this much over the mean
+ * planes a CU (one wave, planes_for_shape). */
+#define STAGED_MAX_TAIL 1.1
 /* items_per_thread when the DRAM facts are none. */
 #define PADDING_ITEMS_STANDIN 8
-/* The headline problem's share of outputs that load: 7 x 7 of 13 x 13. */
-#define HEADLINE_INSIDE (49.0 / 169.0)
+
+/* planes_per_block for a shape whose planes the staged kernel can take,
+ * from Little's P (see the comment at the top: the fill, the growth, one
+ * wave). */
+static gp_status planes_for_shape(const gp_rule_facts *f, const gp_shape *sh, long long P, long long fit,
+                                  gp_table *out)
+{
+    const long long h = sh->d[GP_PAD_H], w = sh->d[GP_PAD_W];
+    const long long ho = h + sh->d[GP_PAD_TOP] + sh->d[GP_PAD_BOTTOM];
+    const long long wo = w + sh->d[GP_PAD_LEFT] + sh->d[GP_PAD_RIGHT];
+    const long long planes = sh->d[GP_PAD_N] * sh->d[GP_PAD_C], cus = (long long)f->cus.v;
+    const double growth = (double)(ho * wo) / (double)(h * w);
+    const long long cap = gp_rule_floor_pow2(planes / (cus > 0 ? cus : 1) > 0 ? planes / (cus > 0 ? cus : 1) : 1);
+    if (cap < 4)
+        return gp_rule_set(out, "padding", "planes_per_block", 0, "fill",
+                           "%lld planes < 4 a CU over %lld CUs: blocks of planes would leave CUs idle -> 0 (flat)",
+                           planes, cus);
+    if (P > cap)
+        P = cap;
+    if (growth >= STAGED_MIN_GROWTH)
+        return gp_rule_set(out, "padding", "planes_per_block", P, "growth",
+                           "%lldx%lld -> %lldx%lld: output %.2fx the input (>= %.0f: the stores hide the loads); "
+                           "%lld planes, <= %lld a block for %lld CUs -> %lld",
+                           h, w, ho, wo, growth, STAGED_MIN_GROWTH, planes, cap, cus, P);
+    long long block = 0;
+    GP_TRY(gp_table_get_int(out, "kernel.padding", "block", &block));
+    const long long most = fit < GP_PADDING_MAX_PLANES ? fit : GP_PADDING_MAX_PLANES;
+    for (long long q = P; q <= most && q <= cap; q *= 2) {
+        const long long blocks = (planes + q - 1) / q;
+        const long long slots = cus * gp_rule_blocks_per_cu(&f->cu, block, PADDING_STAGED_REGS, q * h * w * 4);
+        const long long busiest = (blocks + cus - 1) / cus * q; /* planes on the busiest CU */
+        if (blocks <= slots && (double)(busiest * cus) <= STAGED_MAX_TAIL * (double)planes)
+            return gp_rule_set(out, "padding", "planes_per_block", q, "wave",
+                               "output %.2fx the input (< %.0f); %lld planes in %lld blocks of %lld <= %lld resident "
+                               "(%lld CUs): one wave -> %lld",
+                               growth, STAGED_MIN_GROWTH, planes, blocks, q, slots, cus, q);
+    }
+    return gp_rule_set(out, "padding", "planes_per_block", 0, "wave",
+                       "output %.2fx the input (< %.0f) and %lld planes in no single even wave of blocks of "
+                       "%lld..%lld planes -> 0 (flat)",
+                       growth, STAGED_MIN_GROWTH, planes, P, most < cap ? most : cap);
+}
 
 /* planes_per_block for the input plane of sh (NULL: the 7 x 7 reference):
  * see the comment at the top. */
@@ -92,6 +164,8 @@ static gp_status planes_rule(const gp_table *facts, const gp_shape *sh, gp_table
     P = gp_rule_clamp(P, 4, GP_PADDING_MAX_PLANES);
     if (P > fit)
         P = fit >= 4 ? gp_rule_floor_pow2(fit) : 0;
+    if (sh && P > 0)
+        return planes_for_shape(&f, sh, P, fit, out);
     return gp_rule_set(out, "padding", "planes_per_block", P, "little",
                        "row %d B < %s %.0f; dram %.0f GB/s x %.0f cyc @%.0f MHz / %.0f CUs = %.1f KiB/CU / %d B "
                        "(%dx%d plane) = %.1f -> %lld (lds %lld B: <= %lld); bigger planes flat",
@@ -99,18 +173,42 @@ static gp_status planes_rule(const gp_table *facts, const gp_shape *sh, gp_table
                        f.cus.v, per_cu / 1024.0, plane, h, w, want, P, lds, fit);
 }
 
-/* The share of sh's outputs that load an input value (NULL or no plane: the
- * headline's 49 / 169).  Only those outputs put a load in flight, so a shape
- * padded by little (28 x 28 by 1: 0.87) needs about a third of the headline's
- * items for the same bytes in flight. */
-static double inside_share(const gp_shape *sh)
+/* A short grid ("rounds"): Little's law sizes the items for a stream in
+ * steady state, but a problem of fewer than MIN_ROUNDS rounds of the
+ * resident threads (each thread's items once a round) is mostly its first
+ * and last round, and the last round's tail lasts a thread's chain of items:
+ * halve the items (the flat kernel; at least the least compiled) while the
+ * grid has fewer rounds.  H200 (2026-11-29): 8x3x224x224 padded by 3 (0.6
+ * rounds at 8 items), 96x192x7x7 by 2 (1.0), 64x512x7x7 by 1 (1.2) and
+ * 128x128x10x10 by 2 (1.5): 4 items 3-8 % faster than 8; from 200x300x7x7
+ * by 1 (2.3 rounds: 4 items 1.9 % faster) up, 8 as fast or faster
+ * (128x256x14x14 by 1, 3.9 rounds: 8 items 8 % faster). */
+static gp_status short_grid_items(const gp_table *facts, const gp_shape *sh, gp_table *out)
 {
+    long long items = 0, block = 0, planes = 0;
     if (!sh || sh->d[GP_PAD_H] < 1 || sh->d[GP_PAD_W] < 1)
-        return HEADLINE_INSIDE;
-    const double h = (double)sh->d[GP_PAD_H], w = (double)sh->d[GP_PAD_W];
-    const double oh = h + (double)(sh->d[GP_PAD_TOP] + sh->d[GP_PAD_BOTTOM]);
-    const double ow = w + (double)(sh->d[GP_PAD_LEFT] + sh->d[GP_PAD_RIGHT]);
-    return oh > 0 && ow > 0 ? h * w / (oh * ow) : HEADLINE_INSIDE;
+        return gp_ok();
+    GP_TRY(gp_table_get_int(out, "kernel.padding", "planes_per_block", &planes));
+    GP_TRY(gp_table_get_int(out, "kernel.padding", "items_per_thread", &items));
+    GP_TRY(gp_table_get_int(out, "kernel.padding", "block", &block));
+    if (planes > 0 || items <= GP_PADDING_MIN_ITEMS)
+        return gp_ok();
+    gp_rule_facts f;
+    GP_TRY(gp_rule_read_facts(facts, RULE, &f));
+    const double outputs = (double)sh->d[GP_PAD_N] * (double)sh->d[GP_PAD_C] *
+                           (double)(sh->d[GP_PAD_H] + sh->d[GP_PAD_TOP] + sh->d[GP_PAD_BOTTOM]) *
+                           (double)(sh->d[GP_PAD_W] + sh->d[GP_PAD_LEFT] + sh->d[GP_PAD_RIGHT]);
+    const double threads = (double)(gp_rule_blocks_per_cu(&f.cu, block, PADDING_REGS, 0) * block) * f.cus.v;
+    const long long from = items;
+    double rounds = outputs / (threads * (double)items);
+    while (rounds < MIN_ROUNDS && items > GP_PADDING_MIN_ITEMS)
+        items /= 2, rounds *= 2;
+    if (items == from)
+        return gp_ok();
+    return gp_rule_set(out, "padding", "items_per_thread", items, "rounds",
+                       "%.0f outputs / (%.0f resident threads x %lld items) = %.2f rounds < %d: a short grid, "
+                       "shorter chains -> %lld",
+                       outputs, threads, from, outputs / (threads * (double)from), MIN_ROUNDS, items);
 }
 
 gp_status gp_padding_rule(const gp_rule_in *in, gp_table *out)
@@ -119,11 +217,12 @@ gp_status gp_padding_rule(const gp_rule_in *in, gp_table *out)
                               RULE,
                               "items_per_thread",
                               PADDING_REGS,
-                              4.0 * inside_share(in->shape),
+                              4.0 / LOADED_LATENCY,
                               GP_PADDING_MAX_ITEMS,
                               GP_PADDING_MAX_BLOCK,
                               PADDING_ITEMS_STANDIN,
                               GP_PADDING_MIN_ITEMS};
     GP_TRY(gp_rule_streaming(in->facts, &s, out));
-    return planes_rule(in->facts, in->shape, out);
+    GP_TRY(planes_rule(in->facts, in->shape, out));
+    return short_grid_items(in->facts, in->shape, out);
 }

@@ -115,10 +115,11 @@ GP_TEST(padding_rule)
     long long items, block;
     /* H200: 4342 GB/s x 718 cycles (the far partition) @1980 MHz / 132 SMs
      * = 11.9 kB per SM over 1024 threads (2 blocks of 512 at 48 registers),
-     * 4 B loads for 49 of 169 outputs: 10.0 loads -> 16; block 992 -> 512. */
+     * 4 B written a thread's item per round trip of twice the idle latency:
+     * 5.8 -> 8; block 992 -> 512. */
     GP_CHECK(gp_test_load_table("tables/sm_90", &t));
     GP_CHECK(gp_test_rule(gp_padding_rule, &t).code == GP_OK);
-    GP_CHECK(gp_table_get_int(&t, "kernel.padding", "items_per_thread", &items).code == GP_OK && items == 16);
+    GP_CHECK(gp_table_get_int(&t, "kernel.padding", "items_per_thread", &items).code == GP_OK && items == 8);
     GP_CHECK(gp_table_get_int(&t, "kernel.padding", "block", &block).code == GP_OK && block == 512);
     const gp_table_entry *e = gp_table_find(&t, "kernel.padding", "items_per_thread");
     GP_CHECK(e && strstr(e->prov, "rule gp_padding_rule little: dram 4342 GB/s x 718 cycles"));
@@ -131,7 +132,7 @@ GP_TEST(padding_rule)
     e = gp_table_find(&t, "kernel.padding", "planes_per_block");
     GP_CHECK(e && strncmp(e->prov, "rule gp_padding_rule little: row 28 B < sector 32;", 50) == 0);
     GP_CHECK(e && strstr(e->prov, "= 60.9 -> 64") && strstr(e->prov, "bigger planes flat"));
-    /* A quarter of the latency: 2.5 loads -> 4. */
+    /* A quarter of the latency: 1.5 -> the least compiled, 4. */
     GP_CHECK(gp_table_set(&t, "dram", "latency_cycles", 657.979736 / 4, "measured cache_latency 2026-11-21").code ==
              GP_OK);
     GP_CHECK(gp_table_set(&t, "dram", "far_latency_cycles", 718.002121 / 4, "measured cache_latency 2026-11-21")
@@ -140,8 +141,8 @@ GP_TEST(padding_rule)
     GP_CHECK(gp_table_get_int(&t, "kernel.padding", "items_per_thread", &items).code == GP_OK && items == 4);
     /* ... and P: 15.2 planes -> 16. */
     GP_CHECK(gp_table_get_int(&t, "kernel.padding", "planes_per_block", &planes).code == GP_OK && planes == 16);
-    /* MI25: 450 GB/s x 647 cycles @1536 MHz / 64 CUs over 1280 threads, 1.16 B
-     * each: 2.0 loads -> the least compiled, 4; block 256. */
+    /* MI25: 450 GB/s x 610 cycles @1536 MHz / 64 CUs over 1280 threads, 2 B
+     * each: 1.1 -> the least compiled, 4; block 256. */
     GP_CHECK(gp_test_load_table("tables/gfx900", &t));
     GP_CHECK(gp_test_rule(gp_padding_rule, &t).code == GP_OK);
     GP_CHECK(gp_table_get_int(&t, "kernel.padding", "items_per_thread", &items).code == GP_OK && items == 4);
@@ -329,13 +330,16 @@ GP_TEST(padding_staged_fit_and_usable)
     return 0;
 }
 
-/* planes_per_block follows the shape's plane through gp_kernel_params on a
- * ruled table (sm_90): the 7x7 headline keeps the rule's 64; 4x4 planes
- * (64 B) take the most compiled, 128; 56x56 (rows of a sector and more) and
- * 8x8 (over the 196 B the host stages) run flat.  items_per_thread follows
- * the share of outputs that load: the headline's 49/169 keeps 16, 4x4 by 1
- * (16/36) 8, 56x56 by (1, 2, 0, 3) (0.90) and 8x8 unpadded (1) the least
- * compiled, 4 (Little's law: 10.0 loads a thread at 49/169). */
+/* planes_per_block follows the shape through gp_kernel_params on a ruled
+ * table (sm_90): the 7x7 headline padded by 3 (the output 3.45x the input)
+ * keeps the rule's 64; 64x64 4x4 planes (64 B, Little's 128) are cut to 16
+ * so that each of the 132 SMs gets a block (4096 / 132 = 31), and padded by
+ * 1 (2.25x) they stage because 256 blocks of 16 are one wave of the 528
+ * resident; 56x56 (rows of a sector and more) and 8x8 (over the 196 B the
+ * host stages) run flat.  items_per_thread does not follow the load share:
+ * 8 (a thread's outputs per round trip), halved to 4 where the grid is short
+ * (64x64x8x8: 262144 outputs are 0.24 rounds of the 135168 resident
+ * threads at 8). */
 GP_TEST(padding_params_follow_the_shape)
 {
     static gp_table t, ruled;
@@ -346,9 +350,9 @@ GP_TEST(padding_params_follow_the_shape)
     static const struct {
         const char *spec;
         int planes, items;
-    } want[] = {{"1024x1024x7x7 pad t3 b3 l3 r3", 64, 16},
-                {"64x64x4x4 pad 1", 128, 8},
-                {"64x64x56x56 pad t1 b2 l0 r3", 0, 4},
+    } want[] = {{"1024x1024x7x7 pad t3 b3 l3 r3", 64, 8},
+                {"64x64x4x4 pad 1", 16, 8},
+                {"64x64x56x56 pad t1 b2 l0 r3", 0, 8},
                 {"64x64x8x8", 0, 4}};
     char note[160];
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
@@ -367,6 +371,46 @@ GP_TEST(padding_params_follow_the_shape)
     GP_CHECK(gp_padding_rule(&sin, &out).code == GP_OK);
     const gp_table_entry *e = gp_table_find(&out, "kernel.padding", "planes_per_block");
     GP_CHECK(e && e->i == 0 && strstr(e->prov, "8x8 plane 256 B > the 196 B"));
+    /* 7x7 padded by 1 (1.65x): 65536 planes fit one wave in 512 blocks of
+     * 128 (528 resident at 4 a SM) -> staged; 131072 planes fit no wave of
+     * up to 128 -> flat; 4096 planes padded by 3: 16 a block (the fill). */
+    static const struct {
+        const char *spec, *why;
+        long long planes;
+    } wave[] = {{"128x512x7x7 pad 1", "65536 planes in 512 blocks of 128 <= 528 resident", 128},
+                {"256x512x7x7 pad 1", "131072 planes in no single even wave", 0},
+                {"16x256x7x7 pad 3", "output 3.45x the input", 16},
+                {"8x8x7x7 pad 1", "64 planes < 4 a CU", 0},
+                {"200x300x7x7 pad 1", "60000 planes in no single even wave", 0}};
+    for (size_t i = 0; i < sizeof wave / sizeof wave[0]; i++) {
+        gp_shape sw;
+        GP_CHECK(gp_kernel_padding.shape_parse(wave[i].spec, &sw).code == GP_OK);
+        gp_rule_in win = {&t, &sw, 0};
+        out = t;
+        GP_CHECK(gp_padding_rule(&win, &out).code == GP_OK);
+        e = gp_table_find(&out, "kernel.padding", "planes_per_block");
+        if (!e || e->i != wave[i].planes || !strstr(e->prov, wave[i].why))
+            fprintf(stderr, "%s: %lld (%s)\n", wave[i].spec, e ? e->i : -1, e ? e->prov : "none");
+        GP_CHECK(e && e->i == wave[i].planes && strstr(e->prov, wave[i].why));
+    }
+    /* The rounds: 8x3x224x224 padded by 3 is 1.17 rounds at 8 items -> 4;
+     * 128x256x14x14 by 1 is 7.8 rounds -> Little's 8; 200x300x7x7 by 1 (flat:
+     * 469 blocks of 128 would put 4 on the busiest SM, 13 % over the mean)
+     * 4.5 rounds -> 8. */
+    static const struct {
+        const char *spec;
+        long long items;
+    } rounds[] = {{"8x3x224x224 pad 3", 4}, {"128x256x14x14 pad 1", 8}, {"200x300x7x7 pad 1", 8}};
+    for (size_t i = 0; i < sizeof rounds / sizeof rounds[0]; i++) {
+        gp_shape sr;
+        GP_CHECK(gp_kernel_padding.shape_parse(rounds[i].spec, &sr).code == GP_OK);
+        gp_rule_in rin = {&t, &sr, 0};
+        out = t;
+        GP_CHECK(gp_padding_rule(&rin, &out).code == GP_OK);
+        e = gp_table_find(&out, "kernel.padding", "items_per_thread");
+        GP_CHECK(e && e->i == rounds[i].items);
+        GP_CHECK(rounds[i].items == 8 || strstr(e->prov, "1.17 rounds < 4"));
+    }
     return 0;
 }
 
