@@ -53,6 +53,25 @@ static inline const char *gp_test_kernel_prov(const gp_table *t, const char *ker
     return e ? e->prov : "";
 }
 
+/* Kernel k's rule for the shape `spec` (the kernel's --shape syntax) on the
+ * facts of `facts`, written into *out (a copy of facts first); the entry
+ * [kernel.<k>] key of the result, NULL when the spec does not parse, the
+ * rule fails or the key is absent. */
+static inline const gp_table_entry *gp_test_rule_for(const gp_kernel *k, const gp_table *facts, const char *spec,
+                                                     const char *key, gp_table *out)
+{
+    gp_shape sh;
+    char section[64];
+    if (k->shape_parse(spec, &sh).code != GP_OK)
+        return NULL;
+    *out = *facts;
+    gp_rule_in in = {facts, &sh, 0};
+    if (k->rule(&in, out).code != GP_OK)
+        return NULL;
+    snprintf(section, sizeof section, "kernel.%s", k->name);
+    return gp_table_find(out, section, key);
+}
+
 /* A device as the kernels' parameter fitting sees it: wave size, the
  * largest block, the CU count; the largest grids of any current GPU. */
 static inline gp_device_info gp_test_fake_dev(int wave, int max_threads, int cus)

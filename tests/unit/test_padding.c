@@ -364,12 +364,7 @@ GP_TEST(padding_params_follow_the_shape)
     }
     GP_CHECK(strstr(note, "planes_per_block 64->0"));
     static gp_table out;
-    out = t;
-    gp_shape s8;
-    GP_CHECK(gp_kernel_padding.shape_parse("64x64x8x8", &s8).code == GP_OK);
-    gp_rule_in sin = {&t, &s8, 0};
-    GP_CHECK(gp_padding_rule(&sin, &out).code == GP_OK);
-    const gp_table_entry *e = gp_table_find(&out, "kernel.padding", "planes_per_block");
+    const gp_table_entry *e = gp_test_rule_for(&gp_kernel_padding, &t, "64x64x8x8", "planes_per_block", &out);
     GP_CHECK(e && e->i == 0 && strstr(e->prov, "8x8 plane 256 B > the 196 B"));
     /* 7x7 padded by 1 (1.65x): 65536 planes fit one wave in 512 blocks of
      * 128 (528 resident at 4 a SM) -> staged; 131072 planes fit no wave of
@@ -383,12 +378,7 @@ GP_TEST(padding_params_follow_the_shape)
                 {"8x8x7x7 pad 1", "64 planes < 4 a CU", 0},
                 {"200x300x7x7 pad 1", "60000 planes in no single even wave", 0}};
     for (size_t i = 0; i < sizeof wave / sizeof wave[0]; i++) {
-        gp_shape sw;
-        GP_CHECK(gp_kernel_padding.shape_parse(wave[i].spec, &sw).code == GP_OK);
-        gp_rule_in win = {&t, &sw, 0};
-        out = t;
-        GP_CHECK(gp_padding_rule(&win, &out).code == GP_OK);
-        e = gp_table_find(&out, "kernel.padding", "planes_per_block");
+        e = gp_test_rule_for(&gp_kernel_padding, &t, wave[i].spec, "planes_per_block", &out);
         if (!e || e->i != wave[i].planes || !strstr(e->prov, wave[i].why))
             fprintf(stderr, "%s: %lld (%s)\n", wave[i].spec, e ? e->i : -1, e ? e->prov : "none");
         GP_CHECK(e && e->i == wave[i].planes && strstr(e->prov, wave[i].why));
@@ -402,12 +392,7 @@ GP_TEST(padding_params_follow_the_shape)
         long long items;
     } rounds[] = {{"8x3x224x224 pad 3", 4}, {"128x256x14x14 pad 1", 8}, {"200x300x7x7 pad 1", 8}};
     for (size_t i = 0; i < sizeof rounds / sizeof rounds[0]; i++) {
-        gp_shape sr;
-        GP_CHECK(gp_kernel_padding.shape_parse(rounds[i].spec, &sr).code == GP_OK);
-        gp_rule_in rin = {&t, &sr, 0};
-        out = t;
-        GP_CHECK(gp_padding_rule(&rin, &out).code == GP_OK);
-        e = gp_table_find(&out, "kernel.padding", "items_per_thread");
+        e = gp_test_rule_for(&gp_kernel_padding, &t, rounds[i].spec, "items_per_thread", &out);
         GP_CHECK(e && e->i == rounds[i].items);
         GP_CHECK(rounds[i].items == 8 || strstr(e->prov, "1.17 rounds < 4"));
     }
