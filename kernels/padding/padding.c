@@ -60,6 +60,15 @@ size_t gp_padding_out_elems(const gp_padding_shape *s)
     return (size_t)s->n * (size_t)s->c * (size_t)gp_padding_out_h(s) * (size_t)gp_padding_out_w(s);
 }
 
+gp_padding_shape gp_padding_shape_of(const gp_shape *g)
+{
+    gp_padding_shape p;
+    int *f[8] = {&p.n, &p.c, &p.h, &p.w, &p.top, &p.bottom, &p.left, &p.right};
+    for (int i = 0; i < 8; i++)
+        *f[i] = g->d[i] > 0x7fffffff ? 0x7fffffff : (int)g->d[i];
+    return p;
+}
+
 gp_status gp_padding_check_shape(const gp_padding_shape *s)
 {
     if (!s)

@@ -67,6 +67,10 @@ int gp_padding_out_h(const gp_padding_shape *s);
 int gp_padding_out_w(const gp_padding_shape *s);
 size_t gp_padding_in_elems(const gp_padding_shape *s);
 size_t gp_padding_out_elems(const gp_padding_shape *s);
+/* A problem's shape (gp_shape, kernels/kernel.h: d[] = n, c, h, w, top,
+ * bottom, left, right) as the kernel's, each size capped at INT_MAX. */
+struct gp_shape;
+gp_padding_shape gp_padding_shape_of(const struct gp_shape *g);
 
 /* Check a shape: GP_ERR_USAGE naming the field and its value for a
  * non-positive size, a negative pad, or sizes that overflow 32-bit plane

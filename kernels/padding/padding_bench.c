@@ -64,20 +64,11 @@ static void shape_random(uint64_t *rng, gp_shape *s)
              (1ll << 25));
 }
 
-static gp_padding_shape pad_shape(const gp_shape *s)
-{
-    gp_padding_shape p;
-    int *f[8] = {&p.n, &p.c, &p.h, &p.w, &p.top, &p.bottom, &p.left, &p.right};
-    for (int i = 0; i < 8; i++)
-        *f[i] = s->d[i] > 0x7fffffff ? 0x7fffffff : (int)s->d[i];
-    return p;
-}
-
 /* The floor's model: the input read and the padded output written, no
  * arithmetic. */
 static gp_status work(const gp_shape *s, const void *p, gp_kernel_work *w)
 {
-    const gp_padding_shape ps = pad_shape(s);
+    const gp_padding_shape ps = gp_padding_shape_of(s);
     (void)p;
     w->bytes = 4.0 * ((double)gp_padding_in_elems(&ps) + (double)gp_padding_out_elems(&ps));
     w->flops = 0;
@@ -143,7 +134,7 @@ static const gp_kimpl impls[NIMPLS] = {
 static gp_status setup(const gp_kcase *c, const gp_device_info *dev, uint64_t *rng, void *st)
 {
     state *u = st;
-    u->s = pad_shape(&c->shape), u->dev = dev;
+    u->s = gp_padding_shape_of(&c->shape), u->dev = dev;
     GP_TRY(gp_padding_check_shape(&u->s));
     if (c->data || c->offset)
         return gp_fail(GP_ERR_USAGE, "padding: data kind %d, offset %d: not this kernel's", c->data, c->offset);

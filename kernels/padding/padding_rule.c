@@ -89,12 +89,11 @@
 static gp_status planes_for_shape(const gp_rule_facts *f, const gp_shape *sh, long long P, long long fit,
                                   gp_table *out)
 {
-    const long long h = sh->d[GP_PAD_H], w = sh->d[GP_PAD_W];
-    const long long ho = h + sh->d[GP_PAD_TOP] + sh->d[GP_PAD_BOTTOM];
-    const long long wo = w + sh->d[GP_PAD_LEFT] + sh->d[GP_PAD_RIGHT];
-    const long long planes = sh->d[GP_PAD_N] * sh->d[GP_PAD_C], cus = (long long)f->cus.v;
+    const gp_padding_shape ps = gp_padding_shape_of(sh);
+    const long long h = ps.h, w = ps.w, ho = gp_padding_out_h(&ps), wo = gp_padding_out_w(&ps);
+    const long long planes = (long long)ps.n * ps.c, cus = (long long)f->cus.v;
     const double growth = (double)(ho * wo) / (double)(h * w);
-    const long long cap = gp_rule_floor_pow2(planes / (cus > 0 ? cus : 1) > 0 ? planes / (cus > 0 ? cus : 1) : 1);
+    const long long per_cu = planes / (cus > 0 ? cus : 1), cap = per_cu > 0 ? gp_rule_floor_pow2(per_cu) : 0;
     if (cap < 4)
         return gp_rule_set(out, "padding", "planes_per_block", 0, "fill",
                            "%lld planes < 4 a CU over %lld CUs: blocks of planes would leave CUs idle -> 0 (flat)",
@@ -195,9 +194,8 @@ static gp_status short_grid_items(const gp_table *facts, const gp_shape *sh, gp_
         return gp_ok();
     gp_rule_facts f;
     GP_TRY(gp_rule_read_facts(facts, RULE, &f));
-    const double outputs = (double)sh->d[GP_PAD_N] * (double)sh->d[GP_PAD_C] *
-                           (double)(sh->d[GP_PAD_H] + sh->d[GP_PAD_TOP] + sh->d[GP_PAD_BOTTOM]) *
-                           (double)(sh->d[GP_PAD_W] + sh->d[GP_PAD_LEFT] + sh->d[GP_PAD_RIGHT]);
+    const gp_padding_shape ps = gp_padding_shape_of(sh);
+    const double outputs = (double)gp_padding_out_elems(&ps);
     const double threads = (double)(gp_rule_blocks_per_cu(&f.cu, block, PADDING_REGS, 0) * block) * f.cus.v;
     const long long from = items;
     double rounds = outputs / (threads * (double)items);
