@@ -48,9 +48,25 @@
  * dependency chains), not the device's: the same p on every target.  On the
  * four frames the H200 swept (docs/kernels/ssim.md, "The rule on unseen
  * shapes") any p from 0.15 to 0.42 picks the same strips at the block cost
- * of 10 rows.  On wave-64 targets a block of 128 threads is half a wave a
- * SIMD: the warps a scheduler holds move in halves. */
+ * of 10 rows.  The leaner kernel of 2026-11-29 issues 84 % of the cycles
+ * with 3.68 warps resident (64-wide blocks): p = 0.39, which picks the same
+ * strips on the nine shapes of its record, so p was not re-fit.  On wave-64
+ * targets a block of 128 threads is half a wave a SIMD: the warps a
+ * scheduler holds move in halves. */
 #define SSIM_WARP_READY 0.35
+/* Waves a block: the row group (and the block) is at most this many
+ * waves wide (two at wave 32: 64 columns; at wave 64: 128).  Every pass
+ * ends at a barrier, and a block's warps sit on different schedulers, each
+ * shared with other blocks' warps: the block waits for its slowest warp,
+ * and the more warps it has, the longer.  Nsight Compute on the H200, the
+ * 4K image (docs/kernels/ssim.md, "Fewer instructions, blocks of two
+ * warps"): warps stalled on the barrier per issued instruction 1.11 with
+ * 128-wide groups (4 warps a block), 0.25 with 64-wide ones (2 warps), the
+ * same 118 M instructions, issue slots busy 77 % against 84 %.  Narrower
+ * still, a 32-wide group stages 50 % more halo columns per output than a
+ * 64-wide one (16 / 32 against 16 / 64) and ran 1-9 % slower in the same
+ * sweeps. */
+#define SSIM_BLOCK_WAVES 2
 /* Warp schedulers (NVIDIA) or SIMDs (AMD GCN/CDNA) a CU: 4 on every target
  * this tree compiles but RDNA's (2 SIMD32 a CU), where it stands in. */
 #define SSIM_SCHEDULERS 4
@@ -82,10 +98,11 @@ gp_status gp_ssim_rule(const gp_rule_in *in, gp_table *out)
     int have_waves = f.waves.have, have_cus = f.cus.have;
     long long want = (long long)waves * cu.wave; /* resident threads per CU for peak issue */
 
-    /* tile_x: the widest row group (32, 64, 128; at least one wave) whose
-     * occupancy (registers, LDS, thread cap) still gives the threads per CU
-     * the fma probe needed for peak; if none does, the one with the most
-     * resident threads, the wider on a tie (the halo costs 10 / tile_x). */
+    /* tile_x: the widest row group (32, 64, 128; at least one wave, at most
+     * SSIM_BLOCK_WAVES) whose occupancy (registers, LDS, thread cap) still
+     * gives the threads per CU the fma probe needed for peak; if none does,
+     * the one with the most resident threads, the wider on a tie (the halo
+     * costs 16 / tile_x of the staging). */
     /* Resource use per row group width: the prefetch instantiation (the one
      * with the most live registers) for the image's load width. */
     int vec = w % 4 == 0;
@@ -94,7 +111,8 @@ gp_status gp_ssim_rule(const gp_rule_in *in, gp_table *out)
     for (long long tx = 32; tx <= 128; tx *= 2) {
         GP_TRY(gp_rule_resources(in->use_device, gp_ssim_fused_fn((int)tx, GP_SSIM_VARIANT_PREFETCH, vec), SSIM_REGS,
                                  lds_per_group(tx), &res));
-        if (tx < cu.wave || res.lds > cu.lds_per_block || tx > res.max_threads)
+        if (tx < cu.wave || res.lds > cu.lds_per_block || tx > res.max_threads ||
+            (tx > cu.wave && tx > SSIM_BLOCK_WAVES * cu.wave))
             continue;
         long long occ = gp_rule_blocks_per_cu(&cu, tx, res.regs, res.lds);
         long long thr = occ * tx;
@@ -107,9 +125,9 @@ gp_status gp_ssim_rule(const gp_rule_in *in, gp_table *out)
                        cu.lds_per_block);
     GP_TRY(gp_rule_set(out, "ssim", "tile_x", tile_x, "occupancy",
                        "%lld blocks/CU (regs %lld (%s), %lld B LDS) x %lld thr vs %lld wanted "
-                       "(min_waves %.0f%s x wave %lld)%s%s",
+                       "(min_waves %.0f%s x wave %lld), at most %d waves a block%s%s",
                        occ_at, at.regs, at.src, at.lds, tile_x, want, waves, have_waves ? "" : " none: 8",
-                       cu.wave, cu.fallback[0] ? "; " : "", cu.fallback));
+                       cu.wave, SSIM_BLOCK_WAVES, cu.fallback[0] ? "; " : "", cu.fallback));
 
     /* block: one row group; more groups per block only bundle strips the
      * CU's block slots would run anyway. */
@@ -119,9 +137,10 @@ gp_status gp_ssim_rule(const gp_rule_in *in, gp_table *out)
 
     /* tile_y: strips per block.  The busiest CU's m = ceil(blocks / CUs)
      * blocks run in q = m / occ full waves and one of r = m % occ, a wave of
-     * k blocks at issue(k), each block (ty + 10 halo + SSIM_BLOCK_ROWS) rows:
-     * time ~ rows x (q occ / issue(occ) + r / issue(r)), least over ty =
-     * 16..512 with the strips evened out as the kernel does. */
+     * k blocks at issue(k), each block the ty + 10 halo rows rounded up to
+     * whole passes of 8, plus SSIM_BLOCK_ROWS: time ~ rows x (q occ /
+     * issue(occ) + r / issue(r)), least over ty = 16..512 with the strips
+     * evened out as the kernel does. */
     const long long ncu = cus >= 1 ? (long long)cus : 1;
     const double warps_per_block = (double)block / (double)cu.wave / SSIM_SCHEDULERS;
     long long planes = n * c, ntx = (w + tile_x - 1) / tile_x;
@@ -135,13 +154,15 @@ gp_status gp_ssim_rule(const gp_rule_in *in, gp_table *out)
         double waves_cost = (double)q * (double)occ_at / issue_rate((double)occ_at * warps_per_block);
         if (r)
             waves_cost += (double)r / issue_rate((double)r * warps_per_block);
-        double cost = waves_cost * (double)(even + 2 * GP_SSIM_HALF + SSIM_BLOCK_ROWS);
+        /* the kernel stages and filters whole passes of GP_SSIM_ROWS rows */
+        long long passes = (even + 2 * GP_SSIM_HALF + GP_SSIM_ROWS - 1) / GP_SSIM_ROWS;
+        double cost = waves_cost * (double)(passes * GP_SSIM_ROWS + SSIM_BLOCK_ROWS);
         if (best_cost < 0 || cost < best_cost)
             best_cost = cost, best_ty = ty, best_m = m;
     }
     GP_TRY(gp_rule_set(out, "ssim", "tile_y", best_ty, "waves",
                        "%lldx%lldx%lldx%lld: %lld planes x %lld column tiles, busiest of %s%lld CUs %lld blocks in "
-                       "waves of %lld at issue 1-(1-%.2f)^warps -> least (rows + halo + %d) x waves",
+                       "waves of %lld at issue 1-(1-%.2f)^warps -> least (passes of rows + halo + %d) x waves",
                        n, c, h, w, planes, ntx, have_cus ? "" : "compute_units none: ", ncu, best_m, occ_at,
                        SSIM_WARP_READY, SSIM_BLOCK_ROWS));
 

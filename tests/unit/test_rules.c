@@ -248,9 +248,12 @@ GP_TEST(rules_follow_one_fact)
     /* reduce grid: half the registers, half the resident blocks. */
     GP_CHECK(with_fact("registers", "per_cu", 32768, &b) && kval(&b, "reduce", "grid_per_cu") ==
                                                                  kval(&a, "reduce", "grid_per_cu") / 2);
-    /* ssim tile_x: a 16 KiB block LDS holds a 64-column row group, not 128. */
-    GP_CHECK(kval(&a, "ssim", "tile_x") == 128);
-    GP_CHECK(with_fact("lds", "bytes_per_block", 16384, &b) && kval(&b, "ssim", "tile_x") == 64);
+    /* ssim tile_x: a block of two waves, 64 columns on wave 32 and 128 on
+     * wave 64; a 9 KiB block LDS holds a 32-column row group, not 64. */
+    GP_CHECK(kval(&a, "ssim", "tile_x") == 64 && kval(&a, "ssim", "block") == 64);
+    GP_CHECK(with_fact("device", "wave_size", 64, &b) && kval(&b, "ssim", "tile_x") == 128 &&
+             kval(&b, "ssim", "block") == 128);
+    GP_CHECK(with_fact("lds", "bytes_per_block", 9216, &b) && kval(&b, "ssim", "tile_x") == 32);
     /* ssim variant: wave 64 with 12 waves for peak leaves 85 registers a
      * thread, too few to prefetch (gfx900); wave 32 and 8 waves leave 256.
      * (GP_SSIM_VARIANT_PREFETCH 0, DIRECT 1, ssim.h.) */
@@ -275,12 +278,16 @@ GP_TEST(rules_follow_one_fact)
 
 /* ssim's strips are priced on the busiest CU: its blocks run in waves of
  * the blocks it holds, and a partial last wave costs what its few blocks
- * issue (1 - (1 - p)^warps), not a full wave.  On the sm_90 facts a 4000 x
- * 3000 frame (24 column tiles) in 256-row strips is 384 blocks, 3 on the
- * busiest of 132 CUs in one partial wave, where 64-row strips are 1512
- * blocks, 12 on it in 3 full waves: 256 wins (the H200 ran it 1.11-1.14x
- * faster; counting rounds of whole waves took 64).  1x3x1080x1920 keeps 128
- * (405 blocks: 4 on the busiest CU, one full wave) and the 4K image 128. */
+ * issue (1 - (1 - p)^warps), not a full wave; a block's rows are whole
+ * passes of 8.  On the sm_90 facts (64-column tiles, 8 blocks a CU) a 4000
+ * x 3000 frame (47 column tiles) in 256-row strips is 752 blocks, 6 on the
+ * busiest of 132 CUs in one partial wave, where 64-row strips are 2961
+ * blocks, 23 on it in 2 full waves and one of 7: 256 wins (the H200 ran it
+ * 1.20x faster).  1x3x1080x1920 takes 128 (810 blocks: 7 on the busiest
+ * CU), the 4K image 512 (900 blocks, 7 on it; 128 ran 1.002x as fast,
+ * within the spread) and a 1 Mpixel image 32 (512 blocks, 4 on it, against
+ * 16-row strips that run 32 rows for 16: the H200 ran 32 1.12x faster than
+ * 16, and 64 1.05x faster than 32). */
 GP_TEST(ssim_strips_price_the_partial_wave)
 {
     static gp_table a, b;
@@ -288,7 +295,7 @@ GP_TEST(ssim_strips_price_the_partial_wave)
         return 0;
     GP_CHECK(sm90_ruled(&a));
     const long long shapes[][5] = {{1, 1, 4000, 3000, 256}, {1, 3, 1440, 2560, 256}, {1, 3, 1080, 1920, 128},
-                                   {1, 3, 2160, 3840, 128}, {8, 3, 512, 512, 128}};
+                                   {1, 3, 2160, 3840, 512}, {8, 3, 512, 512, 128},   {1, 1, 1024, 1024, 32}};
     for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
         gp_shape sh = {{shapes[i][0], shapes[i][1], shapes[i][2], shapes[i][3]}, {0}};
         gp_rule_in in = {&a, &sh, 0};
@@ -296,9 +303,10 @@ GP_TEST(ssim_strips_price_the_partial_wave)
         GP_CHECK(gp_kernel_find("ssim")->rule(&in, &b).code == GP_OK);
         GP_CHECK(kval(&b, "ssim", "tile_y") == shapes[i][4]);
     }
-    /* Half the CUs: the frame's 384 blocks are 6 a CU, a full wave and a
-     * partial one of 2, which 128-row strips (768 blocks, 12 a CU in 3 full
-     * waves) beat: 2118 against 2250 (and 512-row strips' 2151). */
+    /* Half the CUs: the frame's 752 blocks in 256-row strips are 12 a CU,
+     * a full wave and a partial one of 4, which 128-row strips (1504 blocks,
+     * 23 a CU: 2 full waves and one of 7) beat: 4156 against 4566 (and
+     * 512-row strips' 4318). */
     GP_CHECK(with_fact("device", "compute_units", 66, &b));
     gp_shape frame = {{1, 1, 4000, 3000}, {0}};
     gp_rule_in in = {&b, &frame, 0};
@@ -505,8 +513,13 @@ GP_TEST(rules_launch_rederives_the_rule_for_the_problem)
     GP_CHECK(launch_value(&ruled, "conv2d", &cb, "tile_x", nb, sizeof nb) == rule_for(&ruled, "conv2d", &cb, "tile_x"));
     GP_CHECK(launch_value(&ruled, "conv2d", &cb, "tile_y", nb, sizeof nb) == rule_for(&ruled, "conv2d", &cb, "tile_y"));
     GP_CHECK(!strncmp(ns, "rule for this shape:", 20) && !strncmp(nb, "rule for this shape:", 20));
-    /* Swept (tables/sm_90 ships ssim swept): kept for every problem. */
+    /* Swept values (what tune writes where a leader beat the rule): kept for
+     * every problem. */
     GP_CHECK(gp_test_load_table("tables/sm_90", &swept));
+    const char *keys[] = {"tile_x", "tile_y", "block", "variant"};
+    const double swept_vals[] = {128, 64, 128, 0};
+    for (int i = 0; i < 4; i++)
+        GP_CHECK(gp_table_set(&swept, "kernel.ssim", keys[i], swept_vals[i], "swept test 2026-11-29").code == GP_OK);
     GP_CHECK(launch_value(&swept, "ssim", &small, "tile_y", ns, sizeof ns) == kval(&swept, "ssim", "tile_y"));
     GP_CHECK(strstr(ns, "as the table"));
     /* gfx900's rule values next to sm_90's facts (bench --mistuned): as they are. */

@@ -331,7 +331,7 @@ GP_TEST(ssim_params_from_shipped_tables)
     /* gfx900's table (wave 64) on an NVIDIA device: legal as it stands */
     GP_CHECK(load_table("tables/gfx900", &t));
     GP_CHECK(params_of(&t, &d, &p).code == GP_OK);
-    GP_CHECK(p.tile_x == 128 && p.groups == 1 && p.block == 128 && p.variant == 1 && p.tile_y == 128);
+    GP_CHECK(p.tile_x == 128 && p.groups == 1 && p.block == 128 && p.variant == 1 && p.tile_y == 512);
     GP_CHECK(load_table("tables/generic", &t));
     GP_CHECK(params_of(&t, &d, &p).code == GP_OK);
     GP_CHECK(p.tile_x == 128 && p.block == 128 && p.variant == 0);
@@ -418,6 +418,11 @@ GP_TEST(ssim_params_follow_the_shape)
 {
     static gp_table t, ruled;
     GP_CHECK(load_table("tables/sm_90", &t));
+    /* t: swept values (what tune writes where a leader beat the rule) */
+    const char *keys[] = {"tile_x", "tile_y", "block", "variant"};
+    const double swept[] = {128, 64, 128, 0};
+    for (int i = 0; i < 4; i++)
+        GP_CHECK(gp_table_set(&t, "kernel.ssim", keys[i], swept[i], "swept test 2026-11-29").code == GP_OK);
     gp_rule_in in = {&t, NULL, 0};
     ruled = t;
     GP_CHECK(gp_ssim_rule(&in, &ruled).code == GP_OK);
