@@ -5,15 +5,15 @@
  * tile_y, the strip height, by the busiest CU's time: a problem of P = n c
  * planes of H rows and T = ceil(W / tile_x) column tiles launches B = P T
  * ceil(H / tile_y) blocks; the busiest CU runs m = ceil(B / CUs) of them in
- * waves of the k it holds at once, each wave at the issue rate of k resident
- * blocks (a scheduler with w warps issues when one of them is ready, each
- * ready with probability p: 1 - (1 - p)^w), each block the rows its strip
- * reads and a fixed cost: a 1 Mpixel image fills the CUs only with short
- * strips, a 4K RGB one with tall strips that pay less halo, and a partial
- * last wave costs what its few blocks issue, not a full wave.  And tile_x
- * through the
- * image's load width (W a multiple of 4: the float4 instantiation, whose
- * register and LDS use the occupancy takes). */
+ * waves of the k it holds at once, each wave as long as its busiest
+ * scheduler takes to issue its warps (a scheduler with w warps issues when
+ * one of them is ready, each ready with probability p: 1 - (1 - p)^w), each
+ * block the rows its strip reads in whole passes and a fixed cost: a 1
+ * Mpixel image fills the CUs only with short strips, a 4K RGB one with tall
+ * strips that pay less halo, and a partial last wave costs what its busiest
+ * scheduler issues, not a full wave.  And tile_x through the image's load
+ * width (W a multiple of 4: the float4 instantiation, whose register and
+ * LDS use the occupancy takes). */
 #include <math.h>
 #include <stdio.h>
 
@@ -42,18 +42,17 @@
 #define SSIM_BLOCK_ROWS 10
 /* The chance that one warp of the fused kernel is ready to issue in a
  * cycle, p in the issue model 1 - (1 - p)^w of a scheduler holding w warps.
- * From Nsight Compute on the H200 (docs/kernels/ssim.md, "The 0.14 ms
- * target"): 0.81 warps issued a scheduler a cycle with 3.84 resident, so
- * p = 1 - 0.19^(1 / 3.84) = 0.35.  The kernel's own property (its
- * dependency chains), not the device's: the same p on every target.  On the
- * four frames the H200 swept (docs/kernels/ssim.md, "The rule on unseen
- * shapes") any p from 0.15 to 0.42 picks the same strips at the block cost
- * of 10 rows.  The leaner kernel of 2026-11-29 issues 84 % of the cycles
- * with 3.68 warps resident (64-wide blocks): p = 0.39, which picks the same
- * strips on the nine shapes of its record, so p was not re-fit.  On wave-64
- * targets a block of 128 threads is half a wave a SIMD: the warps a
- * scheduler holds move in halves. */
-#define SSIM_WARP_READY 0.35
+ * From Nsight Compute on the H200 (docs/kernels/ssim.md, "Fewer
+ * instructions, blocks of two warps"): the 64-wide kernel issued on 83.8 %
+ * of the cycles with 3.68 warps a scheduler resident, so p = 1 - 0.162^(1 /
+ * 3.68) = 0.39 (the kernel before that change: 0.81 with 3.84, p = 0.35).
+ * The kernel's own property (its dependency chains), not the device's: the
+ * same p on every target.  Of the 17 shapes the H200 swept with this rule,
+ * p = 0.35 picks the same strips on 16 and 103 rows (1.058x the best) for
+ * 8x3x512x512, where 0.39 takes 128, the best candidate.  On wave-64 targets
+ * a block of 128 threads is half a wave a SIMD: the warps a scheduler holds
+ * move in halves. */
+#define SSIM_WARP_READY 0.39
 /* Waves a block: the row group (and the block) is at most this many
  * waves wide (two at wave 32: 64 columns; at wave 64: 128).  Every pass
  * ends at a barrier, and a block's warps sit on different schedulers, each
@@ -73,6 +72,15 @@
 /* The issue rate of a scheduler holding `warps` warps of the fused kernel:
  * it issues when one of them is ready, each ready with SSIM_WARP_READY. */
 static double issue_rate(double warps) { return 1.0 - pow(1.0 - SSIM_WARP_READY, warps); }
+/* A wave of j blocks of `per_sched` warps a scheduler each (a fraction for
+ * blocks of fewer warps than schedulers), in block-times: the warps go to
+ * the schedulers in turn, so the busiest holds ceil(j per_sched) of them and
+ * the wave lasts while it issues their rows. */
+static double wave_cost(long long j, double per_sched)
+{
+    double w = ceil((double)j * per_sched - 1e-9);
+    return w / issue_rate(w) / per_sched;
+}
 
 /* The headline problem: bench's 1 x 3 x 2160 x 3840 image, border 'same'. */
 static const long long headline[4] = {1, 3, 2160, 3840};
@@ -135,36 +143,40 @@ gp_status gp_ssim_rule(const gp_rule_in *in, gp_table *out)
     block = gp_rule_clamp(block, 64, GP_SSIM_MAX_BLOCK);
     GP_TRY(gp_rule_set(out, "ssim", "block", block, "wave", "one row group of %lld (wave %lld)", tile_x, cu.wave));
 
-    /* tile_y: strips per block.  The busiest CU's m = ceil(blocks / CUs)
-     * blocks run in q = m / occ full waves and one of r = m % occ, a wave of
-     * k blocks at issue(k), each block the ty + 10 halo rows rounded up to
-     * whole passes of 8, plus SSIM_BLOCK_ROWS: time ~ rows x (q occ /
-     * issue(occ) + r / issue(r)), least over ty = 16..512 with the strips
-     * evened out as the kernel does. */
+    /* tile_y: rows per strip.  The busiest CU's m = ceil(blocks / CUs)
+     * blocks run in q = m / occ full waves and one of r = m % occ, a wave
+     * lasting while its busiest scheduler issues its warps (wave_cost), each
+     * block the strip's rows + 10 halo rows rounded up to whole passes of 8,
+     * plus SSIM_BLOCK_ROWS: time ~ rows x (q wave(occ) + wave(r)), least over
+     * every strip count whose strips (evened out as the kernel does) hold
+     * 16..512 rows: the counts between powers of two are where a wave comes
+     * out whole on the schedulers. */
     const long long ncu = cus >= 1 ? (long long)cus : 1;
     const double warps_per_block = (double)block / (double)cu.wave / SSIM_SCHEDULERS;
     long long planes = n * c, ntx = (w + tile_x - 1) / tile_x;
-    long long best_ty = 128, best_m = 0;
+    long long best_ty = 128, best_m = 0, best_strips = 1;
     double best_cost = -1;
-    for (long long ty = 16; ty <= 512; ty *= 2) {
-        long long strips = (h + ty - 1) / ty;
+    for (long long strips = 1; strips == 1 || strips <= (h + 15) / 16; strips++) {
         long long even = (h + strips - 1) / strips;
+        if (even > 512 || (h + even - 1) / even != strips) /* the kernel makes fewer strips of this height */
+            continue;
         long long blocks = planes * ntx * strips, m = (blocks + ncu - 1) / ncu;
         long long q = m / occ_at, r = m % occ_at;
-        double waves_cost = (double)q * (double)occ_at / issue_rate((double)occ_at * warps_per_block);
+        double waves_cost = (double)q * wave_cost(occ_at, warps_per_block);
         if (r)
-            waves_cost += (double)r / issue_rate((double)r * warps_per_block);
+            waves_cost += wave_cost(r, warps_per_block);
         /* the kernel stages and filters whole passes of GP_SSIM_ROWS rows */
         long long passes = (even + 2 * GP_SSIM_HALF + GP_SSIM_ROWS - 1) / GP_SSIM_ROWS;
         double cost = waves_cost * (double)(passes * GP_SSIM_ROWS + SSIM_BLOCK_ROWS);
         if (best_cost < 0 || cost < best_cost)
-            best_cost = cost, best_ty = ty, best_m = m;
+            best_cost = cost, best_ty = even, best_m = m, best_strips = strips;
     }
     GP_TRY(gp_rule_set(out, "ssim", "tile_y", best_ty, "waves",
-                       "%lldx%lldx%lldx%lld: %lld planes x %lld column tiles, busiest of %s%lld CUs %lld blocks in "
-                       "waves of %lld at issue 1-(1-%.2f)^warps -> least (passes of rows + halo + %d) x waves",
-                       n, c, h, w, planes, ntx, have_cus ? "" : "compute_units none: ", ncu, best_m, occ_at,
-                       SSIM_WARP_READY, SSIM_BLOCK_ROWS));
+                       "%lldx%lldx%lldx%lld: %lld planes x %lld column tiles x %lld strips, busiest of %s%lld CUs "
+                       "%lld blocks in waves of %lld, each as long as its busiest of %d schedulers issues at "
+                       "1-(1-%.2f)^warps -> least (passes of rows + halo + %d) x waves",
+                       n, c, h, w, planes, ntx, best_strips, have_cus ? "" : "compute_units none: ", ncu, best_m,
+                       occ_at, SSIM_SCHEDULERS, SSIM_WARP_READY, SSIM_BLOCK_ROWS));
 
     /* variant: prefetch holds the next pass's rows in registers; take it when
      * the registers per thread at the occupancy target, registers.per_cu /

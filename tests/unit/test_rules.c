@@ -277,25 +277,25 @@ GP_TEST(rules_follow_one_fact)
 }
 
 /* ssim's strips are priced on the busiest CU: its blocks run in waves of
- * the blocks it holds, and a partial last wave costs what its few blocks
- * issue (1 - (1 - p)^warps), not a full wave; a block's rows are whole
- * passes of 8.  On the sm_90 facts (64-column tiles, 8 blocks a CU) a 4000
- * x 3000 frame (47 column tiles) in 256-row strips is 752 blocks, 6 on the
- * busiest of 132 CUs in one partial wave, where 64-row strips are 2961
- * blocks, 23 on it in 2 full waves and one of 7: 256 wins (the H200 ran it
- * 1.20x faster).  1x3x1080x1920 takes 128 (810 blocks: 7 on the busiest
- * CU), the 4K image 512 (900 blocks, 7 on it; 128 ran 1.002x as fast,
- * within the spread) and a 1 Mpixel image 32 (512 blocks, 4 on it, against
- * 16-row strips that run 32 rows for 16: the H200 ran 32 1.12x faster than
- * 16, and 64 1.05x faster than 32). */
+ * the blocks it holds, a wave as long as its busiest scheduler takes to
+ * issue its warps (1 - (1 - p)^warps a cycle), a block's rows in whole
+ * passes of 8; every strip count is a candidate.  On the sm_90 facts
+ * (64-column tiles of 2 warps, 8 blocks a CU) a 4000 x 3000 frame (47
+ * column tiles) in 22 strips of 182 rows is 1034 blocks, 8 on the busiest
+ * of 132 CUs, one whole wave, where 16 strips of 250 are 752 blocks, 6 on
+ * it, whose busiest scheduler holds 3 warps of the 4 it could: 1967 against
+ * 2266 (the H200 ran 182 rows in 0.0728 ms, 256 in 0.0756).  The 4K image
+ * takes 11 strips of 197 rows (15 blocks a CU: a wave of 8 and one of 7,
+ * whose busiest scheduler holds 4 warps, as in a whole wave; the H200 ran
+ * it 0.1478 ms against 0.1538 for the powers of two's best, 128 rows). */
 GP_TEST(ssim_strips_price_the_partial_wave)
 {
     static gp_table a, b;
     if (!built("ssim"))
         return 0;
     GP_CHECK(sm90_ruled(&a));
-    const long long shapes[][5] = {{1, 1, 4000, 3000, 256}, {1, 3, 1440, 2560, 256}, {1, 3, 1080, 1920, 128},
-                                   {1, 3, 2160, 3840, 512}, {8, 3, 512, 512, 128},   {1, 1, 1024, 1024, 32}};
+    const long long shapes[][5] = {{1, 1, 4000, 3000, 182}, {1, 3, 1440, 2560, 180}, {1, 3, 1080, 1920, 99},
+                                   {1, 3, 2160, 3840, 197}, {8, 3, 512, 512, 128},   {1, 1, 1024, 1024, 22}};
     for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
         gp_shape sh = {{shapes[i][0], shapes[i][1], shapes[i][2], shapes[i][3]}, {0}};
         gp_rule_in in = {&a, &sh, 0};
@@ -303,17 +303,16 @@ GP_TEST(ssim_strips_price_the_partial_wave)
         GP_CHECK(gp_kernel_find("ssim")->rule(&in, &b).code == GP_OK);
         GP_CHECK(kval(&b, "ssim", "tile_y") == shapes[i][4]);
     }
-    /* Half the CUs: the frame's 752 blocks in 256-row strips are 12 a CU,
-     * a full wave and a partial one of 4, which 128-row strips (1504 blocks,
-     * 23 a CU: 2 full waves and one of 7) beat: 4156 against 4566 (and
-     * 512-row strips' 4318). */
+    /* Half the CUs: the frame's 22 strips are 16 blocks a CU, two whole
+     * waves, and 11 strips of 364 rows (517 blocks, 8 a CU) one: 3759
+     * against 3934. */
     GP_CHECK(with_fact("device", "compute_units", 66, &b));
     gp_shape frame = {{1, 1, 4000, 3000}, {0}};
     gp_rule_in in = {&b, &frame, 0};
     static gp_table c;
     c = b;
     GP_CHECK(gp_kernel_find("ssim")->rule(&in, &c).code == GP_OK);
-    GP_CHECK(kval(&c, "ssim", "tile_y") == 128);
+    GP_CHECK(kval(&c, "ssim", "tile_y") == 364);
     return 0;
 }
 
