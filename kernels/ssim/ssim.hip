@@ -168,6 +168,11 @@ __global__ void __launch_bounds__(GP_SSIM_MAX_BLOCK, 2) gp_ssim_fused_kernel(con
     constexpr int GROUP_F4 = R * MP + R * SP / 2;
     constexpr int QB = TX / 4;             /* float4 groups per row in the tile body */
     constexpr int HM = (64 + TX - 1) / TX; /* halo groups (8 rows x 4 groups x 2 images = 64) per thread */
+    /* Rows of a full pass unrolled: all 8, but 2 where the prefetch holds the
+     * most registers across them (32-wide groups with scalar loads: 2 halo
+     * groups a thread), which spilled 4-36 bytes fully unrolled (ptxas,
+     * sm_80 and sm_90). */
+    constexpr int FULL_UNROLL = VEC || TX > 32 || !PF ? R : 2;
 
     const int u = threadIdx.x % TX;
     const int grp = threadIdx.x / TX;
@@ -324,7 +329,7 @@ __global__ void __launch_bounds__(GP_SSIM_MAX_BLOCK, 2) gp_ssim_fused_kernel(con
          * fetch: 0.05 per issued instruction).  The other passes keep the
          * loop unrolled by 2 with the row test. */
         if (SSIM_FULL_PASSES && rlo <= 0 && rlo + rn >= R) {
-#pragma unroll
+#pragma unroll FULL_UNROLL
             for (int rr = 0; rr < R; rr++, mrow += a.map_w, mp += MP) {
                 float out[4];
                 ssim_vrow(A, *mp, out);
