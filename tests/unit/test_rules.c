@@ -283,8 +283,8 @@ GP_TEST(rules_follow_one_fact)
  * (64-column tiles of 2 warps, 8 blocks a CU) a 4000 x 3000 frame (47
  * column tiles) in 22 strips of 182 rows is 1034 blocks, 8 on the busiest
  * of 132 CUs, one whole wave, where 16 strips of 250 are 752 blocks, 6 on
- * it, whose busiest scheduler holds 3 warps of the 4 it could: 1967 against
- * 2266 (the H200 ran 182 rows in 0.0728 ms, 256 in 0.0756).  The 4K image
+ * it, whose busiest scheduler holds 3 warps of the 4 it could: 1876 against
+ * 2127 (the H200 ran 182 rows in 0.0728 ms, 256 in 0.0756).  The 4K image
  * takes 11 strips of 197 rows (15 blocks a CU: a wave of 8 and one of 7,
  * whose busiest scheduler holds 4 warps, as in a whole wave; the H200 ran
  * it 0.1478 ms against 0.1538 for the powers of two's best, 128 rows). */
@@ -304,8 +304,8 @@ GP_TEST(ssim_strips_price_the_partial_wave)
         GP_CHECK(kval(&b, "ssim", "tile_y") == shapes[i][4]);
     }
     /* Half the CUs: the frame's 22 strips are 16 blocks a CU, two whole
-     * waves, and 11 strips of 364 rows (517 blocks, 8 a CU) one: 3759
-     * against 3934. */
+     * waves, and 11 strips of 364 rows (517 blocks, 8 a CU) one: 3584
+     * against 3751. */
     GP_CHECK(with_fact("device", "compute_units", 66, &b));
     gp_shape frame = {{1, 1, 4000, 3000}, {0}};
     gp_rule_in in = {&b, &frame, 0};
