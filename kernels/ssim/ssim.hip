@@ -85,7 +85,7 @@ static __device__ __forceinline__ float ssim_gh(int t)
 
 static __device__ __forceinline__ float ssim_gv(int t)
 {
-    return t == 0 || t == GP_SSIM_WIN - 1 ? 1.0f : ssim_g(t) / GP_SSIM_G0;
+    return ssim_g(t) / GP_SSIM_G0; /* g0 / g0: exactly 1 at both ends */
 }
 
 static __device__ __forceinline__ float ssim_comp(float4 v, int i)
@@ -123,6 +123,30 @@ static __device__ __forceinline__ void ssim_vrow(float (&A)[4][10], float4 hv, f
             A[m][kk] = fmaf(ssim_gv(9 - kk), h4[m], A[m][kk + 1]);
         A[m][9] = h4[m];
     }
+}
+
+/* One pass of phase 2: its R input rows (mp: this column's first moment
+ * row, MP float4 apart) through the vertical pipeline; each completed strip
+ * row's SSIM is stored (where the column is in the map: mrow, map_w
+ * apart) and summed.  ROW_TEST: only rows [rlo, rlo + rn) of the pass
+ * complete strip rows; without it every row does. */
+template <int UNROLL, bool ROW_TEST, int MP>
+static __device__ __forceinline__ float ssim_vpass(float (&A)[4][10], const float4 *mp, float *mrow, int map_w,
+                                                   int rlo, int rn, bool col_ok, float sx, float sy)
+{
+    float csum = 0.0f;
+#pragma unroll UNROLL
+    for (int rr = 0; rr < R; rr++, mrow += map_w, mp += MP) {
+        float out[4];
+        ssim_vrow(A, *mp, out);
+        if (!ROW_TEST || (unsigned)(rr - rlo) < (unsigned)rn) {
+            const float s = ssim_formula(out[0], out[1], out[2], out[3], sx, sy);
+            if (col_ok)
+                *mrow = s;
+            csum += s;
+        }
+    }
+    return csum;
 }
 
 /* Block-wide sum of one double per thread, fixed order (blockDim.x a power
@@ -310,14 +334,12 @@ __global__ void __launch_bounds__(GP_SSIM_MAX_BLOCK, 2) gp_ssim_fused_kernel(con
             SSIM_LOAD(k + 1);
 
         /* ---- phase 2: vertical pipeline down the column, SSIM per completed row */
-        float csum = 0.0f;
         /* Input row ib + rr completes output row ib + rr - 5; rows [rlo, rlo + rn) of this pass
          * complete rows of the strip.  mrow: this column's map entry in the row pass row 0 would
          * complete (outside the map before rlo; only rows of the strip are stored). */
         const int ib = o0 - HALO + R * k;
         const int rlo = o0 - (ib - HALO), rn = max(o_end - o0, 0); /* 0: strip past the map */
         float *mrow = mapc + (long long)(ib - HALO - a.oy_lo) * a.map_w;
-        const float4 *mp = mcol;
         /* Most passes complete a strip row at every input row (all but the
          * first two and the last of a strip).  They run all 8 rows unrolled
          * without the row test, and the column test (constant per thread)
@@ -328,29 +350,9 @@ __global__ void __launch_bounds__(GP_SSIM_MAX_BLOCK, 2) gp_ssim_fused_kernel(con
          * 8 KB more code an instantiation (warps stalled on instruction
          * fetch: 0.05 per issued instruction).  The other passes keep the
          * loop unrolled by 2 with the row test. */
-        if (SSIM_FULL_PASSES && rlo <= 0 && rlo + rn >= R) {
-#pragma unroll FULL_UNROLL
-            for (int rr = 0; rr < R; rr++, mrow += a.map_w, mp += MP) {
-                float out[4];
-                ssim_vrow(A, *mp, out);
-                const float s = ssim_formula(out[0], out[1], out[2], out[3], sx, sy);
-                if (col_ok)
-                    *mrow = s;
-                csum += s;
-            }
-        } else {
-#pragma unroll 2
-            for (int rr = 0; rr < R; rr++, mrow += a.map_w, mp += MP) {
-                float out[4];
-                ssim_vrow(A, *mp, out);
-                if ((unsigned)(rr - rlo) < (unsigned)rn) {
-                    const float s = ssim_formula(out[0], out[1], out[2], out[3], sx, sy);
-                    if (col_ok)
-                        *mrow = s;
-                    csum += s;
-                }
-            }
-        }
+        const float csum = SSIM_FULL_PASSES && rlo <= 0 && rlo + rn >= R
+                               ? ssim_vpass<FULL_UNROLL, false, MP>(A, mcol, mrow, a.map_w, rlo, rn, col_ok, sx, sy)
+                               : ssim_vpass<2, true, MP>(A, mcol, mrow, a.map_w, rlo, rn, col_ok, sx, sy);
         dsum += col_ok ? (double)csum : 0.0;
         if (!PF)
             SSIM_LOAD(k + 1);

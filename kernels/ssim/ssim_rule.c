@@ -119,8 +119,7 @@ gp_status gp_ssim_rule(const gp_rule_in *in, gp_table *out)
     for (long long tx = 32; tx <= 128; tx *= 2) {
         GP_TRY(gp_rule_resources(in->use_device, gp_ssim_fused_fn((int)tx, GP_SSIM_VARIANT_PREFETCH, vec), SSIM_REGS,
                                  lds_per_group(tx), &res));
-        if (tx < cu.wave || res.lds > cu.lds_per_block || tx > res.max_threads ||
-            (tx > cu.wave && tx > SSIM_BLOCK_WAVES * cu.wave))
+        if (tx < cu.wave || tx > SSIM_BLOCK_WAVES * cu.wave || res.lds > cu.lds_per_block || tx > res.max_threads)
             continue;
         long long occ = gp_rule_blocks_per_cu(&cu, tx, res.regs, res.lds);
         long long thr = occ * tx;
