@@ -41,7 +41,20 @@
 #define CONV_PF_X 2
 #define CONV_PF_W 1
 /* Launch bounds with a minimum of one block per CU: without it, recent ptxas
- * caps registers below what the register block needs and spills. */
+ * caps registers below what the register block needs and spills.  On NVIDIA
+ * the unrolled kernels also get a floor of blocks an SM by their register
+ * block, which ptxas would otherwise trade for its schedule: one row of up
+ * to 24 accumulators fits 80 registers (three blocks of 256 in an SM's 64 K),
+ * up to 48 accumulators fit 128 (two), none spilling on sm_80 or sm_90 (4
+ * rows of 4 at 80 spilled on sm_80).  Without the floor ptxas took up to 96
+ * registers for 4 x 1 x 6, an SM held two such blocks, and a grid of up to
+ * three blocks an SM ran in two rounds instead of one. */
+#if defined(GP_VENDOR_NVIDIA)
+#define CONV_MIN_BLOCKS(RY, OCB, ROLLED) \
+    ((ROLLED) ? 1 : (RY) == 1 && 4 * (OCB) <= 24 ? 3 : 4 * (RY) * (OCB) <= 48 ? 2 : 1)
+#else
+#define CONV_MIN_BLOCKS(RY, OCB, ROLLED) 1
+#endif
 #define CONV_BOUNDS __launch_bounds__(GP_CONV2D_MAX_BLOCK, 1)
 
 /* sm_80 and newer copy global memory to LDS asynchronously (cp.async):
@@ -86,6 +99,10 @@ typedef struct conv_args {
     int nchunk, s_off;      /* 4-column chunks per LDS row; LDS column c = global gx0 + c, chunk j starts at
                                LDS column 4 j - s_off (global columns 16-byte aligned) */
     int ch_dq, ch_dr;       /* blockDim / nchunk, blockDim % nchunk */
+    int ch_tpr, ch_rpp;     /* asynchronous copies: threads a row (min(nchunk, blockDim)), rows a pass */
+    int ch_d_step;          /* ch_rpp x pitch: LDS floats from a thread's row to its next */
+    long long ch_so_step;   /* ch_rpp x w: source floats from a thread's row to its next */
+    long long ch_so_wrap;   /* h x w - in_rows x w: added where the rows pass into the next channel */
     int stage_floats;       /* one input buffer: ic_per_stage x in_rows x pitch */
     int w_resident;         /* 1: weights of all in_c channels staged once; 0: per stage, two buffers */
     int wbuf_floats;        /* LDS floats of the weights (resident) or of one weight buffer */
@@ -242,64 +259,102 @@ static __device__ __forceinline__ void copy_x(const conv_args &a, float *xs, con
 }
 
 #if CONV_ASYNC
-/* Asynchronous copies of a stage's chunks from cursor q on (as issue_x and
- * store_x, without registers in between); MODE = smode. */
+/* Where a thread's asynchronous copies start: its chunk column j0 (it
+ * also takes j0 + ch_tpr, ... where a row has more chunks than the block
+ * threads) and its first row of the stage (channels one after the other,
+ * in_rows each); then every ch_rpp-th row.  A thread's column is fixed, so its column tests are made once a
+ * stage, and from one row to its next only offsets move: no division and
+ * no 64-bit multiply a chunk.  Threads past ch_tpr x ch_rpp copy nothing. */
+typedef struct conv_lane {
+    int j0, row; /* row: -1 for a thread that copies nothing */
+} conv_lane;
+
+static __device__ __forceinline__ conv_lane lane_start(const conv_args &a)
+{
+    conv_lane L;
+    const int t = (int)threadIdx.x, row = t / a.ch_tpr;
+    L.j0 = t - row * a.ch_tpr;
+    L.row = row < a.ch_rpp ? row : -1;
+    return L;
+}
+
+/* Asynchronous copies of a stage's chunks (channels 0..cc-1 from xst, rows
+ * from gy0, chunk columns from gxa = gx0 - s_off) into xs; MODE = smode.
+ * The steps from one row to the next are the host's (conv_args). */
 template <int MODE>
 static __device__ __forceinline__ void async_x_mode(const conv_args &a, float *xs, const float *xst, int cc,
-                                                    int gy0, int gxa, conv_cursor q)
+                                                    int gy0, int gxa, conv_lane L)
 {
-    const unsigned plane = (unsigned)a.h * (unsigned)a.w_; /* < 2^31 (gp_conv2d_check) */
-    while (q.c < cc) {
-        const int gy = gy0 + q.r, gx = gxa + 4 * q.j;
-        const bool rin = (unsigned)gy < (unsigned)a.h;
-        /* Row offset in 32 bits: gy * w < plane when the row is inside. */
-        const float *row = xst + (size_t)(unsigned)q.c * plane + (unsigned)(rin ? gy * a.w_ : 0);
-        float *d = xs + (q.c * a.in_rows + q.r) * a.pitch + 4 * q.j - a.s_off;
-        if (MODE == 16) { /* vec_in, s_off 0: the chunk is wholly inside or outside */
-            const bool in = rin && (unsigned)gx < (unsigned)a.w_;
-            cp_async<16>(d, in ? row + gx : a.x, in);
-        } else if (MODE == 8) { /* vec_in, s_off 2: two aligned pairs */
-            const bool in = rin && (unsigned)gx < (unsigned)a.w_;
-            if (q.j > 0)
-                cp_async<8>(d, in ? row + gx : a.x, in);
-            if (4 * q.j + 2 < a.fill_cols)
-                cp_async<8>(d + 2, in ? row + gx + 2 : a.x, in);
-        } else {
-            const int col = 4 * q.j - a.s_off;
+    for (int j = L.j0; j < a.nchunk; j += a.ch_tpr) {
+        const int gx = gxa + 4 * j, col = 4 * j - a.s_off;
+        /* The first row's channel and row in it (ch_rpp rows or fewer: a
+         * loop of a step or two, no division). */
+        int c = L.row < 0 ? cc : 0, r = L.row;
+        while (r >= a.in_rows) {
+            r -= a.in_rows;
+            c++;
+        }
+        /* Source (read only where valid: it may point outside the image) and
+         * LDS address of the chunk. */
+        const float *src = xst + ((long long)c * a.h * a.w_ + (long long)(gy0 + r) * a.w_ + gx);
+        float *d = xs + (c * a.in_rows + r) * a.pitch + col;
+        /* Column tests, once a stage: MODE 16 and 8 chunks are wholly
+         * inside or outside the image (vec_in). */
+        const bool xin = (unsigned)gx < (unsigned)a.w_;
+        while (c < cc) {
+            const bool rin = (unsigned)(gy0 + r) < (unsigned)a.h;
+            if (MODE == 16) {
+                const bool in = rin && xin;
+                cp_async<16>(d, in ? src : a.x, in);
+            } else if (MODE == 8) { /* s_off 2: two aligned pairs */
+                const bool in = rin && xin;
+                if (col >= 0)
+                    cp_async<8>(d, in ? src : a.x, in);
+                if (col + 2 < a.fill_cols)
+                    cp_async<8>(d + 2, in ? src + 2 : a.x, in);
+            } else {
 #pragma unroll
-            for (int i = 0; i < 4; i++) {
-                const bool in = rin && (unsigned)(gx + i) < (unsigned)a.w_;
-                if (col + i >= 0 && col + i < a.fill_cols)
-                    cp_async<4>(d + i, in ? row + gx + i : a.x, in);
+                for (int i = 0; i < 4; i++) {
+                    const bool in = rin && (unsigned)(gx + i) < (unsigned)a.w_;
+                    if (col + i >= 0 && col + i < a.fill_cols)
+                        cp_async<4>(d + i, in ? src + i : a.x, in);
+                }
+            }
+            d += a.ch_d_step;
+            src += a.ch_so_step;
+            r += a.ch_rpp;
+            while (r >= a.in_rows) {
+                r -= a.in_rows;
+                c++;
+                src += a.ch_so_wrap;
             }
         }
-        cursor_next(a, q);
     }
 }
 
 static __device__ __forceinline__ void async_x(const conv_args &a, float *xs, const float *xst, int cc, int gy0,
-                                               int gxa, conv_cursor q)
+                                               int gxa, conv_lane L)
 {
     if (a.smode == 16)
-        async_x_mode<16>(a, xs, xst, cc, gy0, gxa, q);
+        async_x_mode<16>(a, xs, xst, cc, gy0, gxa, L);
     else if (a.smode == 8)
-        async_x_mode<8>(a, xs, xst, cc, gy0, gxa, q);
+        async_x_mode<8>(a, xs, xst, cc, gy0, gxa, L);
     else
-        async_x_mode<4>(a, xs, xst, cc, gy0, gxa, q);
+        async_x_mode<4>(a, xs, xst, cc, gy0, gxa, L);
 }
 
-/* Asynchronous copies of the weights (layout of issue_w). */
+/* Asynchronous copies of the weights (layout of issue_w).  blockDim is a
+ * multiple of OCP, so a thread's output channel o is the same for all its
+ * elements and its source advances by blockDim / OCP floats each. */
 template <int OCB, int OCP>
 static __device__ __forceinline__ void async_w(const conv_args &a, float *ws, int oc0, int c0, int cc, int kk)
 {
-    const int total = cc * kk * OCP;
-    const size_t wstride = (size_t)a.in_c * kk;
-    for (int j = threadIdx.x; j < total; j += blockDim.x) {
-        const int o = j % OCP, i = j / OCP;
-        const int oc = oc0 + o;
-        const bool in = o < OCB && oc < a.out_c;
-        cp_async<4>(ws + j, in ? a.w + (size_t)oc * wstride + (size_t)c0 * kk + i : a.w, in);
-    }
+    const int total = cc * kk * OCP, t = (int)threadIdx.x;
+    const int o = t % OCP, oc = oc0 + o, step = (int)blockDim.x / OCP;
+    const bool in = o < OCB && oc < a.out_c;
+    const float *src = a.w + (in ? (size_t)oc * a.in_c * kk + (size_t)c0 * kk + t / OCP : 0);
+    for (int j = t; j < total; j += blockDim.x, src += step)
+        cp_async<4>(ws + j, in ? src : a.w, in);
 }
 #endif
 
@@ -447,7 +502,7 @@ static __device__ __forceinline__ void compute_generic(const float *xc, const fl
 
 /* K = 0: run-time kernel size.  ROLLED: see compute_spec. */
 template <int K, int RY, int OCB, int ROLLED>
-__global__ void CONV_BOUNDS gp_conv2d_tiled(conv_args a)
+__global__ void __launch_bounds__(GP_CONV2D_MAX_BLOCK, CONV_MIN_BLOCKS(RY, OCB, ROLLED)) gp_conv2d_tiled(conv_args a)
 {
     constexpr int OCP = OCB == 6 ? 8 : OCB;
     extern __shared__ float4 gp_conv2d_lds[];
@@ -466,6 +521,9 @@ __global__ void CONV_BOUNDS gp_conv2d_tiled(conv_args a)
     const size_t plane = (size_t)a.h * a.w_, oplane = (size_t)a.out_h * a.out_w;
     const int nstages = (a.in_c + a.ic_per_stage - 1) / a.ic_per_stage;
     /* This thread's first chunk of every stage (the pattern repeats per stage). */
+#if CONV_ASYNC
+    const conv_lane q0 = lane_start(a);
+#else
     conv_cursor q0;
     {
         const int rr = (int)threadIdx.x / a.nchunk;
@@ -473,6 +531,7 @@ __global__ void CONV_BOUNDS gp_conv2d_tiled(conv_args a)
         q0.c = rr / a.in_rows;
         q0.r = rr - q0.c * a.in_rows;
     }
+#endif
     const int xoff = (ty * RY) * a.pitch + tx * GP_CONV2D_RX; /* this thread's first input in a channel */
     for (int img = blockIdx.z; img < a.n; img += gridDim.z) {
         const float *ximg = a.x + (size_t)img * a.in_c * plane;
@@ -783,6 +842,10 @@ extern "C" gp_status gp_conv2d_launch(const gp_conv2d_plan *p, const float *d_x,
     a.in_rows = p->in_rows, a.pitch = p->pitch, a.ic_per_stage = p->ic_per_stage;
     a.fill_cols = p->fill_cols, a.nchunk = p->nchunk, a.s_off = p->s_off;
     a.ch_dq = p->block / p->nchunk, a.ch_dr = p->block % p->nchunk;
+    a.ch_tpr = p->nchunk < p->block ? p->nchunk : p->block, a.ch_rpp = p->block / a.ch_tpr;
+    a.ch_d_step = a.ch_rpp * p->pitch;
+    a.ch_so_step = (long long)a.ch_rpp * s->w;
+    a.ch_so_wrap = ((long long)s->h - p->in_rows) * s->w;
     a.stage_floats = p->ic_per_stage * p->in_rows * p->pitch;
     a.w_resident = p->w_resident, a.wbuf_floats = p->ws_floats;
     /* 16-byte accesses need 16-byte aligned rows: w % 4 == 0 (then every
