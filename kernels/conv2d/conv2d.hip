@@ -116,8 +116,9 @@ typedef struct conv_cursor {
     int c, r, j;
 } conv_cursor;
 
-/* The next chunk of the same thread: blockDim chunks further. */
-static __device__ __forceinline__ void cursor_next(const conv_args &a, conv_cursor &q)
+/* The next chunk of the same thread: blockDim chunks further (the register
+ * path's; unused where the copies are asynchronous). */
+__attribute__((unused)) static __device__ __forceinline__ void cursor_next(const conv_args &a, conv_cursor &q)
 {
     q.j += a.ch_dr;
     q.r += a.ch_dq;
@@ -821,7 +822,10 @@ extern "C" gp_status gp_conv2d_launch(const gp_conv2d_plan *p, const float *d_x,
         gp_conv2d_direct<<<dim3((unsigned)blocks, 1, 1), dim3((unsigned)p->block, 1, 1), 0, st>>>(a);
         return gp_launch_status("conv2d direct");
     }
-    if ((p->threads_x & (p->threads_x - 1)) || p->threads_x > p->block || p->block > GP_CONV2D_MAX_BLOCK)
+    /* A power-of-two block: the weight copies take a thread's output channel
+     * as threadIdx.x mod the padded channels (1, 2, 4 or 8). */
+    if ((p->threads_x & (p->threads_x - 1)) || p->threads_x > p->block || p->block > GP_CONV2D_MAX_BLOCK ||
+        p->block < 8 || (p->block & (p->block - 1)))
         return gp_fail(GP_ERR_USAGE, "conv2d: threads_x %d / block %d not a launchable shape", p->threads_x,
                        p->block);
     const int rolled = p->variant == GP_CONV2D_ROLLED;

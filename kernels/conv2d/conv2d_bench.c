@@ -29,14 +29,15 @@ static const int variants[][NPARAMS] = {
 
 /* n, in_c, h, w, out_c, kh, kw, pad_h, pad_w.  Verify: tiny, odd, every compiled kernel size and others (2x4, 9,
  * 21), channel groups, LDS stages, one output row, a pad wider than the image, the direct fallback (k100), then
- * the seed's and two larger ones. */
+ * the seed's and two larger ones, and a generic 5x3 kernel with pad_w 2 on aligned rows: its LDS rows are copied
+ * in 8-byte pairs and end 2 columns into a chunk (the asynchronous copy once left those 2 columns stale). */
 static const long long verify_shapes[][9] = {
     {1, 1, 1, 1, 1, 1, 1, 0, 0},       {1, 3, 7, 5, 2, 3, 3, 0, 0},         {2, 3, 33, 47, 5, 3, 3, 1, 1},
     {1, 6, 67, 45, 6, 6, 6, 0, 0},     {1, 4, 31, 29, 7, 5, 5, 2, 2},       {1, 2, 20, 23, 3, 7, 7, 3, 3},
     {1, 5, 19, 21, 3, 2, 4, 1, 0},     {1, 3, 16, 16, 4, 9, 9, 4, 4},       {3, 16, 40, 37, 9, 3, 3, 0, 0},
     {1, 1, 5, 100, 2, 5, 5, 0, 0},     {1, 2, 4, 4, 3, 3, 3, 3, 3},         {1, 40, 13, 11, 8, 3, 3, 1, 1},
     {1, 2, 50, 50, 3, 21, 21, 10, 10}, {1, 2, 100, 100, 2, 100, 100, 0, 0}, {1, 6, 768, 512, 6, 6, 6, 0, 0},
-    {1, 3, 257, 300, 6, 7, 7, 3, 3},   {2, 16, 100, 130, 16, 5, 5, 2, 2},
+    {1, 3, 257, 300, 6, 7, 7, 3, 3},   {2, 16, 100, 130, 16, 5, 5, 2, 2},   {1, 2, 40, 64, 3, 5, 3, 2, 2},
 };
 #define NVERIFY ((int)(sizeof verify_shapes / sizeof verify_shapes[0]))
 #define VERIFY_QUICK 14 /* the first, small ones: also every variant's cases */

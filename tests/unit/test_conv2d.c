@@ -625,7 +625,7 @@ GP_TEST(conv2d_registered_with_variants)
     GP_CHECK(k->cases(GP_CASES_BENCH, NULL, &d, 1, c, GP_KCASE_MAX) == 2 && !(c[0].flags & GP_KCASE_VARIANTS));
     k->shape_label(&c[1].shape, buf, sizeof buf);
     GP_CHECK(!strcmp(buf, "1x6x768x512 k5 oc6 same"));
-    GP_CHECK(k->cases(GP_CASES_VERIFY, NULL, &d, 0, c, GP_KCASE_MAX) == 17);
+    GP_CHECK(k->cases(GP_CASES_VERIFY, NULL, &d, 0, c, GP_KCASE_MAX) == 18);
     GP_CHECK(k->cases(GP_CASES_VERIFY, NULL, &d, 1, c, GP_KCASE_MAX) == 14);
     GP_CHECK(k->cases(GP_CASES_VARIANT, NULL, &d, 0, c, GP_KCASE_MAX) == 14);
     static gp_table t;
