@@ -54,6 +54,14 @@ allowed_scratch() {
     echo 0
 }
 
+# Named barriers a block may reserve (NVIDIA): an SM holds 64 among its
+# resident blocks, and a kernel that computes a barrier's id at run time
+# makes ptxas reserve all 16 of its block's, which caps it at 4 blocks an SM
+# whatever its registers and shared memory allow (H200, Nsight Compute's
+# "Block Limit Barriers": 16 reserved -> 4 blocks, 5 -> 12, 1 -> 32;
+# docs/kernels/ssim.md, "Row groups on their own barriers").  8 keeps 8
+# blocks an SM possible.
+max_barriers=8
 fail=0 nsrc=0 nkern=0
 mapfile -t sources < <(cd "$src" && find platform microbench kernels -name '*.hip' 2>/dev/null | sort)
 for rel in "${sources[@]}"; do
@@ -68,15 +76,16 @@ for rel in "${sources[@]}"; do
                 echo "FAIL $rel: nvcc -ptx / ptxas -arch=$target failed"; cat "$base.log"; fail=1; continue
             fi
             # ptxas -v: "Compiling entry function 'NAME'", then "N bytes stack frame,
-            # N bytes spill stores, ...", then "Used N registers, ... N bytes smem".
-            # Local memory shows up as stack frame and spills.
+            # N bytes spill stores, ...", then "Used N registers, used N barriers,
+            # ... N bytes smem".  Local memory shows up as stack frame and spills.
             awk '
                 /Compiling entry function/ { name = $0; sub(/.*function .\047?/, "", name); sub(/\047.*/, "", name)
                                              stack = spill = smem = 0 }
                 /bytes stack frame/ { stack = $1; spill = $5 }
                 /Used [0-9]+ registers/ { regs = $0; sub(/.*Used /, "", regs); sub(/ registers.*/, "", regs)
                                           smem = 0; if (match($0, /[0-9]+ bytes smem/)) smem = substr($0, RSTART) + 0
-                                          print name, regs, stack + spill, smem }' "$base.log" >"$use"
+                                          bars = 0; if (match($0, /used [0-9]+ barriers/)) bars = substr($0, RSTART + 5) + 0
+                                          print name, regs, stack + spill, smem, bars }' "$base.log" >"$use"
             ;;
         gfx*)
             if [ -n "$given" ] && [ -s "$base.s" ]; then
@@ -106,14 +115,18 @@ for rel in "${sources[@]}"; do
             fi
             ;;
     esac
-    while read -r name regs scratch shared; do
+    while read -r name regs scratch shared bars; do
         [ -n "$name" ] || continue
         nkern=$((nkern + 1))
         allow=$(allowed_scratch "$name")
-        printf '%-8s %-40s regs %-10s scratch/local %-6s shared %-6s %s\n' "$target" "$name" "$regs" \
-            "$scratch" "$shared" "$rel" >>"$report"
+        printf '%-8s %-40s regs %-10s scratch/local %-6s shared %-6s %s%s\n' "$target" "$name" "$regs" \
+            "$scratch" "$shared" "${bars:+barriers $bars }" "$rel" >>"$report"
         if [ "$scratch" -gt "$allow" ]; then
             echo "FAIL $rel: kernel $name uses $scratch bytes of scratch/local memory (allowed $allow)"
+            fail=1
+        fi
+        if [ "${bars:-0}" -gt "$max_barriers" ]; then
+            echo "FAIL $rel: kernel $name reserves $bars barriers a block (at most $max_barriers: an SM holds 64 among its blocks; name barriers by constant ids)"
             fail=1
         fi
     done <"$use"
