@@ -25,6 +25,10 @@
 //                       (no bank conflict, no broadcast waste); 16-byte global
 //                       loads of A (along k, transposed into As[k][m]) and of
 //                       B (along n), 16-byte stores of C
+//   wp 128x256x8/256 vV wt's 128 x 256 kernel with its k-loop's schedule varied
+//                       by the bits of V (at wp_k): the FFMAs' order (snake,
+//                       column by column), register fragments double-buffered
+//                       across slabs, the global loads' place in the slab
 //   as  ... sS          NVIDIA sm_80+ only (cp.async): the same warp tiling
 //                       with S LDS stages filled by cp.async (A by 4-byte
 //                       copies into the transposed As[k][m], B by 16-byte
@@ -386,6 +390,156 @@ __global__ void __launch_bounds__(T, MINB) wt_k(P g)
     wt_store<TL>(g, acc, m0 + a_off, n0 + b_off);
 }
 
+// ---- wp: wt_k's tiling with the k-loop's schedule varied (V, bits):
+//   1  snake order: odd rows of the thread tile walk their columns backwards,
+//      so consecutive FFMAs share an operand across the row boundary too
+//   2  fragments double-buffered in registers, across slabs too (CUTLASS's
+//      mainloop): step kk's FFMAs run while kk + 1's LDS reads are in
+//      flight; at the slab's last step the next stage is stored and the
+//      barrier taken before those FFMAs, so the barrier's wait overlaps them
+//   4  the next slab's global loads issued after the first k-step's FFMAs,
+//      not before them
+//   8  the FFMAs column by column (the thread tile's 8 rows inner) instead of
+//      row by row (its 16 columns inner); with 1, odd columns walk rows backwards
+template <class TL>
+__device__ __forceinline__ void wp_frag(float (&a)[TL::MI * 4], float (&b)[TL::NI * 4], const float *as,
+                                        const float *bs, int kk, int a_off, int b_off)
+{
+#pragma unroll
+    for (int i = 0; i < TL::MI; i++) {
+        const float4 v = *(const float4 *)(as + kk * TL::AP + a_off + i * 4 * TL::LR_);
+        a[4 * i] = v.x, a[4 * i + 1] = v.y, a[4 * i + 2] = v.z, a[4 * i + 3] = v.w;
+    }
+#pragma unroll
+    for (int j = 0; j < TL::NI; j++) {
+        const float4 v = *(const float4 *)(bs + kk * TL::BP + b_off + j * 4 * TL::LC);
+        b[4 * j] = v.x, b[4 * j + 1] = v.y, b[4 * j + 2] = v.z, b[4 * j + 3] = v.w;
+    }
+}
+template <class TL, int V>
+__device__ __forceinline__ void wp_fma(float (&acc)[TL::MI * 4][TL::NI * 4], const float (&a)[TL::MI * 4],
+                                       const float (&b)[TL::NI * 4])
+{
+    if (V & 8) {
+#pragma unroll
+        for (int j = 0; j < TL::NI * 4; j++)
+#pragma unroll
+            for (int ii = 0; ii < TL::MI * 4; ii++) {
+                const int i = (V & 1) && (j & 1) ? TL::MI * 4 - 1 - ii : ii;
+                acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
+            }
+    } else {
+#pragma unroll
+        for (int i = 0; i < TL::MI * 4; i++)
+#pragma unroll
+            for (int jj = 0; jj < TL::NI * 4; jj++) {
+                const int j = (V & 1) && (i & 1) ? TL::NI * 4 - 1 - jj : jj;
+                acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
+            }
+    }
+}
+template <int BM, int BN, int BK, int WM, int WN, int LR, int T, int MINB, int V>
+__global__ void __launch_bounds__(T, MINB) wp_k(P g)
+{
+    typedef tiling<BM, BN, BK, WM, WN, LR, T> TL;
+    enum { ARS = T / (BK / 4), BKS = T / (BN / 4) };
+    __shared__ __align__(16) float As[2][TL::A_STAGE];
+    __shared__ __align__(16) float Bs[2][TL::B_STAGE];
+    const int t = threadIdx.x, warp = t / 32, lane = t % 32;
+    const int wr = warp / (BN / WN), wc = warp % (BN / WN);
+    const int a_off = wr * WM + (lane / TL::LC) * 4, b_off = wc * WN + (lane % TL::LC) * 4;
+    const int m0 = blockIdx.y * BM, n0 = blockIdx.x * BN;
+
+    float acc[TL::MI * 4][TL::NI * 4];
+#pragma unroll
+    for (int i = 0; i < TL::MI * 4; i++)
+#pragma unroll
+        for (int j = 0; j < TL::NI * 4; j++)
+            acc[i][j] = 0.0f;
+
+    const int akq = (t % (BK / 4)) * 4, ar = m0 + t / (BK / 4);
+    const int bnq = n0 + (t % (BN / 4)) * 4, bk = t / (BN / 4);
+    const float *pa = g.a + (size_t)(ar < g.m ? ar : 0) * g.lda + akq;
+    const float *pb = g.b + (size_t)(bk < g.k ? bk : 0) * g.ldb + bnq;
+    unsigned a_rows = 0;
+#pragma unroll
+    for (int i = 0; i < TL::NA4; i++)
+        a_rows |= (ar + i * ARS < g.m ? 1u : 0u) << i;
+    const bool a_al = g.lda % 4 == 0 && (uintptr_t)g.a % 16 == 0, b_al = g.ldb % 4 == 0 && (uintptr_t)g.b % 16 == 0;
+    float4 ra[TL::NA4], rb[TL::NB4];
+    auto load = [&](int k0) {
+#pragma unroll
+        for (int i = 0; i < TL::NA4; i++)
+            ra[i] = ld4(pa + (size_t)i * ARS * g.lda, (a_rows >> i) & 1u, k0 + akq, g.k, a_al);
+#pragma unroll
+        for (int i = 0; i < TL::NB4; i++)
+            rb[i] = ld4(pb + (size_t)i * BKS * g.ldb, k0 + bk + i * BKS < g.k, bnq, g.n, b_al);
+        pa += BK;
+        pb += (size_t)BK * g.ldb;
+    };
+    auto store = [&](int s) {
+        float *da = As[s] + akq * TL::AP + t / (BK / 4);
+#pragma unroll
+        for (int i = 0; i < TL::NA4; i++) {
+            float *d = da + i * ARS;
+            d[0] = ra[i].x, d[TL::AP] = ra[i].y, d[2 * TL::AP] = ra[i].z, d[3 * TL::AP] = ra[i].w;
+        }
+        float *db = Bs[s] + bk * TL::BP + (t % (BN / 4)) * 4;
+#pragma unroll
+        for (int i = 0; i < TL::NB4; i++)
+            *(float4 *)(db + i * BKS * TL::BP) = rb[i];
+    };
+
+    load(0);
+    store(0);
+    __syncthreads();
+    const int nk = (g.k + BK - 1) / BK;
+    if (!(V & 2)) {
+        for (int kt = 0; kt < nk; kt++) {
+            const int cur = kt & 1;
+            const bool more = kt + 1 < nk;
+            if (more && !(V & 4))
+                load((kt + 1) * BK);
+#pragma unroll
+            for (int kk = 0; kk < BK; kk++) {
+                float a[TL::MI * 4], b[TL::NI * 4];
+                wp_frag<TL>(a, b, As[cur], Bs[cur], kk, a_off, b_off);
+                wp_fma<TL, V>(acc, a, b);
+                if (kk == 0 && more && (V & 4))
+                    load((kt + 1) * BK);
+            }
+            if (more)
+                store(cur ^ 1);
+            __syncthreads();
+        }
+    } else {
+        float fa[2][TL::MI * 4], fb[2][TL::NI * 4];
+        wp_frag<TL>(fa[0], fb[0], As[0], Bs[0], 0, a_off, b_off);
+        for (int kt = 0; kt < nk; kt++) {
+            const int cur = kt & 1;
+            const bool more = kt + 1 < nk;
+            if (more && !(V & 4))
+                load((kt + 1) * BK);
+#pragma unroll
+            for (int kk = 0; kk < BK; kk++) {
+                if (kk == BK - 1) {
+                    if (more)
+                        store(cur ^ 1);
+                    __syncthreads();
+                    if (more)
+                        wp_frag<TL>(fa[(kk + 1) & 1], fb[(kk + 1) & 1], As[cur ^ 1], Bs[cur ^ 1], 0, a_off, b_off);
+                } else {
+                    wp_frag<TL>(fa[(kk + 1) & 1], fb[(kk + 1) & 1], As[cur], Bs[cur], kk + 1, a_off, b_off);
+                }
+                wp_fma<TL, V>(acc, fa[kk & 1], fb[kk & 1]);
+                if (kk == 0 && more && (V & 4))
+                    load((kt + 1) * BK);
+            }
+        }
+    }
+    wt_store<TL>(g, acc, m0 + a_off, n0 + b_off);
+}
+
 // ---- as: cp.async stages (sm_80+; NVIDIA only).  src size 0 fills zeros.
 __device__ __forceinline__ void cp4(float *s, const float *gp, bool ok)
 {
@@ -555,6 +709,10 @@ int main(int argc, char **argv)
     WT(128, 128, 16, 64, 64, 8, 128, 2);
     WT(128, 256, 8, 64, 64, 8, 256, 1);   // 8 x 16 a thread, 1 block of 8 warps
     WT(256, 128, 8, 64, 64, 4, 256, 1);   // 16 x 8 a thread
+#define WP(V) \
+    vs.push_back({"wp 128x256x8/256 v" #V, [](const P &g) { \
+                      wp_k<128, 256, 8, 64, 64, 8, 256, 1, V><<<dim3((g.n + 255) / 256, (g.m + 127) / 128), 256>>>(g); }})
+    WP(0); WP(1); WP(2); WP(3); WP(4); WP(6); WP(7); WP(8); WP(9);
 #define AS(BM, BN, BK, WM, WN, LR, T, MINB, S) do { \
         typedef tiling<BM, BN, BK, WM, WN, LR, T> TL; \
         const int lds = S * (TL::A_STAGE + TL::B_STAGE) * 4; \
