@@ -401,6 +401,8 @@ __global__ void __launch_bounds__(T, MINB) wt_k(P g)
 //      not before them
 //   8  the FFMAs column by column (the thread tile's 8 rows inner) instead of
 //      row by row (its 16 columns inner); with 1, odd columns walk rows backwards
+//  16  pairs of rows zigzagged column by column (each FFMA shares a or b with
+//      the one before, alternately), odd pairs walking the columns backwards
 template <class TL>
 __device__ __forceinline__ void wp_frag(float (&a)[TL::MI * 4], float (&b)[TL::NI * 4], const float *as,
                                         const float *bs, int kk, int a_off, int b_off)
@@ -420,7 +422,20 @@ template <class TL, int V>
 __device__ __forceinline__ void wp_fma(float (&acc)[TL::MI * 4][TL::NI * 4], const float (&a)[TL::MI * 4],
                                        const float (&b)[TL::NI * 4])
 {
-    if (V & 8) {
+    if (V & 16) {
+        // pairs of rows zigzagged column by column, the pairs snaking: every
+        // FFMA shares one operand with the one before, alternating a and b
+        constexpr int R = TL::MI * 4, C = TL::NI * 4;
+#pragma unroll
+        for (int ip = 0; ip < R / 2; ip++)
+#pragma unroll
+            for (int jj = 0; jj < C; jj++) {
+                const int j = ip & 1 ? C - 1 - jj : jj;
+                const int i0 = 2 * ip + (jj & 1), i1 = 2 * ip + 1 - (jj & 1);
+                acc[i0][j] = fmaf(a[i0], b[j], acc[i0][j]);
+                acc[i1][j] = fmaf(a[i1], b[j], acc[i1][j]);
+            }
+    } else if (V & 8) {
 #pragma unroll
         for (int j = 0; j < TL::NI * 4; j++)
 #pragma unroll
@@ -712,7 +727,7 @@ int main(int argc, char **argv)
 #define WP(V) \
     vs.push_back({"wp 128x256x8/256 v" #V, [](const P &g) { \
                       wp_k<128, 256, 8, 64, 64, 8, 256, 1, V><<<dim3((g.n + 255) / 256, (g.m + 127) / 128), 256>>>(g); }})
-    WP(0); WP(1); WP(2); WP(3); WP(4); WP(6); WP(7); WP(8); WP(9);
+    WP(0); WP(1); WP(2); WP(3); WP(4); WP(6); WP(7); WP(8); WP(9); WP(16);
 #define AS(BM, BN, BK, WM, WN, LR, T, MINB, S) do { \
         typedef tiling<BM, BN, BK, WM, WN, LR, T> TL; \
         const int lds = S * (TL::A_STAGE + TL::B_STAGE) * 4; \
