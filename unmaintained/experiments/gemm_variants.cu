@@ -25,8 +25,9 @@
 //                       (no bank conflict, no broadcast waste); 16-byte global
 //                       loads of A (along k, transposed into As[k][m]) and of
 //                       B (along n), 16-byte stores of C
-//   wp 128x256x8/256 vV wt's 128 x 256 kernel with its k-loop's schedule varied
-//                       by the bits of V (at wp_k): the FFMAs' order (snake,
+//   wp 128x256x8/256 vV wt's 128 x 256 kernel (wp_k; V = 0 is wt) with its
+//                       k-loop's schedule varied by the bits of V (at
+//                       wp_k): the FFMAs' order (snake,
 //                       column by column), register fragments double-buffered
 //                       across slabs, the global loads' place in the slab
 //   as  ... sS          NVIDIA sm_80+ only (cp.async): the same warp tiling
@@ -238,12 +239,12 @@ struct tiling {
     static_assert(BK % 4 == 0 && BN % 4 == 0, "float4 along k (A) and n (B)");
 };
 
-// One k-step's outer product from LDS stage (as, bs): MI + NI float4 reads.
+// One k-step from LDS stage (as, bs): the fragments (MI + NI float4 reads),
+// then their outer product in the order V's bits 1, 8 and 16 say (wp_k).
 template <class TL>
-__device__ __forceinline__ void wt_step(float (&acc)[TL::MI * 4][TL::NI * 4], const float *as, const float *bs, int kk,
-                                        int a_off, int b_off)
+__device__ __forceinline__ void wp_frag(float (&a)[TL::MI * 4], float (&b)[TL::NI * 4], const float *as,
+                                        const float *bs, int kk, int a_off, int b_off)
 {
-    float a[TL::MI * 4], b[TL::NI * 4];
 #pragma unroll
     for (int i = 0; i < TL::MI; i++) {
         const float4 v = *(const float4 *)(as + kk * TL::AP + a_off + i * 4 * TL::LR_);
@@ -254,11 +255,49 @@ __device__ __forceinline__ void wt_step(float (&acc)[TL::MI * 4][TL::NI * 4], co
         const float4 v = *(const float4 *)(bs + kk * TL::BP + b_off + j * 4 * TL::LC);
         b[4 * j] = v.x, b[4 * j + 1] = v.y, b[4 * j + 2] = v.z, b[4 * j + 3] = v.w;
     }
+}
+template <class TL, int V>
+__device__ __forceinline__ void wp_fma(float (&acc)[TL::MI * 4][TL::NI * 4], const float (&a)[TL::MI * 4],
+                                       const float (&b)[TL::NI * 4])
+{
+    if (V & 16) {
+        // pairs of rows zigzagged column by column, the pairs snaking: every
+        // FFMA shares one operand with the one before, alternating a and b
+        constexpr int R = TL::MI * 4, C = TL::NI * 4;
 #pragma unroll
-    for (int i = 0; i < TL::MI * 4; i++)
+        for (int ip = 0; ip < R / 2; ip++)
+#pragma unroll
+            for (int jj = 0; jj < C; jj++) {
+                const int j = ip & 1 ? C - 1 - jj : jj;
+                const int i0 = 2 * ip + (jj & 1), i1 = 2 * ip + 1 - (jj & 1);
+                acc[i0][j] = fmaf(a[i0], b[j], acc[i0][j]);
+                acc[i1][j] = fmaf(a[i1], b[j], acc[i1][j]);
+            }
+    } else if (V & 8) {
 #pragma unroll
         for (int j = 0; j < TL::NI * 4; j++)
-            acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
+#pragma unroll
+            for (int ii = 0; ii < TL::MI * 4; ii++) {
+                const int i = (V & 1) && (j & 1) ? TL::MI * 4 - 1 - ii : ii;
+                acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
+            }
+    } else {
+#pragma unroll
+        for (int i = 0; i < TL::MI * 4; i++)
+#pragma unroll
+            for (int jj = 0; jj < TL::NI * 4; jj++) {
+                const int j = (V & 1) && (i & 1) ? TL::NI * 4 - 1 - jj : jj;
+                acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
+            }
+    }
+}
+template <class TL>
+__device__ __forceinline__ void wt_step(float (&acc)[TL::MI * 4][TL::NI * 4], const float *as, const float *bs, int kk,
+                                        int a_off, int b_off)
+{
+    float a[TL::MI * 4], b[TL::NI * 4];
+    wp_frag<TL>(a, b, as, bs, kk, a_off, b_off);
+    wp_fma<TL, 0>(acc, a, b);
 }
 
 // Epilogue: C = alpha acc + beta C, 16-byte where the row is aligned and whole.
@@ -314,83 +353,13 @@ __device__ __forceinline__ float4 ld4(const float *p, bool ok, int e, int len, b
     return v;
 }
 
-// ---- wt: warp tiling, register prefetch, two LDS stages, one barrier a slab.
+// ---- wt (wp_k, V = 0): warp tiling, register prefetch, two LDS stages, one
+// barrier a slab.
 // A slab: thread t's float4 i is row t / (BK/4) + i T / (BK/4), k quad t %
 // (BK/4); B slab: k row t / (BN/4) + i T / (BN/4), n quad t % (BN/4) (a warp
 // reads whole 32-512-byte row runs).  As the tree's slab: one pointer a
 // operand (advanced per slab), the distance between its loads, a row mask.
-template <int BM, int BN, int BK, int WM, int WN, int LR, int T, int MINB>
-__global__ void __launch_bounds__(T, MINB) wt_k(P g)
-{
-    typedef tiling<BM, BN, BK, WM, WN, LR, T> TL;
-    enum { ARS = T / (BK / 4), BKS = T / (BN / 4) };
-    __shared__ __align__(16) float As[2][TL::A_STAGE];
-    __shared__ __align__(16) float Bs[2][TL::B_STAGE];
-    const int t = threadIdx.x, warp = t / 32, lane = t % 32;
-    const int wr = warp / (BN / WN), wc = warp % (BN / WN);
-    const int a_off = wr * WM + (lane / TL::LC) * 4, b_off = wc * WN + (lane % TL::LC) * 4;
-    const int m0 = blockIdx.y * BM, n0 = blockIdx.x * BN;
-
-    float acc[TL::MI * 4][TL::NI * 4];
-#pragma unroll
-    for (int i = 0; i < TL::MI * 4; i++)
-#pragma unroll
-        for (int j = 0; j < TL::NI * 4; j++)
-            acc[i][j] = 0.0f;
-
-    const int akq = (t % (BK / 4)) * 4, ar = m0 + t / (BK / 4);
-    const int bnq = n0 + (t % (BN / 4)) * 4, bk = t / (BN / 4);
-    const float *pa = g.a + (size_t)(ar < g.m ? ar : 0) * g.lda + akq;
-    const float *pb = g.b + (size_t)(bk < g.k ? bk : 0) * g.ldb + bnq;
-    unsigned a_rows = 0;
-#pragma unroll
-    for (int i = 0; i < TL::NA4; i++)
-        a_rows |= (ar + i * ARS < g.m ? 1u : 0u) << i;
-    const bool a_al = g.lda % 4 == 0 && (uintptr_t)g.a % 16 == 0, b_al = g.ldb % 4 == 0 && (uintptr_t)g.b % 16 == 0;
-    float4 ra[TL::NA4], rb[TL::NB4];
-    auto load = [&](int k0) {
-#pragma unroll
-        for (int i = 0; i < TL::NA4; i++)
-            ra[i] = ld4(pa + (size_t)i * ARS * g.lda, (a_rows >> i) & 1u, k0 + akq, g.k, a_al);
-#pragma unroll
-        for (int i = 0; i < TL::NB4; i++)
-            rb[i] = ld4(pb + (size_t)i * BKS * g.ldb, k0 + bk + i * BKS < g.k, bnq, g.n, b_al);
-        pa += BK;
-        pb += (size_t)BK * g.ldb;
-    };
-    auto store = [&](int s) {
-        float *da = As[s] + akq * TL::AP + t / (BK / 4);
-#pragma unroll
-        for (int i = 0; i < TL::NA4; i++) {
-            float *d = da + i * ARS;
-            d[0] = ra[i].x, d[TL::AP] = ra[i].y, d[2 * TL::AP] = ra[i].z, d[3 * TL::AP] = ra[i].w;
-        }
-        float *db = Bs[s] + bk * TL::BP + (t % (BN / 4)) * 4;
-#pragma unroll
-        for (int i = 0; i < TL::NB4; i++)
-            *(float4 *)(db + i * BKS * TL::BP) = rb[i];
-    };
-
-    load(0);
-    store(0);
-    __syncthreads();
-    const int nk = (g.k + BK - 1) / BK;
-    for (int kt = 0; kt < nk; kt++) {
-        const int cur = kt & 1;
-        const bool more = kt + 1 < nk;
-        if (more)
-            load((kt + 1) * BK);
-#pragma unroll
-        for (int kk = 0; kk < BK; kk++)
-            wt_step<TL>(acc, As[cur], Bs[cur], kk, a_off, b_off);
-        if (more)
-            store(cur ^ 1);
-        __syncthreads();
-    }
-    wt_store<TL>(g, acc, m0 + a_off, n0 + b_off);
-}
-
-// ---- wp: wt_k's tiling with the k-loop's schedule varied (V, bits):
+// wp: the same kernel with the k-loop's schedule varied (V, bits):
 //   1  snake order: odd rows of the thread tile walk their columns backwards,
 //      so consecutive FFMAs share an operand across the row boundary too
 //   2  fragments double-buffered in registers, across slabs too (CUTLASS's
@@ -403,56 +372,6 @@ __global__ void __launch_bounds__(T, MINB) wt_k(P g)
 //      row by row (its 16 columns inner); with 1, odd columns walk rows backwards
 //  16  pairs of rows zigzagged column by column (each FFMA shares a or b with
 //      the one before, alternately), odd pairs walking the columns backwards
-template <class TL>
-__device__ __forceinline__ void wp_frag(float (&a)[TL::MI * 4], float (&b)[TL::NI * 4], const float *as,
-                                        const float *bs, int kk, int a_off, int b_off)
-{
-#pragma unroll
-    for (int i = 0; i < TL::MI; i++) {
-        const float4 v = *(const float4 *)(as + kk * TL::AP + a_off + i * 4 * TL::LR_);
-        a[4 * i] = v.x, a[4 * i + 1] = v.y, a[4 * i + 2] = v.z, a[4 * i + 3] = v.w;
-    }
-#pragma unroll
-    for (int j = 0; j < TL::NI; j++) {
-        const float4 v = *(const float4 *)(bs + kk * TL::BP + b_off + j * 4 * TL::LC);
-        b[4 * j] = v.x, b[4 * j + 1] = v.y, b[4 * j + 2] = v.z, b[4 * j + 3] = v.w;
-    }
-}
-template <class TL, int V>
-__device__ __forceinline__ void wp_fma(float (&acc)[TL::MI * 4][TL::NI * 4], const float (&a)[TL::MI * 4],
-                                       const float (&b)[TL::NI * 4])
-{
-    if (V & 16) {
-        // pairs of rows zigzagged column by column, the pairs snaking: every
-        // FFMA shares one operand with the one before, alternating a and b
-        constexpr int R = TL::MI * 4, C = TL::NI * 4;
-#pragma unroll
-        for (int ip = 0; ip < R / 2; ip++)
-#pragma unroll
-            for (int jj = 0; jj < C; jj++) {
-                const int j = ip & 1 ? C - 1 - jj : jj;
-                const int i0 = 2 * ip + (jj & 1), i1 = 2 * ip + 1 - (jj & 1);
-                acc[i0][j] = fmaf(a[i0], b[j], acc[i0][j]);
-                acc[i1][j] = fmaf(a[i1], b[j], acc[i1][j]);
-            }
-    } else if (V & 8) {
-#pragma unroll
-        for (int j = 0; j < TL::NI * 4; j++)
-#pragma unroll
-            for (int ii = 0; ii < TL::MI * 4; ii++) {
-                const int i = (V & 1) && (j & 1) ? TL::MI * 4 - 1 - ii : ii;
-                acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
-            }
-    } else {
-#pragma unroll
-        for (int i = 0; i < TL::MI * 4; i++)
-#pragma unroll
-            for (int jj = 0; jj < TL::NI * 4; jj++) {
-                const int j = (V & 1) && (i & 1) ? TL::NI * 4 - 1 - jj : jj;
-                acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
-            }
-    }
-}
 template <int BM, int BN, int BK, int WM, int WN, int LR, int T, int MINB, int V>
 __global__ void __launch_bounds__(T, MINB) wp_k(P g)
 {
@@ -509,47 +428,37 @@ __global__ void __launch_bounds__(T, MINB) wp_k(P g)
     store(0);
     __syncthreads();
     const int nk = (g.k + BK - 1) / BK;
-    if (!(V & 2)) {
-        for (int kt = 0; kt < nk; kt++) {
-            const int cur = kt & 1;
-            const bool more = kt + 1 < nk;
-            if (more && !(V & 4))
-                load((kt + 1) * BK);
+    constexpr bool DB = (V & 2) != 0;
+    float fa[2][TL::MI * 4], fb[2][TL::NI * 4];  // DB: step kk's fragments in [kk & 1]; else [0]
+    if (DB)
+        wp_frag<TL>(fa[0], fb[0], As[0], Bs[0], 0, a_off, b_off);
+    for (int kt = 0; kt < nk; kt++) {
+        const int cur = kt & 1;
+        const bool more = kt + 1 < nk;
+        if (more && !(V & 4))
+            load((kt + 1) * BK);
 #pragma unroll
-            for (int kk = 0; kk < BK; kk++) {
-                float a[TL::MI * 4], b[TL::NI * 4];
-                wp_frag<TL>(a, b, As[cur], Bs[cur], kk, a_off, b_off);
-                wp_fma<TL, V>(acc, a, b);
-                if (kk == 0 && more && (V & 4))
-                    load((kt + 1) * BK);
+        for (int kk = 0; kk < BK; kk++) {
+            const int f = DB ? kk & 1 : 0;
+            if (!DB) {
+                wp_frag<TL>(fa[0], fb[0], As[cur], Bs[cur], kk, a_off, b_off);
+            } else if (kk < BK - 1) {
+                wp_frag<TL>(fa[f ^ 1], fb[f ^ 1], As[cur], Bs[cur], kk + 1, a_off, b_off);
+            } else {
+                if (more)
+                    store(cur ^ 1);
+                __syncthreads();
+                if (more)
+                    wp_frag<TL>(fa[f ^ 1], fb[f ^ 1], As[cur ^ 1], Bs[cur ^ 1], 0, a_off, b_off);
             }
+            wp_fma<TL, V>(acc, fa[f], fb[f]);
+            if (kk == 0 && more && (V & 4))
+                load((kt + 1) * BK);
+        }
+        if (!DB) {
             if (more)
                 store(cur ^ 1);
             __syncthreads();
-        }
-    } else {
-        float fa[2][TL::MI * 4], fb[2][TL::NI * 4];
-        wp_frag<TL>(fa[0], fb[0], As[0], Bs[0], 0, a_off, b_off);
-        for (int kt = 0; kt < nk; kt++) {
-            const int cur = kt & 1;
-            const bool more = kt + 1 < nk;
-            if (more && !(V & 4))
-                load((kt + 1) * BK);
-#pragma unroll
-            for (int kk = 0; kk < BK; kk++) {
-                if (kk == BK - 1) {
-                    if (more)
-                        store(cur ^ 1);
-                    __syncthreads();
-                    if (more)
-                        wp_frag<TL>(fa[(kk + 1) & 1], fb[(kk + 1) & 1], As[cur ^ 1], Bs[cur ^ 1], 0, a_off, b_off);
-                } else {
-                    wp_frag<TL>(fa[(kk + 1) & 1], fb[(kk + 1) & 1], As[cur], Bs[cur], kk + 1, a_off, b_off);
-                }
-                wp_fma<TL, V>(acc, fa[kk & 1], fb[kk & 1]);
-                if (kk == 0 && more && (V & 4))
-                    load((kt + 1) * BK);
-            }
         }
     }
     wt_store<TL>(g, acc, m0 + a_off, n0 + b_off);
@@ -717,7 +626,7 @@ int main(int argc, char **argv)
                   }});
 #define WT(BM, BN, BK, WM, WN, LR, T, MINB) \
     vs.push_back({"wt " #BM "x" #BN "x" #BK "/" #T " w" #WM "x" #WN " l" #LR, [](const P &g) { \
-                      wt_k<BM, BN, BK, WM, WN, LR, T, MINB><<<dim3((g.n + BN - 1) / BN, (g.m + BM - 1) / BM), T>>>(g); }})
+                      wp_k<BM, BN, BK, WM, WN, LR, T, MINB, 0><<<dim3((g.n + BN - 1) / BN, (g.m + BM - 1) / BM), T>>>(g); }})
     WT(128, 128, 8, 64, 32, 8, 256, 2);   // tree's shape, warp-tiled, 16-byte loads
     WT(128, 128, 16, 64, 32, 8, 256, 1);  // 8 + 8 staged float4 values: past 128 registers (as the tree's 128x128x16)
     WT(128, 128, 8, 64, 64, 8, 128, 2);   // Boehm's kernel-10 shape: 8 x 16 a thread
