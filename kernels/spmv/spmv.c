@@ -243,6 +243,8 @@ static gp_status upload_ell(gp_spmv_plan *pl, const gp_csr *a)
 gp_status gp_spmv_plan_create(gp_spmv_plan *pl, const gp_csr *a, const int *d_row_ptr, const int *d_col,
                               const float *d_val, const gp_spmv_params *p, int wave, int format, int force_tpr)
 {
+    memset(pl, 0, sizeof *pl);
+    GP_TRY(gp_csr_check(a, "spmv plan"));
     return gp_spmv_plan_create_sharing(pl, a, d_row_ptr, d_col, d_val, p, wave, format, force_tpr, NULL);
 }
 
@@ -253,7 +255,8 @@ gp_status gp_spmv_plan_create_sharing(gp_spmv_plan *pl, const gp_csr *a, const i
     memset(pl, 0, sizeof *pl);
     if (!p || !params_ok(p))
         return gp_fail(GP_ERR_USAGE, "spmv plan: parameters not fitted (use gp_spmv_params_fit)");
-    GP_TRY(gp_csr_check(a, "spmv plan"));
+    if (!a || !a->row_ptr || a->rows < 0 || a->cols < 0 || a->nnz < 0)
+        return gp_fail(GP_ERR_USAGE, "spmv plan: no matrix (check it with gp_csr_check first)");
     if (!d_row_ptr || (a->nnz > 0 && (!d_col || !d_val)))
         return gp_fail(GP_ERR_USAGE, "spmv plan: the matrix's device arrays are missing");
     GP_TRY(gp_spmv_choose(a->row_ptr, a->rows, p, wave, format, force_tpr, &pl->c));

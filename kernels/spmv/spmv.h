@@ -151,12 +151,14 @@ gp_status gp_spmv_plan_create(gp_spmv_plan *pl, const gp_csr *a, const int *d_ro
                               const float *d_val, const gp_spmv_params *p, int wave, int format, int force_tpr);
 void gp_spmv_plan_destroy(gp_spmv_plan *pl);
 
-/* As gp_spmv_plan_create, but where the choice is ELL of the width `owner`'s
- * ELL slots have (owner: a plan of the same matrix), the plan uses those
- * slots instead of building and uploading its own: the ELL layout depends
- * on the matrix alone, not on block or unroll.  The owner must outlive the
- * plan.  owner NULL, or without ELL slots of that width: as
- * gp_spmv_plan_create. */
+/* As gp_spmv_plan_create for a matrix that has passed gp_csr_check (the
+ * caller checks it once; many plans of one matrix, one a parameter set,
+ * need not walk its nonzeros again: that walk is O(nnz) on the host), and
+ * where the choice is ELL of the width `owner`'s ELL slots have (owner: a
+ * plan of the same matrix), the plan uses those slots instead of building
+ * and uploading its own: the ELL layout depends on the matrix alone, not on
+ * block or unroll.  The owner must outlive the plan.  owner NULL, or
+ * without ELL slots of that width: slots of its own. */
 gp_status gp_spmv_plan_create_sharing(gp_spmv_plan *pl, const gp_csr *a, const int *d_row_ptr, const int *d_col,
                                       const float *d_val, const gp_spmv_params *p, int wave, int format,
                                       int force_tpr, const gp_spmv_plan *owner);
@@ -219,6 +221,11 @@ void gp_spmv_ref(const gp_csr *a, const float *x, int r0, int r1, double *y, dou
  * exact (small integers): equal.  GP_ERR_CHECK naming `what` and the row. */
 gp_status gp_spmv_check(const gp_csr *a, const float *y, int stride, const double *ref, const double *sum_abs,
                         const gp_spmv_params *p, int wave, int format, int tpr, int exact, const char *what);
+/* The same against a choice already made (a plan's `c`: the choice is
+ * O(rows) on the host); c NULL: any order of a row's additions. */
+gp_status gp_spmv_check_choice(const gp_csr *a, const float *y, int stride, const double *ref,
+                               const double *sum_abs, const gp_spmv_choice *c, const gp_spmv_params *p, int wave,
+                               int exact, const char *what);
 
 /* Every kernel.spmv parameter from the device facts, for a shape (kernel.h
  * "Rules"; the models: docs/kernels/spmv.md, "Rule"). */

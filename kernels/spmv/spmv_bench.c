@@ -159,7 +159,8 @@ static void path_of(const state *s, int path, int *format, int *tpr)
 }
 
 /* The plan of a path for p (gp_kmem_plan: made in prepare, or in the
- * driver's untimed first run of an impl).  Its ELL slots, where it chooses
+ * driver's untimed first run of an impl), on the matrix setup checked
+ * once (gp_spmv_plan_create_sharing).  Its ELL slots, where it chooses
  * ELL, are the problem's one copy (s->ell, made by the first such plan):
  * tune's candidates differ in block and unroll, not in the layout, and a
  * 4 M-row matrix's slots take a second to build on the host. */
@@ -209,14 +210,19 @@ static gp_status run_impl(void *st, int impl, const void *p)
     return gp_vendor_spmv_run(s->vs);
 }
 
-/* Every checked row within the bound of the path that ran: gp_spmv_check;
- * the guards: kmem.h. */
+/* Every checked row within the bound of the path that ran, the choice
+ * being its plan's (made for the run; a cuSPARSE row: any order); the
+ * guards: kmem.h. */
 static gp_status check(void *st, const void *prm, int impl, const char *what)
 {
     state *s = st;
     int format, tpr;
+    gp_spmv_plan *pl = NULL;
     path_of(s, impl, &format, &tpr);
-    return gp_spmv_check(&s->a, s->h_y, s->stride, s->ref, s->sum_abs, prm, s->wave, format, tpr, s->exact, what);
+    if (format >= 0)
+        GP_TRY(gp_kmem_plan(&s->mem, &plan_kind, prm, impl, (void **)&pl));
+    return gp_spmv_check_choice(&s->a, s->h_y, s->stride, s->ref, s->sum_abs, pl ? &pl->c : NULL, prm, s->wave,
+                                s->exact, what);
 }
 
 /* The paths no impl runs, on every verify matrix with p: ELL forced where

@@ -282,10 +282,20 @@ gp_status gp_spmv_check(const gp_csr *a, const float *y, int stride, const doubl
                         const gp_spmv_params *p, int wave, int format, int tpr, int exact, const char *what)
 {
     gp_spmv_choice c;
-    memset(&c, 0, sizeof c);
-    c.format = GP_SPMV_ELL; /* depth L: the bound of any order of a row's additions */
-    if (format >= 0)
-        GP_TRY(gp_spmv_choose(a->row_ptr, a->rows, p, wave, format, tpr, &c));
+    if (format < 0)
+        return gp_spmv_check_choice(a, y, stride, ref, sum_abs, NULL, p, wave, exact, what);
+    GP_TRY(gp_spmv_choose(a->row_ptr, a->rows, p, wave, format, tpr, &c));
+    return gp_spmv_check_choice(a, y, stride, ref, sum_abs, &c, p, wave, exact, what);
+}
+
+gp_status gp_spmv_check_choice(const gp_csr *a, const float *y, int stride, const double *ref,
+                               const double *sum_abs, const gp_spmv_choice *choice, const gp_spmv_params *p, int wave,
+                               int exact, const char *what)
+{
+    gp_spmv_choice any;
+    memset(&any, 0, sizeof any);
+    any.format = GP_SPMV_ELL; /* depth L: the bound of any order of a row's additions */
+    const gp_spmv_choice c = choice ? *choice : any;
     for (long long r = 0, j = 0; r < a->rows; r += stride, j++) {
         const long long L = a->row_ptr[r + 1] - a->row_ptr[r], d = gp_spmv_f32_depth(&c, p, wave, L);
         const double m = sum_abs[j], err = fabs((double)y[r] - ref[j]);

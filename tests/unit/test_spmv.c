@@ -350,6 +350,32 @@ GP_TEST(spmv_params_clamped)
     return 0;
 }
 
+/* The check against a plan's choice is the check that makes the choice
+ * itself (the bench checks every timed run so, without choosing again). */
+GP_TEST(spmv_check_choice_is_the_check)
+{
+    int rp[4] = {0, 2, 2, 5}, col[5] = {0, 2, 0, 1, 2};
+    float val[5] = {1, 2, -3, 4, 0.5f}, x[3] = {1, 2, 4};
+    gp_csr a = {3, 3, 5, rp, col, val};
+    double ref[3], sa[3];
+    gp_spmv_ref(&a, x, 0, 3, ref, sa);
+    const float near = nextafterf(7.0f, 8.0f), far = 7.001f;
+    for (int format = -1; format <= GP_SPMV_ELL; format++)
+        for (int k = 0; k < 3; k++) {
+            float y[3] = {9, 0, k == 0 ? 7.0f : k == 1 ? near : far};
+            gp_spmv_choice c;
+            if (format >= 0)
+                GP_CHECK(gp_spmv_choose(rp, 3, &P512, 32, format, 0, &c).code == GP_OK);
+            for (int exact = 0; exact <= 1; exact++) {
+                const int want = gp_spmv_check(&a, y, 1, ref, sa, &P512, 32, format, 0, exact, "y").code;
+                GP_CHECK(gp_spmv_check_choice(&a, y, 1, ref, sa, format >= 0 ? &c : NULL, &P512, 32, exact, "y").code
+                         == want);
+                GP_CHECK(want == (k == 0 || (k == 1 && !exact) ? GP_OK : GP_ERR_CHECK));
+            }
+        }
+    return 0;
+}
+
 GP_TEST(spmv_bad_input_before_the_device)
 {
     /* Fake device pointers: every refusal here happens before a device call. */
