@@ -22,6 +22,22 @@ static const char *const table_names[] = {"generic", "sm_90", "sm_80", "gfx900"}
 
 static const gp_spmv_params P512 = {512, 4, 13, ""};
 
+/* [1 0 2; 0 0 0; -3 4 0.5] x [1, 2, 4] = 9, 0, 7, and its reference. */
+typedef struct hand {
+    int rp[4], col[5];
+    float val[5], x[3];
+    gp_csr a;
+    double ref[3], sa[3];
+} hand;
+
+static void hand_make(hand *h)
+{
+    const hand init = {{0, 2, 2, 5}, {0, 2, 0, 1, 2}, {1, 2, -3, 4, 0.5f}, {1, 2, 4}, {0}, {0}, {0}};
+    *h = init;
+    h->a = (gp_csr){3, 3, 5, h->rp, h->col, h->val};
+    gp_spmv_ref(&h->a, h->x, 0, 3, h->ref, h->sa);
+}
+
 GP_TEST(spmv_ref_hand)
 {
     /* [1 0 2; 0 0 0; -3 4 0.5] x [1, 2, 4]: 9, 0, 7. */
@@ -65,11 +81,10 @@ GP_TEST(spmv_csr_check_names_the_row)
  * stride), the bound of the path, small integers exact. */
 GP_TEST(spmv_check_names_the_row)
 {
-    int rp[4] = {0, 2, 2, 5}, col[5] = {0, 2, 0, 1, 2};
-    float val[5] = {1, 2, -3, 4, 0.5f}, x[3] = {1, 2, 4};
-    gp_csr a = {3, 3, 5, rp, col, val};
-    double ref[3], sa[3];
-    gp_spmv_ref(&a, x, 0, 3, ref, sa);
+    hand h;
+    hand_make(&h);
+    const gp_csr a = h.a;
+    double *ref = h.ref, *sa = h.sa;
     float y[3] = {9, 0, 7};
     for (int format = -1; format <= GP_SPMV_CSR; format++)
         GP_CHECK(gp_spmv_check(&a, y, 1, ref, sa, &P512, 32, format, 0, 0, "y").code == GP_OK);
@@ -354,11 +369,11 @@ GP_TEST(spmv_params_clamped)
  * itself (the bench checks every timed run so, without choosing again). */
 GP_TEST(spmv_check_choice_is_the_check)
 {
-    int rp[4] = {0, 2, 2, 5}, col[5] = {0, 2, 0, 1, 2};
-    float val[5] = {1, 2, -3, 4, 0.5f}, x[3] = {1, 2, 4};
-    gp_csr a = {3, 3, 5, rp, col, val};
-    double ref[3], sa[3];
-    gp_spmv_ref(&a, x, 0, 3, ref, sa);
+    hand h;
+    hand_make(&h);
+    const gp_csr a = h.a;
+    const double *ref = h.ref, *sa = h.sa;
+    const int *rp = h.rp;
     const float near = nextafterf(7.0f, 8.0f), far = 7.001f;
     for (int format = -1; format <= GP_SPMV_ELL; format++)
         for (int k = 0; k < 3; k++) {
