@@ -70,12 +70,20 @@ void gp_csr_free(gp_csr *a)
     memset(a, 0, sizeof *a);
 }
 
-gp_status gp_csr_check(const gp_csr *a, const char *what)
+/* The O(1) part of gp_csr_check: sizes in range, arrays present.  A plan
+ * on a matrix its caller checked whole still checks this much. */
+static gp_status csr_sizes_check(const gp_csr *a, const char *what)
 {
     if (!a || a->rows < 0 || a->cols < 0 || a->nnz < 0 || a->nnz > INT_MAX)
         return gp_fail(GP_ERR_USAGE, "%s: no matrix, or its sizes are negative or beyond 32-bit indices", what);
     if (!a->row_ptr || (a->nnz > 0 && (!a->col || !a->val)))
         return gp_fail(GP_ERR_USAGE, "%s: missing row_ptr, col or val array", what);
+    return gp_ok();
+}
+
+gp_status gp_csr_check(const gp_csr *a, const char *what)
+{
+    GP_TRY(csr_sizes_check(a, what));
     if (a->row_ptr[0] != 0)
         return gp_fail(GP_ERR_USAGE, "%s: row_ptr[0] = %d, not 0", what, a->row_ptr[0]);
     for (int r = 0; r < a->rows; r++) {
@@ -255,8 +263,7 @@ gp_status gp_spmv_plan_create_sharing(gp_spmv_plan *pl, const gp_csr *a, const i
     memset(pl, 0, sizeof *pl);
     if (!p || !params_ok(p))
         return gp_fail(GP_ERR_USAGE, "spmv plan: parameters not fitted (use gp_spmv_params_fit)");
-    if (!a || !a->row_ptr || a->rows < 0 || a->cols < 0 || a->nnz < 0)
-        return gp_fail(GP_ERR_USAGE, "spmv plan: no matrix (check it with gp_csr_check first)");
+    GP_TRY(csr_sizes_check(a, "spmv plan"));
     if (!d_row_ptr || (a->nnz > 0 && (!d_col || !d_val)))
         return gp_fail(GP_ERR_USAGE, "spmv plan: the matrix's device arrays are missing");
     GP_TRY(gp_spmv_choose(a->row_ptr, a->rows, p, wave, format, force_tpr, &pl->c));
