@@ -103,6 +103,14 @@ void gp_gemm_params_fit(gp_gemm_params *p, const gp_device_info *dev)
     p->config = pick;
     p->tile_m = gp_gemm_configs[pick][0], p->tile_n = gp_gemm_configs[pick][1];
     p->tile_k = gp_gemm_configs[pick][2], p->block = gp_gemm_configs[pick][3];
+    if (p->split_k > 1 && !GP_GEMM_SPLITS(p->tile_m, p->tile_n, p->block)) {
+        size_t used = strlen(p->note);
+        snprintf(p->note + used, sizeof p->note - used, "%ssplit_k %d -> 1: the %dx%dx%d/%d kernel does not split k",
+                 used ? "; " : "", p->split_k, p->tile_m, p->tile_n, p->tile_k, p->block);
+        p->split_k = 1;
+    }
+    if (p->split_k < 1)
+        p->split_k = 1;
     fit_occupancy(p, dev);
 }
 
@@ -149,16 +157,17 @@ static double load_factor(const gp_gemm_problem *q, int cfg, int ptrs16)
 
 /* The busiest SM's time, in 128x256-tile-k-steps at 128x256's full rate:
  * the grid the launcher makes (the row-major problem's ceil(m / tile_m) x
- * ceil(n / tile_n); column-major: m and n swap), dealt one block an SM at a
- * time, so the busiest SM runs ceil(blocks / SMs) = full rounds of
- * blocks_cu and a remainder; a round of b blocks runs at
- * rate(b) = rate(blocks_cu) x (b / blocks_cu)^GP_GEMM_PARTIAL_EXP. */
-double gp_gemm_plan_time(const gp_gemm_problem *q, const gp_gemm_params *p, int cfg, int ptrs16, long long *blocks)
+ * ceil(n / tile_n); column-major: m and n swap) times `pieces` (split k),
+ * dealt one block an SM at a time, so the busiest SM runs ceil(blocks /
+ * SMs) = full rounds of blocks_cu and a remainder; a round of b blocks runs
+ * at rate(b) = rate(blocks_cu) x (b / blocks_cu)^GP_GEMM_PARTIAL_EXP. */
+static double busiest(const gp_gemm_problem *q, const gp_gemm_params *p, int cfg, int ptrs16, long long pieces,
+                      long long *blocks)
 {
     const int *c = gp_gemm_configs[cfg];
     const int rm = q->layout == GP_GEMM_ROW_MAJOR, bcu = p->blocks_cu[cfg];
     const long long m = rm ? q->m : q->n, n = rm ? q->n : q->m;
-    *blocks = ((m + c[0] - 1) / c[0]) * ((n + c[1] - 1) / c[1]);
+    *blocks = ((m + c[0] - 1) / c[0]) * ((n + c[1] - 1) / c[1]) * pieces;
     if (p->cus <= 0 || bcu <= 0 || !(plan_rate[cfg] > 0))
         return HUGE_VAL;
     const long long per_sm = (*blocks + p->cus - 1) / p->cus, rem = per_sm % bcu;
@@ -167,6 +176,91 @@ double gp_gemm_plan_time(const gp_gemm_problem *q, const gp_gemm_params *p, int 
     if (rem)
         t += (double)rem * tile / (rate * pow((double)rem / bcu, GP_GEMM_PARTIAL_EXP));
     return t;
+}
+
+double gp_gemm_plan_time(const gp_gemm_problem *q, const gp_gemm_params *p, int cfg, int ptrs16, long long *blocks)
+{
+    return busiest(q, p, cfg, ptrs16, 1, blocks);
+}
+
+/* The pieces k is cut into at `split` splits of configuration cfg's k-step. */
+static int split_pieces(int k, int split, int tile_k)
+{
+    const int kc = gp_gemm_split_kc(k, split, tile_k);
+    return (k + kc - 1) / kc;
+}
+
+static int split_facts_ok(const gp_gemm_split_facts *f)
+{
+    return f && f->fma_per_cycle_cu > 0 && f->clock_hz > 0 && f->dram_bytes_s > 0 && f->launch_s >= 0;
+}
+
+double gp_gemm_split_time(const gp_gemm_problem *q, const gp_gemm_params *p, const gp_gemm_split_facts *f, int cfg,
+                          int split)
+{
+    long long blocks;
+    if (!split_facts_ok(f) || cfg < 0 || cfg >= GP_GEMM_NCONFIGS || split < 1)
+        return HUGE_VAL;
+    const int tk = gp_gemm_configs[cfg][2], pieces = split_pieces(q->k, split, tk);
+    const int kc = pieces > 1 ? gp_gemm_split_kc(q->k, split, tk) : q->k;
+    const double units = busiest(q, p, cfg, 1, pieces, &blocks);
+    if (!(units < HUGE_VAL))
+        return HUGE_VAL;
+    /* One unit: a 128 x 256 tile kc deep at 128x256's sustained rate. */
+    double t = units * 128.0 * 256.0 * kc / (f->fma_per_cycle_cu * f->clock_hz * GP_GEMM_RATE_PEAK);
+    if (pieces > 1) {
+        const int rm = q->layout == GP_GEMM_ROW_MAJOR;
+        const double m = rm ? q->m : q->n, n = gp_gemm_split_ld(rm ? q->n : q->m);
+        t += 2.0 * pieces * m * n * 4.0 / f->dram_bytes_s + f->launch_s;
+    }
+    return t;
+}
+
+int gp_gemm_plan_split(const gp_gemm_problem *q, const gp_gemm_params *p, const gp_gemm_split_facts *f, int *split,
+                       char *why, size_t n)
+{
+    *split = 1;
+    const int t = gp_gemm_plan(q, p, 1, why, n);
+    if (p->config != GP_GEMM_FALLBACK_FROM || !split_facts_ok(f) || p->cus <= 0)
+        return t;
+    const double t0 = gp_gemm_split_time(q, p, f, t, 1);
+    double best = HUGE_VAL;
+    int pick = t, s_best = 1;
+    for (size_t i = 0; i < sizeof plan_cfgs / sizeof plan_cfgs[0]; i++)
+        for (int sp = 2; sp <= GP_GEMM_SPLIT_MAX; sp++) {
+            const int cfg = plan_cfgs[i], *c = gp_gemm_configs[cfg];
+            if (!GP_GEMM_SPLITS(c[0], c[1], c[3]) || split_pieces(q->k, sp, c[2]) < 2)
+                continue;
+            const double ts = gp_gemm_split_time(q, p, f, cfg, sp);
+            if (ts < best)
+                best = ts, pick = cfg, s_best = sp;
+        }
+    if (!(best * GP_GEMM_PLAN_MARGIN < t0))
+        return t;
+    const int *c = gp_gemm_configs[pick], *c0 = gp_gemm_configs[t];
+    long long blocks;
+    const int pieces = split_pieces(q->k, s_best, c[2]);
+    busiest(q, p, pick, 1, pieces, &blocks);
+    *split = s_best;
+    if (why && n)
+        snprintf(why, n, "ran %dx%dx%d/%d, k in %d pieces: %lld blocks, %lld a CU, model %.1f us vs %.1f unsplit "
+                 "(%dx%dx%d/%d)", c[0], c[1], c[2], c[3], pieces, blocks, (long long)p->blocks_cu[pick], best * 1e6,
+                 t0 * 1e6, c0[0], c0[1], c0[2], c0[3]);
+    return pick;
+}
+
+size_t gp_gemm_workspace_bytes(const gp_gemm_problem *q, const gp_gemm_params *p)
+{
+    if (!q || !p || p->split_k <= 1 || p->config < 0 || p->config >= GP_GEMM_NCONFIGS || q->k < 1)
+        return 0;
+    const int *c = gp_gemm_configs[p->config];
+    if (!GP_GEMM_SPLITS(c[0], c[1], c[3]))
+        return 0;
+    const int pieces = split_pieces(q->k, p->split_k, gp_gemm_configs[p->config][2]);
+    if (pieces < 2)
+        return 0;
+    const int rm = q->layout == GP_GEMM_ROW_MAJOR;
+    return (size_t)pieces * (size_t)(rm ? q->m : q->n) * (size_t)gp_gemm_split_ld(rm ? q->n : q->m) * 4u;
 }
 
 int gp_gemm_plan(const gp_gemm_problem *q, const gp_gemm_params *p, int ptrs16, char *why, size_t n)
@@ -265,7 +359,7 @@ gp_status gp_gemm_check_problem(const gp_gemm_problem *q)
 }
 
 gp_status gp_gemm_f32(const gp_gemm_problem *q, const float *d_a, const float *d_b, float *d_c,
-                      const gp_gemm_params *p, gp_stream stream)
+                      const gp_gemm_params *p, float *d_work, size_t work_bytes, gp_stream stream)
 {
     GP_TRY(gp_gemm_check_problem(q));
     if (!p || p->config < 0 || p->config >= GP_GEMM_NCONFIGS)
@@ -281,24 +375,36 @@ gp_status gp_gemm_f32(const gp_gemm_problem *q, const float *d_a, const float *d
         return gp_fail(GP_ERR_USAGE, "gemm: C overlaps A or B");
     /* The rule chose the tile for the shape with 16-byte aligned pointers;
      * where A or B is not, the warp-tiled kernel loads 4 bytes at a time,
-     * and the per-problem step may run another tile. */
+     * and the per-problem step may run another tile (at the same split). */
     const int ptrs16 = (uintptr_t)d_a % 16 == 0 && (uintptr_t)d_b % 16 == 0;
-    const int cfg = ptrs16 ? p->config : gp_gemm_plan(q, p, 0, NULL, 0);
+    gp_gemm_params run = *p;
+    run.config = ptrs16 ? p->config : gp_gemm_plan(q, p, 0, NULL, 0);
+    const size_t need = gp_gemm_workspace_bytes(q, &run);
+    if (need) {
+        const char *w0 = (const char *)d_work, *w1 = w0 + need;
+        if (!d_work || work_bytes < need)
+            return gp_fail(GP_ERR_USAGE, "gemm: split_k %d needs a workspace of %zu bytes, %s", p->split_k, need,
+                           d_work ? "fewer given" : "none given");
+        if ((uintptr_t)d_work % 16)
+            return gp_fail(GP_ERR_USAGE, "gemm: the workspace must be 16-byte aligned");
+        if ((w0 < a1 && a0 < w1) || (w0 < b1 && b0 < w1) || (w0 < c1 && c0 < w1))
+            return gp_fail(GP_ERR_USAGE, "gemm: the workspace overlaps A, B or C");
+    }
+    const int split = need ? run.split_k : 1;
     /* Row-major: A K-contiguous unless transposed, B K-contiguous when
      * transposed.  Column-major: the row-major C^T = op(B)^T op(A)^T. */
     if (q->layout == GP_GEMM_ROW_MAJOR)
-        return gp_gemm_launch_rm(cfg, !q->trans_a, q->trans_b, q->m, q->n, q->k, q->alpha, d_a, q->lda, d_b,
-                                 q->ldb, q->beta, d_c, q->ldc, stream);
-    return gp_gemm_launch_rm(cfg, !q->trans_b, q->trans_a, q->n, q->m, q->k, q->alpha, d_b, q->ldb, d_a, q->lda,
-                             q->beta, d_c, q->ldc, stream);
+        return gp_gemm_launch_rm(run.config, !q->trans_a, q->trans_b, q->m, q->n, q->k, q->alpha, d_a, q->lda, d_b,
+                                 q->ldb, q->beta, d_c, q->ldc, split, d_work, stream);
+    return gp_gemm_launch_rm(run.config, !q->trans_b, q->trans_a, q->n, q->m, q->k, q->alpha, d_b, q->ldb, d_a,
+                             q->lda, q->beta, d_c, q->ldc, split, d_work, stream);
 }
 
-/* ---- the library's call */
+/* ---- the library's calls */
 
-gp_status gp_sgemm(struct gp_context *ctx, const gp_gemm_problem *q, const float *d_a, const float *d_b, float *d_c,
-                   gp_stream stream)
+/* The context's parameters for q's shape. */
+static gp_status context_params(struct gp_context *ctx, const gp_gemm_problem *q, gp_gemm_params *p)
 {
-    gp_gemm_params p;
     gp_shape s;
     if (!ctx || !q)
         return gp_fail(GP_ERR_USAGE, "gemm: no %s", !ctx ? "context (gp_context_open)" : "problem");
@@ -308,6 +414,32 @@ gp_status gp_sgemm(struct gp_context *ctx, const gp_gemm_problem *q, const float
     s.d[GP_GEMM_LDA] = q->lda, s.d[GP_GEMM_LDB] = q->ldb, s.d[GP_GEMM_LDC] = q->ldc;
     s.opt[GP_GEMM_OPT_LAYOUT] = q->layout, s.opt[GP_GEMM_OPT_TRANS_A] = q->trans_a;
     s.opt[GP_GEMM_OPT_TRANS_B] = q->trans_b;
-    GP_TRY(gp_context_params(ctx, &gp_kernel_gemm, &s, &p));
-    return gp_gemm_f32(q, d_a, d_b, d_c, &p, stream);
+    return gp_context_params(ctx, &gp_kernel_gemm, &s, p);
+}
+
+gp_status gp_sgemm(struct gp_context *ctx, const gp_gemm_problem *q, const float *d_a, const float *d_b, float *d_c,
+                   gp_stream stream)
+{
+    gp_gemm_params p;
+    GP_TRY(context_params(ctx, q, &p));
+    p.split_k = 1;
+    return gp_gemm_f32(q, d_a, d_b, d_c, &p, NULL, 0, stream);
+}
+
+gp_status gp_sgemm_workspace_size(struct gp_context *ctx, const gp_gemm_problem *q, size_t *bytes)
+{
+    gp_gemm_params p;
+    if (!bytes)
+        return gp_fail(GP_ERR_USAGE, "gemm: no place for the workspace size");
+    GP_TRY(context_params(ctx, q, &p));
+    *bytes = gp_gemm_workspace_bytes(q, &p);
+    return gp_ok();
+}
+
+gp_status gp_sgemm_ws(struct gp_context *ctx, const gp_gemm_problem *q, const float *d_a, const float *d_b, float *d_c,
+                      void *d_work, size_t work_bytes, gp_stream stream)
+{
+    gp_gemm_params p;
+    GP_TRY(context_params(ctx, q, &p));
+    return gp_gemm_f32(q, d_a, d_b, d_c, &p, (float *)d_work, work_bytes, stream);
 }

@@ -144,6 +144,27 @@ typedef struct gp_gemm_problem {
     int lda, ldb, ldc;
 } gp_gemm_problem;
 
+/* Split k: with split_k = S > 1 each tile's k is cut into ceil(k / kc)
+ * pieces of kc = S-th of k rounded up to whole k-steps, run as
+ * grid.z = pieces blocks a tile (a shallow product's few tiles then fill
+ * the SMs); each writes alpha times its partial product to a workspace
+ * slice of m rows of gp_gemm_split_ld(n) floats (the row-major problem's m
+ * and n), and a second kernel adds the slices in split order and beta C
+ * (deterministic: the same sums in the same order every run).  The
+ * workspace is the caller's (gp_gemm_workspace_bytes): nothing allocated
+ * in a call.  Chosen per shape by gp_gemm_plan_split. */
+#define GP_GEMM_SPLIT_MAX 8
+/* Only the warp-tiled kernels (thread tile 8 x 16, NVIDIA) split: the
+ * quadrant kernel at its 128-register bound on sm_90 spilled with the
+ * split's offsets (4-12 bytes), and fit sets its split_k to 1, noted. */
+#define GP_GEMM_SPLITS(tile_m, tile_n, block) (GP_GEMM_THREAD_TILE(tile_m, tile_n, block) == 128)
+static inline int gp_gemm_split_kc(int k, int split, int tile_k)
+{
+    const int per = split > 1 ? (k + split - 1) / split : k;
+    return (per + tile_k - 1) / tile_k * tile_k;
+}
+static inline int gp_gemm_split_ld(int n) { return (n + 3) / 4 * 4; }
+
 /* The problem of shape s (see GP_GEMM_M above) with alpha and beta: leading
  * dimensions 0 in s become the least the layout allows. */
 struct gp_shape;
@@ -204,6 +225,33 @@ double gp_gemm_plan_time(const gp_gemm_problem *q, const gp_gemm_params *p, int 
  * the table's facts (gemm_rule.c; 0 where the facts are missing). */
 long long gp_gemm_blocks_per_cu(const gp_table *t, int cfg);
 
+/* Split k per shape: the per-problem step's tiles (gp_gemm_plan), each at
+ * 1 .. GP_GEMM_SPLIT_MAX splits, timed in seconds: the busiest SM's blocks
+ * (gp_gemm_plan_time on the grid times the pieces) x a piece's k at the
+ * SM's FMA rate x GP_GEMM_RATE_PEAK (what 128x256 sustains at full
+ * occupancy), plus for a split the workspace's bytes (written, then read:
+ * 2 x pieces x m x ld x 4) at the DRAM bandwidth and one launch for the
+ * sum.  The fastest wins where it beats the unsplit plan by
+ * GP_GEMM_PLAN_MARGIN.  Facts: fma per cycle per CU, clock, DRAM bandwidth
+ * and launch time; any <= 0 (none in the table): no split.  *split gets
+ * the splits (1: none); returns the configuration; why as gp_gemm_plan. */
+typedef struct gp_gemm_split_facts {
+    double fma_per_cycle_cu, clock_hz, dram_bytes_s, launch_s;
+} gp_gemm_split_facts;
+/* H200, 2026-11-30: 128x256x8/256 at 4096^3 NN ran 48.07 TFLOP/s (2.8592 ms,
+ * docs/reports/h200/2026-11-30/gemm_snake/) of the measured FMA peak 124.9
+ * x 132 x 1.98 GHz x 2 = 65.3: 0.736. */
+#define GP_GEMM_RATE_PEAK 0.736
+int gp_gemm_plan_split(const gp_gemm_problem *q, const gp_gemm_params *p, const gp_gemm_split_facts *f, int *split,
+                       char *why, size_t n);
+/* The model's seconds for configuration cfg at `split` (HUGE_VAL where it
+ * has none), for the record's predicted-against-measured rows. */
+double gp_gemm_split_time(const gp_gemm_problem *q, const gp_gemm_params *p, const gp_gemm_split_facts *f, int cfg,
+                          int split);
+/* Bytes of workspace configuration p->config at p->split_k needs for q (0:
+ * no split; the k pieces are whole k-steps of that configuration). */
+size_t gp_gemm_workspace_bytes(const gp_gemm_problem *q, const gp_gemm_params *p);
+
 /* Check a problem: GP_ERR_USAGE naming the field for m, n, k < 1, a leading
  * dimension below the stored rows (column-major) or columns (row-major), or
  * sizes beyond 32-bit indexing of one matrix. */
@@ -215,9 +263,11 @@ size_t gp_gemm_c_elems(const gp_gemm_problem *q);
 
 /* C = alpha op(A) op(B) + beta C, enqueued on `stream` (NULL: the default
  * stream; no synchronization); bad arguments give GP_ERR_USAGE before any
- * device call. */
+ * device call.  d_work: work_bytes of device memory for p->split_k > 1
+ * (gp_gemm_workspace_bytes; fewer bytes is GP_ERR_USAGE), overlapping none
+ * of A, B, C; NULL and 0 where the parameters do not split. */
 gp_status gp_gemm_f32(const gp_gemm_problem *q, const float *d_a, const float *d_b, float *d_c,
-                      const gp_gemm_params *p, gp_stream stream);
+                      const gp_gemm_params *p, float *d_work, size_t work_bytes, gp_stream stream);
 
 /* CPU reference (gemm_ref.c), accumulated in double: all of C, or one
  * element (i, j) (the bench checks big products on a sample). */
@@ -245,9 +295,17 @@ gp_status gp_gemm_check_exact(const char *what, const gp_gemm_problem *q, const 
  * allocated, nothing synchronized. */
 struct gp_context;
 /* q's C = alpha op(A) op(B) + beta C (layouts, transposes and leading
- * dimensions as gp_gemm_problem says). */
+ * dimensions as gp_gemm_problem says), k never split (no workspace). */
 gp_status gp_sgemm(struct gp_context *ctx, const gp_gemm_problem *q, const float *d_a, const float *d_b, float *d_c,
                    gp_stream stream);
+/* The same with a workspace, where the context's parameters for q's shape
+ * may split k (gemm.h, "Split k"): gp_sgemm_workspace_size gives the bytes
+ * (0: this shape does not split), gp_sgemm_ws takes them (fewer:
+ * GP_ERR_USAGE before any launch).  The workspace may be reused by calls on
+ * one stream, not by calls that may run at once. */
+gp_status gp_sgemm_workspace_size(struct gp_context *ctx, const gp_gemm_problem *q, size_t *bytes);
+gp_status gp_sgemm_ws(struct gp_context *ctx, const gp_gemm_problem *q, const float *d_a, const float *d_b, float *d_c,
+                      void *d_work, size_t work_bytes, gp_stream stream);
 
 /* The rule (gemm_rule.c): the tile for the shape (kernel.h, "Rules"). */
 struct gp_rule_in;
@@ -264,7 +322,8 @@ extern const struct gp_kernel gp_kernel_gemm;
 /* GPU launcher (gemm.hip; none.c): the row-major problem with A K-contiguous
  * (a_kc) or M-contiguous, B K-contiguous (b_kc) or N-contiguous. */
 gp_status gp_gemm_launch_rm(int config, int a_kc, int b_kc, int m, int n, int k, float alpha, const float *a,
-                            int lda, const float *b, int ldb, float beta, float *c, int ldc, gp_stream s);
+                            int lda, const float *b, int ldb, float beta, float *c, int ldc, int split, float *work,
+                            gp_stream s);
 
 #ifdef __cplusplus
 }

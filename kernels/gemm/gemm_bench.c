@@ -6,9 +6,14 @@
 #include "kernel_decl.h"
 
 /* The variants (tune's candidates, bench's context rows): every compiled configuration, GP_GEMM_CFG0..5 in order
- * (fit snaps one a target lacks to the nearest it has, noted). */
-static const int variants[GP_GEMM_NCONFIGS][NPARAMS] = {{128, 128, 8, 256}, {128, 128, 16, 256}, {128, 64, 8, 128},
-                                                        {64, 64, 8, 64},    {128, 128, 8, 128},  {128, 256, 8, 256}};
+ * (fit snaps one a target lacks to the nearest it has, noted), at the rule's split (fit: 1 for a kernel that does
+ * not split); then the rule's tile with k whole, and 128x256x8/256 with k in 2 and in 4 (the split's model checked
+ * by the sweep, and the split path by verify's variant cases on every target that has the kernel). */
+#define K GP_PARAM_KEEP
+static const int variants[][NPARAMS] = {{128, 128, 8, 256, K}, {128, 128, 16, 256, K}, {128, 64, 8, 128, K},
+                                        {64, 64, 8, 64, K},    {128, 128, 8, 128, K},  {128, 256, 8, 256, K},
+                                        {K, K, K, K, 1},       {128, 256, 8, 256, 2},  {128, 256, 8, 256, 4}};
+#undef K
 
 /* A case's data kind: alpha and beta (0: bench's 1 and 0, C not read). */
 static const float ab[][2] = {{1, 0}, {2, 0.5f}, {-1, 1}, {1, 1}, {-1, 0.5f}, {2, 0}};
@@ -153,8 +158,14 @@ typedef struct state {
     float *h_c, *h_out;             /* h_c: C's input (beta != 0); h_out: C's mirror */
     gp_gemm_checked *chk;           /* the reference: all of C, or a sample of a big product */
     float *d_a, *d_b, *d_c;
+    float *d_work; /* room for any split of k (GP_GEMM_SPLIT_MAX pieces); NULL past WORK_MAX bytes */
+    size_t work_bytes;
     gp_vendor_blas *blas;
 } state;
+
+/* A split's workspace is allocated with the problem where it is at most this big (8192^2 would take 2 GiB:
+ * the rule does not split a product that fills the SMs, and a table that asks it to is told its bytes). */
+#define WORK_MAX ((size_t)1 << 30)
 
 static char blas_impl[GP_BENCH_TEXT] = "cuBLAS cublasSgemm (fp32 math)";
 static const gp_kimpl impls[] = {{blas_impl, 1, 1, 0.90, 0, ""}};
@@ -166,7 +177,6 @@ static void teardown(void *st) { gp_vendor_blas_destroy(((state *)st)->blas); }
 static gp_status setup(const gp_kcase *c, const gp_device_info *dev, uint64_t *rng, void *st)
 {
     state *s = st;
-    (void)dev;
     if (c->data < 0 || c->data >= NDATA || c->offset < 0)
         return gp_fail(GP_ERR_USAGE, "gemm: data kind %d or offset %d is not one of this kernel's", c->data, c->offset);
     gp_gemm_problem *q = &s->q;
@@ -185,6 +195,13 @@ static gp_status setup(const gp_kcase *c, const gp_device_info *dev, uint64_t *r
         snprintf(blas_impl, sizeof blas_impl, "%s cublasSgemm (fp32 math)", bn);
     GP_TRY(gp_kmem_dev_copy(&s->mem, (void **)&s->d_a, h_a, na * 4));
     GP_TRY(gp_kmem_dev_copy(&s->mem, (void **)&s->d_b, h_b, nb * 4));
+    /* 128x256x8/256 splits into the most pieces (k-step 8); none where the target has no splitting kernel. */
+    gp_gemm_params most = {.split_k = GP_GEMM_SPLIT_MAX, .config = GP_GEMM_FALLBACK_FROM};
+    s->work_bytes = gp_gemm_workspace_bytes(q, &most);
+    if (s->work_bytes > WORK_MAX || (dev && !gp_gemm_config_on(GP_GEMM_FALLBACK_FROM, gp_target_reg_class(dev->arch))))
+        s->work_bytes = 0;
+    if (s->work_bytes)
+        GP_TRY(gp_kmem_dev(&s->mem, (void **)&s->d_work, s->work_bytes));
     return gp_kmem_output(&s->mem, (void **)&s->d_c, (void **)&s->h_out, s->nc * 4, 0);
 }
 
@@ -197,7 +214,7 @@ static gp_status poison(void *p)
 static gp_status run(void *p, const void *prm)
 {
     state *s = p;
-    return gp_gemm_f32(&s->q, s->d_a + s->off, s->d_b + s->off, s->d_c + s->off, prm, NULL);
+    return gp_gemm_f32(&s->q, s->d_a + s->off, s->d_b + s->off, s->d_c + s->off, prm, s->d_work, s->work_bytes, NULL);
 }
 
 static gp_status run_impl(void *p, int impl, const void *prm)

@@ -82,15 +82,17 @@ long long gp_gemm_blocks_per_cu(const gp_table *t, int cfg)
     return config_blocks(&cu, cfg);
 }
 
-/* The configuration the shape runs (gemm.h, gp_gemm_plan, 16-byte aligned
- * pointers), with why in `why`; `chosen` where the step does not apply (no
- * step for it, a shape that is no problem, or device.compute_units none:
- * the waves cannot be counted). */
-static int plan_for_shape(const gp_shape *s, const gp_rule_facts *f, int chosen, char *why, size_t n)
+/* The configuration the shape runs and its k splits (gemm.h, gp_gemm_plan_split, 16-byte aligned
+ * pointers), with why in `why`; `chosen` and 1 where the step does not apply (no step for it, a shape that is
+ * no problem, or device.compute_units none: the waves cannot be counted).  The split's facts: the FMA rate,
+ * the clock, the DRAM bandwidth and the launch time; where one is none the step does not split. */
+static int plan_for_shape(const gp_shape *s, const gp_rule_facts *f, double launch_us, int chosen, int *split,
+                          char *why, size_t n)
 {
     gp_gemm_problem q;
     gp_gemm_params p;
     why[0] = 0;
+    *split = 1;
     if (!s || chosen != GP_GEMM_FALLBACK_FROM || !f->cus.have)
         return chosen;
     gp_gemm_problem_of_shape(s, 1.0f, 0.0f, &q);
@@ -100,7 +102,9 @@ static int plan_for_shape(const gp_shape *s, const gp_rule_facts *f, int chosen,
     p.config = chosen, p.cus = (int)f->cus.v;
     for (int i = 0; i < GP_GEMM_NCONFIGS; i++)
         p.blocks_cu[i] = (int)config_blocks(&f->cu, i);
-    return gp_gemm_plan(&q, &p, 1, why, n);
+    const gp_gemm_split_facts sf = {f->fma.have ? f->fma.v : 0, f->clock_mhz.have ? f->clock_mhz.v * 1e6 : 0,
+                                    f->dram_gbs.have ? f->dram_gbs.v * 1e9 : 0, launch_us * 1e-6};
+    return gp_gemm_plan_split(&q, &p, &sf, split, why, n);
 }
 
 /* The per-problem step where the chosen tile has one ("; per problem the
@@ -131,8 +135,9 @@ gp_status gp_gemm_rule(const gp_rule_in *in, gp_table *out)
     const gp_table *t = in->facts;
     gp_rule_facts f;
     GP_TRY(gp_rule_read_facts(t, RULE, &f));
-    double rpt, lat;
-    int have_rpt, have_lat;
+    double rpt, lat, launch_us;
+    int have_rpt, have_lat, have_launch;
+    GP_TRY(gp_rule_fact_or(t, RULE, "launch", "launch_us", -1, &launch_us, &have_launch));
     GP_TRY(gp_rule_fact_or(t, RULE, "registers", "per_thread_max", REGS_STANDIN, &rpt, &have_rpt));
     GP_TRY(gp_rule_fact_or(t, RULE, "lds", "latency_cycles", LDS_LATENCY_STANDIN, &lat, &have_lat));
     double fma = f.fma.have ? f.fma.v : FMA_STANDIN;
@@ -177,19 +182,26 @@ gp_status gp_gemm_rule(const gp_rule_in *in, gp_table *out)
              have_lat ? "" : " (none: 64)", pick >= 0 ? "" : "; no tile passes all, first in LDS:", pick >= 0 ? "" : failed, later,
              cu->fallback[0] ? "; " : "");
     static const char *const keys[4] = {"tile_m", "tile_n", "tile_k", "block"};
-    char plan[160];
-    const int ran = plan_for_shape(in->shape, &f, chosen, plan, sizeof plan);
-    if (ran != chosen) { /* the per-problem step's tile, for this shape */
-        const gp_shape *s = in->shape;
+    char plan[200];
+    int split;
+    const int ran = plan_for_shape(in->shape, &f, have_launch ? launch_us : -1, chosen, &split, plan, sizeof plan);
+    const gp_shape *s = in->shape;
+    if (ran != chosen || split > 1) { /* the per-problem step's tile and split, for this shape */
         for (int i = 0; i < 4; i++)
             GP_TRY(gp_rule_set(out, "gemm", keys[i], gp_gemm_configs[ran][i], "waves",
                                "%lldx%lldx%lld: %s (the per-problem step of %dx%dx%d/%d)", s->d[GP_GEMM_M], s->d[GP_GEMM_N],
                                s->d[GP_GEMM_K], plan, c[0], c[1], c[2], c[3]));
-        return gp_ok();
+        return gp_rule_set(out, "gemm", "split_k", split, "waves", "%lldx%lldx%lld: %s", s->d[GP_GEMM_M],
+                           s->d[GP_GEMM_N], s->d[GP_GEMM_K], split > 1 ? plan : "k whole: a split is not faster by the model");
     }
     for (int i = 0; i < 4; i++)
         GP_TRY(gp_rule_set(out, "gemm", keys[i], c[i], "registers", "%s%s", why, cu->fallback));
-    return gp_ok();
+    if (chosen != GP_GEMM_FALLBACK_FROM)
+        return gp_rule_set(out, "gemm", "split_k", 1, "waves", "k whole: the %dx%dx%d/%d kernel does not split k",
+                           c[0], c[1], c[2], c[3]);
+    return gp_rule_set(out, "gemm", "split_k", 1, "waves", "%s",
+                       s ? "k whole: a split is not faster by the model (gemm.h, gp_gemm_plan_split)"
+                         : "k whole for the large problem; per shape the split of a busiest-SM model");
 }
 
 /* ---- the legality of a table's [kernel.gemm] (gemm.h, gp_gemm_check_table) */

@@ -2,6 +2,7 @@
  * the table and says so, the per-device cache path, and the parameter sets
  * it keeps per shape, from several threads. */
 #define _POSIX_C_SOURCE 200809L
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -10,6 +11,7 @@
 
 #include "context.h"
 #include "fsutil.h"
+#include "gemm.h"
 #include "gp_test.h"
 #include "gp_test_table.h"
 #include "histogram.h"
@@ -182,6 +184,36 @@ GP_TEST(context_params_of_count_shapes)
     GP_CHECK(gp_context_nshapes(c) == 3);
     gp_status st = gp_context_params_of_count(NULL, &gp_kernel_histogram, 10, GP_HIST_U8, 0, &h);
     GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "histogram: no context"));
+    gp_context_close(c);
+    return 0;
+}
+
+/* SGEMM through the context on the H200's shipped table: the shallow product's parameters split k, so its
+ * workspace is 3 slices of 1023 x 1028 floats, the headline's none; a short workspace, no context or no place
+ * for the size is GP_ERR_USAGE before any launch, and gp_sgemm (no workspace) does not ask for one. */
+GP_TEST(context_sgemm_workspace)
+{
+    gp_device_info d = h200();
+    gp_context *c = open_shipped(&d);
+    GP_CHECK(c != NULL);
+    gp_gemm_problem small = {GP_GEMM_ROW_MAJOR, 0, 0, 1023, 1025, 511, 1.0f, 0.0f, 511, 1025, 1025};
+    gp_gemm_problem head = {GP_GEMM_ROW_MAJOR, 0, 0, 4096, 4096, 4096, 1.0f, 0.0f, 4096, 4096, 4096};
+    size_t bytes = 1;
+    GP_CHECK(gp_sgemm_workspace_size(c, &small, &bytes).code == GP_OK && bytes == (size_t)3 * 1023 * 1028 * 4);
+    GP_CHECK(gp_sgemm_workspace_size(c, &head, &bytes).code == GP_OK && bytes == 0);
+    GP_CHECK(gp_sgemm_workspace_size(c, &small, NULL).code == GP_ERR_USAGE);
+    GP_CHECK(gp_sgemm_workspace_size(NULL, &small, &bytes).code == GP_ERR_USAGE);
+    /* Addresses 256 MiB apart that nothing dereferences: every refusal comes before a launch. */
+    float *const a = (float *)(uintptr_t)0x10000000u, *const b = (float *)(uintptr_t)0x20000000u;
+    float *const cc = (float *)(uintptr_t)0x30000000u, *const w = (float *)(uintptr_t)0x40000000u;
+    gp_status st = gp_sgemm_ws(c, &small, a, b, cc, w, 4096, NULL);
+    GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "needs a workspace of 12619728 bytes"));
+    st = gp_sgemm_ws(NULL, &small, a, b, cc, w, 4096, NULL);
+    GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "no context"));
+    gp_gemm_problem bad = small;
+    bad.lda = 7;
+    GP_CHECK(gp_sgemm_ws(c, &bad, a, b, cc, w, 4096, NULL).code == GP_ERR_USAGE);
+    GP_CHECK(gp_sgemm(c, &small, a, NULL, cc, NULL).code == GP_ERR_USAGE);
     gp_context_close(c);
     return 0;
 }

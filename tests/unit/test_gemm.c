@@ -67,15 +67,15 @@ GP_TEST(gemm_bad_input_before_device)
         {(gp_gemm_layout)5, 0, 0, 4, 4, 4, 1.0f, 0.0f, 4, 4, 4},   /* layout */
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        gp_status st = gp_gemm_f32(&bad[i], a, b, c, &p, NULL);
+        gp_status st = gp_gemm_f32(&bad[i], a, b, c, &p, NULL, 0, NULL);
         GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "gemm"));
     }
-    GP_CHECK(gp_gemm_f32(&ok, NULL, b, c, &p, NULL).code == GP_ERR_USAGE);
-    GP_CHECK(gp_gemm_f32(&ok, a, b, a + 8, &p, NULL).code == GP_ERR_USAGE); /* C overlaps A */
+    GP_CHECK(gp_gemm_f32(&ok, NULL, b, c, &p, NULL, 0, NULL).code == GP_ERR_USAGE);
+    GP_CHECK(gp_gemm_f32(&ok, a, b, a + 8, &p, NULL, 0, NULL).code == GP_ERR_USAGE); /* C overlaps A */
     gp_gemm_params unfit = p;
     unfit.config = 9;
-    GP_CHECK(gp_gemm_f32(&ok, a, b, c, &unfit, NULL).code == GP_ERR_USAGE);
-    GP_CHECK(gp_gemm_f32(&ok, a, b, c, &p, NULL).code != GP_ERR_USAGE); /* reaches the launcher */
+    GP_CHECK(gp_gemm_f32(&ok, a, b, c, &unfit, NULL, 0, NULL).code == GP_ERR_USAGE);
+    GP_CHECK(gp_gemm_f32(&ok, a, b, c, &p, NULL, 0, NULL).code != GP_ERR_USAGE); /* reaches the launcher */
     return 0;
 }
 
@@ -201,7 +201,7 @@ GP_TEST(gemm_tiles_per_target)
 
     /* The sweep's candidates: the variants, fitted to the device. */
     const gp_kernel *k = gp_kernel_find("gemm");
-    GP_CHECK(k && k->variants && k->nvariants == GP_GEMM_NCONFIGS);
+    GP_CHECK(k && k->variants && k->nvariants == GP_GEMM_NCONFIGS + 3);
     for (int v = 0; v < 2; v++) {
         int seen[GP_GEMM_NCONFIGS] = {0}, n = 0, k16 = 0;
         gp_gemm_params base, q;
@@ -221,9 +221,15 @@ GP_TEST(gemm_tiles_per_target)
         GP_CHECK(n == (v ? 6 : 3) && seen[base.config]);
         GP_CHECK(k16 == v);
     }
-    /* The variants are the compiled configurations, in their order. */
-    for (int c = 0; c < k->nvariants; c++)
-        GP_CHECK(!memcmp(k->variants + c * k->nparams, gp_gemm_configs[c], 4 * sizeof(int)));
+    /* The variants are the compiled configurations, in their order, at the rule's split; then the rule's tile
+     * with k whole, and 128x256 with k in 2 and in 4. */
+    for (int c = 0; c < GP_GEMM_NCONFIGS; c++)
+        GP_CHECK(!memcmp(k->variants + c * k->nparams, gp_gemm_configs[c], 4 * sizeof(int)) &&
+                 k->variants[c * k->nparams + 4] == GP_PARAM_KEEP);
+    static const int splits[3] = {1, 2, 4};
+    for (int c = GP_GEMM_NCONFIGS; c < k->nvariants; c++)
+        GP_CHECK(k->variants[c * k->nparams] == (c == GP_GEMM_NCONFIGS ? GP_PARAM_KEEP : 128) &&
+                 k->variants[c * k->nparams + 4] == splits[c - GP_GEMM_NCONFIGS]);
     return 0;
 }
 
@@ -421,6 +427,103 @@ GP_TEST(gemm_params_follow_the_shape)
     GP_CHECK(gp_test_load_table("tables/gfx900", &t));
     GP_CHECK(gp_kernel_params(&gp_kernel_gemm, &t, NULL, &odd, 0, &po, note, sizeof note).code == GP_OK);
     GP_CHECK(po.config == 0 && po.tile_n == 128);
+    return 0;
+}
+
+/* Split k: the pieces of whole k-steps, the workspace's bytes in the launched (row-major) problem's rows, and
+ * gp_gemm_f32 refusing a missing, short, misaligned or overlapping workspace before any launch. */
+GP_TEST(gemm_split_workspace)
+{
+    GP_CHECK(gp_gemm_split_kc(511, 3, 8) == 176 && gp_gemm_split_kc(511, 8, 8) == 64);
+    GP_CHECK(gp_gemm_split_kc(511, 1, 8) == 512 && gp_gemm_split_kc(45, 3, 8) == 16 && gp_gemm_split_kc(19, 3, 8) == 8);
+    GP_CHECK(gp_gemm_split_ld(5) == 8 && gp_gemm_split_ld(8) == 8 && gp_gemm_split_ld(1) == 4);
+    gp_gemm_params p;
+    memset(&p, 0, sizeof p);
+    p.tile_m = 128, p.tile_n = 128, p.tile_k = 8, p.block = 256, p.split_k = 3;
+    gp_gemm_params_fit(&p, NULL);
+    /* The quadrant kernel does not split: fit says so. */
+    GP_CHECK(p.config == 0 && p.split_k == 1 && strstr(p.note, "split_k 3 -> 1"));
+    p.tile_n = 256, p.split_k = 1, p.note[0] = 0;
+    gp_gemm_params_fit(&p, NULL);
+    GP_CHECK(p.config == 5 && !p.note[0]);
+    /* 4 x 5 x 40 at 3 splits: kc 16, 3 pieces of 4 rows x 8 floats. */
+    gp_gemm_problem q = {GP_GEMM_ROW_MAJOR, 0, 0, 4, 5, 40, 1.0f, 0.0f, 40, 5, 5};
+    p.split_k = 1;
+    GP_CHECK(gp_gemm_workspace_bytes(&q, &p) == 0);
+    p.split_k = 3;
+    GP_CHECK(gp_gemm_workspace_bytes(&q, &p) == 3 * 4 * 8 * 4);
+    gp_gemm_problem qc = {GP_GEMM_COL_MAJOR, 0, 0, 4, 5, 40, 1.0f, 0.0f, 4, 40, 4};
+    GP_CHECK(gp_gemm_workspace_bytes(&qc, &p) == 3 * 5 * 4 * 4); /* C^T: 5 rows of 4 */
+    /* k 7 in one k-step: no piece to split. */
+    gp_gemm_problem shallow = q;
+    shallow.k = 7, shallow.lda = 7;
+    GP_CHECK(gp_gemm_workspace_bytes(&shallow, &p) == 0);
+    static float a[160], b[200], c[20], w[128];
+    const size_t need = 3 * 4 * 8 * 4;
+    gp_status st = gp_gemm_f32(&q, a, b, c, &p, NULL, 0, NULL);
+    GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "384 bytes") && strstr(st.msg, "none given"));
+    st = gp_gemm_f32(&q, a, b, c, &p, w, need - 4, NULL);
+    GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "fewer given"));
+    GP_CHECK(gp_gemm_f32(&q, a, b, c, &p, w + 1, need, NULL).code == GP_ERR_USAGE);          /* 4 bytes off 16 */
+    GP_CHECK(gp_gemm_f32(&q, a, b, c, &p, (float *)b + 4, need, NULL).code == GP_ERR_USAGE);  /* overlaps B */
+    GP_CHECK(gp_gemm_f32(&q, a, b, c, &p, w, need, NULL).code != GP_ERR_USAGE);               /* reaches the launcher */
+    GP_CHECK(gp_gemm_f32(&shallow, a, b, c, &p, NULL, 0, NULL).code != GP_ERR_USAGE);         /* nothing to split */
+    return 0;
+}
+
+/* The split's model on the H200 (the sm_90 table's facts): 1023 x 1025 x 511, 72 blocks of 128x128x16 for 132
+ * SMs (64.7 us measured, 0.55x cuBLAS), splits k; the headline and the products that fill the SMs do not; with a
+ * fact none nothing splits. */
+GP_TEST(gemm_split_model)
+{
+    gp_table t;
+    gp_device_info d;
+    memset(&d, 0, sizeof d);
+    snprintf(d.arch, sizeof d.arch, "sm_90");
+    d.lds_per_block = 49152, d.compute_units = 132;
+    d.wave_size = 32, d.regs_per_cu = 65536, d.lds_per_cu = 233472, d.max_threads_per_cu = 2048;
+    GP_CHECK(gp_test_load_table("tables/sm_90", &t));
+    gp_gemm_params p;
+    GP_CHECK(from_table(&t, &d, &p).code == GP_OK && p.config == 5);
+    const gp_gemm_split_facts f = {124.94, 1.98e9, 4341.6e9, 4.93e-6};
+    char why[200];
+    int split;
+    gp_gemm_problem small = {GP_GEMM_ROW_MAJOR, 0, 0, 1023, 1025, 511, 1.0f, 0.0f, 511, 1025, 1025};
+    /* Unsplit the model reproduces the measured time: 0.706 units x 511 x 32768 / (124.94 x 1.98 GHz x 0.736). */
+    const double t1 = gp_gemm_split_time(&small, &p, &f, 1, 1);
+    GP_CHECK(t1 > 63e-6 && t1 < 67e-6);
+    int cfg = gp_gemm_plan_split(&small, &p, &f, &split, why, sizeof why);
+    fprintf(stderr, "1023x1025x511: cfg %d split %d: %s\n", cfg, split, why);
+    GP_CHECK(cfg == 5 && split == 3 && strstr(why, "k in 3 pieces: 120 blocks"));
+    /* By hand: 1 block an SM, 176 deep, its loads 4-byte (lda 511, ldb 1025: x 0.85); 3 slices of 1023 x 1028
+     * written and read; one launch. */
+    const double unit = 32768.0 / (124.94 * 1.98e9 * GP_GEMM_RATE_PEAK);
+    GP_CHECK(fabs(gp_gemm_split_time(&small, &p, &f, 5, 3) -
+                  (176 * unit / (1 - GP_GEMM_LD4_LOSS) + 2.0 * 3 * 1023 * 1028 * 4 / 4341.6e9 + 4.93e-6)) < 1e-12);
+    static const int keep[][3] = {{4096, 4096, 4096}, {8192, 8192, 8192}, {8192, 8192, 256}, {2048, 2048, 2048}};
+    for (int i = 0; i < 4; i++) {
+        gp_gemm_problem q = {GP_GEMM_ROW_MAJOR, 0, 0, keep[i][0], keep[i][1], keep[i][2], 1.0f, 0.0f, keep[i][2],
+                             keep[i][1], keep[i][1]};
+        cfg = gp_gemm_plan_split(&q, &p, &f, &split, why, sizeof why);
+        GP_CHECK(cfg == 5 && split == 1);
+    }
+    const gp_gemm_split_facts none = {124.94, 1.98e9, 0, 4.93e-6};
+    GP_CHECK(gp_gemm_plan_split(&small, &p, &none, &split, why, sizeof why) == 1 && split == 1);
+    GP_CHECK(gp_gemm_plan_split(&small, &p, NULL, &split, why, sizeof why) == 1 && split == 1);
+    /* Through the rule and the one path: the shape's parameters carry the split, and the provenance says why. */
+    static gp_table out;
+    out = t;
+    gp_shape s;
+    GP_CHECK(gp_kernel_gemm.shape_parse("1023x1025x511", &s).code == GP_OK);
+    gp_rule_in in = {&t, &s, 0};
+    GP_CHECK(gp_gemm_rule(&in, &out).code == GP_OK);
+    const gp_table_entry *e = gp_table_find(&out, "kernel.gemm", "split_k");
+    GP_CHECK(e && e->i == 3 && strstr(e->prov, "k in 3 pieces"));
+    gp_rule_in head = {&t, NULL, 0};
+    out = t;
+    GP_CHECK(gp_gemm_rule(&head, &out).code == GP_OK);
+    e = gp_table_find(&out, "kernel.gemm", "split_k");
+    GP_CHECK(e && e->i == 1);
     return 0;
 }
 
