@@ -314,15 +314,21 @@ GP_TEST(gemm_warp_tiled_rule)
  * blocks, 8 an SM at 2 a round), as measured (0.697 against 0.811 of
  * cuBLAS); 1024^3 (32 blocks of 128x256) runs 128x64x8/128, measured 1.90x
  * on the H100. */
-GP_TEST(gemm_plan_per_problem)
+/* The H200 as fit sees it (132 SMs and the limits its occupancy reads). */
+static gp_device_info h200(void)
 {
-    gp_table t;
     gp_device_info d;
     memset(&d, 0, sizeof d);
     snprintf(d.arch, sizeof d.arch, "sm_90");
     d.lds_per_block = 49152, d.compute_units = 132;
-    /* The H200's limits, which fit's occupancy reads. */
     d.wave_size = 32, d.regs_per_cu = 65536, d.lds_per_cu = 233472, d.max_threads_per_cu = 2048;
+    return d;
+}
+
+GP_TEST(gemm_plan_per_problem)
+{
+    gp_table t;
+    gp_device_info d = h200();
     GP_CHECK(gp_test_load_table("tables/sm_90", &t));
     gp_gemm_params p;
     GP_CHECK(from_table(&t, &d, &p).code == GP_OK);
@@ -477,11 +483,7 @@ GP_TEST(gemm_split_workspace)
 GP_TEST(gemm_split_model)
 {
     gp_table t;
-    gp_device_info d;
-    memset(&d, 0, sizeof d);
-    snprintf(d.arch, sizeof d.arch, "sm_90");
-    d.lds_per_block = 49152, d.compute_units = 132;
-    d.wave_size = 32, d.regs_per_cu = 65536, d.lds_per_cu = 233472, d.max_threads_per_cu = 2048;
+    gp_device_info d = h200();
     GP_CHECK(gp_test_load_table("tables/sm_90", &t));
     gp_gemm_params p;
     GP_CHECK(from_table(&t, &d, &p).code == GP_OK && p.config == 5);
