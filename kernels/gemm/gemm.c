@@ -111,6 +111,12 @@ void gp_gemm_params_fit(gp_gemm_params *p, const gp_device_info *dev)
     }
     if (p->split_k < 1)
         p->split_k = 1;
+    if (p->stream_k && (pick != GP_GEMM_FALLBACK_FROM || p->split_k > 1)) {
+        size_t used = strlen(p->note);
+        snprintf(p->note + used, sizeof p->note - used, "%sstream_k 1 -> 0: %s", used ? "; " : "",
+                 p->split_k > 1 ? "k is split" : "only the 128x256x8/256 kernel has it");
+        p->stream_k = 0;
+    }
     fit_occupancy(p, dev);
 }
 
@@ -249,10 +255,66 @@ int gp_gemm_plan_split(const gp_gemm_problem *q, const gp_gemm_params *p, const 
     return pick;
 }
 
+/* The launched row-major problem's m and n (column-major: C^T), and whether it runs the row-major NN kernel (A
+ * K-contiguous, B N-contiguous: row-major NN, column-major NN). */
+static int launched_nn(const gp_gemm_problem *q, int *m, int *n)
+{
+    const int rm = q->layout == GP_GEMM_ROW_MAJOR;
+    *m = rm ? q->m : q->n, *n = rm ? q->n : q->m;
+    return !q->trans_a && !q->trans_b;
+}
+
+/* Stream-K's workspace for q under p (0: it does not apply: no stream_k, another tile or layout, the SMs
+ * unknown, or no partial wave to share). */
+static size_t sk_bytes(const gp_gemm_problem *q, const gp_gemm_params *p)
+{
+    int m, n;
+    gp_gemm_sk_shape sh;
+    if (!p->stream_k || p->split_k > 1 || p->config != GP_GEMM_FALLBACK_FROM || p->cus <= 0 || !launched_nn(q, &m, &n))
+        return 0;
+    const int *c = gp_gemm_configs[p->config];
+    if (!gp_gemm_sk_plan(m, n, q->k, c[0], c[1], c[2], p->cus, &sh))
+        return 0;
+    return gp_gemm_sk_bytes(p->cus, c[0], c[1]);
+}
+
+double gp_gemm_sk_time(const gp_gemm_problem *q, const gp_gemm_params *p, const gp_gemm_split_facts *f)
+{
+    int m, n;
+    gp_gemm_sk_shape sh;
+    const int cfg = GP_GEMM_FALLBACK_FROM, *c = gp_gemm_configs[cfg];
+    if (!split_facts_ok(f) || p->cus <= 0 || p->blocks_cu[cfg] != 1 || !launched_nn(q, &m, &n) ||
+        !gp_gemm_sk_plan(m, n, q->k, c[0], c[1], c[2], p->cus, &sh))
+        return HUGE_VAL;
+    /* Whole waves, then the rest's share of a wave; a round is a 128 x 256 tile k deep at the sustained rate. */
+    const double round = 128.0 * 256.0 * q->k / (f->fma_per_cycle_cu * f->clock_hz * GP_GEMM_RATE_PEAK) /
+                         load_factor(q, cfg, 1);
+    const double rounds = (double)sh.dp_tiles / p->cus + (double)sh.sk_tiles / p->cus / GP_GEMM_SK_RATE;
+    /* Each block writes at most two parts and the finishers read them all: 4 slots a block, once. */
+    const double parts = 4.0 * p->cus * c[0] * c[1] * 4.0;
+    return rounds * round + parts / f->dram_bytes_s + f->launch_s;
+}
+
+int gp_gemm_plan_sk(const gp_gemm_problem *q, const gp_gemm_params *p, const gp_gemm_split_facts *f, char *why,
+                    size_t n)
+{
+    int split;
+    const int cfg = gp_gemm_plan_split(q, p, f, &split, NULL, 0);
+    const double against = gp_gemm_split_time(q, p, f, cfg, split), sk = gp_gemm_sk_time(q, p, f);
+    if (!(sk * GP_GEMM_SK_MARGIN < against))
+        return 0;
+    if (why && n)
+        snprintf(why, n, "stream-K over the last wave: model %.1f us vs %.1f for the plan without it", sk * 1e6,
+                 against * 1e6);
+    return 1;
+}
+
 size_t gp_gemm_workspace_bytes(const gp_gemm_problem *q, const gp_gemm_params *p)
 {
-    if (!q || !p || p->split_k <= 1 || p->config < 0 || p->config >= GP_GEMM_NCONFIGS || q->k < 1)
+    if (!q || !p || p->config < 0 || p->config >= GP_GEMM_NCONFIGS || q->k < 1)
         return 0;
+    if (p->split_k <= 1)
+        return sk_bytes(q, p);
     const int *c = gp_gemm_configs[p->config];
     if (!GP_GEMM_SPLITS(c[0], c[1], c[3]))
         return 0;
@@ -383,21 +445,21 @@ gp_status gp_gemm_f32(const gp_gemm_problem *q, const float *d_a, const float *d
     if (need) {
         const char *w0 = (const char *)d_work, *w1 = w0 + need;
         if (!d_work || work_bytes < need)
-            return gp_fail(GP_ERR_USAGE, "gemm: split_k %d needs a workspace of %zu bytes, %s", p->split_k, need,
-                           d_work ? "fewer given" : "none given");
+            return gp_fail(GP_ERR_USAGE, "gemm: %s needs a workspace of %zu bytes, %s",
+                           run.split_k > 1 ? "split_k" : "stream_k", need, d_work ? "fewer given" : "none given");
         if ((uintptr_t)d_work % 16)
             return gp_fail(GP_ERR_USAGE, "gemm: the workspace must be 16-byte aligned");
         if ((w0 < a1 && a0 < w1) || (w0 < b1 && b0 < w1) || (w0 < c1 && c0 < w1))
             return gp_fail(GP_ERR_USAGE, "gemm: the workspace overlaps A, B or C");
     }
-    const int split = need ? run.split_k : 1;
+    const int split = need && run.split_k > 1 ? run.split_k : 1, sk = need && split == 1 ? run.cus : 0;
     /* Row-major: A K-contiguous unless transposed, B K-contiguous when
      * transposed.  Column-major: the row-major C^T = op(B)^T op(A)^T. */
     if (q->layout == GP_GEMM_ROW_MAJOR)
         return gp_gemm_launch_rm(run.config, !q->trans_a, q->trans_b, q->m, q->n, q->k, q->alpha, d_a, q->lda, d_b,
-                                 q->ldb, q->beta, d_c, q->ldc, split, d_work, stream);
+                                 q->ldb, q->beta, d_c, q->ldc, split, sk, d_work, stream);
     return gp_gemm_launch_rm(run.config, !q->trans_b, q->trans_a, q->n, q->m, q->k, q->alpha, d_b, q->ldb, d_a,
-                             q->lda, q->beta, d_c, q->ldc, split, d_work, stream);
+                             q->lda, q->beta, d_c, q->ldc, split, sk, d_work, stream);
 }
 
 /* ---- the library's calls */

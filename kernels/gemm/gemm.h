@@ -165,6 +165,29 @@ static inline int gp_gemm_split_kc(int k, int split, int tile_k)
 }
 static inline int gp_gemm_split_ld(int n) { return (n + 3) / 4 * 4; }
 
+/* Stream-K over the last wave: with stream_k 1, a product whose 128x256
+ * tiles leave the last wave partial runs its whole waves as before, then
+ * the rest as one block an SM (`blocks` = the SMs), each an equal share of
+ * the remaining tiles' k-steps; the parts of a tile no share holds whole
+ * go to the workspace (two tile-sized slots a block), and a third kernel
+ * adds them in k order and stores C.  The row-major NN kernel only
+ * (gemm.hip, gp_gemm_wt_nn_sk_kernel), on the launched problem's m, n, k.
+ * gp_gemm_sk_plan: 1 where it applies (tiles past the whole waves, and at
+ * least one k-step a block), with the split of the tiles. */
+typedef struct gp_gemm_sk_shape {
+    int tiles_x, dp_tiles, sk_tiles, nk;
+} gp_gemm_sk_shape;
+static inline int gp_gemm_sk_plan(int m, int n, int k, int bm, int bn, int bk, int blocks, gp_gemm_sk_shape *s)
+{
+    if (blocks <= 0 || m < 1 || n < 1 || k < 1)
+        return 0;
+    const long long tx = (n + bn - 1) / bn, tiles = tx * ((m + bm - 1) / bm);
+    s->tiles_x = (int)tx, s->nk = (k + bk - 1) / bk;
+    s->dp_tiles = (int)(tiles / blocks * blocks), s->sk_tiles = (int)(tiles - s->dp_tiles);
+    return s->sk_tiles > 0 && (long long)s->sk_tiles * s->nk >= blocks;
+}
+static inline size_t gp_gemm_sk_bytes(int blocks, int bm, int bn) { return (size_t)2 * blocks * bm * bn * 4u; }
+
 /* The problem of shape s (see GP_GEMM_M above) with alpha and beta: leading
  * dimensions 0 in s become the least the layout allows. */
 struct gp_shape;
@@ -248,8 +271,30 @@ int gp_gemm_plan_split(const gp_gemm_problem *q, const gp_gemm_params *p, const 
  * has none), for the record's predicted-against-measured rows. */
 double gp_gemm_split_time(const gp_gemm_problem *q, const gp_gemm_params *p, const gp_gemm_split_facts *f, int cfg,
                           int split);
-/* Bytes of workspace configuration p->config at p->split_k needs for q (0:
- * no split; the k pieces are whole k-steps of that configuration). */
+/* Stream-K per shape, where the plan ran 128x256x8/256 with k whole on
+ * the NN kernel and one block an SM: the busiest SM's rounds become the
+ * whole waves plus the rest's share, (tiles / SMs) rounds of a tile k deep
+ * at GP_GEMM_SK_RATE,
+ * plus 4 tile-sized slots a block (parts written, then read) at the DRAM
+ * bandwidth and one launch (the fix-up kernel).  Taken where it beats
+ * the whole waves by GP_GEMM_SK_MARGIN: a wave of 132 tiles on the H200
+ * at 4096^3 is a quarter of the run, and its last 16 SMs idle cost 3 %
+ * (49.54 TFLOP/s on 3072 x 5632 x 4096, whole waves, against 48.06 at
+ * 4096^3; docs/kernels/gemm.md, "Stream-K"). */
+#define GP_GEMM_SK_MARGIN 1.01
+/* The share kernel's rate against the plain kernel's, per k-step: H200,
+ * 2026-11-30, Nsight Compute at 4096^3, the same 542.8 M instructions for
+ * the 116 tiles' shares in 748.6 us where the plain kernel's rate (3 whole
+ * waves in 2.17 ms) gives 636 us: issue 69.8 % of the slots against
+ * 81.4 %, dispatch stalls 0.46 an instruction against 0.16 (ptxas's
+ * register assignment of the same FFMAs at 228 registers). */
+#define GP_GEMM_SK_RATE 0.85
+double gp_gemm_sk_time(const gp_gemm_problem *q, const gp_gemm_params *p, const gp_gemm_split_facts *f);
+int gp_gemm_plan_sk(const gp_gemm_problem *q, const gp_gemm_params *p, const gp_gemm_split_facts *f, char *why,
+                    size_t n);
+/* Bytes of workspace configuration p->config at p->split_k or stream_k
+ * needs for q (0: neither applies; the k pieces are whole k-steps of that
+ * configuration; stream-K needs p->cus). */
 size_t gp_gemm_workspace_bytes(const gp_gemm_problem *q, const gp_gemm_params *p);
 
 /* Check a problem: GP_ERR_USAGE naming the field for m, n, k < 1, a leading
@@ -322,8 +367,8 @@ extern const struct gp_kernel gp_kernel_gemm;
 /* GPU launcher (gemm.hip; none.c): the row-major problem with A K-contiguous
  * (a_kc) or M-contiguous, B K-contiguous (b_kc) or N-contiguous. */
 gp_status gp_gemm_launch_rm(int config, int a_kc, int b_kc, int m, int n, int k, float alpha, const float *a,
-                            int lda, const float *b, int ldb, float beta, float *c, int ldc, int split, float *work,
-                            gp_stream s);
+                            int lda, const float *b, int ldb, float beta, float *c, int ldc, int split, int sk_blocks,
+                            float *work, gp_stream s);
 
 #ifdef __cplusplus
 }

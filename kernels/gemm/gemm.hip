@@ -532,25 +532,18 @@ __device__ __forceinline__ void gemm_wt_store(const gemm_args &g, const float (&
     }
 }
 
-/* A slab: thread t's float4 i is row t / (BK/4) + i T / (BK/4), k quad t %
- * (BK/4), transposed into As[k][m]; B slab: k row t / (BN/4) + i T /
- * (BN/4), n quad t % (BN/4), one 16-byte store (a warp reads whole 32-512
- * byte row runs).  Rows outside M, k past K, columns past N: zeros.
- * MINB = 1: 256 threads x 228 registers leave no room for a second block. */
-template <int BM, int BN, int BK, int WM, int WN, int LR, int T, int MINB, bool SPLIT>
-__global__ void __launch_bounds__(T, MINB) gp_gemm_wt_nn_kernel(gemm_args g0)
+/* One tile's product over g's k into acc (zeroed here): A slab: thread t's
+ * float4 i is row t / (BK/4) + i T / (BK/4), k quad t % (BK/4), transposed
+ * into As[k][m]; B slab: k row t / (BN/4) + i T / (BN/4), n quad t %
+ * (BN/4), one 16-byte store (a warp reads whole 32-512 byte row runs).
+ * Rows outside M, k past K, columns past N: zeros.  Ends past a barrier, so
+ * the next tile may reuse the stages. */
+template <class TL, int BM, int BN, int BK, int T>
+__device__ __forceinline__ void gemm_nn_tile(const gemm_args &g, int m0, int n0, float (&acc)[TL::MI * 4][TL::NI * 4],
+                                             float (*As)[TL::A_STAGE], float (*Bs)[TL::B_STAGE], int a_off, int b_off)
 {
-    const gemm_args g = gemm_split<1, 0, SPLIT>(g0); /* A K-contiguous, B N-contiguous */
-    typedef gemm_tiling<BM, BN, BK, WM, WN, LR, T> TL;
     enum { ARS = T / (BK / 4), BKS = T / (BN / 4) };
-    __shared__ __align__(16) float As[2][TL::A_STAGE];
-    __shared__ __align__(16) float Bs[2][TL::B_STAGE];
-    const int t = threadIdx.x, warp = t / 32, lane = t % 32;
-    const int wr = warp / (BN / WN), wc = warp % (BN / WN);
-    const int a_off = wr * WM + (lane / TL::LC) * 4, b_off = wc * WN + (lane % TL::LC) * 4;
-    const int m0 = blockIdx.y * BM, n0 = blockIdx.x * BN;
-
-    float acc[TL::MI * 4][TL::NI * 4];
+    const int t = threadIdx.x;
 #pragma unroll
     for (int i = 0; i < TL::MI * 4; i++)
 #pragma unroll
@@ -606,7 +599,142 @@ __global__ void __launch_bounds__(T, MINB) gp_gemm_wt_nn_kernel(gemm_args g0)
             store(cur ^ 1);
         __syncthreads();
     }
+}
+
+/* MINB = 1: 256 threads x 228 registers leave no room for a second block. */
+/* MODE: 0 the whole grid, 1 split k (gemm_split), 2 the whole waves ahead
+ * of stream-K: the blocks from g.kc on (in launch order) leave at once. */
+template <int BM, int BN, int BK, int WM, int WN, int LR, int T, int MINB, int MODE>
+__global__ void __launch_bounds__(T, MINB) gp_gemm_wt_nn_kernel(gemm_args g0)
+{
+    if (MODE == 2 && (int)(blockIdx.y * gridDim.x + blockIdx.x) >= g0.kc)
+        return;
+    const gemm_args g = gemm_split<1, 0, MODE == 1>(g0); /* A K-contiguous, B N-contiguous */
+    typedef gemm_tiling<BM, BN, BK, WM, WN, LR, T> TL;
+    __shared__ __align__(16) float As[2][TL::A_STAGE];
+    __shared__ __align__(16) float Bs[2][TL::B_STAGE];
+    const int t = threadIdx.x, warp = t / 32, lane = t % 32;
+    const int wr = warp / (BN / WN), wc = warp % (BN / WN);
+    const int a_off = wr * WM + (lane / TL::LC) * 4, b_off = wc * WN + (lane % TL::LC) * 4;
+    const int m0 = blockIdx.y * BM, n0 = blockIdx.x * BN;
+    float acc[TL::MI * 4][TL::NI * 4];
+    gemm_nn_tile<TL, BM, BN, BK, T>(g, m0, n0, acc, As, Bs, a_off, b_off);
     gemm_wt_store<TL>(g, acc, m0 + a_off, n0 + b_off);
+}
+
+/* Stream-K over the last wave (after CUTLASS's data-parallel + stream-K
+ * hybrid): the whole waves run in the plain kernel (MODE 2), then
+ * gridDim.x blocks, one an SM, each its equal share of the remaining
+ * tiles' k-steps, tile-major: [b I / G, (b + 1) I / G) of
+ * I = sk tiles x nk.  A share that covers a tile whole stores it; a part
+ * goes to the block's slot of the workspace (2 a block: its first and its
+ * last tile), each thread its own fragment; a third kernel adds each
+ * tile's parts in k order (the same sums in the same order every run on
+ * this grid) and stores C.  No block waits for another, and the share
+ * kernel holds nothing of the fix-up: with the parts added in it (a
+ * counter a tile, the last block to arrive adding) it took 255 registers
+ * and spilled, and its tiles ran at half the plain kernel's rate. */
+typedef struct gemm_sk {
+    int tiles_x;     /* tiles along n */
+    int dp_tiles;    /* whole waves of tiles, run whole */
+    int sk_tiles;    /* the rest, in shares of k-steps */
+    int nk;          /* k-steps a tile */
+    float *part;     /* 2 gridDim.x slots of BM x BN floats */
+} gemm_sk;
+
+/* The block whose share holds iteration it of I over G blocks. */
+static __device__ __forceinline__ int gemm_sk_owner(long long it, long long iters, int blocks)
+{
+    return (int)(((it + 1) * blocks + iters - 1) / iters) - 1;
+}
+
+/* Block c's slot for the parts of share-tile st (its first tile's slot, or
+ * its last's). */
+static __device__ __forceinline__ float *gemm_sk_slot(const gemm_sk &sk, int c, int st, long long iters, int blocks,
+                                                      int tile_elems)
+{
+    const int c_first = (int)(((long long)c * iters / blocks) / sk.nk);
+    return sk.part + (size_t)(2 * c + (st != c_first)) * tile_elems;
+}
+
+template <int BM, int BN, int BK, int WM, int WN, int LR, int T>
+__global__ void __launch_bounds__(T, 1) gp_gemm_wt_nn_sk_kernel(gemm_args g, gemm_sk sk)
+{
+    typedef gemm_tiling<BM, BN, BK, WM, WN, LR, T> TL;
+    __shared__ __align__(16) float As[2][TL::A_STAGE];
+    __shared__ __align__(16) float Bs[2][TL::B_STAGE];
+    __shared__ long long s_it; /* the share's next k-step, tile-major */
+    const int t = threadIdx.x, warp = t / 32, lane = t % 32;
+    const int wr = warp / (BN / WN), wc = warp % (BN / WN);
+    const int a_off = wr * WM + (lane / TL::LC) * 4, b_off = wc * WN + (lane % TL::LC) * 4;
+    const int G = (int)gridDim.x;
+    const long long iters = (long long)sk.sk_tiles * sk.nk;
+    float acc[TL::MI * 4][TL::NI * 4];
+    if (t == 0)
+        s_it = blockIdx.x * iters / G;
+    __syncthreads();
+    for (;;) {
+        const long long it = s_it, end = (blockIdx.x + 1) * iters / G;
+        if (it >= end)
+            break;
+        const int st = (int)(it / sk.nk), ks = (int)(it % sk.nk);
+        const int ke = (int)min((long long)sk.nk, ks + (end - it));
+        const int tile = sk.dp_tiles + st, m0 = (tile / sk.tiles_x) * BM, n0 = (tile % sk.tiles_x) * BN;
+        gemm_args p = g;
+        p.a += (size_t)ks * BK, p.b += (size_t)ks * BK * g.ldb, p.k = min(g.k - ks * BK, (ke - ks) * BK);
+        gemm_nn_tile<TL, BM, BN, BK, T>(p, m0, n0, acc, As, Bs, a_off, b_off);
+        if (ks == 0 && ke == sk.nk) {
+            gemm_wt_store<TL>(g, acc, m0 + a_off, n0 + b_off);
+        } else {
+            /* Each thread's fragment in 16-byte pieces, thread-interleaved (coalesced). */
+            float4 *mine = (float4 *)gemm_sk_slot(sk, blockIdx.x, st, iters, G, BM * BN) + t;
+#pragma unroll
+            for (int i = 0; i < TL::MI * 4; i++)
+#pragma unroll
+                for (int j = 0; j < TL::NI; j++)
+                    mine[(i * TL::NI + j) * T] = make_float4(acc[i][4 * j], acc[i][4 * j + 1], acc[i][4 * j + 2],
+                                                             acc[i][4 * j + 3]);
+        }
+        __syncthreads();
+        if (t == 0)
+            s_it = it + (ke - ks);
+        __syncthreads();
+    }
+}
+
+/* The parts of each share-tile that no one block covered, added in block
+ * (k) order, and C stored: one block a tile, each thread the fragment its
+ * namesake in the share kernel wrote. */
+template <int BM, int BN, int BK, int WM, int WN, int LR, int T>
+__global__ void __launch_bounds__(T, 1) gp_gemm_wt_nn_sk_fixup(gemm_args g, gemm_sk sk, int blocks)
+{
+    typedef gemm_tiling<BM, BN, BK, WM, WN, LR, T> TL;
+    const int t = threadIdx.x, warp = t / 32, lane = t % 32;
+    const int wr = warp / (BN / WN), wc = warp % (BN / WN);
+    const int a_off = wr * WM + (lane / TL::LC) * 4, b_off = wc * WN + (lane % TL::LC) * 4;
+    const int st = (int)blockIdx.x;
+    const long long iters = (long long)sk.sk_tiles * sk.nk, t0 = (long long)st * sk.nk;
+    const int first = gemm_sk_owner(t0, iters, blocks), final_ = gemm_sk_owner(t0 + sk.nk - 1, iters, blocks);
+    if (first == final_)
+        return; /* one share held the tile: stored whole */
+    float acc[TL::MI * 4][TL::NI * 4];
+#pragma unroll
+    for (int i = 0; i < TL::MI * 4; i++)
+#pragma unroll
+        for (int j = 0; j < TL::NI * 4; j++)
+            acc[i][j] = 0.0f;
+    for (int c = first; c <= final_; c++) {
+        const float4 *src = (const float4 *)gemm_sk_slot(sk, c, st, iters, blocks, BM * BN) + t;
+#pragma unroll
+        for (int i = 0; i < TL::MI * 4; i++)
+#pragma unroll
+            for (int j = 0; j < TL::NI; j++) {
+                const float4 v = src[(i * TL::NI + j) * T];
+                acc[i][4 * j] += v.x, acc[i][4 * j + 1] += v.y, acc[i][4 * j + 2] += v.z, acc[i][4 * j + 3] += v.w;
+            }
+    }
+    const int tile = sk.dp_tiles + st;
+    gemm_wt_store<TL>(g, acc, (tile / sk.tiles_x) * BM + a_off, (tile % sk.tiles_x) * BN + b_off);
 }
 
 /* The kernel of a configuration: the warp-tiled one where the thread tile
@@ -618,6 +746,7 @@ struct gemm_kern {
     {
         gp_gemm_kernel<BM, BN, BK, THREADS, AKC, BKC><<<grid, THREADS, 0, st>>>(g);
     }
+    static bool run_sk(int, const gemm_args &, const gemm_sk &, hipStream_t) { return false; }
 };
 /* Among the warp-tiled: CFG5 with A k-contiguous, B n-contiguous runs the
  * experiment's kernel (a partial specialization, not a plain if: only the
@@ -632,15 +761,30 @@ struct gemm_wt {
         else
             gp_gemm_wt_kernel<BM, BN, BK, THREADS, AKC, BKC, false><<<grid, THREADS, 0, st>>>(g);
     }
+    static bool run_sk(int, const gemm_args &, const gemm_sk &, hipStream_t) { return false; }
 };
 template <int BM, int BN, int BK, int THREADS, int AKC, int BKC>
 struct gemm_wt<BM, BN, BK, THREADS, AKC, BKC, true> {
     static void run(dim3 grid, const gemm_args &g, hipStream_t st)
     {
         if (grid.z > 1)
-            gp_gemm_wt_nn_kernel<BM, BN, BK, WT_WM, WT_WN, WT_LR, THREADS, 1, true><<<grid, THREADS, 0, st>>>(g);
+            gp_gemm_wt_nn_kernel<BM, BN, BK, WT_WM, WT_WN, WT_LR, THREADS, 1, 1><<<grid, THREADS, 0, st>>>(g);
         else
-            gp_gemm_wt_nn_kernel<BM, BN, BK, WT_WM, WT_WN, WT_LR, THREADS, 1, false><<<grid, THREADS, 0, st>>>(g);
+            gp_gemm_wt_nn_kernel<BM, BN, BK, WT_WM, WT_WN, WT_LR, THREADS, 1, 0><<<grid, THREADS, 0, st>>>(g);
+    }
+    /* The whole waves (the plain kernel's grid, rows enough for dp_tiles),
+     * then the rest in shares. */
+    static bool run_sk(int blocks, const gemm_args &g, const gemm_sk &sk, hipStream_t st)
+    {
+        if (sk.dp_tiles > 0) {
+            gemm_args d = g;
+            d.kc = sk.dp_tiles;
+            dim3 grid((unsigned)sk.tiles_x, (unsigned)((sk.dp_tiles + sk.tiles_x - 1) / sk.tiles_x));
+            gp_gemm_wt_nn_kernel<BM, BN, BK, WT_WM, WT_WN, WT_LR, THREADS, 1, 2><<<grid, THREADS, 0, st>>>(d);
+        }
+        gp_gemm_wt_nn_sk_kernel<BM, BN, BK, WT_WM, WT_WN, WT_LR, THREADS><<<blocks, THREADS, 0, st>>>(g, sk);
+        gp_gemm_wt_nn_sk_fixup<BM, BN, BK, WT_WM, WT_WN, WT_LR, THREADS><<<sk.sk_tiles, THREADS, 0, st>>>(g, sk, blocks);
+        return true;
     }
 };
 template <int BM, int BN, int BK, int THREADS, int AKC, int BKC>
@@ -648,6 +792,10 @@ struct gemm_kern<BM, BN, BK, THREADS, AKC, BKC, true> {
     static void run(dim3 grid, const gemm_args &g, hipStream_t st)
     {
         gemm_wt<BM, BN, BK, THREADS, AKC, BKC>::run(grid, g, st);
+    }
+    static bool run_sk(int blocks, const gemm_args &g, const gemm_sk &sk, hipStream_t st)
+    {
+        return gemm_wt<BM, BN, BK, THREADS, AKC, BKC>::run_sk(blocks, g, sk, st);
     }
 };
 
@@ -685,8 +833,30 @@ struct gemm_cfg {
         default: gemm_kern<BM, BN, BK, THREADS, 1, 1>::run(grid, g, st); break;
         }
     }
-    static gp_status launch(int a_kc, int b_kc, const gemm_args &g, int split, float *work, hipStream_t st)
+    /* Stream-K over the last wave where this configuration and layout have
+     * the kernel (gemm.h, gp_gemm_sk_plan); false: launch it whole. */
+    static gp_status launch_sk(int a_kc, int b_kc, const gemm_args &g, int blocks, float *work, hipStream_t st,
+                               bool *done)
     {
+        gp_gemm_sk_shape sh;
+        *done = false;
+        if (!gp_gemm_sk_plan(g.m, g.n, g.k, BM, BN, BK, blocks, &sh) || a_kc != 1 || b_kc != 0)
+            return gp_ok();
+        gemm_sk sk;
+        sk.tiles_x = sh.tiles_x, sk.dp_tiles = sh.dp_tiles, sk.sk_tiles = sh.sk_tiles, sk.nk = sh.nk;
+        sk.part = work;
+        *done = gemm_kern<BM, BN, BK, THREADS, 1, 0>::run_sk(blocks, g, sk, st);
+        return *done ? gp_launch_status("gemm stream-K") : gp_ok();
+    }
+    static gp_status launch(int a_kc, int b_kc, const gemm_args &g, int split, int sk_blocks, float *work,
+                            hipStream_t st)
+    {
+        if (sk_blocks > 0 && work) {
+            bool done;
+            GP_TRY(launch_sk(a_kc, b_kc, g, sk_blocks, work, st, &done));
+            if (done)
+                return gp_ok();
+        }
         dim3 grid((unsigned)((g.n + BN - 1) / BN), (unsigned)((g.m + BM - 1) / BM));
         const int kc = gp_gemm_split_kc(g.k, split, BK), splits = (g.k + kc - 1) / kc;
         if (splits <= 1 || !GP_GEMM_SPLITS(BM, BN, THREADS)) {
@@ -707,7 +877,7 @@ struct gemm_cfg {
 };
 template <int BM, int BN, int BK, int THREADS>
 struct gemm_cfg<BM, BN, BK, THREADS, false> {
-    static gp_status launch(int, int, const gemm_args &, int, float *, hipStream_t)
+    static gp_status launch(int, int, const gemm_args &, int, int, float *, hipStream_t)
     {
         return gp_fail(GP_ERR_USAGE, "gemm: tile %dx%dx%d/%d is not compiled for this target's register class", BM,
                        BN, BK, THREADS);
@@ -715,14 +885,16 @@ struct gemm_cfg<BM, BN, BK, THREADS, false> {
 };
 
 template <int BM, int BN, int BK, int THREADS, unsigned MASK>
-static gp_status launch_cfg(int a_kc, int b_kc, const gemm_args &g, int split, float *work, hipStream_t st)
+static gp_status launch_cfg(int a_kc, int b_kc, const gemm_args &g, int split, int sk_blocks, float *work,
+                            hipStream_t st)
 {
-    return gemm_cfg<BM, BN, BK, THREADS, (MASK & GP_REG_CLASS) != 0>::launch(a_kc, b_kc, g, split, work, st);
+    return gemm_cfg<BM, BN, BK, THREADS, (MASK & GP_REG_CLASS) != 0>::launch(a_kc, b_kc, g, split, sk_blocks, work,
+                                                                             st);
 }
 
 extern "C" gp_status gp_gemm_launch_rm(int config, int a_kc, int b_kc, int m, int n, int k, float alpha,
                                        const float *a, int lda, const float *b, int ldb, float beta, float *c,
-                                       int ldc, int split, float *work, gp_stream s)
+                                       int ldc, int split, int sk_blocks, float *work, gp_stream s)
 {
     hipStream_t st = (hipStream_t)s;
     gemm_args g;
@@ -730,12 +902,12 @@ extern "C" gp_status gp_gemm_launch_rm(int config, int a_kc, int b_kc, int m, in
     g.a = a, g.b = b, g.c = c, g.lda = lda, g.ldb = ldb, g.ldc = ldc;
     g.kc = k, g.ws = 0;
     switch (config) {
-    case 0: return launch_cfg<GP_GEMM_CFG0>(a_kc, b_kc, g, split, work, st);
-    case 1: return launch_cfg<GP_GEMM_CFG1>(a_kc, b_kc, g, split, work, st);
-    case 2: return launch_cfg<GP_GEMM_CFG2>(a_kc, b_kc, g, split, work, st);
-    case 3: return launch_cfg<GP_GEMM_CFG3>(a_kc, b_kc, g, split, work, st);
-    case 4: return launch_cfg<GP_GEMM_CFG4>(a_kc, b_kc, g, split, work, st);
-    case 5: return launch_cfg<GP_GEMM_CFG5>(a_kc, b_kc, g, split, work, st);
+    case 0: return launch_cfg<GP_GEMM_CFG0>(a_kc, b_kc, g, split, sk_blocks, work, st);
+    case 1: return launch_cfg<GP_GEMM_CFG1>(a_kc, b_kc, g, split, sk_blocks, work, st);
+    case 2: return launch_cfg<GP_GEMM_CFG2>(a_kc, b_kc, g, split, sk_blocks, work, st);
+    case 3: return launch_cfg<GP_GEMM_CFG3>(a_kc, b_kc, g, split, sk_blocks, work, st);
+    case 4: return launch_cfg<GP_GEMM_CFG4>(a_kc, b_kc, g, split, sk_blocks, work, st);
+    case 5: return launch_cfg<GP_GEMM_CFG5>(a_kc, b_kc, g, split, sk_blocks, work, st);
     default: return gp_fail(GP_ERR_USAGE, "gemm: configuration %d not compiled", config);
     }
 }

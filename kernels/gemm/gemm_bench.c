@@ -6,13 +6,14 @@
 #include "kernel_decl.h"
 
 /* The variants (tune's candidates, bench's context rows): every compiled configuration, GP_GEMM_CFG0..5 in order
- * (fit snaps one a target lacks to the nearest it has, noted), at the rule's split (fit: 1 for a kernel that does
- * not split); then the rule's tile with k whole, and 128x256x8/256 with k in 2 and in 4 (the split's model checked
- * by the sweep, and the split path by verify's variant cases on every target that has the kernel). */
+ * (fit snaps one a target lacks to the nearest it has, noted), at the rule's split and stream-K (fit: off for a
+ * kernel without them); then the rule's tile launched plain, 128x256x8/256 with k in 2 and in 4, and with
+ * stream-K (the models checked by the sweep, and both paths by verify's variant cases where the kernel is). */
 #define K GP_PARAM_KEEP
-static const int variants[][NPARAMS] = {{128, 128, 8, 256, K}, {128, 128, 16, 256, K}, {128, 64, 8, 128, K},
-                                        {64, 64, 8, 64, K},    {128, 128, 8, 128, K},  {128, 256, 8, 256, K},
-                                        {K, K, K, K, 1},       {128, 256, 8, 256, 2},  {128, 256, 8, 256, 4}};
+static const int variants[][NPARAMS] = {
+    {128, 128, 8, 256, K, K}, {128, 128, 16, 256, K, K}, {128, 64, 8, 128, K, K},  {64, 64, 8, 64, K, K},
+    {128, 128, 8, 128, K, K}, {128, 256, 8, 256, K, K},  {K, K, K, K, 1, 0},       {128, 256, 8, 256, 2, 0},
+    {128, 256, 8, 256, 4, 0}, {128, 256, 8, 256, 1, 1}};
 #undef K
 
 /* A case's data kind: alpha and beta (0: bench's 1 and 0, C not read). */
@@ -147,6 +148,10 @@ static int cases(int set, const void *p, const gp_device_info *dev, int quick, g
         s.d[GP_GEMM_LDB] = s.d[GP_GEMM_LDC] + 4 * v;
         n = gp_kcase_add(out, n, max, (gp_kcase){.shape = s, .data = v == 0 ? 1 : v == 1 ? 4 : 5, .offset = v == 2});
     }
+    /* Row-major NN products where stream-K has work on GPUs of up to 255 SMs: 255 tiles of 128x256 (whole waves,
+     * then shares of k 64), and 6 tiles over k 1100 (shares only, a tile's parts from many blocks). */
+    n = gp_kcase_add(out, n, max, (gp_kcase){.shape = shape_of(1800, 4100, 64, 0, 0), .data = 0});
+    n = gp_kcase_add(out, n, max, (gp_kcase){.shape = shape_of(257, 263, 1100, 0, 0), .data = 1});
     return n;
 }
 
@@ -195,10 +200,17 @@ static gp_status setup(const gp_kcase *c, const gp_device_info *dev, uint64_t *r
         snprintf(blas_impl, sizeof blas_impl, "%s cublasSgemm (fp32 math)", bn);
     GP_TRY(gp_kmem_dev_copy(&s->mem, (void **)&s->d_a, h_a, na * 4));
     GP_TRY(gp_kmem_dev_copy(&s->mem, (void **)&s->d_b, h_b, nb * 4));
-    /* 128x256x8/256 splits into the most pieces (k-step 8); none where the target has no splitting kernel. */
+    /* 128x256x8/256 splits into the most pieces (k-step 8), or runs stream-K on the device's SMs; none where the
+     * target has neither kernel. */
     gp_gemm_params most = {.split_k = GP_GEMM_SPLIT_MAX, .config = GP_GEMM_FALLBACK_FROM};
+    gp_gemm_params sk = {.split_k = 1, .stream_k = 1, .config = GP_GEMM_FALLBACK_FROM};
+    sk.cus = dev ? dev->compute_units : 0;
     s->work_bytes = gp_gemm_workspace_bytes(q, &most);
-    if (s->work_bytes > WORK_MAX || (dev && !gp_gemm_config_on(GP_GEMM_FALLBACK_FROM, gp_target_reg_class(dev->arch))))
+    if (s->work_bytes > WORK_MAX)
+        s->work_bytes = 0;
+    if (gp_gemm_workspace_bytes(q, &sk) > s->work_bytes)
+        s->work_bytes = gp_gemm_workspace_bytes(q, &sk);
+    if (dev && !gp_gemm_config_on(GP_GEMM_FALLBACK_FROM, gp_target_reg_class(dev->arch)))
         s->work_bytes = 0;
     if (s->work_bytes)
         GP_TRY(gp_kmem_dev(&s->mem, (void **)&s->d_work, s->work_bytes));

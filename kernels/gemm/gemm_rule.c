@@ -40,7 +40,11 @@
  * 128x128x8/256 (1056 blocks, 8 an SM at 2 a round); 1024^3 (32 blocks of
  * 128x256 for 132 SMs) runs 128x64x8/128; 4096^3 keeps 128x256.  The
  * pointers' alignment is the launch's to judge (gp_gemm_f32): a shape has
- * none, so the step assumes 16-byte aligned A and B.
+ * none, so the step assumes 16-byte aligned A and B.  The same step, in
+ * seconds on the FMA rate, clock, DRAM bandwidth and launch time, sets
+ * split_k (k cut across blocks where the tiles leave SMs idle,
+ * gp_gemm_plan_split) and stream_k (the last partial wave shared out,
+ * gp_gemm_plan_sk); with one of those facts none, neither.
  * Stand-ins for facts that are none: those of gp_rule_read_facts, FMA rate 64
  * per cycle (the fewest lanes of a supported CU), LDS latency 64 cycles. The
  * models: docs/kernels/gemm.md. */
@@ -87,12 +91,12 @@ long long gp_gemm_blocks_per_cu(const gp_table *t, int cfg)
  * no problem, or device.compute_units none: the waves cannot be counted).  The split's facts: the FMA rate,
  * the clock, the DRAM bandwidth and the launch time; where one is none the step does not split. */
 static int plan_for_shape(const gp_shape *s, const gp_rule_facts *f, double launch_us, int chosen, int *split,
-                          char *why, size_t n)
+                          int *sk, char *why, size_t n)
 {
     gp_gemm_problem q;
     gp_gemm_params p;
     why[0] = 0;
-    *split = 1;
+    *split = 1, *sk = 0;
     if (!s || chosen != GP_GEMM_FALLBACK_FROM || !f->cus.have)
         return chosen;
     gp_gemm_problem_of_shape(s, 1.0f, 0.0f, &q);
@@ -104,7 +108,14 @@ static int plan_for_shape(const gp_shape *s, const gp_rule_facts *f, double laun
         p.blocks_cu[i] = (int)config_blocks(&f->cu, i);
     const gp_gemm_split_facts sf = {f->fma.have ? f->fma.v : 0, f->clock_mhz.have ? f->clock_mhz.v * 1e6 : 0,
                                     f->dram_gbs.have ? f->dram_gbs.v * 1e9 : 0, launch_us * 1e-6};
-    return gp_gemm_plan_split(&q, &p, &sf, split, why, n);
+    int ran = gp_gemm_plan_split(&q, &p, &sf, split, why, n);
+    char sk_why[120];
+    if ((*sk = gp_gemm_plan_sk(&q, &p, &sf, sk_why, sizeof sk_why))) {
+        const int *c = gp_gemm_configs[GP_GEMM_FALLBACK_FROM];
+        ran = GP_GEMM_FALLBACK_FROM, *split = 1;
+        snprintf(why, n, "ran %dx%dx%d/%d, %s", c[0], c[1], c[2], c[3], sk_why);
+    }
+    return ran;
 }
 
 /* The per-problem step where the chosen tile has one ("; per problem the
@@ -182,26 +193,34 @@ gp_status gp_gemm_rule(const gp_rule_in *in, gp_table *out)
              have_lat ? "" : " (none: 64)", pick >= 0 ? "" : "; no tile passes all, first in LDS:", pick >= 0 ? "" : failed, later,
              cu->fallback[0] ? "; " : "");
     static const char *const keys[4] = {"tile_m", "tile_n", "tile_k", "block"};
-    char plan[200];
-    int split;
-    const int ran = plan_for_shape(in->shape, &f, have_launch ? launch_us : -1, chosen, &split, plan, sizeof plan);
+    char plan[320];
+    int split, sk;
+    const int ran = plan_for_shape(in->shape, &f, have_launch ? launch_us : -1, chosen, &split, &sk, plan, sizeof plan);
     const gp_shape *s = in->shape;
-    if (ran != chosen || split > 1) { /* the per-problem step's tile and split, for this shape */
+    if (ran != chosen || split > 1 || sk) { /* the per-problem step's tile, split or stream-K, for this shape */
         for (int i = 0; i < 4; i++)
             GP_TRY(gp_rule_set(out, "gemm", keys[i], gp_gemm_configs[ran][i], "waves",
                                "%lldx%lldx%lld: %s (the per-problem step of %dx%dx%d/%d)", s->d[GP_GEMM_M], s->d[GP_GEMM_N],
                                s->d[GP_GEMM_K], plan, c[0], c[1], c[2], c[3]));
-        return gp_rule_set(out, "gemm", "split_k", split, "waves", "%lldx%lldx%lld: %s", s->d[GP_GEMM_M],
-                           s->d[GP_GEMM_N], s->d[GP_GEMM_K], split > 1 ? plan : "k whole: a split is not faster by the model");
+        GP_TRY(gp_rule_set(out, "gemm", "split_k", split, "waves", "%lldx%lldx%lld: %s", s->d[GP_GEMM_M],
+                           s->d[GP_GEMM_N], s->d[GP_GEMM_K], split > 1 ? plan : "k whole: a split is not faster by the model"));
+        return gp_rule_set(out, "gemm", "stream_k", sk, "waves", "%lldx%lldx%lld: %s", s->d[GP_GEMM_M],
+                           s->d[GP_GEMM_N], s->d[GP_GEMM_K], sk ? plan : "whole waves: stream-K is not faster by the model");
     }
     for (int i = 0; i < 4; i++)
         GP_TRY(gp_rule_set(out, "gemm", keys[i], c[i], "registers", "%s%s", why, cu->fallback));
-    if (chosen != GP_GEMM_FALLBACK_FROM)
-        return gp_rule_set(out, "gemm", "split_k", 1, "waves", "k whole: the %dx%dx%d/%d kernel does not split k",
-                           c[0], c[1], c[2], c[3]);
-    return gp_rule_set(out, "gemm", "split_k", 1, "waves", "%s",
+    if (chosen != GP_GEMM_FALLBACK_FROM) {
+        GP_TRY(gp_rule_set(out, "gemm", "split_k", 1, "waves", "k whole: the %dx%dx%d/%d kernel does not split k",
+                           c[0], c[1], c[2], c[3]));
+        return gp_rule_set(out, "gemm", "stream_k", 0, "waves", "the %dx%dx%d/%d kernel has no stream-K", c[0], c[1],
+                           c[2], c[3]);
+    }
+    GP_TRY(gp_rule_set(out, "gemm", "split_k", 1, "waves", "%s",
                        s ? "k whole: a split is not faster by the model (gemm.h, gp_gemm_plan_split)"
-                         : "k whole for the large problem; per shape the split of a busiest-SM model");
+                         : "k whole for the large problem; per shape the split of a busiest-SM model"));
+    return gp_rule_set(out, "gemm", "stream_k", 0, "waves", "%s",
+                       s ? "whole waves: stream-K is not faster by the model (gemm.h, gp_gemm_plan_sk)"
+                         : "per shape: stream-K over a partial last wave where the busiest-SM model says");
 }
 
 /* ---- the legality of a table's [kernel.gemm] (gemm.h, gp_gemm_check_table) */

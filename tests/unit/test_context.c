@@ -189,18 +189,22 @@ GP_TEST(context_params_of_count_shapes)
 }
 
 /* SGEMM through the context on the H200's shipped table: the shallow product's parameters split k, so its
- * workspace is 3 slices of 1023 x 1028 floats, the headline's none; a short workspace, no context or no place
- * for the size is GP_ERR_USAGE before any launch, and gp_sgemm (no workspace) does not ask for one. */
+ * workspace is 3 slices of 1023 x 1028 floats, 8192^3's stream-K slots, a transposed product's none; a
+ * short workspace, no context or no place for the size is GP_ERR_USAGE before any launch, and gp_sgemm (no
+ * workspace) does not ask for one. */
 GP_TEST(context_sgemm_workspace)
 {
     gp_device_info d = h200();
     gp_context *c = open_shipped(&d);
     GP_CHECK(c != NULL);
     gp_gemm_problem small = {GP_GEMM_ROW_MAJOR, 0, 0, 1023, 1025, 511, 1.0f, 0.0f, 511, 1025, 1025};
-    gp_gemm_problem head = {GP_GEMM_ROW_MAJOR, 0, 0, 4096, 4096, 4096, 1.0f, 0.0f, 4096, 4096, 4096};
+    gp_gemm_problem head = {GP_GEMM_ROW_MAJOR, 0, 0, 8192, 8192, 8192, 1.0f, 0.0f, 8192, 8192, 8192};
     size_t bytes = 1;
     GP_CHECK(gp_sgemm_workspace_size(c, &small, &bytes).code == GP_OK && bytes == (size_t)3 * 1023 * 1028 * 4);
-    GP_CHECK(gp_sgemm_workspace_size(c, &head, &bytes).code == GP_OK && bytes == 0);
+    GP_CHECK(gp_sgemm_workspace_size(c, &head, &bytes).code == GP_OK && bytes == gp_gemm_sk_bytes(132, 128, 256));
+    gp_gemm_problem tn = head;
+    tn.trans_a = 1;
+    GP_CHECK(gp_sgemm_workspace_size(c, &tn, &bytes).code == GP_OK && bytes == 0);
     GP_CHECK(gp_sgemm_workspace_size(c, &small, NULL).code == GP_ERR_USAGE);
     GP_CHECK(gp_sgemm_workspace_size(NULL, &small, &bytes).code == GP_ERR_USAGE);
     /* Addresses 256 MiB apart that nothing dereferences: every refusal comes before a launch. */

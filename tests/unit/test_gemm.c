@@ -201,7 +201,7 @@ GP_TEST(gemm_tiles_per_target)
 
     /* The sweep's candidates: the variants, fitted to the device. */
     const gp_kernel *k = gp_kernel_find("gemm");
-    GP_CHECK(k && k->variants && k->nvariants == GP_GEMM_NCONFIGS + 3);
+    GP_CHECK(k && k->variants && k->nvariants == GP_GEMM_NCONFIGS + 4);
     for (int v = 0; v < 2; v++) {
         int seen[GP_GEMM_NCONFIGS] = {0}, n = 0, k16 = 0;
         gp_gemm_params base, q;
@@ -221,15 +221,16 @@ GP_TEST(gemm_tiles_per_target)
         GP_CHECK(n == (v ? 6 : 3) && seen[base.config]);
         GP_CHECK(k16 == v);
     }
-    /* The variants are the compiled configurations, in their order, at the rule's split; then the rule's tile
-     * with k whole, and 128x256 with k in 2 and in 4. */
+    /* The variants are the compiled configurations, in their order, at the rule's split and stream-K; then the
+     * rule's tile plain, and 128x256 with k in 2 and in 4, and with stream-K. */
     for (int c = 0; c < GP_GEMM_NCONFIGS; c++)
         GP_CHECK(!memcmp(k->variants + c * k->nparams, gp_gemm_configs[c], 4 * sizeof(int)) &&
-                 k->variants[c * k->nparams + 4] == GP_PARAM_KEEP);
-    static const int splits[3] = {1, 2, 4};
+                 k->variants[c * k->nparams + 4] == GP_PARAM_KEEP && k->variants[c * k->nparams + 5] == GP_PARAM_KEEP);
+    static const int splits[4] = {1, 2, 4, 1}, sks[4] = {0, 0, 0, 1};
     for (int c = GP_GEMM_NCONFIGS; c < k->nvariants; c++)
         GP_CHECK(k->variants[c * k->nparams] == (c == GP_GEMM_NCONFIGS ? GP_PARAM_KEEP : 128) &&
-                 k->variants[c * k->nparams + 4] == splits[c - GP_GEMM_NCONFIGS]);
+                 k->variants[c * k->nparams + 4] == splits[c - GP_GEMM_NCONFIGS] &&
+                 k->variants[c * k->nparams + 5] == sks[c - GP_GEMM_NCONFIGS]);
     return 0;
 }
 
@@ -416,7 +417,7 @@ GP_TEST(gemm_params_follow_the_shape)
     gp_gemm_params ph, po, pc;
     char note[160];
     GP_CHECK(gp_kernel_params(&gp_kernel_gemm, &ruled, NULL, &head, 0, &ph, note, sizeof note).code == GP_OK);
-    GP_CHECK(ph.config == 5 && strstr(note, "as the table"));
+    GP_CHECK(ph.config == 5 && ph.split_k == 1 && ph.stream_k == 0 && strstr(note, "as the table"));
     GP_CHECK(gp_kernel_params(&gp_kernel_gemm, &ruled, NULL, &odd, 0, &po, note, sizeof note).code == GP_OK);
     GP_CHECK(po.config == 0 && po.tile_n == 128 && strstr(note, "tile_n 256->128"));
     GP_CHECK(gp_kernel_params(&gp_kernel_gemm, &ruled, NULL, &odd_col, 0, &pc, note, sizeof note).code == GP_OK);
@@ -529,6 +530,69 @@ GP_TEST(gemm_split_model)
     return 0;
 }
 
+/* Stream-K on the H200 (132 SMs): 4096^3 is 512 tiles, 3 whole waves and 116 tiles shared out (512 k-steps
+ * each: 450 a block), 8192^3 15 waves and 68; at the shares' measured rate (0.85) the model takes it for 8192^3
+ * and 6144 x 6144 x 4096, not for 4096^3, 2048^3 (one wave) or the odd product; fit turns it off where the
+ * kernel lacks it, and the workspace is 2 tile-sized slots a block. */
+GP_TEST(gemm_stream_k)
+{
+    gp_gemm_sk_shape sh;
+    GP_CHECK(gp_gemm_sk_plan(4096, 4096, 4096, 128, 256, 8, 132, &sh) == 1);
+    GP_CHECK(sh.tiles_x == 16 && sh.dp_tiles == 396 && sh.sk_tiles == 116 && sh.nk == 512);
+    GP_CHECK(gp_gemm_sk_plan(8192, 8192, 8192, 128, 256, 8, 132, &sh) == 1 && sh.dp_tiles == 1980 && sh.sk_tiles == 68);
+    GP_CHECK(gp_gemm_sk_plan(3072, 5632, 4096, 128, 256, 8, 132, &sh) == 0); /* 528 tiles: whole waves */
+    GP_CHECK(gp_gemm_sk_plan(300, 300, 8, 128, 256, 8, 132, &sh) == 0);       /* 6 k-steps for 132 blocks */
+    GP_CHECK(gp_gemm_sk_plan(257, 263, 1100, 128, 256, 8, 132, &sh) == 1 && sh.dp_tiles == 0 && sh.sk_tiles == 6);
+    gp_table t;
+    gp_device_info d = h200();
+    GP_CHECK(gp_test_load_table("tables/sm_90", &t));
+    gp_gemm_params p;
+    GP_CHECK(from_table(&t, &d, &p).code == GP_OK && p.config == 5 && p.stream_k == 0);
+    const gp_gemm_split_facts f = {124.94, 1.98e9, 4341.6e9, 4.93e-6};
+    char why[160];
+    static const struct {
+        int m, n, k, ta, tb, want;
+    } shapes[] = {{4096, 4096, 4096, 0, 0, 0}, {8192, 8192, 8192, 0, 0, 1}, {2048, 2048, 2048, 0, 0, 0},
+                  {3072, 5632, 4096, 0, 0, 0}, {6144, 6144, 4096, 0, 0, 1}, {4095, 4097, 1023, 0, 0, 0}};
+    /* 4096^3: 3 + 116 / 132 / 0.85 = 4.03 rounds against 4; 4095 x 4097 x 1023: 128x128x8/256 by the plan. */
+    for (int i = 0; i < 6; i++) {
+        gp_gemm_problem q = {GP_GEMM_ROW_MAJOR, shapes[i].ta, shapes[i].tb, shapes[i].m, shapes[i].n, shapes[i].k,
+                             1.0f, 0.0f, shapes[i].ta ? shapes[i].m : shapes[i].k, shapes[i].n, shapes[i].n};
+        const int got = gp_gemm_plan_sk(&q, &p, &f, why, sizeof why);
+        if (got != shapes[i].want)
+            fprintf(stderr, "%dx%dx%d: stream-K %d\n", q.m, q.n, q.k, got);
+        GP_CHECK(got == shapes[i].want);
+    }
+    /* 4096^3 by hand: 3 + 116/132 rounds of a 4096-deep tile, the shares' at 0.85, 4 slots a block, one launch. */
+    gp_gemm_problem head = {GP_GEMM_ROW_MAJOR, 0, 0, 4096, 4096, 4096, 1.0f, 0.0f, 4096, 4096, 4096};
+    const double round = 32768.0 * 4096 / (124.94 * 1.98e9 * GP_GEMM_RATE_PEAK);
+    GP_CHECK(fabs(gp_gemm_sk_time(&head, &p, &f) - ((3 + 116.0 / 132 / GP_GEMM_SK_RATE) * round +
+                                                    4.0 * 132 * 32768 * 4 / 4341.6e9 + 4.93e-6)) < 1e-12);
+    gp_gemm_problem big = {GP_GEMM_ROW_MAJOR, 0, 0, 8192, 8192, 8192, 1.0f, 0.0f, 8192, 8192, 8192};
+    GP_CHECK(gp_gemm_plan_sk(&big, &p, &f, why, sizeof why) && strstr(why, "stream-K over the last wave"));
+    p.stream_k = 1;
+    GP_CHECK(gp_gemm_workspace_bytes(&head, &p) == gp_gemm_sk_bytes(132, 128, 256)); /* asked for: it applies */
+    GP_CHECK(gp_gemm_sk_bytes(132, 128, 256) == (size_t)2 * 132 * 32768 * 4);
+    gp_gemm_problem tn = head;
+    tn.trans_a = 1;
+    GP_CHECK(gp_gemm_workspace_bytes(&tn, &p) == 0); /* the generic kernel: no stream-K */
+    /* Fit: another tile, or k split, turns it off and says so. */
+    gp_gemm_params q = p;
+    q.tile_n = 128, q.note[0] = 0;
+    gp_gemm_params_fit(&q, &d);
+    GP_CHECK(q.config == 0 && q.stream_k == 0 && strstr(q.note, "stream_k 1 -> 0"));
+    /* Through the rule: 8192^3 takes it, with its reason. */
+    static gp_table out;
+    out = t;
+    gp_shape s;
+    GP_CHECK(gp_kernel_gemm.shape_parse("8192x8192x8192", &s).code == GP_OK);
+    gp_rule_in in = {&t, &s, 0};
+    GP_CHECK(gp_gemm_rule(&in, &out).code == GP_OK);
+    const gp_table_entry *e = gp_table_find(&out, "kernel.gemm", "stream_k");
+    GP_CHECK(e && e->i == 1 && strstr(e->prov, "stream-K over the last wave"));
+    return 0;
+}
+
 /* The bench labels and a user's --shape read back as written. */
 GP_TEST(gemm_shape_syntax)
 {
@@ -556,7 +620,7 @@ GP_TEST(gemm_shape_syntax)
     static gp_kcase c[GP_KCASE_MAX];
     int n = k->cases(GP_CASES_VERIFY, NULL, NULL, 0, c, GP_KCASE_MAX);
     int nv = k->cases(GP_CASES_VARIANT, NULL, NULL, 0, c + n, GP_KCASE_MAX - n);
-    GP_CHECK(n == 64 && nv == 19 && n + nv * GP_GEMM_NCONFIGS == 178);
+    GP_CHECK(n == 64 && nv == 21 && n + nv * GP_GEMM_NCONFIGS == 190);
     for (int i = 0; i < n + nv; i++) {
         gp_shape r;
         k->shape_label(&c[i].shape, buf, sizeof buf);
