@@ -437,6 +437,18 @@ GP_TEST(gemm_params_follow_the_shape)
     return 0;
 }
 
+/* The rule on facts t for the shape spec, into out; its [kernel.gemm] entry key (NULL where the rule or the
+ * shape fails). */
+static const gp_table_entry *rule_for(const gp_table *t, const char *spec, const char *key, gp_table *out)
+{
+    gp_shape s;
+    *out = *t;
+    if (gp_kernel_gemm.shape_parse(spec, &s).code != GP_OK)
+        return NULL;
+    gp_rule_in in = {t, &s, 0};
+    return gp_gemm_rule(&in, out).code == GP_OK ? gp_table_find(out, "kernel.gemm", key) : NULL;
+}
+
 /* Split k: the pieces of whole k-steps, the workspace's bytes in the launched (row-major) problem's rows, and
  * gp_gemm_f32 refusing a missing, short, misaligned or overlapping workspace before any launch. */
 GP_TEST(gemm_split_workspace)
@@ -515,12 +527,7 @@ GP_TEST(gemm_split_model)
     GP_CHECK(gp_gemm_plan_split(&small, &p, NULL, &split, why, sizeof why) == 1 && split == 1);
     /* Through the rule and the one path: the shape's parameters carry the split, and the provenance says why. */
     static gp_table out;
-    out = t;
-    gp_shape s;
-    GP_CHECK(gp_kernel_gemm.shape_parse("1023x1025x511", &s).code == GP_OK);
-    gp_rule_in in = {&t, &s, 0};
-    GP_CHECK(gp_gemm_rule(&in, &out).code == GP_OK);
-    const gp_table_entry *e = gp_table_find(&out, "kernel.gemm", "split_k");
+    const gp_table_entry *e = rule_for(&t, "1023x1025x511", "split_k", &out);
     GP_CHECK(e && e->i == 3 && strstr(e->prov, "k in 3 pieces"));
     gp_rule_in head = {&t, NULL, 0};
     out = t;
@@ -583,12 +590,7 @@ GP_TEST(gemm_stream_k)
     GP_CHECK(q.config == 0 && q.stream_k == 0 && strstr(q.note, "stream_k 1 -> 0"));
     /* Through the rule: 8192^3 takes it, with its reason. */
     static gp_table out;
-    out = t;
-    gp_shape s;
-    GP_CHECK(gp_kernel_gemm.shape_parse("8192x8192x8192", &s).code == GP_OK);
-    gp_rule_in in = {&t, &s, 0};
-    GP_CHECK(gp_gemm_rule(&in, &out).code == GP_OK);
-    const gp_table_entry *e = gp_table_find(&out, "kernel.gemm", "stream_k");
+    const gp_table_entry *e = rule_for(&t, "8192x8192x8192", "stream_k", &out);
     GP_CHECK(e && e->i == 1 && strstr(e->prov, "stream-K over the last wave"));
     return 0;
 }
