@@ -283,12 +283,12 @@ double gp_gemm_split_time(const gp_gemm_problem *q, const gp_gemm_params *p, con
  * 4096^3; docs/kernels/gemm.md, "Stream-K"). */
 #define GP_GEMM_SK_MARGIN 1.01
 /* The share kernel's rate against the plain kernel's, per k-step: H200,
- * 2026-11-30, Nsight Compute at 4096^3, the same 542.8 M instructions for
- * the 116 tiles' shares in 748.6 us where the plain kernel's rate (3 whole
- * waves in 2.17 ms) gives 636 us: issue 69.8 % of the slots against
- * 81.4 %, dispatch stalls 0.46 an instruction against 0.16 (ptxas's
- * register assignment of the same FFMAs at 228 registers). */
-#define GP_GEMM_SK_RATE 0.85
+ * 2026-11-30, Nsight Compute at 4096^3, the 116 tiles' shares (537.7 M
+ * instructions) in 694.1 us where the plain kernel's rate (3 whole waves
+ * in 2.16 ms) gives 633 us: issue 77.2 % of the slots against 81.4 %,
+ * dispatch stalls 0.29 an instruction against 0.16 (ptxas's register
+ * assignment of the same FFMAs at 233 registers). */
+#define GP_GEMM_SK_RATE 0.91
 double gp_gemm_sk_time(const gp_gemm_problem *q, const gp_gemm_params *p, const gp_gemm_split_facts *f);
 int gp_gemm_plan_sk(const gp_gemm_problem *q, const gp_gemm_params *p, const gp_gemm_split_facts *f, char *why,
                     size_t n);

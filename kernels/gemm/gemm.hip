@@ -539,8 +539,9 @@ __device__ __forceinline__ void gemm_wt_store(const gemm_args &g, const float (&
  * Rows outside M, k past K, columns past N: zeros.  Ends past a barrier, so
  * the next tile may reuse the stages. */
 template <class TL, int BM, int BN, int BK, int T>
-__device__ __forceinline__ void gemm_nn_tile(const gemm_args &g, int m0, int n0, float (&acc)[TL::MI * 4][TL::NI * 4],
-                                             float (*As)[TL::A_STAGE], float (*Bs)[TL::B_STAGE], int a_off, int b_off)
+__device__ __forceinline__ void gemm_nn_tile(const gemm_args &g, int m0, int n0, int k0, int kn,
+                                             float (&acc)[TL::MI * 4][TL::NI * 4], float (*As)[TL::A_STAGE],
+                                             float (*Bs)[TL::B_STAGE], int a_off, int b_off)
 {
     enum { ARS = T / (BK / 4), BKS = T / (BN / 4) };
     const int t = threadIdx.x;
@@ -552,21 +553,21 @@ __device__ __forceinline__ void gemm_nn_tile(const gemm_args &g, int m0, int n0,
 
     const int akq = (t % (BK / 4)) * 4, ar = m0 + t / (BK / 4);
     const int bnq = n0 + (t % (BN / 4)) * 4, bk = t / (BN / 4);
-    const float *pa = g.a + (size_t)(ar < g.m ? ar : 0) * g.lda + akq;
-    const float *pb = g.b + (size_t)(bk < g.k ? bk : 0) * g.ldb + bnq;
+    const float *pa = g.a + (size_t)(ar < g.m ? ar : 0) * g.lda + akq + k0;
+    const float *pb = g.b + (size_t)(k0 + (bk < kn ? bk : 0)) * g.ldb + bnq;
     unsigned a_rows = 0;
 #pragma unroll
     for (int i = 0; i < TL::NA4; i++)
         a_rows |= (ar + i * ARS < g.m ? 1u : 0u) << i;
     const bool a_al = g.lda % 4 == 0 && (uintptr_t)g.a % 16 == 0, b_al = g.ldb % 4 == 0 && (uintptr_t)g.b % 16 == 0;
     float4 ra[TL::NA4], rb[TL::NB4];
-    auto load = [&](int k0) {
+    auto load = [&](int kt0) {
 #pragma unroll
         for (int i = 0; i < TL::NA4; i++)
-            ra[i] = gemm_ld4(pa + (size_t)i * ARS * g.lda, (a_rows >> i) & 1u, k0 + akq, g.k, a_al);
+            ra[i] = gemm_ld4(pa + (size_t)i * ARS * g.lda, (a_rows >> i) & 1u, kt0 + akq, kn, a_al);
 #pragma unroll
         for (int i = 0; i < TL::NB4; i++)
-            rb[i] = gemm_ld4(pb + (size_t)i * BKS * g.ldb, k0 + bk + i * BKS < g.k, bnq, g.n, b_al);
+            rb[i] = gemm_ld4(pb + (size_t)i * BKS * g.ldb, kt0 + bk + i * BKS < kn, bnq, g.n, b_al);
         pa += BK;
         pb += (size_t)BK * g.ldb;
     };
@@ -586,7 +587,7 @@ __device__ __forceinline__ void gemm_nn_tile(const gemm_args &g, int m0, int n0,
     load(0);
     store(0);
     __syncthreads();
-    const int nk = (g.k + BK - 1) / BK;
+    const int nk = (kn + BK - 1) / BK;
     for (int kt = 0; kt < nk; kt++) {
         const int cur = kt & 1;
         const bool more = kt + 1 < nk;
@@ -618,7 +619,7 @@ __global__ void __launch_bounds__(T, MINB) gp_gemm_wt_nn_kernel(gemm_args g0)
     const int a_off = wr * WM + (lane / TL::LC) * 4, b_off = wc * WN + (lane % TL::LC) * 4;
     const int m0 = blockIdx.y * BM, n0 = blockIdx.x * BN;
     float acc[TL::MI * 4][TL::NI * 4];
-    gemm_nn_tile<TL, BM, BN, BK, T>(g, m0, n0, acc, As, Bs, a_off, b_off);
+    gemm_nn_tile<TL, BM, BN, BK, T>(g, m0, n0, 0, g.k, acc, As, Bs, a_off, b_off);
     gemm_wt_store<TL>(g, acc, m0 + a_off, n0 + b_off);
 }
 
@@ -657,49 +658,60 @@ static __device__ __forceinline__ float *gemm_sk_slot(const gemm_sk &sk, int c, 
     return sk.part + (size_t)(2 * c + (st != c_first)) * tile_elems;
 }
 
+/* One segment of a share: tile st's k-steps [ks, ke), stored whole or
+ * written as the block's part. */
+template <class TL, int BM, int BN, int BK, int T>
+__device__ __forceinline__ void gemm_sk_segment(const gemm_args &g, const gemm_sk &sk, int st, int ks, int ke,
+                                                int slot, float (&acc)[TL::MI * 4][TL::NI * 4],
+                                                float (*As)[TL::A_STAGE], float (*Bs)[TL::B_STAGE], int a_off,
+                                                int b_off)
+{
+    const int tile = sk.dp_tiles + st, m0 = (tile / sk.tiles_x) * BM, n0 = (tile % sk.tiles_x) * BN;
+    gemm_nn_tile<TL, BM, BN, BK, T>(g, m0, n0, ks * BK, min(g.k - ks * BK, (ke - ks) * BK), acc, As, Bs, a_off,
+                                    b_off);
+    if (ks == 0 && ke == sk.nk) {
+        gemm_wt_store<TL>(g, acc, m0 + a_off, n0 + b_off);
+        return;
+    }
+    /* Each thread's fragment in 16-byte pieces, thread-interleaved (coalesced). */
+    float4 *mine = (float4 *)(sk.part + (size_t)(2 * blockIdx.x + slot) * BM * BN) + threadIdx.x;
+#pragma unroll
+    for (int i = 0; i < TL::MI * 4; i++)
+#pragma unroll
+        for (int j = 0; j < TL::NI; j++)
+            mine[(i * TL::NI + j) * T] = make_float4(acc[i][4 * j], acc[i][4 * j + 1], acc[i][4 * j + 2],
+                                                     acc[i][4 * j + 3]);
+}
+
+/* A share is sk_tiles nk / G < nk k-steps (sk_tiles < G): the end of one
+ * tile and the start of the next at most, two straight segments; their
+ * bounds are arithmetic on the arguments and the block index, so nothing
+ * of them stays in a register across a tile's FMAs (a loop over the
+ * segments with its state took 255 registers and spilled). */
 template <int BM, int BN, int BK, int WM, int WN, int LR, int T>
 __global__ void __launch_bounds__(T, 1) gp_gemm_wt_nn_sk_kernel(gemm_args g, gemm_sk sk)
 {
     typedef gemm_tiling<BM, BN, BK, WM, WN, LR, T> TL;
     __shared__ __align__(16) float As[2][TL::A_STAGE];
     __shared__ __align__(16) float Bs[2][TL::B_STAGE];
-    __shared__ long long s_it; /* the share's next k-step, tile-major */
     const int t = threadIdx.x, warp = t / 32, lane = t % 32;
     const int wr = warp / (BN / WN), wc = warp % (BN / WN);
     const int a_off = wr * WM + (lane / TL::LC) * 4, b_off = wc * WN + (lane % TL::LC) * 4;
-    const int G = (int)gridDim.x;
-    const long long iters = (long long)sk.sk_tiles * sk.nk;
     float acc[TL::MI * 4][TL::NI * 4];
-    if (t == 0)
-        s_it = blockIdx.x * iters / G;
-    __syncthreads();
-    for (;;) {
-        const long long it = s_it, end = (blockIdx.x + 1) * iters / G;
-        if (it >= end)
-            break;
-        const int st = (int)(it / sk.nk), ks = (int)(it % sk.nk);
-        const int ke = (int)min((long long)sk.nk, ks + (end - it));
-        const int tile = sk.dp_tiles + st, m0 = (tile / sk.tiles_x) * BM, n0 = (tile % sk.tiles_x) * BN;
-        gemm_args p = g;
-        p.a += (size_t)ks * BK, p.b += (size_t)ks * BK * g.ldb, p.k = min(g.k - ks * BK, (ke - ks) * BK);
-        gemm_nn_tile<TL, BM, BN, BK, T>(p, m0, n0, acc, As, Bs, a_off, b_off);
-        if (ks == 0 && ke == sk.nk) {
-            gemm_wt_store<TL>(g, acc, m0 + a_off, n0 + b_off);
-        } else {
-            /* Each thread's fragment in 16-byte pieces, thread-interleaved (coalesced). */
-            float4 *mine = (float4 *)gemm_sk_slot(sk, blockIdx.x, st, iters, G, BM * BN) + t;
-#pragma unroll
-            for (int i = 0; i < TL::MI * 4; i++)
-#pragma unroll
-                for (int j = 0; j < TL::NI; j++)
-                    mine[(i * TL::NI + j) * T] = make_float4(acc[i][4 * j], acc[i][4 * j + 1], acc[i][4 * j + 2],
-                                                             acc[i][4 * j + 3]);
-        }
-        __syncthreads();
-        if (t == 0)
-            s_it = it + (ke - ks);
-        __syncthreads();
+    {
+        const long long iters = (long long)sk.sk_tiles * sk.nk, s0 = blockIdx.x * iters / gridDim.x;
+        const long long s1 = (blockIdx.x + 1) * iters / gridDim.x;
+        const int st = (int)(s0 / sk.nk), ks = (int)(s0 % sk.nk);
+        gemm_sk_segment<TL, BM, BN, BK, T>(g, sk, st, ks, (int)min((long long)sk.nk, ks + (s1 - s0)), 0, acc, As, Bs,
+                                           a_off, b_off);
     }
+    const long long iters = (long long)sk.sk_tiles * sk.nk, s0 = blockIdx.x * iters / gridDim.x;
+    const long long s1 = (blockIdx.x + 1) * iters / gridDim.x;
+    const int st = (int)(s0 / sk.nk), rest = (int)(s1 - (long long)(st + 1) * sk.nk);
+    if (rest <= 0)
+        return;
+    __syncthreads(); /* the stages' last readers done */
+    gemm_sk_segment<TL, BM, BN, BK, T>(g, sk, st + 1, 0, rest, 1, acc, As, Bs, a_off, b_off);
 }
 
 /* The parts of each share-tile that no one block covered, added in block
