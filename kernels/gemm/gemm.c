@@ -484,7 +484,7 @@ gp_status gp_sgemm(struct gp_context *ctx, const gp_gemm_problem *q, const float
 {
     gp_gemm_params p;
     GP_TRY(context_params(ctx, q, &p));
-    p.split_k = 1;
+    p.split_k = 1, p.stream_k = 0; /* neither without a workspace */
     return gp_gemm_f32(q, d_a, d_b, d_c, &p, NULL, 0, stream);
 }
 

@@ -340,7 +340,8 @@ gp_status gp_gemm_check_exact(const char *what, const gp_gemm_problem *q, const 
  * allocated, nothing synchronized. */
 struct gp_context;
 /* q's C = alpha op(A) op(B) + beta C (layouts, transposes and leading
- * dimensions as gp_gemm_problem says), k never split (no workspace). */
+ * dimensions as gp_gemm_problem says), with no workspace: k never split,
+ * no stream-K. */
 gp_status gp_sgemm(struct gp_context *ctx, const gp_gemm_problem *q, const float *d_a, const float *d_b, float *d_c,
                    gp_stream stream);
 /* The same with a workspace, where the context's parameters for q's shape

@@ -218,6 +218,10 @@ GP_TEST(context_sgemm_workspace)
     bad.lda = 7;
     GP_CHECK(gp_sgemm_ws(c, &bad, a, b, cc, w, 4096, NULL).code == GP_ERR_USAGE);
     GP_CHECK(gp_sgemm(c, &small, a, NULL, cc, NULL).code == GP_ERR_USAGE);
+    /* Without a workspace the shapes that would split or share out their last wave run plain: past every
+     * check to the launcher (which, without a GPU backend, says so). */
+    GP_CHECK(gp_sgemm(c, &small, a, b, cc, NULL).code != GP_ERR_USAGE);
+    GP_CHECK(gp_sgemm(c, &head, a, b, (float *)(uintptr_t)0x50000000u, NULL).code != GP_ERR_USAGE);
     gp_context_close(c);
     return 0;
 }
