@@ -222,8 +222,9 @@ double gp_gemm_split_time(const gp_gemm_problem *q, const gp_gemm_params *p, con
     return t;
 }
 
-int gp_gemm_plan_split(const gp_gemm_problem *q, const gp_gemm_params *p, const gp_gemm_split_facts *f, int *split,
-                       char *why, size_t n)
+/* The tile and split of gp_gemm_plan_split before stream-K is weighed. */
+static int plan_tile_split(const gp_gemm_problem *q, const gp_gemm_params *p, const gp_gemm_split_facts *f,
+                           int *split, char *why, size_t n)
 {
     *split = 1;
     const int t = gp_gemm_plan(q, p, 1, why, n);
@@ -253,6 +254,24 @@ int gp_gemm_plan_split(const gp_gemm_problem *q, const gp_gemm_params *p, const 
                  "(%dx%dx%d/%d)", c[0], c[1], c[2], c[3], pieces, blocks, (long long)p->blocks_cu[pick], best * 1e6,
                  t0 * 1e6, c0[0], c0[1], c0[2], c0[3]);
     return pick;
+}
+
+int gp_gemm_plan_split(const gp_gemm_problem *q, const gp_gemm_params *p, const gp_gemm_split_facts *f, int *split,
+                       int *sk, char *why, size_t n)
+{
+    const int cfg = plan_tile_split(q, p, f, split, why, n);
+    if (!sk)
+        return cfg;
+    const double against = gp_gemm_split_time(q, p, f, cfg, *split), t = gp_gemm_sk_time(q, p, f);
+    *sk = t * GP_GEMM_SK_MARGIN < against;
+    if (!*sk)
+        return cfg;
+    const int *c = gp_gemm_configs[GP_GEMM_FALLBACK_FROM];
+    *split = 1;
+    if (why && n)
+        snprintf(why, n, "ran %dx%dx%d/%d, stream-K over the last wave: model %.1f us vs %.1f for the plan without it",
+                 c[0], c[1], c[2], c[3], t * 1e6, against * 1e6);
+    return GP_GEMM_FALLBACK_FROM;
 }
 
 /* The launched row-major problem's m and n (column-major: C^T), and whether it runs the row-major NN kernel (A
@@ -295,20 +314,6 @@ double gp_gemm_sk_time(const gp_gemm_problem *q, const gp_gemm_params *p, const 
     return rounds * round + parts / f->dram_bytes_s + f->launch_s;
 }
 
-int gp_gemm_plan_sk(const gp_gemm_problem *q, const gp_gemm_params *p, const gp_gemm_split_facts *f, char *why,
-                    size_t n)
-{
-    int split;
-    const int cfg = gp_gemm_plan_split(q, p, f, &split, NULL, 0);
-    const double against = gp_gemm_split_time(q, p, f, cfg, split), sk = gp_gemm_sk_time(q, p, f);
-    if (!(sk * GP_GEMM_SK_MARGIN < against))
-        return 0;
-    if (why && n)
-        snprintf(why, n, "stream-K over the last wave: model %.1f us vs %.1f for the plan without it", sk * 1e6,
-                 against * 1e6);
-    return 1;
-}
-
 size_t gp_gemm_workspace_bytes(const gp_gemm_problem *q, const gp_gemm_params *p)
 {
     if (!q || !p || p->config < 0 || p->config >= GP_GEMM_NCONFIGS || q->k < 1)
@@ -318,7 +323,7 @@ size_t gp_gemm_workspace_bytes(const gp_gemm_problem *q, const gp_gemm_params *p
     const int *c = gp_gemm_configs[p->config];
     if (!GP_GEMM_SPLITS(c[0], c[1], c[3]))
         return 0;
-    const int pieces = split_pieces(q->k, p->split_k, gp_gemm_configs[p->config][2]);
+    const int pieces = split_pieces(q->k, p->split_k, c[2]);
     if (pieces < 2)
         return 0;
     const int rm = q->layout == GP_GEMM_ROW_MAJOR;

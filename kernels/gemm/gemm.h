@@ -257,7 +257,9 @@ long long gp_gemm_blocks_per_cu(const gp_table *t, int cfg);
  * sum.  The fastest wins where it beats the unsplit plan by
  * GP_GEMM_PLAN_MARGIN.  Facts: fma per cycle per CU, clock, DRAM bandwidth
  * and launch time; any <= 0 (none in the table): no split.  *split gets
- * the splits (1: none); returns the configuration; why as gp_gemm_plan. */
+ * the splits (1: none); sk (may be NULL: not weighed) 1 where stream-K
+ * (below) beats that plan, which then runs 128x256 with k whole; returns
+ * the configuration; why as gp_gemm_plan. */
 typedef struct gp_gemm_split_facts {
     double fma_per_cycle_cu, clock_hz, dram_bytes_s, launch_s;
 } gp_gemm_split_facts;
@@ -266,7 +268,7 @@ typedef struct gp_gemm_split_facts {
  * x 132 x 1.98 GHz x 2 = 65.3: 0.736. */
 #define GP_GEMM_RATE_PEAK 0.736
 int gp_gemm_plan_split(const gp_gemm_problem *q, const gp_gemm_params *p, const gp_gemm_split_facts *f, int *split,
-                       char *why, size_t n);
+                       int *sk, char *why, size_t n);
 /* The model's seconds for configuration cfg at `split` (HUGE_VAL where it
  * has none), for the record's predicted-against-measured rows. */
 double gp_gemm_split_time(const gp_gemm_problem *q, const gp_gemm_params *p, const gp_gemm_split_facts *f, int cfg,
@@ -276,8 +278,8 @@ double gp_gemm_split_time(const gp_gemm_problem *q, const gp_gemm_params *p, con
  * whole waves plus the rest's share, (tiles / SMs) rounds of a tile k deep
  * at GP_GEMM_SK_RATE,
  * plus 4 tile-sized slots a block (parts written, then read) at the DRAM
- * bandwidth and one launch (the fix-up kernel).  Taken where it beats
- * the whole waves by GP_GEMM_SK_MARGIN: a wave of 132 tiles on the H200
+ * bandwidth and one launch (the fix-up kernel).  Taken (gp_gemm_plan_split)
+ * where it beats the plan without it by GP_GEMM_SK_MARGIN: a wave of 132 tiles on the H200
  * at 4096^3 is a quarter of the run, and its last 16 SMs idle cost 3 %
  * (49.54 TFLOP/s on 3072 x 5632 x 4096, whole waves, against 48.06 at
  * 4096^3; docs/kernels/gemm.md, "Stream-K"). */
@@ -290,8 +292,6 @@ double gp_gemm_split_time(const gp_gemm_problem *q, const gp_gemm_params *p, con
  * assignment of the same FFMAs at 233 registers). */
 #define GP_GEMM_SK_RATE 0.91
 double gp_gemm_sk_time(const gp_gemm_problem *q, const gp_gemm_params *p, const gp_gemm_split_facts *f);
-int gp_gemm_plan_sk(const gp_gemm_problem *q, const gp_gemm_params *p, const gp_gemm_split_facts *f, char *why,
-                    size_t n);
 /* Bytes of workspace configuration p->config at p->split_k or stream_k
  * needs for q (0: neither applies; the k pieces are whole k-steps of that
  * configuration; stream-K needs p->cus). */

@@ -44,7 +44,7 @@
  * seconds on the FMA rate, clock, DRAM bandwidth and launch time, sets
  * split_k (k cut across blocks where the tiles leave SMs idle,
  * gp_gemm_plan_split) and stream_k (the last partial wave shared out,
- * gp_gemm_plan_sk); with one of those facts none, neither.
+ * the same call); with one of those facts none, neither.
  * Stand-ins for facts that are none: those of gp_rule_read_facts, FMA rate 64
  * per cycle (the fewest lanes of a supported CU), LDS latency 64 cycles. The
  * models: docs/kernels/gemm.md. */
@@ -86,8 +86,8 @@ long long gp_gemm_blocks_per_cu(const gp_table *t, int cfg)
     return config_blocks(&cu, cfg);
 }
 
-/* The configuration the shape runs and its k splits (gemm.h, gp_gemm_plan_split, 16-byte aligned
- * pointers), with why in `why`; `chosen` and 1 where the step does not apply (no step for it, a shape that is
+/* The configuration the shape runs, its k splits and stream-K (gemm.h, gp_gemm_plan_split, 16-byte aligned
+ * pointers), with why in `why`; `chosen`, 1 and 0 where the step does not apply (no step for it, a shape that is
  * no problem, or device.compute_units none: the waves cannot be counted).  The split's facts: the FMA rate,
  * the clock, the DRAM bandwidth and the launch time; where one is none the step does not split. */
 static int plan_for_shape(const gp_shape *s, const gp_rule_facts *f, double launch_us, int chosen, int *split,
@@ -108,14 +108,7 @@ static int plan_for_shape(const gp_shape *s, const gp_rule_facts *f, double laun
         p.blocks_cu[i] = (int)config_blocks(&f->cu, i);
     const gp_gemm_split_facts sf = {f->fma.have ? f->fma.v : 0, f->clock_mhz.have ? f->clock_mhz.v * 1e6 : 0,
                                     f->dram_gbs.have ? f->dram_gbs.v * 1e9 : 0, launch_us * 1e-6};
-    int ran = gp_gemm_plan_split(&q, &p, &sf, split, why, n);
-    char sk_why[120];
-    if ((*sk = gp_gemm_plan_sk(&q, &p, &sf, sk_why, sizeof sk_why))) {
-        const int *c = gp_gemm_configs[GP_GEMM_FALLBACK_FROM];
-        ran = GP_GEMM_FALLBACK_FROM, *split = 1;
-        snprintf(why, n, "ran %dx%dx%d/%d, %s", c[0], c[1], c[2], c[3], sk_why);
-    }
-    return ran;
+    return gp_gemm_plan_split(&q, &p, &sf, split, sk, why, n);
 }
 
 /* The per-problem step where the chosen tile has one ("; per problem the
@@ -219,7 +212,7 @@ gp_status gp_gemm_rule(const gp_rule_in *in, gp_table *out)
                        s ? "k whole: a split is not faster by the model (gemm.h, gp_gemm_plan_split)"
                          : "k whole for the large problem; per shape the split of a busiest-SM model"));
     return gp_rule_set(out, "gemm", "stream_k", 0, "waves", "%s",
-                       s ? "whole waves: stream-K is not faster by the model (gemm.h, gp_gemm_plan_sk)"
+                       s ? "whole waves: stream-K is not faster by the model (gemm.h, gp_gemm_plan_split)"
                          : "per shape: stream-K over a partial last wave where the busiest-SM model says");
 }
 

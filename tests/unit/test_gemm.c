@@ -507,7 +507,7 @@ GP_TEST(gemm_split_model)
     /* Unsplit the model reproduces the measured time: 0.706 units x 511 x 32768 / (124.94 x 1.98 GHz x 0.736). */
     const double t1 = gp_gemm_split_time(&small, &p, &f, 1, 1);
     GP_CHECK(t1 > 63e-6 && t1 < 67e-6);
-    int cfg = gp_gemm_plan_split(&small, &p, &f, &split, why, sizeof why);
+    int cfg = gp_gemm_plan_split(&small, &p, &f, &split, NULL, why, sizeof why);
     fprintf(stderr, "1023x1025x511: cfg %d split %d: %s\n", cfg, split, why);
     GP_CHECK(cfg == 5 && split == 3 && strstr(why, "k in 3 pieces: 120 blocks"));
     /* By hand: 1 block an SM, 176 deep, its loads 4-byte (lda 511, ldb 1025: x 0.85); 3 slices of 1023 x 1028
@@ -519,12 +519,12 @@ GP_TEST(gemm_split_model)
     for (int i = 0; i < 4; i++) {
         gp_gemm_problem q = {GP_GEMM_ROW_MAJOR, 0, 0, keep[i][0], keep[i][1], keep[i][2], 1.0f, 0.0f, keep[i][2],
                              keep[i][1], keep[i][1]};
-        cfg = gp_gemm_plan_split(&q, &p, &f, &split, why, sizeof why);
+        cfg = gp_gemm_plan_split(&q, &p, &f, &split, NULL, why, sizeof why);
         GP_CHECK(cfg == 5 && split == 1);
     }
     const gp_gemm_split_facts none = {124.94, 1.98e9, 0, 4.93e-6};
-    GP_CHECK(gp_gemm_plan_split(&small, &p, &none, &split, why, sizeof why) == 1 && split == 1);
-    GP_CHECK(gp_gemm_plan_split(&small, &p, NULL, &split, why, sizeof why) == 1 && split == 1);
+    GP_CHECK(gp_gemm_plan_split(&small, &p, &none, &split, NULL, why, sizeof why) == 1 && split == 1);
+    GP_CHECK(gp_gemm_plan_split(&small, &p, NULL, &split, NULL, why, sizeof why) == 1 && split == 1);
     /* Through the rule and the one path: the shape's parameters carry the split, and the provenance says why. */
     static gp_table out;
     const gp_table_entry *e = rule_for(&t, "1023x1025x511", "split_k", &out);
@@ -566,7 +566,8 @@ GP_TEST(gemm_stream_k)
     for (int i = 0; i < 6; i++) {
         gp_gemm_problem q = {GP_GEMM_ROW_MAJOR, shapes[i].ta, shapes[i].tb, shapes[i].m, shapes[i].n, shapes[i].k,
                              1.0f, 0.0f, shapes[i].ta ? shapes[i].m : shapes[i].k, shapes[i].n, shapes[i].n};
-        const int got = gp_gemm_plan_sk(&q, &p, &f, why, sizeof why);
+        int split, got = -1;
+        gp_gemm_plan_split(&q, &p, &f, &split, &got, why, sizeof why);
         if (got != shapes[i].want)
             fprintf(stderr, "%dx%dx%d: stream-K %d\n", q.m, q.n, q.k, got);
         GP_CHECK(got == shapes[i].want);
@@ -577,7 +578,9 @@ GP_TEST(gemm_stream_k)
     GP_CHECK(fabs(gp_gemm_sk_time(&head, &p, &f) - ((3 + 116.0 / 132 / GP_GEMM_SK_RATE) * round +
                                                     4.0 * 132 * 32768 * 4 / 4341.6e9 + 4.93e-6)) < 1e-12);
     gp_gemm_problem big = {GP_GEMM_ROW_MAJOR, 0, 0, 8192, 8192, 8192, 1.0f, 0.0f, 8192, 8192, 8192};
-    GP_CHECK(gp_gemm_plan_sk(&big, &p, &f, why, sizeof why) && strstr(why, "stream-K over the last wave"));
+    int split, sk = 0;
+    GP_CHECK(gp_gemm_plan_split(&big, &p, &f, &split, &sk, why, sizeof why) == 5 && split == 1 && sk == 1 &&
+             strstr(why, "stream-K over the last wave"));
     p.stream_k = 1;
     GP_CHECK(gp_gemm_workspace_bytes(&head, &p) == gp_gemm_sk_bytes(132, 128, 256)); /* asked for: it applies */
     GP_CHECK(gp_gemm_sk_bytes(132, 128, 256) == (size_t)2 * 132 * 32768 * 4);
