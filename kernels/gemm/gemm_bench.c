@@ -205,11 +205,10 @@ static gp_status setup(const gp_kcase *c, const gp_device_info *dev, uint64_t *r
     gp_gemm_params most = {.split_k = GP_GEMM_SPLIT_MAX, .config = GP_GEMM_FALLBACK_FROM};
     gp_gemm_params sk = {.split_k = 1, .stream_k = 1, .config = GP_GEMM_FALLBACK_FROM};
     sk.cus = dev ? dev->compute_units : 0;
-    s->work_bytes = gp_gemm_workspace_bytes(q, &most);
-    if (s->work_bytes > WORK_MAX)
-        s->work_bytes = 0;
-    if (gp_gemm_workspace_bytes(q, &sk) > s->work_bytes)
-        s->work_bytes = gp_gemm_workspace_bytes(q, &sk);
+    const size_t split_bytes = gp_gemm_workspace_bytes(q, &most), sk_bytes = gp_gemm_workspace_bytes(q, &sk);
+    s->work_bytes = split_bytes > WORK_MAX ? 0 : split_bytes;
+    if (sk_bytes > s->work_bytes)
+        s->work_bytes = sk_bytes;
     if (dev && !gp_gemm_config_on(GP_GEMM_FALLBACK_FROM, gp_target_reg_class(dev->arch)))
         s->work_bytes = 0;
     if (s->work_bytes)
