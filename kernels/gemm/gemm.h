@@ -177,14 +177,33 @@ static inline int gp_gemm_split_ld(int n) { return (n + 3) / 4 * 4; }
 typedef struct gp_gemm_sk_shape {
     int tiles_x, dp_tiles, sk_tiles, nk;
 } gp_gemm_sk_shape;
+/* The shares' launch orders its blocks in a table passed by value: at most this many SMs. */
+#define GP_GEMM_SK_MAX_BLOCKS 512
 static inline int gp_gemm_sk_plan(int m, int n, int k, int bm, int bn, int bk, int blocks, gp_gemm_sk_shape *s)
 {
-    if (blocks <= 0 || m < 1 || n < 1 || k < 1)
+    if (blocks <= 0 || blocks > GP_GEMM_SK_MAX_BLOCKS || m < 1 || n < 1 || k < 1)
         return 0;
     const long long tx = (n + bn - 1) / bn, tiles = tx * ((m + bm - 1) / bm);
     s->tiles_x = (int)tx, s->nk = (k + bk - 1) / bk;
     s->dp_tiles = (int)(tiles / blocks * blocks), s->sk_tiles = (int)(tiles - s->dp_tiles);
     return s->sk_tiles > 0 && (long long)s->sk_tiles * s->nk >= blocks;
+}
+/* The shares' second segments, longest first, into second[0 .. blocks): share c's second segment is
+ * floor((v + sk_tiles) nk / G) - nk k-steps long and starts floor(v nk / G) k-steps into its tile, v = c sk_tiles
+ * mod G, both rising with v (G = blocks); so c by v falling (ties: c rising), a counting sort over v. */
+static inline void gp_gemm_sk_order(int sk_tiles, int blocks, unsigned short *second)
+{
+    unsigned short at[GP_GEMM_SK_MAX_BLOCKS + 1] = {0};
+    if (blocks <= 0 || blocks > GP_GEMM_SK_MAX_BLOCKS)
+        return;
+    for (int c = 0; c < blocks; c++)
+        at[blocks - 1 - (int)((long long)c * sk_tiles % blocks)]++; /* v falling: v's place is G - 1 - v */
+    for (int v = 0, sum = 0; v <= blocks; v++) {
+        const int n = at[v];
+        at[v] = (unsigned short)sum, sum += n;
+    }
+    for (int c = 0; c < blocks; c++)
+        second[at[blocks - 1 - (int)((long long)c * sk_tiles % blocks)]++] = (unsigned short)c;
 }
 static inline size_t gp_gemm_sk_bytes(int blocks, int bm, int bn) { return (size_t)2 * blocks * bm * bn * 4u; }
 

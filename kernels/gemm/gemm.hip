@@ -625,12 +625,13 @@ __global__ void __launch_bounds__(T, MINB) gp_gemm_wt_nn_kernel(gemm_args g0)
 }
 
 /* Stream-K over the last wave (after CUTLASS's data-parallel + stream-K
- * hybrid): the whole waves run in the plain kernel (MODE 2), then
- * gridDim.x blocks, one an SM, each its equal share of the remaining
- * tiles' k-steps, tile-major: [b I / G, (b + 1) I / G) of
- * I = sk tiles x nk.  A share that covers a tile whole stores it; a part
- * goes to the block's slot of the workspace (2 a block: its first and its
- * last tile), each thread its own fragment; a third kernel adds each
+ * hybrid): the whole waves run in the plain kernel (MODE 2), then G
+ * shares, one an SM, each an equal share of the remaining tiles' k-steps,
+ * tile-major: [c I / G, (c + 1) I / G) of I = sk tiles x nk, run as its
+ * two segments (the share kernel below).  A segment that covers a tile
+ * whole stores it; a part goes to the share's slot of the workspace (2 a
+ * share: its first and its last tile), each thread its own fragment; a
+ * third kernel adds each
  * tile's parts in k order (the same sums in the same order every run on
  * this grid) and stores C.  No block waits for another, and the share
  * kernel holds nothing of the fix-up: with the parts added in it (a
@@ -641,7 +642,7 @@ typedef struct gemm_sk {
     int dp_tiles;    /* whole waves of tiles, run whole */
     int sk_tiles;    /* the rest, in shares of k-steps */
     int nk;          /* k-steps a tile */
-    float *part;     /* 2 gridDim.x slots of BM x BN floats */
+    float *part;     /* 2 G slots of BM x BN floats */
 } gemm_sk;
 
 /* The block whose share holds iteration it of I over G blocks. */
@@ -659,10 +660,10 @@ static __device__ __forceinline__ float *gemm_sk_slot(const gemm_sk &sk, int c, 
     return sk.part + (size_t)(2 * c + (st != c_first)) * tile_elems;
 }
 
-/* One segment of a share: tile st's k-steps [ks, ke), stored whole or
- * written as the block's part. */
+/* One segment of share c: tile st's k-steps [ks, ke), stored whole or
+ * written as the share's part `slot` (0: its first tile, 1: its last). */
 template <class TL, int BM, int BN, int BK, int T>
-__device__ __forceinline__ void gemm_sk_segment(const gemm_args &g, const gemm_sk &sk, int st, int ks, int ke,
+__device__ __forceinline__ void gemm_sk_segment(const gemm_args &g, const gemm_sk &sk, int c, int st, int ks, int ke,
                                                 int slot, float (&acc)[TL::MI * 4][TL::NI * 4],
                                                 float (*As)[TL::A_STAGE], float (*Bs)[TL::B_STAGE], int a_off,
                                                 int b_off)
@@ -675,7 +676,7 @@ __device__ __forceinline__ void gemm_sk_segment(const gemm_args &g, const gemm_s
         return;
     }
     /* Each thread's fragment in 16-byte pieces, thread-interleaved (coalesced). */
-    float4 *mine = (float4 *)(sk.part + (size_t)(2 * blockIdx.x + slot) * BM * BN) + threadIdx.x;
+    float4 *mine = (float4 *)(sk.part + (size_t)(2 * c + slot) * BM * BN) + threadIdx.x;
 #pragma unroll
     for (int i = 0; i < TL::MI * 4; i++)
 #pragma unroll
@@ -685,13 +686,28 @@ __device__ __forceinline__ void gemm_sk_segment(const gemm_args &g, const gemm_s
 }
 
 /* A share is sk_tiles nk / G < nk k-steps (sk_tiles < G): the end of one
- * tile and the start of the next at most, two straight segments; their
- * bounds are arithmetic on the arguments and the block index, so nothing
- * of them stays in a register across a tile's FMAs (a loop over the
- * segments with its state took 255 registers and spilled). */
+ * tile and the start of the next at most.  Each segment is a block of its
+ * own, so a block runs one straight tile loop, as the split kernel does
+ * (both segments in one block took 233 registers and ran 0.91 of the plain
+ * kernel's rate on the H200): blocks 0 .. G-1 the shares' first segments,
+ * one an SM; blocks G .. 2G-1 their second segments, longest first
+ * (`second`, gp_gemm_sk_order in gemm.h), so that the SM that finishes its first
+ * segment soonest, whose share's start lies deepest in a tile, takes the
+ * longest second one, as the hardware deals blocks in order to the SMs
+ * that free up. */
+typedef struct gemm_sk_order {
+    unsigned short second[GP_GEMM_SK_MAX_BLOCKS];
+} gemm_sk_order;
+
 template <int BM, int BN, int BK, int WM, int WN, int LR, int T>
-__global__ void __launch_bounds__(T, 1) gp_gemm_wt_nn_sk_kernel(gemm_args g, gemm_sk sk)
+__global__ void __launch_bounds__(T, 1) gp_gemm_wt_nn_sk_kernel(gemm_args g, gemm_sk sk, gemm_sk_order ord)
 {
+    const int blocks = (int)gridDim.x / 2, j = (int)blockIdx.x, second = j >= blocks;
+    const int c = second ? ord.second[j - blocks] : j;
+    const long long iters = (long long)sk.sk_tiles * sk.nk, s0 = c * iters / blocks, s1 = (c + 1) * iters / blocks;
+    const int st = (int)(s0 / sk.nk), ks = (int)(s0 % sk.nk), rest = (int)(s1 - (long long)(st + 1) * sk.nk);
+    if (second && rest <= 0)
+        return;
     typedef gemm_tiling<BM, BN, BK, WM, WN, LR, T> TL;
     __shared__ __align__(16) float As[2][TL::A_STAGE];
     __shared__ __align__(16) float Bs[2][TL::B_STAGE];
@@ -699,21 +715,12 @@ __global__ void __launch_bounds__(T, 1) gp_gemm_wt_nn_sk_kernel(gemm_args g, gem
     const int wr = warp / (BN / WN), wc = warp % (BN / WN);
     const int a_off = wr * WM + (lane / TL::LC) * 4, b_off = wc * WN + (lane % TL::LC) * 4;
     float acc[TL::MI * 4][TL::NI * 4];
-    {
-        const long long iters = (long long)sk.sk_tiles * sk.nk, s0 = blockIdx.x * iters / gridDim.x;
-        const long long s1 = (blockIdx.x + 1) * iters / gridDim.x;
-        const int st = (int)(s0 / sk.nk), ks = (int)(s0 % sk.nk);
-        gemm_sk_segment<TL, BM, BN, BK, T>(g, sk, st, ks, (int)min((long long)sk.nk, ks + (s1 - s0)), 0, acc, As, Bs,
-                                           a_off, b_off);
-    }
-    const long long iters = (long long)sk.sk_tiles * sk.nk, s0 = blockIdx.x * iters / gridDim.x;
-    const long long s1 = (blockIdx.x + 1) * iters / gridDim.x;
-    const int st = (int)(s0 / sk.nk), rest = (int)(s1 - (long long)(st + 1) * sk.nk);
-    if (rest <= 0)
-        return;
-    __syncthreads(); /* the stages' last readers done */
-    gemm_sk_segment<TL, BM, BN, BK, T>(g, sk, st + 1, 0, rest, 1, acc, As, Bs, a_off, b_off);
+    /* One call, the segment's bounds selected before it: one tile loop in the code. */
+    const int seg_st = second ? st + 1 : st, seg_ks = second ? 0 : ks;
+    const int seg_ke = second ? rest : (int)min((long long)sk.nk, ks + (s1 - s0));
+    gemm_sk_segment<TL, BM, BN, BK, T>(g, sk, c, seg_st, seg_ks, seg_ke, second, acc, As, Bs, a_off, b_off);
 }
+
 
 /* The parts of each share-tile that no one block covered, added in block
  * (k) order, and C stored: one block a tile, each thread the fragment its
@@ -795,7 +802,9 @@ struct gemm_wt<BM, BN, BK, THREADS, AKC, BKC, true> {
             dim3 grid((unsigned)sk.tiles_x, (unsigned)((sk.dp_tiles + sk.tiles_x - 1) / sk.tiles_x));
             gp_gemm_wt_nn_kernel<BM, BN, BK, WT_WM, WT_WN, WT_LR, THREADS, 1, 2><<<grid, THREADS, 0, st>>>(d);
         }
-        gp_gemm_wt_nn_sk_kernel<BM, BN, BK, WT_WM, WT_WN, WT_LR, THREADS><<<blocks, THREADS, 0, st>>>(g, sk);
+        gemm_sk_order ord;
+        gp_gemm_sk_order(sk.sk_tiles, blocks, ord.second);
+        gp_gemm_wt_nn_sk_kernel<BM, BN, BK, WT_WM, WT_WN, WT_LR, THREADS><<<2 * blocks, THREADS, 0, st>>>(g, sk, ord);
         gp_gemm_wt_nn_sk_fixup<BM, BN, BK, WT_WM, WT_WN, WT_LR, THREADS><<<sk.sk_tiles, THREADS, 0, st>>>(g, sk, blocks);
         return true;
     }

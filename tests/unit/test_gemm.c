@@ -537,6 +537,33 @@ GP_TEST(gemm_split_model)
     return 0;
 }
 
+/* The shares' second segments in launch order: every share once, longest first (the kernel's own arithmetic for
+ * the lengths), on the H200's 132 and the A100's 108 SMs and shares that divide, or not, into the tiles. */
+GP_TEST(gemm_stream_k_order)
+{
+    static const int cases[][3] = {{116, 512, 132}, {68, 1024, 132}, {6, 138, 132}, {66, 512, 132},
+                                   {100, 300, 108}, {1, 500, 7}, {131, 7, 132}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const int sk = cases[i][0], nk = cases[i][1], g = cases[i][2];
+        const long long iters = (long long)sk * nk;
+        unsigned short order[GP_GEMM_SK_MAX_BLOCKS];
+        int seen[GP_GEMM_SK_MAX_BLOCKS] = {0}, prev = 1 << 30, ok = 1;
+        gp_gemm_sk_order(sk, g, order);
+        for (int j = 0; j < g; j++) {
+            const int c = order[j];
+            const long long s0 = c * iters / g, s1 = (c + 1) * iters / g;
+            const int rest = (int)(s1 - (s0 / nk + 1) * nk), len = rest > 0 ? rest : 0;
+            ok &= c < g && !seen[c]++ && len <= prev;
+            prev = len;
+        }
+        if (!ok)
+            fprintf(stderr, "sk %d, nk %d, %d blocks: the order is not every share, longest second segment first\n",
+                    sk, nk, g);
+        GP_CHECK(ok);
+    }
+    return 0;
+}
+
 /* Stream-K on the H200 (132 SMs): 4096^3 is 512 tiles, 3 whole waves and 116 tiles shared out (512 k-steps
  * each: 450 a block), 8192^3 15 waves and 68; at the shares' measured rate (0.91) the model takes it for 8192^3
  * and 6144 x 6144 x 4096, not for 4096^3, 2048^3 (one wave) or the odd product; fit turns it off where the
