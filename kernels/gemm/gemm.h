@@ -303,13 +303,13 @@ double gp_gemm_split_time(const gp_gemm_problem *q, const gp_gemm_params *p, con
  * (49.54 TFLOP/s on 3072 x 5632 x 4096, whole waves, against 48.06 at
  * 4096^3; docs/kernels/gemm.md, "Stream-K"). */
 #define GP_GEMM_SK_MARGIN 1.01
-/* The share kernel's rate against the plain kernel's, per k-step: H200,
- * 2026-11-30, Nsight Compute at 4096^3, the 116 tiles' shares (537.7 M
- * instructions) in 694.1 us where the plain kernel's rate (3 whole waves
- * in 2.16 ms) gives 633 us: issue 77.2 % of the slots against 81.4 %,
- * dispatch stalls 0.29 an instruction against 0.16 (ptxas's register
- * assignment of the same FFMAs at 233 registers). */
-#define GP_GEMM_SK_RATE 0.91
+/* The share kernel's rate against the plain kernel's, per instruction:
+ * H200, 2026-11-30, Nsight Compute at 4096^3, the 116 tiles' shares (538.5
+ * M instructions, one segment a block) in 664.2 us where the plain
+ * kernel's rate (3 whole waves, 1835.0 M in 2.17 ms) gives 636.8 us: issue
+ * 78.2 % of the slots against 81.4 %, at 225 registers against 220.  (Both
+ * segments in one block, 233 registers: 0.91.) */
+#define GP_GEMM_SK_RATE 0.96
 double gp_gemm_sk_time(const gp_gemm_problem *q, const gp_gemm_params *p, const gp_gemm_split_facts *f);
 /* Bytes of workspace configuration p->config at p->split_k or stream_k
  * needs for q (0: neither applies; the k pieces are whole k-steps of that
