@@ -30,6 +30,7 @@ typedef struct kernel_run {
     labelled_table tables[2 * GP_CLI_MAX_TABLES];
     int ntables;
     gp_shape shapes[GP_CLI_MAX_SHAPES];
+    gp_verify_seen seen; /* verify: the variants checked so far, per kernel */
 } kernel_run;
 
 static const char *base_name(const char *path)
@@ -229,9 +230,10 @@ gp_status gp_cmd_verify(gp_cli *cli)
     for (int i = 0; i < cli->nprobes; i++) {
         const gp_kernel *k = gp_kernel_find(cli->probes[i]);
         const int nshapes = draw_shapes(cli, k, r->o.seed, r->shapes);
+        r->seen.n = 0; /* a variant checked under one table is not checked again under the next */
         for (int j = 0; j < r->ntables; j++) {
             print_params(k, &r->tables[j], &r->o.dev);
-            gp_status st = gp_driver_verify(k, &r->tables[j].t, r->shapes, nshapes, &r->o);
+            gp_status st = gp_driver_verify_seen(k, &r->tables[j].t, r->shapes, nshapes, &r->o, &r->seen);
             if (st.code == GP_OK) {
                 printf("%s under %s: ok\n", k->name, r->tables[j].label);
                 continue;

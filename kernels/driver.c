@@ -70,8 +70,27 @@ static gp_status verify_on_variant_cases(const gp_kernel *k, const void *p, int 
     return gp_ok();
 }
 
+/* 1 where seen holds text.  A text that filled its buffer may have lost
+ * parameters: never a match, never kept. */
+static int seen_before(const gp_verify_seen *seen, const char *text)
+{
+    if (!seen || strlen(text) + 1 >= GP_BENCH_TEXT)
+        return 0;
+    for (int i = 0; i < seen->n; i++)
+        if (!strcmp(seen->text[i], text))
+            return 1;
+    return 0;
+}
+
+/* text kept as checked, where there is room. */
+static void seen_add(gp_verify_seen *seen, const char *text)
+{
+    if (seen && strlen(text) + 1 < GP_BENCH_TEXT && seen->n < GP_VERIFY_SEEN_MAX)
+        snprintf(seen->text[seen->n++], GP_BENCH_TEXT, "%s", text);
+}
+
 static gp_status verify_all(const gp_kernel *k, const gp_table *t, const gp_shape *shapes, int nshapes,
-                            const gp_kernel_opts *o, void *p0, void *p, gp_kcase *cases)
+                            const gp_kernel_opts *o, void *p0, void *p, gp_kcase *cases, gp_verify_seen *seen)
 {
     char note[GP_BENCH_TEXT], text[GP_BENCH_TEXT];
     FILE *log = o->quick ? NULL : o->log;
@@ -96,10 +115,16 @@ static gp_status verify_all(const gp_kernel *k, const gp_table *t, const gp_shap
         return gp_ok();
     /* Each variant (tune's candidates, bench's context rows) on its own cases:
      * a fast wrong answer must not win a sweep. */
-    int nv = 0;
+    int nv = 0, again = 0;
     for (int v = 0; v < k->nvariants; v++) {
         gp_kernel_variant(k, v, p0, &o->dev, p);
+        gp_params_format(k->params, k->nparams, p, text, sizeof text);
+        if (seen_before(seen, text)) {
+            again++;
+            continue;
+        }
         GP_TRY(verify_on_variant_cases(k, p, -1, cases, &rng, o, NULL));
+        seen_add(seen, text);
         nv++;
     }
     for (int i = 0; i < k->nimpls; i++) {
@@ -107,24 +132,33 @@ static gp_status verify_all(const gp_kernel *k, const gp_table *t, const gp_shap
             continue;
         GP_TRY(verify_on_variant_cases(k, p0, i, cases, &rng, o, log));
     }
-    if (o->log && nv) {
+    if (o->log && (nv || again)) {
         gp_params_format(k->params, k->nparams, p0, text, sizeof text);
-        fprintf(o->log, "  %d variants checked on their cases (base %s)\n", nv, text);
+        fprintf(o->log, "  %d variants checked on their cases (base %s)", nv, text);
+        if (again)
+            fprintf(o->log, "; %d more with the parameters of an earlier table's, checked there", again);
+        fputc('\n', o->log);
     }
     if (k->verify_extra)
         GP_TRY(k->verify_extra(t, p0, o));
     return gp_ok();
 }
 
-gp_status gp_driver_verify(const gp_kernel *k, const gp_table *t, const gp_shape *shapes, int nshapes,
-                           const gp_kernel_opts *o)
+gp_status gp_driver_verify_seen(const gp_kernel *k, const gp_table *t, const gp_shape *shapes, int nshapes,
+                                const gp_kernel_opts *o, gp_verify_seen *seen)
 {
     void *p0 = calloc(1, k->params_size), *p = calloc(1, k->params_size);
     gp_kcase *cases = calloc(GP_KCASE_MAX, sizeof *cases);
-    gp_status st = p0 && p && cases ? verify_all(k, t, shapes, nshapes, o, p0, p, cases)
+    gp_status st = p0 && p && cases ? verify_all(k, t, shapes, nshapes, o, p0, p, cases, seen)
                                     : gp_fail(GP_ERR_NOMEM, "%s verify: out of host memory", k->name);
     free(p0), free(p), free(cases);
     return st;
+}
+
+gp_status gp_driver_verify(const gp_kernel *k, const gp_table *t, const gp_shape *shapes, int nshapes,
+                           const gp_kernel_opts *o)
+{
+    return gp_driver_verify_seen(k, t, shapes, nshapes, o, NULL);
 }
 
 /* ------------------------------------------------------------------ bench */

@@ -29,6 +29,22 @@ typedef struct gp_driver_table {
 gp_status gp_driver_verify(const gp_kernel *k, const gp_table *t, const gp_shape *shapes, int nshapes,
                            const gp_kernel_opts *o);
 
+/* The variants one verify run of k has checked, by their parameters: a
+ * variant is its declared parameters fitted to the device (fit reads
+ * nothing else) run on the cases those parameters and the device choose,
+ * so a later table whose variant has the same parameters would launch the
+ * same kernels on the same cases; it is not checked again.  Zeroed before
+ * the first table of a kernel; full: later variants are checked anyway. */
+#define GP_VERIFY_SEEN_MAX 128
+typedef struct gp_verify_seen {
+    int n;
+    char text[GP_VERIFY_SEEN_MAX][GP_BENCH_TEXT];
+} gp_verify_seen;
+/* gp_driver_verify, each variant skipped where `seen` holds its parameters
+ * (and added once it passed); seen NULL: every variant, as gp_driver_verify. */
+gp_status gp_driver_verify_seen(const gp_kernel *k, const gp_table *t, const gp_shape *shapes, int nshapes,
+                                const gp_kernel_opts *o, gp_verify_seen *seen);
+
 /* k timed on its bench problems, or on the user's shapes when nshapes > 0:
  * per problem, ours under every table (a row each, labelled), then, under
  * the first table, every impl (the baselines), the paired comparisons with

@@ -255,6 +255,30 @@ GP_TEST(driver_verify_names_a_wrong_variant)
     return 0;
 }
 
+/* A variant whose parameters an earlier table's run checked is not run
+ * again under the next table of the same verify; a fresh record checks it. */
+GP_TEST(driver_verify_checks_a_variant_once_a_run)
+{
+    static gp_table t;
+    static gp_verify_seen seen;
+    gp_kernel_opts o;
+    opts(&o);
+    GP_CHECK(model_table(&t));
+    seen.n = 0, runs = 0;
+    GP_CHECK(gp_driver_verify_seen(&fake, &t, NULL, 0, &o, &seen).code == GP_OK);
+    GP_CHECK(runs == 4 + 3 && seen.n == 3);
+    runs = 0;
+    GP_CHECK(gp_driver_verify_seen(&fake, &t, NULL, 0, &o, &seen).code == GP_OK);
+    GP_CHECK(runs == 4); /* the cases again, no variant */
+    /* A wrong variant is still caught by the run that checks it. */
+    seen.n = 0, buggy = 1;
+    gp_status st = gp_driver_verify_seen(&fake, &t, NULL, 0, &o, &seen);
+    buggy = 0;
+    GP_CHECK(st.code == GP_ERR_CHECK && strstr(st.msg, "vec=4") != NULL);
+    GP_CHECK(seen.n < 3); /* the failed one is not kept as checked */
+    return 0;
+}
+
 GP_TEST(driver_bench_rows_pairs_and_floors)
 {
     static gp_table t, facts;
