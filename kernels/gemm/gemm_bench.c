@@ -163,15 +163,10 @@ typedef struct state {
     float *h_c, *h_out;             /* h_c: C's input (beta != 0); h_out: C's mirror */
     gp_gemm_checked *chk;           /* the reference: all of C, or a sample of a big product */
     float *d_a, *d_b, *d_c;
-    float *d_work; /* room for any split of k (GP_GEMM_SPLIT_MAX pieces); NULL past WORK_MAX bytes */
+    float *d_work;     /* the split's or stream-K's workspace, as big as the largest a run asked for (prepare) */
     size_t work_bytes;
-    float *grown; /* a bigger workspace a parameter set asked for (prepare), freed in teardown */
     gp_vendor_blas *blas;
 } state;
-
-/* A split's workspace is allocated with the problem where it is at most this big (8192^2 would take 2 GiB:
- * the rule does not split a product that fills the SMs, and a table that asks it to is told its bytes). */
-#define WORK_MAX ((size_t)1 << 30)
 
 static char blas_impl[GP_BENCH_TEXT] = "cuBLAS cublasSgemm (fp32 math)";
 static const gp_kimpl impls[] = {{blas_impl, 1, 1, 0.90, 0, ""}};
@@ -180,7 +175,7 @@ static void teardown(void *st)
 {
     state *s = st;
     gp_vendor_blas_destroy(s->blas);
-    gp_rt_free(s->grown);
+    gp_rt_free(s->d_work);
 }
 
 /* C is an output (kmem.h): poisoned before every checked run (beta 0: NaN that must not leak into the result, as
@@ -188,6 +183,7 @@ static void teardown(void *st)
 static gp_status setup(const gp_kcase *c, const gp_device_info *dev, uint64_t *rng, void *st)
 {
     state *s = st;
+    (void)dev;
     if (c->data < 0 || c->data >= NDATA || c->offset < 0)
         return gp_fail(GP_ERR_USAGE, "gemm: data kind %d or offset %d is not one of this kernel's", c->data, c->offset);
     gp_gemm_problem *q = &s->q;
@@ -206,35 +202,22 @@ static gp_status setup(const gp_kcase *c, const gp_device_info *dev, uint64_t *r
         snprintf(blas_impl, sizeof blas_impl, "%s cublasSgemm (fp32 math)", bn);
     GP_TRY(gp_kmem_dev_copy(&s->mem, (void **)&s->d_a, h_a, na * 4));
     GP_TRY(gp_kmem_dev_copy(&s->mem, (void **)&s->d_b, h_b, nb * 4));
-    /* 128x256x8/256 splits into the most pieces (k-step 8), or runs stream-K on the device's SMs; none where the
-     * target has neither kernel. */
-    gp_gemm_params most = {.split_k = GP_GEMM_SPLIT_MAX, .config = GP_GEMM_FALLBACK_FROM};
-    gp_gemm_params sk = {.split_k = 1, .stream_k = 1, .config = GP_GEMM_FALLBACK_FROM};
-    sk.cus = dev ? dev->compute_units : 0;
-    const size_t split_bytes = gp_gemm_workspace_bytes(q, &most), sk_bytes = gp_gemm_workspace_bytes(q, &sk);
-    s->work_bytes = split_bytes > WORK_MAX ? 0 : split_bytes;
-    if (sk_bytes > s->work_bytes)
-        s->work_bytes = sk_bytes;
-    if (dev && !gp_gemm_config_on(GP_GEMM_FALLBACK_FROM, gp_target_reg_class(dev->arch)))
-        s->work_bytes = 0;
-    if (s->work_bytes)
-        GP_TRY(gp_kmem_dev(&s->mem, (void **)&s->d_work, s->work_bytes));
     return gp_kmem_output(&s->mem, (void **)&s->d_c, (void **)&s->h_out, s->nc * 4, 0);
 }
 
-/* Parameters whose split or stream-K needs more workspace than set-up made (tune's split_k 2 and 4 on a product
- * whose eight pieces pass WORK_MAX: 8192^3 takes 512 MiB and 1 GiB) get it here, before their first run and
- * outside any timing; the driver prepares every parameter set it runs. */
+/* The workspace the parameters' split or stream-K needs (none for a plain launch; tune's split_k 4 on 8192^3
+ * takes 1 GiB), grown, never shrunk, before their first run and outside any timing: the driver prepares every
+ * parameter set it runs. */
 static gp_status prepare(void *st, const void *prm)
 {
     state *s = st;
     const size_t need = gp_gemm_workspace_bytes(&s->q, prm);
     if (need <= s->work_bytes)
         return gp_ok();
-    gp_rt_free(s->grown);
-    s->grown = NULL, s->d_work = NULL, s->work_bytes = 0;
-    GP_TRY(gp_rt_malloc((void **)&s->grown, need));
-    s->d_work = s->grown, s->work_bytes = need;
+    gp_rt_free(s->d_work);
+    s->d_work = NULL, s->work_bytes = 0;
+    GP_TRY(gp_rt_malloc((void **)&s->d_work, need));
+    s->work_bytes = need;
     return gp_ok();
 }
 
