@@ -70,23 +70,20 @@ static gp_status verify_on_variant_cases(const gp_kernel *k, const void *p, int 
     return gp_ok();
 }
 
-/* 1 where seen holds text.  A text that filled its buffer may have lost
- * parameters: never a match, never kept. */
-static int seen_before(const gp_verify_seen *seen, const char *text)
+/* 1 where seen holds parameters the same as p (gp_params_same: the declared ones). */
+static int seen_before(const gp_kernel *k, const gp_verify_seen *seen, const void *p)
 {
-    if (!seen || strlen(text) + 1 >= GP_BENCH_TEXT)
-        return 0;
-    for (int i = 0; i < seen->n; i++)
-        if (!strcmp(seen->text[i], text))
+    for (int i = 0; seen && k->params_size <= GP_VERIFY_SEEN_BYTES && i < seen->n; i++)
+        if (gp_params_same(k->params, k->nparams, seen->p[i], p))
             return 1;
     return 0;
 }
 
-/* text kept as checked, where there is room. */
-static void seen_add(gp_verify_seen *seen, const char *text)
+/* p kept as checked, where there is room. */
+static void seen_add(const gp_kernel *k, gp_verify_seen *seen, const void *p)
 {
-    if (seen && strlen(text) + 1 < GP_BENCH_TEXT && seen->n < GP_VERIFY_SEEN_MAX)
-        snprintf(seen->text[seen->n++], GP_BENCH_TEXT, "%s", text);
+    if (seen && k->params_size <= GP_VERIFY_SEEN_BYTES && seen->n < GP_VERIFY_SEEN_MAX)
+        memcpy(seen->p[seen->n++], p, k->params_size);
 }
 
 static gp_status verify_all(const gp_kernel *k, const gp_table *t, const gp_shape *shapes, int nshapes,
@@ -118,13 +115,12 @@ static gp_status verify_all(const gp_kernel *k, const gp_table *t, const gp_shap
     int nv = 0, again = 0;
     for (int v = 0; v < k->nvariants; v++) {
         gp_kernel_variant(k, v, p0, &o->dev, p);
-        gp_params_format(k->params, k->nparams, p, text, sizeof text);
-        if (seen_before(seen, text)) {
+        if (seen_before(k, seen, p)) {
             again++;
             continue;
         }
         GP_TRY(verify_on_variant_cases(k, p, -1, cases, &rng, o, NULL));
-        seen_add(seen, text);
+        seen_add(k, seen, p);
         nv++;
     }
     for (int i = 0; i < k->nimpls; i++) {

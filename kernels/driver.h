@@ -36,9 +36,10 @@ gp_status gp_driver_verify(const gp_kernel *k, const gp_table *t, const gp_shape
  * same kernels on the same cases; it is not checked again.  Zeroed before
  * the first table of a kernel; full: later variants are checked anyway. */
 #define GP_VERIFY_SEEN_MAX 128
+#define GP_VERIFY_SEEN_BYTES 512 /* a kernel's parameter struct at most (a larger one: never skipped) */
 typedef struct gp_verify_seen {
     int n;
-    char text[GP_VERIFY_SEEN_MAX][GP_BENCH_TEXT];
+    _Alignas(8) unsigned char p[GP_VERIFY_SEEN_MAX][GP_VERIFY_SEEN_BYTES];
 } gp_verify_seen;
 /* gp_driver_verify, each variant skipped where `seen` holds its parameters
  * (and added once it passed); seen NULL: every variant, as gp_driver_verify. */

@@ -276,6 +276,9 @@ GP_TEST(driver_verify_checks_a_variant_once_a_run)
     buggy = 0;
     GP_CHECK(st.code == GP_ERR_CHECK && strstr(st.msg, "vec=4") != NULL);
     GP_CHECK(seen.n < 3); /* the failed one is not kept as checked */
+    /* Every kernel's parameters fit the record (a larger one is never skipped: checked again). */
+    for (size_t i = 0; i < gp_kernel_count(); i++)
+        GP_CHECK(gp_kernel_at(i)->params_size <= GP_VERIFY_SEEN_BYTES);
     return 0;
 }
 
