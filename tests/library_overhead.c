@@ -21,9 +21,9 @@
 #include <time.h>
 
 #include "context.h"
+#include "gpu_program.h"
 #include "kernel.h"
 #include "runtime.h"
-#include "target_check.h"
 #include "transpose.h"
 
 enum { CALLS = 256, ROUNDS = 31, WAYS = 3 };
@@ -41,13 +41,7 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static int fail(gp_status st, const char *what)
-{
-    if (st.code == GP_OK)
-        return 0;
-    fprintf(stderr, "library_overhead: %s: %s\n", what, st.msg);
-    return 1;
-}
+static int fail(gp_status st, const char *what) { return gp_program_fail("library_overhead", st, what); }
 
 typedef struct setup {
     gp_context *ctx;
@@ -80,13 +74,11 @@ static double round_of(setup *u, int way, int *bad)
 int main(void)
 {
     gp_device_info dev;
-    gp_status st = gp_device_open_checked(0, &dev);
-    if (st.code == GP_ERR_NO_GPU) {
-        printf("library_overhead: skipped: %s\n", st.msg);
-        return 77;
-    }
+    const int opened = gp_program_device("library_overhead", &dev);
+    if (opened)
+        return opened;
     setup u = {0};
-    if (fail(st, "device") || fail(gp_context_open(NULL, &u.ctx), "context"))
+    if (fail(gp_context_open(NULL, &u.ctx), "context"))
         return 1;
     printf("device: %s (%s); table: %s\n", dev.name, dev.arch, gp_context_table_said(u.ctx));
     gp_shape shape = {{0}, {0}};

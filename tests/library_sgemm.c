@@ -20,16 +20,11 @@
 #include "context.h"
 #include "data.h"
 #include "gemm.h"
+#include "gpu_program.h"
+#include "kernel.h"
 #include "runtime.h"
-#include "target_check.h"
 
-static int fail(gp_status st, const char *what)
-{
-    if (st.code == GP_OK)
-        return 0;
-    fprintf(stderr, "library_sgemm: %s: %s\n", what, st.msg);
-    return 1;
-}
+static int fail(gp_status st, const char *what) { return gp_program_fail("library_sgemm", st, what); }
 
 typedef struct bufs {
     float *h_a, *h_b, *h_c, *h_out;
@@ -92,45 +87,40 @@ static int run_problem(gp_context *ctx, const gp_gemm_problem *q, const char *na
     return bad;
 }
 
-static gp_gemm_problem problem(gp_gemm_layout layout, int ta, int tb, int m, int n, int k, float beta)
-{
-    gp_gemm_problem q = {layout, ta, tb, m, n, k, 1.0f, beta, 0, 0, 0};
-    const int rm = layout == GP_GEMM_ROW_MAJOR;
-    /* The least leading dimensions: the stored rows' length (row-major) or columns' (column-major). */
-    const int a_r = ta ? k : m, a_c = ta ? m : k, b_r = tb ? n : k, b_c = tb ? k : n;
-    q.lda = rm ? a_c : a_r, q.ldb = rm ? b_c : b_r, q.ldc = rm ? n : m;
-    return q;
-}
-
 int main(void)
 {
     gp_device_info dev;
-    gp_status st = gp_device_open_checked(0, &dev);
-    if (st.code == GP_ERR_NO_GPU) {
-        printf("library_sgemm: skipped: %s\n", st.msg);
-        return 77;
-    }
+    const int opened = gp_program_device("library_sgemm", &dev);
+    if (opened)
+        return opened;
     gp_context *ctx = NULL;
     gp_stream s = NULL;
-    if (fail(st, "device") || fail(gp_context_open(NULL, &ctx), "context") || fail(gp_rt_stream_create(&s), "stream"))
+    if (fail(gp_context_open(NULL, &ctx), "context") || fail(gp_rt_stream_create(&s), "stream"))
         return 1;
     const char *seed_env = getenv("GP_SEED");
     uint64_t seed = seed_env ? strtoull(seed_env, NULL, 0) : 20261130u, rng = seed;
     printf("device: %s (%s); table: %s; seed %llu (GP_SEED)\n", dev.name, dev.arch, gp_context_table_said(ctx),
            (unsigned long long)seed);
-    const struct {
-        const char *name;
-        gp_gemm_problem q;
+    /* In gemm's own shape syntax, leading dimensions the least the layout allows. */
+    static const struct {
+        const char *spec;
+        float beta;
     } cases[] = {
-        {"1023x1025x511 NN row-major", problem(GP_GEMM_ROW_MAJOR, 0, 0, 1023, 1025, 511, 0.0f)},
-        {"2000x3000x1500 NN row-major", problem(GP_GEMM_ROW_MAJOR, 0, 0, 2000, 3000, 1500, 0.0f)},
-        {"1536x1536x2048 NN column-major", problem(GP_GEMM_COL_MAJOR, 0, 0, 1536, 1536, 2048, 0.0f)},
-        {"768x640x1000 TN column-major beta", problem(GP_GEMM_COL_MAJOR, 1, 0, 768, 640, 1000, 0.5f)},
-        {"37x129x65 NT row-major beta", problem(GP_GEMM_ROW_MAJOR, 0, 1, 37, 129, 65, -1.0f)},
+        {"1023x1025x511 NN row-major", 0.0f},   {"2000x3000x1500 NN row-major", 0.0f},
+        {"1536x1536x2048 NN col-major", 0.0f},  {"768x640x1000 TN col-major", 0.5f},
+        {"37x129x65 NT row-major", -1.0f},
     };
     int bad = 0;
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
-        bad |= run_problem(ctx, &cases[i].q, cases[i].name, &rng, s);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        gp_shape shape;
+        gp_gemm_problem q;
+        if (fail(gp_kernel_gemm.shape_parse(cases[i].spec, &shape), cases[i].spec)) {
+            bad = 1;
+            continue;
+        }
+        gp_gemm_problem_of_shape(&shape, 1.0f, cases[i].beta, &q);
+        bad |= run_problem(ctx, &q, cases[i].spec, &rng, s);
+    }
     gp_rt_stream_destroy(s);
     gp_context_close(ctx);
     printf("library_sgemm: %s\n", bad ? "FAILED" : "ok (every result equal to the reference)");

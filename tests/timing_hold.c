@@ -23,9 +23,9 @@
 
 #include "bench.h"
 #include "evtimer.h"
+#include "gpu_program.h"
 #include "runtime.h"
 #include "stats.h"
-#include "target_check.h"
 
 enum { RUNS = 21, BYTES = 4096 };
 #define PAUSE_US 300.0
@@ -71,13 +71,7 @@ static gp_status time_once(gp_evtimer *t, const work *w, double *us)
 
 static gp_status paused_run(void *ctx) { return run_work(ctx); }
 
-static int fail(gp_status st, const char *what)
-{
-    if (st.code == GP_OK)
-        return 0;
-    fprintf(stderr, "timing_hold: %s: %s\n", what, st.msg);
-    return 1;
-}
+static int fail(gp_status st, const char *what) { return gp_program_fail("timing_hold", st, what); }
 
 /* Median interval of RUNS runs of w, with or without a hold. */
 static int median_us(int held, const work *w, double *med)
@@ -103,13 +97,11 @@ static int median_us(int held, const work *w, double *med)
 int main(void)
 {
     gp_device_info dev;
-    gp_status st = gp_device_open_checked(0, &dev);
-    if (st.code == GP_ERR_NO_GPU) {
-        printf("timing_hold: skipped: %s\n", st.msg);
-        return 77;
-    }
+    const int opened = gp_program_device("timing_hold", &dev);
+    if (opened)
+        return opened;
     work w = {NULL, NULL, 0};
-    if (fail(st, "device") || fail(gp_rt_malloc(&w.a, BYTES), "malloc") || fail(gp_rt_malloc(&w.b, BYTES), "malloc"))
+    if (fail(gp_rt_malloc(&w.a, BYTES), "malloc") || fail(gp_rt_malloc(&w.b, BYTES), "malloc"))
         return 1;
     printf("device: %s (%s)\n", dev.name, dev.arch);
     double plain = 0, held = 0;
