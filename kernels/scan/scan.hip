@@ -331,11 +331,16 @@ gp_scan_kernel(const E *in, E *out, size_t n, size_t head, int exclusive, unsign
  *             the ring ran 0.41-0.55 of the copy: every aggregate waited for
  *             the look-backs of the tiles before it in its block's ring;
  *   scanners  (the first `block` threads) read the oldest landed tile into
- *             registers and free its stage (each wave arrives on the stage's
- *             "empty" barrier, as the reducer does: the producer refills a
- *             stage once every wave that reads it has), scan it (steps 1-6
- *             above, in the same order), look back, publish the inclusive
- *             prefix and store.
+ *             registers and free its stage (each lane arrives on the stage's
+ *             "empty" barrier after its own reads, as the reducer's lanes do:
+ *             the producer refills a stage once every lane that reads it
+ *             has), scan it (steps 1-6 above, in the same order), look back,
+ *             publish the inclusive prefix and store.
+ * Every lane arrives, not one a wave after the wave's sync: that order holds
+ * too (the warp barrier orders its lanes' reads before lane 0's arrive), but
+ * compute-sanitizer's racecheck does not follow it and reports each refill's
+ * bulk copy against the other lanes' reads of the stage (H200, every ring
+ * kernel); one arrive a lane costs 0.1-0.2 % at 2^28 fp32 there.
  * Tickets: a block only waits on smaller tickets, taken earlier by running
  * blocks, so the look-back cannot deadlock whether or not all blocks are
  * resident; the last of the (tiles + grid) tickets resets the counter.
@@ -350,14 +355,9 @@ gp_scan_kernel(const E *in, E *out, size_t n, size_t head, int exclusive, unsign
  * a5) + (a6 + a7)); then a butterfly over the wave. */
 #define GP_SCAN_RING_LB(V) (((V) >= 16 ? 256 : 512) + 2 * GP_WAVE_SIZE)
 
-/* Stage s's ticket, read by lane 0 alone and passed to the wave: the lane
- * that later releases the stage (its arrive on "empty") is then the one that
- * read the ticket the producer overwrites after that release, so the
- * hand-off is ordered by the barrier pair alone.  (All lanes reading it is
- * ordered too, through the wave's sync before lane 0's arrive, but
- * compute-sanitizer's racecheck does not follow that chain and reports the
- * producer's next write as a hazard: it did, on the H200, for the 64-item
- * kernels.) */
+/* Stage s's ticket, read by lane 0 alone and passed to the wave: one
+ * shared read a wave instead of 32, and lane 0's own arrive on "empty" (after
+ * the read) orders it before the producer's next write of the slot. */
 #if GP_HAS_BULK_COPY /* only the ring's body calls it (no unused-function warning elsewhere) */
 static __device__ __forceinline__ unsigned ring_ticket(const unsigned *ticket, int s, int lane)
 {
@@ -389,7 +389,7 @@ gp_scan_ring_kernel(const E *in, E *out, size_t n, size_t head, int exclusive, u
     const E *vin = in - head; /* virtual element 0: 16-byte aligned */
     if ((int)threadIdx.x < stages) {
         gp_mbar_init(&full[threadIdx.x], 1);
-        gp_mbar_init(&empty[threadIdx.x], (unsigned)nw + 1); /* each scanning wave and the reducer */
+        gp_mbar_init(&empty[threadIdx.x], (unsigned)(nw + 1) * W); /* every lane of the scanners and the reducer */
     }
     gp_mbar_init_fence();
     __syncthreads();
@@ -446,9 +446,7 @@ gp_scan_ring_kernel(const E *in, E *out, size_t n, size_t head, int exclusive, u
                     atomicMax(desc + t, ((unsigned long long)((epoch << 2) | (t == 0 ? GP_SCAN_ST_PREFIX : GP_SCAN_ST_AGG))
                                          << 32) | gp_sc<E>::bits(sum));
             }
-            gp_wave_sync(); /* every lane has read ticket[s] and the stage */
-            if (lane == 0)
-                gp_mbar_arrive(&empty[s]);
+            gp_mbar_arrive(&empty[s]); /* this lane's reads of the stage are done */
         }
         return;
     }
@@ -473,9 +471,7 @@ gp_scan_ring_kernel(const E *in, E *out, size_t n, size_t head, int exclusive, u
         } else {
             load_tile<E, V>(in, tbase, tile_elems, woff, head, end, v);
         }
-        gp_wave_sync(); /* the wave has read ticket[s] and its part of the stage: release it */
-        if (lane == 0)
-            gp_mbar_arrive(&empty[s]);
+        gp_mbar_arrive(&empty[s]); /* this lane has read its part of the stage: release it */
         E pre[V];
         E carry = (E)0;
 #pragma unroll
