@@ -3,6 +3,8 @@
  * run and exact check (every bin, guards around the bins), the persistent
  * grid against the runtime's occupancy calculator, CUB
  * DeviceHistogram::HistogramEven as its baseline, and the gp_kernel entry. */
+#include <string.h>
+
 #include "histogram.h"
 #include "histogram_vendor.h"
 #define GP_KERNEL_NAME histogram
@@ -29,23 +31,75 @@ static const char *const kind_names[] = {"uniform", "skewed 90%", "one value", "
 #define NKINDS 5
 #define KINDS(u32) ((u32) ? NKINDS : 3) /* the kinds of bytes (u32 0) or keys */
 
-/* A byte takes 16 bits of a random word (four a word): a cold one of the
- * skewed data where the low 8 are < 26 (10.2 %), its value the high 8.  A
- * key takes a word: a cold one where its high half % 10 == 0. */
+/* The data (tune sets up 2^30 bytes and 2^28 keys: the host's work, not the
+ * GPU's, set the histogram's tune time).  A uniform byte is 8 bits of a
+ * random word (eight a word), a skewed one takes 16 (four a word): a cold one
+ * where the low 8 are < 26 (10.2 %), its value the high 8.  A uniform key
+ * takes 16 bits (four a word, the low 12 its bin), the others 32 (two a
+ * word): a skewed key is cold where its high 16 % 10 == 0. */
+static uint8_t byte_of(int kind, uint32_t r16, uint8_t one)
+{
+    return kind == 0 ? (uint8_t)r16 : kind == 1 ? ((r16 & 0xffu) < 26 ? (uint8_t)(r16 >> 8) : HOT_U8) : one;
+}
+
+static uint32_t key_of(int kind, uint32_t r32, uint32_t one)
+{
+    const uint32_t key = r32 % GP_HIST_U32_BINS;
+    return kind == 0 ? key : kind == 1 ? ((r32 >> 16) % 10 == 0 ? key : HOT_U32) : kind == 2 ? one
+         : kind == 3 ? r32 % 5000 : r32;
+}
+
+static void fill_u8(uint8_t *x, size_t n, int kind, uint64_t *rng)
+{
+    const uint8_t one = (uint8_t)gp_rand_u64(rng);
+    size_t i = 0;
+    if (kind == 2)
+        memset(x, one, n), i = n;
+    else if (kind == 0)
+        for (uint64_t r; i + 8 <= n; i += 8)
+            r = gp_rand_u64(rng), memcpy(x + i, &r, 8);
+    else
+        for (uint64_t r; i + 4 <= n; i += 4) {
+            r = gp_rand_u64(rng);
+            for (int j = 0; j < 4; j++, r >>= 16)
+                x[i + j] = byte_of(1, (uint32_t)(r & 0xffffu), one);
+        }
+    for (; i < n; i++)
+        x[i] = byte_of(kind, (uint32_t)gp_rand_u64(rng), one);
+}
+
+/* Keys of one kind from 2 or 4 a random word (KIND a constant: the
+ * compiler drops key_of's other kinds from the loop). */
+#define FILL_KEYS(KIND, PER)                                                                                  \
+    for (uint64_t r; i + (PER) <= n; i += (PER)) {                                                            \
+        r = gp_rand_u64(rng);                                                                                 \
+        for (size_t j = 0; j < (PER); j++, r >>= 64 / (PER))                                                  \
+            x[i + j] = key_of(KIND, (uint32_t)(r & (((uint64_t)1 << 64 / (PER)) - 1)), one);                  \
+    }
+
+static void fill_u32(uint32_t *x, size_t n, int kind, uint64_t *rng)
+{
+    const uint32_t one = (uint32_t)(gp_rand_u64(rng) % GP_HIST_U32_BINS);
+    size_t i = 0;
+    switch (kind) {
+    case 0: FILL_KEYS(0, 4) break;
+    case 1: FILL_KEYS(1, 2) break;
+    case 3: FILL_KEYS(3, 2) break;
+    case 4: FILL_KEYS(4, 2) break;
+    default:
+        for (; i < n; i++) /* one value */
+            x[i] = one;
+    }
+    for (; i < n; i++)
+        x[i] = key_of(kind, (uint32_t)gp_rand_u64(rng), one);
+}
+
 static void fill(void *x, size_t n, int u32, int kind, uint64_t *rng)
 {
-    const uint64_t one = gp_rand_u64(rng);
-    uint64_t r = 0;
-    for (size_t i = 0; i < n; i++) {
-        r = u32 || i % 4 == 0 ? gp_rand_u64(rng) : r >> 16;
-        const uint32_t lo = (uint32_t)r, key = lo % GP_HIST_U32_BINS, u = lo & 0xffffu;
-        if (u32)
-            ((uint32_t *)x)[i] = kind == 0 ? key : kind == 1 ? ((r >> 32) % 10 == 0 ? key : HOT_U32)
-                               : kind == 2 ? (uint32_t)(one % GP_HIST_U32_BINS) : kind == 3 ? lo % 5000 : lo;
-        else
-            ((uint8_t *)x)[i] = kind == 0 ? (uint8_t)u : kind == 1 ? ((u & 0xffu) < 26 ? (uint8_t)(u >> 8) : HOT_U8)
-                                                                   : (uint8_t)one;
-    }
+    if (u32)
+        fill_u32(x, n, kind, rng);
+    else
+        fill_u8(x, n, kind, rng);
 }
 
 /* ---- shapes: "N" or "2^K", then u8 (default) or u32: the bench labels
