@@ -13,6 +13,7 @@
 #include "table.h"
 #include "tables_dir.h"
 #include "target_check.h"
+#include "transfer.h"
 
 /* One kept parameter set: kernel, shape, and the parameters (params_size
  * bytes of the kernel's struct). */
@@ -30,6 +31,7 @@ struct gp_context {
     mtx_t lock;
     entry *slots;   /* open addressing, nslots a power of two, at most half full */
     int nslots, nused;
+    int bound;      /* opened on a device (gp_context_open): calls make it current */
 };
 
 /* ---- the table (context.h, the order) */
@@ -124,6 +126,8 @@ static gp_status find_table(gp_context *c, const gp_context_opts *o)
 
 gp_status gp_context_open_for(const gp_device_info *dev, const gp_context_opts *opts, gp_context **out)
 {
+    if (!out || !dev)
+        return gp_fail(GP_ERR_USAGE, "gpuprobe context: %s is NULL", !out ? "the context's address" : "the device");
     *out = NULL;
     gp_context *c = calloc(1, sizeof *c);
     if (!c)
@@ -145,9 +149,13 @@ gp_status gp_context_open_for(const gp_device_info *dev, const gp_context_opts *
 gp_status gp_context_open(const gp_context_opts *opts, gp_context **out)
 {
     gp_device_info dev;
+    if (!out)
+        return gp_fail(GP_ERR_USAGE, "gpuprobe context: the context's address is NULL");
     *out = NULL;
     GP_TRY(gp_device_open_checked(opts ? opts->device : 0, &dev));
-    return gp_context_open_for(&dev, opts, out);
+    GP_TRY(gp_context_open_for(&dev, opts, out));
+    (*out)->bound = 1;
+    return gp_ok();
 }
 
 void gp_context_close(gp_context *c)
@@ -220,6 +228,8 @@ static gp_status grow(gp_context *c)
     return gp_ok();
 }
 
+#define GP_CONTEXT_MAX_COUNT ((size_t)1 << 48)
+
 gp_status gp_context_params_of_count(gp_context *ctx, const gp_kernel *k, size_t n, int opt0, int opt1, void *p)
 {
     gp_shape s;
@@ -227,11 +237,23 @@ gp_status gp_context_params_of_count(gp_context *ctx, const gp_kernel *k, size_t
     s.d[0] = (long long)n, s.opt[0] = opt0, s.opt[1] = opt1;
     if (!ctx)
         return gp_fail(GP_ERR_USAGE, "%s: no context (gp_context_open)", k->name);
+    /* Before any rule sees it: the rules size bytes and tiles from n in long
+     * long arithmetic, and no device holds 2^48 elements. */
+    if (n > GP_CONTEXT_MAX_COUNT)
+        return gp_fail(GP_ERR_USAGE, "%s: %zu elements, more than any device holds (at most 2^48)", k->name, n);
     return gp_context_params(ctx, k, &s, p);
 }
 
 gp_status gp_context_params(gp_context *c, const gp_kernel *k, const gp_shape *s, void *p)
 {
+    if (!c || !k || !s || !p)
+        return gp_fail(GP_ERR_USAGE, "gp_context_params: %s is NULL",
+                       !c ? "the context" : !k ? "the kernel" : !s ? "the shape" : "the parameters' address");
+    /* Every call asks for its parameters first: the context's device is
+     * made current on the calling thread here, so a call launches on its
+     * context's device whatever another context or thread made current. */
+    if (c->bound)
+        GP_TRY(gp_rt_set_device(c->dev.index));
     mtx_lock(&c->lock);
     if (c->nslots) {
         entry *e = slot_of(c->slots, c->nslots, k, s);

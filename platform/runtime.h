@@ -66,6 +66,8 @@ const char *gp_rt_open_arch(void);
 gp_status gp_rt_malloc(void **ptr, size_t bytes);
 gp_status gp_rt_free(void *ptr);
 gp_status gp_rt_memset(void *dst, int byte, size_t bytes);
+/* The same, queued on `s` (in stream order with the work around it). */
+gp_status gp_rt_memset_async(void *dst, int byte, size_t bytes, gp_stream s);
 gp_status gp_rt_copy_to_device(void *dst, const void *src, size_t bytes);
 gp_status gp_rt_copy_to_host(void *dst, const void *src, size_t bytes);
 /* Device-to-device copy by the vendor runtime, queued on `s`: the vendor's own

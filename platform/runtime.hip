@@ -10,6 +10,8 @@
 #include <limits.h>
 #include <string.h>
 
+#include <mutex>
+
 #ifndef GP_COMPILED_ARCHS
 #define GP_COMPILED_ARCHS "unknown"
 #endif
@@ -102,6 +104,10 @@ extern "C" gp_status gp_func_dynamic_lds(const void *kernel_fn, int threads, siz
         size_t lds;
     } seen[64];
     static int noptin, nseen;
+    /* One process, many threads (the library's calls may come from several
+     * at once): the tables and the opt-in they record change together. */
+    static std::mutex lock;
+    const std::lock_guard<std::mutex> held(lock);
     *blocks_per_cu = 0, *cus = 0;
     if (!kernel_fn || threads < 1)
         return gp_fail(GP_ERR_USAGE, "gp_func_dynamic_lds: no kernel function or no threads");
@@ -289,6 +295,12 @@ extern "C" gp_status gp_rt_free(void *ptr)
 extern "C" gp_status gp_rt_memset(void *dst, int byte, size_t bytes)
 {
     CHECK(hipMemset(dst, byte, bytes));
+    return gp_ok();
+}
+
+extern "C" gp_status gp_rt_memset_async(void *dst, int byte, size_t bytes, gp_stream s)
+{
+    CHECK(hipMemsetAsync(dst, byte, bytes, (hipStream_t)s));
     return gp_ok();
 }
 

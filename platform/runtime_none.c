@@ -62,6 +62,12 @@ gp_status gp_rt_memset(void *dst, int byte, size_t bytes)
     return none();
 }
 
+gp_status gp_rt_memset_async(void *dst, int byte, size_t bytes, gp_stream s)
+{
+    (void)dst, (void)byte, (void)bytes, (void)s;
+    return none();
+}
+
 gp_status gp_rt_copy_to_device(void *dst, const void *src, size_t bytes)
 {
     (void)dst, (void)src, (void)bytes;

@@ -156,6 +156,8 @@ size_t gp_batchnorm_ws_offsets(int channels, int split, size_t *part_off, size_t
 
 gp_status gp_batchnorm_ws_create(gp_batchnorm_ws *ws, const gp_batchnorm_shape *s, const gp_batchnorm_params *p)
 {
+    if (!ws)
+        return gp_fail(GP_ERR_USAGE, "batchnorm workspace: its address is NULL");
     memset(ws, 0, sizeof *ws);
     GP_TRY(gp_batchnorm_check_shape(s));
     if (!p || p->resident_blocks < 1)
@@ -204,6 +206,33 @@ static gp_status check_common(const char *what, const float *x, const float *y, 
     return gp_ok();
 }
 
+/* The per-channel vectors (c floats each; NULL where optional) 4-byte
+ * aligned, and no buffer a call writes overlapping another it reads or
+ * writes (x and y excepted: check_common has them). */
+typedef struct bn_buf {
+    const char *name;
+    const void *p;
+    size_t bytes;
+    int written;
+} bn_buf;
+
+static gp_status check_buffers(const char *what, const bn_buf *b, int nb)
+{
+    for (int i = 0; i < nb; i++)
+        if (b[i].p && (uintptr_t)b[i].p % 4)
+            return gp_fail(GP_ERR_USAGE, "%s: %s must be 4-byte aligned", what, b[i].name);
+    for (int i = 0; i < nb; i++)
+        for (int j = i + 1; j < nb; j++) {
+            const char *a0 = b[i].p, *b0 = b[j].p;
+            if (!a0 || !b0 || !(b[i].written || b[j].written) || (i == 0 && j == 1))
+                continue;
+            if (a0 < b0 + b[j].bytes && b0 < a0 + b[i].bytes)
+                return gp_fail(GP_ERR_USAGE, "%s: %s and %s overlap (%s is written)", what, b[i].name, b[j].name,
+                               b[i].written ? b[i].name : b[j].name);
+        }
+    return gp_ok();
+}
+
 gp_status gp_batchnorm_train_f32(const float *d_x, float *d_y, const gp_batchnorm_shape *s, const float *d_gamma,
                                  const float *d_beta, double eps, float *d_save_mean, float *d_save_invstd,
                                  gp_batchnorm_ws *ws, const gp_batchnorm_params *p, gp_stream stream)
@@ -211,6 +240,11 @@ gp_status gp_batchnorm_train_f32(const float *d_x, float *d_y, const gp_batchnor
     GP_TRY(check_common("batchnorm train", d_x, d_y, s, d_gamma, d_beta, eps, p));
     if (d_x == d_y)
         return gp_fail(GP_ERR_USAGE, "batchnorm train: in place is not supported (x is read twice)");
+    const size_t xb = gp_batchnorm_elems(s) * 4, cb = (size_t)s->c * 4;
+    const bn_buf bufs[] = {{"x", d_x, xb, 0},          {"y", d_y, xb, 1},
+                           {"gamma", d_gamma, cb, 0},  {"beta", d_beta, cb, 0},
+                           {"save_mean", d_save_mean, cb, 1}, {"save_invstd", d_save_invstd, cb, 1}};
+    GP_TRY(check_buffers("batchnorm train", bufs, (int)(sizeof bufs / sizeof bufs[0])));
     int split = gp_batchnorm_split(p, s);
     /* Any workspace of this channel count large enough for the split serves:
      * the counters sit at its start whatever the split (a workspace made for
@@ -232,6 +266,10 @@ gp_status gp_batchnorm_infer_f32(const float *d_x, float *d_y, const gp_batchnor
     GP_TRY(check_common("batchnorm inference", d_x, d_y, s, d_gamma, d_beta, eps, p));
     if (!d_mean || !d_var)
         return gp_fail(GP_ERR_USAGE, "batchnorm inference: %s pointer is NULL", d_mean ? "var" : "mean");
+    const size_t xb = gp_batchnorm_elems(s) * 4, cb = (size_t)s->c * 4;
+    const bn_buf bufs[] = {{"x", d_x, xb, 0},         {"y", d_y, xb, 1},       {"gamma", d_gamma, cb, 0},
+                           {"beta", d_beta, cb, 0},   {"mean", d_mean, cb, 0}, {"var", d_var, cb, 0}};
+    GP_TRY(check_buffers("batchnorm inference", bufs, (int)(sizeof bufs / sizeof bufs[0])));
     return gp_batchnorm_launch_infer(d_x, d_y, s, d_gamma, d_beta, d_mean, d_var, (float)eps,
                                      gp_batchnorm_split(p, s), p->block, p->items_per_thread, stream);
 }
@@ -251,6 +289,9 @@ static gp_status bn_params(struct gp_context *ctx, const gp_batchnorm_shape *b, 
 
 gp_status gp_batchnorm_ws_create_for(struct gp_context *ctx, const gp_batchnorm_shape *s, gp_batchnorm_ws *ws)
 {
+    if (!ws)
+        return gp_fail(GP_ERR_USAGE, "batchnorm workspace: its address is NULL");
+    memset(ws, 0, sizeof *ws); /* destroyable whatever happens below */
     gp_batchnorm_params p;
     GP_TRY(bn_params(ctx, s, GP_BN_TRAIN, &p));
     return gp_batchnorm_ws_create(ws, s, &p);

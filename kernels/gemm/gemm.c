@@ -414,8 +414,10 @@ gp_status gp_gemm_check_problem(const gp_gemm_problem *q)
         if ((long long)lds[i].ld < lds[i].need)
             return gp_fail(GP_ERR_USAGE, "gemm: %s = %d is below the %lld stored %s of the %s layout", lds[i].name,
                            lds[i].ld, lds[i].need, rm ? "columns" : "rows", rm ? "row-major" : "column-major");
-    if (q->m > 65535 * 64)
-        return gp_fail(GP_ERR_USAGE, "gemm: m = %d exceeds the grid (65535 row tiles)", q->m);
+    /* Column-major runs as the row-major C^T: its row tiles are n's. */
+    if ((rm ? q->m : q->n) > 65535 * 64)
+        return gp_fail(GP_ERR_USAGE, "gemm: %s = %d exceeds the grid (65535 tiles of at least 64 rows)", rm ? "m" : "n",
+                       rm ? q->m : q->n);
     /* The kernel steps through A and B with 32-bit offsets. */
     if (gp_gemm_a_elems(q) >= 0x7fffffffu || gp_gemm_b_elems(q) >= 0x7fffffffu)
         return gp_fail(GP_ERR_USAGE, "gemm: A (%zu) or B (%zu elements) spans 2^31 elements or more",

@@ -30,6 +30,9 @@ extern "C" {
 #define GP_PADDING_MAX_BLOCK 1024
 #define GP_PADDING_MIN_ITEMS 4  /* items per thread compiled in: 4, 8, 16 */
 #define GP_PADDING_MAX_ITEMS 16
+/* Elements of one output plane at most: a launch takes 4 whole planes under
+ * 2^31 elements (32-bit indices, each launch on a 16-byte boundary). */
+#define GP_PADDING_MAX_PLANE (0x7fffffffll / 4)
 
 /* [kernel.padding] (padding_params.inc): block (threads, a power of two
  * 64..1024), items_per_thread (output elements a thread: 4, 8 or 16),

@@ -145,9 +145,10 @@ static gp_status launch(const float *in, float *out, const gp_padding_shape *s, 
     a.by_wo = gp_fastdiv_make(a.wo);
     /* Launches of whole planes, a multiple of 4 of them (so every launch
      * starts on a 16-byte boundary), under 2^31 elements each. */
-    unsigned per_launch = (unsigned)(0x7fffffffu / a.howo) & ~3u;
+    unsigned per_launch = (unsigned)(0x7fffffffu / a.howo) & ~3u; /* >= 4: gp_padding_check_shape */
     if (per_launch == 0)
-        per_launch = 4; /* howo > 2^29: cannot happen after gp_padding_check_shape */
+        return gp_fail(GP_ERR_USAGE, "padding: a plane of %u elements is over the %lld a launch can take", a.howo,
+                       (long long)GP_PADDING_MAX_PLANE);
     for (unsigned p0 = 0; p0 < planes; p0 += per_launch) {
         unsigned np = planes - p0 < per_launch ? planes - p0 : per_launch;
         a.p0 = p0;

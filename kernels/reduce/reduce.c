@@ -99,6 +99,8 @@ size_t gp_reduce_ws_bytes(int max_grid)
 
 gp_status gp_reduce_ws_create(gp_reduce_ws *ws, const gp_reduce_params *p)
 {
+    if (!ws)
+        return gp_fail(GP_ERR_USAGE, "reduce workspace: its address is NULL");
     memset(ws, 0, sizeof *ws);
     if (!p || p->grid < 1 || p->grid > GP_REDUCE_ONE_PASS_MAX_GRID)
         return gp_fail(GP_ERR_USAGE, "reduce workspace: parameters without a grid (use gp_reduce_params_fit)");

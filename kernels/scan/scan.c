@@ -112,6 +112,8 @@ size_t gp_scan_ws_bytes(size_t max_tiles) { return WS_DESC + 8 * (max_tiles < 1 
 
 gp_status gp_scan_ws_create(gp_scan_ws *ws, size_t max_tiles)
 {
+    if (!ws)
+        return gp_fail(GP_ERR_USAGE, "scan workspace: its address is NULL");
     memset(ws, 0, sizeof *ws);
     if (max_tiles < 1 || max_tiles >= GP_SCAN_MAX_TILES)
         return gp_fail(GP_ERR_USAGE, "scan workspace: %zu tiles outside 1..%zu", max_tiles, GP_SCAN_MAX_TILES - 1);
@@ -160,11 +162,13 @@ static gp_status check_args(const char *what, const void *d_in, const void *d_ou
 }
 
 /* The run's epoch: one past the last; at the 30-bit limit the descriptors
- * are cleared (in stream order, before the launch) and epochs restart. */
-static gp_status next_epoch(gp_scan_ws *ws, unsigned *epoch)
+ * are cleared on the run's stream (after the runs before it, before this
+ * one's launch: a memset on another stream could land in the middle of
+ * either) and epochs restart. */
+static gp_status next_epoch(gp_scan_ws *ws, unsigned *epoch, gp_stream stream)
 {
     if (ws->epoch + 1 >= EPOCH_LIMIT) {
-        GP_TRY(gp_rt_memset(ws->d, 0, ws->bytes));
+        GP_TRY(gp_rt_memset_async(ws->d, 0, ws->bytes, stream));
         ws->epoch = 0;
     }
     *epoch = ++ws->epoch;
@@ -173,13 +177,13 @@ static gp_status next_epoch(gp_scan_ws *ws, unsigned *epoch)
 
 /* Checks, then the run's epoch; *go = 0 when there is nothing to launch. */
 static gp_status prepare(const char *what, const void *d_in, const void *d_out, size_t n, int exclusive,
-                         gp_scan_ws *ws, const gp_scan_params *p, unsigned *epoch, int *go)
+                         gp_scan_ws *ws, const gp_scan_params *p, gp_stream stream, unsigned *epoch, int *go)
 {
     *go = 0;
     GP_TRY(check_args(what, d_in, d_out, n, exclusive, ws, p));
     if (n == 0)
         return gp_ok();
-    GP_TRY(next_epoch(ws, epoch));
+    GP_TRY(next_epoch(ws, epoch, stream));
     *go = 1;
     return gp_ok();
 }
@@ -189,7 +193,7 @@ gp_status gp_scan_f32(const float *d_in, float *d_out, size_t n, int exclusive, 
 {
     unsigned epoch = 0;
     int go;
-    GP_TRY(prepare("scan f32", d_in, d_out, n, exclusive, ws, p, &epoch, &go));
+    GP_TRY(prepare("scan f32", d_in, d_out, n, exclusive, ws, p, stream, &epoch, &go));
     return go ? gp_scan_launch_f32(d_in, d_out, n, exclusive, ws->d, epoch, p->block, p->items_per_thread, p->stages,
                                    stream)
               : gp_ok();
@@ -200,7 +204,7 @@ gp_status gp_scan_i32(const int32_t *d_in, int32_t *d_out, size_t n, int exclusi
 {
     unsigned epoch = 0;
     int go;
-    GP_TRY(prepare("scan i32", d_in, d_out, n, exclusive, ws, p, &epoch, &go));
+    GP_TRY(prepare("scan i32", d_in, d_out, n, exclusive, ws, p, stream, &epoch, &go));
     return go ? gp_scan_launch_i32(d_in, d_out, n, exclusive, ws->d, epoch, p->block, p->items_per_thread, p->stages,
                                    stream)
               : gp_ok();

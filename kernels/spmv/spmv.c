@@ -12,6 +12,7 @@
 #include "data.h"
 #include "kernel.h"
 #include "rule.h"
+#include "transfer.h"
 
 void gp_spmv_params_fit(gp_spmv_params *p, const gp_device_info *dev)
 {
@@ -301,6 +302,8 @@ gp_status gp_spmv_run(const gp_spmv_plan *pl, const float *d_x, float *d_y, gp_s
         return gp_fail(GP_ERR_USAGE, "spmv run: x or y runs past the address space");
     if (d_x && xa < ya + yb && ya < xa + xb)
         return gp_fail(GP_ERR_USAGE, "spmv run: x and y overlap (y = A x cannot be computed in place)");
+    if (pl->device > 0) /* a library plan runs on its context's device, whichever is current */
+        GP_TRY(gp_rt_set_device(pl->device - 1));
     if (pl->c.format == GP_SPMV_ELL)
         return gp_spmv_launch_ell(pl->rows, pl->c.ell_width, pl->d_ell_col, pl->d_ell_val, d_x, d_y, pl->p.unroll,
                                   pl->p.block, stream);
@@ -313,6 +316,8 @@ gp_status gp_spmv_run(const gp_spmv_plan *pl, const float *d_x, float *d_y, gp_s
 gp_status gp_spmv_plan_for(struct gp_context *ctx, gp_spmv_plan *pl, const gp_csr *a, const int *d_row_ptr,
                            const int *d_col, const float *d_val)
 {
+    if (pl)
+        memset(pl, 0, sizeof *pl); /* destroyable whatever happens below */
     if (!ctx || !pl || !a)
         return gp_fail(GP_ERR_USAGE, "spmv: %s is NULL", !ctx ? "the context" : !pl ? "the plan" : "the matrix");
     if (a->rows < 1 || a->cols < 1 || a->nnz < 0)
@@ -325,6 +330,8 @@ gp_status gp_spmv_plan_for(struct gp_context *ctx, gp_spmv_plan *pl, const gp_cs
     gp_spmv_params p;
     GP_TRY(gp_context_params(ctx, &gp_kernel_spmv, &s, &p));
     const gp_device_info *dev = gp_context_device(ctx);
-    return gp_spmv_plan_create(pl, a, d_row_ptr, d_col, d_val, &p, dev->wave_size > 0 ? dev->wave_size : 32,
-                               GP_SPMV_AUTO, 0);
+    GP_TRY(gp_spmv_plan_create(pl, a, d_row_ptr, d_col, d_val, &p, dev->wave_size > 0 ? dev->wave_size : 32,
+                               GP_SPMV_AUTO, 0));
+    pl->device = 1 + dev->index;
+    return gp_ok();
 }

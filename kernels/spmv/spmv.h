@@ -142,6 +142,7 @@ typedef struct gp_spmv_plan {
     int *d_ell_col;  /* width x rows, column-major; -1 in the padding */
     float *d_ell_val;
     int ell_borrowed; /* the ELL slots are another plan's (gp_spmv_plan_create_sharing) */
+    int device;       /* 1 + the device gp_spmv_plan_for made it on (its run makes it current); 0: none */
 } gp_spmv_plan;
 
 /* Check a (host copy of the matrix whose device arrays are d_*), choose,

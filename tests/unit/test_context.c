@@ -184,7 +184,20 @@ GP_TEST(context_params_of_count_shapes)
     GP_CHECK(gp_context_nshapes(c) == 3);
     gp_status st = gp_context_params_of_count(NULL, &gp_kernel_histogram, 10, GP_HIST_U8, 0, &h);
     GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "histogram: no context"));
+    /* A count no device holds is refused before any rule runs on it (the
+     * rules size bytes from n in long long) and keeps no set. */
+    st = gp_context_params_of_count(c, &gp_kernel_histogram, (size_t)1 << 62, GP_HIST_U32, 0, &h);
+    GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "more than any device holds"));
+    st = gp_context_params_of_count(c, &gp_kernel_scan, SIZE_MAX, GP_SCAN_FP32, 0, &sa);
+    GP_CHECK(st.code == GP_ERR_USAGE && gp_context_nshapes(c) == 3);
+    GP_CHECK(gp_context_params(c, &gp_kernel_scan, NULL, &sa).code == GP_ERR_USAGE);
+    GP_CHECK(gp_context_params(NULL, &gp_kernel_scan, &s, &sa).code == GP_ERR_USAGE);
     gp_context_close(c);
+    /* No place for the context: refused, not a crash. */
+    GP_CHECK(gp_context_open(NULL, NULL).code == GP_ERR_USAGE);
+    GP_CHECK(gp_context_open_for(&d, NULL, NULL).code == GP_ERR_USAGE);
+    gp_context *none = NULL;
+    GP_CHECK(gp_context_open_for(NULL, NULL, &none).code == GP_ERR_USAGE);
     return 0;
 }
 

@@ -65,6 +65,9 @@ GP_TEST(gemm_bad_input_before_device)
         {GP_GEMM_COL_MAJOR, 0, 1, 4, 4, 4, 1.0f, 0.0f, 4, 3, 4},  /* ldb < n (B^T stored n x k) */
         {GP_GEMM_ROW_MAJOR, 2, 0, 4, 4, 4, 1.0f, 0.0f, 4, 4, 4},  /* trans 2 */
         {(gp_gemm_layout)5, 0, 0, 4, 4, 4, 1.0f, 0.0f, 4, 4, 4},   /* layout */
+        /* column-major runs as C^T: n = 9e6 would be 140625 row tiles of 64 (the grid holds 65535) */
+        {GP_GEMM_COL_MAJOR, 0, 0, 1, 9000000, 1, 1.0f, 0.0f, 1, 1, 1},
+        {GP_GEMM_ROW_MAJOR, 0, 0, 9000000, 1, 1, 1.0f, 0.0f, 1, 1, 1},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         gp_status st = gp_gemm_f32(&bad[i], a, b, c, &p, NULL, 0, NULL);
@@ -76,6 +79,8 @@ GP_TEST(gemm_bad_input_before_device)
     unfit.config = 9;
     GP_CHECK(gp_gemm_f32(&ok, a, b, c, &unfit, NULL, 0, NULL).code == GP_ERR_USAGE);
     GP_CHECK(gp_gemm_f32(&ok, a, b, c, &p, NULL, 0, NULL).code != GP_ERR_USAGE); /* reaches the launcher */
+    gp_gemm_problem tall = {GP_GEMM_COL_MAJOR, 0, 0, 9000000, 1, 1, 1.0f, 0.0f, 9000000, 1, 9000000};
+    GP_CHECK(gp_gemm_check_problem(&tall).code == GP_OK); /* column-major: 9e6 rows of C, the launch's columns */
     return 0;
 }
 

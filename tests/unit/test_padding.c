@@ -93,6 +93,18 @@ GP_TEST(padding_bad_input_before_device)
     /* Good arguments reach the launcher (no GPU here). */
     gp_status st = gp_padding_f32(buf, buf + 32, &ok, &p, NULL);
     GP_CHECK(st.code != GP_ERR_USAGE);
+    /* A launch takes 4 whole planes under 2^31 elements: a 33000^2 plane
+     * (1.09e9 elements, under 2^31 itself) would have wrapped the launch's
+     * 32-bit count and written part of the output; refused, and the
+     * largest plane allowed is exactly a quarter of 2^31 - 1. */
+    gp_padding_shape huge = {1, 4, 33000, 33000, 0, 0, 0, 0};
+    gp_status sh = gp_padding_check_shape(&huge);
+    GP_CHECK(sh.code == GP_ERR_USAGE && strstr(sh.msg, "output plane"));
+    gp_padding_shape edge = {1, 1, 1, (int)GP_PADDING_MAX_PLANE, 0, 0, 0, 0};
+    GP_CHECK(gp_padding_check_shape(&edge).code == GP_OK);
+    edge.right = 1;
+    GP_CHECK(gp_padding_check_shape(&edge).code == GP_ERR_USAGE);
+    GP_CHECK((0x7fffffffll / GP_PADDING_MAX_PLANE & ~3ll) == 4);
     return 0;
 }
 

@@ -368,6 +368,7 @@ GP_TEST(reduce_bad_arguments)
     GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "workspace"));
     gp_reduce_ws w;
     GP_CHECK(gp_reduce_ws_create(&w, NULL).code == GP_ERR_USAGE && w.d == NULL);
+    GP_CHECK(gp_reduce_ws_create(NULL, NULL).code == GP_ERR_USAGE);
     gp_reduce_ws_destroy(&w); /* safe on an empty workspace */
     return 0;
 }

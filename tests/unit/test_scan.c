@@ -529,6 +529,7 @@ GP_TEST(scan_bad_arguments)
     GP_CHECK(gp_scan_i32(NULL, NULL, 0, 0, NULL, &p, NULL).code == GP_OK);
     gp_scan_ws w;
     GP_CHECK(gp_scan_ws_create(&w, 0).code == GP_ERR_USAGE && w.d == NULL);
+    GP_CHECK(gp_scan_ws_create(NULL, 4).code == GP_ERR_USAGE);
     gp_scan_ws_destroy(&w); /* safe on an empty workspace */
     return 0;
 }

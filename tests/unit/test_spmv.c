@@ -424,6 +424,12 @@ GP_TEST(spmv_bad_input_before_the_device)
     /* A plan never made is refused, not launched. */
     memset(&pl, 0, sizeof pl);
     GP_CHECK(gp_spmv_run(&pl, dx, dy, NULL).code == GP_ERR_USAGE);
+    /* The library's plan call leaves a refused plan zeroed, so that its
+     * destroy frees nothing, whatever the caller's memory held. */
+    memset(&pl, 0xab, sizeof pl);
+    GP_CHECK(gp_spmv_plan_for(NULL, &pl, &a, drp, dcol, dval).code == GP_ERR_USAGE);
+    GP_CHECK(pl.d_long == NULL && pl.d_ell_col == NULL && pl.d_ell_val == NULL && pl.device == 0);
+    gp_spmv_plan_destroy(&pl);
     return 0;
 }
 
