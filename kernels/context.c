@@ -170,6 +170,7 @@ void gp_context_close(gp_context *c)
 }
 
 const gp_device_info *gp_context_device(const gp_context *c) { return &c->dev; }
+int gp_context_bound_device(const gp_context *c) { return c && c->bound ? c->dev.index : -1; }
 const gp_table *gp_context_table(const gp_context *c) { return &c->table; }
 gp_context_table_from gp_context_table_source(const gp_context *c) { return c->from; }
 const char *gp_context_table_said(const gp_context *c) { return c->said; }

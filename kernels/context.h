@@ -65,6 +65,10 @@ void gp_context_close(gp_context *ctx);
 gp_status gp_context_open_for(const gp_device_info *dev, const gp_context_opts *opts, gp_context **ctx);
 
 const gp_device_info *gp_context_device(const gp_context *ctx);
+/* The device index the context's calls make current (gp_context_open), or
+ * -1 for a context made with gp_context_open_for, which switches nothing;
+ * plans made for a context keep it for their runs. */
+int gp_context_bound_device(const gp_context *ctx);
 const struct gp_table *gp_context_table(const gp_context *ctx);
 gp_context_table_from gp_context_table_source(const gp_context *ctx);
 /* "measured: the per-device cache /home/me/.cache/gpuprobe/0000-3b-00.0_8c5f1a2b/table.txt". */

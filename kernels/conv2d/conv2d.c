@@ -9,6 +9,7 @@
 #include "context.h"
 #include "data.h"
 #include "kernel.h"
+#include "transfer.h"
 
 #define KIB 1024
 
@@ -439,6 +440,8 @@ gp_status gp_conv2d_run(const gp_conv2d_plan *p, const float *d_x, const float *
     const uintptr_t w0 = (uintptr_t)d_w, w1 = w0 + gp_conv2d_w_elems(&p->s) * 4;
     if ((y0 < x1 && x0 < y1) || (y0 < w1 && w0 < y1))
         return gp_fail(GP_ERR_USAGE, "conv2d: y overlaps x or w");
+    if (p->device > 0) /* a library plan runs on its context's device, whichever is current */
+        GP_TRY(gp_rt_set_device(p->device - 1));
     return gp_conv2d_launch(p, d_x, d_w, d_y, stream);
 }
 
@@ -459,7 +462,9 @@ gp_status gp_conv2d_plan_for(struct gp_context *ctx, const gp_conv2d_shape *s, g
     g.d[GP_CONV2D_DIM_KW] = s->kw, g.opt[GP_CONV2D_OPT_PAD_H] = s->pad_h, g.opt[GP_CONV2D_OPT_PAD_W] = s->pad_w;
     gp_conv2d_params p;
     GP_TRY(gp_context_params(ctx, &gp_kernel_conv2d, &g, &p));
-    return gp_conv2d_plan_make(&p, gp_context_device(ctx), s, -1, plan);
+    GP_TRY(gp_conv2d_plan_make(&p, gp_context_device(ctx), s, -1, plan));
+    plan->device = 1 + gp_context_bound_device(ctx);
+    return gp_ok();
 }
 
 int gp_conv2d_fma_lanes(const gp_device_info *dev)

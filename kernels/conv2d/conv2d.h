@@ -146,6 +146,7 @@ typedef struct gp_conv2d_plan {
     size_t lds_bytes;     /* dynamic LDS per block */
     int lds_conflict;     /* simulated bank-conflict degree of the compute loads (1 = none) */
     int tiles_x, tiles_y, groups;   /* grid: tiles and output-channel groups */
+    int device;           /* 1 + the device gp_conv2d_plan_for's context has (its run makes it current); 0: none */
     char note[192];       /* what was adjusted to fit ("" when nothing) */
 } gp_conv2d_plan;
 

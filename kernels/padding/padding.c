@@ -82,13 +82,16 @@ gp_status gp_padding_check_shape(const gp_padding_shape *s)
         if (f[i].v < f[i].min)
             return gp_fail(GP_ERR_USAGE, "padding: %s = %d, want >= %d", f[i].name, f[i].v, f[i].min);
     /* Output rows and planes are indexed in 32 bits (the dividers' domain:
-     * n x c below 2^32), and a launch takes a multiple of 4 whole planes
-     * under 2^31 elements (so each starts on a 16-byte boundary): a plane
-     * of at most (2^31 - 1) / 4 elements. */
+     * one plane below 2^31 elements, n x c below 2^32), and each launch
+     * takes whole planes under 2^31 elements from a 16-byte boundary
+     * (padding.h, GP_PADDING_MAX_PLANE). */
     long long ho = (long long)s->h + s->top + s->bottom, wo = (long long)s->w + s->left + s->right;
-    if (ho * wo > GP_PADDING_MAX_PLANE)
-        return gp_fail(GP_ERR_USAGE, "padding: output plane %lld x %lld has more than %lld elements (2^29 - 1)", ho,
-                       wo, (long long)GP_PADDING_MAX_PLANE);
+    if (ho * wo >= 0x7fffffffll)
+        return gp_fail(GP_ERR_USAGE, "padding: output plane %lld x %lld has 2^31 or more elements", ho, wo);
+    if (ho * wo > GP_PADDING_MAX_PLANE && (long long)s->n * s->c * (ho * wo) >= 0x7fffffffll && (ho * wo) % 4)
+        return gp_fail(GP_ERR_USAGE, "padding: %d x %d output planes of %lld x %lld elements: over %lld elements a "
+                       "plane, not a multiple of 4, and 2^31 or more in all, they cannot be launched in parts that "
+                       "start on 16-byte boundaries", s->n, s->c, ho, wo, (long long)GP_PADDING_MAX_PLANE);
     if ((long long)s->n * s->c >= 0xffffffffll)
         return gp_fail(GP_ERR_USAGE, "padding: n x c = %lld planes, want fewer than 2^32", (long long)s->n * s->c);
     if ((double)s->n * s->c * (double)(ho * wo) * 4.0 >= (double)SIZE_MAX / 2)

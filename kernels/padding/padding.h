@@ -30,8 +30,10 @@ extern "C" {
 #define GP_PADDING_MAX_BLOCK 1024
 #define GP_PADDING_MIN_ITEMS 4  /* items per thread compiled in: 4, 8, 16 */
 #define GP_PADDING_MAX_ITEMS 16
-/* Elements of one output plane at most: a launch takes 4 whole planes under
- * 2^31 elements (32-bit indices, each launch on a 16-byte boundary). */
+/* The launches: whole planes, under 2^31 elements each (32-bit indices),
+ * each starting on a 16-byte boundary: 4k planes at a time, or, for planes
+ * over GP_PADDING_MAX_PLANE elements, all of them in one launch where they
+ * stay under 2^31, else one at a time where a plane is a multiple of 4. */
 #define GP_PADDING_MAX_PLANE (0x7fffffffll / 4)
 
 /* [kernel.padding] (padding_params.inc): block (threads, a power of two

@@ -332,6 +332,6 @@ gp_status gp_spmv_plan_for(struct gp_context *ctx, gp_spmv_plan *pl, const gp_cs
     const gp_device_info *dev = gp_context_device(ctx);
     GP_TRY(gp_spmv_plan_create(pl, a, d_row_ptr, d_col, d_val, &p, dev->wave_size > 0 ? dev->wave_size : 32,
                                GP_SPMV_AUTO, 0));
-    pl->device = 1 + dev->index;
+    pl->device = 1 + gp_context_bound_device(ctx);
     return gp_ok();
 }

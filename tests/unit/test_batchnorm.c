@@ -3,6 +3,7 @@
  * device call, parameters from every shipped table, the rule and the
  * parameter that follows the shape, the shapes' syntax and the cases. */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -232,20 +233,22 @@ GP_TEST(batchnorm_bad_input_before_device)
     GP_CHECK(gp_batchnorm_infer_f32(x, y, &s, g, b, m, v, 1e-5, &p, NULL).code != GP_ERR_USAGE);
     /* The per-channel vectors: 4-byte aligned, and none that a call writes
      * (y, save_mean, save_invstd) overlapping another buffer. */
-    gp_status st = gp_batchnorm_infer_f32(x, y, &s, (const float *)((const char *)g + 2), b, m, v, 1e-5, &p, NULL);
+    gp_status st = gp_batchnorm_infer_f32(x, y, &s, (const float *)((uintptr_t)g + 2), b, m, v, 1e-5, &p, NULL);
     GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "gamma must be 4-byte aligned"));
     st = gp_batchnorm_infer_f32(x, y, &s, g, y + 14, m, v, 1e-5, &p, NULL);
     GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "y and beta overlap"));
     st = gp_batchnorm_train_f32(x, y, &s, g, b, 1e-5, x + 1, NULL, &ws, &p, NULL);
     GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "x and save_mean overlap"));
-    st = gp_batchnorm_train_f32(x, y, &s, g, b, 1e-5, m, m + 1, &ws, &p, NULL);
+    float sv[3] = {0}; /* save_mean sv[0..1], save_invstd sv[1..2]: both written, overlapping */
+    st = gp_batchnorm_train_f32(x, y, &s, g, b, 1e-5, sv, sv + 1, &ws, &p, NULL);
     GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "save_mean and save_invstd overlap"));
     GP_CHECK(gp_batchnorm_train_f32(x, y, &s, g, g, 1e-5, m, v, &ws, &p, NULL).code != GP_ERR_USAGE); /* read twice */
     GP_CHECK(gp_batchnorm_infer_f32(x, x, &s, g, b, m, v, 1e-5, &p, NULL).code != GP_ERR_USAGE);      /* in place */
     /* Workspaces: no address refused; made for a context and a bad shape, left
      * zeroed so that its destroy frees nothing. */
     GP_CHECK(gp_batchnorm_ws_create(NULL, &s, &p).code == GP_ERR_USAGE);
-    GP_CHECK(gp_batchnorm_ws_create_for(NULL, &s, NULL).code == GP_ERR_USAGE);
+    st = gp_batchnorm_ws_create_for(NULL, &s, NULL);
+    GP_CHECK(st.code == GP_ERR_USAGE && strstr(st.msg, "workspace: its address is NULL"));
     gp_batchnorm_ws junk;
     memset(&junk, 0xab, sizeof junk);
     GP_CHECK(gp_batchnorm_ws_create_for(NULL, &bad, &junk).code == GP_ERR_USAGE);

@@ -93,18 +93,25 @@ GP_TEST(padding_bad_input_before_device)
     /* Good arguments reach the launcher (no GPU here). */
     gp_status st = gp_padding_f32(buf, buf + 32, &ok, &p, NULL);
     GP_CHECK(st.code != GP_ERR_USAGE);
-    /* A launch takes 4 whole planes under 2^31 elements: a 33000^2 plane
-     * (1.09e9 elements, under 2^31 itself) would have wrapped the launch's
-     * 32-bit count and written part of the output; refused, and the
-     * largest plane allowed is exactly a quarter of 2^31 - 1. */
-    gp_padding_shape huge = {1, 4, 33000, 33000, 0, 0, 0, 0};
-    gp_status sh = gp_padding_check_shape(&huge);
-    GP_CHECK(sh.code == GP_ERR_USAGE && strstr(sh.msg, "output plane"));
-    gp_padding_shape edge = {1, 1, 1, (int)GP_PADDING_MAX_PLANE, 0, 0, 0, 0};
-    GP_CHECK(gp_padding_check_shape(&edge).code == GP_OK);
-    edge.right = 1;
-    GP_CHECK(gp_padding_check_shape(&edge).code == GP_ERR_USAGE);
-    GP_CHECK((0x7fffffffll / GP_PADDING_MAX_PLANE & ~3ll) == 4);
+    /* Launches take whole planes under 2^31 elements from 16-byte
+     * boundaries: 4k planes up to GP_PADDING_MAX_PLANE elements (a quarter
+     * of 2^31 - 1: exactly 4 a launch there); past it, all planes in one
+     * launch while they stay under 2^31, else one a launch where a plane is
+     * a multiple of 4 elements.  Planes past it that are not, 2^31 or more
+     * in all, cannot be cut so: refused (the launcher once took 4 such
+     * planes at a time and wrapped its 32-bit count, writing part of the
+     * output). */
+    GP_CHECK((0x7fffffffll / GP_PADDING_MAX_PLANE & ~3ll) == 4 && (0x7fffffffll / (GP_PADDING_MAX_PLANE + 1) & ~3ll) == 0);
+    gp_padding_shape one = {1, 1, 30000, 30000, 0, 0, 0, 0};     /* 9e8 elements, one launch */
+    gp_padding_shape four = {1, 4, 33000, 33000, 0, 0, 0, 0};    /* 4 x 1.089e9, a multiple of 4: one a launch */
+    gp_padding_shape odd = {1, 2, 33001, 33001, 0, 0, 0, 0};     /* 2 x 1089066001: no 16-byte cut */
+    gp_padding_shape odd_one = {1, 1, 33001, 33001, 0, 0, 0, 0}; /* the same plane alone: one launch */
+    GP_CHECK(gp_padding_check_shape(&one).code == GP_OK && gp_padding_check_shape(&four).code == GP_OK);
+    GP_CHECK(gp_padding_check_shape(&odd_one).code == GP_OK);
+    gp_status sh = gp_padding_check_shape(&odd);
+    GP_CHECK(sh.code == GP_ERR_USAGE && strstr(sh.msg, "16-byte boundaries"));
+    gp_padding_shape whole = {1, 1, 46341, 46341, 0, 0, 0, 0}; /* 2^31 + 4633 elements a plane */
+    GP_CHECK(gp_padding_check_shape(&whole).code == GP_ERR_USAGE);
     return 0;
 }
 
