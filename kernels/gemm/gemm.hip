@@ -721,7 +721,6 @@ __global__ void __launch_bounds__(T, 1) gp_gemm_wt_nn_sk_kernel(gemm_args g, gem
     gemm_sk_segment<TL, BM, BN, BK, T>(g, sk, c, seg_st, seg_ks, seg_ke, second, acc, As, Bs, a_off, b_off);
 }
 
-
 /* The parts of each share-tile that no one block covered, added in block
  * (k) order, and C stored: one block a tile, each thread the fragment its
  * namesake in the share kernel wrote. */

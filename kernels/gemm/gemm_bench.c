@@ -163,7 +163,7 @@ typedef struct state {
     float *h_c, *h_out;             /* h_c: C's input (beta != 0); h_out: C's mirror */
     gp_gemm_checked *chk;           /* the reference: all of C, or a sample of a big product */
     float *d_a, *d_b, *d_c;
-    float *d_work;     /* the split's or stream-K's workspace, as big as the largest a run asked for (prepare) */
+    void *d_work;      /* the split's or stream-K's workspace, as big as the largest a run asked for (prepare) */
     size_t work_bytes;
     gp_vendor_blas *blas;
 } state;
@@ -175,7 +175,7 @@ static void teardown(void *st)
 {
     state *s = st;
     gp_vendor_blas_destroy(s->blas);
-    gp_rt_free(s->d_work);
+    GP_DEV_FREE(s->d_work);
 }
 
 /* C is an output (kmem.h): poisoned before every checked run (beta 0: NaN that must not leak into the result, as
@@ -211,14 +211,7 @@ static gp_status setup(const gp_kcase *c, const gp_device_info *dev, uint64_t *r
 static gp_status prepare(void *st, const void *prm)
 {
     state *s = st;
-    const size_t need = gp_gemm_workspace_bytes(&s->q, prm);
-    if (need <= s->work_bytes)
-        return gp_ok();
-    gp_rt_free(s->d_work);
-    s->d_work = NULL, s->work_bytes = 0;
-    GP_TRY(gp_rt_malloc((void **)&s->d_work, need));
-    s->work_bytes = need;
-    return gp_ok();
+    return gp_dev_grow(&s->d_work, &s->work_bytes, gp_gemm_workspace_bytes(&s->q, prm));
 }
 
 static gp_status poison(void *p)
