@@ -69,6 +69,18 @@ gp_padding_shape gp_padding_shape_of(const gp_shape *g)
     return p;
 }
 
+unsigned gp_padding_planes_per_launch(unsigned long long howo, unsigned long long planes)
+{
+    if (howo < 1 || howo >= 0x7fffffffull)
+        return 0;
+    const unsigned fours = (unsigned)(0x7fffffffull / howo) & ~3u;
+    if (fours)
+        return fours;
+    if (planes * howo < 0x7fffffffull)
+        return (unsigned)planes;
+    return howo % 4 == 0 ? 1u : 0u;
+}
+
 gp_status gp_padding_check_shape(const gp_padding_shape *s)
 {
     if (!s)
@@ -88,12 +100,12 @@ gp_status gp_padding_check_shape(const gp_padding_shape *s)
     long long ho = (long long)s->h + s->top + s->bottom, wo = (long long)s->w + s->left + s->right;
     if (ho * wo >= 0x7fffffffll)
         return gp_fail(GP_ERR_USAGE, "padding: output plane %lld x %lld has 2^31 or more elements", ho, wo);
-    if (ho * wo > GP_PADDING_MAX_PLANE && (long long)s->n * s->c * (ho * wo) >= 0x7fffffffll && (ho * wo) % 4)
+    if ((long long)s->n * s->c >= 0xffffffffll)
+        return gp_fail(GP_ERR_USAGE, "padding: n x c = %lld planes, want fewer than 2^32", (long long)s->n * s->c);
+    if (!gp_padding_planes_per_launch((unsigned long long)(ho * wo), (unsigned long long)s->n * s->c))
         return gp_fail(GP_ERR_USAGE, "padding: %d x %d output planes of %lld x %lld elements: over %lld elements a "
                        "plane, not a multiple of 4, and 2^31 or more in all, they cannot be launched in parts that "
                        "start on 16-byte boundaries", s->n, s->c, ho, wo, (long long)GP_PADDING_MAX_PLANE);
-    if ((long long)s->n * s->c >= 0xffffffffll)
-        return gp_fail(GP_ERR_USAGE, "padding: n x c = %lld planes, want fewer than 2^32", (long long)s->n * s->c);
     if ((double)s->n * s->c * (double)(ho * wo) * 4.0 >= (double)SIZE_MAX / 2)
         return gp_fail(GP_ERR_USAGE, "padding: %d x %d x %lld x %lld overflows the address space", s->n, s->c, ho,
                        wo);

@@ -30,10 +30,7 @@ extern "C" {
 #define GP_PADDING_MAX_BLOCK 1024
 #define GP_PADDING_MIN_ITEMS 4  /* items per thread compiled in: 4, 8, 16 */
 #define GP_PADDING_MAX_ITEMS 16
-/* The launches: whole planes, under 2^31 elements each (32-bit indices),
- * each starting on a 16-byte boundary: 4k planes at a time, or, for planes
- * over GP_PADDING_MAX_PLANE elements, all of them in one launch where they
- * stay under 2^31, else one at a time where a plane is a multiple of 4. */
+/* The most elements a plane has where a launch still takes 4 of them. */
 #define GP_PADDING_MAX_PLANE (0x7fffffffll / 4)
 
 /* [kernel.padding] (padding_params.inc): block (threads, a power of two
@@ -81,6 +78,13 @@ gp_padding_shape gp_padding_shape_of(const struct gp_shape *g);
  * non-positive size, a negative pad, or sizes that overflow 32-bit plane
  * indices or the address space. */
 gp_status gp_padding_check_shape(const gp_padding_shape *s);
+/* Planes a launch takes: whole ones, under 2^31 elements a launch (32-bit
+ * indices), each launch starting on a 16-byte boundary: a multiple of 4 of
+ * them; for planes over GP_PADDING_MAX_PLANE elements, all of them in one
+ * launch where they stay under 2^31, else one at a time where a plane is a
+ * multiple of 4 elements; 0 where no cut does (the shape check refuses
+ * those).  howo: elements a plane (below 2^31), planes: n x c. */
+unsigned gp_padding_planes_per_launch(unsigned long long howo, unsigned long long planes);
 
 /* The staged kernel runs where planes_per_block > 0, the problem's input
  * plane is at most the one the rule sized P for (h w x 4 <=

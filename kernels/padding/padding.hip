@@ -143,18 +143,11 @@ static gp_status launch(const float *in, float *out, const gp_padding_shape *s, 
     a.top = s->top, a.left = s->left;
     a.by_howo = gp_fastdiv_make(a.howo);
     a.by_wo = gp_fastdiv_make(a.wo);
-    /* Launches of whole planes, a multiple of 4 of them (so every launch
-     * starts on a 16-byte boundary), under 2^31 elements each. */
-    unsigned per_launch = (unsigned)(0x7fffffffu / a.howo) & ~3u;
-    if (per_launch == 0) { /* planes over GP_PADDING_MAX_PLANE (padding.h) */
-        if ((unsigned long long)planes * a.howo < 0x7fffffffull)
-            per_launch = planes;
-        else if (a.howo % 4 == 0)
-            per_launch = 1;
-        else
-            return gp_fail(GP_ERR_USAGE, "padding: %u planes of %u elements cannot be launched in parts on 16-byte "
-                           "boundaries (gp_padding_check_shape refuses them)", planes, a.howo);
-    }
+    /* Launches of whole planes under 2^31 elements, each on a 16-byte boundary. */
+    const unsigned per_launch = gp_padding_planes_per_launch(a.howo, planes);
+    if (per_launch == 0)
+        return gp_fail(GP_ERR_USAGE, "padding: %u planes of %u elements cannot be launched in parts on 16-byte "
+                       "boundaries (gp_padding_check_shape refuses them)", planes, a.howo);
     for (unsigned p0 = 0; p0 < planes; p0 += per_launch) {
         unsigned np = planes - p0 < per_launch ? planes - p0 : per_launch;
         a.p0 = p0;

@@ -102,6 +102,14 @@ GP_TEST(padding_bad_input_before_device)
      * planes at a time and wrapped its 32-bit count, writing part of the
      * output). */
     GP_CHECK((0x7fffffffll / GP_PADDING_MAX_PLANE & ~3ll) == 4 && (0x7fffffffll / (GP_PADDING_MAX_PLANE + 1) & ~3ll) == 0);
+    /* The launcher's cut, the same function the check asks. */
+    GP_CHECK(gp_padding_planes_per_launch(16, 10) == (0x7fffffffu / 16 & ~3u));
+    GP_CHECK(gp_padding_planes_per_launch(GP_PADDING_MAX_PLANE, 1000) == 4);
+    GP_CHECK(gp_padding_planes_per_launch(GP_PADDING_MAX_PLANE + 1, 3) == 3);      /* all in one launch */
+    GP_CHECK(gp_padding_planes_per_launch(1089000000ull, 4) == 1);                 /* a multiple of 4: one a launch */
+    GP_CHECK(gp_padding_planes_per_launch(1089066001ull, 2) == 0);                 /* no 16-byte cut */
+    GP_CHECK(gp_padding_planes_per_launch(1089066001ull, 1) == 1);
+    GP_CHECK(gp_padding_planes_per_launch(0x7fffffffull, 1) == 0 && gp_padding_planes_per_launch(0, 1) == 0);
     gp_padding_shape one = {1, 1, 30000, 30000, 0, 0, 0, 0};     /* 9e8 elements, one launch */
     gp_padding_shape four = {1, 4, 33000, 33000, 0, 0, 0, 0};    /* 4 x 1.089e9, a multiple of 4: one a launch */
     gp_padding_shape odd = {1, 2, 33001, 33001, 0, 0, 0, 0};     /* 2 x 1089066001: no 16-byte cut */
