@@ -39,19 +39,32 @@ long long gp_rand_dim(uint64_t *state, long long lo, long long hi)
 
 int gp_rand_pick(uint64_t *state, int n) { return n > 1 ? (int)(gp_rand_u64(state) % (uint64_t)n) : 0; }
 
+/* Two values a random word, 24 bits each (a float's precision in [0.5, 1)):
+ * the host's fill of a 2^28-element problem is most of its set-up. */
 void gp_fill_uniform_f32(float *x, size_t n, float lo, float hi, uint64_t *state)
 {
-    for (size_t i = 0; i < n; i++) {
-        float v = (float)gp_rand_uniform(state, lo, hi);
+    const double span = (double)hi - (double)lo, unit = 1.0 / 16777216.0;
+    for (size_t i = 0; i < n; i += 2) {
+        const uint64_t r = gp_rand_u64(state);
+        const float v = (float)(lo + span * ((double)(uint32_t)(r >> 40) * unit));
+        const float w = (float)(lo + span * ((double)(uint32_t)(r >> 16 & 0xFFFFFF) * unit));
         x[i] = v < hi ? v : lo; /* rounding to float may reach hi */
+        if (i + 1 < n)
+            x[i + 1] = w < hi ? w : lo;
     }
 }
 
+/* Two values a random word, each 32 bits scaled onto the span (bias below
+ * 2^-32 a value, as the modulo it replaces). */
 void gp_fill_uniform_i32(int32_t *x, size_t n, int32_t lo, int32_t hi, uint64_t *state)
 {
-    uint64_t span = (uint64_t)((int64_t)hi - (int64_t)lo);
-    for (size_t i = 0; i < n; i++)
-        x[i] = span ? (int32_t)((int64_t)lo + (int64_t)(gp_rand_u64(state) % span)) : lo;
+    const uint64_t span = (uint64_t)((int64_t)hi - (int64_t)lo);
+    for (size_t i = 0; i < n; i += 2) {
+        const uint64_t r = gp_rand_u64(state);
+        x[i] = (int32_t)((int64_t)lo + (int64_t)(((r >> 32) * span) >> 32));
+        if (i + 1 < n)
+            x[i + 1] = (int32_t)((int64_t)lo + (int64_t)(((r & 0xFFFFFFFFu) * span) >> 32));
+    }
 }
 
 void gp_fill_ints_f32(float *x, size_t n, int r, uint64_t *state)

@@ -20,6 +20,8 @@ double gp_rand_uniform(uint64_t *state, double lo, double hi);
 long long gp_rand_dim(uint64_t *state, long long lo, long long hi);
 /* 0 .. n-1, uniform. */
 int gp_rand_pick(uint64_t *state, int n);
+/* n values uniform in [lo, hi), two a random word (24 bits each for fp32,
+ * 32 for int32). */
 void gp_fill_uniform_f32(float *x, size_t n, float lo, float hi, uint64_t *state);
 void gp_fill_uniform_i32(int32_t *x, size_t n, int32_t lo, int32_t hi, uint64_t *state);
 /* x[0 .. n) (x NULL: none) whole numbers -r .. r as floats, one draw each:

@@ -1,15 +1,47 @@
 /* The memory of one problem (kmem.h). */
 #include "kmem.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "data.h"
 #include "runtime.h"
+#include "transfer.h"
+
+/* Page-locked bytes this process holds through kmem: pinning stops at a
+ * quarter of the host's memory, so a large problem cannot starve the host. */
+static atomic_size_t pinned_total;
+
+static size_t pin_limit(void)
+{
+    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    return pages > 0 && page > 0 ? (size_t)pages / 4 * (size_t)page : 0;
+}
+
+/* A large buffer pinned (zeroed here: pinned memory comes as it was left),
+ * else NULL. */
+static void *host_pinned(size_t bytes)
+{
+    void *p = NULL;
+    if (bytes < GP_KMEM_PIN_MIN)
+        return NULL;
+    if (atomic_fetch_add(&pinned_total, bytes) + bytes <= pin_limit() &&
+        gp_rt_host_alloc_pinned(&p, bytes).code == GP_OK && p)
+        return memset(p, 0, bytes);
+    atomic_fetch_sub(&pinned_total, bytes);
+    return NULL;
+}
 
 void *gp_kmem_host(gp_kmem *m, size_t bytes)
 {
-    void *p = m->nhost < GP_KMEM_HOST_MAX ? calloc(1, bytes ? bytes : 1) : NULL;
+    void *p = NULL;
+    if (m->nhost < GP_KMEM_HOST_MAX) {
+        p = host_pinned(bytes);
+        m->host_pinned[m->nhost] = p ? bytes : 0;
+        p = p ? p : calloc(1, bytes ? bytes : 1);
+    }
     if (p)
         m->host[m->nhost++] = p;
     else if (!m->failed_bytes)
@@ -141,8 +173,13 @@ void gp_kmem_free(gp_kmem *m)
     free(m->plans);
     m->plans = NULL, m->plan_kind = NULL;
     memset(m->plan_used, 0, sizeof m->plan_used);
-    for (int i = 0; i < m->nhost; i++)
-        free(m->host[i]);
+    for (int i = 0; i < m->nhost; i++) {
+        if (!m->host_pinned[i])
+            free(m->host[i]);
+        else if (gp_rt_host_free_pinned(m->host[i]).code == GP_OK)
+            atomic_fetch_sub(&pinned_total, m->host_pinned[i]);
+        m->host_pinned[i] = 0;
+    }
     gp_dev_free_all(m->dev, (size_t)m->ndev);
     m->nhost = m->ndev = m->nout = 0;
 }

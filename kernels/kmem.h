@@ -22,6 +22,11 @@
 #define GP_KMEM_HOST_MAX 12
 #define GP_KMEM_DEV_MAX 12
 #define GP_KMEM_OUT_MAX 4
+/* Host buffers of this size or more are page-locked where the runtime can:
+ * the copy engines then move them at the link's rate, not the staged
+ * pageable one (H200: D2H 9.5 GB/s pageable), which tune's checks of large
+ * outputs, one a candidate, would otherwise wait on. */
+#define GP_KMEM_PIN_MIN ((size_t)32 << 20)
 #define GP_KMEM_PLANS 4 /* plans kept a problem: tune pairs two parameter sets run after run */
 
 /* The plans of one problem (what a launch needs, made on the host: a kernel's
@@ -51,6 +56,7 @@ typedef struct gp_kmem_out {
 typedef struct gp_kmem {
     const char *kernel; /* for messages (the driver sets it) */
     void *host[GP_KMEM_HOST_MAX];
+    size_t host_pinned[GP_KMEM_HOST_MAX]; /* its bytes where host[i] is page-locked, else 0 */
     void *dev[GP_KMEM_DEV_MAX];
     int nhost, ndev, nout;
     size_t failed_bytes; /* a host allocation that failed (gp_kmem_ok says so) */
@@ -62,7 +68,8 @@ typedef struct gp_kmem {
     unsigned long long plan_clock;
 } gp_kmem;
 
-/* Host memory (zeroed), or NULL (gp_kmem_ok then fails naming the size). */
+/* Host memory (zeroed; page-locked from GP_KMEM_PIN_MIN bytes where the
+ * runtime can), or NULL (gp_kmem_ok then fails naming the size). */
 void *gp_kmem_host(gp_kmem *m, size_t bytes);
 /* GP_ERR_NOMEM naming the kernel when a gp_kmem_host failed. */
 gp_status gp_kmem_ok(const gp_kmem *m);

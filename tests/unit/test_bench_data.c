@@ -40,6 +40,38 @@ GP_TEST(bench_data_sum_data)
     return 0;
 }
 
+GP_TEST(bench_data_uniform_fills)
+{
+    enum { N = 1 << 16 };
+    static float f[N + 1];
+    static int32_t v[N + 1];
+    uint64_t r = 11;
+    /* Odd n: the last value written, the one past it untouched. */
+    f[N] = v[N] = 77;
+    gp_fill_uniform_f32(f, N - 1, -1.0f, 1.0f, &r);
+    gp_fill_uniform_i32(v, N - 1, -5, 5, &r);
+    GP_CHECK(f[N] == 77 && v[N] == 77);
+    double mean = 0;
+    int below = 0, seen[10] = {0};
+    for (int i = 0; i < N - 1; i++) {
+        GP_CHECK(f[i] >= -1.0f && f[i] < 1.0f);
+        GP_CHECK(v[i] >= -5 && v[i] < 5);
+        mean += f[i], below += f[i] < -0.99f, seen[v[i] + 5]++;
+    }
+    /* Uniform: a mean near 0 (sd of the mean 0.0023), 1 % in the lowest
+     * hundredth, each of the ten integers about a tenth (both words' halves
+     * used: an unused half would leave pairs equal or a bin empty). */
+    GP_CHECK(mean / (N - 1) > -0.02 && mean / (N - 1) < 0.02);
+    GP_CHECK(below > N / 200 && below < N / 50);
+    for (int k = 0; k < 10; k++)
+        GP_CHECK(seen[k] > N / 12 && seen[k] < N / 8);
+    int equal_pairs = 0;
+    for (int i = 0; i + 1 < N - 1; i += 2)
+        equal_pairs += f[i] == f[i + 1];
+    GP_CHECK(equal_pairs < 4);
+    return 0;
+}
+
 GP_TEST(bench_data_workspace_grows)
 {
     void *d = NULL;

@@ -100,6 +100,20 @@ GP_TEST(scan_check_full_and_sampled)
     gp_scan_ref_samples(&e);
     const size_t at = gp_scan_sample_at(5, 37);
     GP_CHECK(at >= 5 * 37 && at < 6 * 37 && sref[5] == ref[at]);
+    /* Every sample, both kinds, as the element-by-element reference (exact:
+     * these sums of 24-bit values need fewer than 53 bits in any order). */
+    static double incl[N], incl_abs[N];
+    gp_scan_ref_f32(x, N, 0, NULL, NULL, incl, incl_abs);
+    int same = 1;
+    for (size_t k = 0; k < e.nsamples; k++)
+        same &= sref[k] == ref[gp_scan_sample_at(k, 37)] && ssa[k] == incl_abs[gp_scan_sample_at(k, 37)];
+    e.exclusive = 0;
+    gp_scan_ref_samples(&e);
+    for (size_t k = 0; k < e.nsamples; k++)
+        same &= sref[k] == incl[gp_scan_sample_at(k, 37)];
+    GP_CHECK(same);
+    e.exclusive = 1;
+    gp_scan_ref_samples(&e);
     size_t off = 1234 == gp_scan_sample_at(1234 / 37, 37) ? 1235 : 1234;
     memcpy(&got[1234], &(float){(float)ref[1234]}, 4);
     memcpy(&got[off], &bad, 4);
@@ -123,6 +137,13 @@ GP_TEST(scan_check_full_and_sampled)
     memcpy(got, refi, sizeof refi);
     gp_scan_expect ei = {.x = xi, .n = N, .wave = 32, .stride = 1};
     GP_CHECK(gp_scan_check(&ei, &p, got, "i32").code == GP_OK);
+    static int32_t srefi[N];
+    gp_scan_expect es = {.x = xi, .n = N, .wave = 32, .stride = 37, .refi = srefi};
+    es.nsamples = gp_scan_samples(N, es.stride);
+    gp_scan_ref_samples(&es);
+    for (size_t k = 0; k < es.nsamples; k++)
+        same &= srefi[k] == refi[gp_scan_sample_at(k, 37)];
+    GP_CHECK(same);
     got[N - 1] ^= 1;
     st = gp_scan_check(&ei, &p, got, "i32");
     GP_CHECK(st.code == GP_ERR_CHECK && strstr(st.msg, "i32: out[9999]") && strstr(st.msg, "exact"));
