@@ -22,8 +22,8 @@
 #define GP_KMEM_HOST_MAX 12
 #define GP_KMEM_DEV_MAX 12
 #define GP_KMEM_OUT_MAX 4
-/* Host buffers of this size or more are page-locked where the runtime can:
- * the copy engines then move them at the link's rate, not the staged
+/* Output mirrors of this size or more are page-locked where the runtime
+ * can: the copy engines then move them at the link's rate, not the staged
  * pageable one (H200: D2H 9.5 GB/s pageable), which tune's checks of large
  * outputs, one a candidate, would otherwise wait on. */
 #define GP_KMEM_PIN_MIN ((size_t)32 << 20)
@@ -68,8 +68,7 @@ typedef struct gp_kmem {
     unsigned long long plan_clock;
 } gp_kmem;
 
-/* Host memory (zeroed; page-locked from GP_KMEM_PIN_MIN bytes where the
- * runtime can), or NULL (gp_kmem_ok then fails naming the size). */
+/* Host memory (zeroed), or NULL (gp_kmem_ok then fails naming the size). */
 void *gp_kmem_host(gp_kmem *m, size_t bytes);
 /* GP_ERR_NOMEM naming the kernel when a gp_kmem_host failed. */
 gp_status gp_kmem_ok(const gp_kmem *m);
@@ -78,7 +77,8 @@ gp_status gp_kmem_ok(const gp_kmem *m);
 gp_status gp_kmem_dev(gp_kmem *m, void **d, size_t bytes);
 gp_status gp_kmem_dev_copy(gp_kmem *m, void **d, const void *h, size_t bytes);
 /* An output of `bytes` between `guard` words of guard on each side: *d the
- * output on the device, *h (h may be NULL: no mirror) its host mirror. */
+ * output on the device, *h (h may be NULL: no mirror) its host mirror
+ * (page-locked from GP_KMEM_PIN_MIN bytes where the runtime can). */
 gp_status gp_kmem_output(gp_kmem *m, void **d, void **h, size_t bytes, int guard);
 
 /* The plan of (p, path): the one kept, else made by kind->make in the
