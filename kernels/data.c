@@ -54,8 +54,9 @@ void gp_fill_uniform_f32(float *x, size_t n, float lo, float hi, uint64_t *state
     }
 }
 
-/* Two values a random word, each 32 bits scaled onto the span (bias below
- * 2^-32 a value, as the modulo it replaces). */
+/* Two values a random word, each 32 bits scaled onto the span (a value's
+ * bias below 2^-32: negligible here; the 64-bit modulo it replaces had
+ * less, at one word a value). */
 void gp_fill_uniform_i32(int32_t *x, size_t n, int32_t lo, int32_t hi, uint64_t *state)
 {
     const uint64_t span = (uint64_t)((int64_t)hi - (int64_t)lo);

@@ -100,8 +100,10 @@ GP_TEST(scan_check_full_and_sampled)
     gp_scan_ref_samples(&e);
     const size_t at = gp_scan_sample_at(5, 37);
     GP_CHECK(at >= 5 * 37 && at < 6 * 37 && sref[5] == ref[at]);
-    /* Every sample, both kinds, as the element-by-element reference (exact:
-     * these sums of 24-bit values need fewer than 53 bits in any order). */
+    /* Every sample, both kinds, as the element-by-element reference. Exact
+     * only because gp_fill_uniform_f32 puts its values on a 2^-23 grid: the
+     * sums then need fewer than 53 bits in any order (a finer fill would
+     * make this test compare within the reference's own bound instead). */
     static double incl[N], incl_abs[N];
     gp_scan_ref_f32(x, N, 0, NULL, NULL, incl, incl_abs);
     int same = 1;
@@ -137,12 +139,17 @@ GP_TEST(scan_check_full_and_sampled)
     memcpy(got, refi, sizeof refi);
     gp_scan_expect ei = {.x = xi, .n = N, .wave = 32, .stride = 1};
     GP_CHECK(gp_scan_check(&ei, &p, got, "i32").code == GP_OK);
-    static int32_t srefi[N];
+    static int32_t srefi[N], refx[N];
     gp_scan_expect es = {.x = xi, .n = N, .wave = 32, .stride = 37, .refi = srefi};
     es.nsamples = gp_scan_samples(N, es.stride);
     gp_scan_ref_samples(&es);
     for (size_t k = 0; k < es.nsamples; k++)
         same &= srefi[k] == refi[gp_scan_sample_at(k, 37)];
+    gp_scan_ref_i32(xi, N, 1, NULL, refx);
+    es.exclusive = 1;
+    gp_scan_ref_samples(&es);
+    for (size_t k = 0; k < es.nsamples; k++)
+        same &= srefi[k] == refx[gp_scan_sample_at(k, 37)];
     GP_CHECK(same);
     got[N - 1] ^= 1;
     st = gp_scan_check(&ei, &p, got, "i32");
